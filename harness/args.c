@@ -1,0 +1,90 @@
+/* args.c: strict command-line value parsing (args.h). */
+#include "args.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mlab_arg_int(const char *cmd, const char *opt, const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) {
+        fprintf(stderr, "mlabench %s: %s: '%s' is not an integer in %ld..%ld\n", cmd, opt, s, lo, hi);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+int mlab_arg_u64(const char *cmd, const char *opt, const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-') {
+        fprintf(stderr, "mlabench %s: %s: '%s' is not a non-negative integer\n", cmd, opt, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int mlab_arg_double(const char *cmd, const char *opt, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end) {
+        fprintf(stderr, "mlabench %s: %s: '%s' is not a number\n", cmd, opt, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int mlab_arg_int_list(const char *cmd, const char *opt, const char *s, long lo, long hi,
+                      int **out, int *n)
+{
+    int cap = 1;
+    for (const char *p = s; *p; p++)
+        cap += *p == ',';
+    int *v = malloc((size_t)cap * sizeof *v);
+    char *dup = strdup(s);
+    if (!v || !dup) {
+        free(v);
+        free(dup);
+        fprintf(stderr, "mlabench %s: out of memory\n", cmd);
+        return -1;
+    }
+    int k = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (mlab_arg_int(cmd, opt, tok, lo, hi, &v[k])) {
+            free(v);
+            free(dup);
+            return -1;
+        }
+        k++;
+    }
+    free(dup);
+    if (k == 0) {
+        fprintf(stderr, "mlabench %s: %s: empty list\n", cmd, opt);
+        free(v);
+        return -1;
+    }
+    *out = v;
+    *n = k;
+    return 0;
+}
+
+const char *mlab_arg_value(const char *cmd, int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "mlabench %s: %s needs a value\n", cmd, argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}

@@ -1,0 +1,17 @@
+/* args.h: strict parsing of command-line values. Each returns 0 on success,
+ * or prints "mlabench <cmd>: <opt>: <why>" and returns -1. */
+#ifndef MLAB_ARGS_H
+#define MLAB_ARGS_H
+
+#include <stdint.h>
+
+int mlab_arg_int(const char *cmd, const char *opt, const char *s, long lo, long hi, int *out);
+int mlab_arg_u64(const char *cmd, const char *opt, const char *s, uint64_t *out);
+int mlab_arg_double(const char *cmd, const char *opt, const char *s, double *out);
+/* Comma-separated ints each in [lo, hi]; *out malloc'd, *n its count. */
+int mlab_arg_int_list(const char *cmd, const char *opt, const char *s, long lo, long hi,
+                      int **out, int *n);
+/* The value after option argv[*i]; advances *i. NULL (with a message) if missing. */
+const char *mlab_arg_value(const char *cmd, int argc, char **argv, int *i);
+
+#endif

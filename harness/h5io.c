@@ -1,0 +1,1237 @@
+/* h5io.c: case files in HDF5 (schema "mlabench-case" v1, data/README.md).
+ *
+ * Contents:
+ *   1. The schema as one table: each dataset's stored type, rank and dims.
+ *   2. Errors: every failure is one line, "<path>: /<dataset>: <what>", made
+ *      by rd_fail(); HDF5's own error stack is silenced while we work (and the
+ *      caller's handler restored after), so nothing else is printed.
+ *   3. Attribute readers that accept what h5py and the C API both write:
+ *      fixed or variable-length strings (ASCII or UTF-8), any integer width,
+ *      scalar or one-element dataspaces.
+ *   4. mlab_h5_read_case: opens with plain open(2) first (so a missing file is
+ *      an I/O error with strerror, exit 4), then checks the root attributes
+ *      (format name, format_version: newer -> "upgrade" hint), then every
+ *      dataset's type class, size, sign, byte order, rank, dims and filters
+ *      BEFORE reading a byte (HDF5 converts values, not bits, so a float32 /q
+ *      would otherwise be silently rounded into uint16), then reads raw bits
+ *      with a same-size unsigned memory type (big-endian files are byte-swapped
+ *      exactly) or the file's own opaque type (h5py's ml_dtypes arrays), and
+ *      finally runs mlab_case_validate and names the dataset it complains of.
+ *   5. mlab_h5_write_case: refuses an invalid case, writes "<path>.tmp.<pid>"
+ *      with 1.8-compatible object headers (h5py and h5dump of HDF5 1.10 read
+ *      it), contiguous and uncompressed (random bits do not compress),
+ *      H5Fflush, close, fsync, rename over path, fsync the folder.
+ *   6. mlab_sha256_file: FIPS 180-4 SHA-256, self-contained.
+ */
+#include "h5io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <hdf5.h>
+
+#include "exitcodes.h" /* MLAB_EXIT_* */
+
+/* ---- 1. the schema ------------------------------------------------------ */
+
+typedef enum { K_UINT, K_INT, K_FLOAT } ds_kind; /* stored as uintN, int32, float32 */
+
+/* Symbolic dims, resolved per file. */
+enum { D_TOTAL_Q = -1, D_TOTAL_KV = -2, D_BATCH1 = -3 };
+
+enum {
+    DS_Q, DS_KV_BF16, DS_KV_FP8, DS_KV_FP8_SCALE, DS_KV_MXFP4, DS_KV_MXFP4_SCALE,
+    DS_QO_INDPTR, DS_KV_INDPTR, DS_REF_OUT, DS_COUNT
+};
+
+typedef struct {
+    const char *name;  /* dataset under the root, without '/' */
+    ds_kind kind;
+    int elem;          /* bytes per element */
+    int rank;
+    long dims[3];      /* a number or a D_* symbol */
+    const char *dtype; /* the "dtype" attribute (NULL: the fp8 format's name) */
+} ds_spec;
+
+static const ds_spec ds_table[DS_COUNT] = {
+    [DS_Q] = {"q", K_UINT, 2, 3, {D_TOTAL_Q, MLAB_HEADS, MLAB_DQK}, "bfloat16"},
+    [DS_KV_BF16] = {"kv_bf16", K_UINT, 2, 3, {D_TOTAL_KV, 1, MLAB_DQK}, "bfloat16"},
+    [DS_KV_FP8] = {"kv_fp8", K_UINT, 1, 3, {D_TOTAL_KV, 1, MLAB_DQK}, NULL},
+    [DS_KV_FP8_SCALE] = {"kv_fp8_scale", K_FLOAT, 4, 1, {1}, "float32"},
+    [DS_KV_MXFP4] = {"kv_mxfp4", K_UINT, 1, 3, {D_TOTAL_KV, 1, MLAB_FP4_ROW}, "float4_e2m1fn_x2"},
+    [DS_KV_MXFP4_SCALE] = {"kv_mxfp4_scale", K_UINT, 1, 2, {D_TOTAL_KV, MLAB_MX_NBLK}, "float8_e8m0fnu"},
+    [DS_QO_INDPTR] = {"qo_indptr", K_INT, 4, 1, {D_BATCH1}, "int32"},
+    [DS_KV_INDPTR] = {"kv_indptr", K_INT, 4, 1, {D_BATCH1}, "int32"},
+    [DS_REF_OUT] = {"ref_out", K_UINT, 2, 3, {D_TOTAL_Q, MLAB_HEADS, MLAB_DV}, "bfloat16"},
+};
+
+#define MLAB_NIBBLE_ORDER "low_nibble_first_even_index"
+
+/* The structural constants a file states (optional on read, must match). */
+static const struct { const char *name; long value; } fixed_attrs[] = {
+    {"num_heads", MLAB_HEADS}, {"num_kv_heads", 1},     {"qk_head_dim", MLAB_DQK},
+    {"v_head_dim", MLAB_DV},   {"kv_lora_rank", MLAB_DV}, {"qk_rope_head_dim", MLAB_DQK - MLAB_DV},
+};
+
+static const char *fp8_format_name(mlab_fp8_fmt f)
+{
+    return f == MLAB_FP8_E4M3FNUZ ? "float8_e4m3fnuz" : "float8_e4m3fn";
+}
+
+static const char *kind_name(const ds_spec *s)
+{
+    if (s->kind == K_INT)
+        return "int32";
+    if (s->kind == K_FLOAT)
+        return "float32";
+    return s->elem == 2 ? "uint16" : "uint8";
+}
+
+/* The length every item has, or -1 when they differ. */
+static int uniform_len(const int32_t *indptr, int batch)
+{
+    int n = indptr[1] - indptr[0];
+    for (int b = 1; b < batch; b++)
+        if (indptr[b + 1] - indptr[b] != n)
+            return -1;
+    return n;
+}
+
+/* ---- 2. errors ---------------------------------------------------------- */
+
+typedef struct {
+    const char *path;
+    char *why;
+    size_t whylen;
+} rd_ctx;
+
+/* Write "<path>: <obj>: <message>" (obj may be NULL) and return code. */
+static int rd_fail(const rd_ctx *x, int code, const char *obj, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (x->why && x->whylen) {
+        if (obj && strncmp(msg, "= ", 2) == 0) /* "attribute batch = 0: ..." */
+            snprintf(x->why, x->whylen, "%s: %s %s", x->path, obj, msg);
+        else if (obj)
+            snprintf(x->why, x->whylen, "%s: %s: %s", x->path, obj, msg);
+        else
+            snprintf(x->why, x->whylen, "%s: %s", x->path, msg);
+    }
+    return code;
+}
+
+/* HDF5 prints its error stack by default; we report our own one line. */
+typedef struct {
+    H5E_auto2_t func;
+    void *data;
+} h5_quiet;
+
+static void h5_quiet_begin(h5_quiet *q)
+{
+    q->func = NULL;
+    q->data = NULL;
+    H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+static void h5_quiet_end(const h5_quiet *q)
+{
+    H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
+}
+
+/* "uint32", "float64", "opaque (2 bytes)", ... for messages. */
+static void type_desc(hid_t t, char *buf, size_t len)
+{
+    H5T_class_t cls = H5Tget_class(t);
+    size_t size = H5Tget_size(t);
+    switch (cls) {
+    case H5T_INTEGER:
+        snprintf(buf, len, "%sint%zu%s", H5Tget_sign(t) == H5T_SGN_NONE ? "u" : "", size * 8,
+                 H5Tget_order(t) == H5T_ORDER_BE ? " big-endian" : "");
+        return;
+    case H5T_FLOAT: snprintf(buf, len, "float%zu", size * 8); return;
+    case H5T_OPAQUE: snprintf(buf, len, "opaque (%zu bytes)", size); return;
+    case H5T_STRING: snprintf(buf, len, "string"); return;
+    case H5T_BITFIELD: snprintf(buf, len, "bitfield (%zu bytes)", size); return;
+    case H5T_COMPOUND: snprintf(buf, len, "compound"); return;
+    case H5T_ENUM: snprintf(buf, len, "enum"); return;
+    case H5T_ARRAY: snprintf(buf, len, "array"); return;
+    case H5T_VLEN: snprintf(buf, len, "variable-length sequence"); return;
+    case H5T_REFERENCE: snprintf(buf, len, "reference"); return;
+    default: snprintf(buf, len, "an unknown type class"); return;
+    }
+}
+
+/* ---- 3. attributes ------------------------------------------------------ */
+
+typedef enum { A_STR, A_INT, A_UINT64, A_FLOAT } attr_kind;
+
+/* Read attribute `name` of `loc` into out (A_STR: char[outlen]; A_INT: long
+ * long; A_UINT64: uint64_t; A_FLOAT: double). Returns MLAB_EXIT_OK, -1 when
+ * it is absent and not required, or MLAB_EXIT_BADINPUT with a message.
+ * `obj` names loc in messages ("/kv_fp8"), NULL for the root. */
+static int get_attr(const rd_ctx *x, hid_t loc, const char *obj, const char *name,
+                    attr_kind kind, void *out, size_t outlen, int required)
+{
+    char label[96], td[48];
+    int rc = MLAB_EXIT_BADINPUT;
+    hid_t a = -1, t = -1, sp = -1, mt = -1;
+    if (obj)
+        snprintf(label, sizeof label, "%s: attribute %s", obj, name);
+    else
+        snprintf(label, sizeof label, "attribute %s", name);
+
+    htri_t ex = H5Aexists(loc, name);
+    if (ex < 0)
+        return rd_fail(x, MLAB_EXIT_BADINPUT, label, "cannot be looked up (corrupt file?)");
+    if (ex == 0) {
+        if (!required)
+            return -1;
+        return rd_fail(x, MLAB_EXIT_BADINPUT, label, "missing");
+    }
+    a = H5Aopen(loc, name, H5P_DEFAULT);
+    if (a < 0 || (t = H5Aget_type(a)) < 0 || (sp = H5Aget_space(a)) < 0) {
+        rd_fail(x, rc, label, "cannot be opened (corrupt file?)");
+        goto close_all;
+    }
+    if (H5Sget_simple_extent_npoints(sp) != 1) {
+        rd_fail(x, rc, label, "holds %lld values, expected one",
+                (long long)H5Sget_simple_extent_npoints(sp));
+        goto close_all;
+    }
+    H5T_class_t cls = H5Tget_class(t);
+    type_desc(t, td, sizeof td);
+
+    if (kind == A_STR) {
+        char *s = out;
+        if (cls != H5T_STRING) {
+            rd_fail(x, rc, label, "is %s, expected a string", td);
+            goto close_all;
+        }
+        htri_t var = H5Tis_variable_str(t);
+        mt = H5Tcopy(H5T_C_S1);
+        if (var < 0 || mt < 0 || H5Tset_cset(mt, H5Tget_cset(t)) < 0) {
+            rd_fail(x, rc, label, "unreadable string type");
+            goto close_all;
+        }
+        if (var) {
+            char *v = NULL;
+            if (H5Tset_size(mt, H5T_VARIABLE) < 0 || H5Aread(a, mt, &v) < 0 || !v) {
+                rd_fail(x, rc, label, "cannot read the string (corrupt file?)");
+                goto close_all;
+            }
+            size_t n = strlen(v);
+            if (n < outlen)
+                memcpy(s, v, n + 1);
+            H5free_memory(v);
+            if (n >= outlen) {
+                rd_fail(x, rc, label, "%zu characters, at most %zu allowed", n, outlen - 1);
+                goto close_all;
+            }
+        } else {
+            size_t n = H5Tget_size(t); /* fixed length: NUL or space padded */
+            char *tmp = malloc(n + 1);
+            if (!tmp) {
+                rc = rd_fail(x, MLAB_EXIT_INTERNAL, label, "out of memory");
+                goto close_all;
+            }
+            if (H5Tset_size(mt, n + 1) < 0 || H5Tset_strpad(mt, H5T_STR_NULLTERM) < 0 ||
+                H5Aread(a, mt, tmp) < 0) {
+                free(tmp);
+                rd_fail(x, rc, label, "cannot read the string (corrupt file?)");
+                goto close_all;
+            }
+            tmp[n] = '\0';
+            size_t len = strlen(tmp);
+            while (len > 0 && tmp[len - 1] == ' ' && H5Tget_strpad(t) == H5T_STR_SPACEPAD)
+                tmp[--len] = '\0';
+            if (len >= outlen) {
+                free(tmp);
+                rd_fail(x, rc, label, "%zu characters, at most %zu allowed", len, outlen - 1);
+                goto close_all;
+            }
+            memcpy(s, tmp, len + 1);
+            free(tmp);
+        }
+    } else if (kind == A_INT || kind == A_UINT64) {
+        if (cls != H5T_INTEGER) {
+            rd_fail(x, rc, label, "is %s, expected an integer", td);
+            goto close_all;
+        }
+        if (kind == A_UINT64 && H5Tget_sign(t) == H5T_SGN_NONE) {
+            if (H5Aread(a, H5T_NATIVE_UINT64, out) < 0) {
+                rd_fail(x, rc, label, "cannot be read (corrupt file?)");
+                goto close_all;
+            }
+        } else {
+            long long v;
+            if (H5Aread(a, H5T_NATIVE_LLONG, &v) < 0) {
+                rd_fail(x, rc, label, "cannot be read (corrupt file?)");
+                goto close_all;
+            }
+            if (kind == A_UINT64) {
+                if (v < 0) {
+                    rd_fail(x, rc, label, "= %lld: must not be negative", v);
+                    goto close_all;
+                }
+                *(uint64_t *)out = (uint64_t)v;
+            } else {
+                *(long long *)out = v;
+            }
+        }
+    } else { /* A_FLOAT: any float or integer, converted by value */
+        if (cls != H5T_FLOAT && cls != H5T_INTEGER) {
+            rd_fail(x, rc, label, "is %s, expected a number", td);
+            goto close_all;
+        }
+        if (H5Aread(a, H5T_NATIVE_DOUBLE, out) < 0) {
+            rd_fail(x, rc, label, "cannot be read (corrupt file?)");
+            goto close_all;
+        }
+    }
+    rc = MLAB_EXIT_OK;
+close_all:
+    if (mt >= 0)
+        H5Tclose(mt);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    return rc;
+}
+
+/* A required or optional int attribute within [lo, hi]. */
+static int get_int_attr(const rd_ctx *x, hid_t loc, const char *name, long lo, long hi,
+                        int required, long *out)
+{
+    long long v = 0;
+    int rc = get_attr(x, loc, NULL, name, A_INT, &v, 0, required);
+    if (rc != MLAB_EXIT_OK)
+        return rc;
+    if (v < lo || v > hi) {
+        char label[64];
+        snprintf(label, sizeof label, "attribute %s", name);
+        return rd_fail(x, MLAB_EXIT_BADINPUT, label, "= %lld: must be in %ld..%ld", v, lo, hi);
+    }
+    *out = (long)v;
+    return MLAB_EXIT_OK;
+}
+
+/* ---- 4. reading --------------------------------------------------------- */
+
+/* An open dataset that passed its checks, and how to read it. */
+typedef struct {
+    hid_t ds;
+    hid_t memtype;     /* native uint/int/float, or a copy of the opaque type */
+    int present;
+    hsize_t dims[3];
+} ds_open;
+
+/* The dataset's "dtype" attribute, if present, must name `want`. */
+static int check_dtype_attr(const rd_ctx *x, hid_t ds, const char *obj, const char *want)
+{
+    char got[64];
+    int rc = get_attr(x, ds, obj, "dtype", A_STR, got, sizeof got, 0);
+    if (rc == -1)
+        return MLAB_EXIT_OK;
+    if (rc != MLAB_EXIT_OK)
+        return rc;
+    if (strcmp(got, want) != 0) {
+        char label[96];
+        snprintf(label, sizeof label, "%s: attribute dtype", obj);
+        return rd_fail(x, MLAB_EXIT_BADINPUT, label, "= \"%s\", expected \"%s\"", got, want);
+    }
+    return MLAB_EXIT_OK;
+}
+
+/* Refuse compression filters this HDF5 library cannot decode, by name. */
+static int check_filters(const rd_ctx *x, hid_t ds, const char *obj)
+{
+    hid_t dcpl = H5Dget_create_plist(ds);
+    if (dcpl < 0)
+        return rd_fail(x, MLAB_EXIT_BADINPUT, obj, "unreadable creation properties (corrupt file?)");
+    int n = H5Pget_nfilters(dcpl), rc = MLAB_EXIT_OK;
+    for (int i = 0; i < n && rc == MLAB_EXIT_OK; i++) {
+        unsigned flags, cfg;
+        size_t nelem = 0;
+        char fname[64] = "";
+        H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &nelem, NULL, sizeof fname,
+                                         fname, &cfg);
+        if (id < 0 || H5Zfilter_avail(id) <= 0)
+            rc = rd_fail(x, MLAB_EXIT_BADINPUT, obj,
+                         "compressed with filter %d (%s), which this HDF5 library lacks: "
+                         "rewrite it without compression", (int)id, fname[0] ? fname : "unnamed");
+    }
+    H5Pclose(dcpl);
+    return rc;
+}
+
+/* Open dataset i and check, without reading data: presence, type class,
+ * size, sign, byte order, rank and dims (D_* resolved by the known values;
+ * D_TOTAL_Q/KV < 0 means "take it from this dataset's first dim"). */
+static int open_checked(const rd_ctx *x, hid_t f, int i, long total_q, long total_kv, long batch,
+                        mlab_fp8_fmt fp8, int required, ds_open *o)
+{
+    const ds_spec *s = &ds_table[i];
+    char obj[40], td[48];
+    hid_t t = -1, sp = -1;
+    int rc = MLAB_EXIT_BADINPUT;
+    snprintf(obj, sizeof obj, "/%s", s->name);
+    o->ds = o->memtype = -1;
+    o->present = 0;
+
+    htri_t ex = H5Lexists(f, s->name, H5P_DEFAULT);
+    if (ex <= 0) {
+        if (!required && ex == 0)
+            return MLAB_EXIT_OK;
+        return rd_fail(x, rc, obj, ex == 0 ? "missing" : "cannot be looked up (corrupt file?)");
+    }
+    H5O_info_t info;
+    if (H5Oget_info_by_name(f, s->name, &info, H5P_DEFAULT) < 0)
+        return rd_fail(x, rc, obj, "cannot be opened (corrupt file?)");
+    if (info.type != H5O_TYPE_DATASET)
+        return rd_fail(x, rc, obj, "is not a dataset");
+    o->ds = H5Dopen2(f, s->name, H5P_DEFAULT);
+    if (o->ds < 0 || (t = H5Dget_type(o->ds)) < 0 || (sp = H5Dget_space(o->ds)) < 0) {
+        rd_fail(x, rc, obj, "cannot be opened (corrupt file?)");
+        goto fail;
+    }
+
+    /* type class and size */
+    H5T_class_t cls = H5Tget_class(t);
+    size_t size = H5Tget_size(t);
+    type_desc(t, td, sizeof td);
+    const char *want = kind_name(s);
+    int ok_class;
+    if (s->kind == K_UINT)
+        ok_class = cls == H5T_INTEGER || cls == H5T_OPAQUE;
+    else if (s->kind == K_INT)
+        ok_class = cls == H5T_INTEGER;
+    else
+        ok_class = cls == H5T_FLOAT;
+    if (!ok_class) {
+        if (s->kind == K_UINT)
+            rd_fail(x, rc, obj, "stored as %s, expected %s or a %d-byte opaque (ml_dtypes) type: "
+                    "store the raw bits (x.view(np.%s))", td, want, s->elem, want);
+        else
+            rd_fail(x, rc, obj, "stored as %s, expected %s", td, want);
+        goto fail;
+    }
+    if (size != (size_t)s->elem) {
+        rd_fail(x, rc, obj, "stored as %s (%zu bytes), expected %s (%d bytes)", td, size, want,
+                s->elem);
+        goto fail;
+    }
+    if (cls == H5T_INTEGER) {
+        int is_signed = H5Tget_sign(t) != H5T_SGN_NONE;
+        if (is_signed != (s->kind == K_INT)) {
+            if (s->kind == K_UINT)
+                rd_fail(x, rc, obj, "stored as %s, expected %s (store the raw bits: x.view(np.%s))",
+                        td, want, want);
+            else
+                rd_fail(x, rc, obj, "stored as %s, expected %s", td, want);
+            goto fail;
+        }
+        H5T_order_t ord = H5Tget_order(t);
+        if (ord != H5T_ORDER_LE && ord != H5T_ORDER_BE) {
+            rd_fail(x, rc, obj, "integer byte order is neither little- nor big-endian");
+            goto fail;
+        }
+        if (H5Tget_precision(t) != 8 * size || H5Tget_offset(t) != 0) {
+            rd_fail(x, rc, obj, "integer with %zu bits of precision at offset %d, expected %zu at 0",
+                    H5Tget_precision(t), H5Tget_offset(t), 8 * size);
+            goto fail;
+        }
+        /* a same-size native integer: HDF5 only swaps bytes, bits are kept */
+        if (s->kind == K_INT)
+            o->memtype = H5Tcopy(H5T_NATIVE_INT32);
+        else
+            o->memtype = H5Tcopy(s->elem == 2 ? H5T_NATIVE_UINT16 : H5T_NATIVE_UINT8);
+    } else if (cls == H5T_OPAQUE) {
+        o->memtype = H5Tcopy(t); /* the file's own type: a plain copy of bytes */
+    } else {
+        o->memtype = H5Tcopy(H5T_NATIVE_FLOAT);
+    }
+    if (o->memtype < 0) {
+        rd_fail(x, MLAB_EXIT_INTERNAL, obj, "cannot make a memory type");
+        goto fail;
+    }
+
+    /* rank and dims */
+    int rank = H5Sget_simple_extent_ndims(sp);
+    hsize_t d[H5S_MAX_RANK];
+    if (rank < 0 || H5Sget_simple_extent_type(sp) == H5S_NULL) {
+        rd_fail(x, rc, obj, "has no dataspace (H5S_NULL)");
+        goto fail;
+    }
+    H5Sget_simple_extent_dims(sp, d, NULL);
+    if (i == DS_KV_FP8_SCALE && rank == 0) { /* a scalar is as good as [1] */
+        rank = 1;
+        d[0] = 1;
+    }
+    char want_dims[64], got_dims[96];
+    long w[3];
+    int pos = 0;
+    for (int k = 0; k < s->rank; k++) {
+        long v = s->dims[k];
+        if (v == D_TOTAL_Q)
+            v = total_q;
+        else if (v == D_TOTAL_KV)
+            v = total_kv;
+        else if (v == D_BATCH1)
+            v = batch + 1;
+        w[k] = v;
+        pos += snprintf(want_dims + pos, sizeof want_dims - (size_t)pos, "%s%s", k ? "," : "[",
+                        v < 0 ? (v == D_TOTAL_Q ? "total_q" : "total_kv") : "");
+        if (v >= 0)
+            pos += snprintf(want_dims + pos, sizeof want_dims - (size_t)pos, "%ld", v);
+    }
+    snprintf(want_dims + pos, sizeof want_dims - (size_t)pos, "]");
+    pos = 0;
+    got_dims[0] = '\0';
+    for (int k = 0; k < rank && pos < (int)sizeof got_dims - 24; k++)
+        pos += snprintf(got_dims + pos, sizeof got_dims - (size_t)pos, "%s%llu", k ? "," : "[",
+                        (unsigned long long)d[k]);
+    snprintf(got_dims + pos, sizeof got_dims - (size_t)pos, rank ? "]" : "scalar");
+    if (rank != s->rank) {
+        rd_fail(x, rc, obj, "rank %d %s, expected rank %d %s", rank, got_dims, s->rank, want_dims);
+        goto fail;
+    }
+    for (int k = 0; k < s->rank; k++) {
+        if (w[k] < 0) { /* the dataset that defines total_q / total_kv */
+            if (d[k] > (hsize_t)(INT_MAX / MLAB_HEADS)) {
+                rd_fail(x, rc, obj, "dims %s: %llu rows is too many", got_dims,
+                        (unsigned long long)d[k]);
+                goto fail;
+            }
+            continue;
+        }
+        if (d[k] != (hsize_t)w[k]) {
+            const char *from = "";
+            if (s->dims[k] == D_TOTAL_Q)
+                from = " (total_q from /q)";
+            else if (s->dims[k] == D_TOTAL_KV)
+                from = " (total_kv from /kv_bf16)";
+            else if (s->dims[k] == D_BATCH1)
+                from = " (attribute batch + 1)";
+            rd_fail(x, rc, obj, "dims %s, expected %s%s", got_dims, want_dims, from);
+            goto fail;
+        }
+    }
+    for (int k = 0; k < rank; k++)
+        o->dims[k] = d[k];
+
+    rc = check_filters(x, o->ds, obj);
+    if (rc != MLAB_EXIT_OK)
+        goto fail;
+
+    /* the optional dataset attributes must agree with the schema */
+    rc = check_dtype_attr(x, o->ds, obj, s->dtype ? s->dtype : fp8_format_name(fp8));
+    if (rc == MLAB_EXIT_OK && i == DS_KV_MXFP4) {
+        char order[64];
+        int r = get_attr(x, o->ds, obj, "nibble_order", A_STR, order, sizeof order, 0);
+        if (r == MLAB_EXIT_OK && strcmp(order, MLAB_NIBBLE_ORDER) != 0)
+            rc = rd_fail(x, MLAB_EXIT_BADINPUT, "/kv_mxfp4: attribute nibble_order",
+                         "= \"%s\", expected \"%s\"", order, MLAB_NIBBLE_ORDER);
+        else if (r != MLAB_EXIT_OK && r != -1)
+            rc = r;
+    }
+    if (rc == MLAB_EXIT_OK && i == DS_KV_MXFP4_SCALE) {
+        long long bs;
+        int r = get_attr(x, o->ds, obj, "block_size", A_INT, &bs, 0, 0);
+        if (r == MLAB_EXIT_OK && bs != MLAB_MX_BLOCK)
+            rc = rd_fail(x, MLAB_EXIT_BADINPUT, "/kv_mxfp4_scale: attribute block_size",
+                         "= %lld, expected %d", bs, MLAB_MX_BLOCK);
+        else if (r != MLAB_EXIT_OK && r != -1)
+            rc = r;
+    }
+    if (rc != MLAB_EXIT_OK)
+        goto fail;
+
+    H5Sclose(sp);
+    H5Tclose(t);
+    o->present = 1;
+    return MLAB_EXIT_OK;
+fail:
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (t >= 0)
+        H5Tclose(t);
+    if (o->memtype >= 0)
+        H5Tclose(o->memtype);
+    if (o->ds >= 0)
+        H5Dclose(o->ds);
+    o->ds = o->memtype = -1;
+    return rc;
+}
+
+static int read_checked(const rd_ctx *x, int i, const ds_open *o, void *buf)
+{
+    char obj[40];
+    snprintf(obj, sizeof obj, "/%s", ds_table[i].name);
+    if (H5Dread(o->ds, o->memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+        return rd_fail(x, MLAB_EXIT_BADINPUT, obj, "read failed: truncated or corrupt data");
+    return MLAB_EXIT_OK;
+}
+
+/* mlab_case_validate names a tensor or a parameter first ("kv_indptr[3] =
+ * ...", "q: non-finite ..."); say which object of the file that is. The
+ * reason's own "name: " prefix is then dropped (*reason moves past it). */
+static const char *validate_object(const char **reason_p, char *buf, size_t len)
+{
+    const char *reason = *reason_p;
+    size_t n = strspn(reason, "abcdefghijklmnopqrstuvwxyz0123456789_");
+    if (reason[n] == ':' && reason[n + 1] == ' ')
+        *reason_p = reason + n + 2;
+    for (int i = 0; i < DS_COUNT; i++)
+        if (strlen(ds_table[i].name) == n && strncmp(reason, ds_table[i].name, n) == 0) {
+            snprintf(buf, len, "/%s", ds_table[i].name);
+            return buf;
+        }
+    if (n > 0 && n < 32) {
+        snprintf(buf, len, "attribute %.*s", (int)n, reason);
+        return buf;
+    }
+    return NULL;
+}
+
+/* Open with open(2) first: a missing or unreadable file is an I/O error
+ * with the system's reason, not "not an HDF5 file". */
+static int check_os_readable(const rd_ctx *x)
+{
+    int fd = open(x->path, O_RDONLY);
+    if (fd < 0)
+        return rd_fail(x, MLAB_EXIT_IO, NULL, "cannot open: %s", strerror(errno));
+    struct stat st;
+    int rc = MLAB_EXIT_OK;
+    if (fstat(fd, &st) != 0)
+        rc = rd_fail(x, MLAB_EXIT_IO, NULL, "cannot open: %s", strerror(errno));
+    else if (S_ISDIR(st.st_mode))
+        rc = rd_fail(x, MLAB_EXIT_IO, NULL, "cannot open: %s", strerror(EISDIR));
+    else if (st.st_size == 0)
+        rc = rd_fail(x, MLAB_EXIT_BADINPUT, NULL, "not an HDF5 file (empty)");
+    else {
+        char b;
+        if (read(fd, &b, 1) != 1) /* e.g. EIO, or a FIFO */
+            rc = rd_fail(x, MLAB_EXIT_IO, NULL, "cannot read: %s", strerror(errno));
+    }
+    close(fd);
+    return rc;
+}
+
+static void default_name(const char *path, char *name, size_t len)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t n = strlen(base);
+    if (n > 3 && strcmp(base + n - 3, ".h5") == 0)
+        n -= 3;
+    if (n >= len)
+        n = len - 1;
+    memcpy(name, base, n);
+    name[n] = '\0';
+}
+
+int mlab_h5_read_case(const char *path, mlab_case *c, char *why, size_t whylen)
+{
+    rd_ctx x = {path, why, whylen};
+    ds_open o[DS_COUNT];
+    h5_quiet quiet;
+    hid_t fapl = -1, f = -1;
+    int rc;
+    char s[128];
+
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < DS_COUNT; i++)
+        o[i].ds = o[i].memtype = -1;
+    if (why && whylen)
+        why[0] = '\0';
+
+    rc = check_os_readable(&x);
+    if (rc != MLAB_EXIT_OK)
+        return rc;
+
+    h5_quiet_begin(&quiet);
+    rc = MLAB_EXIT_BADINPUT;
+    htri_t is = H5Fis_hdf5(path);
+    if (is <= 0) {
+        rd_fail(&x, rc, NULL, "not an HDF5 file");
+        goto quiet_end;
+    }
+    fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0) {
+        rc = rd_fail(&x, MLAB_EXIT_INTERNAL, NULL, "cannot create HDF5 properties");
+        goto quiet_end;
+    }
+#if H5_VERSION_GE(1, 10, 7)
+    H5Pset_file_locking(fapl, 0, 1); /* readers need no lock; NFS may have none */
+#endif
+    f = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    if (f < 0) {
+        rd_fail(&x, rc, NULL, "truncated or corrupt HDF5 file");
+        goto close_fapl;
+    }
+
+    /* the format first: a newer file must say "upgrade", not "bad dims" */
+    rc = get_attr(&x, f, NULL, "format", A_STR, s, sizeof s, 0);
+    if (rc == -1)
+        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, "attribute format", "missing: not a mlabench case file");
+    if (rc != MLAB_EXIT_OK)
+        goto close_file;
+    if (strcmp(s, MLAB_CASE_FORMAT) != 0) {
+        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, "attribute format",
+                     "= \"%s\": not a mlabench case file (expected \"%s\")", s, MLAB_CASE_FORMAT);
+        goto close_file;
+    }
+    long version;
+    rc = get_int_attr(&x, f, "format_version", LONG_MIN, LONG_MAX, 1, &version);
+    if (rc != MLAB_EXIT_OK)
+        goto close_file;
+    if (version > MLAB_CASE_VERSION) {
+        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, "attribute format_version",
+                     "written by a newer mlabench (format_version %ld > %d): upgrade", version,
+                     MLAB_CASE_VERSION);
+        goto close_file;
+    }
+    if (version < 1) {
+        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, "attribute format_version",
+                     "= %ld: invalid (this mlabench reads version %d)", version, MLAB_CASE_VERSION);
+        goto close_file;
+    }
+
+    /* parameters */
+    long batch, q_seq_len = -1, kv_len = -1;
+    rc = get_int_attr(&x, f, "batch", 1, INT_MAX - 1, 1, &batch);
+    if (rc != MLAB_EXIT_OK)
+        goto close_file;
+    c->batch = (int)batch;
+    rc = get_int_attr(&x, f, "q_seq_len", -1, INT_MAX, 0, &q_seq_len);
+    if (rc == MLAB_EXIT_OK || rc == -1)
+        rc = get_int_attr(&x, f, "kv_len", -1, INT_MAX, 0, &kv_len);
+    if (rc != MLAB_EXIT_OK && rc != -1)
+        goto close_file;
+    for (size_t k = 0; k < sizeof fixed_attrs / sizeof fixed_attrs[0]; k++) {
+        long v;
+        rc = get_int_attr(&x, f, fixed_attrs[k].name, LONG_MIN, LONG_MAX, 0, &v);
+        if (rc == MLAB_EXIT_OK && v != fixed_attrs[k].value) {
+            char label[64];
+            snprintf(label, sizeof label, "attribute %s", fixed_attrs[k].name);
+            rc = rd_fail(&x, MLAB_EXIT_BADINPUT, label, "= %ld: mlabench handles %ld only", v,
+                         fixed_attrs[k].value);
+        }
+        if (rc != MLAB_EXIT_OK && rc != -1)
+            goto close_file;
+    }
+    double dv;
+    rc = get_attr(&x, f, NULL, "sm_scale", A_FLOAT, &dv, 0, 1);
+    if (rc != MLAB_EXIT_OK)
+        goto close_file;
+    c->sm_scale = (float)dv;
+    c->input_scale = 1.0f;
+    rc = get_attr(&x, f, NULL, "input_scale", A_FLOAT, &dv, 0, 0);
+    if (rc == MLAB_EXIT_OK)
+        c->input_scale = (float)dv;
+    else if (rc != -1)
+        goto close_file;
+    rc = get_attr(&x, f, NULL, "seed", A_UINT64, &c->seed, 0, 0);
+    if (rc != MLAB_EXIT_OK && rc != -1)
+        goto close_file;
+    rc = get_attr(&x, f, NULL, "fp8_format", A_STR, s, sizeof s, 1);
+    if (rc != MLAB_EXIT_OK)
+        goto close_file;
+    if (strcmp(s, "float8_e4m3fn") == 0)
+        c->fp8_fmt = MLAB_FP8_E4M3FN;
+    else if (strcmp(s, "float8_e4m3fnuz") == 0)
+        c->fp8_fmt = MLAB_FP8_E4M3FNUZ;
+    else {
+        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, "attribute fp8_format",
+                     "= \"%s\": expected \"float8_e4m3fn\" or \"float8_e4m3fnuz\"", s);
+        goto close_file;
+    }
+    rc = get_attr(&x, f, NULL, "mxfp4_tie", A_STR, s, sizeof s, 1);
+    if (rc != MLAB_EXIT_OK)
+        goto close_file;
+    if (mlab_fp4_tie_parse(s, &c->fp4_tie) != 0) {
+        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, "attribute mxfp4_tie",
+                     "= \"%s\": expected \"up\" or \"even\"", s);
+        goto close_file;
+    }
+    default_name(path, c->name, sizeof c->name);
+    strcpy(c->producer, "unknown");
+    strcpy(c->commit, "unknown");
+    rc = get_attr(&x, f, NULL, "name", A_STR, c->name, sizeof c->name, 0);
+    if (rc == MLAB_EXIT_OK || rc == -1)
+        rc = get_attr(&x, f, NULL, "producer", A_STR, c->producer, sizeof c->producer, 0);
+    if (rc == MLAB_EXIT_OK || rc == -1)
+        rc = get_attr(&x, f, NULL, "commit", A_STR, c->commit, sizeof c->commit, 0);
+    if (rc != MLAB_EXIT_OK && rc != -1)
+        goto close_file;
+
+    /* every dataset's type and shape, before any data is read; /q and
+     * /kv_bf16 define total_q and total_kv (passed as the D_* symbols) */
+    rc = open_checked(&x, f, DS_Q, D_TOTAL_Q, D_TOTAL_KV, batch, c->fp8_fmt, 1, &o[DS_Q]);
+    if (rc != MLAB_EXIT_OK)
+        goto close_datasets;
+    rc = open_checked(&x, f, DS_KV_BF16, D_TOTAL_Q, D_TOTAL_KV, batch, c->fp8_fmt, 1,
+                      &o[DS_KV_BF16]);
+    if (rc != MLAB_EXIT_OK)
+        goto close_datasets;
+    long total_q = (long)o[DS_Q].dims[0], total_kv = (long)o[DS_KV_BF16].dims[0];
+    for (int i = 0; i < DS_COUNT; i++) {
+        if (i == DS_Q || i == DS_KV_BF16)
+            continue;
+        rc = open_checked(&x, f, i, total_q, total_kv, batch, c->fp8_fmt, i != DS_REF_OUT, &o[i]);
+        if (rc != MLAB_EXIT_OK)
+            goto close_datasets;
+    }
+
+    /* the data, as raw bits */
+    if (mlab_case_alloc(c, (int)batch, (int)total_q, (int)total_kv) != 0) {
+        rc = rd_fail(&x, MLAB_EXIT_INTERNAL, NULL, "out of memory for %ld q rows and %ld kv rows",
+                     total_q, total_kv);
+        goto close_datasets;
+    }
+    if (o[DS_REF_OUT].present) {
+        c->ref_out = malloc(((size_t)total_q * MLAB_HEADS * MLAB_DV + 1) * sizeof(uint16_t));
+        if (!c->ref_out) {
+            rc = rd_fail(&x, MLAB_EXIT_INTERNAL, NULL, "out of memory for /ref_out");
+            goto free_case;
+        }
+    }
+    void *buf[DS_COUNT] = {
+        [DS_Q] = c->q, [DS_KV_BF16] = c->kv_bf16, [DS_KV_FP8] = c->kv_fp8,
+        [DS_KV_FP8_SCALE] = &c->kv_fp8_scale, [DS_KV_MXFP4] = c->kv_fp4,
+        [DS_KV_MXFP4_SCALE] = c->kv_e8m0, [DS_QO_INDPTR] = c->qo_indptr,
+        [DS_KV_INDPTR] = c->kv_indptr, [DS_REF_OUT] = c->ref_out,
+    };
+    for (int i = 0; i < DS_COUNT; i++) {
+        if (!o[i].present)
+            continue;
+        rc = read_checked(&x, i, &o[i], buf[i]);
+        if (rc != MLAB_EXIT_OK)
+            goto free_case;
+    }
+
+    /* values: indptrs, finiteness, scales (case.c), then the stated lengths */
+    char reason[384], objbuf[64];
+    if (mlab_case_validate(c, reason, sizeof reason) != 0) {
+        const char *r = reason, *obj = validate_object(&r, objbuf, sizeof objbuf);
+        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, obj, "%s", r);
+        goto free_case;
+    }
+    c->q_seq_len = uniform_len(c->qo_indptr, c->batch);
+    c->kv_len = uniform_len(c->kv_indptr, c->batch);
+    if (q_seq_len != -1 && q_seq_len != c->q_seq_len) {
+        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, "attribute q_seq_len",
+                     "= %ld, but /qo_indptr gives %s", q_seq_len,
+                     c->q_seq_len < 0 ? "varying lengths (write -1)" : "another length");
+        goto free_case;
+    }
+    if (kv_len != -1 && kv_len != c->kv_len) {
+        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, "attribute kv_len", "= %ld, but /kv_indptr gives %s",
+                     kv_len, c->kv_len < 0 ? "varying lengths (write -1)" : "another length");
+        goto free_case;
+    }
+    rc = MLAB_EXIT_OK;
+    goto close_datasets;
+
+free_case:
+    mlab_case_free(c);
+close_datasets:
+    for (int i = 0; i < DS_COUNT; i++) {
+        if (o[i].memtype >= 0)
+            H5Tclose(o[i].memtype);
+        if (o[i].ds >= 0)
+            H5Dclose(o[i].ds);
+    }
+close_file:
+    H5Fclose(f);
+close_fapl:
+    H5Pclose(fapl);
+quiet_end:
+    h5_quiet_end(&quiet);
+    return rc;
+}
+
+/* ---- 5. writing --------------------------------------------------------- */
+
+typedef struct {
+    hid_t f;
+    int failed;        /* sticky: the first failure's message is kept */
+    const rd_ctx *x;
+} wr_ctx;
+
+static void wr_fail(wr_ctx *w, const char *obj, const char *what)
+{
+    if (!w->failed)
+        rd_fail(w->x, MLAB_EXIT_IO, obj, "%s", what);
+    w->failed = 1;
+}
+
+static void wr_attr(wr_ctx *w, hid_t loc, const char *obj, const char *name, hid_t ftype,
+                    hid_t mtype, const void *v)
+{
+    if (w->failed)
+        return;
+    hid_t sp = H5Screate(H5S_SCALAR), a = -1;
+    if (sp >= 0)
+        a = H5Acreate2(loc, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT);
+    if (sp < 0 || a < 0 || H5Awrite(a, mtype, v) < 0) {
+        char what[96];
+        snprintf(what, sizeof what, "cannot write attribute %s", name);
+        wr_fail(w, obj, what);
+    }
+    if (a >= 0 && H5Aclose(a) < 0)
+        wr_fail(w, obj, "cannot close an attribute");
+    if (sp >= 0)
+        H5Sclose(sp);
+}
+
+/* Variable-length ASCII: h5py reads it as str (fixed-length would be bytes). */
+static void wr_str(wr_ctx *w, hid_t loc, const char *obj, const char *name, const char *v)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t < 0 || H5Tset_size(t, H5T_VARIABLE) < 0 || H5Tset_cset(t, H5T_CSET_ASCII) < 0) {
+        wr_fail(w, obj, "cannot make a string type");
+    } else {
+        wr_attr(w, loc, obj, name, t, t, &v);
+    }
+    if (t >= 0)
+        H5Tclose(t);
+}
+
+static void wr_int(wr_ctx *w, const char *name, long long v)
+{
+    int32_t v32 = (int32_t)v;
+    wr_attr(w, w->f, NULL, name, H5T_STD_I32LE, H5T_NATIVE_INT32, &v32);
+}
+
+static void wr_dataset(wr_ctx *w, int i, long total_q, long total_kv, long batch,
+                       mlab_fp8_fmt fp8, const char *how, const void *data)
+{
+    const ds_spec *s = &ds_table[i];
+    char obj[40];
+    hsize_t d[3];
+    hid_t ft, mt, sp = -1, ds = -1;
+    if (w->failed)
+        return;
+    snprintf(obj, sizeof obj, "/%s", s->name);
+    for (int k = 0; k < s->rank; k++) {
+        long v = s->dims[k];
+        d[k] = (hsize_t)(v == D_TOTAL_Q ? total_q : v == D_TOTAL_KV ? total_kv
+                         : v == D_BATCH1 ? batch + 1 : v);
+    }
+    if (s->kind == K_INT) {
+        ft = H5T_STD_I32LE;
+        mt = H5T_NATIVE_INT32;
+    } else if (s->kind == K_FLOAT) {
+        ft = H5T_IEEE_F32LE;
+        mt = H5T_NATIVE_FLOAT;
+    } else if (s->elem == 2) {
+        ft = H5T_STD_U16LE;
+        mt = H5T_NATIVE_UINT16;
+    } else {
+        ft = H5T_STD_U8LE;
+        mt = H5T_NATIVE_UINT8;
+    }
+    /* default creation properties: contiguous, no filters */
+    sp = H5Screate_simple(s->rank, d, NULL);
+    if (sp >= 0)
+        ds = H5Dcreate2(w->f, s->name, ft, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (sp < 0 || ds < 0) {
+        wr_fail(w, obj, "cannot create the dataset");
+        goto close;
+    }
+    if (H5Dwrite(ds, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
+        wr_fail(w, obj, "write failed (disk full?)");
+        goto close;
+    }
+    wr_str(w, ds, obj, "dtype", s->dtype ? s->dtype : fp8_format_name(fp8));
+    if (i == DS_KV_MXFP4)
+        wr_str(w, ds, obj, "nibble_order", MLAB_NIBBLE_ORDER);
+    if (i == DS_KV_MXFP4_SCALE) {
+        int32_t bs = MLAB_MX_BLOCK;
+        wr_attr(w, ds, obj, "block_size", H5T_STD_I32LE, H5T_NATIVE_INT32, &bs);
+    }
+    if (i == DS_REF_OUT)
+        wr_str(w, ds, obj, "how", how);
+close:
+    if (ds >= 0 && H5Dclose(ds) < 0)
+        wr_fail(w, obj, "cannot close the dataset");
+    if (sp >= 0)
+        H5Sclose(sp);
+}
+
+/* Write the whole file at tmp; returns MLAB_EXIT_OK or the first failure. */
+static int write_file(const rd_ctx *x, const char *tmp, const mlab_case *c)
+{
+    wr_ctx w = {-1, 0, x};
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    /* 1.8-compatible object headers: readable by HDF5 1.8 and later */
+    if (fapl < 0 || H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_V18) < 0) {
+        wr_fail(&w, NULL, "cannot set up HDF5 file properties");
+        goto close_fapl;
+    }
+    w.f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (w.f < 0) {
+        rd_fail(x, MLAB_EXIT_IO, NULL, "HDF5 cannot create the temporary file %s", tmp);
+        w.failed = 1;
+        goto close_fapl;
+    }
+
+    wr_str(&w, w.f, NULL, "format", MLAB_CASE_FORMAT);
+    wr_int(&w, "format_version", MLAB_CASE_VERSION);
+    wr_str(&w, w.f, NULL, "name", c->name);
+    wr_int(&w, "batch", c->batch);
+    wr_int(&w, "q_seq_len", uniform_len(c->qo_indptr, c->batch));
+    wr_int(&w, "kv_len", uniform_len(c->kv_indptr, c->batch));
+    for (size_t k = 0; k < sizeof fixed_attrs / sizeof fixed_attrs[0]; k++)
+        wr_int(&w, fixed_attrs[k].name, fixed_attrs[k].value);
+    wr_attr(&w, w.f, NULL, "sm_scale", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, &c->sm_scale);
+    wr_attr(&w, w.f, NULL, "seed", H5T_STD_U64LE, H5T_NATIVE_UINT64, &c->seed);
+    wr_attr(&w, w.f, NULL, "input_scale", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, &c->input_scale);
+    wr_str(&w, w.f, NULL, "mxfp4_tie", mlab_fp4_tie_name(c->fp4_tie));
+    wr_str(&w, w.f, NULL, "fp8_format", fp8_format_name(c->fp8_fmt));
+    wr_str(&w, w.f, NULL, "producer", c->producer[0] ? c->producer : "unknown");
+    wr_str(&w, w.f, NULL, "commit", c->commit[0] ? c->commit : "unknown");
+
+    char how[256];
+    snprintf(how, sizeof how, "stored by %s; the in-memory case does not record how",
+             c->producer[0] ? c->producer : "an unknown producer");
+    const void *data[DS_COUNT] = {
+        [DS_Q] = c->q, [DS_KV_BF16] = c->kv_bf16, [DS_KV_FP8] = c->kv_fp8,
+        [DS_KV_FP8_SCALE] = &c->kv_fp8_scale, [DS_KV_MXFP4] = c->kv_fp4,
+        [DS_KV_MXFP4_SCALE] = c->kv_e8m0, [DS_QO_INDPTR] = c->qo_indptr,
+        [DS_KV_INDPTR] = c->kv_indptr, [DS_REF_OUT] = c->ref_out,
+    };
+    for (int i = 0; i < DS_COUNT; i++)
+        if (data[i])
+            wr_dataset(&w, i, c->total_q, c->total_kv, c->batch, c->fp8_fmt, how, data[i]);
+
+    if (!w.failed && H5Fflush(w.f, H5F_SCOPE_GLOBAL) < 0)
+        wr_fail(&w, NULL, "H5Fflush failed (disk full?)");
+    if (H5Fclose(w.f) < 0)
+        wr_fail(&w, NULL, "closing the file failed (disk full?)");
+close_fapl:
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    return w.failed ? MLAB_EXIT_IO : MLAB_EXIT_OK;
+}
+
+/* fsync a file or folder by name; 0 or errno. */
+static int fsync_path(const char *p, int flags)
+{
+    int fd = open(p, flags);
+    if (fd < 0)
+        return errno;
+    int e = fsync(fd) == 0 ? 0 : errno;
+    close(fd);
+    return e;
+}
+
+int mlab_h5_write_case(const char *path, const mlab_case *c, char *why, size_t whylen)
+{
+    rd_ctx x = {path, why, whylen};
+    char tmp[4096], reason[384], objbuf[64];
+    h5_quiet quiet;
+    int rc, e;
+
+    if (why && whylen)
+        why[0] = '\0';
+    /* never write what the reader would refuse */
+    if (mlab_case_validate(c, reason, sizeof reason) != 0) {
+        const char *r = reason, *obj = validate_object(&r, objbuf, sizeof objbuf);
+        return rd_fail(&x, MLAB_EXIT_BADINPUT, obj, "not written: %s", r);
+    }
+    int uq = uniform_len(c->qo_indptr, c->batch), ukv = uniform_len(c->kv_indptr, c->batch);
+    if ((c->q_seq_len != -1 && c->q_seq_len != uq) || (c->kv_len != -1 && c->kv_len != ukv))
+        return rd_fail(&x, MLAB_EXIT_BADINPUT, NULL,
+                       "not written: q_seq_len %d / kv_len %d disagree with the indptrs",
+                       c->q_seq_len, c->kv_len);
+    if ((unsigned)c->fp8_fmt > MLAB_FP8_E4M3FNUZ || (unsigned)c->fp4_tie > MLAB_TIE_EVEN)
+        return rd_fail(&x, MLAB_EXIT_INTERNAL, NULL, "not written: bad fp8 format or tie rule");
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp)
+        return rd_fail(&x, MLAB_EXIT_IO, NULL, "path too long");
+
+    /* create it with open(2) first, for the system's reason if that fails */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        return rd_fail(&x, MLAB_EXIT_IO, NULL, "cannot create %s: %s", tmp, strerror(errno));
+    close(fd);
+
+    h5_quiet_begin(&quiet);
+    rc = write_file(&x, tmp, c);
+    h5_quiet_end(&quiet);
+    if (rc != MLAB_EXIT_OK)
+        goto remove_tmp;
+    if ((e = fsync_path(tmp, O_RDONLY)) != 0) {
+        rc = rd_fail(&x, MLAB_EXIT_IO, NULL, "fsync %s: %s", tmp, strerror(e));
+        goto remove_tmp;
+    }
+    if (rename(tmp, path) != 0) {
+        rc = rd_fail(&x, MLAB_EXIT_IO, NULL, "cannot rename %s over it: %s", tmp, strerror(errno));
+        goto remove_tmp;
+    }
+    /* make the rename itself durable; some file systems cannot: ignored */
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0'; /* "/x.h5": the root */
+    else
+        *slash = '\0';
+    fsync_path(dir, O_RDONLY | O_DIRECTORY);
+    return MLAB_EXIT_OK;
+
+remove_tmp:
+    unlink(tmp);
+    return rc;
+}
+
+/* ---- 6. SHA-256 (FIPS 180-4) -------------------------------------------- */
+
+typedef struct {
+    uint32_t h[8];
+    uint64_t nbytes;
+    uint8_t block[64];
+    size_t used;
+} sha256_ctx;
+
+static const uint32_t sha256_k[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+#define ROR32(v, n) (((v) >> (n)) | ((v) << (32 - (n))))
+
+static void sha256_block(uint32_t h[8], const uint8_t *p)
+{
+    uint32_t w[64];
+    for (int t = 0; t < 16; t++)
+        w[t] = (uint32_t)p[4 * t] << 24 | (uint32_t)p[4 * t + 1] << 16 |
+               (uint32_t)p[4 * t + 2] << 8 | (uint32_t)p[4 * t + 3];
+    for (int t = 16; t < 64; t++) {
+        uint32_t s0 = ROR32(w[t - 15], 7) ^ ROR32(w[t - 15], 18) ^ (w[t - 15] >> 3);
+        uint32_t s1 = ROR32(w[t - 2], 17) ^ ROR32(w[t - 2], 19) ^ (w[t - 2] >> 10);
+        w[t] = w[t - 16] + s0 + w[t - 7] + s1;
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    for (int t = 0; t < 64; t++) {
+        uint32_t S1 = ROR32(e, 6) ^ ROR32(e, 11) ^ ROR32(e, 25);
+        uint32_t ch = (e & f) ^ (~e & g);
+        uint32_t t1 = hh + S1 + ch + sha256_k[t] + w[t];
+        uint32_t S0 = ROR32(a, 2) ^ ROR32(a, 13) ^ ROR32(a, 22);
+        uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
+        uint32_t t2 = S0 + maj;
+        hh = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2;
+    }
+    h[0] += a;
+    h[1] += b;
+    h[2] += c;
+    h[3] += d;
+    h[4] += e;
+    h[5] += f;
+    h[6] += g;
+    h[7] += hh;
+}
+
+static void sha256_init(sha256_ctx *s)
+{
+    static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    memcpy(s->h, h0, sizeof h0);
+    s->nbytes = 0;
+    s->used = 0;
+}
+
+static void sha256_update(sha256_ctx *s, const uint8_t *p, size_t n)
+{
+    s->nbytes += n;
+    while (n > 0) {
+        if (s->used == 0 && n >= 64) { /* whole blocks straight from the input */
+            sha256_block(s->h, p);
+            p += 64;
+            n -= 64;
+            continue;
+        }
+        size_t take = 64 - s->used < n ? 64 - s->used : n;
+        memcpy(s->block + s->used, p, take);
+        s->used += take;
+        p += take;
+        n -= take;
+        if (s->used == 64) {
+            sha256_block(s->h, s->block);
+            s->used = 0;
+        }
+    }
+}
+
+static void sha256_final(sha256_ctx *s, char hex[65])
+{
+    uint64_t bits = s->nbytes * 8;
+    uint8_t pad[72] = {0x80};
+    size_t padlen = (s->used < 56 ? 56 : 120) - s->used;
+    for (int k = 0; k < 8; k++)
+        pad[padlen + k] = (uint8_t)(bits >> (56 - 8 * k));
+    sha256_update(s, pad, padlen + 8);
+    for (int k = 0; k < 8; k++)
+        snprintf(hex + 8 * k, 9, "%08x", s->h[k]);
+}
+
+int mlab_sha256_file(const char *path, char hex[65], char *why, size_t whylen)
+{
+    rd_ctx x = {path, why, whylen};
+    int rc = MLAB_EXIT_OK;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return rd_fail(&x, MLAB_EXIT_IO, NULL, "cannot open: %s", strerror(errno));
+    uint8_t *buf = malloc(1 << 20);
+    if (!buf) {
+        rc = rd_fail(&x, MLAB_EXIT_INTERNAL, NULL, "out of memory");
+        goto close_file;
+    }
+    sha256_ctx s;
+    sha256_init(&s);
+    size_t n;
+    while ((n = fread(buf, 1, 1 << 20, fp)) > 0)
+        sha256_update(&s, buf, n);
+    if (ferror(fp)) {
+        rc = rd_fail(&x, MLAB_EXIT_IO, NULL, "read error: %s", strerror(errno));
+        goto free_buf;
+    }
+    sha256_final(&s, hex);
+free_buf:
+    free(buf);
+close_file:
+    fclose(fp);
+    return rc;
+}

@@ -1,0 +1,154 @@
+/* results.c: one run's results in memory (results.h).
+ *
+ *   mlab_results_init/free      an empty set; free releases every row's samples
+ *   mlab_results_add_row/input  append deep copies (samples copied)
+ *   mlab_row_summarize          median, q1, q3 (numpy's linear interpolation),
+ *                               min, mean, sample stdev of the raw samples
+ *   mlab_env_fields/row_fields  the field tables that results_h5.c, the CSV
+ *                               export, compare and report all walk
+ */
+#include "results.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h" /* mlab_quantile_sorted, mlab_sort_doubles */
+
+void mlab_results_init(mlab_results *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+void mlab_results_free(mlab_results *r)
+{
+    for (size_t i = 0; i < r->nrows; i++)
+        free(r->rows[i].samples_us);
+    free(r->rows);
+    free(r->inputs);
+    mlab_results_init(r);
+}
+
+int mlab_results_add_row(mlab_results *r, const mlab_row *row)
+{
+    mlab_row *rows = realloc(r->rows, (r->nrows + 1) * sizeof *rows);
+    if (!rows)
+        return -1;
+    r->rows = rows;
+    mlab_row *dst = &rows[r->nrows];
+    *dst = *row;
+    dst->samples_us = NULL;
+    if (row->nsamples > 0) {
+        dst->samples_us = malloc(row->nsamples * sizeof(double));
+        if (!dst->samples_us)
+            return -1;
+        memcpy(dst->samples_us, row->samples_us, row->nsamples * sizeof(double));
+    } else {
+        dst->nsamples = 0;
+    }
+    r->nrows++;
+    return 0;
+}
+
+int mlab_results_add_input(mlab_results *r, const mlab_input_file *in)
+{
+    mlab_input_file *inputs = realloc(r->inputs, (r->ninputs + 1) * sizeof *inputs);
+    if (!inputs)
+        return -1;
+    r->inputs = inputs;
+    inputs[r->ninputs++] = *in;
+    return 0;
+}
+
+void mlab_row_summarize(mlab_row *row)
+{
+    size_t n = row->nsamples;
+    row->median_us = row->q1_us = row->q3_us = 0;
+    row->min_us = row->mean_us = row->stdev_us = 0;
+    if (n == 0 || !row->samples_us)
+        return;
+    double *s = malloc(n * sizeof *s);
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += row->samples_us[i];
+    double mean = sum / (double)n, ss = 0;
+    for (size_t i = 0; i < n; i++)
+        ss += (row->samples_us[i] - mean) * (row->samples_us[i] - mean);
+    row->mean_us = mean;
+    row->stdev_us = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+    if (!s) { /* out of memory: the mean is still right; quartiles left 0 */
+        row->min_us = row->samples_us[0];
+        for (size_t i = 1; i < n; i++)
+            if (row->samples_us[i] < row->min_us)
+                row->min_us = row->samples_us[i];
+        return;
+    }
+    memcpy(s, row->samples_us, n * sizeof *s);
+    mlab_sort_doubles(s, n);
+    row->min_us = s[0];
+    row->q1_us = mlab_quantile_sorted(s, n, 0.25);
+    row->median_us = mlab_quantile_sorted(s, n, 0.5);
+    row->q3_us = mlab_quantile_sorted(s, n, 0.75);
+    free(s);
+}
+
+/* ---- field tables ------------------------------------------------------- */
+
+#define FLD(T, m, k) {#m, k, offsetof(T, m), sizeof(((T *)0)->m)}
+#define ERRF(which, m, k)                                                    \
+    {#which "_" #m, k, offsetof(mlab_row, which##_err) + offsetof(mlab_err, m), \
+     sizeof(((mlab_err *)0)->m)}
+#define ERRFIELDS(which)                                                     \
+    ERRF(which, n, 'z'), ERRF(which, max_abs, 'd'), ERRF(which, max_abs_idx, 'z'), \
+    ERRF(which, max_rel, 'd'), ERRF(which, max_rel_idx, 'z'), ERRF(which, rel_rms, 'd'), \
+    ERRF(which, cos_diff, 'd'), ERRF(which, rtol, 'd'), ERRF(which, atol, 'd'), \
+    ERRF(which, mismatches, 'z'), ERRF(which, nonfinite_disagree, 'z'),    \
+    ERRF(which, first_nonfinite_idx, 'z'), ERRF(which, comp_mismatch_frac, 'd'), \
+    ERRF(which, comp_pass, 'i')
+
+static const mlab_field env_fields[] = {
+    FLD(mlab_env, mlabench_version, 's'), FLD(mlab_env, git_commit, 's'),
+    FLD(mlab_env, git_dirty, 'i'),        FLD(mlab_env, compiler, 's'),
+    FLD(mlab_env, compile_flags, 's'),    FLD(mlab_env, gpu_backend, 's'),
+    FLD(mlab_env, gpu_compiler, 's'),     FLD(mlab_env, gpu_name, 's'),
+    FLD(mlab_env, gpu_arch, 's'),         FLD(mlab_env, gpu_uuid, 's'),
+    FLD(mlab_env, gpu_cu_count, 'i'),     FLD(mlab_env, gpu_clock_mhz, 'i'),
+    FLD(mlab_env, gpu_mem_clock_mhz, 'i'), FLD(mlab_env, gpu_l2_bytes, 'd'),
+    FLD(mlab_env, driver_version, 's'),   FLD(mlab_env, runtime_version, 's'),
+    FLD(mlab_env, copy_bw_gbs, 'd'),      FLD(mlab_env, host, 's'),
+    FLD(mlab_env, cpu, 's'),              FLD(mlab_env, utc_time, 's'),
+    FLD(mlab_env, command_line, 's'),
+};
+
+/* Identity, then timing and napkin math, then the two error structs: the
+ * order of the /rows compound and of the CSV columns. */
+static const mlab_field row_fields[] = {
+    FLD(mlab_row, case_name, 's'),   FLD(mlab_row, batch, 'i'),
+    FLD(mlab_row, q_seq_len, 'i'),   FLD(mlab_row, kv_len, 'i'),
+    FLD(mlab_row, total_q, 'i'),     FLD(mlab_row, total_kv, 'i'),
+    FLD(mlab_row, variant, 's'),     FLD(mlab_row, variant_id, 'i'),
+    FLD(mlab_row, kv_format, 's'),   FLD(mlab_row, splits, 'i'),
+    FLD(mlab_row, valid, 'i'),       FLD(mlab_row, kernel_tol, 's'),
+    FLD(mlab_row, nsamples, 'z'),    FLD(mlab_row, stop_reason, 's'),
+    FLD(mlab_row, median_us, 'd'),   FLD(mlab_row, q1_us, 'd'),
+    FLD(mlab_row, q3_us, 'd'),       FLD(mlab_row, min_us, 'd'),
+    FLD(mlab_row, mean_us, 'd'),     FLD(mlab_row, stdev_us, 'd'),
+    FLD(mlab_row, graph_us, 'd'),    FLD(mlab_row, bytes, 'd'),
+    FLD(mlab_row, flops, 'd'),       FLD(mlab_row, gbps, 'd'),
+    FLD(mlab_row, pct_copy_bw, 'd'), FLD(mlab_row, tflops, 'd'),
+    ERRFIELDS(kernel),
+    ERRFIELDS(total),
+};
+
+const mlab_field *mlab_env_fields(size_t *n)
+{
+    *n = sizeof env_fields / sizeof env_fields[0];
+    return env_fields;
+}
+
+const mlab_field *mlab_row_fields(size_t *n)
+{
+    *n = sizeof row_fields / sizeof row_fields[0];
+    return row_fields;
+}

@@ -1,0 +1,109 @@
+/* results.h: one run's results in memory: the environment it ran in and one
+ * row per (case, variant). results_h5.c writes and reads it as an HDF5 file
+ * (schema "mlabench-results", see data/README.md); cmd_results.c exports CSV.
+ */
+#ifndef MLAB_RESULTS_H
+#define MLAB_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../reference/metrics.h" /* mlab_err */
+
+#define MLAB_RESULTS_FORMAT "mlabench-results"
+#define MLAB_RESULTS_VERSION 1
+
+typedef struct {
+    /* the program */
+    char mlabench_version[32];
+    char git_commit[48];
+    int git_dirty;               /* 1 when the tree had uncommitted changes at build */
+    char compiler[128];          /* C compiler id and version */
+    char compile_flags[256];
+    char gpu_backend[16];        /* "none", "cuda", "hip" */
+    char gpu_compiler[128];      /* nvcc / hipcc version line */
+    /* the device */
+    char gpu_name[128];          /* "" when no GPU */
+    char gpu_arch[32];           /* "sm_90", "gfx950" */
+    char gpu_uuid[64];
+    int gpu_cu_count;            /* SMs or CUs */
+    int gpu_clock_mhz;           /* max SM clock */
+    int gpu_mem_clock_mhz;
+    double gpu_l2_bytes;
+    char driver_version[64];
+    char runtime_version[64];    /* "CUDA 13.0" or "HIP 6.4.1" */
+    double copy_bw_gbs;          /* measured device copy, bytes read + written / s */
+    /* the host and the moment */
+    char host[128];
+    char cpu[128];
+    char utc_time[32];           /* ISO 8601, e.g. 2026-11-30T17:02:11Z */
+    char command_line[512];
+} mlab_env;
+
+typedef struct {
+    char path[512];
+    char sha256[65];             /* of the file's bytes, hex */
+    char schema[32];             /* "mlabench-case" */
+    int schema_version;
+    char case_name[64];
+} mlab_input_file;
+
+typedef struct {
+    char case_name[64];
+    int batch, q_seq_len, kv_len, total_q, total_kv;
+    char variant[32];            /* stable name from variants/variants.h, or "cpu_ref_*" */
+    int variant_id;
+    char kv_format[8];           /* "bf16", "fp8", "mxfp4" */
+    int splits;                  /* KV splits used; 0 for CPU rows */
+    /* accuracy */
+    mlab_err kernel_err;         /* vs fp32/fp64 reference on the same quantized inputs */
+    char kernel_tol[32];         /* the tolerance row it was judged by */
+    int valid;                   /* 1 passed, 0 failed, -1 not checked */
+    mlab_err total_err;          /* vs the bf16-truth reference */
+    /* timing (cold: cache flushed before each sample); all in microseconds */
+    size_t nsamples;
+    double *samples_us;          /* nsamples raw samples, owned */
+    double median_us, q1_us, q3_us, min_us, mean_us, stdev_us;
+    char stop_reason[32];        /* "rse", "time_limit", "max_samples", "not_timed" */
+    double graph_us;             /* warm CUDA/HIP-graph replay, per call; 0 if not run */
+    /* napkin math */
+    double bytes;                /* fewest bytes the call must move */
+    double flops;
+    double gbps;                 /* bytes / median */
+    double pct_copy_bw;          /* 100 * gbps / copy_bw */
+    double tflops;
+} mlab_row;
+
+typedef struct {
+    mlab_env env;
+    mlab_input_file *inputs;
+    size_t ninputs;
+    mlab_row *rows;
+    size_t nrows;
+} mlab_results;
+
+void mlab_results_init(mlab_results *r);
+void mlab_results_free(mlab_results *r);
+/* Append a copy of row (samples copied). Returns 0, -1 on out of memory. */
+int mlab_results_add_row(mlab_results *r, const mlab_row *row);
+int mlab_results_add_input(mlab_results *r, const mlab_input_file *in);
+/* Summary statistics of row->samples_us into median/q1/q3/min/mean/stdev
+ * (quartiles by linear interpolation, numpy's default; sample stdev, n - 1).
+ * With no samples all six are 0 (stop_reason says "not_timed"). */
+void mlab_row_summarize(mlab_row *row);
+
+/* The scalar fields of mlab_env and mlab_row, in file order. One table drives
+ * the results file's root attributes and /rows compound, the CSV export,
+ * compare's environment diff and the report, so they cannot drift apart.
+ * kind: 's' char[size] (NUL-terminated), 'i' int, 'z' size_t, 'd' double.
+ * Row fields of the two mlab_err structs are named kernel_<m> and total_<m>. */
+typedef struct {
+    const char *name;
+    char kind;
+    size_t offset, size;
+} mlab_field;
+
+const mlab_field *mlab_env_fields(size_t *n);
+const mlab_field *mlab_row_fields(size_t *n);
+
+#endif

@@ -1,0 +1,747 @@
+/* results_h5.c: results files, schema "mlabench-results" version 1
+ * (results_h5.h; the layout is documented in data/README.md).
+ *
+ *   /                 attributes: format, format_version, every mlab_env field
+ *                     (strings as variable-length UTF-8, ints int32, doubles f64)
+ *   /rows             compound [nrows], one record per (case, variant): every
+ *                     scalar of mlab_row (mlab_row_fields, the same names and
+ *                     order as the CSV export), fixed-length strings
+ *   /samples_us       float64 [total samples]: every raw sample, row after row
+ *   /samples_offset   int64 [nrows + 1]: row i's samples are
+ *                     samples_us[samples_offset[i] : samples_offset[i + 1]]
+ *   /inputs           compound [ninputs]: path, sha256, schema,
+ *                     schema_version, case_name of each input file
+ * The flat /samples_us + /samples_offset layout is one slice per row in h5py
+ * and numpy, with no group of thousands of small datasets.
+ *
+ * Writing is atomic: "<path>.tmp.<pid>" in the same folder, H5Fflush, close,
+ * fsync, rename over path, fsync of the folder; on failure the temporary is
+ * removed. A process killed mid-write (SIGKILL, power) leaves its temporary
+ * behind but never touches path; the next write to the same path removes
+ * temporaries whose pid is no longer alive (mlab_atomic_begin). The test
+ * hook MLAB_RESULTS_TEST_KILL=1 makes the writer SIGKILL itself after /rows
+ * is written, before the flush (tests/test_results_atomic.py).
+ */
+#include "results_h5.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <hdf5.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "exitcodes.h" /* MLAB_EXIT_* */
+
+static int fail(char *why, size_t whylen, int code, const char *path, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (why && whylen)
+        snprintf(why, whylen, "%s: %s", path, msg);
+    return code;
+}
+
+/* ---- atomic replacement --------------------------------------------------- */
+
+/* Split path into its folder ("." when none) and base name. */
+static void split_path(const char *path, char *dir, size_t dirlen, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        snprintf(dir, dirlen, ".");
+        *base = path;
+    } else if (slash == path) {
+        snprintf(dir, dirlen, "/");
+        *base = slash + 1;
+    } else {
+        snprintf(dir, dirlen, "%.*s", (int)(slash - path), path);
+        *base = slash + 1;
+    }
+}
+
+/* Remove "<base>.tmp.<pid>" files in dir whose pid no longer runs: what a
+ * killed writer left. A pid alive (or not ours to signal) is left alone. */
+static void remove_stale_temporaries(const char *path)
+{
+    char dir[4096];
+    const char *base;
+    split_path(path, dir, sizeof dir, &base);
+    size_t blen = strlen(base);
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *name = e->d_name;
+        if (strncmp(name, base, blen) != 0 || strncmp(name + blen, ".tmp.", 5) != 0)
+            continue;
+        const char *digits = name + blen + 5;
+        if (!*digits || strspn(digits, "0123456789") != strlen(digits) || strlen(digits) > 9)
+            continue;
+        pid_t pid = (pid_t)atol(digits);
+        if (pid <= 0 || pid == getpid())
+            continue;
+        if (kill(pid, 0) == -1 && errno == ESRCH) {
+            char full[8192];
+            snprintf(full, sizeof full, "%s/%s", dir, name);
+            unlink(full);
+        }
+    }
+    closedir(d);
+}
+
+int mlab_atomic_begin(const char *path, char *tmp, size_t tmplen)
+{
+    remove_stale_temporaries(path);
+    int n = snprintf(tmp, tmplen, "%s.tmp.%ld", path, (long)getpid());
+    return n < 0 || (size_t)n >= tmplen ? -1 : 0;
+}
+
+int mlab_atomic_commit(const char *tmp, const char *path, char *why, size_t whylen)
+{
+    int fd = open(tmp, O_RDONLY);
+    if (fd < 0 || fsync(fd) != 0) {
+        int err = errno;
+        if (fd >= 0)
+            close(fd);
+        unlink(tmp);
+        return fail(why, whylen, MLAB_EXIT_IO, path, "cannot fsync %s: %s", tmp, strerror(err));
+    }
+    close(fd);
+    if (rename(tmp, path) != 0) {
+        int err = errno;
+        unlink(tmp);
+        return fail(why, whylen, MLAB_EXIT_IO, path, "cannot rename %s over it: %s", tmp,
+                    strerror(err));
+    }
+    /* the rename itself is durable once the folder is synced (best effort:
+     * some file systems refuse fsync on a folder) */
+    char dir[4096];
+    const char *base;
+    split_path(path, dir, sizeof dir, &base);
+    int dfd = open(dir, O_RDONLY);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    return MLAB_EXIT_OK;
+}
+
+/* ---- HDF5 types from the field tables ------------------------------------ */
+
+static hid_t str_type(size_t size)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, size);
+    H5Tset_strpad(t, H5T_STR_NULLTERM);
+    return t;
+}
+
+static hid_t mem_scalar(char kind)
+{
+    switch (kind) {
+    case 'i': return H5T_NATIVE_INT;
+    case 'z': return sizeof(size_t) == sizeof(unsigned long long) ? H5T_NATIVE_ULLONG
+                                                                  : H5T_NATIVE_ULONG;
+    default: return H5T_NATIVE_DOUBLE;
+    }
+}
+
+static hid_t file_scalar(char kind, size_t *size)
+{
+    switch (kind) {
+    case 'i': *size = 4; return H5T_STD_I32LE;
+    case 'z': *size = 8; return H5T_STD_U64LE;
+    default: *size = 8; return H5T_IEEE_F64LE;
+    }
+}
+
+/* The memory compound (record = the C struct, size stride) and the packed
+ * little-endian file compound for n fields. Returns 0 or -1. */
+static int compound_types(const mlab_field *f, size_t n, size_t stride, hid_t *mem, hid_t *file)
+{
+    size_t fsize = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t s = f[i].size;
+        if (f[i].kind != 's')
+            file_scalar(f[i].kind, &s);
+        fsize += s;
+    }
+    *mem = H5Tcreate(H5T_COMPOUND, stride);
+    *file = H5Tcreate(H5T_COMPOUND, fsize);
+    if (*mem < 0 || *file < 0)
+        return -1;
+    size_t off = 0;
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (f[i].kind == 's') {
+            hid_t t = str_type(f[i].size);
+            bad |= H5Tinsert(*mem, f[i].name, f[i].offset, t) < 0;
+            bad |= H5Tinsert(*file, f[i].name, off, t) < 0;
+            H5Tclose(t);
+            off += f[i].size;
+        } else {
+            size_t s;
+            hid_t ft = file_scalar(f[i].kind, &s);
+            bad |= H5Tinsert(*mem, f[i].name, f[i].offset, mem_scalar(f[i].kind)) < 0;
+            bad |= H5Tinsert(*file, f[i].name, off, ft) < 0;
+            off += s;
+        }
+    }
+    return bad ? -1 : 0;
+}
+
+/* The input-file record has no field table elsewhere: it is this file's. */
+static const mlab_field input_fields[] = {
+    {"path", 's', offsetof(mlab_input_file, path), sizeof(((mlab_input_file *)0)->path)},
+    {"sha256", 's', offsetof(mlab_input_file, sha256), sizeof(((mlab_input_file *)0)->sha256)},
+    {"schema", 's', offsetof(mlab_input_file, schema), sizeof(((mlab_input_file *)0)->schema)},
+    {"schema_version", 'i', offsetof(mlab_input_file, schema_version), sizeof(int)},
+    {"case_name", 's', offsetof(mlab_input_file, case_name),
+     sizeof(((mlab_input_file *)0)->case_name)},
+};
+#define N_INPUT_FIELDS (sizeof input_fields / sizeof input_fields[0])
+
+/* Zero every string field's bytes after its NUL (and force the NUL), so the
+ * file holds no stale memory and equal results give equal records. */
+static void clean_strings(void *rec, const mlab_field *f, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (f[i].kind == 's') {
+            char *s = (char *)rec + f[i].offset;
+            s[f[i].size - 1] = 0;
+            size_t l = strlen(s);
+            memset(s + l, 0, f[i].size - l);
+        }
+}
+
+/* ---- writing -------------------------------------------------------------- */
+
+static int attr_write(hid_t loc, const char *name, hid_t ftype, hid_t mtype, const void *buf)
+{
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(loc, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = (sp < 0 || a < 0 || H5Awrite(a, mtype, buf) < 0) ? -1 : 0;
+    if (a >= 0)
+        H5Aclose(a);
+    if (sp >= 0)
+        H5Sclose(sp);
+    return rc;
+}
+
+static int attr_write_str(hid_t loc, const char *name, const char *s)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, H5T_VARIABLE);
+    H5Tset_cset(t, H5T_CSET_UTF8);
+    int rc = attr_write(loc, name, t, t, &s);
+    H5Tclose(t);
+    return rc;
+}
+
+static int attr_write_int(hid_t loc, const char *name, int v)
+{
+    return attr_write(loc, name, H5T_STD_I32LE, H5T_NATIVE_INT, &v);
+}
+
+static int attr_write_double(hid_t loc, const char *name, double v)
+{
+    return attr_write(loc, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v);
+}
+
+/* A rank-1 dataset of n elements; buf may be NULL when n is 0. */
+static int dset_write(hid_t f, const char *name, hid_t ftype, hid_t mtype, size_t n,
+                      const void *buf, const char *description)
+{
+    hsize_t dims[1] = {n};
+    hid_t sp = H5Screate_simple(1, dims, NULL);
+    hid_t d = sp < 0 ? -1 : H5Dcreate2(f, name, ftype, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = d < 0 ? -1 : 0;
+    if (rc == 0 && n > 0 && H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+        rc = -1;
+    if (rc == 0 && description && attr_write_str(d, "description", description) < 0)
+        rc = -1;
+    if (d >= 0)
+        H5Dclose(d);
+    if (sp >= 0)
+        H5Sclose(sp);
+    return rc;
+}
+
+static int write_env(hid_t f, const mlab_env *env)
+{
+    size_t n;
+    const mlab_field *fl = mlab_env_fields(&n);
+    if (attr_write_str(f, "format", MLAB_RESULTS_FORMAT) < 0 ||
+        attr_write_int(f, "format_version", MLAB_RESULTS_VERSION) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = (const char *)env + fl[i].offset;
+        int rc;
+        if (fl[i].kind == 's') {
+            char buf[1024];
+            snprintf(buf, sizeof buf, "%.*s", (int)fl[i].size, p);
+            rc = attr_write_str(f, fl[i].name, buf);
+        } else if (fl[i].kind == 'i') {
+            rc = attr_write_int(f, fl[i].name, *(const int *)p);
+        } else {
+            rc = attr_write_double(f, fl[i].name, *(const double *)p);
+        }
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The body of a write into the open file f; returns the dataset that failed
+ * or NULL. */
+static const char *write_body(hid_t f, const mlab_results *r)
+{
+    size_t nrf;
+    const mlab_field *rf = mlab_row_fields(&nrf);
+    hid_t mem = -1, file = -1;
+    const char *failed = NULL;
+    mlab_row *rows = NULL;
+    mlab_input_file *ins = NULL;
+    double *samples = NULL;
+    int64_t *offset = NULL;
+
+    if (write_env(f, &r->env) < 0) {
+        failed = "root attributes";
+        goto out;
+    }
+
+    /* /rows */
+    rows = calloc(r->nrows ? r->nrows : 1, sizeof *rows);
+    offset = malloc((r->nrows + 1) * sizeof *offset);
+    if (!rows || !offset) {
+        failed = "/rows (out of memory)";
+        goto out;
+    }
+    size_t total = 0;
+    offset[0] = 0;
+    for (size_t i = 0; i < r->nrows; i++) {
+        rows[i] = r->rows[i];
+        rows[i].samples_us = NULL;
+        clean_strings(&rows[i], rf, nrf);
+        total += r->rows[i].samples_us ? r->rows[i].nsamples : 0;
+        offset[i + 1] = (int64_t)total;
+        rows[i].nsamples = (size_t)(offset[i + 1] - offset[i]);
+    }
+    if (compound_types(rf, nrf, sizeof(mlab_row), &mem, &file) < 0 ||
+        dset_write(f, "rows", file, mem, r->nrows, rows,
+                   "one record per (case, variant); fields and units in data/README.md "
+                   "(times in microseconds, bytes, GB/s = 1e9 B/s)") < 0) {
+        failed = "/rows";
+        goto out;
+    }
+    H5Tclose(mem);
+    H5Tclose(file);
+    mem = file = -1;
+
+    if (getenv("MLAB_RESULTS_TEST_KILL") && strcmp(getenv("MLAB_RESULTS_TEST_KILL"), "1") == 0)
+        raise(SIGKILL); /* test hook: die mid-write, see the opening comment */
+
+    /* /samples_us, /samples_offset */
+    samples = malloc((total ? total : 1) * sizeof *samples);
+    if (!samples) {
+        failed = "/samples_us (out of memory)";
+        goto out;
+    }
+    for (size_t i = 0; i < r->nrows; i++)
+        if (r->rows[i].samples_us && r->rows[i].nsamples)
+            memcpy(samples + offset[i], r->rows[i].samples_us,
+                   r->rows[i].nsamples * sizeof *samples);
+    if (dset_write(f, "samples_us", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, total, samples,
+                   "every raw cold sample in microseconds; row i's are "
+                   "samples_us[samples_offset[i]:samples_offset[i+1]]") < 0) {
+        failed = "/samples_us";
+        goto out;
+    }
+    if (dset_write(f, "samples_offset", H5T_STD_I64LE, H5T_NATIVE_INT64, r->nrows + 1, offset,
+                   "nrows + 1 offsets into /samples_us, starting at 0") < 0) {
+        failed = "/samples_offset";
+        goto out;
+    }
+
+    /* /inputs */
+    ins = calloc(r->ninputs ? r->ninputs : 1, sizeof *ins);
+    if (!ins) {
+        failed = "/inputs (out of memory)";
+        goto out;
+    }
+    for (size_t i = 0; i < r->ninputs; i++) {
+        ins[i] = r->inputs[i];
+        clean_strings(&ins[i], input_fields, N_INPUT_FIELDS);
+    }
+    if (compound_types(input_fields, N_INPUT_FIELDS, sizeof(mlab_input_file), &mem, &file) < 0 ||
+        dset_write(f, "inputs", file, mem, r->ninputs, ins,
+                   "the case files this run read, with the SHA-256 of their bytes") < 0)
+        failed = "/inputs";
+
+out:
+    if (mem >= 0)
+        H5Tclose(mem);
+    if (file >= 0)
+        H5Tclose(file);
+    free(rows);
+    free(ins);
+    free(samples);
+    free(offset);
+    return failed;
+}
+
+int mlab_results_write(const char *path, const mlab_results *r, char *why, size_t whylen)
+{
+    char tmp[4200];
+    if (mlab_atomic_begin(path, tmp, sizeof tmp) != 0)
+        return fail(why, whylen, MLAB_EXIT_IO, path, "path too long");
+
+    H5E_auto2_t old_fn;
+    void *old_data;
+    H5Eget_auto2(H5E_DEFAULT, &old_fn, &old_data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+
+    int rc = MLAB_EXIT_OK;
+    errno = 0;
+    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0) {
+        rc = fail(why, whylen, MLAB_EXIT_IO, path, "cannot create %s (%s)", tmp,
+                  errno ? strerror(errno) : "HDF5 error");
+        goto out;
+    }
+    const char *failed = write_body(f, r);
+    if (!failed && H5Fflush(f, H5F_SCOPE_GLOBAL) < 0)
+        failed = "flush";
+    if (H5Fclose(f) < 0 && !failed)
+        failed = "close";
+    if (failed) {
+        unlink(tmp);
+        rc = fail(why, whylen, MLAB_EXIT_IO, path, "cannot write %s (HDF5 error)", failed);
+        goto out;
+    }
+    rc = mlab_atomic_commit(tmp, path, why, whylen);
+
+out:
+    H5Eset_auto2(H5E_DEFAULT, old_fn, old_data);
+    return rc;
+}
+
+/* ---- reading -------------------------------------------------------------- */
+
+/* Read a scalar string attribute (variable- or fixed-length) into dst.
+ * 1 found, 0 absent, -1 not a string. */
+static int attr_read_str(hid_t loc, const char *name, char *dst, size_t size)
+{
+    if (H5Aexists(loc, name) <= 0)
+        return 0;
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    hid_t t = a < 0 ? -1 : H5Aget_type(a);
+    int rc = -1;
+    if (t >= 0 && H5Tget_class(t) == H5T_STRING) {
+        if (H5Tis_variable_str(t) > 0) {
+            hid_t m = H5Tcopy(H5T_C_S1);
+            H5Tset_size(m, H5T_VARIABLE);
+            H5Tset_cset(m, H5Tget_cset(t));
+            char *s = NULL;
+            if (H5Aread(a, m, &s) >= 0) {
+                snprintf(dst, size, "%s", s ? s : "");
+                rc = 1;
+            }
+            if (s)
+                H5free_memory(s);
+            H5Tclose(m);
+        } else {
+            size_t n = H5Tget_size(t);
+            char *buf = calloc(n + 1, 1);
+            hid_t m = str_type(n + 1);
+            if (buf && H5Aread(a, m, buf) >= 0) {
+                snprintf(dst, size, "%s", buf);
+                rc = 1;
+            }
+            H5Tclose(m);
+            free(buf);
+        }
+    }
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    return rc;
+}
+
+/* Numeric scalar attribute: 1 found, 0 absent, -1 not a number. */
+static int attr_read_num(hid_t loc, const char *name, hid_t mtype, void *dst)
+{
+    if (H5Aexists(loc, name) <= 0)
+        return 0;
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    hid_t t = a < 0 ? -1 : H5Aget_type(a);
+    int rc = -1;
+    if (t >= 0) {
+        H5T_class_t c = H5Tget_class(t);
+        if ((c == H5T_INTEGER || c == H5T_FLOAT) && H5Aread(a, mtype, dst) >= 0)
+            rc = 1;
+        H5Tclose(t);
+    }
+    if (a >= 0)
+        H5Aclose(a);
+    return rc;
+}
+
+/* Open a rank-1 dataset, check its class, return its length. */
+static hid_t dset_open(hid_t f, const char *name, H5T_class_t want, hsize_t *len)
+{
+    if (H5Lexists(f, name, H5P_DEFAULT) <= 0)
+        return -2;
+    hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+    if (d < 0)
+        return -1;
+    hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
+    int ok = t >= 0 && sp >= 0 && H5Tget_class(t) == want && H5Sget_simple_extent_ndims(sp) == 1;
+    if (ok)
+        H5Sget_simple_extent_dims(sp, len, NULL);
+    if (t >= 0)
+        H5Tclose(t);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (!ok) {
+        H5Dclose(d);
+        return -3;
+    }
+    return d;
+}
+
+/* Every field name of the table must be a member of d's compound type. */
+static const char *missing_field(hid_t d, const mlab_field *f, size_t n)
+{
+    hid_t t = H5Dget_type(d);
+    const char *miss = NULL;
+    for (size_t i = 0; i < n && !miss; i++)
+        if (H5Tget_member_index(t, f[i].name) < 0)
+            miss = f[i].name;
+    H5Tclose(t);
+    return miss;
+}
+
+static int read_compound(const char *path, hid_t f, const char *name, const mlab_field *fl,
+                         size_t nf, size_t stride, void **out, size_t *count, char *why,
+                         size_t whylen)
+{
+    hsize_t len = 0;
+    hid_t d = dset_open(f, name, H5T_COMPOUND, &len);
+    if (d == -2)
+        return fail(why, whylen, MLAB_EXIT_BADINPUT, path, "no /%s dataset", name);
+    if (d < 0)
+        return fail(why, whylen, MLAB_EXIT_BADINPUT, path,
+                    "/%s is not a rank-1 compound dataset", name);
+    const char *miss = missing_field(d, fl, nf);
+    if (miss) {
+        H5Dclose(d);
+        return fail(why, whylen, MLAB_EXIT_BADINPUT, path, "/%s has no field '%s'", name, miss);
+    }
+    char *buf = calloc(len ? len : 1, stride);
+    hid_t mem = -1, file = -1;
+    int rc = MLAB_EXIT_OK;
+    if (!buf)
+        rc = fail(why, whylen, MLAB_EXIT_INTERNAL, path, "/%s: out of memory", name);
+    else if (compound_types(fl, nf, stride, &mem, &file) < 0)
+        rc = fail(why, whylen, MLAB_EXIT_INTERNAL, path, "/%s: cannot build its type", name);
+    else if (len > 0 && H5Dread(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
+        rc = fail(why, whylen, MLAB_EXIT_BADINPUT, path,
+                  "/%s: cannot read (a field of an unexpected type?)", name);
+    if (mem >= 0)
+        H5Tclose(mem);
+    if (file >= 0)
+        H5Tclose(file);
+    H5Dclose(d);
+    if (rc != MLAB_EXIT_OK) {
+        free(buf);
+        return rc;
+    }
+    for (hsize_t i = 0; i < len; i++)
+        clean_strings(buf + i * stride, fl, nf);
+    *out = buf;
+    *count = (size_t)len;
+    return MLAB_EXIT_OK;
+}
+
+static int read_samples(const char *path, hid_t f, mlab_results *r, char *why, size_t whylen)
+{
+    hsize_t nsamp = 0, noff = 0;
+    double *s = NULL;
+    int64_t *off = NULL;
+    int rc = MLAB_EXIT_OK;
+    hid_t ds = dset_open(f, "samples_us", H5T_FLOAT, &nsamp);
+    hid_t dof = dset_open(f, "samples_offset", H5T_INTEGER, &noff);
+    if (ds < 0 || dof < 0) {
+        rc = fail(why, whylen, MLAB_EXIT_BADINPUT, path, "%s",
+                  ds == -2 ? "no /samples_us dataset" : ds < 0 ? "/samples_us is not rank-1 float"
+                  : dof == -2 ? "no /samples_offset dataset"
+                              : "/samples_offset is not rank-1 integer");
+        goto out;
+    }
+    if (noff != r->nrows + 1) {
+        rc = fail(why, whylen, MLAB_EXIT_BADINPUT, path,
+                  "/samples_offset has %llu entries, /rows has %zu rows (want rows + 1)",
+                  (unsigned long long)noff, r->nrows);
+        goto out;
+    }
+    s = malloc((nsamp ? nsamp : 1) * sizeof *s);
+    off = malloc(noff * sizeof *off);
+    if (!s || !off) {
+        rc = fail(why, whylen, MLAB_EXIT_INTERNAL, path, "out of memory for %llu samples",
+                  (unsigned long long)nsamp);
+        goto out;
+    }
+    if ((nsamp > 0 && H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, s) < 0) ||
+        H5Dread(dof, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, off) < 0) {
+        rc = fail(why, whylen, MLAB_EXIT_BADINPUT, path, "cannot read /samples_us or /samples_offset");
+        goto out;
+    }
+    if (off[0] != 0 || off[noff - 1] != (int64_t)nsamp) {
+        rc = fail(why, whylen, MLAB_EXIT_BADINPUT, path,
+                  "/samples_offset runs %lld..%lld, want 0..%llu (the length of /samples_us)",
+                  (long long)off[0], (long long)off[noff - 1], (unsigned long long)nsamp);
+        goto out;
+    }
+    for (size_t i = 0; i < r->nrows; i++) {
+        mlab_row *row = &r->rows[i];
+        if (off[i + 1] < off[i]) {
+            rc = fail(why, whylen, MLAB_EXIT_BADINPUT, path,
+                      "/samples_offset[%zu] = %lld < [%zu] = %lld: decreases", i + 1,
+                      (long long)off[i + 1], i, (long long)off[i]);
+            goto out;
+        }
+        size_t n = (size_t)(off[i + 1] - off[i]);
+        if (n != row->nsamples) {
+            rc = fail(why, whylen, MLAB_EXIT_BADINPUT, path,
+                      "row %zu (%s/%s): nsamples %zu but /samples_offset gives %zu", i,
+                      row->case_name, row->variant, row->nsamples, n);
+            goto out;
+        }
+        if (n) {
+            row->samples_us = malloc(n * sizeof(double));
+            if (!row->samples_us) {
+                rc = fail(why, whylen, MLAB_EXIT_INTERNAL, path, "out of memory");
+                goto out;
+            }
+            memcpy(row->samples_us, s + off[i], n * sizeof(double));
+        }
+    }
+out:
+    if (ds >= 0)
+        H5Dclose(ds);
+    if (dof >= 0)
+        H5Dclose(dof);
+    free(s);
+    free(off);
+    return rc;
+}
+
+static int read_body(const char *path, hid_t f, mlab_results *r, char *why, size_t whylen)
+{
+    char format[64] = "";
+    int version = 0;
+    int got = attr_read_str(f, "format", format, sizeof format);
+    if (got <= 0)
+        return fail(why, whylen, MLAB_EXIT_BADINPUT, path,
+                    "no 'format' attribute: not an mlabench results file");
+    if (strcmp(format, MLAB_RESULTS_FORMAT) != 0)
+        return fail(why, whylen, MLAB_EXIT_BADINPUT, path, "format is '%s', not '%s'%s", format,
+                    MLAB_RESULTS_FORMAT,
+                    strcmp(format, "mlabench-case") == 0 ? " (a case file: give it to mlabench run)"
+                                                         : "");
+    if (attr_read_num(f, "format_version", H5T_NATIVE_INT, &version) <= 0)
+        return fail(why, whylen, MLAB_EXIT_BADINPUT, path, "no integer 'format_version' attribute");
+    if (version > MLAB_RESULTS_VERSION)
+        return fail(why, whylen, MLAB_EXIT_BADINPUT, path,
+                    "%s version %d is newer than this mlabench reads (%d): use a newer mlabench",
+                    MLAB_RESULTS_FORMAT, version, MLAB_RESULTS_VERSION);
+    if (version < 1)
+        return fail(why, whylen, MLAB_EXIT_BADINPUT, path, "format_version %d is not valid",
+                    version);
+
+    /* environment: every field of a v1 file; one missing (a file written by
+     * hand, e.g. from h5py) is left empty rather than refused */
+    size_t nef;
+    const mlab_field *ef = mlab_env_fields(&nef);
+    for (size_t i = 0; i < nef; i++) {
+        char *p = (char *)&r->env + ef[i].offset;
+        int rc = ef[i].kind == 's' ? attr_read_str(f, ef[i].name, p, ef[i].size)
+               : ef[i].kind == 'i' ? attr_read_num(f, ef[i].name, H5T_NATIVE_INT, p)
+                                   : attr_read_num(f, ef[i].name, H5T_NATIVE_DOUBLE, p);
+        if (rc < 0)
+            return fail(why, whylen, MLAB_EXIT_BADINPUT, path,
+                        "root attribute '%s' has the wrong type (want %s)", ef[i].name,
+                        ef[i].kind == 's' ? "string" : "number");
+    }
+
+    size_t nrf;
+    const mlab_field *rf = mlab_row_fields(&nrf);
+    void *buf = NULL;
+    size_t n = 0;
+    int rc = read_compound(path, f, "rows", rf, nrf, sizeof(mlab_row), &buf, &n, why, whylen);
+    if (rc != MLAB_EXIT_OK)
+        return rc;
+    r->rows = buf;
+    r->nrows = n;
+    for (size_t i = 0; i < n; i++)
+        r->rows[i].samples_us = NULL; /* not a file field; calloc left it NULL */
+    rc = read_samples(path, f, r, why, whylen);
+    if (rc != MLAB_EXIT_OK)
+        return rc;
+
+    buf = NULL;
+    rc = read_compound(path, f, "inputs", input_fields, N_INPUT_FIELDS, sizeof(mlab_input_file),
+                       &buf, &n, why, whylen);
+    if (rc != MLAB_EXIT_OK)
+        return rc;
+    r->inputs = buf;
+    r->ninputs = n;
+    return MLAB_EXIT_OK;
+}
+
+int mlab_results_read(const char *path, mlab_results *r, char *why, size_t whylen)
+{
+    mlab_results_init(r);
+    FILE *probe = fopen(path, "rb");
+    if (!probe)
+        return fail(why, whylen, MLAB_EXIT_IO, path, "cannot open: %s", strerror(errno));
+    fclose(probe);
+
+    H5E_auto2_t old_fn;
+    void *old_data;
+    H5Eget_auto2(H5E_DEFAULT, &old_fn, &old_data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+
+    int rc;
+    hid_t f = -1;
+    if (H5Fis_hdf5(path) <= 0) {
+        rc = fail(why, whylen, MLAB_EXIT_BADINPUT, path, "not an HDF5 file");
+        goto out;
+    }
+    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) {
+        rc = fail(why, whylen, MLAB_EXIT_IO, path, "HDF5 cannot open it");
+        goto out;
+    }
+    rc = read_body(path, f, r, why, whylen);
+out:
+    if (f >= 0)
+        H5Fclose(f);
+    H5Eset_auto2(H5E_DEFAULT, old_fn, old_data);
+    if (rc != MLAB_EXIT_OK)
+        mlab_results_free(r);
+    return rc;
+}

@@ -1,0 +1,125 @@
+/* metrics.c: error metrics and the tolerance table (metrics.h). */
+#include "metrics.h"
+
+#include <math.h>
+#include <string.h>
+
+static int nonfinite(double x) { return !isfinite(x); }
+
+/* 1 when o and r disagree about being NaN/Inf (both NaN, or the same Inf, agree). */
+static int nonfinite_disagrees(double o, double r)
+{
+    if (!nonfinite(o) && !nonfinite(r))
+        return 0;
+    if (isnan(o) && isnan(r))
+        return 0;
+    if (isinf(o) && isinf(r) && signbit(o) == signbit(r))
+        return 0;
+    return 1;
+}
+
+void mlab_err_compute(const float *out, const float *ref, size_t n, double rtol, double atol,
+                      mlab_err *e)
+{
+    memset(e, 0, sizeof *e);
+    e->n = n;
+    e->rtol = rtol;
+    e->atol = atol;
+    double d2 = 0, r2 = 0, o2 = 0, orr = 0;
+    size_t comp_bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        double o = out[i], r = ref[i];
+        if (nonfinite(o) || nonfinite(r)) {
+            if (nonfinite_disagrees(o, r)) {
+                if (e->nonfinite_disagree++ == 0)
+                    e->first_nonfinite_idx = i;
+                e->mismatches++;
+                comp_bad++;
+            }
+            continue;
+        }
+        double d = fabs(o - r);
+        if (d > e->max_abs) {
+            e->max_abs = d;
+            e->max_abs_idx = i;
+        }
+        if (r != 0.0 && d / fabs(r) > e->max_rel) {
+            e->max_rel = d / fabs(r);
+            e->max_rel_idx = i;
+        }
+        if (d > atol + rtol * fabs(r))
+            e->mismatches++;
+        if (d > 0.1 + 0.1 * fabs(r))
+            comp_bad++;
+        d2 += d * d;
+        r2 += r * r;
+        o2 += o * o;
+        orr += o * r;
+    }
+    e->rel_rms = r2 > 0 ? sqrt(d2 / r2) : (d2 > 0 ? INFINITY : 0.0);
+    e->cos_diff = (o2 + r2) > 0 ? 1.0 - 2.0 * orr / (o2 + r2) : 0.0;
+    e->comp_mismatch_frac = n ? (double)comp_bad / (double)n : 0.0;
+    e->comp_pass = comp_bad == 0 || e->comp_mismatch_frac <= 0.05;
+}
+
+/* The tolerance table. atol is in units of the reference's RMS (outputs
+ * scale with the inputs: ~0.05 for N(0,1) inputs, ~1e-3 at input scale 0.02),
+ * mlab_err_judge turns it into an absolute number. rtol counts bf16 ulps
+ * (2^-8 relative) or fp8 e4m3 ulps (2^-3 relative). */
+static const mlab_tol tols[] = {
+    {"kernel:bf16", 1.0 / 64, 1.0 / 64, 4e-3,
+     "bf16 output (half ulp 2^-9) plus P rounded to bf16 for P.V and fp32 sums in another "
+     "order: 4 bf16 ulps relative, 1/64 of rms(ref) absolute; a wrong row or tile is ~100%"},
+    {"kernel:fp8", 1.0 / 8, 1.0 / 8, 3e-2,
+     "fp8 P is rounded against the running (tile) max, the reference rounds against the "
+     "global max, so single p values differ by up to one e4m3 ulp (2^-3): 1 fp8 ulp "
+     "relative, 1/8 rms(ref) absolute, rel RMS 3%"},
+    {"kernel:mxfp4", 1.0 / 64, 1.0 / 64, 4e-3,
+     "dequantized MXFP4 is exact in bf16, so the bf16 kernel's tolerance applies"},
+    {"ref:sgemm_vs_dgemm", 1e-4, 1e-5, 1e-5,
+     "fp32 GEMMs and softmax against fp64: ~1e-6 relative expected, 100x margin"},
+    {"ref:sgemm_vs_naive", 1e-4, 1e-5, 1e-5,
+     "fp32 OpenBLAS reference against a long-double triple loop"},
+    {"total:fp8", 1.0, 1.0, 0.2,
+     "informative only: fp8 Q, KV and P against bf16 truth (quantization, not a kernel bug)"},
+    {"total:mxfp4", 1.0, 1.0, 0.5,
+     "informative only: MXFP4 KV against bf16 truth"},
+};
+
+const mlab_tol *mlab_tol_table(size_t *n)
+{
+    *n = sizeof tols / sizeof tols[0];
+    return tols;
+}
+
+const mlab_tol *mlab_tol_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof tols / sizeof tols[0]; i++)
+        if (strcmp(tols[i].name, name) == 0)
+            return &tols[i];
+    return NULL;
+}
+
+double mlab_rms(const float *x, size_t n)
+{
+    double s = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(x[i])) {
+            s += (double)x[i] * x[i];
+            k++;
+        }
+    return k ? sqrt(s / (double)k) : 0.0;
+}
+
+int mlab_err_judge(const float *out, const float *ref, size_t n, const mlab_tol *tol, mlab_err *e)
+{
+    double atol = tol->atol * mlab_rms(ref, n);
+    mlab_err_compute(out, ref, n, tol->rtol, atol, e);
+    return mlab_tol_pass(e, tol);
+}
+
+int mlab_tol_pass(const mlab_err *e, const mlab_tol *tol)
+{
+    return e->nonfinite_disagree == 0 && e->mismatches == 0 && e->rel_rms <= tol->max_rel_rms;
+}

@@ -1,0 +1,233 @@
+/* mla_ref.c: CPU reference of MLA decode (mla_ref.h).
+ *
+ * Per batch item: dequantize its kv rows to fp32 (or fp64), S = Q K^T by one
+ * GEMM, scale, causal mask, softmax, O = P V by a second GEMM over the first
+ * 512 columns of the same rows (ld 576), divide by the row sums. Memory is one
+ * item's rows at a time, so the peak is ~L*576*8 bytes above the case.
+ */
+#include "mla_ref.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numerics.h"
+
+void mlab_ref_dequant_kv(const mlab_case *c, mlab_kv_fmt f, size_t r0, size_t n, float *dst)
+{
+    switch (f) {
+    case MLAB_KV_BF16: {
+        const uint16_t *src = c->kv_bf16 + r0 * MLAB_DQK;
+        for (size_t i = 0; i < n * MLAB_DQK; i++)
+            dst[i] = mlab_bf16_to_f32(src[i]);
+        break;
+    }
+    case MLAB_KV_FP8: {
+        float lut[256];
+        for (int k = 0; k < 256; k++)
+            lut[k] = mlab_fp8_decode((uint8_t)k, c->fp8_fmt) * c->kv_fp8_scale;
+        const uint8_t *src = c->kv_fp8 + r0 * MLAB_DQK;
+        for (size_t i = 0; i < n * MLAB_DQK; i++)
+            dst[i] = lut[src[i]];
+        break;
+    }
+    case MLAB_KV_MXFP4:
+        for (size_t r = 0; r < n; r++)
+            mlab_mxfp4_dequant_row(c->kv_fp4 + (r0 + r) * MLAB_FP4_ROW,
+                                   c->kv_e8m0 + (r0 + r) * MLAB_MX_NBLK, MLAB_DQK,
+                                   dst + r * MLAB_DQK);
+        break;
+    }
+}
+
+/* Q as fp32 [total_q*16, 576], and the factor to fold into sm_scale. With
+ * q_fp8 the codes are dequantized with their scale here already (exact). */
+static float *load_q(const mlab_case *c, int q_fp8)
+{
+    size_t n = (size_t)c->total_q * MLAB_HEADS * MLAB_DQK;
+    float *q = malloc((n + 1) * sizeof *q);
+    if (!q)
+        return NULL;
+    if (!q_fp8) {
+        for (size_t i = 0; i < n; i++)
+            q[i] = mlab_bf16_to_f32(c->q[i]);
+        return q;
+    }
+    uint8_t *codes = malloc(n + 1);
+    if (!codes) {
+        free(q);
+        return NULL;
+    }
+    float s = mlab_fp8_quantize_tensor(c->q, n, c->fp8_fmt, codes);
+    for (size_t i = 0; i < n; i++)
+        q[i] = mlab_fp8_decode(codes[i], c->fp8_fmt) * s;
+    free(codes);
+    return q;
+}
+
+static float round_p_fp8(float p)
+{
+    return mlab_fp8_decode(mlab_fp8_encode(p, MLAB_FP8_E4M3FN), MLAB_FP8_E4M3FN);
+}
+
+/* Last kv row (exclusive) that query i of n over L rows may see. */
+static int visible(int L, int n, int i)
+{
+    int v = L - n + i + 1;
+    return v < 0 ? 0 : v;
+}
+
+int mlab_ref_compute(const mlab_case *c, const mlab_ref_opts *o, float *out)
+{
+    int ret = -1, maxL = 0, dbl = o->prec == MLAB_REF_DGEMM;
+    for (int b = 0; b < c->batch; b++) {
+        int L = c->kv_indptr[b + 1] - c->kv_indptr[b];
+        if (L > maxL)
+            maxL = L;
+    }
+    const int M = 4 * MLAB_HEADS; /* at most 4 query rows per item */
+    size_t esz = dbl ? sizeof(double) : sizeof(float);
+    float *q = load_q(c, o->q_fp8);
+    float *kf = malloc(((size_t)maxL * MLAB_DQK + 1) * sizeof(float));
+    void *k = dbl ? malloc(((size_t)maxL * MLAB_DQK + 1) * esz) : kf;
+    void *qd = dbl ? malloc((size_t)M * MLAB_DQK * esz) : NULL;
+    void *s = malloc(((size_t)M * maxL + 1) * esz);
+    void *ob = malloc((size_t)M * MLAB_DV * esz);
+    if (!q || !kf || !k || (dbl && !qd) || !s || !ob)
+        goto out_free;
+
+    for (int b = 0; b < c->batch; b++) {
+        int q0 = c->qo_indptr[b], n = c->qo_indptr[b + 1] - q0;
+        int k0 = c->kv_indptr[b], L = c->kv_indptr[b + 1] - k0;
+        int m = n * MLAB_HEADS;
+        float *outb = out + (size_t)q0 * MLAB_HEADS * MLAB_DV;
+        if (L == 0) {
+            memset(outb, 0, (size_t)m * MLAB_DV * sizeof(float));
+            continue;
+        }
+        mlab_ref_dequant_kv(c, o->kv, (size_t)k0, (size_t)L, kf);
+        const float *qb = q + (size_t)q0 * MLAB_HEADS * MLAB_DQK;
+        if (dbl) {
+            double *kd = k, *qdd = qd;
+            for (size_t i = 0; i < (size_t)L * MLAB_DQK; i++)
+                kd[i] = kf[i];
+            for (size_t i = 0; i < (size_t)m * MLAB_DQK; i++)
+                qdd[i] = qb[i];
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, L, MLAB_DQK, 1.0, qdd,
+                        MLAB_DQK, kd, MLAB_DQK, 0.0, s, L);
+        } else {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, L, MLAB_DQK, 1.0f, qb,
+                        MLAB_DQK, kf, MLAB_DQK, 0.0f, s, L);
+        }
+        /* softmax rows; row r is query r / 16, head r % 16 */
+        double sums[4 * MLAB_HEADS];
+        for (int r = 0; r < m; r++) {
+            int vis = visible(L, n, r / MLAB_HEADS);
+            double mx = -INFINITY, sum = 0;
+            for (int j = 0; j < vis; j++) {
+                double v = dbl ? ((double *)s)[(size_t)r * L + j] : ((float *)s)[(size_t)r * L + j];
+                if (v > mx)
+                    mx = v;
+            }
+            for (int j = 0; j < L; j++) {
+                size_t at = (size_t)r * L + j;
+                if (j >= vis) {
+                    if (dbl)
+                        ((double *)s)[at] = 0;
+                    else
+                        ((float *)s)[at] = 0;
+                    continue;
+                }
+                if (dbl) {
+                    double p = exp((((double *)s)[at] - mx) * c->sm_scale);
+                    sum += p;
+                    ((double *)s)[at] = o->emulate_fp8_p ? round_p_fp8((float)p) : p;
+                } else {
+                    float p = expf((((float *)s)[at] - (float)mx) * c->sm_scale);
+                    sum += p;
+                    ((float *)s)[at] = o->emulate_fp8_p ? round_p_fp8(p) : p;
+                }
+            }
+            sums[r] = sum;
+        }
+        if (dbl)
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, MLAB_DV, L, 1.0, s, L, k,
+                        MLAB_DQK, 0.0, ob, MLAB_DV);
+        else
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, MLAB_DV, L, 1.0f, s, L,
+                        kf, MLAB_DQK, 0.0f, ob, MLAB_DV);
+        for (int r = 0; r < m; r++) {
+            double inv = sums[r] > 0 ? 1.0 / sums[r] : 0.0;
+            for (int d = 0; d < MLAB_DV; d++) {
+                double v = dbl ? ((double *)ob)[r * MLAB_DV + d] : ((float *)ob)[r * MLAB_DV + d];
+                outb[(size_t)r * MLAB_DV + d] = (float)(v * inv);
+            }
+        }
+        if (o->progress)
+            o->progress(o->progress_ctx, b + 1, c->batch);
+    }
+    ret = 0;
+out_free:
+    free(ob);
+    free(s);
+    if (dbl) {
+        free(qd);
+        free(k);
+    }
+    free(kf);
+    free(q);
+    return ret;
+}
+
+int mlab_ref_naive(const mlab_case *c, const mlab_ref_opts *o, float *out)
+{
+    float *q = load_q(c, o->q_fp8);
+    int maxL = 0;
+    for (int b = 0; b < c->batch; b++)
+        if (c->kv_indptr[b + 1] - c->kv_indptr[b] > maxL)
+            maxL = c->kv_indptr[b + 1] - c->kv_indptr[b];
+    float *k = malloc(((size_t)maxL * MLAB_DQK + 1) * sizeof *k);
+    long double *p = malloc(((size_t)maxL + 1) * sizeof *p);
+    if (!q || !k || !p) {
+        free(q);
+        free(k);
+        free(p);
+        return -1;
+    }
+    for (int b = 0; b < c->batch; b++) {
+        int q0 = c->qo_indptr[b], n = c->qo_indptr[b + 1] - q0;
+        int k0 = c->kv_indptr[b], L = c->kv_indptr[b + 1] - k0;
+        mlab_ref_dequant_kv(c, o->kv, (size_t)k0, (size_t)L, k);
+        for (int t = 0; t < n; t++)
+            for (int h = 0; h < MLAB_HEADS; h++) {
+                const float *qr = q + ((size_t)(q0 + t) * MLAB_HEADS + h) * MLAB_DQK;
+                float *orow = out + ((size_t)(q0 + t) * MLAB_HEADS + h) * MLAB_DV;
+                int vis = visible(L, n, t);
+                long double mx = -INFINITY, sum = 0;
+                for (int j = 0; j < vis; j++) {
+                    long double dot = 0;
+                    for (int d = 0; d < MLAB_DQK; d++)
+                        dot += (long double)qr[d] * k[(size_t)j * MLAB_DQK + d];
+                    p[j] = dot * c->sm_scale;
+                    if (p[j] > mx)
+                        mx = p[j];
+                }
+                for (int j = 0; j < vis; j++) {
+                    long double e = expl(p[j] - mx);
+                    sum += e;
+                    p[j] = o->emulate_fp8_p ? (long double)round_p_fp8((float)e) : e;
+                }
+                for (int d = 0; d < MLAB_DV; d++) {
+                    long double acc = 0;
+                    for (int j = 0; j < vis; j++)
+                        acc += p[j] * k[(size_t)j * MLAB_DQK + d];
+                    orow[d] = vis ? (float)(acc / sum) : 0.0f;
+                }
+            }
+    }
+    free(q);
+    free(k);
+    free(p);
+    return 0;
+}

@@ -1,0 +1,41 @@
+/* mla_ref.h: the CPU reference of MLA decode attention, with OpenBLAS.
+ *
+ * For each batch item b: K = the item's kv rows (dequantized from the chosen
+ * format to fp32, one item at a time), S = Q_b K^T * sm_scale by one GEMM,
+ * causal bottom-right mask for q_seq_len > 1, softmax with the max
+ * subtracted, O = P V by a second GEMM, divided by the row sum.
+ * MLAB_REF_SGEMM works in fp32 (cblas_sgemm); MLAB_REF_DGEMM in fp64
+ * (cblas_dgemm), the ground truth. With emulate_fp8_p the unnormalized
+ * probabilities exp(s - max) are rounded to fp8 (e4m3fn) before P.V, as the
+ * fp8 kernels and aiter's test model do; the row sum uses the unrounded p.
+ * Q is taken as bf16, or, with q_fp8, quantized per tensor to fp8 first
+ * (the a8w8 path; mlab_fp8_quantize_tensor), its scale folded into sm_scale.
+ */
+#ifndef MLAB_MLA_REF_H
+#define MLAB_MLA_REF_H
+
+#include <stddef.h>
+
+#include "case.h" /* mlab_case, mlab_kv_fmt */
+
+typedef enum { MLAB_REF_SGEMM = 0, MLAB_REF_DGEMM = 1 } mlab_ref_prec;
+
+typedef struct {
+    mlab_kv_fmt kv;        /* which KV tensor to read */
+    mlab_ref_prec prec;
+    int q_fp8;             /* quantize q per tensor to fp8 (a8w8) */
+    int emulate_fp8_p;     /* round exp(s - max) to fp8 before P.V */
+    void (*progress)(void *ctx, int done, int total); /* may be NULL */
+    void *progress_ctx;
+} mlab_ref_opts;
+
+/* out: [total_q, 16, 512] fp32, written fully. Returns 0, -1 out of memory. */
+int mlab_ref_compute(const mlab_case *c, const mlab_ref_opts *o, float *out);
+
+/* The same function as a plain triple loop in long double, for tests. */
+int mlab_ref_naive(const mlab_case *c, const mlab_ref_opts *o, float *out);
+
+/* Dequantize kv rows [r0, r0 + n) of format f to fp32 [n, 576]. */
+void mlab_ref_dequant_kv(const mlab_case *c, mlab_kv_fmt f, size_t r0, size_t n, float *dst);
+
+#endif

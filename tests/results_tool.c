@@ -1,0 +1,202 @@
+/* results_tool.c: writes synthetic results files for the tests of
+ * `mlabench compare/export/plot/report` and of atomic writing, and checks
+ * that a file reads back.
+ *
+ *   results_tool write OUT [--gpu NAME] [--runtime R] [--time ISO] [--seed N]
+ *                [--samples N] [--scale F] [--noise F] [--rel-rms F] [--valid 0|1]
+ *                [--cases N] [--variants N]
+ *     rows: the first N of three cases x the first N of three variants (bf16,
+ *     fp8, mxfp4); each row's samples are base * scale * (1 + noise * g),
+ *     g ~ N(0, 1) from a fixed-seed generator (splitmix64 + Box-Muller), base
+ *     from the bytes the call moves at 3 TB/s plus 5 us. Two files written
+ *     with one seed and scale but different seeds are two draws from one
+ *     distribution; --scale 1.10 is a 10% slowdown.
+ *   results_tool check FILE
+ *     reads FILE with mlab_results_read; prints "ok ROWS SAMPLES" and exits
+ *     0, or prints the reason and exits with its MLAB_EXIT_* code.
+ * With MLAB_RESULTS_TEST_KILL=1 in the environment, write dies by SIGKILL
+ * in the middle of writing the temporary (results_h5.c's test hook).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/env.h"        /* mlab_env_fill_host */
+#include "harness/exitcodes.h"
+#include "harness/results.h"    /* mlab_results, mlab_row_summarize */
+#include "harness/results_h5.h" /* mlab_results_write, mlab_results_read */
+
+static uint64_t rng_state;
+
+static uint64_t splitmix64(void)
+{
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static double uniform01(void) /* (0, 1) */
+{
+    return ((double)(splitmix64() >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(void)
+{
+    double u = uniform01(), v = uniform01();
+    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: results_tool write OUT [options] | results_tool check FILE\n");
+    return MLAB_EXIT_USAGE;
+}
+
+static int do_write(int argc, char **argv)
+{
+    const char *out = argv[2], *gpu = "NVIDIA H200", *runtime = "CUDA 12.8", *when = NULL;
+    uint64_t seed = 1;
+    long nsamples = 30, ncases = 3, nvariants = 3;
+    double scale = 1.0, noise = 0.02, rel_rms = 1e-3;
+    int valid = 1;
+    for (int i = 3; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v)
+            return usage();
+        if (!strcmp(a, "--gpu")) gpu = v;
+        else if (!strcmp(a, "--runtime")) runtime = v;
+        else if (!strcmp(a, "--time")) when = v;
+        else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "--samples")) nsamples = atol(v);
+        else if (!strcmp(a, "--scale")) scale = atof(v);
+        else if (!strcmp(a, "--noise")) noise = atof(v);
+        else if (!strcmp(a, "--rel-rms")) rel_rms = atof(v);
+        else if (!strcmp(a, "--valid")) valid = atoi(v);
+        else if (!strcmp(a, "--cases")) ncases = atol(v);
+        else if (!strcmp(a, "--variants")) nvariants = atol(v);
+        else return usage();
+        i++;
+    }
+    rng_state = seed;
+
+    static const struct { const char *name; int batch, kv_len; } cases[] = {
+        {"b4_kv1024_s4217", 4, 1024}, {"b64_kv8192_s1360", 64, 8192}, {"b256_kv8192_s9826", 256, 8192}};
+    static const struct { const char *name, *kv; int id; double row_bytes, rel; } vars[] = {
+        {"bf16", "bf16", 0, 1152, 1.0}, {"fp8", "fp8", 1, 576, 1.5}, {"mxfp4", "mxfp4", 2, 306, 1.0}};
+
+    mlab_results r;
+    mlab_results_init(&r);
+    mlab_env_fill_host(&r.env, argc, argv);
+    snprintf(r.env.gpu_name, sizeof r.env.gpu_name, "%s", gpu);
+    snprintf(r.env.gpu_arch, sizeof r.env.gpu_arch, "sm_90");
+    snprintf(r.env.gpu_uuid, sizeof r.env.gpu_uuid, "GPU-00000000-synthetic");
+    r.env.gpu_cu_count = 132;
+    r.env.gpu_clock_mhz = 1980;
+    r.env.gpu_mem_clock_mhz = 3201;
+    r.env.gpu_l2_bytes = 60.0 * 1024 * 1024;
+    snprintf(r.env.driver_version, sizeof r.env.driver_version, "570.00");
+    snprintf(r.env.runtime_version, sizeof r.env.runtime_version, "%s", runtime);
+    r.env.copy_bw_gbs = 4270;
+    if (when)
+        snprintf(r.env.utc_time, sizeof r.env.utc_time, "%s", when);
+
+    double *samples = malloc((size_t)(nsamples > 0 ? nsamples : 1) * sizeof *samples);
+    if (!samples)
+        return MLAB_EXIT_INTERNAL;
+    for (long c = 0; c < ncases && c < 3; c++) {
+        mlab_input_file in;
+        memset(&in, 0, sizeof in);
+        snprintf(in.path, sizeof in.path, "cases/%s.h5", cases[c].name);
+        for (int k = 0; k < 64; k++)
+            in.sha256[k] = "0123456789abcdef"[(c * 7 + k) % 16];
+        snprintf(in.schema, sizeof in.schema, "mlabench-case");
+        in.schema_version = 1;
+        snprintf(in.case_name, sizeof in.case_name, "%s", cases[c].name);
+        mlab_results_add_input(&r, &in);
+        for (long v = 0; v < nvariants && v < 3; v++) {
+            mlab_row row;
+            memset(&row, 0, sizeof row);
+            snprintf(row.case_name, sizeof row.case_name, "%s", cases[c].name);
+            row.batch = cases[c].batch;
+            row.q_seq_len = 1;
+            row.kv_len = cases[c].kv_len;
+            row.total_q = row.batch;
+            row.total_kv = row.batch * row.kv_len;
+            snprintf(row.variant, sizeof row.variant, "%s", vars[v].name);
+            row.variant_id = vars[v].id;
+            snprintf(row.kv_format, sizeof row.kv_format, "%s", vars[v].kv);
+            row.splits = 8;
+            size_t nout = (size_t)row.total_q * 16 * 512;
+            row.kernel_err.n = nout;
+            row.kernel_err.rel_rms = rel_rms * vars[v].rel;
+            row.kernel_err.max_abs = 0.2 * rel_rms * vars[v].rel;
+            row.kernel_err.max_abs_idx = 17;
+            row.kernel_err.max_rel = 3 * rel_rms;
+            row.kernel_err.cos_diff = rel_rms * rel_rms / 2;
+            row.kernel_err.rtol = 1.0 / 64;
+            row.kernel_err.atol = 0.05 / 64;
+            row.kernel_err.comp_mismatch_frac = 0;
+            row.kernel_err.comp_pass = 1;
+            snprintf(row.kernel_tol, sizeof row.kernel_tol, "kernel:%s", vars[v].kv);
+            row.valid = valid;
+            row.total_err = row.kernel_err;
+            row.total_err.rel_rms = v == 0 ? rel_rms : 0.05 * vars[v].rel;
+            row.total_err.comp_mismatch_frac = 0.001;
+            row.bytes = (double)row.total_kv * vars[v].row_bytes + row.total_q * 16.0 * (576 + 512) * 2;
+            row.flops = 34816.0 * row.total_kv;
+            double base = row.bytes / 3e3 / 1e3 + 5; /* us at 3 TB/s + launch */
+            for (long k = 0; k < nsamples; k++)
+                samples[k] = base * scale * (1 + noise * gauss());
+            row.nsamples = (size_t)(nsamples > 0 ? nsamples : 0);
+            row.samples_us = samples;
+            snprintf(row.stop_reason, sizeof row.stop_reason, "%s", nsamples ? "rse" : "not_timed");
+            mlab_row_summarize(&row);
+            row.graph_us = row.median_us * 0.9;
+            if (row.median_us > 0) {
+                row.gbps = row.bytes / (row.median_us * 1e3);
+                row.pct_copy_bw = 100 * row.gbps / r.env.copy_bw_gbs;
+                row.tflops = row.flops / (row.median_us * 1e6);
+            }
+            if (mlab_results_add_row(&r, &row)) {
+                fprintf(stderr, "results_tool: out of memory\n");
+                return MLAB_EXIT_INTERNAL;
+            }
+        }
+    }
+    free(samples);
+    char why[1024];
+    int rc = mlab_results_write(out, &r, why, sizeof why);
+    if (rc)
+        fprintf(stderr, "results_tool: %s\n", why);
+    mlab_results_free(&r);
+    return rc;
+}
+
+static int do_check(const char *path)
+{
+    mlab_results r;
+    char why[1024];
+    int rc = mlab_results_read(path, &r, why, sizeof why);
+    if (rc) {
+        printf("%s\n", why);
+        return rc;
+    }
+    size_t total = 0;
+    for (size_t i = 0; i < r.nrows; i++)
+        total += r.rows[i].nsamples;
+    printf("ok %zu %zu\n", r.nrows, total);
+    mlab_results_free(&r);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 3 && !strcmp(argv[1], "write"))
+        return do_write(argc, argv);
+    if (argc == 3 && !strcmp(argv[1], "check"))
+        return do_check(argv[2]);
+    return usage();
+}

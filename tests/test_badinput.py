@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""test_badinput.py: the case reader refuses malformed files with exit 3
+(exit 4 for a file the OS cannot give us) and one line that names the file
+and the dataset or attribute at fault.
+
+Each row of MATRIX builds one bad file with h5py (or by hand) and pins one
+refusal, e.g. "rejects kv_indptr that decreases". The matrix runs through
+tests/h5io_tool read (exit = mlab_h5_read_case's code, message on stderr as
+"h5io_tool: <why>") and, when $MLAB_BIN exists and `$MLAB_BIN check --help`
+exits 0, through `$MLAB_BIN check FILE` too (else that half is skipped with a
+note). A valid file is run first, so a reader that refuses everything fails.
+Usage: test_badinput.py [PATH/TO/h5io_tool]  (default $MLAB_BUILD/tests/h5io_tool)
+Exit 0 pass, 1 fail, 77 skip (no h5py / numpy / ml_dtypes).
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import h5py
+    import ml_dtypes  # noqa: F401  (test_h5py's writer uses it)
+    import numpy as np
+except ImportError as e:  # pragma: no cover
+    print(f"SKIP: {e}")
+    sys.exit(77)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_h5py import random_case, write_case  # noqa: E402
+
+BADINPUT, IO = 3, 4
+
+
+def good(path, mutate=None, flavour="uint"):
+    """Write a valid case (batch 3, kv rows 4,0,5), after mutate(ds, attrs)."""
+    ds, attrs = random_case(seed=11, qo=(0, 1, 2, 3), kv=(0, 4, 4, 9))
+    if mutate:
+        mutate(ds, attrs)
+    write_case(path, ds, attrs, flavour)
+
+
+def setter(**changes):
+    """mutate() that replaces datasets (arrays) or root attributes."""
+    def m(ds, attrs):
+        for k, v in changes.items():
+            if k.startswith("attr_"):
+                if v is None:
+                    del attrs[k[5:]]
+                else:
+                    attrs[k[5:]] = v
+            elif v is None:
+                del ds[k]
+            else:
+                ds[k] = v(ds[k]) if callable(v) else v
+    return m
+
+
+def with_value(name, index, value):
+    def f(a):
+        a = a.copy()
+        a.reshape(-1)[index] = value
+        return a
+    return f
+
+
+def truncated(path):
+    good(path)
+    data = open(path, "rb").read()
+    open(path, "wb").write(data[: len(data) // 2])
+
+
+def edit(fn):
+    """Write a good file, then edit it with h5py (fn(f))."""
+    def b(path):
+        good(path)
+        with h5py.File(path, "r+") as f:
+            fn(f)
+    return b
+
+
+def replace_ds(name, data, **kw):
+    def fn(f):
+        del f[name]
+        f.create_dataset(name, data=data, **kw)
+    return fn
+
+
+# (what it pins, builder(path), exit code, words the message must hold)
+MATRIX = [
+    ("rejects a missing dataset (/kv_fp8)",
+     lambda p: good(p, setter(kv_fp8=None)), BADINPUT, ["/kv_fp8", "missing"]),
+    ("rejects /q stored as float32 (wrong type class)",
+     lambda p: good(p, setter(q=lambda a: a.astype(np.float32))), BADINPUT, ["/q", "float32"]),
+    ("rejects /q stored as float16 (right size, wrong class: HDF5 would convert values)",
+     lambda p: good(p, setter(q=lambda a: a.view(np.float16))), BADINPUT, ["/q", "float16"]),
+    ("rejects /q stored as uint32 (wrong size)",
+     lambda p: good(p, setter(q=lambda a: a.astype(np.uint32))), BADINPUT, ["/q", "uint32"]),
+    ("rejects /q stored as int16 (signed: HDF5 would clamp negatives)",
+     lambda p: good(p, setter(q=lambda a: a.view(np.int16))), BADINPUT, ["/q", "int16"]),
+    ("rejects /kv_bf16 with 575 dims instead of 576",
+     lambda p: good(p, setter(kv_bf16=lambda a: a[..., :575].copy())), BADINPUT, ["/kv_bf16", "575"]),
+    ("rejects /q of rank 2 ([total_q, 16*576])",
+     lambda p: good(p, setter(q=lambda a: a.reshape(a.shape[0], -1))), BADINPUT, ["/q", "rank 2"]),
+    ("rejects /kv_fp8 whose rows disagree with /kv_bf16",
+     lambda p: good(p, setter(kv_fp8=lambda a: a[:-1].copy())), BADINPUT, ["/kv_fp8", "total_kv"]),
+    ("rejects /kv_indptr stored as int64 (h5py's default for np.arange)",
+     lambda p: good(p, setter(kv_indptr=lambda a: a.astype(np.int64))), BADINPUT, ["/kv_indptr", "int64"]),
+    ("rejects kv_indptr that decreases",
+     lambda p: good(p, setter(kv_indptr=np.array([0, 4, 3, 9], np.int32))), BADINPUT,
+     ["/kv_indptr", "decreases"]),
+    ("rejects kv_indptr past the end of the buffer",
+     lambda p: good(p, setter(kv_indptr=np.array([0, 4, 12, 12], np.int32))), BADINPUT,
+     ["/kv_indptr", "past the end"]),
+    ("rejects kv_indptr that ends before the buffer's rows",
+     lambda p: good(p, setter(kv_indptr=np.array([0, 4, 4, 8], np.int32))), BADINPUT,
+     ["/kv_indptr", "must end"]),
+    ("rejects qo_indptr not starting at 0",
+     lambda p: good(p, setter(qo_indptr=np.array([1, 1, 2, 3], np.int32))), BADINPUT,
+     ["/qo_indptr", "start at 0"]),
+    ("rejects indptrs whose length disagrees with attribute batch",
+     lambda p: good(p, setter(attr_batch=4)), BADINPUT, ["/qo_indptr", "batch"]),
+    ("rejects a truncated file (a valid file cut in half)",
+     truncated, BADINPUT, ["truncated or corrupt"]),
+    ("rejects a text file (not HDF5)",
+     lambda p: open(p, "w").write("batch,kv_len\n4,1024\n"), BADINPUT, ["not an HDF5 file"]),
+    ("rejects an empty file",
+     lambda p: open(p, "wb").close(), BADINPUT, ["not an HDF5 file"]),
+    ("rejects a NaN in q (bf16 0x7FC0)",
+     lambda p: good(p, setter(q=with_value("q", 777, 0x7FC0))), BADINPUT, ["/q", "non-finite"]),
+    ("rejects a NaN in kv_bf16 (bf16 0x7FC0)",
+     lambda p: good(p, setter(kv_bf16=with_value("kv_bf16", 1000, 0x7FC0))), BADINPUT,
+     ["/kv_bf16", "non-finite"]),
+    ("rejects an Inf in kv_bf16 (bf16 0xFF80), stored as an ml_dtypes array",
+     lambda p: good(p, setter(kv_bf16=with_value("kv_bf16", 5, 0xFF80)), "ml_dtypes"), BADINPUT,
+     ["/kv_bf16", "non-finite"]),
+    ("rejects a NaN fp8 code (0x7F) in kv_fp8",
+     lambda p: good(p, setter(kv_fp8=with_value("kv_fp8", 3, 0x7F))), BADINPUT, ["/kv_fp8", "NaN"]),
+    ("rejects an E8M0 NaN scale (255) in kv_mxfp4_scale",
+     lambda p: good(p, setter(kv_mxfp4_scale=with_value("kv_mxfp4_scale", 4, 255))), BADINPUT,
+     ["/kv_mxfp4_scale", "255"]),
+    ("rejects a zero kv_fp8_scale",
+     lambda p: good(p, setter(kv_fp8_scale=np.array([0.0], np.float32))), BADINPUT,
+     ["/kv_fp8_scale"]),
+    ("rejects a wrong format attribute",
+     lambda p: good(p, setter(attr_format="mlabench-results")), BADINPUT,
+     ["attribute format", "mlabench-results"]),
+    ("rejects a file with no format attribute",
+     lambda p: good(p, setter(attr_format=None)), BADINPUT, ["attribute format", "missing"]),
+    ("rejects a newer format_version with an upgrade hint",
+     lambda p: good(p, setter(attr_format_version=2)), BADINPUT,
+     ["format_version", "newer", "2 > 1", "upgrade"]),
+    ("rejects an unknown fp8_format",
+     lambda p: good(p, setter(attr_fp8_format="float8_e5m2")), BADINPUT, ["fp8_format", "float8_e5m2"]),
+    ("rejects an unknown mxfp4_tie",
+     lambda p: good(p, setter(attr_mxfp4_tie="down")), BADINPUT, ["mxfp4_tie", "down"]),
+    ("rejects num_heads other than 16",
+     lambda p: good(p, setter(attr_num_heads=128)), BADINPUT, ["num_heads", "128"]),
+    ("rejects a kv_len attribute that the indptr contradicts",
+     lambda p: good(p, setter(attr_kv_len=4)), BADINPUT, ["kv_len"]),
+    ("rejects a /kv_fp8 dtype attribute that contradicts fp8_format",
+     edit(lambda f: f["kv_fp8"].attrs.__setitem__("dtype", "float8_e4m3fnuz")), BADINPUT,
+     ["/kv_fp8", "dtype", "float8_e4m3fnuz"]),
+    ("rejects /q as a group instead of a dataset",
+     edit(lambda f: (f.__delitem__("q"), f.create_group("q"))), BADINPUT, ["/q", "not a dataset"]),
+    ("rejects a compression filter the C library lacks (h5py's lzf)",
+     edit(replace_ds("q", np.zeros((3, 16, 576), np.uint16), compression="lzf", chunks=(1, 16, 576))),
+     BADINPUT, ["/q", "filter"]),
+    ("reports a missing file as an I/O error (exit 4)",
+     None, IO, ["cannot open"]),
+]
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    return p.returncode, p.stderr.strip()
+
+
+def run_matrix(label, reader, tmp):
+    """reader(path) -> (rc, message). Returns the failure count."""
+    fails = 0
+    path = os.path.join(tmp, "valid.h5")
+    good(path)
+    rc, msg = reader(path)
+    print(f"[{label}] accepts the valid file the bad ones are made from")
+    if rc != 0:
+        print(f"  FAIL: rc {rc}: {msg}")
+        fails += 1
+    for i, (what, build, want_rc, words) in enumerate(MATRIX):
+        path = os.path.join(tmp, f"bad_{i:02d}.h5")
+        if os.path.exists(path):
+            os.remove(path)
+        if build:
+            build(path)
+        rc, msg = reader(path)
+        lines = msg.splitlines()
+        missing = [w for w in [path] + words if w not in msg]
+        ok = rc == want_rc and len(lines) == 1 and not missing
+        print(f"[{label}] {what}: {'ok' if ok else 'FAIL'}")
+        if not ok:
+            print(f"  exit {rc} (want {want_rc}), {len(lines)} line(s), missing {missing}: {msg!r}")
+            fails += 1
+    return fails
+
+
+def main():
+    tool = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.environ.get("MLAB_BUILD", "build-h5"), "tests", "h5io_tool")
+    if not os.path.exists(tool):
+        print(f"FAIL: h5io_tool not found at {tool}")
+        return 1
+    fails = 0
+    with tempfile.TemporaryDirectory(prefix="mlab_test_badinput_") as tmp:
+        fails += run_matrix("h5io_tool read", lambda p: run([tool, "read", p]), tmp)
+        mlab = os.environ.get("MLAB_BIN", "")
+        if mlab and os.path.exists(mlab) and run([mlab, "check", "--help"])[0] == 0:
+            fails += run_matrix("mlabench check", lambda p: run([mlab, "check", p]), tmp)
+        else:
+            print(f"note: `$MLAB_BIN check` not available ({mlab or 'MLAB_BIN unset'}): "
+                  "that half of the matrix is skipped")
+    print(f"{'FAILED' if fails else 'ok'}: {fails} failure(s)")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

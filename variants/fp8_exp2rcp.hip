@@ -1,0 +1,21 @@
+/* fp8_exp2rcp.hip: variant 'fp8_exp2rcp' (id 4).
+ * Idea: fp8 with softmax in exp2 (log2 e folded into the score scale on the
+ * host side of the kernel, so each p is one ex2.approx / v_exp_f32) and the
+ * final 1/l by a fast reciprocal (rcp.approx / v_rcp_f32) instead of IEEE
+ * division; the Triton submission in seeds/ reports ~200 fewer VALU ops in
+ * its hot loop on MI355X.
+ * Parent: fp8.
+ * Measured: see papers/perf-notes.md.
+ */
+#include "launch_common.h"
+#include "variants.h"
+
+static int bps(void) { return blocks_per_sm_of<KV_FP8, true, false>(); }
+static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
+{
+    (void)scratch;
+    return launch_decode<KV_FP8, true, false>(p, s);
+}
+#ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
+extern const mlab_variant_impl mlab_impl_fp8_exp2rcp = {MLAB_V_FP8_EXP2RCP, 1, bps, launch};
+#endif

@@ -1,0 +1,373 @@
+/* mla_kernel.h: the split-KV decode kernel every variant instantiates, its
+ * LSE combine, and the small kernels around them (Q amax, MXFP4 dequant).
+ *
+ * One block = one query row (16 heads) x one split of its visible kv rows
+ * (causal rule folded in: query i of n over L rows sees L-n+i+1 rows).
+ * 4 warps (NVIDIA) or 4 waves (AMD); tiles of BN = 64 kv rows stream through
+ * shared memory in an NSTAGE-deep cp.async pipeline. Per tile:
+ *   1. S = Q K^T: warp w computes kv columns 16w..16w+15 over all 576 dims
+ *      on the matrix units; scaled, masked past the sequence end, to sS.
+ *   2. online softmax, 8 (NV) or 16 (AMD) threads per head row: running max
+ *      m, sum l, rescale factor alpha; P to sP (bf16, or fp8-rounded f16).
+ *   3. O = alpha O + P V: warp w owns output columns 128w..128w+127.
+ * A block writes bf16 output directly when splits == 1, else its normalized
+ * partial O and log2-sum-exp2 for mla_combine.
+ * Template knobs: KVF (kv format), FAST (exp2 + fast reciprocal instead of
+ * expf + IEEE division), XCD (block id remap over xcd_count XCDs).
+ */
+#ifndef MLAB_MLA_KERNEL_H
+#define MLAB_MLA_KERNEL_H
+
+#include "mla_mma.h"
+#include "mla_params.h"
+
+enum { KV_BF16 = 0, KV_FP8 = 1, KV_MXFP4 = 2 };
+
+#define MLA_BN 64
+#define MLA_NW 4
+#define MLA_NT (MLA_NW * MLAB_WARP)
+#define MLA_LOG2E 1.4426950408889634f
+
+/* bytes per shared row of Q and KV tiles: +16 so ldmatrix rows hit distinct banks */
+template <int KVF> struct mla_cfg {
+    static constexpr int LDQ = KVF == KV_FP8 ? MLA_D + 16 : 2 * MLA_D + 16;
+    static constexpr int LDK = LDQ;                                      /* compute tile */
+    static constexpr int NSTAGE = KVF == KV_BF16 ? 2 : 3;
+    static constexpr int RAW_ROW = KVF == KV_MXFP4 ? MLA_FP4_ROW : LDK;  /* a staged row */
+    static constexpr int ROW_BYTES = KVF == KV_BF16 ? 2 * MLA_D : KVF == KV_FP8 ? MLA_D : MLA_FP4_ROW;
+    static constexpr int LDS = MLA_BN + 4;          /* floats */
+    static constexpr int LDP = 2 * (MLA_BN + 8);    /* bytes */
+    static constexpr int OFF_Q = 0;
+    static constexpr int OFF_STAGE = OFF_Q + 16 * LDQ;
+    static constexpr int OFF_TILE = OFF_STAGE + NSTAGE * MLA_BN * RAW_ROW; /* mxfp4 only */
+    static constexpr int OFF_S = OFF_TILE + (KVF == KV_MXFP4 ? MLA_BN * LDK : 0);
+    static constexpr int OFF_P = OFF_S + 16 * LDS * 4;
+    static constexpr int OFF_ROW = OFF_P + 16 * LDP;
+    static constexpr int SMEM = OFF_ROW + 4 * 16 * 4;
+};
+
+/* Renumber block ids so that consecutive work lands on one XCD: the GPU
+ * deals blocks round-robin over xcds (MI300/MI355X). */
+MLAB_DEV int xcd_remap(int pid, int grid, int xcds)
+{
+    int per = (grid + xcds - 1) / xcds, tall = grid % xcds;
+    if (tall == 0) tall = xcds;
+    int xcd = pid % xcds, local = pid / xcds;
+    return xcd < tall ? xcd * per + local : tall * per + (xcd - tall) * (per - 1) + local;
+}
+
+MLAB_DEV float mla_exp(float x, bool fast) { return fast ? mlab_exp2_fast(x) : expf(x); }
+
+/* The a8w8 Q scale exactly as the task computes it in bf16 arithmetic. */
+MLAB_DEV float q_scale_from_amax(float amax, float fmax)
+{
+    float a = mlab_bf16_bits_to_f32(mlab_f32_to_bf16_bits(fmaxf(amax, 1e-12f)));
+    return mlab_bf16_bits_to_f32(mlab_f32_to_bf16_bits(mlab_div_rn(a, fmax)));
+}
+
+template <int KVF>
+MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, int rend)
+{
+    typedef mla_cfg<KVF> C;
+    const uint8_t *base = KVF == KV_BF16 ? (const uint8_t *)p.kv_bf16 : KVF == KV_FP8 ? p.kv_fp8 : p.kv_fp4;
+    constexpr int CH = C::ROW_BYTES / 16; /* 16-byte chunks a row */
+    for (int c = threadIdx.x; c < MLA_BN * CH; c += MLA_NT) {
+        int r = c / CH, k = c % CH, row = r0 + r;
+        int ok = row < rend;
+        const uint8_t *src = base + ((size_t)(first + (ok ? row : 0)) * C::ROW_BYTES) + 16 * k;
+        mlab_cp16(dst + r * C::RAW_ROW + 16 * k, src, ok);
+    }
+}
+
+/* MXFP4 staged rows -> bf16 compute tile (exact). Rows past the end -> 0. */
+MLAB_DEV void dequant_tile(const mla_params &p, const uint8_t *raw, uint8_t *tile, int first, int r0,
+                           int rend)
+{
+    typedef mla_cfg<KV_MXFP4> C;
+    const float lut[8] = {0.f, 0.5f, 1.f, 1.5f, 2.f, 3.f, 4.f, 6.f};
+    for (int c = threadIdx.x; c < MLA_BN * MLA_NBLK; c += MLA_NT) {
+        int r = c / MLA_NBLK, b = c % MLA_NBLK, row = r0 + r;
+        uint4 pk = *(const uint4 *)(raw + r * MLA_FP4_ROW + 16 * b);
+        uint32_t e = row < rend ? p.kv_e8m0[(size_t)(first + row) * MLA_NBLK + b] : 0u;
+        float sc = e ? __uint_as_float(e << 23) : __uint_as_float(0x00400000u);
+        uint32_t w[4] = {pk.x, pk.y, pk.z, pk.w}, o[16];
+#pragma unroll
+        for (int i = 0; i < 16; i++) {
+            uint32_t byte = (w[i >> 2] >> (8 * (i & 3))) & 0xff;
+            float lo = lut[byte & 7] * sc, hi = lut[(byte >> 4) & 7] * sc;
+            lo = (byte & 0x8) ? -lo : lo;
+            hi = (byte & 0x80) ? -hi : hi;
+            if (row >= rend) lo = hi = 0.f;
+            o[i] = (uint32_t)mlab_f32_to_bf16_bits(lo) | ((uint32_t)mlab_f32_to_bf16_bits(hi) << 16);
+        }
+        uint4 *d = (uint4 *)(tile + r * C::LDK + 64 * b);
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            d[i] = make_uint4(o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]);
+    }
+}
+
+template <int KVF, bool FAST, bool XCD>
+__global__ void __launch_bounds__(MLA_NT, 1) mla_decode(const mla_params p)
+{
+    typedef mla_cfg<KVF> C;
+    constexpr bool QFP8 = KVF == KV_FP8, PFP8 = KVF == KV_FP8;
+    extern __shared__ __align__(16) uint8_t smem[];
+    uint8_t *sQ = smem + C::OFF_Q;
+    float *sS = (float *)(smem + C::OFF_S);
+    uint16_t *sP = (uint16_t *)(smem + C::OFF_P);
+    float *sM = (float *)(smem + C::OFF_ROW), *sL = sM + 16, *sA = sM + 32, *sX = sM + 48;
+    const int tid = threadIdx.x, warp = tid / MLAB_WARP;
+
+    int work = blockIdx.x;
+    if (XCD && p.xcd_count > 1)
+        work = xcd_remap(work, gridDim.x, p.xcd_count);
+    const int tok = work / p.splits, split = work % p.splits;
+    const int item = p.tok_item[tok], nq = p.tok_nq[tok], pos = p.tok_pos[tok];
+    const int L = p.kv_indptr[item + 1] - p.kv_indptr[item];
+    const int vis = max(0, L - nq + pos + 1), first = p.kv_first[item];
+    const int ntiles = (vis + MLA_BN - 1) / MLA_BN;
+    const int per = (ntiles + p.splits - 1) / p.splits;
+    const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles);
+    const int rend = vis;
+
+    /* Q into shared memory: bf16 by cp.async, or quantized to fp8 (a8w8) */
+    float qk_scale = p.sm_scale;
+    if (QFP8) {
+        if (tid < MLAB_WARP) {
+            float a = 0.f;
+            for (int i = tid; i < p.amax_blocks; i += MLAB_WARP)
+                a = fmaxf(a, p.q_amax_part[i]);
+            for (int m = MLAB_WARP / 2; m; m >>= 1)
+                a = fmaxf(a, mlab_shfl_xor(a, m));
+            if (tid == 0) sX[0] = q_scale_from_amax(a, p.fp8_max);
+        }
+        __syncthreads();
+        const float qs = sX[0];
+        qk_scale = p.sm_scale * qs * p.kv_scale;
+        const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
+        for (int c = tid; c < MLA_H * MLA_D / 8; c += MLA_NT) {
+            int h = c / (MLA_D / 8), k = c % (MLA_D / 8);
+            uint4 v = *(const uint4 *)(qg + h * MLA_D + 8 * k);
+            uint32_t w[4] = {v.x, v.y, v.z, v.w}, o[2] = {0, 0};
+#pragma unroll
+            for (int i = 0; i < 8; i++) {
+                float x = mlab_bf16_bits_to_f32((uint16_t)(w[i >> 1] >> (16 * (i & 1))));
+                float y = mlab_bf16_bits_to_f32(mlab_f32_to_bf16_bits(mlab_div_rn(x, qs)));
+                y = fminf(fmaxf(y, -p.fp8_max), p.fp8_max);
+                o[i >> 2] |= (uint32_t)mlab_f32_to_fp8(y) << (8 * (i & 3));
+            }
+            *(uint2 *)(sQ + h * C::LDQ + 8 * k) = make_uint2(o[0], o[1]);
+        }
+    } else {
+        const uint8_t *qg = (const uint8_t *)(p.q + (size_t)tok * MLA_H * MLA_D);
+        for (int c = tid; c < MLA_H * (2 * MLA_D / 16); c += MLA_NT) {
+            int h = c / (2 * MLA_D / 16), k = c % (2 * MLA_D / 16);
+            mlab_cp16(sQ + h * C::LDQ + 16 * k, qg + h * 2 * MLA_D + 16 * k, 1);
+        }
+    }
+    if (tid < 16) {
+        sM[tid] = -INFINITY;
+        sL[tid] = 0.f;
+    }
+    const float sscale = FAST ? qk_scale * MLA_LOG2E : qk_scale;
+
+    /* prologue: Q (bf16) rides in the first group */
+#pragma unroll
+    for (int s = 0; s < C::NSTAGE - 1; s++) {
+        if (t0 + s < t1)
+            load_stage<KVF>(p, smem + C::OFF_STAGE + s * MLA_BN * C::RAW_ROW, first, (t0 + s) * MLA_BN, rend);
+        mlab_cp_commit();
+    }
+
+    acc16 o[8];
+#pragma unroll
+    for (int t = 0; t < 8; t++)
+#pragma unroll
+        for (int e = 0; e < MLAB_ACC_N; e++) o[t].c[e] = 0.f;
+
+    const int TPR = MLA_NT / 16, CPR = MLA_BN / TPR;
+    const int srow = tid / TPR, spart = tid % TPR;
+
+    for (int t = t0; t < t1; t++) {
+        const int i = t - t0;
+        mlab_cp_wait<C::NSTAGE - 2>();
+        __syncthreads();
+        {   /* refill the stage freed by the previous tile */
+            int nt = t + C::NSTAGE - 1;
+            if (nt < t1)
+                load_stage<KVF>(p, smem + C::OFF_STAGE + ((i + C::NSTAGE - 1) % C::NSTAGE) * MLA_BN * C::RAW_ROW,
+                                first, nt * MLA_BN, rend);
+            mlab_cp_commit();
+        }
+        uint8_t *tile = smem + C::OFF_STAGE + (i % C::NSTAGE) * MLA_BN * C::RAW_ROW;
+        if (KVF == KV_MXFP4) {
+            dequant_tile(p, tile, smem + C::OFF_TILE, first, t * MLA_BN, rend);
+            tile = smem + C::OFF_TILE;
+            __syncthreads();
+        }
+        /* 1. S = Q K^T for this warp's 16 kv columns */
+        acc16 s;
+#pragma unroll
+        for (int e = 0; e < MLAB_ACC_N; e++) s.c[e] = 0.f;
+        if (KVF == KV_FP8)
+            qk_fp8(s, sQ, C::LDQ, tile + 16 * warp * C::LDK, C::LDK);
+        else
+            qk_bf16(s, (const uint16_t *)sQ, C::LDQ, (const uint16_t *)(tile + 16 * warp * C::LDK), C::LDK);
+#pragma unroll
+        for (int e = 0; e < MLAB_ACC_N; e++) {
+            int col = 16 * warp + acc_col(e);
+            float v = t * MLA_BN + col < rend ? s.c[e] * sscale : -INFINITY;
+            sS[acc_row(e) * C::LDS + col] = v;
+        }
+        __syncthreads();
+        /* 2. online softmax, TPR threads a head row */
+        {
+            float x[MLA_BN / (MLA_NT / 16)];
+            float mx = -INFINITY;
+#pragma unroll
+            for (int j = 0; j < CPR; j++) {
+                x[j] = sS[srow * C::LDS + spart * CPR + j];
+                mx = fmaxf(mx, x[j]);
+            }
+            for (int m = TPR / 2; m; m >>= 1)
+                mx = fmaxf(mx, mlab_shfl_xor(mx, m));
+            const float mold = sM[srow], mnew = fmaxf(mold, mx);
+            const bool none = mnew == -INFINITY;
+            const float alpha = none ? 1.f : mla_exp(mold - mnew, FAST);
+            float sum = 0.f;
+#pragma unroll
+            for (int j = 0; j < CPR; j++) {
+                float pj = none ? 0.f : mla_exp(x[j] - mnew, FAST);
+                sum += pj;
+                uint16_t bits;
+                if (PFP8) {
+                    uint16_t two = mlab_f32_to_fp8(pj); /* round to e4m3, then exact f16 */
+                    bits = (uint16_t)mlab_fp8x2_to_f16x2(two);
+                } else {
+                    bits = mlab_f32_to_bf16_bits(pj);
+                }
+                sP[srow * (C::LDP / 2) + spart * CPR + j] = bits;
+            }
+            for (int m = TPR / 2; m; m >>= 1)
+                sum += mlab_shfl_xor(sum, m);
+            if (spart == 0) {
+                sM[srow] = mnew;
+                sL[srow] = sL[srow] * alpha + sum;
+                sA[srow] = alpha;
+            }
+        }
+        __syncthreads();
+        /* 3. O = alpha O + P V over this warp's 128 columns */
+#pragma unroll
+        for (int q = 0; q < 8; q++)
+#pragma unroll
+            for (int e = 0; e < MLAB_ACC_N; e++) o[q].c[e] *= sA[acc_row(e)];
+        if (KVF == KV_FP8)
+            pv_fp8(o, sP, C::LDP, tile + 128 * warp, C::LDK);
+        else
+            pv_bf16(o, sP, C::LDP, (const uint16_t *)(tile + 2 * 128 * warp), C::LDK);
+    }
+    mlab_cp_wait<0>();
+    __syncthreads();
+
+    /* epilogue */
+    const float vscale = KVF == KV_FP8 ? p.kv_scale : 1.f;
+#pragma unroll
+    for (int q = 0; q < 8; q++)
+#pragma unroll
+        for (int e = 0; e < MLAB_ACC_N; e++) {
+            const int h = acc_row(e);
+            const int col = 128 * warp + 16 * q + (KVF == KV_FP8 ? pv_fp8_col(e) : pv_bf16_col(e));
+            const float l = sL[h];
+            float v = 0.f;
+            if (l > 0.f)
+                v = FAST ? o[q].c[e] * vscale * mlab_rcp_fast(l) : mlab_div_rn(o[q].c[e] * vscale, l);
+            if (p.splits == 1)
+                p.out[((size_t)tok * MLA_H + h) * MLA_DV + col] = mlab_f32_to_bf16_bits(v);
+            else
+                p.part_o[(((size_t)tok * p.splits + split) * MLA_H + h) * MLA_DV + col] = v;
+        }
+    if (p.splits > 1 && tid < 16) {
+        const float l = sL[tid], m = sM[tid];
+        float lse = -INFINITY;
+        if (l > 0.f)
+            lse = FAST ? m + log2f(l) : (m + logf(l)) * MLA_LOG2E;
+        p.part_lse[((size_t)tok * p.splits + split) * MLA_H + tid] = lse;
+    }
+}
+
+/* out[tok, h, :] = sum_s 2^(lse_s - max) O_s / sum_s 2^(lse_s - max); zeros if no rows. */
+template <bool FAST>
+__global__ void __launch_bounds__(128) mla_combine(const mla_params p)
+{
+    const int tok = blockIdx.x / MLA_H, h = blockIdx.x % MLA_H;
+    const float *lse = p.part_lse + (size_t)tok * p.splits * MLA_H + h;
+    float mx = -INFINITY;
+    for (int s = 0; s < p.splits; s++) mx = fmaxf(mx, lse[(size_t)s * MLA_H]);
+    for (int d = threadIdx.x; d < MLA_DV; d += blockDim.x) {
+        float acc = 0.f, den = 0.f;
+        if (mx != -INFINITY)
+            for (int s = 0; s < p.splits; s++) {
+                float l = lse[(size_t)s * MLA_H];
+                if (l == -INFINITY) continue;
+                float w = FAST ? mlab_exp2_fast(l - mx) : exp2f(l - mx);
+                den += w;
+                acc += w * p.part_o[(((size_t)tok * p.splits + s) * MLA_H + h) * MLA_DV + d];
+            }
+        float v = den > 0.f ? (FAST ? acc * mlab_rcp_fast(den) : mlab_div_rn(acc, den)) : 0.f;
+        p.out[((size_t)tok * MLA_H + h) * MLA_DV + d] = mlab_f32_to_bf16_bits(v);
+    }
+}
+
+/* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */
+__global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
+{
+    __shared__ float red[256 / MLAB_WARP];
+    const size_t n8 = (size_t)p.total_q * MLA_H * MLA_D / 8;
+    float a = 0.f;
+    for (size_t c = (size_t)blockIdx.x * 256 + threadIdx.x; c < n8; c += (size_t)gridDim.x * 256) {
+        uint4 v = ((const uint4 *)p.q)[c];
+        uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)w[i])));
+            a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)(w[i] >> 16))));
+        }
+    }
+    for (int m = MLAB_WARP / 2; m; m >>= 1) a = fmaxf(a, mlab_shfl_xor(a, m));
+    if ((threadIdx.x % MLAB_WARP) == 0) red[threadIdx.x / MLAB_WARP] = a;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int i = 1; i < 256 / MLAB_WARP; i++) a = fmaxf(a, red[i]);
+        p.q_amax_part[blockIdx.x] = a;
+    }
+}
+
+/* The unfused control: the whole MXFP4 cache -> a bf16 buffer (p.kv_bf16),
+ * NaN scales giving NaN rows, as the reference's dequantize-then-attend does. */
+__global__ void __launch_bounds__(256) mla_dequant_mxfp4(const mla_params p, uint16_t *dst)
+{
+    const float lut[8] = {0.f, 0.5f, 1.f, 1.5f, 2.f, 3.f, 4.f, 6.f};
+    const size_t nblk = (size_t)p.kv_rows * MLA_NBLK;
+    for (size_t c = (size_t)blockIdx.x * 256 + threadIdx.x; c < nblk; c += (size_t)gridDim.x * 256) {
+        size_t r = c / MLA_NBLK, b = c % MLA_NBLK;
+        uint4 pk = *(const uint4 *)(p.kv_fp4 + r * MLA_FP4_ROW + 16 * b);
+        uint32_t e = p.kv_e8m0[c];
+        float sc = e == 255 ? __uint_as_float(0x7fc00000u) : e ? __uint_as_float(e << 23) : __uint_as_float(0x00400000u);
+        uint32_t w[4] = {pk.x, pk.y, pk.z, pk.w}, o[16];
+#pragma unroll
+        for (int i = 0; i < 16; i++) {
+            uint32_t byte = (w[i >> 2] >> (8 * (i & 3))) & 0xff;
+            float lo = lut[byte & 7] * sc, hi = lut[(byte >> 4) & 7] * sc;
+            lo = (byte & 0x8) ? -lo : lo;
+            hi = (byte & 0x80) ? -hi : hi;
+            o[i] = (uint32_t)mlab_f32_to_bf16_bits(lo) | ((uint32_t)mlab_f32_to_bf16_bits(hi) << 16);
+        }
+        uint4 *d = (uint4 *)(dst + r * MLA_D + 32 * b);
+#pragma unroll
+        for (int i = 0; i < 4; i++) d[i] = make_uint4(o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]);
+    }
+}
+
+#endif

@@ -1,0 +1,250 @@
+/* mla_mma.h: the matrix-unit helpers, one set per vendor, same signatures.
+ *
+ * Every helper works on 16 x 16 fp32 accumulator tiles held by one warp
+ * (NVIDIA, 32 lanes: two mma.m16n8 tiles, 8 floats a lane) or one wave
+ * (AMD, 64 lanes: one MFMA 16x16 tile, 4 floats a lane). Operands come from
+ * shared memory; ldmatrix on NVIDIA, plain LDS reads on AMD. The kernel only
+ * sees: acc16, MLAB_ACC_N, acc_row(e), *_col(e) and the four products
+ *   qk_bf16 / qk_fp8   S[16 x 16]  += Q[16 x 576] . K[16 rows x 576]^T
+ *   pv_bf16 / pv_fp8   O[16 x 128] += P[16 x 64]  . V[64 rows x 128 cols]
+ * pv_fp8 takes P as f16 (values already rounded to fp8, so exact) and V as
+ * fp8 codes; on NVIDIA it transposes V with ldmatrix.trans on byte pairs and
+ * splits even and odd columns into two n8 tiles (pv_fp8_col gives the
+ * resulting column of each accumulator element), so no shared-memory
+ * conversion pass is needed.
+ */
+#ifndef MLAB_MLA_MMA_H
+#define MLAB_MLA_MMA_H
+
+#include "mlab_hip.h"
+
+#ifdef MLAB_NV
+#define MLAB_ACC_N 8
+struct acc16 { float c[8]; };
+
+MLAB_DEV int lane_id(void) { return threadIdx.x & 31; }
+/* element e: n8 tile j = e / 4, register i = e % 4 */
+MLAB_DEV int acc_row(int e) { return (lane_id() >> 2) + 8 * ((e & 3) >> 1); }
+MLAB_DEV int acc_col(int e) { return 8 * (e >> 2) + 2 * (lane_id() & 3) + (e & 1); }
+MLAB_DEV int pv_bf16_col(int e) { return acc_col(e); }
+MLAB_DEV int pv_fp8_col(int e) { return 4 * (lane_id() & 3) + 2 * (e & 1) + (e >> 2); }
+
+MLAB_DEV uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+MLAB_DEV void ldsm4(uint32_t r[4], const void *p)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_u32(p)));
+}
+MLAB_DEV void ldsm4t(uint32_t r[4], const void *p)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(smem_u32(p)));
+}
+MLAB_DEV void mma_bf16(float *c, const uint32_t *a, uint32_t b0, uint32_t b1)
+{
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+MLAB_DEV void mma_f16(float *c, const uint32_t *a, uint32_t b0, uint32_t b1)
+{
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+MLAB_DEV void mma_e4m3(float *c, const uint32_t *a, uint32_t b0, uint32_t b1)
+{
+    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 "
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+/* Shared layout of every 16-row operand: row-major, ld in BYTES. A 16 x 16-byte
+ * block is one ldmatrix.x4; the lane address of an A operand is row l % 16,
+ * byte column 16 * (l / 16); of a K operand (n-major) row (l & 7) + 8 * (l >> 4),
+ * byte column 16 * ((l >> 3) & 1). */
+template <int KBYTES, bool FP8>
+MLAB_DEV void qk_tile(acc16 &s, const uint8_t *sq, int ldq, const uint8_t *sk, int ldk)
+{
+    const int l = lane_id();
+    const uint8_t *qa = sq + (l & 15) * ldq + 16 * (l >> 4);
+    const uint8_t *kb = sk + ((l & 7) + 8 * (l >> 4)) * ldk + 16 * ((l >> 3) & 1);
+    /* two accumulator sets (even / odd k-steps): four independent mma chains */
+    float x[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+#pragma unroll 3
+    for (int kb32 = 0; kb32 < KBYTES; kb32 += 64) {
+        uint32_t a0[4], b0[4], a1[4], b1[4];
+        ldsm4(a0, qa + kb32);
+        ldsm4(b0, kb + kb32);
+        ldsm4(a1, qa + kb32 + 32);
+        ldsm4(b1, kb + kb32 + 32);
+        if (FP8) {
+            mma_e4m3(s.c, a0, b0[0], b0[1]);
+            mma_e4m3(s.c + 4, a0, b0[2], b0[3]);
+            mma_e4m3(x, a1, b1[0], b1[1]);
+            mma_e4m3(x + 4, a1, b1[2], b1[3]);
+        } else {
+            mma_bf16(s.c, a0, b0[0], b0[1]);
+            mma_bf16(s.c + 4, a0, b0[2], b0[3]);
+            mma_bf16(x, a1, b1[0], b1[1]);
+            mma_bf16(x + 4, a1, b1[2], b1[3]);
+        }
+    }
+#pragma unroll
+    for (int e = 0; e < 8; e++)
+        s.c[e] += x[e];
+}
+/* S += Q . K^T over 576 dims: bf16 (1152 bytes a row) or fp8 (576 bytes). */
+MLAB_DEV void qk_bf16(acc16 &s, const uint16_t *sq, int ldq_b, const uint16_t *sk, int ldk_b)
+{
+    qk_tile<MLA_D * 2, false>(s, (const uint8_t *)sq, ldq_b, (const uint8_t *)sk, ldk_b);
+}
+MLAB_DEV void qk_fp8(acc16 &s, const uint8_t *sq, int ldq_b, const uint8_t *sk, int ldk_b)
+{
+    qk_tile<MLA_D, true>(s, sq, ldq_b, sk, ldk_b);
+}
+
+/* O[16 x 128] += P[16 x 64] . V[64 x 128]; P bf16 row-major (ldp bytes), V bf16
+ * [kv row][dim] (ldv bytes), pointing at this warp's first column. */
+MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv, int ldv)
+{
+    const int l = lane_id();
+    const uint8_t *pa = (const uint8_t *)sp + (l & 15) * ldp + 16 * (l >> 4);
+    /* .trans: matrices (k0-7,n0-7) (k8-15,n0-7) (k0-7,n8-15) (k8-15,n8-15) */
+    const uint8_t *vb = (const uint8_t *)sv + ((l & 7) + 8 * ((l >> 3) & 1)) * ldv + 16 * (l >> 4);
+#pragma unroll
+    for (int kk = 0; kk < 4; kk++) {
+        uint32_t a[4];
+        ldsm4(a, pa + 32 * kk);
+#pragma unroll
+        for (int t = 0; t < 8; t++) {
+            uint32_t b[4];
+            ldsm4t(b, vb + 16 * kk * ldv + 32 * t);
+            mma_bf16(o[t].c, a, b[0], b[1]);
+            mma_bf16(o[t].c + 4, a, b[2], b[3]);
+        }
+    }
+}
+
+/* The same with P as f16 and V as fp8 codes. ldmatrix.trans on byte pairs
+ * gives lane (g, t) the bytes {V[2t][2g], V[2t][2g+1], V[2t+1][2g], V[2t+1][2g+1]};
+ * bytes 0,2 are column 2g (the "even" n8 tile), bytes 1,3 column 2g+1 ("odd"). */
+MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, int ldv)
+{
+    const int l = lane_id();
+    const uint8_t *pa = (const uint8_t *)sp + (l & 15) * ldp + 16 * (l >> 4);
+    /* matrices: (k0-7, bytes 0-15) (k8-15, bytes 0-15) (k0-7, 16-31) (k8-15, 16-31) */
+    const uint8_t *vb = sv + ((l & 7) + 8 * ((l >> 3) & 1)) * ldv + 16 * (l >> 4);
+#pragma unroll
+    for (int kk = 0; kk < 4; kk++) {
+        uint32_t a[4];
+        ldsm4(a, pa + 32 * kk);
+#pragma unroll
+        for (int t = 0; t < 4; t++) { /* 32 columns (two 16-column tiles) per ldmatrix */
+            uint32_t b[4];
+            ldsm4t(b, vb + 16 * kk * ldv + 32 * t);
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                uint32_t lo = b[2 * h], hi = b[2 * h + 1];
+                uint32_t e0 = mlab_fp8x2_to_f16x2((uint16_t)mlab_prmt(lo, 0, 0x0020));
+                uint32_t e1 = mlab_fp8x2_to_f16x2((uint16_t)mlab_prmt(hi, 0, 0x0020));
+                uint32_t d0 = mlab_fp8x2_to_f16x2((uint16_t)mlab_prmt(lo, 0, 0x0031));
+                uint32_t d1 = mlab_fp8x2_to_f16x2((uint16_t)mlab_prmt(hi, 0, 0x0031));
+                mma_f16(o[2 * t + h].c, a, e0, e1);
+                mma_f16(o[2 * t + h].c + 4, a, d0, d1);
+            }
+        }
+    }
+}
+
+#else /* ---------------------------------------------------------------- AMD */
+#define MLAB_ACC_N 4
+struct acc16 { float c[4]; };
+typedef __attribute__((ext_vector_type(4))) float mlab_f4;
+typedef __attribute__((ext_vector_type(4))) short mlab_s4;
+typedef __attribute__((ext_vector_type(4))) _Float16 mlab_h4;
+
+MLAB_DEV int lane_id(void) { return threadIdx.x & 63; }
+/* MFMA 16x16: lane l holds column l % 16, rows 4 * (l / 16) + e */
+MLAB_DEV int acc_row(int e) { return 4 * (lane_id() >> 4) + e; }
+MLAB_DEV int acc_col(int e) { return lane_id() & 15; }
+MLAB_DEV int pv_bf16_col(int e) { return acc_col(e); }
+MLAB_DEV int pv_fp8_col(int e) { return acc_col(e); }
+
+MLAB_DEV mlab_f4 to_f4(const acc16 &a) { mlab_f4 v = {a.c[0], a.c[1], a.c[2], a.c[3]}; return v; }
+MLAB_DEV void from_f4(acc16 &a, mlab_f4 v) { a.c[0] = v[0]; a.c[1] = v[1]; a.c[2] = v[2]; a.c[3] = v[3]; }
+
+MLAB_DEV void qk_bf16(acc16 &s, const uint16_t *sq, int ldq_b, const uint16_t *sk, int ldk_b)
+{
+    const int l = lane_id();
+    const uint8_t *qa = (const uint8_t *)sq + (l & 15) * ldq_b + 8 * (l >> 4);
+    const uint8_t *kb = (const uint8_t *)sk + (l & 15) * ldk_b + 8 * (l >> 4);
+    mlab_f4 acc = to_f4(s);
+#pragma unroll 4
+    for (int k = 0; k < MLA_D * 2; k += 32)
+        acc = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(*(const mlab_s4 *)(qa + k),
+                                                        *(const mlab_s4 *)(kb + k), acc, 0, 0, 0);
+    from_f4(s, acc);
+}
+MLAB_DEV void qk_fp8(acc16 &s, const uint8_t *sq, int ldq_b, const uint8_t *sk, int ldk_b)
+{
+    const int l = lane_id();
+    const uint8_t *qa = sq + (l & 15) * ldq_b + 8 * (l >> 4);
+    const uint8_t *kb = sk + (l & 15) * ldk_b + 8 * (l >> 4);
+    mlab_f4 acc = to_f4(s);
+#pragma unroll 4
+    for (int k = 0; k < MLA_D; k += 32) {
+#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__)
+        acc = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(*(const long *)(qa + k),
+                                                         *(const long *)(kb + k), acc, 0, 0, 0);
+#else
+        (void)qa; (void)kb; /* no fp8 MFMA before gfx940: the fp8 variants are not built there */
+#endif
+    }
+    from_f4(s, acc);
+}
+MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv, int ldv)
+{
+    const int l = lane_id();
+    const uint8_t *pa = (const uint8_t *)sp + (l & 15) * ldp + 8 * (l >> 4);
+#pragma unroll
+    for (int kk = 0; kk < 64; kk += 16) {
+        mlab_s4 a = *(const mlab_s4 *)(pa + 2 * kk);
+#pragma unroll
+        for (int t = 0; t < 8; t++) {
+            const uint16_t *v = (const uint16_t *)((const uint8_t *)sv + (kk + 4 * (l >> 4)) * ldv) +
+                                16 * t + (l & 15);
+            mlab_s4 b;
+            for (int i = 0; i < 4; i++)
+                b[i] = (short)*(const uint16_t *)((const uint8_t *)v + i * ldv);
+            from_f4(o[t], __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, to_f4(o[t]), 0, 0, 0));
+        }
+    }
+}
+MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, int ldv)
+{
+    const int l = lane_id();
+    const uint8_t *pa = (const uint8_t *)sp + (l & 15) * ldp + 8 * (l >> 4);
+#pragma unroll
+    for (int kk = 0; kk < 64; kk += 16) {
+        mlab_h4 a = *(const mlab_h4 *)(pa + 2 * kk);
+#pragma unroll
+        for (int t = 0; t < 8; t++) {
+            const uint8_t *v = sv + (kk + 4 * (l >> 4)) * ldv + 16 * t + (l & 15);
+            uint32_t h01 = mlab_fp8x2_to_f16x2((uint16_t)(v[0] | (v[ldv] << 8)));
+            uint32_t h23 = mlab_fp8x2_to_f16x2((uint16_t)(v[2 * ldv] | (v[3 * ldv] << 8)));
+            mlab_h4 b;
+            b[0] = __ushort_as_half((unsigned short)h01);
+            b[1] = __ushort_as_half((unsigned short)(h01 >> 16));
+            b[2] = __ushort_as_half((unsigned short)h23);
+            b[3] = __ushort_as_half((unsigned short)(h23 >> 16));
+            from_f4(o[t], __builtin_amdgcn_mfma_f32_16x16x16f16(a, b, to_f4(o[t]), 0, 0, 0));
+        }
+    }
+}
+#endif
+
+#endif

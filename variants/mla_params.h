@@ -1,0 +1,45 @@
+/* mla_params.h: the kernels' ABI. One plain struct, filled and validated by
+ * the host (runner.hip), passed by value to every kernel. Shapes in brackets;
+ * strides in elements. Scalars are precomputed on the host. */
+#ifndef MLAB_MLA_PARAMS_H
+#define MLAB_MLA_PARAMS_H
+
+#include <stdint.h>
+
+#define MLA_H 16     /* query heads */
+#define MLA_D 576    /* q/k head dim: 512 latent + 64 rope */
+#define MLA_DV 512   /* v head dim (the first 512 of the same rows) */
+#define MLA_FP4_ROW 288
+#define MLA_NBLK 18  /* MXFP4 blocks of 32 per row */
+
+typedef struct {
+    /* inputs */
+    const uint16_t *q;        /* [total_q, 16, 576] bf16 */
+    const uint16_t *kv_bf16;  /* [kv_rows, 576] bf16 (bf16 variant, or the unfused dequant buffer) */
+    const uint8_t *kv_fp8;    /* [kv_rows, 576] fp8 e4m3 codes */
+    const uint8_t *kv_fp4;    /* [kv_rows, 288] E2M1 pairs, low nibble = even dim */
+    const uint8_t *kv_e8m0;   /* [kv_rows, 18] E8M0 block scales */
+    const int32_t *kv_indptr; /* [batch + 1]: item b has kv_indptr[b+1] - kv_indptr[b] rows */
+    const int32_t *kv_first;  /* [batch]: buffer row where item b's rows start (== kv_indptr[b]
+                                 for a dense cache; the harness leaves poisoned gaps) */
+    const int32_t *tok_item;  /* [total_q]: the item of each query row */
+    const int32_t *tok_pos;   /* [total_q]: i of n within its item (causal: sees L-n+i+1 rows) */
+    const int32_t *tok_nq;    /* [total_q]: n, the item's query rows */
+    /* outputs and workspace */
+    uint16_t *out;            /* [total_q, 16, 512] bf16 */
+    float *part_o;            /* [total_q, splits, 16, 512] fp32, normalized per split */
+    float *part_lse;          /* [total_q, splits, 16] log2-sum-exp2 of each split, -inf if empty */
+    uint8_t *q_fp8;           /* unused slot kept for ABI stability */
+    float *q_amax_part;       /* [amax_blocks] per-block max |q| (a8w8 variants) */
+    int amax_blocks;
+    /* sizes */
+    int batch, total_q, splits;
+    int kv_rows;              /* rows in the KV buffers */
+    /* scalars */
+    float sm_scale;           /* 1/sqrt(576) */
+    float kv_scale;           /* fp8 per-tensor scale (x = code * kv_scale); 1 otherwise */
+    float fp8_max;            /* 448 (e4m3fn) or 240 (fnuz) */
+    int xcd_count;            /* XCD remap: 8 on MI355X; 0 = no remap */
+} mla_params;
+
+#endif

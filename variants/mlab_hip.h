@@ -1,0 +1,227 @@
+/* mlab_hip.h: the portability header. Variants are written in HIP; on AMD
+ * this includes hip_runtime.h, on NVIDIA it maps the few HIP names we use
+ * onto CUDA (Debian's HIP 5.2 headers for the NVIDIA platform do not compile
+ * against CUDA 13, so we do not use them). Vendor-specific instructions sit
+ * behind the small inline helpers at the end (mlab_rcp_fast, mlab_exp2_fast,
+ * shuffles, async copies); the matrix-unit helpers are in mla_mma.h.
+ */
+#ifndef MLAB_HIP_H
+#define MLAB_HIP_H
+
+#if defined(__HIP_PLATFORM_AMD__) || defined(__HIPCC__) && !defined(__CUDACC__)
+#define MLAB_AMD 1
+#include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
+#define MLAB_WARP 64
+#else
+#define MLAB_NV 1
+#include <cuda_runtime.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+#define MLAB_WARP 32
+/* ---- HIP names used by mlabench, mapped onto CUDA ---- */
+typedef cudaError_t hipError_t;
+typedef cudaStream_t hipStream_t;
+typedef cudaEvent_t hipEvent_t;
+typedef cudaGraph_t hipGraph_t;
+typedef cudaGraphExec_t hipGraphExec_t;
+typedef cudaDeviceProp hipDeviceProp_t;
+#define hipSuccess cudaSuccess
+#define hipErrorNoDevice cudaErrorNoDevice
+#define hipGetErrorString cudaGetErrorString
+#define hipGetLastError cudaGetLastError
+#define hipGetDeviceCount cudaGetDeviceCount
+#define hipGetDeviceProperties cudaGetDeviceProperties
+#define hipDeviceGetAttribute cudaDeviceGetAttribute
+#define hipSetDevice cudaSetDevice
+#define hipDriverGetVersion cudaDriverGetVersion
+#define hipRuntimeGetVersion cudaRuntimeGetVersion
+#define hipMalloc cudaMalloc
+#define hipFree cudaFree
+#define hipMemcpy cudaMemcpy
+#define hipMemcpyAsync cudaMemcpyAsync
+#define hipMemset cudaMemset
+#define hipMemsetAsync cudaMemsetAsync
+#define hipMemcpyHostToDevice cudaMemcpyHostToDevice
+#define hipMemcpyDeviceToHost cudaMemcpyDeviceToHost
+#define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
+#define hipDeviceSynchronize cudaDeviceSynchronize
+#define hipStreamCreate cudaStreamCreate
+#define hipStreamDestroy cudaStreamDestroy
+#define hipStreamSynchronize cudaStreamSynchronize
+#define hipStreamBeginCapture cudaStreamBeginCapture
+#define hipStreamEndCapture cudaStreamEndCapture
+#define hipStreamCaptureModeThreadLocal cudaStreamCaptureModeThreadLocal
+#define hipGraphInstantiate(e, g, a, b, c) cudaGraphInstantiate(e, g, 0)
+#define hipGraphLaunch cudaGraphLaunch
+#define hipGraphExecDestroy cudaGraphExecDestroy
+#define hipGraphDestroy cudaGraphDestroy
+#define hipEventCreate cudaEventCreate
+#define hipEventDestroy cudaEventDestroy
+#define hipEventRecord cudaEventRecord
+#define hipEventSynchronize cudaEventSynchronize
+#define hipEventElapsedTime cudaEventElapsedTime
+#define hipFuncSetAttribute cudaFuncSetAttribute
+#define hipFuncAttributeMaxDynamicSharedMemorySize cudaFuncAttributeMaxDynamicSharedMemorySize
+#define hipOccupancyMaxActiveBlocksPerMultiprocessor cudaOccupancyMaxActiveBlocksPerMultiprocessor
+#define hipDeviceAttributeMultiprocessorCount cudaDevAttrMultiProcessorCount
+#define hipDeviceAttributeClockRate cudaDevAttrClockRate
+#define hipDeviceAttributeMemoryClockRate cudaDevAttrMemoryClockRate
+#define hipDeviceAttributeL2CacheSize cudaDevAttrL2CacheSize
+typedef __nv_bfloat16 hip_bfloat16_t;
+#endif
+
+#include <stdint.h>
+
+#define MLAB_DEV static __device__ __forceinline__
+
+/* ---- shuffles ---- */
+MLAB_DEV float mlab_shfl_xor(float v, int mask)
+{
+#ifdef MLAB_NV
+    return __shfl_xor_sync(0xffffffffu, v, mask);
+#else
+    return __shfl_xor(v, mask);
+#endif
+}
+
+/* ---- special functions ---- */
+/* 1/x: v_rcp_f32 on AMD, rcp.approx.ftz on NVIDIA (~1 ulp). */
+MLAB_DEV float mlab_rcp_fast(float x)
+{
+#ifdef MLAB_NV
+    float y;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+#else
+    return __builtin_amdgcn_rcpf(x);
+#endif
+}
+/* 2^x: v_exp_f32 on AMD, ex2.approx.ftz on NVIDIA (2 ulp, exact 0 for -inf). */
+MLAB_DEV float mlab_exp2_fast(float x)
+{
+#ifdef MLAB_NV
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+#elif __has_builtin(__builtin_amdgcn_exp2f)
+    return __builtin_amdgcn_exp2f(x); /* v_exp_f32 (clang 17+) */
+#else
+    return exp2f(x); /* clang 15 (Debian's hipcc 5.2): no builtin for v_exp_f32 */
+#endif
+}
+/* IEEE round-to-nearest division (the base variants; immune to fast-math). */
+MLAB_DEV float mlab_div_rn(float a, float b)
+{
+#ifdef MLAB_NV
+    return __fdiv_rn(a, b);
+#else
+    return a / b;
+#endif
+}
+
+/* ---- bf16 bits <-> float ---- */
+MLAB_DEV float mlab_bf16_bits_to_f32(uint16_t b) { return __uint_as_float((uint32_t)b << 16); }
+/* round-to-nearest-even, NaN kept quiet */
+MLAB_DEV uint16_t mlab_f32_to_bf16_bits(float f)
+{
+    uint32_t u = __float_as_uint(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((u >> 16) | 0x40);
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return (uint16_t)(u >> 16);
+}
+
+/* ---- fp8 e4m3 (OCP fn on NVIDIA/gfx950, fnuz on gfx940) ---- */
+/* Round-to-nearest-even, saturating to +-max; NaN -> NaN code. */
+MLAB_DEV uint8_t mlab_f32_to_fp8(float x)
+{
+#ifdef MLAB_NV
+    return (uint8_t)__nv_cvt_float_to_fp8(x, __NV_SATFINITE, __NV_E4M3);
+#else
+    /* software RNE (gfx940 flavour: fnuz, bias 8, max 240, NaN 0x80) */
+    const int bias = 8, maxc = 0x7f;
+    uint32_t u = __float_as_uint(x);
+    uint8_t sign = (u >> 24) & 0x80;
+    float a = fabsf(x);
+    if (a != a) return 0x80;
+    if (a >= 240.0f) return (uint8_t)(sign | maxc);
+    int e;
+    frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+    int ue = e - 1 + bias; /* biased exponent of a */
+    float q = ue >= 1 ? ldexpf(1.0f, e - 1 - 3) : ldexpf(1.0f, 1 - bias - 3);
+    float r = rintf(a / q) * q; /* RNE to the grid */
+    if (r == 0.0f) return 0;
+    frexpf(r, &e);
+    ue = e - 1 + bias;
+    uint32_t code = ue >= 1 ? (uint32_t)((ue << 3) | ((int)(r / ldexpf(1.0f, e - 1 - 3)) & 7))
+                            : (uint32_t)(r / ldexpf(1.0f, 1 - bias - 3));
+    return (uint8_t)(sign | code);
+#endif
+}
+
+/* Two fp8 codes (low byte first) -> f16x2 as 32 bits, exact. */
+MLAB_DEV uint32_t mlab_fp8x2_to_f16x2(uint16_t two)
+{
+#ifdef MLAB_NV
+    __half2_raw h = __nv_cvt_fp8x2_to_halfraw2((__nv_fp8x2_storage_t)two, __NV_E4M3);
+    return (uint32_t)h.x | ((uint32_t)h.y << 16);
+#else
+    /* fnuz e4m3 -> f16: same 3 mantissa bits, exponent rebased 8 -> 15 */
+    uint32_t r = 0;
+    for (int k = 0; k < 2; k++) {
+        uint32_t c = (two >> (8 * k)) & 0xff, s = (c & 0x80) << 8, em = c & 0x7f, h;
+        if (c == 0x80) h = 0x7e00; /* NaN */
+        else if ((em >> 3) == 0) /* subnormal: m * 2^-10 (fnuz: 2^(1-8-3)) */
+            h = s | (uint32_t)__half_as_ushort(__float2half((float)(em & 7) * 0.0009765625f));
+        else
+            h = s | ((((em >> 3) + 7) << 10) | ((em & 7) << 7));
+        r |= h << (16 * k);
+    }
+    return r;
+#endif
+}
+
+/* Byte permute: result byte i = byte sel[i] of {a (0-3), b (4-7)}. */
+MLAB_DEV uint32_t mlab_prmt(uint32_t a, uint32_t b, uint32_t sel)
+{
+#ifdef MLAB_NV
+    return __byte_perm(a, b, sel);
+#else
+    uint64_t x = ((uint64_t)b << 32) | a;
+    uint32_t r = 0;
+    for (int i = 0; i < 4; i++)
+        r |= (uint32_t)((x >> (8 * ((sel >> (4 * i)) & 7))) & 0xff) << (8 * i);
+    return r;
+#endif
+}
+
+/* ---- global -> shared copies of 16 bytes, asynchronous where the GPU can ---- */
+/* valid == 0 fills the 16 bytes with zeros (rows past a sequence end). */
+MLAB_DEV void mlab_cp16(void *smem, const void *gmem, int valid)
+{
+#ifdef MLAB_NV
+    uint32_t s = (uint32_t)__cvta_generic_to_shared(smem);
+    int n = valid ? 16 : 0;
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(n));
+#else
+    uint4 v = valid ? *(const uint4 *)gmem : make_uint4(0, 0, 0, 0);
+    *(uint4 *)smem = v;
+#endif
+}
+MLAB_DEV void mlab_cp_commit(void)
+{
+#ifdef MLAB_NV
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+/* Wait until at most n committed groups are still in flight. */
+template <int N> MLAB_DEV void mlab_cp_wait(void)
+{
+#ifdef MLAB_NV
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#endif
+}
+
+#endif

@@ -1,0 +1,22 @@
+/* mxfp4_unfused.hip: variant 'mxfp4_unfused' (id 3), the control for 'mxfp4'.
+ * Idea: what the competition's reference did: dequantize the whole MXFP4
+ * cache to a bf16 buffer in device memory (reads 306, writes 1152 bytes a
+ * row), then run 'bf16' on it (reads 1152 more). Its time minus bf16's is
+ * the cost of not fusing.
+ * Parent: bf16.
+ * Measured: see papers/perf-notes.md.
+ */
+#include "launch_common.h"
+#include "variants.h"
+
+static int bps(void) { return blocks_per_sm_of<KV_BF16, false, false>(); }
+static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
+{
+    mla_dequant_mxfp4<<<1024, 256, 0, s>>>(*p, scratch);
+    mla_params q = *p;
+    q.kv_bf16 = scratch;
+    return launch_decode<KV_BF16, false, false>(&q, s);
+}
+#ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
+extern const mlab_variant_impl mlab_impl_mxfp4_unfused = {MLAB_V_MXFP4_UNFUSED, 0, bps, launch};
+#endif
