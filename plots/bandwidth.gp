@@ -14,9 +14,9 @@ set yrange [0:*]
 set style fill solid 0.6 border -1
 w = 0.8 / nv
 floor_title = copy_bw > 0 ? sprintf('copy bandwidth %.0f GB/s', copy_bw) : ''
-plot data index 0 using 1:(0):xtic(2) with points ps 0 notitle, \
+plot data index 0 using 1:(0):xtic(2) with dots lc rgb "#ff000000" notitle, \
      for [v = 1:nv] data index v + 1 using ($1 - 0.4 + w * (v - 0.5)):8:(w * 0.9) \
          with boxes lc v title word(variants, v), \
      for [v = 1:nv] data index v + 1 using ($1 - 0.4 + w * (v - 0.5)):8:9:10 \
-         with yerrorbars lc rgb 'black' pt -1 notitle, \
+         with yerrorbars lc rgb 'black' ps 0 notitle, \
      (copy_bw > 0 ? copy_bw : NaN) with lines dt 2 lw 2 lc rgb 'red' title floor_title

@@ -11,12 +11,13 @@ load here . 'common.gp'
 set title sprintf("Relative RMS error per variant [KV format], one point per case\n%s", info)
 set ylabel 'rel_rms = ||out - ref|| / ||ref|| (log scale)'
 set logscale y
+set offsets 0, 0, graph 0.05, graph 0.05
 set xrange [-0.5:nv - 0.5]
 jit(c) = nc > 1 ? -0.25 + 0.5 * c / (nc - 1) : 0
-plot data index 1 using 1:3:xtic(2) with points ps 0 notitle, \
+plot data index 1 using 1:3:xtic(2) with dots lc rgb "#ff000000" notitle, \
      for [v = 1:nv] data index v + 1 using ($17 + jit($1)):13 with points pt 7 ps 1 lc 1 \
          title (v == 1 ? 'kernel (same quantized inputs)' : ''), \
      for [v = 1:nv] data index v + 1 using ($17 + jit($1)):14 with points pt 6 ps 1 lc 2 \
          title (v == 1 ? 'total (vs bf16 truth)' : ''), \
      for [v = 1:nv] data index v + 1 using 17:15:($17 - 0.35):($17 + 0.35) \
-         with xerrorbars pt -1 lw 2 lc rgb 'black' title (v == 1 ? 'kernel tolerance' : '')
+         with xerrorbars ps 0 lw 2 lc rgb 'black' title (v == 1 ? 'kernel tolerance' : '')

@@ -9,7 +9,8 @@ load here . 'common.gp'
 set title sprintf("Latency history over %d runs (median, bars q1..q3)\n%s | runtime and date per run below | commit %s", nr, gpu, commit)
 set ylabel 'time per call (us, log scale)'
 set logscale y
+set offsets 0, 0, graph 0.05, graph 0.05
 set xrange [-0.5:nr - 0.5]
 set bmargin 6
-plot data index 0 using 1:5:xtic(strcol(2) . "\n" . strcol(3)) with points ps 0 notitle, \
+plot data index 0 using 1:5:xtic(strcol(2) . "\n" . strcol(3)) with dots lc rgb "#ff000000" notitle, \
      for [s = 1:ns] data index s using 1:2:3:4 with yerrorlines pt 7 ps 0.8 title word(series, s)

@@ -9,8 +9,9 @@ load here . 'common.gp'
 set title sprintf("Latency per case and variant (median, bars q1..q3; cold)\n%s", info)
 set ylabel 'time per call (us, log scale)'
 set logscale y
+set offsets 0, 0, graph 0.05, graph 0.05
 set xrange [-0.5:nc - 0.5]
 w = 0.8 / nv
-plot data index 0 using 1:3:xtic(2) with points ps 0 notitle, \
+plot data index 0 using 1:3:xtic(2) with dots lc rgb "#ff000000" notitle, \
      for [v = 1:nv] data index v + 1 using ($1 - 0.4 + w * (v - 0.5)):5:6:7 \
          with yerrorbars pt 7 ps 0.8 lw 1.5 title word(variants, v)

@@ -321,7 +321,7 @@ __global__ void __launch_bounds__(128) mla_combine(const mla_params p)
 }
 
 /* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */
-__global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
+static __global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
 {
     __shared__ float red[256 / MLAB_WARP];
     const size_t n8 = (size_t)p.total_q * MLA_H * MLA_D / 8;
@@ -346,7 +346,7 @@ __global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
 
 /* The unfused control: the whole MXFP4 cache -> a bf16 buffer (p.kv_bf16),
  * NaN scales giving NaN rows, as the reference's dequantize-then-attend does. */
-__global__ void __launch_bounds__(256) mla_dequant_mxfp4(const mla_params p, uint16_t *dst)
+static __global__ void __launch_bounds__(256) mla_dequant_mxfp4(const mla_params p, uint16_t *dst)
 {
     const float lut[8] = {0.f, 0.5f, 1.f, 1.5f, 2.f, 3.f, 4.f, 6.f};
     const size_t nblk = (size_t)p.kv_rows * MLA_NBLK;

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# gpu_session.sh: everything one GPU session does, in one command (the device
+# machine keeps nothing): build with the GPU back end, run the GPU tests,
+# validate on awkward cases, generate the competition suite and benchmark it.
+# Usage: tests/gpu_session.sh [cuda|hip] [extra mlabench run options]
+# Logs and the results file go to $OUT (default ./out).
+set -u
+backend=${1:-cuda}; shift || true
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+jobs=$(nproc)
+{ nvidia-smi || rocm-smi; } > "$OUT/smi.txt" 2>&1
+echo "== build ($backend)"
+if ! { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU="$backend" -DCMAKE_BUILD_TYPE=Release &&
+       cmake --build build-gpu -j"$jobs"; } > "$OUT/build.log" 2>&1; then
+  tail -40 "$OUT/build.log"; exit 1
+fi
+grep -E 'registers|spill' "$OUT/build.log" | sort | uniq -c | head -20
+cd build-gpu
+echo "== ctest (all but slow)"
+ctest -LE slow --output-on-failure -j4 > "$OUT/ctest.log" 2>&1; echo "ctest rc=$?"
+grep -E 'tests passed|Failed|\*\*\*|Skipped|Passed' "$OUT/ctest.log" | tail -30
+echo "== validation tables on the awkward cases"
+./mlabench run --require-gpu --no-time --quiet gpu_cases/*.h5 > "$OUT/validate.log" 2>&1; echo "validate rc=$?"
+grep -E '==|FAIL|worst|ok ' "$OUT/validate.log" | head -80
+echo "== suite"
+( time ./mlabench gen --suite -o suite ) > "$OUT/gen.log" 2>&1; tail -12 "$OUT/gen.log"
+echo "== benchmark"
+./mlabench run --require-gpu --quiet suite/*.h5 -o "$OUT/results.h5" "$@" > "$OUT/bench.log" 2>&1; echo "bench rc=$?"
+grep -vE '^\s*$' "$OUT/bench.log" | grep -vE 'cpu_ref|format|CPU reference' | head -120
