@@ -126,6 +126,15 @@ static void dir_of(const char *path, char *dir, size_t size)
         snprintf(dir, size, "%.*s", (int)(b - path), path);
 }
 
+/* A row with GPU timing samples: not a CPU reference row ("cpu_ref_*",
+ * timed once on the host for information) and not left untimed. Only these
+ * are compared for speed and drawn in the latency and bandwidth figures. */
+static int gpu_timed(const mlab_row *w)
+{
+    return w->nsamples > 0 && w->samples_us && w->median_us > 0 &&
+           strncmp(w->variant, "cpu_ref_", 8) != 0;
+}
+
 static int is_help(const char *a)
 {
     return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
@@ -287,6 +296,8 @@ static void compare_usage(FILE *f)
             "    accuracy-regression   validation went from pass to fail, NaN/Inf\n"
             "             positions started to disagree, or kernel rel_rms or max_abs grew\n"
             "             by more than --drift times AND above a tenth of its tolerance\n"
+            "  CPU reference rows (cpu_ref_*, timed once on the host) and rows timed on\n"
+            "  neither side get no timing verdict (\"-\"), only the accuracy check.\n"
             "  Then a geometric-mean row over the pairs timed in both, the rows found in\n"
             "  only one file, and the environment fields that differ.\n"
             "  --alpha A      significance level of the U test (default 0.05)\n"
@@ -449,6 +460,7 @@ int mlab_cmd_compare(int argc, char **argv)
            "old median [q1, q3] us", "new median [q1, q3] us", "change", "p-value", "verdict");
 
     size_t npairs = 0, nratio = 0, counts[4] = {0, 0, 0, 0}, nacc = 0, nonly_old = 0;
+    size_t nuntimed = 0; /* pairs timed on neither side (CPU reference rows) */
     for (size_t i = 0; i < o.nrows; i++) {
         const mlab_row *ro = &o.rows[i];
         const mlab_row *rn = find_row(&n, ro->case_name, ro->variant, used);
@@ -464,13 +476,17 @@ int mlab_cmd_compare(int argc, char **argv)
             rc = err(cmd, MLAB_EXIT_INTERNAL, "out of memory");
             goto out;
         }
-        counts[tc.verdict]++;
+        int untimed = !gpu_timed(ro) && !gpu_timed(rn);
+        if (untimed)
+            nuntimed++;
+        else
+            counts[tc.verdict]++;
         char why[256], mo[64], mn[64], ch[32], pv[40];
         int drift = mlab_accuracy_drift(ro, rn, &opt, why, sizeof why);
         nacc += drift;
         fmt_median(mo, sizeof mo, ro);
         fmt_median(mn, sizeof mn, rn);
-        if (isfinite(tc.change)) {
+        if (isfinite(tc.change) && !untimed) {
             snprintf(ch, sizeof ch, "%+.2f%%", 100 * tc.change);
             ratios[nratio] = rn->median_us / ro->median_us;
             olds[nratio] = ro->median_us;
@@ -488,6 +504,8 @@ int mlab_cmd_compare(int argc, char **argv)
         if (drift)
             printf("accuracy-regression (timing: %s)\n    accuracy: %s\n",
                    mlab_verdict_name(tc.verdict), why);
+        else if (untimed)
+            printf("-\n");
         else if (tc.tested)
             printf("%s (%s)\n", mlab_verdict_name(tc.verdict), tc.why);
         else
@@ -520,10 +538,13 @@ int mlab_cmd_compare(int argc, char **argv)
         printf("\n");
     }
     int regression = counts[MLAB_SLOWER] > 0 || nacc > 0;
-    printf("\nsummary: %zu pairs: %zu same, %zu faster, %zu slower, %zu unclear; "
-           "%zu accuracy regressions -> %s (exit %d)\n",
+    printf("\nsummary: %zu pairs: %zu same, %zu faster, %zu slower, %zu unclear",
            npairs, counts[MLAB_SAME], counts[MLAB_FASTER], counts[MLAB_SLOWER],
-           counts[MLAB_UNCLEAR], nacc, regression ? "REGRESSION" : "no regression",
+           counts[MLAB_UNCLEAR]);
+    if (nuntimed)
+        printf(", %zu not compared (CPU reference or not timed)", nuntimed);
+    printf("; %zu accuracy regressions -> %s (exit %d)\n", nacc,
+           regression ? "REGRESSION" : "no regression",
            regression ? MLAB_EXIT_REGRESSION : MLAB_EXIT_OK);
     rc = regression ? MLAB_EXIT_REGRESSION : MLAB_EXIT_OK;
 out:
@@ -693,7 +714,9 @@ static double pos_or_nan(double v)
 /* The data of latency, bandwidth and error plots:
  *   block 0: case_idx,case_name,min median_us,min gbps      (x tick labels)
  *   block 1: variant_idx,variant [kv],min rel_rms           (x labels of error.gp)
- *   block 1+v, v = 1..nv: one variant's rows:
+ *   block 1+v, v = 1..nv: one variant's rows, the GPU variants first (the
+ *   latency and bandwidth figures draw those), then the CPU reference rows
+ *   ("cpu_ref_*", drawn only in the error figure):
  *     1 case_idx, 2 case_name, 3 variant, 4 kv_format, 5 median_us, 6 q1_us,
  *     7 q3_us, 8 gbps, 9 gbps at q3, 10 gbps at q1, 11 pct_copy_bw, 12 tflops,
  *     13 kernel_rel_rms, 14 total_rel_rms, 15 tolerance max_rel_rms,
@@ -704,11 +727,22 @@ static double pos_or_nan(double v)
  * them as invisible points that set the tick labels (gnuplot warns about a
  * plot element without one valid point). */
 static int write_plot_data(FILE *f, const mlab_results *r, char ***cases, int *nc,
-                           char ***vars, int *nv, int *ntimed, int *nerr)
+                           char ***vars, int *nv, int *nv_gpu, int *ntimed, int *nerr)
 {
-    for (size_t i = 0; i < r->nrows; i++)
-        if (intern(cases, nc, r->rows[i].case_name) < 0 || intern(vars, nv, r->rows[i].variant) < 0)
-            return -1;
+    /* GPU variants first, then the CPU reference rows: the latency and
+     * bandwidth figures draw blocks 1..nv_gpu only */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < r->nrows; i++) {
+            int cpu = strncmp(r->rows[i].variant, "cpu_ref_", 8) == 0;
+            if (cpu != pass)
+                continue;
+            if (intern(cases, nc, r->rows[i].case_name) < 0 ||
+                intern(vars, nv, r->rows[i].variant) < 0)
+                return -1;
+        }
+        if (pass == 0)
+            *nv_gpu = *nv;
+    }
     *ntimed = *nerr = 0;
     char s1[128], s2[128];
     fprintf(f, "# mlabench plot data, block 0: case_idx,case_name,min_median_us,min_gbps\n");
@@ -716,7 +750,7 @@ static int write_plot_data(FILE *f, const mlab_results *r, char ***cases, int *n
         double lo_t = NAN, lo_b = NAN;
         for (size_t i = 0; i < r->nrows; i++) {
             const mlab_row *w = &r->rows[i];
-            if (strcmp(w->case_name, (*cases)[c]) || w->nsamples == 0 || !(w->median_us > 0))
+            if (strcmp(w->case_name, (*cases)[c]) || !gpu_timed(w))
                 continue;
             lo_t = isnan(lo_t) || w->median_us < lo_t ? w->median_us : lo_t;
             if (w->gbps > 0)
@@ -754,7 +788,7 @@ static int write_plot_data(FILE *f, const mlab_results *r, char ***cases, int *n
                 const mlab_row *w = &r->rows[i];
                 if (strcmp(w->variant, (*vars)[v]) || strcmp(w->case_name, (*cases)[c]))
                     continue;
-                int timed = w->nsamples > 0 && w->median_us > 0;
+                int timed = gpu_timed(w);
                 *ntimed += timed;
                 *nerr += w->kernel_err.n > 0 || w->total_err.n > 0;
                 const mlab_tol *tol = mlab_tol_find(w->kernel_tol);
@@ -831,8 +865,7 @@ static int write_history_data(FILE *f, run_file *runs, int nr, char **cf, int nc
     for (int k = 0; k < nr; k++)
         for (size_t i = 0; i < runs[k].r.nrows; i++) {
             const mlab_row *w = &runs[k].r.rows[i];
-            if (!in_list(cf, ncf, w->case_name) || !in_list(vf, nvf, w->variant) ||
-                w->nsamples == 0 || !(w->median_us > 0))
+            if (!in_list(cf, ncf, w->case_name) || !in_list(vf, nvf, w->variant) || !gpu_timed(w))
                 continue;
             char key[128];
             snprintf(key, sizeof key, "%s/%s", w->case_name, w->variant);
@@ -854,8 +887,8 @@ static int write_history_data(FILE *f, run_file *runs, int nr, char **cf, int nc
         double lo = NAN;
         for (size_t i = 0; i < runs[k].r.nrows; i++) {
             const mlab_row *w = &runs[k].r.rows[i];
-            if (in_list(cf, ncf, w->case_name) && in_list(vf, nvf, w->variant) &&
-                w->nsamples > 0 && w->median_us > 0 && (isnan(lo) || w->median_us < lo))
+            if (in_list(cf, ncf, w->case_name) && in_list(vf, nvf, w->variant) && gpu_timed(w) &&
+                (isnan(lo) || w->median_us < lo))
                 lo = w->median_us;
         }
         fprintf(f, "%d,%s,%s,%s,%.9g\n", k, s1, s2, s3, lo);
@@ -868,7 +901,7 @@ static int write_history_data(FILE *f, run_file *runs, int nr, char **cf, int nc
                 char key[128];
                 snprintf(key, sizeof key, "%s/%s", w->case_name, w->variant);
                 safe_name(s1, sizeof s1, key);
-                if (strcmp(s1, (*series)[s]) || w->nsamples == 0 || !(w->median_us > 0))
+                if (strcmp(s1, (*series)[s]) || !gpu_timed(w))
                     continue;
                 fprintf(f, "%d,%.9g,%.9g,%.9g\n", k, w->median_us, w->q1_us, w->q3_us);
                 break;
@@ -1030,28 +1063,30 @@ int mlab_cmd_plot(int argc, char **argv)
         goto free_runs;
     }
     FILE *f = fopen(data, "w");
-    int ntimed = 0, nerr = 0;
+    int ntimed = 0, nerr = 0, nv_gpu = 0;
     if (!f) {
         rc = err(cmd, MLAB_EXIT_IO, "%s: cannot create: %s", data, strerror(errno));
         data[0] = 0;
         goto free_runs;
     }
-    int bad = write_plot_data(f, r, &cases, &nc, &vars, &nv, &ntimed, &nerr);
+    int bad = write_plot_data(f, r, &cases, &nc, &vars, &nv, &nv_gpu, &ntimed, &nerr);
     if (fclose(f) != 0 || bad) {
         rc = err(cmd, MLAB_EXIT_IO, "%s: write error", data);
         goto free_runs;
     }
     const char *fmts[2] = {"png", "svg"};
     int f0 = strcmp(format, "svg") == 0 ? 1 : 0, f1 = strcmp(format, "png") == 0 ? 0 : 1;
-    char vars_words[4096], v1[4400], v2[4600];
+    char vars_words[4096], v1[4400], v2[4600], v3[4600];
     words(vars_words, sizeof vars_words, vars, nv);
     gp_str(v1, sizeof v1, vars_words);
-    snprintf(v2, sizeof v2, "nc=%d; nv=%d; variants=%s; copy_bw=%.9g", nc, nv, v1,
+    /* v2: latency and bandwidth (GPU variants only), v3: error (all rows) */
+    snprintf(v2, sizeof v2, "nc=%d; nv=%d; variants=%s; copy_bw=%.9g", nc, nv_gpu, v1,
              r->env.copy_bw_gbs > 0 ? r->env.copy_bw_gbs : 0.0);
+    snprintf(v3, sizeof v3, "nc=%d; nv=%d; variants=%s", nc, nv, v1);
     if (r->nrows == 0)
         printf("%s: no rows: nothing to plot\n", in);
     else if (ntimed == 0)
-        printf("%s: no timed rows: latency and bandwidth skipped\n", in);
+        printf("%s: no GPU-timed rows: latency and bandwidth skipped\n", in);
     if (r->nrows > 0 && nerr == 0)
         printf("%s: no error metrics: error figure skipped\n", in);
     for (int fi = f0; fi <= f1 && rc == MLAB_EXIT_OK; fi++) {
@@ -1060,7 +1095,7 @@ int mlab_cmd_plot(int argc, char **argv)
             break;
         if (ntimed > 0 && (rc = run_gnuplot(&c, "bandwidth", data, v2)))
             break;
-        if (nerr > 0 && (rc = run_gnuplot(&c, "error", data, v2)))
+        if (nerr > 0 && (rc = run_gnuplot(&c, "error", data, v3)))
             break;
     }
 

@@ -179,8 +179,9 @@ static void type_desc(hid_t t, char *buf, size_t len)
 typedef enum { A_STR, A_INT, A_UINT64, A_FLOAT } attr_kind;
 
 /* Read attribute `name` of `loc` into out (A_STR: char[outlen]; A_INT: long
- * long; A_UINT64: uint64_t; A_FLOAT: double). Returns MLAB_EXIT_OK, -1 when
- * it is absent and not required, or MLAB_EXIT_BADINPUT with a message.
+ * long; A_UINT64: uint64_t; A_FLOAT: double). Returns MLAB_EXIT_OK (0), -1
+ * when it is absent and not required, or an MLAB_EXIT_* error (> 0) with a
+ * message, so "rc > 0" means "give up".
  * `obj` names loc in messages ("/kv_fp8"), NULL for the root. */
 static int get_attr(const rd_ctx *x, hid_t loc, const char *obj, const char *name,
                     attr_kind kind, void *out, size_t outlen, int required)
@@ -380,14 +381,151 @@ static int check_filters(const rd_ctx *x, hid_t ds, const char *obj)
     return rc;
 }
 
-/* Open dataset i and check, without reading data: presence, type class,
- * size, sign, byte order, rank and dims (D_* resolved by the known values;
- * D_TOTAL_Q/KV < 0 means "take it from this dataset's first dim"). */
+/* The stored type: class, size, sign, byte order, precision. On success
+ * *memtype is what to read it with: a same-size native integer (HDF5 then
+ * only swaps bytes, bits are kept), the file's own opaque type (a plain copy
+ * of bytes) or native float. */
+static int check_type(const rd_ctx *x, const ds_spec *s, const char *obj, hid_t t, hid_t *memtype)
+{
+    char td[48];
+    H5T_class_t cls = H5Tget_class(t);
+    size_t size = H5Tget_size(t);
+    const char *want = kind_name(s);
+    int ok_class, rc = MLAB_EXIT_BADINPUT;
+    type_desc(t, td, sizeof td);
+    if (s->kind == K_UINT)
+        ok_class = cls == H5T_INTEGER || cls == H5T_OPAQUE;
+    else if (s->kind == K_INT)
+        ok_class = cls == H5T_INTEGER;
+    else
+        ok_class = cls == H5T_FLOAT;
+    if (!ok_class && s->kind == K_UINT)
+        return rd_fail(x, rc, obj, "stored as %s, expected %s or a %d-byte opaque (ml_dtypes) "
+                       "type: store the raw bits (x.view(np.%s))", td, want, s->elem, want);
+    if (!ok_class)
+        return rd_fail(x, rc, obj, "stored as %s, expected %s", td, want);
+    if (size != (size_t)s->elem)
+        return rd_fail(x, rc, obj, "stored as %s (%zu bytes), expected %s (%d bytes)", td, size,
+                       want, s->elem);
+    if (cls == H5T_INTEGER) {
+        int is_signed = H5Tget_sign(t) != H5T_SGN_NONE;
+        if (is_signed != (s->kind == K_INT) && s->kind == K_UINT) /* HDF5 would clamp negatives */
+            return rd_fail(x, rc, obj, "stored as %s, expected %s (store the raw bits: "
+                           "x.view(np.%s))", td, want, want);
+        if (is_signed != (s->kind == K_INT))
+            return rd_fail(x, rc, obj, "stored as %s, expected %s", td, want);
+        H5T_order_t ord = H5Tget_order(t);
+        if (ord != H5T_ORDER_LE && ord != H5T_ORDER_BE)
+            return rd_fail(x, rc, obj, "integer byte order is neither little- nor big-endian");
+        if (H5Tget_precision(t) != 8 * size || H5Tget_offset(t) != 0)
+            return rd_fail(x, rc, obj, "integer with %zu bits of precision at offset %d, "
+                           "expected %zu at 0", H5Tget_precision(t), H5Tget_offset(t), 8 * size);
+        if (s->kind == K_INT)
+            *memtype = H5Tcopy(H5T_NATIVE_INT32);
+        else
+            *memtype = H5Tcopy(s->elem == 2 ? H5T_NATIVE_UINT16 : H5T_NATIVE_UINT8);
+    } else if (cls == H5T_OPAQUE) {
+        *memtype = H5Tcopy(t);
+    } else {
+        *memtype = H5Tcopy(H5T_NATIVE_FLOAT);
+    }
+    if (*memtype < 0)
+        return rd_fail(x, MLAB_EXIT_INTERNAL, obj, "cannot make a memory type");
+    return MLAB_EXIT_OK;
+}
+
+/* Rank and dims against the schema, symbolic dims resolved to total_q,
+ * total_kv and batch + 1. A resolved value < 0 (D_TOTAL_Q, D_TOTAL_KV)
+ * accepts any size: /q and /kv_bf16 define total_q and total_kv. */
+static int check_dims(const rd_ctx *x, int i, const char *obj, hid_t sp, long total_q,
+                      long total_kv, long batch, hsize_t dims[3])
+{
+    const ds_spec *s = &ds_table[i];
+    int rc = MLAB_EXIT_BADINPUT;
+    int rank = H5Sget_simple_extent_ndims(sp);
+    hsize_t d[H5S_MAX_RANK];
+    if (rank < 0 || H5Sget_simple_extent_type(sp) == H5S_NULL)
+        return rd_fail(x, rc, obj, "has no dataspace (H5S_NULL)");
+    H5Sget_simple_extent_dims(sp, d, NULL);
+    if (i == DS_KV_FP8_SCALE && rank == 0) { /* a scalar is as good as [1] */
+        rank = 1;
+        d[0] = 1;
+    }
+
+    char want_dims[64], got_dims[96];
+    long w[3];
+    int pos = 0;
+    for (int k = 0; k < s->rank; k++) {
+        long v = s->dims[k];
+        w[k] = v == D_TOTAL_Q ? total_q : v == D_TOTAL_KV ? total_kv : v == D_BATCH1 ? batch + 1 : v;
+        if (w[k] < 0)
+            pos += snprintf(want_dims + pos, sizeof want_dims - (size_t)pos, "%s%s", k ? "," : "[",
+                            w[k] == D_TOTAL_Q ? "total_q" : "total_kv");
+        else
+            pos += snprintf(want_dims + pos, sizeof want_dims - (size_t)pos, "%s%ld", k ? "," : "[",
+                            w[k]);
+    }
+    snprintf(want_dims + pos, sizeof want_dims - (size_t)pos, "]");
+    pos = 0;
+    got_dims[0] = '\0';
+    for (int k = 0; k < rank && pos < (int)sizeof got_dims - 24; k++)
+        pos += snprintf(got_dims + pos, sizeof got_dims - (size_t)pos, "%s%llu", k ? "," : "[",
+                        (unsigned long long)d[k]);
+    snprintf(got_dims + pos, sizeof got_dims - (size_t)pos, rank ? "]" : "scalar");
+
+    if (rank != s->rank)
+        return rd_fail(x, rc, obj, "rank %d %s, expected rank %d %s", rank, got_dims, s->rank,
+                       want_dims);
+    for (int k = 0; k < s->rank; k++) {
+        if (w[k] < 0 && d[k] > (hsize_t)(INT_MAX / MLAB_HEADS))
+            return rd_fail(x, rc, obj, "dims %s: %llu rows is too many", got_dims,
+                           (unsigned long long)d[k]);
+        if (w[k] >= 0 && d[k] != (hsize_t)w[k]) {
+            const char *from = s->dims[k] == D_TOTAL_Q    ? " (total_q from /q)"
+                               : s->dims[k] == D_TOTAL_KV ? " (total_kv from /kv_bf16)"
+                               : s->dims[k] == D_BATCH1   ? " (attribute batch + 1)"
+                                                          : "";
+            return rd_fail(x, rc, obj, "dims %s, expected %s%s", got_dims, want_dims, from);
+        }
+    }
+    for (int k = 0; k < rank; k++)
+        dims[k] = d[k];
+    return MLAB_EXIT_OK;
+}
+
+/* The optional dataset attributes (dtype, nibble_order, block_size) must
+ * agree with the schema when present. */
+static int check_ds_attrs(const rd_ctx *x, int i, const char *obj, hid_t ds, mlab_fp8_fmt fp8)
+{
+    const ds_spec *s = &ds_table[i];
+    int rc = check_dtype_attr(x, ds, obj, s->dtype ? s->dtype : fp8_format_name(fp8));
+    if (rc != MLAB_EXIT_OK)
+        return rc;
+    if (i == DS_KV_MXFP4) {
+        char order[64];
+        rc = get_attr(x, ds, obj, "nibble_order", A_STR, order, sizeof order, 0);
+        if (rc == MLAB_EXIT_OK && strcmp(order, MLAB_NIBBLE_ORDER) != 0)
+            return rd_fail(x, MLAB_EXIT_BADINPUT, "/kv_mxfp4: attribute nibble_order",
+                           "= \"%s\", expected \"%s\"", order, MLAB_NIBBLE_ORDER);
+    }
+    if (i == DS_KV_MXFP4_SCALE) {
+        long long bs;
+        rc = get_attr(x, ds, obj, "block_size", A_INT, &bs, 0, 0);
+        if (rc == MLAB_EXIT_OK && bs != MLAB_MX_BLOCK)
+            return rd_fail(x, MLAB_EXIT_BADINPUT, "/kv_mxfp4_scale: attribute block_size",
+                           "= %lld, expected %d", bs, MLAB_MX_BLOCK);
+    }
+    return rc == -1 ? MLAB_EXIT_OK : rc;
+}
+
+/* Open dataset i and check everything but its values: presence, type, dims,
+ * filters and dataset attributes. An absent optional dataset leaves
+ * o->present = 0. */
 static int open_checked(const rd_ctx *x, hid_t f, int i, long total_q, long total_kv, long batch,
                         mlab_fp8_fmt fp8, int required, ds_open *o)
 {
     const ds_spec *s = &ds_table[i];
-    char obj[40], td[48];
+    char obj[40];
     hid_t t = -1, sp = -1;
     int rc = MLAB_EXIT_BADINPUT;
     snprintf(obj, sizeof obj, "/%s", s->name);
@@ -400,168 +538,23 @@ static int open_checked(const rd_ctx *x, hid_t f, int i, long total_q, long tota
             return MLAB_EXIT_OK;
         return rd_fail(x, rc, obj, ex == 0 ? "missing" : "cannot be looked up (corrupt file?)");
     }
-    H5O_info_t info;
-    if (H5Oget_info_by_name(f, s->name, &info, H5P_DEFAULT) < 0)
+    hid_t any = H5Oopen(f, s->name, H5P_DEFAULT); /* H5Iget_type: same API in 1.10 .. 2.0 */
+    if (any < 0)
         return rd_fail(x, rc, obj, "cannot be opened (corrupt file?)");
-    if (info.type != H5O_TYPE_DATASET)
+    H5I_type_t kind = H5Iget_type(any);
+    H5Oclose(any);
+    if (kind != H5I_DATASET)
         return rd_fail(x, rc, obj, "is not a dataset");
     o->ds = H5Dopen2(f, s->name, H5P_DEFAULT);
     if (o->ds < 0 || (t = H5Dget_type(o->ds)) < 0 || (sp = H5Dget_space(o->ds)) < 0) {
         rd_fail(x, rc, obj, "cannot be opened (corrupt file?)");
         goto fail;
     }
-
-    /* type class and size */
-    H5T_class_t cls = H5Tget_class(t);
-    size_t size = H5Tget_size(t);
-    type_desc(t, td, sizeof td);
-    const char *want = kind_name(s);
-    int ok_class;
-    if (s->kind == K_UINT)
-        ok_class = cls == H5T_INTEGER || cls == H5T_OPAQUE;
-    else if (s->kind == K_INT)
-        ok_class = cls == H5T_INTEGER;
-    else
-        ok_class = cls == H5T_FLOAT;
-    if (!ok_class) {
-        if (s->kind == K_UINT)
-            rd_fail(x, rc, obj, "stored as %s, expected %s or a %d-byte opaque (ml_dtypes) type: "
-                    "store the raw bits (x.view(np.%s))", td, want, s->elem, want);
-        else
-            rd_fail(x, rc, obj, "stored as %s, expected %s", td, want);
+    if ((rc = check_type(x, s, obj, t, &o->memtype)) != MLAB_EXIT_OK ||
+        (rc = check_dims(x, i, obj, sp, total_q, total_kv, batch, o->dims)) != MLAB_EXIT_OK ||
+        (rc = check_filters(x, o->ds, obj)) != MLAB_EXIT_OK ||
+        (rc = check_ds_attrs(x, i, obj, o->ds, fp8)) != MLAB_EXIT_OK)
         goto fail;
-    }
-    if (size != (size_t)s->elem) {
-        rd_fail(x, rc, obj, "stored as %s (%zu bytes), expected %s (%d bytes)", td, size, want,
-                s->elem);
-        goto fail;
-    }
-    if (cls == H5T_INTEGER) {
-        int is_signed = H5Tget_sign(t) != H5T_SGN_NONE;
-        if (is_signed != (s->kind == K_INT)) {
-            if (s->kind == K_UINT)
-                rd_fail(x, rc, obj, "stored as %s, expected %s (store the raw bits: x.view(np.%s))",
-                        td, want, want);
-            else
-                rd_fail(x, rc, obj, "stored as %s, expected %s", td, want);
-            goto fail;
-        }
-        H5T_order_t ord = H5Tget_order(t);
-        if (ord != H5T_ORDER_LE && ord != H5T_ORDER_BE) {
-            rd_fail(x, rc, obj, "integer byte order is neither little- nor big-endian");
-            goto fail;
-        }
-        if (H5Tget_precision(t) != 8 * size || H5Tget_offset(t) != 0) {
-            rd_fail(x, rc, obj, "integer with %zu bits of precision at offset %d, expected %zu at 0",
-                    H5Tget_precision(t), H5Tget_offset(t), 8 * size);
-            goto fail;
-        }
-        /* a same-size native integer: HDF5 only swaps bytes, bits are kept */
-        if (s->kind == K_INT)
-            o->memtype = H5Tcopy(H5T_NATIVE_INT32);
-        else
-            o->memtype = H5Tcopy(s->elem == 2 ? H5T_NATIVE_UINT16 : H5T_NATIVE_UINT8);
-    } else if (cls == H5T_OPAQUE) {
-        o->memtype = H5Tcopy(t); /* the file's own type: a plain copy of bytes */
-    } else {
-        o->memtype = H5Tcopy(H5T_NATIVE_FLOAT);
-    }
-    if (o->memtype < 0) {
-        rd_fail(x, MLAB_EXIT_INTERNAL, obj, "cannot make a memory type");
-        goto fail;
-    }
-
-    /* rank and dims */
-    int rank = H5Sget_simple_extent_ndims(sp);
-    hsize_t d[H5S_MAX_RANK];
-    if (rank < 0 || H5Sget_simple_extent_type(sp) == H5S_NULL) {
-        rd_fail(x, rc, obj, "has no dataspace (H5S_NULL)");
-        goto fail;
-    }
-    H5Sget_simple_extent_dims(sp, d, NULL);
-    if (i == DS_KV_FP8_SCALE && rank == 0) { /* a scalar is as good as [1] */
-        rank = 1;
-        d[0] = 1;
-    }
-    char want_dims[64], got_dims[96];
-    long w[3];
-    int pos = 0;
-    for (int k = 0; k < s->rank; k++) {
-        long v = s->dims[k];
-        if (v == D_TOTAL_Q)
-            v = total_q;
-        else if (v == D_TOTAL_KV)
-            v = total_kv;
-        else if (v == D_BATCH1)
-            v = batch + 1;
-        w[k] = v;
-        pos += snprintf(want_dims + pos, sizeof want_dims - (size_t)pos, "%s%s", k ? "," : "[",
-                        v < 0 ? (v == D_TOTAL_Q ? "total_q" : "total_kv") : "");
-        if (v >= 0)
-            pos += snprintf(want_dims + pos, sizeof want_dims - (size_t)pos, "%ld", v);
-    }
-    snprintf(want_dims + pos, sizeof want_dims - (size_t)pos, "]");
-    pos = 0;
-    got_dims[0] = '\0';
-    for (int k = 0; k < rank && pos < (int)sizeof got_dims - 24; k++)
-        pos += snprintf(got_dims + pos, sizeof got_dims - (size_t)pos, "%s%llu", k ? "," : "[",
-                        (unsigned long long)d[k]);
-    snprintf(got_dims + pos, sizeof got_dims - (size_t)pos, rank ? "]" : "scalar");
-    if (rank != s->rank) {
-        rd_fail(x, rc, obj, "rank %d %s, expected rank %d %s", rank, got_dims, s->rank, want_dims);
-        goto fail;
-    }
-    for (int k = 0; k < s->rank; k++) {
-        if (w[k] < 0) { /* the dataset that defines total_q / total_kv */
-            if (d[k] > (hsize_t)(INT_MAX / MLAB_HEADS)) {
-                rd_fail(x, rc, obj, "dims %s: %llu rows is too many", got_dims,
-                        (unsigned long long)d[k]);
-                goto fail;
-            }
-            continue;
-        }
-        if (d[k] != (hsize_t)w[k]) {
-            const char *from = "";
-            if (s->dims[k] == D_TOTAL_Q)
-                from = " (total_q from /q)";
-            else if (s->dims[k] == D_TOTAL_KV)
-                from = " (total_kv from /kv_bf16)";
-            else if (s->dims[k] == D_BATCH1)
-                from = " (attribute batch + 1)";
-            rd_fail(x, rc, obj, "dims %s, expected %s%s", got_dims, want_dims, from);
-            goto fail;
-        }
-    }
-    for (int k = 0; k < rank; k++)
-        o->dims[k] = d[k];
-
-    rc = check_filters(x, o->ds, obj);
-    if (rc != MLAB_EXIT_OK)
-        goto fail;
-
-    /* the optional dataset attributes must agree with the schema */
-    rc = check_dtype_attr(x, o->ds, obj, s->dtype ? s->dtype : fp8_format_name(fp8));
-    if (rc == MLAB_EXIT_OK && i == DS_KV_MXFP4) {
-        char order[64];
-        int r = get_attr(x, o->ds, obj, "nibble_order", A_STR, order, sizeof order, 0);
-        if (r == MLAB_EXIT_OK && strcmp(order, MLAB_NIBBLE_ORDER) != 0)
-            rc = rd_fail(x, MLAB_EXIT_BADINPUT, "/kv_mxfp4: attribute nibble_order",
-                         "= \"%s\", expected \"%s\"", order, MLAB_NIBBLE_ORDER);
-        else if (r != MLAB_EXIT_OK && r != -1)
-            rc = r;
-    }
-    if (rc == MLAB_EXIT_OK && i == DS_KV_MXFP4_SCALE) {
-        long long bs;
-        int r = get_attr(x, o->ds, obj, "block_size", A_INT, &bs, 0, 0);
-        if (r == MLAB_EXIT_OK && bs != MLAB_MX_BLOCK)
-            rc = rd_fail(x, MLAB_EXIT_BADINPUT, "/kv_mxfp4_scale: attribute block_size",
-                         "= %lld, expected %d", bs, MLAB_MX_BLOCK);
-        else if (r != MLAB_EXIT_OK && r != -1)
-            rc = r;
-    }
-    if (rc != MLAB_EXIT_OK)
-        goto fail;
-
     H5Sclose(sp);
     H5Tclose(t);
     o->present = 1;
@@ -610,25 +603,43 @@ static const char *validate_object(const char **reason_p, char *buf, size_t len)
 }
 
 /* Open with open(2) first: a missing or unreadable file is an I/O error
- * with the system's reason, not "not an HDF5 file". */
-static int check_os_readable(const rd_ctx *x)
+ * with the system's reason, not "not an HDF5 file". Then look for the HDF5
+ * signature where the format puts it (offset 0, 512, 1024, 2048, ...), so a
+ * file that has it but will not open is "truncated or corrupt". */
+static int probe_file(const rd_ctx *x)
 {
+    static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
     int fd = open(x->path, O_RDONLY);
     if (fd < 0)
         return rd_fail(x, MLAB_EXIT_IO, NULL, "cannot open: %s", strerror(errno));
     struct stat st;
-    int rc = MLAB_EXIT_OK;
-    if (fstat(fd, &st) != 0)
+    int rc = MLAB_EXIT_BADINPUT;
+    if (fstat(fd, &st) != 0) {
         rc = rd_fail(x, MLAB_EXIT_IO, NULL, "cannot open: %s", strerror(errno));
-    else if (S_ISDIR(st.st_mode))
-        rc = rd_fail(x, MLAB_EXIT_IO, NULL, "cannot open: %s", strerror(EISDIR));
-    else if (st.st_size == 0)
-        rc = rd_fail(x, MLAB_EXIT_BADINPUT, NULL, "not an HDF5 file (empty)");
-    else {
-        char b;
-        if (read(fd, &b, 1) != 1) /* e.g. EIO, or a FIFO */
-            rc = rd_fail(x, MLAB_EXIT_IO, NULL, "cannot read: %s", strerror(errno));
+        goto close_fd;
     }
+    if (S_ISDIR(st.st_mode)) {
+        rc = rd_fail(x, MLAB_EXIT_IO, NULL, "cannot open: %s", strerror(EISDIR));
+        goto close_fd;
+    }
+    if (st.st_size == 0) {
+        rd_fail(x, rc, NULL, "not an HDF5 file (empty)");
+        goto close_fd;
+    }
+    for (off_t off = 0; off + 8 <= st.st_size; off = off ? 2 * off : 512) {
+        unsigned char b[8];
+        ssize_t n = pread(fd, b, sizeof b, off);
+        if (n < 0) {
+            rc = rd_fail(x, MLAB_EXIT_IO, NULL, "cannot read: %s", strerror(errno));
+            goto close_fd;
+        }
+        if (n == (ssize_t)sizeof b && memcmp(b, sig, sizeof sig) == 0) {
+            rc = MLAB_EXIT_OK;
+            goto close_fd;
+        }
+    }
+    rd_fail(x, rc, NULL, "not an HDF5 file");
+close_fd:
     close(fd);
     return rc;
 }
@@ -646,6 +657,96 @@ static void default_name(const char *path, char *name, size_t len)
     name[n] = '\0';
 }
 
+/* The format name and version, first: a newer file must say "upgrade",
+ * not complain about dims it may have changed. */
+static int check_format(const rd_ctx *x, hid_t f)
+{
+    char s[64];
+    long version;
+    int rc = get_attr(x, f, NULL, "format", A_STR, s, sizeof s, 0);
+    if (rc == -1)
+        return rd_fail(x, MLAB_EXIT_BADINPUT, "attribute format", "missing: not a mlabench case file");
+    if (rc != MLAB_EXIT_OK)
+        return rc;
+    if (strcmp(s, MLAB_CASE_FORMAT) != 0)
+        return rd_fail(x, MLAB_EXIT_BADINPUT, "attribute format",
+                       "= \"%s\": not a mlabench case file (expected \"%s\")", s, MLAB_CASE_FORMAT);
+    rc = get_int_attr(x, f, "format_version", LONG_MIN, LONG_MAX, 1, &version);
+    if (rc != MLAB_EXIT_OK)
+        return rc;
+    if (version > MLAB_CASE_VERSION)
+        return rd_fail(x, MLAB_EXIT_BADINPUT, "attribute format_version",
+                       "written by a newer mlabench (format_version %ld > %d): upgrade", version,
+                       MLAB_CASE_VERSION);
+    if (version < 1)
+        return rd_fail(x, MLAB_EXIT_BADINPUT, "attribute format_version",
+                       "= %ld: invalid (this mlabench reads version %d)", version, MLAB_CASE_VERSION);
+    return MLAB_EXIT_OK;
+}
+
+/* The root attributes into c (data/README.md says which are required);
+ * *q_seq_len and *kv_len get the stated lengths, or -1. */
+static int read_params(const rd_ctx *x, hid_t f, mlab_case *c, long *q_seq_len, long *kv_len)
+{
+    char s[64];
+    long batch = 0, v = 0;
+    double dv = 0;
+    int rc = get_int_attr(x, f, "batch", 1, INT_MAX - 1, 1, &batch);
+    if (rc != MLAB_EXIT_OK)
+        return rc;
+    c->batch = (int)batch;
+    *q_seq_len = *kv_len = -1;
+    if ((rc = get_int_attr(x, f, "q_seq_len", -1, INT_MAX, 0, q_seq_len)) > 0 ||
+        (rc = get_int_attr(x, f, "kv_len", -1, INT_MAX, 0, kv_len)) > 0)
+        return rc;
+    for (size_t k = 0; k < sizeof fixed_attrs / sizeof fixed_attrs[0]; k++) {
+        rc = get_int_attr(x, f, fixed_attrs[k].name, LONG_MIN, LONG_MAX, 0, &v);
+        if (rc > 0)
+            return rc;
+        if (rc == MLAB_EXIT_OK && v != fixed_attrs[k].value) {
+            char label[64];
+            snprintf(label, sizeof label, "attribute %s", fixed_attrs[k].name);
+            return rd_fail(x, MLAB_EXIT_BADINPUT, label, "= %ld: mlabench handles %ld only", v,
+                           fixed_attrs[k].value);
+        }
+    }
+
+    if ((rc = get_attr(x, f, NULL, "sm_scale", A_FLOAT, &dv, 0, 1)) != MLAB_EXIT_OK)
+        return rc;
+    c->sm_scale = (float)dv;
+    c->input_scale = 1.0f;
+    if ((rc = get_attr(x, f, NULL, "input_scale", A_FLOAT, &dv, 0, 0)) > 0)
+        return rc;
+    if (rc == MLAB_EXIT_OK)
+        c->input_scale = (float)dv;
+    if ((rc = get_attr(x, f, NULL, "seed", A_UINT64, &c->seed, 0, 0)) > 0)
+        return rc;
+
+    if ((rc = get_attr(x, f, NULL, "fp8_format", A_STR, s, sizeof s, 1)) != MLAB_EXIT_OK)
+        return rc;
+    if (strcmp(s, "float8_e4m3fn") == 0)
+        c->fp8_fmt = MLAB_FP8_E4M3FN;
+    else if (strcmp(s, "float8_e4m3fnuz") == 0)
+        c->fp8_fmt = MLAB_FP8_E4M3FNUZ;
+    else
+        return rd_fail(x, MLAB_EXIT_BADINPUT, "attribute fp8_format",
+                       "= \"%s\": expected \"float8_e4m3fn\" or \"float8_e4m3fnuz\"", s);
+    if ((rc = get_attr(x, f, NULL, "mxfp4_tie", A_STR, s, sizeof s, 1)) != MLAB_EXIT_OK)
+        return rc;
+    if (mlab_fp4_tie_parse(s, &c->fp4_tie) != 0)
+        return rd_fail(x, MLAB_EXIT_BADINPUT, "attribute mxfp4_tie",
+                       "= \"%s\": expected \"up\" or \"even\"", s);
+
+    default_name(x->path, c->name, sizeof c->name);
+    strcpy(c->producer, "unknown");
+    strcpy(c->commit, "unknown");
+    if ((rc = get_attr(x, f, NULL, "name", A_STR, c->name, sizeof c->name, 0)) > 0 ||
+        (rc = get_attr(x, f, NULL, "producer", A_STR, c->producer, sizeof c->producer, 0)) > 0 ||
+        (rc = get_attr(x, f, NULL, "commit", A_STR, c->commit, sizeof c->commit, 0)) > 0)
+        return rc;
+    return MLAB_EXIT_OK;
+}
+
 int mlab_h5_read_case(const char *path, mlab_case *c, char *why, size_t whylen)
 {
     rd_ctx x = {path, why, whylen};
@@ -653,7 +754,6 @@ int mlab_h5_read_case(const char *path, mlab_case *c, char *why, size_t whylen)
     h5_quiet quiet;
     hid_t fapl = -1, f = -1;
     int rc;
-    char s[128];
 
     memset(c, 0, sizeof *c);
     for (int i = 0; i < DS_COUNT; i++)
@@ -661,17 +761,12 @@ int mlab_h5_read_case(const char *path, mlab_case *c, char *why, size_t whylen)
     if (why && whylen)
         why[0] = '\0';
 
-    rc = check_os_readable(&x);
+    rc = probe_file(&x);
     if (rc != MLAB_EXIT_OK)
         return rc;
 
     h5_quiet_begin(&quiet);
     rc = MLAB_EXIT_BADINPUT;
-    htri_t is = H5Fis_hdf5(path);
-    if (is <= 0) {
-        rd_fail(&x, rc, NULL, "not an HDF5 file");
-        goto quiet_end;
-    }
     fapl = H5Pcreate(H5P_FILE_ACCESS);
     if (fapl < 0) {
         rc = rd_fail(&x, MLAB_EXIT_INTERNAL, NULL, "cannot create HDF5 properties");
@@ -686,100 +781,11 @@ int mlab_h5_read_case(const char *path, mlab_case *c, char *why, size_t whylen)
         goto close_fapl;
     }
 
-    /* the format first: a newer file must say "upgrade", not "bad dims" */
-    rc = get_attr(&x, f, NULL, "format", A_STR, s, sizeof s, 0);
-    if (rc == -1)
-        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, "attribute format", "missing: not a mlabench case file");
-    if (rc != MLAB_EXIT_OK)
+    long q_seq_len, kv_len;
+    if ((rc = check_format(&x, f)) != MLAB_EXIT_OK ||
+        (rc = read_params(&x, f, c, &q_seq_len, &kv_len)) != MLAB_EXIT_OK)
         goto close_file;
-    if (strcmp(s, MLAB_CASE_FORMAT) != 0) {
-        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, "attribute format",
-                     "= \"%s\": not a mlabench case file (expected \"%s\")", s, MLAB_CASE_FORMAT);
-        goto close_file;
-    }
-    long version;
-    rc = get_int_attr(&x, f, "format_version", LONG_MIN, LONG_MAX, 1, &version);
-    if (rc != MLAB_EXIT_OK)
-        goto close_file;
-    if (version > MLAB_CASE_VERSION) {
-        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, "attribute format_version",
-                     "written by a newer mlabench (format_version %ld > %d): upgrade", version,
-                     MLAB_CASE_VERSION);
-        goto close_file;
-    }
-    if (version < 1) {
-        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, "attribute format_version",
-                     "= %ld: invalid (this mlabench reads version %d)", version, MLAB_CASE_VERSION);
-        goto close_file;
-    }
-
-    /* parameters */
-    long batch, q_seq_len = -1, kv_len = -1;
-    rc = get_int_attr(&x, f, "batch", 1, INT_MAX - 1, 1, &batch);
-    if (rc != MLAB_EXIT_OK)
-        goto close_file;
-    c->batch = (int)batch;
-    rc = get_int_attr(&x, f, "q_seq_len", -1, INT_MAX, 0, &q_seq_len);
-    if (rc == MLAB_EXIT_OK || rc == -1)
-        rc = get_int_attr(&x, f, "kv_len", -1, INT_MAX, 0, &kv_len);
-    if (rc != MLAB_EXIT_OK && rc != -1)
-        goto close_file;
-    for (size_t k = 0; k < sizeof fixed_attrs / sizeof fixed_attrs[0]; k++) {
-        long v;
-        rc = get_int_attr(&x, f, fixed_attrs[k].name, LONG_MIN, LONG_MAX, 0, &v);
-        if (rc == MLAB_EXIT_OK && v != fixed_attrs[k].value) {
-            char label[64];
-            snprintf(label, sizeof label, "attribute %s", fixed_attrs[k].name);
-            rc = rd_fail(&x, MLAB_EXIT_BADINPUT, label, "= %ld: mlabench handles %ld only", v,
-                         fixed_attrs[k].value);
-        }
-        if (rc != MLAB_EXIT_OK && rc != -1)
-            goto close_file;
-    }
-    double dv;
-    rc = get_attr(&x, f, NULL, "sm_scale", A_FLOAT, &dv, 0, 1);
-    if (rc != MLAB_EXIT_OK)
-        goto close_file;
-    c->sm_scale = (float)dv;
-    c->input_scale = 1.0f;
-    rc = get_attr(&x, f, NULL, "input_scale", A_FLOAT, &dv, 0, 0);
-    if (rc == MLAB_EXIT_OK)
-        c->input_scale = (float)dv;
-    else if (rc != -1)
-        goto close_file;
-    rc = get_attr(&x, f, NULL, "seed", A_UINT64, &c->seed, 0, 0);
-    if (rc != MLAB_EXIT_OK && rc != -1)
-        goto close_file;
-    rc = get_attr(&x, f, NULL, "fp8_format", A_STR, s, sizeof s, 1);
-    if (rc != MLAB_EXIT_OK)
-        goto close_file;
-    if (strcmp(s, "float8_e4m3fn") == 0)
-        c->fp8_fmt = MLAB_FP8_E4M3FN;
-    else if (strcmp(s, "float8_e4m3fnuz") == 0)
-        c->fp8_fmt = MLAB_FP8_E4M3FNUZ;
-    else {
-        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, "attribute fp8_format",
-                     "= \"%s\": expected \"float8_e4m3fn\" or \"float8_e4m3fnuz\"", s);
-        goto close_file;
-    }
-    rc = get_attr(&x, f, NULL, "mxfp4_tie", A_STR, s, sizeof s, 1);
-    if (rc != MLAB_EXIT_OK)
-        goto close_file;
-    if (mlab_fp4_tie_parse(s, &c->fp4_tie) != 0) {
-        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, "attribute mxfp4_tie",
-                     "= \"%s\": expected \"up\" or \"even\"", s);
-        goto close_file;
-    }
-    default_name(path, c->name, sizeof c->name);
-    strcpy(c->producer, "unknown");
-    strcpy(c->commit, "unknown");
-    rc = get_attr(&x, f, NULL, "name", A_STR, c->name, sizeof c->name, 0);
-    if (rc == MLAB_EXIT_OK || rc == -1)
-        rc = get_attr(&x, f, NULL, "producer", A_STR, c->producer, sizeof c->producer, 0);
-    if (rc == MLAB_EXIT_OK || rc == -1)
-        rc = get_attr(&x, f, NULL, "commit", A_STR, c->commit, sizeof c->commit, 0);
-    if (rc != MLAB_EXIT_OK && rc != -1)
-        goto close_file;
+    long batch = c->batch;
 
     /* every dataset's type and shape, before any data is read; /q and
      * /kv_bf16 define total_q and total_kv (passed as the D_* symbols) */

@@ -20,4 +20,4 @@ plot data index 1 using 1:3:xtic(2) with dots lc rgb "#ff000000" notitle, \
      for [v = 1:nv] data index v + 1 using ($17 + jit($1)):14 with points pt 6 ps 1 lc 2 \
          title (v == 1 ? 'total (vs bf16 truth)' : ''), \
      for [v = 1:nv] data index v + 1 using 17:15:($17 - 0.35):($17 + 0.35) \
-         with xerrorbars ps 0 lw 2 lc rgb 'black' title (v == 1 ? 'kernel tolerance' : '')
+         with xerrorbars ps 0 lw 2 lc rgb 'black' title (v == 1 ? 'max rel_rms of its tolerance row' : '')

@@ -67,22 +67,23 @@ void mlab_err_compute(const float *out, const float *ref, size_t n, double rtol,
  * mlab_err_judge turns it into an absolute number. rtol counts bf16 ulps
  * (2^-8 relative) or fp8 e4m3 ulps (2^-3 relative). */
 static const mlab_tol tols[] = {
-    {"kernel:bf16", 1.0 / 64, 1.0 / 64, 4e-3,
+    {"kernel:bf16", 1.0 / 64, 1.0 / 64, 4e-3, 0, 0,
      "bf16 output (half ulp 2^-9) plus P rounded to bf16 for P.V and fp32 sums in another "
      "order: 4 bf16 ulps relative, 1/64 of rms(ref) absolute; a wrong row or tile is ~100%"},
-    {"kernel:fp8", 1.0 / 8, 1.0 / 8, 3e-2,
-     "fp8 P is rounded against the running (tile) max, the reference rounds against the "
-     "global max, so single p values differ by up to one e4m3 ulp (2^-3): 1 fp8 ulp "
-     "relative, 1/8 rms(ref) absolute, rel RMS 3%"},
-    {"kernel:mxfp4", 1.0 / 64, 1.0 / 64, 4e-3,
+    {"kernel:fp8", 1.0 / 8, 1.0 / 8, 3e-2, 1e-4, 4,
+     "the kernel rounds P to e4m3 against the running (tile) max, the reference against the "
+     "global max: single p differ by up to one e4m3 ulp (2^-3 relative), and where one p "
+     "dominates an output that is up to ~6% of its v. So: 1 fp8 ulp relative + 1/8 rms(ref), "
+     "rel RMS <= 3%, at most 1e-4 of the outputs outside, none off by more than 4 atol (rms/2)"},
+    {"kernel:mxfp4", 1.0 / 64, 1.0 / 64, 4e-3, 0, 0,
      "dequantized MXFP4 is exact in bf16, so the bf16 kernel's tolerance applies"},
-    {"ref:sgemm_vs_dgemm", 1e-4, 1e-5, 1e-5,
+    {"ref:sgemm_vs_dgemm", 1e-4, 1e-5, 1e-5, 0, 0,
      "fp32 GEMMs and softmax against fp64: ~1e-6 relative expected, 100x margin"},
-    {"ref:sgemm_vs_naive", 1e-4, 1e-5, 1e-5,
+    {"ref:sgemm_vs_naive", 1e-4, 1e-5, 1e-5, 0, 0,
      "fp32 OpenBLAS reference against a long-double triple loop"},
-    {"total:fp8", 1.0, 1.0, 0.2,
+    {"total:fp8", 1.0, 1.0, 0.2, 0, 0,
      "informative only: fp8 Q, KV and P against bf16 truth (quantization, not a kernel bug)"},
-    {"total:mxfp4", 1.0, 1.0, 0.5,
+    {"total:mxfp4", 1.0, 1.0, 0.5, 0, 0,
      "informative only: MXFP4 KV against bf16 truth"},
 };
 
@@ -121,5 +122,10 @@ int mlab_err_judge(const float *out, const float *ref, size_t n, const mlab_tol 
 
 int mlab_tol_pass(const mlab_err *e, const mlab_tol *tol)
 {
-    return e->nonfinite_disagree == 0 && e->mismatches == 0 && e->rel_rms <= tol->max_rel_rms;
+    if (e->nonfinite_disagree || !(e->rel_rms <= tol->max_rel_rms))
+        return 0;
+    if (e->mismatches == 0)
+        return 1;
+    return (double)e->mismatches <= tol->max_mismatch_frac * (double)e->n &&
+           e->max_abs <= tol->max_abs_atols * e->atol;
 }

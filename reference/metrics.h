@@ -47,6 +47,8 @@ void mlab_err_compute(const float *out, const float *ref, size_t n,
 typedef struct {
     const char *name;     /* the comparison, e.g. "kernel:bf16" */
     double rtol, atol, max_rel_rms;
+    double max_mismatch_frac;  /* outliers allowed (fp8 P rounding), else 0 */
+    double max_abs_atols;      /* cap on any outlier, in units of atol; 0 = none allowed */
     const char *reason;
 } mlab_tol;
 

@@ -19,7 +19,8 @@ void mlab_ref_dequant_kv(const mlab_case *c, mlab_kv_fmt f, size_t r0, size_t n,
     switch (f) {
     case MLAB_KV_BF16: {
         const uint16_t *src = c->kv_bf16 + r0 * MLAB_DQK;
-        for (size_t i = 0; i < n * MLAB_DQK; i++)
+#pragma omp parallel for schedule(static)
+        for (long long i = 0; i < (long long)(n * MLAB_DQK); i++)
             dst[i] = mlab_bf16_to_f32(src[i]);
         break;
     }
@@ -28,16 +29,32 @@ void mlab_ref_dequant_kv(const mlab_case *c, mlab_kv_fmt f, size_t r0, size_t n,
         for (int k = 0; k < 256; k++)
             lut[k] = mlab_fp8_decode((uint8_t)k, c->fp8_fmt) * c->kv_fp8_scale;
         const uint8_t *src = c->kv_fp8 + r0 * MLAB_DQK;
-        for (size_t i = 0; i < n * MLAB_DQK; i++)
+#pragma omp parallel for schedule(static)
+        for (long long i = 0; i < (long long)(n * MLAB_DQK); i++)
             dst[i] = lut[src[i]];
         break;
     }
-    case MLAB_KV_MXFP4:
-        for (size_t r = 0; r < n; r++)
-            mlab_mxfp4_dequant_row(c->kv_fp4 + (r0 + r) * MLAB_FP4_ROW,
-                                   c->kv_e8m0 + (r0 + r) * MLAB_MX_NBLK, MLAB_DQK,
-                                   dst + r * MLAB_DQK);
+    case MLAB_KV_MXFP4: {
+        /* value = e2m1(nibble) * 2^(e-127): exact in fp32 (>= 2^-128) */
+        float lut[16];
+        for (int k = 0; k < 16; k++)
+            lut[k] = mlab_e2m1_decode((uint8_t)k);
+#pragma omp parallel for schedule(static)
+        for (long long r = 0; r < (long long)n; r++) {
+            const uint8_t *pk = c->kv_fp4 + (r0 + (size_t)r) * MLAB_FP4_ROW;
+            const uint8_t *sc = c->kv_e8m0 + (r0 + (size_t)r) * MLAB_MX_NBLK;
+            float *d = dst + (size_t)r * MLAB_DQK;
+            for (int b = 0; b < MLAB_MX_NBLK; b++) {
+                float s = mlab_e8m0_decode(sc[b]);
+                for (int i = 0; i < MLAB_MX_BLOCK / 2; i++) {
+                    uint8_t byte = pk[b * MLAB_MX_BLOCK / 2 + i];
+                    d[b * MLAB_MX_BLOCK + 2 * i] = lut[byte & 15] * s;
+                    d[b * MLAB_MX_BLOCK + 2 * i + 1] = lut[byte >> 4] * s;
+                }
+            }
+        }
         break;
+    }
     }
 }
 

@@ -4,13 +4,15 @@
  *
  *   results_tool write OUT [--gpu NAME] [--runtime R] [--time ISO] [--seed N]
  *                [--samples N] [--scale F] [--noise F] [--rel-rms F] [--valid 0|1]
- *                [--cases N] [--variants N]
+ *                [--cases N] [--variants N] [--cpu-rows 1]
  *     rows: the first N of three cases x the first N of three variants (bf16,
  *     fp8, mxfp4); each row's samples are base * scale * (1 + noise * g),
  *     g ~ N(0, 1) from a fixed-seed generator (splitmix64 + Box-Muller), base
  *     from the bytes the call moves at 3 TB/s plus 5 us. Two files written
  *     with one seed and scale but different seeds are two draws from one
- *     distribution; --scale 1.10 is a 10% slowdown.
+ *     distribution; --scale 1.10 is a 10% slowdown. --cpu-rows 1 adds a CPU
+ *     reference row per case ("cpu_ref_fp8", one host-timed sample, judged
+ *     by "total:fp8"), as `mlabench run` writes them.
  *   results_tool check FILE
  *     reads FILE with mlab_results_read; prints "ok ROWS SAMPLES" and exits
  *     0, or prints the reason and exits with its MLAB_EXIT_* code.
@@ -61,7 +63,7 @@ static int do_write(int argc, char **argv)
     uint64_t seed = 1;
     long nsamples = 30, ncases = 3, nvariants = 3;
     double scale = 1.0, noise = 0.02, rel_rms = 1e-3;
-    int valid = 1;
+    int valid = 1, cpu_rows = 0;
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
@@ -77,6 +79,7 @@ static int do_write(int argc, char **argv)
         else if (!strcmp(a, "--valid")) valid = atoi(v);
         else if (!strcmp(a, "--cases")) ncases = atol(v);
         else if (!strcmp(a, "--variants")) nvariants = atol(v);
+        else if (!strcmp(a, "--cpu-rows")) cpu_rows = atoi(v);
         else return usage();
         i++;
     }
@@ -163,6 +166,21 @@ static int do_write(int argc, char **argv)
             if (mlab_results_add_row(&r, &row)) {
                 fprintf(stderr, "results_tool: out of memory\n");
                 return MLAB_EXIT_INTERNAL;
+            }
+            if (cpu_rows && v == 1) { /* beside the fp8 row, as cmd_run.c does */
+                double once = 1e3 * (1 + gauss() * noise);
+                snprintf(row.variant, sizeof row.variant, "cpu_ref_fp8");
+                row.variant_id = -2;
+                row.splits = 0;
+                snprintf(row.kernel_tol, sizeof row.kernel_tol, "total:fp8");
+                row.kernel_err = row.total_err;
+                row.nsamples = 1;
+                row.samples_us = &once;
+                snprintf(row.stop_reason, sizeof row.stop_reason, "cpu_once");
+                mlab_row_summarize(&row);
+                row.gbps = row.pct_copy_bw = row.tflops = row.graph_us = 0;
+                if (mlab_results_add_row(&r, &row))
+                    return MLAB_EXIT_INTERNAL;
             }
         }
     }

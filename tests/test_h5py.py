@@ -303,6 +303,22 @@ def test_h5py_to_c(tool, tmp):
         for k, v in want.items():
             check(got.get(k) == v, f"{flavour}: {k} = {got.get(k)!r}, want {v!r}")
 
+    print("(b) a file with a 512-byte user block (HDF5 signature at offset 512) reads")
+    ds, attrs = random_case(seed=8)
+    path = os.path.join(tmp, "userblock.h5")
+    write_case(path + ".plain", ds, attrs, "uint")
+    with h5py.File(path + ".plain", "r") as src, h5py.File(path, "w", userblock_size=512) as dst:
+        for k, v in src.attrs.items():
+            dst.attrs[k] = v
+        for k in src:
+            src.copy(k, dst)
+    with open(path, "r+b") as fh:
+        fh.write(b"user block: not HDF5".ljust(512, b"\0"))
+    rc, out, err = run_tool(tool, "read", path)
+    check(rc == 0, f"user block: rc {rc}: {err.strip()}")
+    if rc == 0:
+        check(parse_digest(out)["kv_bf16"] == expected_digest(ds, attrs)["kv_bf16"], "user block: /kv_bf16 bits")
+
     print("(b) without the optional attributes, names come from the file and lengths from the indptrs")
     ds, attrs = random_case(seed=9, qo=(0, 1, 2), kv=(0, 3, 6))
     for k in ("name", "q_seq_len", "kv_len", "seed", "input_scale", "producer", "commit",

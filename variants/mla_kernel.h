@@ -3,13 +3,14 @@
  *
  * One block = one query row (16 heads) x one split of its visible kv rows
  * (causal rule folded in: query i of n over L rows sees L-n+i+1 rows).
- * 4 warps (NVIDIA) or 4 waves (AMD); tiles of BN = 64 kv rows stream through
+ * 8 warps (NVIDIA) or 8 waves (AMD); tiles of BN = 64 kv rows stream through
  * shared memory in an NSTAGE-deep cp.async pipeline. Per tile:
- *   1. S = Q K^T: warp w computes kv columns 16w..16w+15 over all 576 dims
- *      on the matrix units; scaled, masked past the sequence end, to sS.
- *   2. online softmax, 8 (NV) or 16 (AMD) threads per head row: running max
+ *   1. S = Q K^T: warp w computes kv columns 16(w%4)..+15 over one half of
+ *      the 576 dims (w/4) on the matrix units; the two partial S, scaled and
+ *      masked past the sequence end, go to sS.
+ *   2. online softmax, 16 (NV) or 32 (AMD) threads per head row: running max
  *      m, sum l, rescale factor alpha; P to sP (bf16, or fp8-rounded f16).
- *   3. O = alpha O + P V: warp w owns output columns 128w..128w+127.
+ *   3. O = alpha O + P V: warp w owns output columns 64w..64w+63.
  * A block writes bf16 output directly when splits == 1, else its normalized
  * partial O and log2-sum-exp2 for mla_combine.
  * Template knobs: KVF (kv format), FAST (exp2 + fast reciprocal instead of
@@ -24,7 +25,7 @@
 enum { KV_BF16 = 0, KV_FP8 = 1, KV_MXFP4 = 2 };
 
 #define MLA_BN 64
-#define MLA_NW 4
+#define MLA_NW 8
 #define MLA_NT (MLA_NW * MLAB_WARP)
 #define MLA_LOG2E 1.4426950408889634f
 
@@ -41,7 +42,7 @@ template <int KVF> struct mla_cfg {
     static constexpr int OFF_STAGE = OFF_Q + 16 * LDQ;
     static constexpr int OFF_TILE = OFF_STAGE + NSTAGE * MLA_BN * RAW_ROW; /* mxfp4 only */
     static constexpr int OFF_S = OFF_TILE + (KVF == KV_MXFP4 ? MLA_BN * LDK : 0);
-    static constexpr int OFF_P = OFF_S + 16 * LDS * 4;
+    static constexpr int OFF_P = OFF_S + 2 * 16 * LDS * 4; /* two dim halves */
     static constexpr int OFF_ROW = OFF_P + 16 * LDP;
     static constexpr int SMEM = OFF_ROW + 4 * 16 * 4;
 };
@@ -79,28 +80,73 @@ MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, i
     }
 }
 
+/* Four E2M1 values (the low 16 bits of w, low nibble first) -> four bf16
+ * (two words), unscaled, exact. Magnitudes index 8-entry byte tables with
+ * byte permutes: high bytes {00,3F,3F,3F,40,40,40,40}, low bytes
+ * {00,00,80,C0,00,40,80,C0} for {0,.5,1,1.5,2,3,4,6}; signs from bit 3. */
+MLAB_DEV void e2m1x4_to_bf16(uint32_t w, uint32_t &w01, uint32_t &w23)
+{
+    uint32_t sel = w & 0x7777u;
+    uint32_t hi = mlab_prmt(0x3F3F3F00u, 0x40404040u, sel);
+    uint32_t lo = mlab_prmt(0xC0800000u, 0xC0804000u, sel);
+    uint32_t t = w & 0x8888u;
+    w01 = mlab_prmt(lo, hi, 0x5140) | (((t << 12) | (t << 24)) & 0x80008000u);
+    w23 = mlab_prmt(lo, hi, 0x7362) | (((t << 4) | (t << 16)) & 0x80008000u);
+}
+
+/* 32 values of one (row, block): 16 packed bytes and the E8M0 byte -> 16 words
+ * of bf16 pairs, exact. Scales 2..252 keep every product a normal bf16, so one
+ * bf16x2 multiply by 2^(e-127) is exact; the rest (and NaN, e = 255) take the
+ * fp32 path. */
+MLAB_DEV void dequant_block(uint4 pk, uint32_t e, uint32_t o[16])
+{
+    uint32_t w[4] = {pk.x, pk.y, pk.z, pk.w};
+#ifdef MLAB_NV
+    if (e >= 2 && e <= 252) {
+        __nv_bfloat162 sc = __halves2bfloat162(__ushort_as_bfloat16((unsigned short)(e << 7)),
+                                               __ushort_as_bfloat16((unsigned short)(e << 7)));
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+            uint32_t a, b;
+            e2m1x4_to_bf16(w[i >> 1] >> (16 * (i & 1)), a, b);
+            __nv_bfloat162 x = __hmul2(*(__nv_bfloat162 *)&a, sc), y = __hmul2(*(__nv_bfloat162 *)&b, sc);
+            o[2 * i] = *(uint32_t *)&x;
+            o[2 * i + 1] = *(uint32_t *)&y;
+        }
+        return;
+    }
+#endif
+    float sc = e == 255 ? __uint_as_float(0x7fc00000u) : e ? __uint_as_float(e << 23) : __uint_as_float(0x00400000u);
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        uint32_t a, b;
+        e2m1x4_to_bf16(w[i >> 1] >> (16 * (i & 1)), a, b);
+        uint32_t v[2] = {a, b};
+#pragma unroll
+        for (int k = 0; k < 2; k++) {
+            float lo = mlab_bf16_bits_to_f32((uint16_t)v[k]) * sc;
+            float hi = mlab_bf16_bits_to_f32((uint16_t)(v[k] >> 16)) * sc;
+            o[2 * i + k] = (uint32_t)mlab_f32_to_bf16_bits(lo) | ((uint32_t)mlab_f32_to_bf16_bits(hi) << 16);
+        }
+    }
+}
+
 /* MXFP4 staged rows -> bf16 compute tile (exact). Rows past the end -> 0. */
 MLAB_DEV void dequant_tile(const mla_params &p, const uint8_t *raw, uint8_t *tile, int first, int r0,
                            int rend)
 {
     typedef mla_cfg<KV_MXFP4> C;
-    const float lut[8] = {0.f, 0.5f, 1.f, 1.5f, 2.f, 3.f, 4.f, 6.f};
     for (int c = threadIdx.x; c < MLA_BN * MLA_NBLK; c += MLA_NT) {
         int r = c / MLA_NBLK, b = c % MLA_NBLK, row = r0 + r;
-        uint4 pk = *(const uint4 *)(raw + r * MLA_FP4_ROW + 16 * b);
-        uint32_t e = row < rend ? p.kv_e8m0[(size_t)(first + row) * MLA_NBLK + b] : 0u;
-        float sc = e ? __uint_as_float(e << 23) : __uint_as_float(0x00400000u);
-        uint32_t w[4] = {pk.x, pk.y, pk.z, pk.w}, o[16];
-#pragma unroll
-        for (int i = 0; i < 16; i++) {
-            uint32_t byte = (w[i >> 2] >> (8 * (i & 3))) & 0xff;
-            float lo = lut[byte & 7] * sc, hi = lut[(byte >> 4) & 7] * sc;
-            lo = (byte & 0x8) ? -lo : lo;
-            hi = (byte & 0x80) ? -hi : hi;
-            if (row >= rend) lo = hi = 0.f;
-            o[i] = (uint32_t)mlab_f32_to_bf16_bits(lo) | ((uint32_t)mlab_f32_to_bf16_bits(hi) << 16);
-        }
         uint4 *d = (uint4 *)(tile + r * C::LDK + 64 * b);
+        if (row >= rend) {
+#pragma unroll
+            for (int i = 0; i < 4; i++) d[i] = make_uint4(0, 0, 0, 0);
+            continue;
+        }
+        uint32_t o[16];
+        dequant_block(*(const uint4 *)(raw + r * MLA_FP4_ROW + 16 * b),
+                      p.kv_e8m0[(size_t)(first + row) * MLA_NBLK + b], o);
 #pragma unroll
         for (int i = 0; i < 4; i++)
             d[i] = make_uint4(o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]);
@@ -180,9 +226,10 @@ __global__ void __launch_bounds__(MLA_NT, 1) mla_decode(const mla_params p)
         mlab_cp_commit();
     }
 
-    acc16 o[8];
+    constexpr int OCOLS = MLA_DV / MLA_NW, OT = OCOLS / 16; /* output columns a warp */
+    acc16 o[OT];
 #pragma unroll
-    for (int t = 0; t < 8; t++)
+    for (int t = 0; t < OT; t++)
 #pragma unroll
         for (int e = 0; e < MLAB_ACC_N; e++) o[t].c[e] = 0.f;
 
@@ -206,19 +253,22 @@ __global__ void __launch_bounds__(MLA_NT, 1) mla_decode(const mla_params p)
             tile = smem + C::OFF_TILE;
             __syncthreads();
         }
-        /* 1. S = Q K^T for this warp's 16 kv columns */
-        acc16 s;
+        /* 1. S = Q K^T: warp w, kv columns 16 (w % 4) .. +15, dims half w / 4 */
+        {
+            const int cg = warp & 3, half = warp >> 2;
+            constexpr int KB = KVF == KV_FP8 ? MLA_D / 2 : MLA_D; /* bytes of half a row */
+            acc16 s;
 #pragma unroll
-        for (int e = 0; e < MLAB_ACC_N; e++) s.c[e] = 0.f;
-        if (KVF == KV_FP8)
-            qk_fp8(s, sQ, C::LDQ, tile + 16 * warp * C::LDK, C::LDK);
-        else
-            qk_bf16(s, (const uint16_t *)sQ, C::LDQ, (const uint16_t *)(tile + 16 * warp * C::LDK), C::LDK);
+            for (int e = 0; e < MLAB_ACC_N; e++) s.c[e] = 0.f;
+            const uint8_t *kt = tile + 16 * cg * C::LDK + half * KB;
+            if (KVF == KV_FP8)
+                qk_fp8<KB>(s, sQ + half * KB, C::LDQ, kt, C::LDK);
+            else
+                qk_bf16<KB>(s, (const uint16_t *)(sQ + half * KB), C::LDQ, (const uint16_t *)kt, C::LDK);
+            float *sh = sS + half * 16 * C::LDS;
 #pragma unroll
-        for (int e = 0; e < MLAB_ACC_N; e++) {
-            int col = 16 * warp + acc_col(e);
-            float v = t * MLA_BN + col < rend ? s.c[e] * sscale : -INFINITY;
-            sS[acc_row(e) * C::LDS + col] = v;
+            for (int e = 0; e < MLAB_ACC_N; e++)
+                sh[acc_row(e) * C::LDS + 16 * cg + acc_col(e)] = s.c[e];
         }
         __syncthreads();
         /* 2. online softmax, TPR threads a head row */
@@ -227,7 +277,9 @@ __global__ void __launch_bounds__(MLA_NT, 1) mla_decode(const mla_params p)
             float mx = -INFINITY;
 #pragma unroll
             for (int j = 0; j < CPR; j++) {
-                x[j] = sS[srow * C::LDS + spart * CPR + j];
+                const int col = spart * CPR + j;
+                const float v = sS[srow * C::LDS + col] + sS[(16 + srow) * C::LDS + col];
+                x[j] = t * MLA_BN + col < rend ? v * sscale : -INFINITY;
                 mx = fmaxf(mx, x[j]);
             }
             for (int m = TPR / 2; m; m >>= 1)
@@ -258,15 +310,15 @@ __global__ void __launch_bounds__(MLA_NT, 1) mla_decode(const mla_params p)
             }
         }
         __syncthreads();
-        /* 3. O = alpha O + P V over this warp's 128 columns */
+        /* 3. O = alpha O + P V over this warp's 64 columns */
 #pragma unroll
-        for (int q = 0; q < 8; q++)
+        for (int q = 0; q < OT; q++)
 #pragma unroll
             for (int e = 0; e < MLAB_ACC_N; e++) o[q].c[e] *= sA[acc_row(e)];
         if (KVF == KV_FP8)
-            pv_fp8(o, sP, C::LDP, tile + 128 * warp, C::LDK);
+            pv_fp8<OT>(o, sP, C::LDP, tile + OCOLS * warp, C::LDK);
         else
-            pv_bf16(o, sP, C::LDP, (const uint16_t *)(tile + 2 * 128 * warp), C::LDK);
+            pv_bf16<OT>(o, sP, C::LDP, (const uint16_t *)(tile + 2 * OCOLS * warp), C::LDK);
     }
     mlab_cp_wait<0>();
     __syncthreads();
@@ -274,11 +326,11 @@ __global__ void __launch_bounds__(MLA_NT, 1) mla_decode(const mla_params p)
     /* epilogue */
     const float vscale = KVF == KV_FP8 ? p.kv_scale : 1.f;
 #pragma unroll
-    for (int q = 0; q < 8; q++)
+    for (int q = 0; q < OT; q++)
 #pragma unroll
         for (int e = 0; e < MLAB_ACC_N; e++) {
             const int h = acc_row(e);
-            const int col = 128 * warp + 16 * q + (KVF == KV_FP8 ? pv_fp8_col(e) : pv_bf16_col(e));
+            const int col = OCOLS * warp + 16 * q + (KVF == KV_FP8 ? pv_fp8_col(e) : pv_bf16_col(e));
             const float l = sL[h];
             float v = 0.f;
             if (l > 0.f)
@@ -348,22 +400,11 @@ static __global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
  * NaN scales giving NaN rows, as the reference's dequantize-then-attend does. */
 static __global__ void __launch_bounds__(256) mla_dequant_mxfp4(const mla_params p, uint16_t *dst)
 {
-    const float lut[8] = {0.f, 0.5f, 1.f, 1.5f, 2.f, 3.f, 4.f, 6.f};
     const size_t nblk = (size_t)p.kv_rows * MLA_NBLK;
     for (size_t c = (size_t)blockIdx.x * 256 + threadIdx.x; c < nblk; c += (size_t)gridDim.x * 256) {
         size_t r = c / MLA_NBLK, b = c % MLA_NBLK;
-        uint4 pk = *(const uint4 *)(p.kv_fp4 + r * MLA_FP4_ROW + 16 * b);
-        uint32_t e = p.kv_e8m0[c];
-        float sc = e == 255 ? __uint_as_float(0x7fc00000u) : e ? __uint_as_float(e << 23) : __uint_as_float(0x00400000u);
-        uint32_t w[4] = {pk.x, pk.y, pk.z, pk.w}, o[16];
-#pragma unroll
-        for (int i = 0; i < 16; i++) {
-            uint32_t byte = (w[i >> 2] >> (8 * (i & 3))) & 0xff;
-            float lo = lut[byte & 7] * sc, hi = lut[(byte >> 4) & 7] * sc;
-            lo = (byte & 0x8) ? -lo : lo;
-            hi = (byte & 0x80) ? -hi : hi;
-            o[i] = (uint32_t)mlab_f32_to_bf16_bits(lo) | ((uint32_t)mlab_f32_to_bf16_bits(hi) << 16);
-        }
+        uint32_t o[16];
+        dequant_block(*(const uint4 *)(p.kv_fp4 + r * MLA_FP4_ROW + 16 * b), p.kv_e8m0[c], o);
         uint4 *d = (uint4 *)(dst + r * MLA_D + 32 * b);
 #pragma unroll
         for (int i = 0; i < 4; i++) d[i] = make_uint4(o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]);

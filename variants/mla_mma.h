@@ -5,8 +5,8 @@
  * (AMD, 64 lanes: one MFMA 16x16 tile, 4 floats a lane). Operands come from
  * shared memory; ldmatrix on NVIDIA, plain LDS reads on AMD. The kernel only
  * sees: acc16, MLAB_ACC_N, acc_row(e), *_col(e) and the four products
- *   qk_bf16 / qk_fp8   S[16 x 16]  += Q[16 x 576] . K[16 rows x 576]^T
- *   pv_bf16 / pv_fp8   O[16 x 128] += P[16 x 64]  . V[64 rows x 128 cols]
+ *   qk_bf16<KB> / qk_fp8<KB>  S[16 x 16] += Q[16 x KB bytes] . K[16 rows x KB bytes]^T
+ *   pv_bf16<NT> / pv_fp8<NT>  O[16 x 16 NT] += P[16 x 64] . V[64 rows x 16 NT cols]
  * pv_fp8 takes P as f16 (values already rounded to fp8, so exact) and V as
  * fp8 codes; on NVIDIA it transposes V with ldmatrix.trans on byte pairs and
  * splits even and odd columns into two n8 tiles (pv_fp8_col gives the
@@ -72,43 +72,42 @@ MLAB_DEV void qk_tile(acc16 &s, const uint8_t *sq, int ldq, const uint8_t *sk, i
     const int l = lane_id();
     const uint8_t *qa = sq + (l & 15) * ldq + 16 * (l >> 4);
     const uint8_t *kb = sk + ((l & 7) + 8 * (l >> 4)) * ldk + 16 * ((l >> 3) & 1);
-    /* two accumulator sets (even / odd k-steps): four independent mma chains */
+    /* two accumulator sets (even / odd k-steps of 32 bytes): four mma chains */
     float x[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-#pragma unroll 3
-    for (int kb32 = 0; kb32 < KBYTES; kb32 += 64) {
-        uint32_t a0[4], b0[4], a1[4], b1[4];
-        ldsm4(a0, qa + kb32);
-        ldsm4(b0, kb + kb32);
-        ldsm4(a1, qa + kb32 + 32);
-        ldsm4(b1, kb + kb32 + 32);
+#pragma unroll
+    for (int k = 0; k < KBYTES; k += 32) {
+        uint32_t a[4], b[4];
+        ldsm4(a, qa + k);
+        ldsm4(b, kb + k);
+        float *acc = (k / 32) % 2 ? x : s.c;
         if (FP8) {
-            mma_e4m3(s.c, a0, b0[0], b0[1]);
-            mma_e4m3(s.c + 4, a0, b0[2], b0[3]);
-            mma_e4m3(x, a1, b1[0], b1[1]);
-            mma_e4m3(x + 4, a1, b1[2], b1[3]);
+            mma_e4m3(acc, a, b[0], b[1]);
+            mma_e4m3(acc + 4, a, b[2], b[3]);
         } else {
-            mma_bf16(s.c, a0, b0[0], b0[1]);
-            mma_bf16(s.c + 4, a0, b0[2], b0[3]);
-            mma_bf16(x, a1, b1[0], b1[1]);
-            mma_bf16(x + 4, a1, b1[2], b1[3]);
+            mma_bf16(acc, a, b[0], b[1]);
+            mma_bf16(acc + 4, a, b[2], b[3]);
         }
     }
 #pragma unroll
     for (int e = 0; e < 8; e++)
         s.c[e] += x[e];
 }
-/* S += Q . K^T over 576 dims: bf16 (1152 bytes a row) or fp8 (576 bytes). */
+/* S += Q . K^T over KB bytes of each row (a slice of the 576 dims; sq and sk
+ * point at the slice): bf16 or fp8 operands. */
+template <int KB>
 MLAB_DEV void qk_bf16(acc16 &s, const uint16_t *sq, int ldq_b, const uint16_t *sk, int ldk_b)
 {
-    qk_tile<MLA_D * 2, false>(s, (const uint8_t *)sq, ldq_b, (const uint8_t *)sk, ldk_b);
+    qk_tile<KB, false>(s, (const uint8_t *)sq, ldq_b, (const uint8_t *)sk, ldk_b);
 }
+template <int KB>
 MLAB_DEV void qk_fp8(acc16 &s, const uint8_t *sq, int ldq_b, const uint8_t *sk, int ldk_b)
 {
-    qk_tile<MLA_D, true>(s, sq, ldq_b, sk, ldk_b);
+    qk_tile<KB, true>(s, sq, ldq_b, sk, ldk_b);
 }
 
-/* O[16 x 128] += P[16 x 64] . V[64 x 128]; P bf16 row-major (ldp bytes), V bf16
+/* O[16 x 16 NT] += P[16 x 64] . V[64 x 16 NT]; P bf16 row-major (ldp bytes), V bf16
  * [kv row][dim] (ldv bytes), pointing at this warp's first column. */
+template <int NT>
 MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv, int ldv)
 {
     const int l = lane_id();
@@ -120,7 +119,7 @@ MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv,
         uint32_t a[4];
         ldsm4(a, pa + 32 * kk);
 #pragma unroll
-        for (int t = 0; t < 8; t++) {
+        for (int t = 0; t < NT; t++) {
             uint32_t b[4];
             ldsm4t(b, vb + 16 * kk * ldv + 32 * t);
             mma_bf16(o[t].c, a, b[0], b[1]);
@@ -132,6 +131,7 @@ MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv,
 /* The same with P as f16 and V as fp8 codes. ldmatrix.trans on byte pairs
  * gives lane (g, t) the bytes {V[2t][2g], V[2t][2g+1], V[2t+1][2g], V[2t+1][2g+1]};
  * bytes 0,2 are column 2g (the "even" n8 tile), bytes 1,3 column 2g+1 ("odd"). */
+template <int NT>
 MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, int ldv)
 {
     const int l = lane_id();
@@ -143,7 +143,7 @@ MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, i
         uint32_t a[4];
         ldsm4(a, pa + 32 * kk);
 #pragma unroll
-        for (int t = 0; t < 4; t++) { /* 32 columns (two 16-column tiles) per ldmatrix */
+        for (int t = 0; t < NT / 2; t++) { /* 32 columns (two 16-column tiles) per ldmatrix */
             uint32_t b[4];
             ldsm4t(b, vb + 16 * kk * ldv + 32 * t);
 #pragma unroll
@@ -177,6 +177,7 @@ MLAB_DEV int pv_fp8_col(int e) { return acc_col(e); }
 MLAB_DEV mlab_f4 to_f4(const acc16 &a) { mlab_f4 v = {a.c[0], a.c[1], a.c[2], a.c[3]}; return v; }
 MLAB_DEV void from_f4(acc16 &a, mlab_f4 v) { a.c[0] = v[0]; a.c[1] = v[1]; a.c[2] = v[2]; a.c[3] = v[3]; }
 
+template <int KB>
 MLAB_DEV void qk_bf16(acc16 &s, const uint16_t *sq, int ldq_b, const uint16_t *sk, int ldk_b)
 {
     const int l = lane_id();
@@ -184,11 +185,12 @@ MLAB_DEV void qk_bf16(acc16 &s, const uint16_t *sq, int ldq_b, const uint16_t *s
     const uint8_t *kb = (const uint8_t *)sk + (l & 15) * ldk_b + 8 * (l >> 4);
     mlab_f4 acc = to_f4(s);
 #pragma unroll 4
-    for (int k = 0; k < MLA_D * 2; k += 32)
+    for (int k = 0; k < KB; k += 32)
         acc = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(*(const mlab_s4 *)(qa + k),
                                                         *(const mlab_s4 *)(kb + k), acc, 0, 0, 0);
     from_f4(s, acc);
 }
+template <int KB>
 MLAB_DEV void qk_fp8(acc16 &s, const uint8_t *sq, int ldq_b, const uint8_t *sk, int ldk_b)
 {
     const int l = lane_id();
@@ -196,7 +198,7 @@ MLAB_DEV void qk_fp8(acc16 &s, const uint8_t *sq, int ldq_b, const uint8_t *sk, 
     const uint8_t *kb = sk + (l & 15) * ldk_b + 8 * (l >> 4);
     mlab_f4 acc = to_f4(s);
 #pragma unroll 4
-    for (int k = 0; k < MLA_D; k += 32) {
+    for (int k = 0; k < KB; k += 32) {
 #if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__)
         acc = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(*(const long *)(qa + k),
                                                          *(const long *)(kb + k), acc, 0, 0, 0);
@@ -206,6 +208,7 @@ MLAB_DEV void qk_fp8(acc16 &s, const uint8_t *sq, int ldq_b, const uint8_t *sk, 
     }
     from_f4(s, acc);
 }
+template <int NT>
 MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv, int ldv)
 {
     const int l = lane_id();
@@ -214,7 +217,7 @@ MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv,
     for (int kk = 0; kk < 64; kk += 16) {
         mlab_s4 a = *(const mlab_s4 *)(pa + 2 * kk);
 #pragma unroll
-        for (int t = 0; t < 8; t++) {
+        for (int t = 0; t < NT; t++) {
             const uint16_t *v = (const uint16_t *)((const uint8_t *)sv + (kk + 4 * (l >> 4)) * ldv) +
                                 16 * t + (l & 15);
             mlab_s4 b;
@@ -224,6 +227,7 @@ MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv,
         }
     }
 }
+template <int NT>
 MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, int ldv)
 {
     const int l = lane_id();
@@ -232,7 +236,7 @@ MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, i
     for (int kk = 0; kk < 64; kk += 16) {
         mlab_h4 a = *(const mlab_h4 *)(pa + 2 * kk);
 #pragma unroll
-        for (int t = 0; t < 8; t++) {
+        for (int t = 0; t < NT; t++) {
             const uint8_t *v = sv + (kk + 4 * (l >> 4)) * ldv + 16 * t + (l & 15);
             uint32_t h01 = mlab_fp8x2_to_f16x2((uint16_t)(v[0] | (v[ldv] << 8)));
             uint32_t h23 = mlab_fp8x2_to_f16x2((uint16_t)(v[2 * ldv] | (v[3 * ldv] << 8)));

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""test_results_export.py: results files open in h5py without our code, and
+`mlabench export` agrees with them field for field.
+
+Pins:
+  (e) h5py alone reads a results file: root attributes format ==
+      "mlabench-results" (a str), format_version == 1 and every environment
+      field; /rows is a compound with the documented fields; row i's raw
+      samples are samples_us[samples_offset[i]:samples_offset[i+1]] and their
+      median/q1/q3/mean/stdev match numpy; /inputs holds the input files;
+  (d) the CSV of `mlabench export` has the /rows field names as its header,
+      in order, and every cell equals the HDF5 value (strings exactly,
+      integers exactly, floats to the 9 significant digits of %.9g);
+      `export --samples` lists every raw sample in file order.
+Usage: test_results_export.py PATH/TO/results_tool   (MLAB_BIN = mlabench)
+Exit 0 pass, 1 fail, 77 skip (no h5py / numpy).
+"""
+import csv
+import io
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import h5py
+    import numpy as np
+except ImportError as e:  # pragma: no cover
+    print(f"SKIP: {e}")
+    sys.exit(77)
+
+FAILURES = []
+
+ENV_FIELDS = ["mlabench_version", "git_commit", "git_dirty", "compiler", "compile_flags",
+              "gpu_backend", "gpu_compiler", "gpu_name", "gpu_arch", "gpu_uuid", "gpu_cu_count",
+              "gpu_clock_mhz", "gpu_mem_clock_mhz", "gpu_l2_bytes", "driver_version",
+              "runtime_version", "copy_bw_gbs", "host", "cpu", "utc_time", "command_line"]
+ERR = ["n", "max_abs", "max_abs_idx", "max_rel", "max_rel_idx", "rel_rms", "cos_diff", "rtol",
+       "atol", "mismatches", "nonfinite_disagree", "first_nonfinite_idx", "comp_mismatch_frac",
+       "comp_pass"]
+ROW_FIELDS = (["case_name", "batch", "q_seq_len", "kv_len", "total_q", "total_kv", "variant",
+               "variant_id", "kv_format", "splits", "valid", "kernel_tol", "nsamples",
+               "stop_reason", "median_us", "q1_us", "q3_us", "min_us", "mean_us", "stdev_us",
+               "graph_us", "bytes", "flops", "gbps", "pct_copy_bw", "tflops"]
+              + ["kernel_" + e for e in ERR] + ["total_" + e for e in ERR])
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+
+
+def same_float(a, b):
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return a == b or abs(a - b) <= 1e-8 * max(abs(a), abs(b))
+
+
+def main():
+    tool = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.environ.get("MLAB_BUILD", "build"), "tests", "results_tool")
+    mlab = os.environ.get("MLAB_BIN", "build/mlabench")
+    tmp = tempfile.mkdtemp(prefix="mlab_export_")
+    path = os.path.join(tmp, "r.h5")
+    subprocess.run([tool, "write", path, "--seed", "7", "--samples", "31"], check=True)
+
+    # (e) h5py alone
+    with h5py.File(path, "r") as f:
+        check(f.attrs["format"] == "mlabench-results" and isinstance(f.attrs["format"], str),
+              f"format attribute: {f.attrs.get('format')!r}")
+        check(int(f.attrs["format_version"]) == 1, "format_version != 1")
+        for k in ENV_FIELDS:
+            check(k in f.attrs, f"root attribute {k} missing")
+        check(f.attrs["gpu_name"] == "NVIDIA H200", f"gpu_name {f.attrs['gpu_name']!r}")
+        check(float(f.attrs["copy_bw_gbs"]) == 4270.0, "copy_bw_gbs")
+        rows = f["rows"][...]
+        check(list(rows.dtype.names) == ROW_FIELDS,
+              f"/rows fields differ from the documented list:\n{rows.dtype.names}")
+        off = f["samples_offset"][...]
+        samples = f["samples_us"][...]
+        check(off.dtype == np.int64 and len(off) == len(rows) + 1 and off[0] == 0
+              and off[-1] == len(samples), "samples_offset shape or ends")
+        for i, r in enumerate(rows):
+            s = samples[off[i]:off[i + 1]]
+            check(len(s) == r["nsamples"] == 31, f"row {i}: {len(s)} samples")
+            q1, med, q3 = np.quantile(s, [0.25, 0.5, 0.75])
+            check(abs(med - r["median_us"]) <= 1e-12 * med and abs(q1 - r["q1_us"]) <= 1e-12 * q1
+                  and abs(q3 - r["q3_us"]) <= 1e-12 * q3, f"row {i}: quartiles differ from numpy")
+            check(abs(s.mean() - r["mean_us"]) <= 1e-12 * s.mean()
+                  and abs(s.std(ddof=1) - r["stdev_us"]) <= 1e-9 * s.std(ddof=1)
+                  and s.min() == r["min_us"], f"row {i}: mean/stdev/min differ from numpy")
+        inputs = f["inputs"][...]
+        check(len(inputs) == 3 and inputs[0]["schema"] == b"mlabench-case"
+              and len(inputs[0]["sha256"]) == 64, f"inputs: {inputs[:1]}")
+
+    # (d) export agrees
+    p = subprocess.run([mlab, "export", path], capture_output=True, text=True)
+    check(p.returncode == 0, f"export failed: {p.stderr}")
+    table = list(csv.reader(io.StringIO(p.stdout)))
+    check(table[0] == ROW_FIELDS, f"CSV header differs:\n{table[0]}")
+    check(len(table) == len(rows) + 1, f"CSV has {len(table) - 1} rows, HDF5 {len(rows)}")
+    for i, r in enumerate(rows):
+        line = dict(zip(table[0], table[i + 1]))
+        for name in rows.dtype.names:
+            v, c = r[name], line.get(name)
+            kind = rows.dtype.fields[name][0].kind
+            if kind == "S":
+                ok = v.decode() == c
+            elif kind in "iu":
+                ok = int(c) == int(v)
+            else:
+                ok = same_float(float(c), float(v))
+            check(ok, f"row {i} field {name}: CSV {c!r} vs HDF5 {v!r}")
+    p = subprocess.run([mlab, "export", path, "--samples"], capture_output=True, text=True)
+    st = list(csv.reader(io.StringIO(p.stdout)))
+    check(st[0] == ["case_name", "variant", "sample_index", "us"], f"samples header {st[0]}")
+    check(len(st) - 1 == len(samples), f"{len(st) - 1} sample lines, want {len(samples)}")
+    k = 0
+    for i, r in enumerate(rows):
+        for j in range(off[i], off[i + 1]):
+            line = st[1 + k]
+            check(line[0] == r["case_name"].decode() and line[1] == r["variant"].decode()
+                  and int(line[2]) == j - off[i] and same_float(float(line[3]), samples[j]),
+                  f"sample line {k}: {line}")
+            k += 1
+            if len(FAILURES) > 20:
+                break
+
+    if FAILURES:
+        for f in FAILURES[:30]:
+            print("FAIL:", f)
+        print(f"files kept in {tmp}")
+        return 1
+    subprocess.run(["rm", "-rf", tmp])
+    print("test_results_export: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""test_results_report.py: `mlabench report` writes a Markdown report that
+explains a results file.
+
+Pins: the report has the environment table (GPU, runtime, copy bandwidth),
+the input files with their SHA-256, one table per case with one line per
+variant (valid, median, IQR, GB/s, % copy bw, kernel rel_rms), links to the
+figures present in --plots (and none when absent), and the tolerance rows the
+rows name, with their numbers from the tolerance table; -o writes it
+atomically (no temporary left), and a non-results file exits 3.
+Usage: test_results_report.py PATH/TO/results_tool   (MLAB_BIN = mlabench)
+Exit 0 pass, 1 fail.
+"""
+import glob
+import os
+import subprocess
+import sys
+import tempfile
+
+FAILURES = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+
+
+def main():
+    tool = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.environ.get("MLAB_BUILD", "build"), "tests", "results_tool")
+    mlab = os.environ.get("MLAB_BIN", "build/mlabench")
+    tmp = tempfile.mkdtemp(prefix="mlab_report_")
+    r = os.path.join(tmp, "r.h5")
+    subprocess.run([tool, "write", r, "--seed", "3"], check=True)
+
+    md = os.path.join(tmp, "report.md")
+    figs = os.path.join(tmp, "figs")
+    os.mkdir(figs)
+    p = subprocess.run([mlab, "report", r, "-o", md, "--plots", figs], capture_output=True, text=True)
+    check(p.returncode == 0, f"report: exit {p.returncode}\n{p.stderr}")
+    text = open(md).read()
+    check("## Environment" in text and "| gpu_name | NVIDIA H200 |" in text
+          and "| runtime_version | CUDA 12.8 |" in text and "| copy_bw_gbs | 4270 |" in text,
+          "environment table incomplete")
+    check("0123456789abcdef" * 4 in text and "mlabench-case v1" in text, "inputs table incomplete")
+    for case in ["b4_kv1024_s4217", "b64_kv8192_s1360", "b256_kv8192_s9826"]:
+        check(f"### {case} (batch" in text, f"no table for {case}")
+    table_lines = [l for l in text.splitlines() if l.startswith("| fp8 | fp8 | pass |")]
+    check(len(table_lines) == 3, f"want 3 fp8 lines (one per case), got {len(table_lines)}")
+    check("No figures in" in text, "absent figures should be said")
+    check("| kernel:bf16 | 0.01562 | 0.01562 | 0.004 |" in text
+          and "| kernel:fp8 | 0.125 | 0.125 | 0.03 |" in text, "tolerance rows missing")
+
+    open(os.path.join(figs, "r.latency.png"), "wb").write(b"\x89PNG\r\n\x1a\n")
+    open(os.path.join(figs, "r.error.svg"), "w").write("<svg/>")
+    p = subprocess.run([mlab, "report", r, "--plots", figs], capture_output=True, text=True)
+    check(p.returncode == 0, f"report to stdout: exit {p.returncode}")
+    check(f"![latency (png)]({figs}/r.latency.png)" in p.stdout
+          and f"![error (svg)]({figs}/r.error.svg)" in p.stdout
+          and "bandwidth" not in p.stdout.split("## Figures")[1].split("##")[0],
+          "figure links wrong:\n" + p.stdout.split("## Figures")[1][:400])
+    # figures beside the report are linked by bare name
+    md2 = os.path.join(figs, "report.md")
+    subprocess.run([mlab, "report", r, "-o", md2, "--plots", figs], check=True)
+    check("![latency (png)](r.latency.png)" in open(md2).read(), "relative link beside the report")
+    check(glob.glob(os.path.join(tmp, "*.tmp.*")) == [], "temporary left behind")
+
+    bad = os.path.join(tmp, "bad.h5")
+    open(bad, "w").write("not hdf5")
+    p = subprocess.run([mlab, "report", bad], capture_output=True, text=True)
+    check(p.returncode == 3 and "not an HDF5 file" in p.stderr, f"bad file: exit {p.returncode}")
+
+    if FAILURES:
+        for f in FAILURES:
+            print("FAIL:", f)
+        print(f"files kept in {tmp}")
+        return 1
+    subprocess.run(["rm", "-rf", tmp])
+    print("test_results_report: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
