@@ -33,7 +33,8 @@ enum { KV_BF16 = 0, KV_FP8 = 1, KV_MXFP4 = 2 };
 template <int KVF> struct mla_cfg {
     static constexpr int LDQ = KVF == KV_FP8 ? MLA_D + 16 : 2 * MLA_D + 16;
     static constexpr int LDK = LDQ;                                      /* compute tile */
-    static constexpr int NSTAGE = KVF == KV_BF16 ? 2 : 3;
+    static constexpr int NSTAGE = KVF == KV_MXFP4 ? 3 : 2;
+    static constexpr int MINB = KVF == KV_FP8 ? 2 : 1; /* resident blocks an SM */
     static constexpr int RAW_ROW = KVF == KV_MXFP4 ? MLA_FP4_ROW : LDK;  /* a staged row */
     static constexpr int ROW_BYTES = KVF == KV_BF16 ? 2 * MLA_D : KVF == KV_FP8 ? MLA_D : MLA_FP4_ROW;
     static constexpr int LDS = MLA_BN + 4;          /* floats */
@@ -44,7 +45,8 @@ template <int KVF> struct mla_cfg {
     static constexpr int OFF_S = OFF_TILE + (KVF == KV_MXFP4 ? MLA_BN * LDK : 0);
     static constexpr int OFF_P = OFF_S + 2 * 16 * LDS * 4; /* two dim halves */
     static constexpr int OFF_ROW = OFF_P + 16 * LDP;
-    static constexpr int SMEM = OFF_ROW + 4 * 16 * 4;
+    static constexpr int OFF_SC = OFF_ROW + 4 * 16 * 4;  /* mxfp4: E8M0 bytes of 2 tiles */
+    static constexpr int SMEM = OFF_SC + (KVF == KV_MXFP4 ? 2 * MLA_BN * MLA_NBLK : 0);
 };
 
 /* Renumber block ids so that consecutive work lands on one XCD: the GPU
@@ -131,9 +133,9 @@ MLAB_DEV void dequant_block(uint4 pk, uint32_t e, uint32_t o[16])
     }
 }
 
-/* MXFP4 staged rows -> bf16 compute tile (exact). Rows past the end -> 0. */
-MLAB_DEV void dequant_tile(const mla_params &p, const uint8_t *raw, uint8_t *tile, int first, int r0,
-                           int rend)
+/* MXFP4 staged rows -> bf16 compute tile (exact). Rows past the end -> 0.
+ * sc: the tile's E8M0 bytes, [64 rows][18], prefetched into shared memory. */
+MLAB_DEV void dequant_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile, int r0, int rend)
 {
     typedef mla_cfg<KV_MXFP4> C;
     for (int c = threadIdx.x; c < MLA_BN * MLA_NBLK; c += MLA_NT) {
@@ -145,8 +147,7 @@ MLAB_DEV void dequant_tile(const mla_params &p, const uint8_t *raw, uint8_t *til
             continue;
         }
         uint32_t o[16];
-        dequant_block(*(const uint4 *)(raw + r * MLA_FP4_ROW + 16 * b),
-                      p.kv_e8m0[(size_t)(first + row) * MLA_NBLK + b], o);
+        dequant_block(*(const uint4 *)(raw + r * MLA_FP4_ROW + 16 * b), sc[c], o);
 #pragma unroll
         for (int i = 0; i < 4; i++)
             d[i] = make_uint4(o[4 * i], o[4 * i + 1], o[4 * i + 2], o[4 * i + 3]);
@@ -154,7 +155,7 @@ MLAB_DEV void dequant_tile(const mla_params &p, const uint8_t *raw, uint8_t *til
 }
 
 template <int KVF, bool FAST, bool XCD>
-__global__ void __launch_bounds__(MLA_NT, 1) mla_decode(const mla_params p)
+__global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const mla_params p)
 {
     typedef mla_cfg<KVF> C;
     constexpr bool QFP8 = KVF == KV_FP8, PFP8 = KVF == KV_FP8;
@@ -233,6 +234,32 @@ __global__ void __launch_bounds__(MLA_NT, 1) mla_decode(const mla_params p)
 #pragma unroll
         for (int e = 0; e < MLAB_ACC_N; e++) o[t].c[e] = 0.f;
 
+    /* mxfp4: a tile's E8M0 bytes are contiguous ((first + r0) * 18 on): each
+     * thread fetches its bytes of the next tile into registers during this
+     * tile and parks them in shared memory after it, hiding the latency */
+    constexpr int SCN = (MLA_BN * MLA_NBLK + MLA_NT - 1) / MLA_NT;
+    uint8_t *sSc = smem + C::OFF_SC;
+    uint32_t scn[SCN];
+    auto fetch_scales = [&](int tt) {
+#pragma unroll
+        for (int k = 0; k < SCN; k++) {
+            const int c = tid + k * MLA_NT, row = tt * MLA_BN + c / MLA_NBLK;
+            scn[k] = c < MLA_BN * MLA_NBLK && tt < t1 && row < rend
+                         ? p.kv_e8m0[(size_t)(first + tt * MLA_BN) * MLA_NBLK + c] : 0u;
+        }
+    };
+    auto park_scales = [&](int buf) {
+#pragma unroll
+        for (int k = 0; k < SCN; k++) {
+            const int c = tid + k * MLA_NT;
+            if (c < MLA_BN * MLA_NBLK) sSc[buf * MLA_BN * MLA_NBLK + c] = (uint8_t)scn[k];
+        }
+    };
+    if (KVF == KV_MXFP4 && t0 < t1) {
+        fetch_scales(t0);
+        park_scales(0);
+    }
+
     const int TPR = MLA_NT / 16, CPR = MLA_BN / TPR;
     const int srow = tid / TPR, spart = tid % TPR;
 
@@ -249,7 +276,8 @@ __global__ void __launch_bounds__(MLA_NT, 1) mla_decode(const mla_params p)
         }
         uint8_t *tile = smem + C::OFF_STAGE + (i % C::NSTAGE) * MLA_BN * C::RAW_ROW;
         if (KVF == KV_MXFP4) {
-            dequant_tile(p, tile, smem + C::OFF_TILE, first, t * MLA_BN, rend);
+            fetch_scales(t + 1);
+            dequant_tile(sSc + (i & 1) * MLA_BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * MLA_BN, rend);
             tile = smem + C::OFF_TILE;
             __syncthreads();
         }
@@ -319,6 +347,8 @@ __global__ void __launch_bounds__(MLA_NT, 1) mla_decode(const mla_params p)
             pv_fp8<OT>(o, sP, C::LDP, tile + OCOLS * warp, C::LDK);
         else
             pv_bf16<OT>(o, sP, C::LDP, (const uint16_t *)(tile + 2 * OCOLS * warp), C::LDK);
+        if (KVF == KV_MXFP4)
+            park_scales((i + 1) & 1);
     }
     mlab_cp_wait<0>();
     __syncthreads();
