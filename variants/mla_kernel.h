@@ -178,8 +178,30 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles);
     const int rend = vis;
 
-    /* Q into shared memory: bf16 by cp.async, or quantized to fp8 (a8w8) */
+    /* Q into shared memory: bf16 by cp.async (first in the first group); the
+     * a8w8 variants quantize it to fp8 below, after the KV prologue is issued,
+     * so the quantization overlaps the first tiles' loads */
     float qk_scale = p.sm_scale;
+    if (!QFP8) {
+            const uint8_t *qg = (const uint8_t *)(p.q + (size_t)tok * MLA_H * MLA_D);
+            for (int c = tid; c < MLA_H * (2 * MLA_D / 16); c += MLA_NT) {
+                int h = c / (2 * MLA_D / 16), k = c % (2 * MLA_D / 16);
+                mlab_cp16(sQ + h * C::LDQ + 16 * k, qg + h * 2 * MLA_D + 16 * k, 1);
+            }
+    }
+    if (tid < 16) {
+        sM[tid] = -INFINITY;
+        sL[tid] = 0.f;
+    }
+
+    /* prologue: Q (bf16) rides in the first group */
+#pragma unroll
+    for (int s = 0; s < C::NSTAGE - 1; s++) {
+        if (t0 + s < t1)
+            load_stage<KVF>(p, smem + C::OFF_STAGE + s * MLA_BN * C::RAW_ROW, first, (t0 + s) * MLA_BN, rend);
+        mlab_cp_commit();
+    }
+
     if (QFP8) {
         if (tid < MLAB_WARP) {
             float a = 0.f;
@@ -206,26 +228,8 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             }
             *(uint2 *)(sQ + h * C::LDQ + 8 * k) = make_uint2(o[0], o[1]);
         }
-    } else {
-        const uint8_t *qg = (const uint8_t *)(p.q + (size_t)tok * MLA_H * MLA_D);
-        for (int c = tid; c < MLA_H * (2 * MLA_D / 16); c += MLA_NT) {
-            int h = c / (2 * MLA_D / 16), k = c % (2 * MLA_D / 16);
-            mlab_cp16(sQ + h * C::LDQ + 16 * k, qg + h * 2 * MLA_D + 16 * k, 1);
-        }
-    }
-    if (tid < 16) {
-        sM[tid] = -INFINITY;
-        sL[tid] = 0.f;
     }
     const float sscale = FAST ? qk_scale * MLA_LOG2E : qk_scale;
-
-    /* prologue: Q (bf16) rides in the first group */
-#pragma unroll
-    for (int s = 0; s < C::NSTAGE - 1; s++) {
-        if (t0 + s < t1)
-            load_stage<KVF>(p, smem + C::OFF_STAGE + s * MLA_BN * C::RAW_ROW, first, (t0 + s) * MLA_BN, rend);
-        mlab_cp_commit();
-    }
 
     constexpr int OCOLS = MLA_DV / MLA_NW, OT = OCOLS / 16; /* output columns a warp */
     acc16 o[OT];

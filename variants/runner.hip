@@ -184,7 +184,7 @@ extern "C" int mlab_gpu_copy_bandwidth(mlab_gpu *g, double *gbs, char *why, size
 /* Split rule (documented in README.md). Work: W query rows, T tiles of 64
  * rows in the longest visible sequence, B = SMs x resident blocks per SM.
  * In units of one tile's time on one SM, s splits cost
- *   waves(s) * (ceil(T / s) + 2)        each block: its tiles + ~2 of set-up
+ *   waves(s) * (ceil(T / s) + 4)        each block: its tiles + ~4 of set-up
  *   + (s > 1) * (W s / B + 1)           the combine: a partial O (32 KB) per
  *                                       split and row, ~ one tile, plus a launch
  * with waves(s) = ceil(W s / B). The smallest cost wins, ties to fewer splits;
@@ -193,10 +193,10 @@ static int choose_splits(int W, int T, int B)
 {
     if (T <= 1) return 1;
     int best = 1;
-    double best_cost = ceil((double)W / B) * (T + 2);
+    double best_cost = ceil((double)W / B) * (T + 4);
     int smax = T < 64 ? T : 64;
     for (int s = 2; s <= smax; s++) {
-        double cost = ceil((double)W * s / B) * (ceil((double)T / s) + 2) + (double)W * s / B + 1;
+        double cost = ceil((double)W * s / B) * (ceil((double)T / s) + 4) + (double)W * s / B + 1;
         if (cost < best_cost) { best_cost = cost; best = s; }
     }
     return best;
