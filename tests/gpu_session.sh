@@ -2,8 +2,9 @@
 # gpu_session.sh: everything one GPU session does, in one command (the device
 # machine keeps nothing): build with the GPU back end, run the GPU tests,
 # validate on awkward cases, generate the competition suite and benchmark it.
-# Usage: tests/gpu_session.sh [cuda|hip] [extra mlabench run options]
-# Logs and the results file go to $OUT (default ./out).
+# Usage: [MLAB_COMMIT=<hash>] tests/gpu_session.sh [cuda|hip] [extra mlabench run options]
+# Logs and the results file go to $OUT (default ./out). MLAB_COMMIT names the
+# commit when the tree was copied without .git (as the device tool does).
 set -u
 backend=${1:-cuda}; shift || true
 OUT=${OUT:-$PWD/out}
@@ -11,7 +12,8 @@ mkdir -p "$OUT"
 jobs=$(nproc)
 { nvidia-smi || rocm-smi; } > "$OUT/smi.txt" 2>&1
 echo "== build ($backend)"
-if ! { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU="$backend" -DCMAKE_BUILD_TYPE=Release &&
+if ! { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU="$backend" -DCMAKE_BUILD_TYPE=Release \
+             -DMLAB_COMMIT="${MLAB_COMMIT:-}" -DMLAB_COMMIT_DIRTY="${MLAB_COMMIT_DIRTY:-0}" &&
        cmake --build build-gpu -j"$jobs"; } > "$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"; exit 1
 fi

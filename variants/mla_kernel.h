@@ -203,6 +203,16 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     }
 
     if (QFP8) {
+        const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
+        /* all of this thread's Q loads first, before the amax wait: one
+         * exposed latency, not five */
+        constexpr int QCH = MLA_H * MLA_D / 8, QN = (QCH + MLA_NT - 1) / MLA_NT;
+        uint4 qv[QN];
+#pragma unroll
+        for (int j = 0; j < QN; j++) {
+            const int c = tid + j * MLA_NT;
+            if (c < QCH) qv[j] = *(const uint4 *)(qg + 8 * c);
+        }
         if (tid < MLAB_WARP) {
             float a = 0.f;
             for (int i = tid; i < p.amax_blocks; i += MLAB_WARP)
@@ -214,10 +224,12 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         __syncthreads();
         const float qs = sX[0];
         qk_scale = p.sm_scale * qs * p.kv_scale;
-        const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
-        for (int c = tid; c < MLA_H * MLA_D / 8; c += MLA_NT) {
+#pragma unroll
+        for (int j = 0; j < QN; j++) {
+            const int c = tid + j * MLA_NT;
+            if (c >= QCH) break;
             int h = c / (MLA_D / 8), k = c % (MLA_D / 8);
-            uint4 v = *(const uint4 *)(qg + h * MLA_D + 8 * k);
+            uint4 v = qv[j];
             uint32_t w[4] = {v.x, v.y, v.z, v.w}, o[2] = {0, 0};
 #pragma unroll
             for (int i = 0; i < 8; i++) {

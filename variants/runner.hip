@@ -55,18 +55,20 @@ extern "C" void mlab_timing_opts_default(mlab_timing_opts *o)
     o->graph_iters = 20;
 }
 
+/* The kernel driver's version: the first token that looks like a version
+ * number ("580.159.04") on the first line of the driver's version file. */
 static void read_driver_version(char *dst, size_t n)
 {
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
     if (!f) f = fopen("/sys/module/amdgpu/version", "r");
     if (!f) return;
-    char line[256];
-    if (fgets(line, sizeof line, f)) {
-        char *k = strstr(line, "Kernel Module");
-        const char *v = k ? k + 14 : line;
-        while (*v == ' ') v++;
-        snprintf(dst, n, "%.*s", (int)strcspn(v, " \n"), v);
-    }
+    char line[512], *save = NULL;
+    if (fgets(line, sizeof line, f))
+        for (char *t = strtok_r(line, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save))
+            if (t[0] >= '0' && t[0] <= '9' && strchr(t, '.')) {
+                snprintf(dst, n, "%s", t);
+                break;
+            }
     fclose(f);
 }
 
