@@ -18,6 +18,7 @@ static const struct {
     {"compare", mlab_cmd_compare, "OLD NEW results: per-pair verdicts, exit 6 on regression"},
     {"plot", mlab_cmd_plot, "results file(s) -> gnuplot figures"},
     {"report", mlab_cmd_report, "results file -> Markdown report"},
+    {"tolerances", mlab_cmd_tolerances, "print the tolerance table (Markdown)"},
 };
 
 static void usage(FILE *f)

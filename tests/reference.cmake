@@ -3,12 +3,13 @@
 # (harness/gen.c) and the program's command-line behaviour. Label cpu.
 #   test_reference   mlab_ref_compute (SGEMM, DGEMM) against the long-double
 #                    loop mlab_ref_naive, the causal rule, empty sequences,
-#                    batch order; then mlab_err_compute / mlab_tol_pass on
-#                    hand-made arrays
+#                    batch order, dequantization
+#   test_metrics     mlab_err_compute / mlab_tol_pass on hand-made arrays
 #   test_gen         determinism, Philox streams, golden values, moments,
 #                    the quantized tensors
 #   test_cli         mlabench's exit codes and outputs (tests/test_cli.py)
 mlab_c_test(test_reference test_reference.c LABELS cpu)
+mlab_c_test(test_metrics test_metrics.c LABELS cpu)
 mlab_c_test(test_gen test_gen.c LABELS cpu)
 if(Python3_Interpreter_FOUND)
   mlab_py_test(test_cli test_cli.py LABELS cpu)

@@ -6,7 +6,16 @@
  * as f16 MMA on the fp8-valued operands (exact) because the fp8 B operand must
  * be k-major: V is transposed in registers by ldmatrix.trans on byte pairs.
  * Parent: bf16.
- * Measured: see papers/perf-notes.md.
+ * Measured (H200, same runs): 256x8192 449 us = 64.1% of copy bandwidth in
+ * its own bytes (1.42x faster than bf16), 64x8192 135 us (53.2%), 256x1024
+ * 77 us (49.3%), 32x8192 81 us (44.2%); geomean 72.7 us (bf16: 76.9): on the
+ * H200 a8w8 buys 1.0-1.4x, not the 2-3x claimed for MI355X, because short
+ * blocks are latency-bound (papers/perf-notes.md). Error: kernel vs the
+ * reference with P rounded to fp8, rel RMS 1.0e-2..2.4e-2; total vs bf16
+ * truth 3.2e-2..4.4e-2; rounding P to fp8 adds 0.2e-2..0.5e-2 of that
+ * (cpu_ref rows fp8 vs fp8_pexact).
+ * Tried: 1 block of 3 stages a SM (40-52%); 2 blocks of 2 stages, 128
+ * registers (kept: +10-25%); Q loads before the amax wait (no change).
  */
 #include "launch_common.h"
 #include "variants.h"
