@@ -207,6 +207,18 @@ static int cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float **
                e->comp_pass ? "pass" : "FAIL");
         fflush(stdout);
     }
+    if (c->ref_out) { /* a reference output stored in the case file (e.g. by the recorder) */
+        float *st = malloc((nout + 1) * sizeof(float));
+        if (!st)
+            return MLAB_EXIT_INTERNAL;
+        for (size_t i = 0; i < nout; i++)
+            st[i] = mlab_bf16_to_f32(c->ref_out[i]);
+        mlab_err e;
+        int ok = mlab_err_judge(st, refs[0], nout, mlab_tol_find("kernel:bf16"), &e);
+        printf("  stored /ref_out against the bf16 reference: rel_rms %.3e, max_abs %.3e, %s "
+               "(kernel:bf16 tolerance)\n", e.rel_rms, e.max_abs, ok ? "agrees" : "DISAGREES");
+        free(st);
+    }
     return MLAB_EXIT_OK;
 }
 

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""test_cli.py: the mlabench program's behaviour seen from its command line:
+exit codes (harness/exitcodes.h), messages and files.
+
+Pins:
+  - `mlabench --help` exits 0 and lists the commands; an unknown command exits 2
+  - `run --cpu-only` on the embedded default case exits 0 and prints the
+    accuracy table with the rows bf16 fp8 fp8_pexact fp8_kvonly mxfp4_up
+    mxfp4_even
+  - `run --require-gpu` without a GPU (a -DMLAB_GPU=none build) exits 77
+  - `run -o R.h5` writes a results file that `export R.h5` reads (exit 0)
+  - `gen` with a bad value exits 2 with a one-line message and writes nothing
+  - `gen` twice with the same options gives byte-identical datasets (h5py;
+    without it, equal `check` lines and file sizes); another seed differs
+  - `check` exits 4 on a missing file and 3 on a file that is not HDF5
+  - `run` on a bad case file exits 3 and writes no results file
+`gen --suite` is not run here (gigabytes).
+Environment: MLAB_BIN = the mlabench binary (tests/CMakeLists.txt).
+Exit 0 pass, 1 fail, 77 skip ($MLAB_BIN missing).
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+BIN = os.environ.get("MLAB_BIN", "")
+if not BIN or not os.path.isfile(BIN):
+    print(f"SKIP: MLAB_BIN ('{BIN}') is not a file")
+    sys.exit(77)
+
+USAGE, BADINPUT, IO, NOGPU = 2, 3, 4, 77
+FAILURES = []
+
+
+def check(ok, behaviour, detail=""):
+    print(("ok:   " if ok else "FAIL: ") + behaviour)
+    if not ok:
+        FAILURES.append(behaviour)
+        if detail:
+            print("      " + detail.strip().replace("\n", "\n      "))
+
+
+def mlab(*args, cwd=None):
+    return subprocess.run([BIN, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+def show(p):
+    return f"exit {p.returncode}\nstdout: {p.stdout[-1500:]}\nstderr: {p.stderr[-1500:]}"
+
+
+def test_top_level():
+    p = mlab("--help")
+    check(p.returncode == 0 and "usage: mlabench" in p.stdout and " run " in p.stdout,
+          "`mlabench --help` exits 0 and lists the commands", show(p))
+    p = mlab("frobnicate")
+    check(p.returncode == USAGE and "frobnicate" in p.stderr,
+          "an unknown command exits 2 and names it", show(p))
+    return "gpu backend none" in mlab("--help").stdout
+
+
+def table_rows(stdout):
+    """First word of each line of the CPU accuracy table."""
+    rows, inside = [], False
+    for line in stdout.splitlines():
+        if line.startswith("CPU reference"):
+            inside = True
+        elif inside and line.startswith("  ") and line.split():
+            rows.append(line.split()[0])
+        elif inside and not line.strip():
+            inside = False
+    return rows
+
+
+def test_run(tmp, gpu_none):
+    p = mlab("run", "--cpu-only")
+    rows = table_rows(p.stdout)
+    want = ["bf16", "fp8", "fp8_pexact", "fp8_kvonly", "mxfp4_up", "mxfp4_even"]
+    check(p.returncode == 0 and all(w in rows for w in want),
+          "`run --cpu-only` on the default case exits 0 and prints the accuracy table rows "
+          + " ".join(want), f"table rows {rows}\n" + show(p))
+
+    if gpu_none:
+        p = mlab("run", "--require-gpu")
+        check(p.returncode == NOGPU, "`run --require-gpu` without a GPU (MLAB_GPU=none) exits 77",
+              show(p))
+    else:
+        print("note: this mlabench has a GPU back end: the --require-gpu check is skipped")
+
+    res = os.path.join(tmp, "R.h5")
+    p = mlab("run", "--cpu-only", "--quiet", "-o", res)
+    check(p.returncode == 0 and os.path.isfile(res), "`run -o R.h5` exits 0 and writes R.h5",
+          show(p))
+    e = mlab("export", res)
+    lines = e.stdout.splitlines()
+    variants = [ln.split(",")[6] for ln in lines[1:] if ln.count(",") > 6]
+    check(e.returncode == 0 and lines and lines[0].startswith("case_name,")
+          and variants == ["cpu_ref_" + w for w in want],
+          "`export R.h5` reads the results file of `run`: a header and the 6 CPU rows",
+          f"variants {variants}\n" + show(e))
+    return res
+
+
+def test_gen_rejects(tmp):
+    out = os.path.join(tmp, "bad.h5")
+    bad = [(["--batch", "0"], "--batch 0"),
+           (["--q-seq-len", "5"], "--q-seq-len 5"),
+           (["--tie", "sideways"], "--tie sideways"),
+           (["--seed", "-1"], "--seed -1")]
+    for args, what in bad:
+        p = mlab("gen", *args, "-o", out)
+        lines = p.stderr.strip().splitlines()
+        check(p.returncode == USAGE and len(lines) == 1 and lines[0].startswith("mlabench gen:")
+              and not os.path.exists(out),
+              f"`gen {what}` exits 2 with a one-line message and writes nothing", show(p))
+    p = mlab("gen", "--batch", "2")
+    lines = p.stderr.strip().splitlines()
+    check(p.returncode == USAGE and len(lines) == 1 and "-o" in lines[0],
+          "`gen` without -o exits 2 with a one-line message naming -o", show(p))
+
+
+def case_datasets(path):
+    import h5py  # only called when importable
+    out = {}
+    with h5py.File(path, "r") as f:
+        def visit(name, obj):
+            if isinstance(obj, h5py.Dataset):
+                out[name] = (str(obj.dtype), obj.shape, obj[()].tobytes())
+        f.visititems(visit)
+    return out
+
+
+def test_gen_deterministic(tmp):
+    opts = ["--kv-lens", "3,0,5,1", "--q-seq-len", "2", "--seed", "7", "--tie", "even",
+            "--input-scale", "0.02"]
+    a, b, c = (os.path.join(tmp, n) for n in ("a.h5", "b.h5", "c.h5"))
+    ok = all(mlab("gen", *o, "-o", path).returncode == 0
+             for o, path in ((opts, a), (opts, b), (opts[:5] + ["8"] + opts[6:], c)))
+    check(ok, "`gen` writes small custom cases (exit 0)")
+    if not ok:
+        return
+    try:
+        import h5py  # noqa: F401
+    except ImportError:
+        print("note: no h5py: comparing `check` output and sizes instead of datasets")
+        ca = mlab("check", a).stdout.replace(a, "X")
+        cb = mlab("check", b).stdout.replace(b, "X")
+        check(ca == cb and ca and os.path.getsize(a) == os.path.getsize(b),
+              "`gen` twice with the same options gives the same `check` line and size", ca + cb)
+        return
+    da, db, dc = case_datasets(a), case_datasets(b), case_datasets(c)
+    check(da and da == db, "`gen` twice with the same options gives byte-identical datasets",
+          f"differ: {[k for k in da if da.get(k) != db.get(k)]}")
+    check(len(da) >= 8 and da["q"][2] != dc["q"][2] and da["kv_bf16"][2] != dc["kv_bf16"][2],
+          "`gen` with another seed gives different q and kv (the comparison can fail)")
+
+
+def test_bad_files(tmp, results):
+    missing = os.path.join(tmp, "no_such_case.h5")
+    text = os.path.join(tmp, "notes.h5")
+    with open(text, "w") as f:
+        f.write("not an HDF5 file\n")
+    p = mlab("check", missing)
+    check(p.returncode == IO and "no_such_case.h5" in p.stderr,
+          "`check` on a missing file exits 4 and names it", show(p))
+    p = mlab("check", text)
+    check(p.returncode == BADINPUT and "notes.h5" in p.stderr,
+          "`check` on a text file exits 3 and names it", show(p))
+    for case, what in ((text, "a text file"), (results, "a results file (HDF5, not a case)")):
+        out = os.path.join(tmp, "should_not_exist.h5")
+        p = mlab("run", case, "--cpu-only", "-o", out)
+        check(p.returncode == BADINPUT and not os.path.exists(out),
+              f"`run` on {what} as a case exits 3 and writes no results file", show(p))
+
+
+def main():
+    with tempfile.TemporaryDirectory(prefix="mlab_cli_") as tmp:
+        gpu_none = test_top_level()
+        results = test_run(tmp, gpu_none)
+        test_gen_rejects(tmp)
+        test_gen_deterministic(tmp)
+        test_bad_files(tmp, results)
+        leftovers = [n for n in os.listdir(tmp) if ".tmp." in n]
+        check(not leftovers, "no temporary files are left behind", str(leftovers))
+    print(f"test_cli: {len(FAILURES)} failed")
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
