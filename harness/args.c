@@ -1,6 +1,7 @@
 /* args.c: strict command-line value parsing (args.h). */
 #include "args.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,7 @@ int mlab_arg_u64(const char *cmd, const char *opt, const char *s, uint64_t *out)
     char *end;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || s[0] == '-') {
+    if (errno || end == s || *end || !isdigit((unsigned char)s[0])) {
         fprintf(stderr, "mlabench %s: %s: '%s' is not a non-negative integer\n", cmd, opt, s);
         return -1;
     }
@@ -60,8 +61,10 @@ int mlab_arg_int_list(const char *cmd, const char *opt, const char *s, long lo, 
         return -1;
     }
     int k = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (char *tok = dup, *next; tok; tok = next) { /* empty fields are errors */
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
         if (mlab_arg_int(cmd, opt, tok, lo, hi, &v[k])) {
             free(v);
             free(dup);

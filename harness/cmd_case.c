@@ -1,4 +1,5 @@
 /* cmd_case.c: `mlabench gen` and `mlabench check` (case files). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,8 +93,9 @@ int mlab_cmd_gen(int argc, char **argv)
             if (mlab_arg_u64("gen", a, v, &s.seed)) goto done;
         } else if (!strcmp(a, "--input-scale")) {
             if (mlab_arg_double("gen", a, v, &x)) goto done;
-            if (!(x > 0)) {
-                fprintf(stderr, "mlabench gen: --input-scale must be positive\n");
+            float xf = (float)x;
+            if (!(xf > 0) || !isfinite(xf)) {
+                fprintf(stderr, "mlabench gen: --input-scale: '%s' must be a positive, finite fp32 value\n", v);
                 goto done;
             }
             s.input_scale = (float)x;

@@ -113,6 +113,12 @@ static void row_from_case(mlab_row *r, const mlab_case *c)
     snprintf(r->stop_reason, sizeof r->stop_reason, "not_timed");
 }
 
+/* The (informative) tolerance row of a format's total error vs bf16 truth. */
+static const char *total_tol_name(mlab_kv_fmt f)
+{
+    return f == MLAB_KV_BF16 ? "total:bf16" : f == MLAB_KV_FP8 ? "total:fp8" : "total:mxfp4";
+}
+
 typedef struct {
     const char *label;      /* row name: cpu_ref_<label> */
     mlab_kv_fmt kv;
@@ -188,7 +194,7 @@ static int cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float **
             snprintf(row.variant, sizeof row.variant, "cpu_ref_mxfp4_%s", mlab_fp4_tie_name(c->fp4_tie));
         row.variant_id = -1 - (int)k;
         snprintf(row.kv_format, sizeof row.kv_format, "%s", mlab_kv_fmt_name(s->kv));
-        const mlab_tol *tt = mlab_tol_find(s->kv == MLAB_KV_MXFP4 ? "total:mxfp4" : "total:fp8");
+        const mlab_tol *tt = mlab_tol_find(total_tol_name(s->kv));
         mlab_err_judge(refs[k], refs[0], nout, tt, &row.total_err);
         row.kernel_err = row.total_err;
         snprintf(row.kernel_tol, sizeof row.kernel_tol, "%s", tt->name);
@@ -290,7 +296,7 @@ static int gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *
         const mlab_tol *tol = mlab_tol_find(v->tol);
         row.valid = mlab_err_judge(outf, kref, nout, tol, &row.kernel_err);
         snprintf(row.kernel_tol, sizeof row.kernel_tol, "%s", tol->name);
-        const mlab_tol *tt = mlab_tol_find(v->kv == MLAB_KV_MXFP4 ? "total:mxfp4" : "total:fp8");
+        const mlab_tol *tt = mlab_tol_find(total_tol_name(v->kv));
         mlab_err_judge(outf, refs[0], nout, tt, &row.total_err);
         row.bytes = call_bytes(c, v->kv);
         row.flops = call_flops(c);
@@ -414,10 +420,12 @@ int mlab_cmd_run(int argc, char **argv)
     if (!o.cpu_only) {
         rc = mlab_gpu_open(&g, &res.env, why, sizeof why);
         if (rc == MLAB_EXIT_NOGPU) {
-            printf("no usable GPU (%s): running the CPU half only\n", why);
             g = NULL;
-            if (o.require_gpu)
+            if (o.require_gpu) {
+                printf("no usable GPU (%s): --require-gpu, stopping (exit 77)\n", why);
                 goto out_results;
+            }
+            printf("no usable GPU (%s): running the CPU half only\n", why);
         } else if (rc) {
             fprintf(stderr, "mlabench run: %s\n", why);
             goto out_results;
@@ -474,8 +482,6 @@ int mlab_cmd_run(int argc, char **argv)
             goto out_results;
     }
     rc = failed ? MLAB_EXIT_ACCURACY : MLAB_EXIT_OK;
-    if (!g && o.require_gpu)
-        rc = MLAB_EXIT_NOGPU;
     if (o.out) {
         int wrc = mlab_results_write(o.out, &res, why, sizeof why);
         if (wrc) {

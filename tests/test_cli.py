@@ -11,7 +11,8 @@ Pins:
   - `run -o R.h5` writes a results file that `export R.h5` reads (exit 0)
   - `gen` with a bad value exits 2 with a one-line message and writes nothing
   - `gen` twice with the same options gives byte-identical datasets (h5py;
-    without it, equal `check` lines and file sizes); another seed differs
+    without it, equal `check` lines and file sizes), also with one OpenMP
+    thread; another seed differs
   - `check` exits 4 on a missing file and 3 on a file that is not HDF5
   - `run` on a bad case file exits 3 and writes no results file
 `gen --suite` is not run here (gigabytes).
@@ -40,8 +41,9 @@ def check(ok, behaviour, detail=""):
             print("      " + detail.strip().replace("\n", "\n      "))
 
 
-def mlab(*args, cwd=None):
-    return subprocess.run([BIN, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+def mlab(*args, env=None):
+    full = dict(os.environ, **(env or {}))
+    return subprocess.run([BIN, *args], env=full, capture_output=True, text=True, timeout=120)
 
 
 def show(p):
@@ -132,9 +134,11 @@ def case_datasets(path):
 def test_gen_deterministic(tmp):
     opts = ["--kv-lens", "3,0,5,1", "--q-seq-len", "2", "--seed", "7", "--tie", "even",
             "--input-scale", "0.02"]
-    a, b, c = (os.path.join(tmp, n) for n in ("a.h5", "b.h5", "c.h5"))
-    ok = all(mlab("gen", *o, "-o", path).returncode == 0
-             for o, path in ((opts, a), (opts, b), (opts[:5] + ["8"] + opts[6:], c)))
+    a, b, c, d = (os.path.join(tmp, n) for n in ("a.h5", "b.h5", "c.h5", "d.h5"))
+    one_thread = {"OMP_NUM_THREADS": "1"}
+    ok = all(mlab("gen", *o, "-o", path, env=env).returncode == 0
+             for o, path, env in ((opts, a, None), (opts, b, None),
+                                  (opts[:5] + ["8"] + opts[6:], c, None), (opts, d, one_thread)))
     check(ok, "`gen` writes small custom cases (exit 0)")
     if not ok:
         return
@@ -147,9 +151,11 @@ def test_gen_deterministic(tmp):
         check(ca == cb and ca and os.path.getsize(a) == os.path.getsize(b),
               "`gen` twice with the same options gives the same `check` line and size", ca + cb)
         return
-    da, db, dc = case_datasets(a), case_datasets(b), case_datasets(c)
+    da, db, dc, dd = (case_datasets(x) for x in (a, b, c, d))
     check(da and da == db, "`gen` twice with the same options gives byte-identical datasets",
           f"differ: {[k for k in da if da.get(k) != db.get(k)]}")
+    check(da and da == dd, "`gen` with OMP_NUM_THREADS=1 gives the same datasets (no thread dependence)",
+          f"differ: {[k for k in da if da.get(k) != dd.get(k)]}")
     check(len(da) >= 8 and da["q"][2] != dc["q"][2] and da["kv_bf16"][2] != dc["kv_bf16"][2],
           "`gen` with another seed gives different q and kv (the comparison can fail)")
 
