@@ -169,7 +169,8 @@ static int cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float **
                 return MLAB_EXIT_INTERNAL;
             }
             mlab_fp4_tie other = c->fp4_tie == MLAB_TIE_UP ? MLAB_TIE_EVEN : MLAB_TIE_UP;
-            for (size_t r = 0; r < nkv; r++)
+#pragma omp parallel for schedule(static)
+            for (long long r = 0; r < (long long)nkv; r++)
                 mlab_mxfp4_quantize_row(c->kv_bf16 + r * MLAB_DQK, MLAB_DQK, other,
                                         c->kv_fp4 + r * MLAB_FP4_ROW, c->kv_e8m0 + r * MLAB_MX_NBLK);
         }
