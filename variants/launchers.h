@@ -9,6 +9,7 @@ typedef struct {
     int id;                                  /* mlab_variant_id (variants.h) */
     int q_fp8;                               /* needs the Q amax pass */
     int (*blocks_per_sm)(void);              /* occupancy of its main kernel */
+    int smem_bytes;                          /* dynamic shared memory of its main kernel */
     hipError_t (*launch)(const mla_params *p, hipStream_t s, uint16_t *scratch_bf16);
 } mlab_variant_impl;
 

@@ -33,8 +33,18 @@ enum { KV_BF16 = 0, KV_FP8 = 1, KV_MXFP4 = 2 };
 template <int KVF> struct mla_cfg {
     static constexpr int LDQ = KVF == KV_FP8 ? MLA_D + 16 : 2 * MLA_D + 16;
     static constexpr int LDK = LDQ;                                      /* compute tile */
+#ifdef MLAB_NV
+    /* H100/H200: 227 KB of shared memory a block */
     static constexpr int NSTAGE = KVF == KV_MXFP4 ? 3 : 2;
     static constexpr int MINB = KVF == KV_FP8 ? 2 : 1; /* resident blocks an SM */
+#else
+    /* MI355X: 160 KB of LDS a CU; global -> LDS copies are synchronous here,
+     * so one stage for bf16 (104 KB), two for fp8 (97 KB) and the MXFP4 raw
+     * rows (144 KB). MI300's 64 KB would need 32-row tiles: not done (the
+     * runner refuses with the sizes). */
+    static constexpr int NSTAGE = KVF == KV_BF16 ? 1 : 2;
+    static constexpr int MINB = 1;
+#endif
     static constexpr int RAW_ROW = KVF == KV_MXFP4 ? MLA_FP4_ROW : LDK;  /* a staged row */
     static constexpr int ROW_BYTES = KVF == KV_BF16 ? 2 * MLA_D : KVF == KV_FP8 ? MLA_D : MLA_FP4_ROW;
     static constexpr int LDS = MLA_BN + 4;          /* floats */
@@ -281,7 +291,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 
     for (int t = t0; t < t1; t++) {
         const int i = t - t0;
-        mlab_cp_wait<C::NSTAGE - 2>();
+        mlab_cp_wait<(C::NSTAGE > 1 ? C::NSTAGE - 2 : 0)>();
         __syncthreads();
         {   /* refill the stage freed by the previous tile */
             int nt = t + C::NSTAGE - 1;
@@ -289,6 +299,10 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
                 load_stage<KVF>(p, smem + C::OFF_STAGE + ((i + C::NSTAGE - 1) % C::NSTAGE) * MLA_BN * C::RAW_ROW,
                                 first, nt * MLA_BN, rend);
             mlab_cp_commit();
+            if (C::NSTAGE == 1) { /* the tile just loaded is this one */
+                mlab_cp_wait<0>();
+                __syncthreads();
+            }
         }
         uint8_t *tile = smem + C::OFF_STAGE + (i % C::NSTAGE) * MLA_BN * C::RAW_ROW;
         if (KVF == KV_MXFP4) {

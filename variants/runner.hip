@@ -23,7 +23,7 @@ static const mlab_variant_impl *impls[MLAB_V_COUNT] = {
 };
 
 struct mlab_gpu {
-    int dev, sms;
+    int dev, sms, smem_max; /* shared memory (LDS) a block may use, bytes */
     size_t l2;
     hipStream_t s;
     void *flush;
@@ -94,6 +94,11 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, mlab_env *env, char *why, size_t why
     CK(hipDeviceGetAttribute(&mclk, hipDeviceAttributeMemoryClockRate, 0));
     CK(hipDeviceGetAttribute(&l2, hipDeviceAttributeL2CacheSize, 0));
     g->l2 = (size_t)l2;
+#ifdef MLAB_NV
+    g->smem_max = (int)prop.sharedMemPerBlockOptin;
+#else
+    g->smem_max = (int)prop.maxSharedMemoryPerMultiProcessor;
+#endif
     snprintf(env->gpu_name, sizeof env->gpu_name, "%s", prop.name);
 #ifdef MLAB_NV
     snprintf(env->gpu_backend, sizeof env->gpu_backend, "cuda");
@@ -325,6 +330,12 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     if (id < 0 || id >= MLAB_V_COUNT) {
         snprintf(why, whylen, "unknown variant id %d", id);
         return MLAB_EXIT_USAGE;
+    }
+    if (impls[id]->smem_bytes > g->smem_max) {
+        snprintf(why, whylen, "variant %d needs %d bytes of shared memory a block, this GPU allows %d "
+                 "(a smaller tile configuration is needed: see variants/mla_kernel.h)",
+                 id, impls[id]->smem_bytes, g->smem_max);
+        return MLAB_EXIT_NOGPU;
     }
     *p = g->base;
     if (splits <= 0)
