@@ -22,15 +22,9 @@ import random
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
+from mlabtest import check, finish, programs, scratch
 
 
 def read(path):
@@ -39,10 +33,8 @@ def read(path):
 
 
 def main():
-    tool = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.environ.get("MLAB_BUILD", "build"), "tests", "results_tool")
-    mlab = os.environ.get("MLAB_BIN", "build/mlabench")
-    tmp = tempfile.mkdtemp(prefix="mlab_atomic_")
+    tool, mlab = programs()
+    tmp = scratch("atomic")
     path = os.path.join(tmp, "r.h5")
 
     def check_file(p):
@@ -96,14 +88,7 @@ def main():
     with open(csv) as f:
         check(len(f.read().splitlines()) == 10, "export -o: want header + 9 lines")
 
-    if FAILURES:
-        for f in FAILURES:
-            print("FAIL:", f)
-        print(f"files kept in {tmp}")
-        return 1
-    subprocess.run(["rm", "-rf", tmp])
-    print(f"test_results_atomic: ok (random kills: {outcomes})")
-    return 0
+    return finish("test_results_atomic", tmp, detail=f" (random kills: {outcomes})")
 
 
 if __name__ == "__main__":

@@ -23,21 +23,13 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
+from mlabtest import check, finish, programs, scratch
 
 
 def main():
-    tool = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.environ.get("MLAB_BUILD", "build"), "tests", "results_tool")
-    mlab = os.environ.get("MLAB_BIN", "build/mlabench")
-    tmp = tempfile.mkdtemp(prefix="mlab_compare_")
+    tool, mlab = programs()
+    tmp = scratch("compare")
 
     def write(name, *args):
         path = os.path.join(tmp, name)
@@ -131,14 +123,7 @@ def main():
     rc, out, err = compare(a)
     check(rc == 2, f"one file: exit {rc}, want 2")
 
-    if FAILURES:
-        for f in FAILURES:
-            print("FAIL:", f)
-        print(f"files kept in {tmp}")
-        return 1
-    subprocess.run(["rm", "-rf", tmp])
-    print("test_results_compare: ok")
-    return 0
+    return finish("test_results_compare", tmp)
 
 
 if __name__ == "__main__":

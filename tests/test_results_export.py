@@ -21,7 +21,8 @@ import math
 import os
 import subprocess
 import sys
-import tempfile
+
+from mlabtest import FAILURES, check, finish, programs, scratch
 
 try:
     import h5py
@@ -30,7 +31,6 @@ except ImportError as e:  # pragma: no cover
     print(f"SKIP: {e}")
     sys.exit(77)
 
-FAILURES = []
 
 ENV_FIELDS = ["mlabench_version", "git_commit", "git_dirty", "compiler", "compile_flags",
               "gpu_backend", "gpu_compiler", "gpu_name", "gpu_arch", "gpu_uuid", "gpu_cu_count",
@@ -46,10 +46,6 @@ ROW_FIELDS = (["case_name", "batch", "q_seq_len", "kv_len", "total_q", "total_kv
               + ["kernel_" + e for e in ERR] + ["total_" + e for e in ERR])
 
 
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-
 
 def same_float(a, b):
     if math.isnan(a) or math.isnan(b):
@@ -58,10 +54,8 @@ def same_float(a, b):
 
 
 def main():
-    tool = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.environ.get("MLAB_BUILD", "build"), "tests", "results_tool")
-    mlab = os.environ.get("MLAB_BIN", "build/mlabench")
-    tmp = tempfile.mkdtemp(prefix="mlab_export_")
+    tool, mlab = programs()
+    tmp = scratch("export")
     path = os.path.join(tmp, "r.h5")
     subprocess.run([tool, "write", path, "--seed", "7", "--samples", "31"], check=True)
 
@@ -127,14 +121,7 @@ def main():
             if len(FAILURES) > 20:
                 break
 
-    if FAILURES:
-        for f in FAILURES[:30]:
-            print("FAIL:", f)
-        print(f"files kept in {tmp}")
-        return 1
-    subprocess.run(["rm", "-rf", tmp])
-    print("test_results_export: ok")
-    return 0
+    return finish("test_results_export", tmp, limit=30)
 
 
 if __name__ == "__main__":

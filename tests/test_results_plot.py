@@ -22,24 +22,17 @@ import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ET
 
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
+from mlabtest import FAILURES, check, finish, programs, scratch
 
 
 def main():
-    tool = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.environ.get("MLAB_BUILD", "build"), "tests", "results_tool")
-    mlab = os.path.abspath(os.environ.get("MLAB_BIN", "build/mlabench"))
+    tool, mlab = programs()
+    mlab = os.path.abspath(mlab)
     if os.environ.get("MLAB_SRC"):
         os.environ.setdefault("MLAB_PLOTS_DIR", os.path.join(os.environ["MLAB_SRC"], "plots"))
-    tmp = tempfile.mkdtemp(prefix="mlab_plot_")
+    tmp = scratch("plot")
     r = os.path.join(tmp, "r.h5")
     older = os.path.join(tmp, "older.h5")
     subprocess.run([tool, "write", older, "--seed", "1", "--runtime", "CUDA 12.8",
@@ -105,14 +98,7 @@ def main():
                        capture_output=True, text=True)
     check(p.returncode == 2 and "no timed" in p.stderr, f"empty history: exit {p.returncode}\n{p.stderr}")
 
-    if FAILURES:
-        for f in FAILURES:
-            print("FAIL:", f)
-        print(f"files kept in {tmp}")
-        return 1
-    subprocess.run(["rm", "-rf", tmp])
-    print("test_results_plot: ok")
-    return 0
+    return finish("test_results_plot", tmp)
 
 
 if __name__ == "__main__":

@@ -15,21 +15,13 @@ import glob
 import os
 import subprocess
 import sys
-import tempfile
 
-FAILURES = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
+from mlabtest import check, finish, programs, scratch
 
 
 def main():
-    tool = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.environ.get("MLAB_BUILD", "build"), "tests", "results_tool")
-    mlab = os.environ.get("MLAB_BIN", "build/mlabench")
-    tmp = tempfile.mkdtemp(prefix="mlab_report_")
+    tool, mlab = programs()
+    tmp = scratch("report")
     r = os.path.join(tmp, "r.h5")
     subprocess.run([tool, "write", r, "--seed", "3"], check=True)
 
@@ -70,14 +62,7 @@ def main():
     p = subprocess.run([mlab, "report", bad], capture_output=True, text=True)
     check(p.returncode == 3 and "not an HDF5 file" in p.stderr, f"bad file: exit {p.returncode}")
 
-    if FAILURES:
-        for f in FAILURES:
-            print("FAIL:", f)
-        print(f"files kept in {tmp}")
-        return 1
-    subprocess.run(["rm", "-rf", tmp])
-    print("test_results_report: ok")
-    return 0
+    return finish("test_results_report", tmp)
 
 
 if __name__ == "__main__":
