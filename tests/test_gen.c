@@ -18,16 +18,7 @@
 #include <stdlib.h> // malloc, free
 #include <string.h> // memcmp
 
-static int failed, checked;
-
-static void check(int ok, const char *behaviour)
-{
-    checked++;
-    if (!ok) {
-        failed++;
-        printf("FAIL: %s\n", behaviour);
-    }
-}
+#include "mlab_check.h" // check, failed, checked
 
 static size_t n_q(const mlab_case *c) { return (size_t)c->total_q * MLAB_HEADS * MLAB_DQK; }
 static size_t n_kv(const mlab_case *c) { return (size_t)c->total_kv * MLAB_DQK; }

@@ -25,17 +25,7 @@
 #include "harness/exitcodes.h" /* MLAB_EXIT_* */
 #include "harness/h5io.h"      /* mlab_h5_read_case, mlab_h5_write_case, mlab_sha256_file */
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        if (!(cond)) {                                                                       \
-            failures++;                                                                      \
-            printf("  FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            printf(__VA_ARGS__);                                                             \
-            printf("\n");                                                                    \
-        }                                                                                    \
-    } while (0)
+#include "mlab_check.h" // CHECK, failed
 
 static char dir[256];
 
@@ -269,6 +259,6 @@ int main(void)
     test_overwrite_and_refusals();
     test_sha256();
     rmdir(dir);
-    printf("%s: %d failure(s)\n", failures ? "FAILED" : "ok", failures);
-    return failures ? 1 : 0;
+    printf("%s: %d failure(s)\n", failed ? "FAILED" : "ok", failed);
+    return failed ? 1 : 0;
 }

@@ -17,16 +17,7 @@
 #include <stdio.h>  // printf
 #include <stdlib.h> // malloc, free
 
-static int failed, checked;
-
-static void check(int ok, const char *behaviour)
-{
-    checked++;
-    if (!ok) {
-        failed++;
-        printf("FAIL: %s\n", behaviour);
-    }
-}
+#include "mlab_check.h" // check, failed, checked
 
 static int near(double a, double b) { return fabs(a - b) <= 1e-12 * fabs(b); }
 

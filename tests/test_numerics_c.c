@@ -7,16 +7,7 @@
 #include <stdio.h>  // printf
 #include <string.h> // memcpy
 
-static int failed, checked;
-
-static void check(int ok, const char *behaviour)
-{
-    checked++;
-    if (!ok) {
-        failed++;
-        printf("FAIL: %s\n", behaviour);
-    }
-}
+#include "mlab_check.h" // check, failed, checked
 
 static uint32_t bits(float x)
 {

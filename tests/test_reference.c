@@ -24,16 +24,7 @@
 #include <stdlib.h> // malloc, free
 #include <string.h> // memcpy, memcmp
 
-static int failed, checked;
-
-static void check(int ok, const char *behaviour)
-{
-    checked++;
-    if (!ok) {
-        failed++;
-        printf("FAIL: %s\n", behaviour);
-    }
-}
+#include "mlab_check.h" // check, failed, checked
 
 /* ---- small cases ----------------------------------------------------------- */
 typedef struct {

@@ -24,17 +24,7 @@
 #include "harness/results.h"
 #include "harness/results_h5.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                          \
-    do {                                                          \
-        if (!(cond)) {                                            \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);  \
-            fprintf(stderr, __VA_ARGS__);                         \
-            fputc('\n', stderr);                                  \
-            failures++;                                           \
-        }                                                         \
-    } while (0)
+#include "mlab_check.h" // CHECK, failed
 
 static char dir[256];
 
@@ -261,10 +251,10 @@ int main(void)
     env_fields();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (failures == 0 && system(cmd) != 0)
+    if (failed == 0 && system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
-    if (failures) {
-        fprintf(stderr, "%d failure(s); files left in %s\n", failures, dir);
+    if (failed) {
+        fprintf(stderr, "%d failure(s); files left in %s\n", failed, dir);
         return 1;
     }
     printf("test_results_h5: ok\n");

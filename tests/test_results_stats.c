@@ -17,17 +17,7 @@
 #include "harness/results.h" /* mlab_row, mlab_row_summarize */
 #include "harness/stats.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                          \
-    do {                                                          \
-        if (!(cond)) {                                            \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);  \
-            fprintf(stderr, __VA_ARGS__);                         \
-            fputc('\n', stderr);                                  \
-            failures++;                                           \
-        }                                                         \
-    } while (0)
+#include "mlab_check.h" // CHECK, failed
 
 static int close_to(double a, double b, double rel)
 {
@@ -213,8 +203,8 @@ int main(void)
     geomean();
     verdicts();
     drift();
-    if (failures) {
-        fprintf(stderr, "%d failure(s)\n", failures);
+    if (failed) {
+        fprintf(stderr, "%d failure(s)\n", failed);
         return 1;
     }
     printf("test_results_stats: ok\n");
