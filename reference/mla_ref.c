@@ -80,9 +80,11 @@ static float *load_q(const mlab_case *c, int q_fp8)
     return q;
 }
 
-static float round_p_fp8(float p)
+/* P rounded as the fp8 kernels do, in the case's fp8 flavour (the runner
+ * only runs a case on a GPU whose flavour it is). */
+static float round_p_fp8(float p, mlab_fp8_fmt f)
 {
-    return mlab_fp8_decode(mlab_fp8_encode(p, MLAB_FP8_E4M3FN), MLAB_FP8_E4M3FN);
+    return mlab_fp8_decode(mlab_fp8_encode(p, f), f);
 }
 
 /* Last kv row (exclusive) that query i of n over L rows may see. */
@@ -176,11 +178,11 @@ static void ref_item(const mlab_case *c, const mlab_ref_opts *o, const float *q,
             if (dbl) {
                 double p = exp((((double *)s)[at] - mx) * c->sm_scale);
                 sum += p;
-                ((double *)s)[at] = o->emulate_fp8_p ? round_p_fp8((float)p) : p;
+                ((double *)s)[at] = o->emulate_fp8_p ? round_p_fp8((float)p, c->fp8_fmt) : p;
             } else {
                 float p = expf((((float *)s)[at] - (float)mx) * c->sm_scale);
                 sum += p;
-                ((float *)s)[at] = o->emulate_fp8_p ? round_p_fp8(p) : p;
+                ((float *)s)[at] = o->emulate_fp8_p ? round_p_fp8(p, c->fp8_fmt) : p;
             }
         }
         sums[r] = sum;
@@ -284,7 +286,7 @@ int mlab_ref_naive(const mlab_case *c, const mlab_ref_opts *o, float *out)
                 for (int j = 0; j < vis; j++) {
                     long double e = expl(p[j] - mx);
                     sum += e;
-                    p[j] = o->emulate_fp8_p ? (long double)round_p_fp8((float)e) : e;
+                    p[j] = o->emulate_fp8_p ? (long double)round_p_fp8((float)e, c->fp8_fmt) : e;
                 }
                 for (int d = 0; d < MLAB_DV; d++) {
                     long double acc = 0;

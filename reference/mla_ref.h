@@ -7,7 +7,7 @@
  * MLAB_REF_SGEMM works in fp32 (cblas_sgemm); MLAB_REF_DGEMM in fp64
  * (cblas_dgemm), the ground truth. With emulate_fp8_p the unnormalized
  * probabilities exp(s - max) are rounded to fp8 (e4m3fn) before P.V, as the
- * fp8 kernels and aiter's test model do; the row sum uses the unrounded p.
+ * fp8 kernels and aiter's test model do (in the case's fp8 flavour); the row sum uses the unrounded p.
  * Q is taken as bf16, or, with q_fp8, quantized per tensor to fp8 first
  * (the a8w8 path; mlab_fp8_quantize_tensor), its scale folded into sm_scale.
  */

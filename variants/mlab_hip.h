@@ -74,6 +74,8 @@ typedef __nv_bfloat16 hip_bfloat16_t;
 
 #include <stdint.h>
 
+#include "fp8_sw.h" // mlab_fp8_sw_encode, mlab_fp8_sw_to_f16 (the AMD path)
+
 #define MLAB_DEV static __device__ __forceinline__
 
 /* ---- shuffles ---- */
@@ -133,31 +135,20 @@ MLAB_DEV uint16_t mlab_f32_to_bf16_bits(float f)
     return (uint16_t)(u >> 16);
 }
 
-/* ---- fp8 e4m3 (OCP fn on NVIDIA/gfx950, fnuz on gfx940) ---- */
+/* ---- fp8 e4m3 (OCP fn on NVIDIA/gfx950, fnuz on gfx940/941/942) ---- */
+#if defined(MLAB_AMD) && (defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__))
+#define MLAB_FP8_FNUZ 1 /* bias 8, max 240, NaN 0x80, no -0 */
+#else
+#define MLAB_FP8_FNUZ 0 /* OCP e4m3fn: bias 7, max 448, NaN S.1111.111 */
+#endif
+
 /* Round-to-nearest-even, saturating to +-max; NaN -> NaN code. */
 MLAB_DEV uint8_t mlab_f32_to_fp8(float x)
 {
 #ifdef MLAB_NV
     return (uint8_t)__nv_cvt_float_to_fp8(x, __NV_SATFINITE, __NV_E4M3);
 #else
-    /* software RNE (gfx940 flavour: fnuz, bias 8, max 240, NaN 0x80) */
-    const int bias = 8, maxc = 0x7f;
-    uint32_t u = __float_as_uint(x);
-    uint8_t sign = (u >> 24) & 0x80;
-    float a = fabsf(x);
-    if (a != a) return 0x80;
-    if (a >= 240.0f) return (uint8_t)(sign | maxc);
-    int e;
-    frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
-    int ue = e - 1 + bias; /* biased exponent of a */
-    float q = ue >= 1 ? ldexpf(1.0f, e - 1 - 3) : ldexpf(1.0f, 1 - bias - 3);
-    float r = rintf(a / q) * q; /* RNE to the grid */
-    if (r == 0.0f) return 0;
-    frexpf(r, &e);
-    ue = e - 1 + bias;
-    uint32_t code = ue >= 1 ? (uint32_t)((ue << 3) | ((int)(r / ldexpf(1.0f, e - 1 - 3)) & 7))
-                            : (uint32_t)(r / ldexpf(1.0f, 1 - bias - 3));
-    return (uint8_t)(sign | code);
+    return mlab_fp8_sw_encode<MLAB_FP8_FNUZ>(x);
 #endif
 }
 
@@ -168,18 +159,8 @@ MLAB_DEV uint32_t mlab_fp8x2_to_f16x2(uint16_t two)
     __half2_raw h = __nv_cvt_fp8x2_to_halfraw2((__nv_fp8x2_storage_t)two, __NV_E4M3);
     return (uint32_t)h.x | ((uint32_t)h.y << 16);
 #else
-    /* fnuz e4m3 -> f16: same 3 mantissa bits, exponent rebased 8 -> 15 */
-    uint32_t r = 0;
-    for (int k = 0; k < 2; k++) {
-        uint32_t c = (two >> (8 * k)) & 0xff, s = (c & 0x80) << 8, em = c & 0x7f, h;
-        if (c == 0x80) h = 0x7e00; /* NaN */
-        else if ((em >> 3) == 0) /* subnormal: m * 2^-10 (fnuz: 2^(1-8-3)) */
-            h = s | (uint32_t)__half_as_ushort(__float2half((float)(em & 7) * 0.0009765625f));
-        else
-            h = s | ((((em >> 3) + 7) << 10) | ((em & 7) << 7));
-        r |= h << (16 * k);
-    }
-    return r;
+    return (uint32_t)mlab_fp8_sw_to_f16<MLAB_FP8_FNUZ>((uint8_t)two) |
+           ((uint32_t)mlab_fp8_sw_to_f16<MLAB_FP8_FNUZ>((uint8_t)(two >> 8)) << 16);
 #endif
 }
 
