@@ -24,6 +24,7 @@ static const mlab_variant_impl *impls[MLAB_V_COUNT] = {
 
 struct mlab_gpu {
     int dev, sms, smem_max; /* shared memory (LDS) a block may use, bytes */
+    int has_fp8_mma;        /* fp8 matrix instructions: sm_89+, gfx940+ */
     size_t l2;
     hipStream_t s;
     void *flush;
@@ -113,6 +114,7 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, mlab_env *env, char *why, size_t why
     snprintf(env->runtime_version, sizeof env->runtime_version, "CUDA %d.%d (driver API %d.%d)",
              rv / 1000, (rv % 1000) / 10, dv / 1000, (dv % 1000) / 10);
     g->fp8_fmt = MLAB_FP8_E4M3FN;
+    g->has_fp8_mma = 1; /* the build targets sm_89+ (mma e4m3) or it would not compile */
 #else
     snprintf(env->gpu_backend, sizeof env->gpu_backend, "hip");
     snprintf(env->gpu_arch, sizeof env->gpu_arch, "%s", prop.gcnArchName);
@@ -122,6 +124,7 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, mlab_env *env, char *why, size_t why
     snprintf(env->runtime_version, sizeof env->runtime_version, "HIP %d.%d.%d", rv / 10000000,
              (rv / 100000) % 100, rv % 100000);
     g->fp8_fmt = strstr(prop.gcnArchName, "gfx94") ? MLAB_FP8_E4M3FNUZ : MLAB_FP8_E4M3FN;
+    g->has_fp8_mma = strstr(prop.gcnArchName, "gfx94") || strstr(prop.gcnArchName, "gfx95");
 #endif
     read_driver_version(env->driver_version, sizeof env->driver_version);
     env->gpu_cu_count = g->sms;
@@ -330,6 +333,11 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     if (id < 0 || id >= MLAB_V_COUNT) {
         snprintf(why, whylen, "unknown variant id %d", id);
         return MLAB_EXIT_USAGE;
+    }
+    if (impls[id]->q_fp8 && !g->has_fp8_mma) {
+        snprintf(why, whylen, "variant %d needs fp8 matrix instructions (gfx940+ / sm_89+); this GPU has none",
+                 id);
+        return MLAB_EXIT_NOGPU;
     }
     if (impls[id]->smem_bytes > g->smem_max) {
         snprintf(why, whylen, "variant %d needs %d bytes of shared memory a block, this GPU allows %d "
