@@ -736,6 +736,9 @@ static int write_plot_data(FILE *f, const mlab_results *r, char ***cases, int *n
             int cpu = strncmp(r->rows[i].variant, "cpu_ref_", 8) == 0;
             if (cpu != pass)
                 continue;
+            /* the truth row (zero error against itself) has nothing to draw on a log axis */
+            if (cpu && !(r->rows[i].kernel_err.rel_rms > 0) && !(r->rows[i].total_err.rel_rms > 0))
+                continue;
             if (intern(cases, nc, r->rows[i].case_name) < 0 ||
                 intern(vars, nv, r->rows[i].variant) < 0)
                 return -1;
