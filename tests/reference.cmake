@@ -14,3 +14,5 @@ mlab_c_test(test_gen test_gen.c LABELS cpu)
 if(Python3_Interpreter_FOUND)
   mlab_py_test(test_cli test_cli.py LABELS cpu)
 endif()
+# the KV split rule (harness/splits.c) against the splits the H200 runs used
+mlab_c_test(test_splits test_splits.c LABELS cpu)

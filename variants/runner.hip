@@ -13,6 +13,7 @@
 extern "C" {
 #include "harness/exitcodes.h"
 #include "harness/gpu.h"
+#include "harness/splits.h" /* mlab_choose_splits */
 }
 
 #define GAP_ROWS (MLA_BN + 16) /* poisoned rows before and between items */
@@ -191,27 +192,6 @@ extern "C" int mlab_gpu_copy_bandwidth(mlab_gpu *g, double *gbs, char *why, size
     return 0;
 }
 
-/* Split rule (documented in README.md). Work: W query rows, T tiles of 64
- * rows in the longest visible sequence, B = SMs x resident blocks per SM.
- * In units of one tile's time on one SM, s splits cost
- *   waves(s) * (ceil(T / s) + 4)        each block: its tiles + ~4 of set-up
- *   + (s > 1) * (W s / B + 1)           the combine: a partial O (32 KB) per
- *                                       split and row, ~ one tile, plus a launch
- * with waves(s) = ceil(W s / B). The smallest cost wins, ties to fewer splits;
- * s <= min(T, 64). */
-static int choose_splits(int W, int T, int B)
-{
-    if (T <= 1) return 1;
-    int best = 1;
-    double best_cost = ceil((double)W / B) * (T + 4);
-    int smax = T < 64 ? T : 64;
-    for (int s = 2; s <= smax; s++) {
-        double cost = ceil((double)W * s / B) * (ceil((double)T / s) + 4) + (double)W * s / B + 1;
-        if (cost < best_cost) { best_cost = cost; best = s; }
-    }
-    return best;
-}
-
 extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, char *why, size_t whylen)
 {
     free_case(g);
@@ -347,7 +327,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     }
     *p = g->base;
     if (splits <= 0)
-        splits = choose_splits(g->total_q, g->max_tiles, g->sms * impls[id]->blocks_per_sm());
+        splits = mlab_choose_splits(g->total_q, g->max_tiles, g->sms * impls[id]->blocks_per_sm());
     if (splits > g->max_splits) splits = g->max_splits;
     p->splits = splits;
     return 0;

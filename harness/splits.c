@@ -1,0 +1,21 @@
+/* splits.c: the KV split rule (splits.h). */
+#include "splits.h"
+
+#include <math.h>
+
+int mlab_choose_splits(int W, int T, int B)
+{
+    if (T <= 1 || W < 1 || B < 1)
+        return 1;
+    int best = 1;
+    double best_cost = ceil((double)W / B) * (T + 4);
+    int smax = T < 64 ? T : 64;
+    for (int s = 2; s <= smax; s++) {
+        double cost = ceil((double)W * s / B) * (ceil((double)T / s) + 4) + (double)W * s / B + 1;
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = s;
+        }
+    }
+    return best;
+}

@@ -1,0 +1,16 @@
+/* splits.h: the documented KV split rule (README.md, "Split rule"), in plain
+ * C so that the CPU tests pin it; variants/runner.hip calls it. */
+#ifndef MLAB_SPLITS_H
+#define MLAB_SPLITS_H
+
+/* W query rows, T 64-row tiles in the longest visible sequence, B resident
+ * blocks on the whole GPU (SMs x blocks per SM). In units of one tile's time
+ * on one SM, s splits cost
+ *   waves(s) * (ceil(T / s) + 4)        each block: its tiles + ~4 of set-up
+ *   + (s > 1) * (W s / B + 1)           the combine: a partial O (32 KB) per
+ *                                       split and row, ~ one tile, plus a launch
+ * with waves(s) = ceil(W s / B). The smallest cost wins, ties to fewer splits;
+ * 1 <= s <= min(T, 64). */
+int mlab_choose_splits(int W, int T, int B);
+
+#endif
