@@ -5,16 +5,6 @@
 #include "exitcodes.h"
 #include "gpu.h"
 
-void mlab_timing_opts_default(mlab_timing_opts *o)
-{
-    o->min_time_s = 0.05;
-    o->max_time_s = 2.0;
-    o->min_samples = 10;
-    o->max_samples = 1000;
-    o->target_rse = 0.005;
-    o->graph_iters = 20;
-}
-
 int mlab_gpu_open(mlab_gpu **g, mlab_env *env, char *why, size_t whylen)
 {
     *g = NULL;

@@ -34,8 +34,9 @@ struct mlab_gpu {
     int loaded, total_q, batch, kv_rows, max_tiles, max_splits;
     mla_params base;
     mlab_fp8_fmt fp8_fmt;
-    void *bufs[16];
+    void *bufs[16];         /* every device buffer of the case, freed together */
     int nbufs;
+    uint16_t *scratch;      /* one of them: kv_rows x 576 bf16 for mxfp4_unfused */
 };
 
 #define CK(call)                                                                          \
@@ -46,16 +47,6 @@ struct mlab_gpu {
             return MLAB_EXIT_INTERNAL;                                                    \
         }                                                                                 \
     } while (0)
-
-extern "C" void mlab_timing_opts_default(mlab_timing_opts *o)
-{
-    o->min_time_s = 0.05;
-    o->max_time_s = 2.0;
-    o->min_samples = 10;
-    o->max_samples = 1000;
-    o->target_rse = 0.005;
-    o->graph_iters = 20;
-}
 
 /* The kernel driver's version: the first token that looks like a version
  * number ("580.159.04") on the first line of the driver's version file. */
@@ -144,6 +135,7 @@ static void free_case(mlab_gpu *g)
 {
     for (int i = 0; i < g->nbufs; i++) hipFree(g->bufs[i]);
     g->nbufs = 0;
+    g->scratch = NULL;
     g->loaded = 0;
 }
 
@@ -286,8 +278,8 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         if (p.amax_blocks < 1) p.amax_blocks = 1;
         if ((rc = dev_alloc(g, &d, sizeof(float) * (size_t)p.amax_blocks, why, whylen))) goto out;
         p.q_amax_part = (float *)d;
-        if ((rc = dev_alloc(g, &d, rows * MLA_D * 2, why, whylen))) goto out; /* unfused scratch */
-        g->bufs[g->nbufs - 1] = d;
+        if ((rc = dev_alloc(g, &d, rows * MLA_D * 2, why, whylen))) goto out;
+        g->scratch = (uint16_t *)d; /* mxfp4_unfused's bf16 copy of the cache */
         p.batch = B;
         p.total_q = c->total_q;
         p.kv_rows = (int)rows;
@@ -333,8 +325,6 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     return 0;
 }
 
-static uint16_t *scratch_of(mlab_gpu *g) { return (uint16_t *)g->bufs[g->nbufs - 1]; }
-
 extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, int *splits_used, char *why,
                             size_t whylen)
 {
@@ -347,8 +337,8 @@ extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, int 
     CK(hipMemsetAsync(p.out, 0xff, nout * 2, g->s));
     CK(hipMemsetAsync(p.part_o, 0xff, nout * 4 * (size_t)p.splits, g->s));
     CK(hipMemsetAsync(p.part_lse, 0xff, (size_t)g->total_q * MLA_H * 4 * (size_t)p.splits, g->s));
-    CK(hipMemsetAsync(scratch_of(g), 0xff, (size_t)g->kv_rows * MLA_D * 2, g->s));
-    CK(impls[id]->launch(&p, g->s, scratch_of(g)));
+    CK(hipMemsetAsync(g->scratch, 0xff, (size_t)g->kv_rows * MLA_D * 2, g->s));
+    CK(impls[id]->launch(&p, g->s, g->scratch));
     CK(hipStreamSynchronize(g->s));
     CK(hipGetLastError());
     CK(hipMemcpy(out, p.out, nout * 2, hipMemcpyDeviceToHost));
@@ -378,7 +368,7 @@ extern "C" int mlab_gpu_time(mlab_gpu *g, int id, int splits, const mlab_timing_
     hipEvent_t e0, e1;
     CK(hipEventCreate(&e0));
     CK(hipEventCreate(&e1));
-    uint16_t *scr = scratch_of(g);
+    uint16_t *scr = g->scratch;
     for (int w = 0; w < 3; w++) CK(impls[id]->launch(&p, g->s, scr)); /* warm-up */
     CK(hipStreamSynchronize(g->s));
     size_t n = 0;
