@@ -153,35 +153,30 @@ static int cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float **
             return MLAB_EXIT_INTERNAL;
         mlab_ref_opts ro = {s->kv, (k == 0 && o->truth_dgemm) ? MLAB_REF_DGEMM : MLAB_REF_SGEMM,
                             s->q_fp8, s->p_fp8, o->quiet ? NULL : progress, (void *)s->label};
-        /* the other MXFP4 tie rule: requantize the kv rows in memory */
-        uint8_t *save4 = NULL, *savee = NULL;
+        /* the other MXFP4 tie rule: a view of the case whose MXFP4 tensors are
+         * requantized from kv_bf16 (the case itself is not touched) */
+        mlab_case view = *c;
         if (s->other_tie) {
             size_t nkv = (size_t)c->total_kv;
-            save4 = c->kv_fp4;
-            savee = c->kv_e8m0;
-            c->kv_fp4 = malloc(nkv * MLAB_FP4_ROW + 1);
-            c->kv_e8m0 = malloc(nkv * MLAB_MX_NBLK + 1);
-            if (!c->kv_fp4 || !c->kv_e8m0) {
-                free(c->kv_fp4);
-                free(c->kv_e8m0);
-                c->kv_fp4 = save4;
-                c->kv_e8m0 = savee;
+            view.kv_fp4 = malloc(nkv * MLAB_FP4_ROW + 1);
+            view.kv_e8m0 = malloc(nkv * MLAB_MX_NBLK + 1);
+            if (!view.kv_fp4 || !view.kv_e8m0) {
+                free(view.kv_fp4);
+                free(view.kv_e8m0);
                 return MLAB_EXIT_INTERNAL;
             }
-            mlab_fp4_tie other = c->fp4_tie == MLAB_TIE_UP ? MLAB_TIE_EVEN : MLAB_TIE_UP;
+            view.fp4_tie = c->fp4_tie == MLAB_TIE_UP ? MLAB_TIE_EVEN : MLAB_TIE_UP;
 #pragma omp parallel for schedule(static)
             for (long long r = 0; r < (long long)nkv; r++)
-                mlab_mxfp4_quantize_row(c->kv_bf16 + r * MLAB_DQK, MLAB_DQK, other,
-                                        c->kv_fp4 + r * MLAB_FP4_ROW, c->kv_e8m0 + r * MLAB_MX_NBLK);
+                mlab_mxfp4_quantize_row(c->kv_bf16 + r * MLAB_DQK, MLAB_DQK, view.fp4_tie,
+                                        view.kv_fp4 + r * MLAB_FP4_ROW, view.kv_e8m0 + r * MLAB_MX_NBLK);
         }
         double t0 = now_s();
-        int rc = mlab_ref_compute(c, &ro, refs[k]);
+        int rc = mlab_ref_compute(&view, &ro, refs[k]);
         double dt = now_s() - t0;
         if (s->other_tie) {
-            free(c->kv_fp4);
-            free(c->kv_e8m0);
-            c->kv_fp4 = save4;
-            c->kv_e8m0 = savee;
+            free(view.kv_fp4);
+            free(view.kv_e8m0);
         }
         if (rc)
             return MLAB_EXIT_INTERNAL;
