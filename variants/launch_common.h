@@ -19,6 +19,31 @@ template <int KVF, bool FAST, bool XCD> static int blocks_per_sm_of(void)
     return n > 0 ? n : 1;
 }
 
+/* Launch kern<<<grid, block, smem, s>>>(p) as a programmatic dependent of
+ * the kernel before it in the stream where the GPU supports it (NVIDIA
+ * sm_90+: its blocks start while that kernel drains and wait for it with
+ * mlab_grid_dep_wait), else as a plain launch. */
+template <typename K>
+static hipError_t launch_after(K kern, int grid, int block, int smem, hipStream_t s, const mla_params *p)
+{
+#if defined(MLAB_NV) && !defined(MLAB_NO_PDL)
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(block);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = s;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, kern, *p);
+#else
+    kern<<<grid, block, smem, s>>>(*p);
+    return hipGetLastError();
+#endif
+}
+
 template <int KVF, bool FAST, bool XCD>
 static hipError_t launch_decode(const mla_params *p, hipStream_t s)
 {
@@ -30,13 +55,18 @@ static hipError_t launch_decode(const mla_params *p, hipStream_t s)
         if (e != hipSuccess) return e;
         attr_set = true;
     }
-    if (KVF == KV_FP8) {
+    hipError_t e;
+    const int grid = p->total_q * p->splits;
+    if (KVF == KV_FP8) { /* the decode blocks start their KV loads while the amax pass runs */
         mla_q_amax<<<p->amax_blocks, 256, 0, s>>>(*p);
+        e = launch_after(mla_decode<KVF, FAST, XCD>, grid, MLA_NT, C::SMEM, s, p);
+    } else {
+        mla_decode<KVF, FAST, XCD><<<grid, MLA_NT, C::SMEM, s>>>(*p);
+        e = hipGetLastError();
     }
-    mla_decode<KVF, FAST, XCD><<<p->total_q * p->splits, MLA_NT, C::SMEM, s>>>(*p);
-    if (p->splits > 1)
-        mla_combine<FAST><<<p->total_q * MLA_H, 128, 0, s>>>(*p);
-    return hipGetLastError();
+    if (e == hipSuccess && p->splits > 1)
+        e = launch_after(mla_combine<FAST>, p->total_q * MLA_H, 128, 0, s, p);
+    return e != hipSuccess ? e : hipGetLastError();
 }
 
 #endif

@@ -223,6 +223,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             const int c = tid + j * MLA_NT;
             if (c < QCH) qv[j] = *(const uint4 *)(qg + 8 * c);
         }
+        mlab_grid_dep_wait(); /* the amax pass has finished (launched as its dependent) */
         if (tid < MLAB_WARP) {
             float a = 0.f;
             for (int i = tid; i < p.amax_blocks; i += MLAB_WARP)
@@ -382,6 +383,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     }
     mlab_cp_wait<0>();
     __syncthreads();
+    mlab_grid_dep_trigger(); /* the combine may start launching */
 
     /* epilogue */
     const float vscale = KVF == KV_FP8 ? p.kv_scale : 1.f;
@@ -413,6 +415,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 template <bool FAST>
 __global__ void __launch_bounds__(128) mla_combine(const mla_params p)
 {
+    mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
     const int tok = blockIdx.x / MLA_H, h = blockIdx.x % MLA_H;
     const float *lse = p.part_lse + (size_t)tok * p.splits * MLA_H + h;
     float mx = -INFINITY;
@@ -436,6 +439,7 @@ __global__ void __launch_bounds__(128) mla_combine(const mla_params p)
 static __global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
 {
     __shared__ float red[256 / MLAB_WARP];
+    mlab_grid_dep_trigger(); /* the decode blocks may launch now and wait for us */
     const size_t n8 = (size_t)p.total_q * MLA_H * MLA_D / 8;
     float a = 0.f;
     for (size_t c = (size_t)blockIdx.x * 256 + threadIdx.x; c < n8; c += (size_t)gridDim.x * 256) {

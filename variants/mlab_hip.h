@@ -178,6 +178,25 @@ MLAB_DEV uint32_t mlab_prmt(uint32_t a, uint32_t b, uint32_t sel)
 #endif
 }
 
+/* ---- programmatic dependent launch (NVIDIA sm_90+; no-ops elsewhere) ----
+ * A kernel launched with mlab_launch_after (launch_common.h) may start while
+ * the kernel before it in the stream is still running; it must call
+ * mlab_grid_dep_wait() before it reads anything that kernel wrote (the wait
+ * returns once that grid has finished and its writes are visible). A kernel
+ * calls mlab_grid_dep_trigger() where its dependent may start launching. */
+MLAB_DEV void mlab_grid_dep_wait(void)
+{
+#if defined(MLAB_NV) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+MLAB_DEV void mlab_grid_dep_trigger(void)
+{
+#if defined(MLAB_NV) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+
 /* ---- global -> shared copies of 16 bytes, asynchronous where the GPU can ---- */
 /* valid == 0 fills the 16 bytes with zeros (rows past a sequence end). */
 MLAB_DEV void mlab_cp16(void *smem, const void *gmem, int valid)
