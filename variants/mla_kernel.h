@@ -47,13 +47,21 @@ template <int KVF> struct mla_cfg {
 #endif
     static constexpr int RAW_ROW = KVF == KV_MXFP4 ? MLA_FP4_ROW : LDK;  /* a staged row */
     static constexpr int ROW_BYTES = KVF == KV_BF16 ? 2 * MLA_D : KVF == KV_FP8 ? MLA_D : MLA_FP4_ROW;
+#if defined(MLAB_QREG)
+    /* Q.K work split: QK_DS dim slices x (8 / QK_DS) column groups of warps;
+     * the NVIDIA fp8 path keeps its Q slice (576 / 4 dims) in registers */
+    static constexpr bool QREG = KVF == KV_FP8;
+#else
+    static constexpr bool QREG = false;
+#endif
+    static constexpr int QK_DS = QREG ? 4 : 2;
     static constexpr int LDS = MLA_BN + 4;          /* floats */
     static constexpr int LDP = 2 * (MLA_BN + 8);    /* bytes */
     static constexpr int OFF_Q = 0;
     static constexpr int OFF_STAGE = OFF_Q + 16 * LDQ;
     static constexpr int OFF_TILE = OFF_STAGE + NSTAGE * MLA_BN * RAW_ROW; /* mxfp4 only */
     static constexpr int OFF_S = OFF_TILE + (KVF == KV_MXFP4 ? MLA_BN * LDK : 0);
-    static constexpr int OFF_P = OFF_S + 2 * 16 * LDS * 4; /* two dim halves */
+    static constexpr int OFF_P = OFF_S + QK_DS * 16 * LDS * 4; /* one S a dim slice */
     static constexpr int OFF_ROW = OFF_P + 16 * LDP;
     static constexpr int OFF_SC = OFF_ROW + 4 * 16 * 4;  /* mxfp4: E8M0 bytes of 2 tiles */
     static constexpr int SMEM = OFF_SC + (KVF == KV_MXFP4 ? 2 * MLA_BN * MLA_NBLK : 0);
@@ -67,6 +75,18 @@ MLAB_DEV int xcd_remap(int pid, int grid, int xcds)
     if (tall == 0) tall = xcds;
     int xcd = pid % xcds, local = pid / xcds;
     return xcd < tall ? xcd * per + local : tall * per + (xcd - tall) * (per - 1) + local;
+}
+
+/* N consecutive floats from shared memory in one access (N = 2 or 4, aligned) */
+template <int N> MLAB_DEV void lds_vec(float (&v)[N], const float *r)
+{
+    if (N == 4) {
+        const float4 a = *(const float4 *)r;
+        v[0] = a.x; v[1] = a.y; v[N > 2 ? 2 : 0] = a.z; v[N > 3 ? 3 : 0] = a.w;
+    } else {
+        const float2 a = *(const float2 *)r;
+        v[0] = a.x; v[N > 1 ? 1 : 0] = a.y;
+    }
 }
 
 MLAB_DEV float mla_exp(float x, bool fast) { return fast ? mlab_exp2_fast(x) : expf(x); }
@@ -253,6 +273,15 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         }
     }
     const float sscale = FAST ? qk_scale * MLA_LOG2E : qk_scale;
+#ifdef MLAB_QREG
+    /* NVIDIA fp8: this warp's Q slice (dims 144 (w / 2) on) into registers */
+    constexpr int QSTEP = MLA_D / C::QK_DS / 16;
+    uint32_t qf[QSTEP][2];
+    if (C::QREG) {
+        __syncthreads();
+        qreg_fp8_load<QSTEP>(qf, sQ + (warp >> 1) * (MLA_D / C::QK_DS), C::LDQ);
+    }
+#endif
 
     constexpr int OCOLS = MLA_DV / MLA_NW, OT = OCOLS / 16; /* output columns a warp */
     acc16 o[OT];
@@ -287,7 +316,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         park_scales(0);
     }
 
-    const int TPR = MLA_NT / 16, CPR = MLA_BN / TPR;
+    constexpr int TPR = MLA_NT / 16, CPR = MLA_BN / TPR;
     const int srow = tid / TPR, spart = tid % TPR;
 
     for (int t = t0; t < t1; t++) {
@@ -312,7 +341,25 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             tile = smem + C::OFF_TILE;
             __syncthreads();
         }
-        /* 1. S = Q K^T: warp w, kv columns 16 (w % 4) .. +15, dims half w / 4 */
+        /* 1. S = Q K^T: warp w, kv columns 16 (w % 4) .. +15, dims half w / 4,
+         * or (QREG) kv columns 32 (w % 2) .. +31, dims quarter w / 2 */
+#ifdef MLAB_QREG
+        if (C::QREG) {
+            const int cg = warp & 1, ds = warp >> 1;
+            acc16 s[2];
+#pragma unroll
+            for (int n = 0; n < 2; n++)
+#pragma unroll
+                for (int e = 0; e < MLAB_ACC_N; e++) s[n].c[e] = 0.f;
+            qk_fp8_qreg<QSTEP>(s, qf, tile + 32 * cg * C::LDK + ds * (MLA_D / C::QK_DS), C::LDK);
+            float *sh = sS + ds * 16 * C::LDS + 32 * cg;
+#pragma unroll
+            for (int n = 0; n < 2; n++)
+#pragma unroll
+                for (int e = 0; e < MLAB_ACC_N; e += 2)
+                    *(float2 *)(sh + acc_row(e) * C::LDS + 16 * n + acc_col(e)) = make_float2(s[n].c[e], s[n].c[e + 1]);
+        } else
+#endif
         {
             const int cg = warp & 3, half = warp >> 2;
             constexpr int KB = KVF == KV_FP8 ? MLA_D / 2 : MLA_D; /* bytes of half a row */
@@ -335,10 +382,19 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             float x[MLA_BN / (MLA_NT / 16)];
             float mx = -INFINITY;
 #pragma unroll
+            for (int j = 0; j < CPR; j++) x[j] = 0.f;
+#pragma unroll
+            for (int d = 0; d < C::QK_DS; d++) { /* sum the dim slices' partial S */
+                const float *r = sS + (16 * d + srow) * C::LDS + spart * CPR;
+                float v[CPR];
+                lds_vec(v, r);
+#pragma unroll
+                for (int j = 0; j < CPR; j++) x[j] += v[j];
+            }
+#pragma unroll
             for (int j = 0; j < CPR; j++) {
                 const int col = spart * CPR + j;
-                const float v = sS[srow * C::LDS + col] + sS[(16 + srow) * C::LDS + col];
-                x[j] = t * MLA_BN + col < rend ? v * sscale : -INFINITY;
+                x[j] = t * MLA_BN + col < rend ? x[j] * sscale : -INFINITY;
                 mx = fmaxf(mx, x[j]);
             }
             for (int m = TPR / 2; m; m >>= 1)
@@ -370,10 +426,20 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         }
         __syncthreads();
         /* 3. O = alpha O + P V over this warp's 64 columns */
+        {   /* rescale O only when a row's max moved (most tiles, none did) */
+            float al[MLAB_ACC_N];
+            bool moved = false;
 #pragma unroll
-        for (int q = 0; q < OT; q++)
+            for (int e = 0; e < MLAB_ACC_N; e++) {
+                al[e] = sA[acc_row(e)];
+                moved |= al[e] != 1.f;
+            }
+            if (mlab_any(moved))
 #pragma unroll
-            for (int e = 0; e < MLAB_ACC_N; e++) o[q].c[e] *= sA[acc_row(e)];
+                for (int q = 0; q < OT; q++)
+#pragma unroll
+                    for (int e = 0; e < MLAB_ACC_N; e++) o[q].c[e] *= al[e];
+        }
         if (KVF == KV_FP8)
             pv_fp8<OT>(o, sP, C::LDP, tile + OCOLS * warp, C::LDK);
         else
@@ -411,28 +477,56 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     }
 }
 
-/* out[tok, h, :] = sum_s 2^(lse_s - max) O_s / sum_s 2^(lse_s - max); zeros if no rows. */
+/* out[tok, h, :] = sum_s 2^(lse_s - max) O_s / sum_s 2^(lse_s - max); zeros if no rows.
+ * One block a (token, head): the first warp turns the splits' log-sum-exps
+ * into weights in shared memory, then each thread owns 4 output columns and
+ * issues its splits' loads back to back (independent, unrolled), so the
+ * block waits about one memory latency, not one per split. */
 template <bool FAST>
-__global__ void __launch_bounds__(128) mla_combine(const mla_params p)
+__global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
 {
+    __shared__ float w[MLA_MAX_SPLITS + 1];
     mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
-    const int tok = blockIdx.x / MLA_H, h = blockIdx.x % MLA_H;
+    const int tok = blockIdx.x / MLA_H, h = blockIdx.x % MLA_H, tid = threadIdx.x;
     const float *lse = p.part_lse + (size_t)tok * p.splits * MLA_H + h;
-    float mx = -INFINITY;
-    for (int s = 0; s < p.splits; s++) mx = fmaxf(mx, lse[(size_t)s * MLA_H]);
-    for (int d = threadIdx.x; d < MLA_DV; d += blockDim.x) {
-        float acc = 0.f, den = 0.f;
-        if (mx != -INFINITY)
-            for (int s = 0; s < p.splits; s++) {
-                float l = lse[(size_t)s * MLA_H];
-                if (l == -INFINITY) continue;
-                float w = FAST ? mlab_exp2_fast(l - mx) : exp2f(l - mx);
-                den += w;
-                acc += w * p.part_o[(((size_t)tok * p.splits + s) * MLA_H + h) * MLA_DV + d];
-            }
-        float v = den > 0.f ? (FAST ? acc * mlab_rcp_fast(den) : mlab_div_rn(acc, den)) : 0.f;
-        p.out[((size_t)tok * MLA_H + h) * MLA_DV + d] = mlab_f32_to_bf16_bits(v);
+    if (tid < MLAB_WARP) {
+        float mx = -INFINITY;
+        for (int s = tid; s < p.splits; s += MLAB_WARP) mx = fmaxf(mx, lse[(size_t)s * MLA_H]);
+        for (int m = MLAB_WARP / 2; m; m >>= 1) mx = fmaxf(mx, mlab_shfl_xor(mx, m));
+        float den = 0.f;
+        for (int s = tid; s < p.splits; s += MLAB_WARP) {
+            const float l = lse[(size_t)s * MLA_H];
+            const float ws = mx == -INFINITY || l == -INFINITY ? 0.f : FAST ? mlab_exp2_fast(l - mx) : exp2f(l - mx);
+            w[s] = ws;
+            den += ws;
+        }
+        for (int m = MLAB_WARP / 2; m; m >>= 1) den += mlab_shfl_xor(den, m);
+        if (tid == 0) w[MLA_MAX_SPLITS] = den;
     }
+    __syncthreads();
+    const float den = w[MLA_MAX_SPLITS];
+    const float4 *po = (const float4 *)(p.part_o + ((size_t)tok * p.splits * MLA_H + h) * MLA_DV) + tid;
+    const size_t stride = (size_t)MLA_H * MLA_DV / 4; /* float4s from one split to the next */
+    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll 8
+    for (int s = 0; s < p.splits; s++) {
+        const float ws = w[s];
+        if (ws != 0.f) { /* splits with no rows add nothing */
+            const float4 v = po[s * stride];
+            acc.x += ws * v.x;
+            acc.y += ws * v.y;
+            acc.z += ws * v.z;
+            acc.w += ws * v.w;
+        }
+    }
+    float r[4] = {acc.x, acc.y, acc.z, acc.w};
+    uint32_t b[2] = {0, 0};
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const float v = den > 0.f ? (FAST ? r[k] * mlab_rcp_fast(den) : mlab_div_rn(r[k], den)) : 0.f;
+        b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(v) << (16 * (k & 1));
+    }
+    *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * tid) = make_uint2(b[0], b[1]);
 }
 
 /* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */

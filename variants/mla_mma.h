@@ -6,6 +6,8 @@
  * shared memory; ldmatrix on NVIDIA, plain LDS reads on AMD. The kernel only
  * sees: acc16, MLAB_ACC_N, acc_row(e), *_col(e) and the four products
  *   qk_bf16<KB> / qk_fp8<KB>  S[16 x 16] += Q[16 x KB bytes] . K[16 rows x KB bytes]^T
+ *   qreg_fp8_load / qk_fp8_qreg (NVIDIA, MLAB_QREG): fp8 Q kept in registers
+ *                             as f16 fragments, S[16 x 32] per call
  *   pv_bf16<NT> / pv_fp8<NT>  O[16 x 16 NT] += P[16 x 64] . V[64 rows x 16 NT cols]
  * pv_fp8 takes P as f16 (values already rounded to fp8, so exact) and V as
  * fp8 codes; on NVIDIA it transposes V with ldmatrix.trans on byte pairs and
@@ -103,6 +105,51 @@ template <int KB>
 MLAB_DEV void qk_fp8(acc16 &s, const uint8_t *sq, int ldq_b, const uint8_t *sk, int ldk_b)
 {
     qk_tile<KB, true>(s, sq, ldq_b, sk, ldk_b);
+}
+
+/* The a8w8 Q.K with Q held in registers (NVIDIA). Hopper has no fp8
+ * mma.sync of its own: ptxas lowers m16n8k32.e4m3 into byte unpacks (F2FP)
+ * of both operands, two f16 HMMAs and four FADDs (seen in the SASS), and Q,
+ * the same for every tile, would be read from shared memory and unpacked
+ * again each time. Instead a warp unpacks its slice of Q once into f16 A
+ * fragment codes (qreg_fp8_load: 18 registers) and per tile reads only K: ldmatrix of 32 K rows x
+ * 16 bytes gives a lane 4 codes a matrix, K[n][4t .. 4t+3]; unpacking bytes
+ * 0-1 and 2-3 gives the two B registers of an m16n8k16 whose k slots
+ * (2t, 2t+1, 2t+8, 2t+9) hold dims (4t, 4t+1, 4t+2, 4t+3) of the 16-dim
+ * step. The Q fragments use the same order, and the sum does not care. */
+#define MLAB_QREG 1
+/* qf[s]: the fp8 codes of the A fragment of dims 16s .. 16s+15 of the slice
+ * at sq (fp8 Q rows, ldq bytes apart): rows g and g+8, dims 4t .. 4t+3.
+ * Kept as codes (2 registers a step, not 4) and unpacked at each use. */
+template <int NSTEP>
+MLAB_DEV void qreg_fp8_load(uint32_t (&qf)[NSTEP][2], const uint8_t *sq, int ldq)
+{
+    const int l = lane_id(), g = l >> 2, t = l & 3;
+#pragma unroll
+    for (int s = 0; s < NSTEP; s++) {
+        qf[s][0] = *(const uint32_t *)(sq + g * ldq + 16 * s + 4 * t);
+        qf[s][1] = *(const uint32_t *)(sq + (g + 8) * ldq + 16 * s + 4 * t);
+    }
+}
+/* S[16 x 32] (two acc16) += Q . K^T over the slice: sk = 32 fp8 K rows at the
+ * slice's first dim. */
+template <int NSTEP>
+MLAB_DEV void qk_fp8_qreg(acc16 (&s)[2], const uint32_t (&qf)[NSTEP][2], const uint8_t *sk, int ldk)
+{
+    const uint8_t *kb = sk + lane_id() * ldk; /* matrix j: K rows 8j .. 8j+7 */
+#pragma unroll
+    for (int st = 0; st < NSTEP; st++) {
+        uint32_t b[4], a[4];
+        ldsm4(b, kb + 16 * st);
+        a[0] = mlab_fp8x2_to_f16x2((uint16_t)qf[st][0]);
+        a[1] = mlab_fp8x2_to_f16x2((uint16_t)qf[st][1]);
+        a[2] = mlab_fp8x2_to_f16x2((uint16_t)(qf[st][0] >> 16));
+        a[3] = mlab_fp8x2_to_f16x2((uint16_t)(qf[st][1] >> 16));
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            mma_f16(s[j >> 1].c + 4 * (j & 1), a, mlab_fp8x2_to_f16x2((uint16_t)b[j]),
+                    mlab_fp8x2_to_f16x2((uint16_t)(b[j] >> 16)));
+    }
 }
 
 /* O[16 x 16 NT] += P[16 x 64] . V[64 x 16 NT]; P bf16 row-major (ldp bytes), V bf16

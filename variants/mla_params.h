@@ -11,6 +11,7 @@
 #define MLA_DV 512   /* v head dim (the first 512 of the same rows) */
 #define MLA_FP4_ROW 288
 #define MLA_NBLK 18  /* MXFP4 blocks of 32 per row */
+#define MLA_MAX_SPLITS 64 /* the most KV splits a row (workspace size, combine weights) */
 
 typedef struct {
     /* inputs */

@@ -88,6 +88,16 @@ MLAB_DEV float mlab_shfl_xor(float v, int mask)
 #endif
 }
 
+/* true in every lane of the warp (wave) if it is true in any */
+MLAB_DEV bool mlab_any(bool v)
+{
+#ifdef MLAB_NV
+    return __any_sync(0xffffffffu, v);
+#else
+    return __any(v);
+#endif
+}
+
 /* ---- special functions ---- */
 /* 1/x: v_rcp_f32 on AMD, rcp.approx.ftz on NVIDIA (~1 ulp). */
 MLAB_DEV float mlab_rcp_fast(float x)

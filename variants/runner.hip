@@ -246,7 +246,7 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         g->total_q = c->total_q;
         g->batch = B;
         g->kv_rows = (int)rows;
-        g->max_splits = 64;
+        g->max_splits = MLA_MAX_SPLITS;
         size_t nq = (size_t)c->total_q * MLA_H * MLA_D, nout = (size_t)c->total_q * MLA_H * MLA_DV;
         void *d;
 #define ALLOC_COPY(field, type, host, bytes)                                      \
