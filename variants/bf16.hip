@@ -3,15 +3,19 @@
  * stays in shared memory, 64-row KV tiles stream through a 2-stage cp.async
  * pipeline; S = Q K^T and O += P V on the matrix units (mma.sync m16n8k16 bf16
  * on NVIDIA, MFMA 16x16x16 bf16 on AMD), fp32 accumulation, softmax with expf
- * and IEEE division; splits merged by an LSE combine kernel (mla_kernel.h).
+ * and IEEE division; splits merged by an LSE combine kernel (mla_kernel.h),
+ * launched as a programmatic dependent of the decode on NVIDIA.
  * Parent: none.
- * Measured (H200, CUDA 13.0, recorded competition inputs, cold medians; see
- * papers/perf-notes.md): 256x8192 639 us = 89.8% of copy bandwidth, 64x8192
- * 179 us (80.1%), 32x8192 101 us (71.1%), 256x1024 103 us (71.6%); geomean
- * of the 8 cases 76.9 us (FlashMLA: 68 us). Kernel error vs the fp32
- * reference: rel RMS 1.8e-3..2.0e-3 (bf16 output rounding).
+ * Measured (H200, CUDA 13.0, recorded competition inputs, cold medians, v5
+ * c889935; papers/reports/h200-2026-11-30b, papers/perf-notes.md): 256x8192
+ * 651 us = 88.3% of copy bandwidth, 64x8192 179 us (80.3%), 32x8192 101 us
+ * (71.3%), 256x1024 104 us (70.9%), 4x1024 15.5 us; geomean of the 8 cases
+ * 71.6 us (v4: 76.9; FlashMLA: 68 us). Kernel error vs the fp32 reference:
+ * rel RMS 1.8e-3..2.0e-3 (bf16 output rounding).
  * Tried and dropped: 4 warps a block (latency-bound, 31-67%); one split per
- * SM wave regardless of block cost (64 splits at 256x8192: 1851 us).
+ * SM wave regardless of block cost (64 splits at 256x8192: 1851 us); a
+ * thread per KV row in the cp.async mapping (-12%); L2 prefetch of the tiles
+ * beyond the stages (-9%).
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -5,17 +5,27 @@
  * matrix units (mma m16n8k32 e4m3); P rounded to e4m3 before P.V, which runs
  * as f16 MMA on the fp8-valued operands (exact) because the fp8 B operand must
  * be k-major: V is transposed in registers by ldmatrix.trans on byte pairs.
+ * On NVIDIA (Hopper has no fp8 mma.sync: ptxas emulates m16n8k32.e4m3 with
+ * byte unpacks, two f16 HMMAs and FADDs) each warp keeps its quarter of the
+ * fp8 Q in registers and runs Q.K as f16 HMMA on K unpacked once
+ * (mla_mma.h, qk_fp8_qreg); the decode starts as a programmatic dependent of
+ * the amax pass, so its first KV loads overlap it.
  * Parent: bf16.
- * Measured (H200, same runs): 256x8192 449 us = 64.1% of copy bandwidth in
- * its own bytes (1.42x faster than bf16), 64x8192 135 us (53.2%), 256x1024
- * 77 us (49.3%), 32x8192 81 us (44.2%); geomean 72.7 us (bf16: 76.9): on the
- * H200 a8w8 buys 1.0-1.4x, not the 2-3x claimed for MI355X, because short
- * blocks are latency-bound (papers/perf-notes.md). Error: kernel vs the
- * reference with P rounded to fp8, rel RMS 1.0e-2..2.4e-2; total vs bf16
+ * Measured (H200, v5 c889935, recorded inputs; papers/reports/h200-2026-11-30b):
+ * 256x8192 435 us = 66.3% of copy bandwidth in its own bytes (1.50x faster
+ * than bf16), 64x8192 126 us (57.2%), 256x1024 71 us (53.5%), 32x8192 75 us
+ * (47.9%: below the 50% bar; one wave of 16-tile blocks, ~21 us of fixed
+ * cost, papers/perf-notes.md); geomean 62.9 us (bf16: 71.6): on the H200
+ * a8w8 buys 0.8-1.5x, not the 2-3x claimed for MI355X. Error: kernel vs the
+ * reference with P rounded to fp8, rel RMS 1.0e-2..2.5e-2; total vs bf16
  * truth 3.2e-2..4.4e-2; rounding P to fp8 adds 0.2e-2..0.5e-2 of that
  * (cpu_ref rows fp8 vs fp8_pexact).
  * Tried: 1 block of 3 stages a SM (40-52%); 2 blocks of 2 stages, 128
- * registers (kept: +10-25%); Q loads before the amax wait (no change).
+ * registers (kept: +10-25%); Q loads before the amax wait (no change);
+ * P.V as "e4m3" MMA (+2-3% slower: emulated); Q as f16 in shared memory
+ * (+5%: twice the shared-memory reads); Q in registers (kept: -1..-4.5%);
+ * PDL after the amax pass (kept: -2..-3 us); both stages filled in the
+ * prologue (+3.5%).
  */
 #include "launch_common.h"
 #include "variants.h"

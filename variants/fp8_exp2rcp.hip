@@ -5,10 +5,12 @@
  * division; the Triton submission in seeds/ reports ~200 fewer VALU ops in
  * its hot loop on MI355X.
  * Parent: fp8.
- * Measured (H200, same runs): within 1-2% of fp8 on every case (256x8192
- * 447 vs 449 us; geomean 72.1 vs 72.7 us) with identical error (rel RMS the
- * same to 4 digits): on the H200 the softmax is not the bottleneck. The VALU
- * saving claimed on MI355X is not measurable here.
+ * Measured (H200, v5 c889935, recorded inputs): within -3.5..+1% of fp8 on
+ * every case except 4x8192 (34.8 vs 38.3 us; 64 splits: the combine's exp2
+ * and reciprocal count there); 256x8192 424 vs 435 us; geomean 61.5 vs
+ * 62.9 us, with identical error (rel RMS the same to 4 digits): on the H200
+ * the softmax is not the bottleneck. The VALU saving claimed on MI355X is not
+ * measurable here.
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -175,7 +175,9 @@ MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv,
     }
 }
 
-/* The same with P as f16 and V as fp8 codes. ldmatrix.trans on byte pairs
+/* The same with P as f16 and V as fp8 codes (P.V as an "e4m3" MMA with V
+ * transposed by byte permutes was tried: 2-3% slower on the H200, where that
+ * MMA is emulated, see qk_fp8_qreg). ldmatrix.trans on byte pairs
  * gives lane (g, t) the bytes {V[2t][2g], V[2t][2g+1], V[2t+1][2g], V[2t+1][2g+1]};
  * bytes 0,2 are column 2g (the "even" n8 tile), bytes 1,3 column 2g+1 ("odd"). */
 template <int NT>

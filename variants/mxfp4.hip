@@ -5,12 +5,12 @@
  * 306 bytes a row instead of 1152. The H200 has no native MXFP4; MI355X's
  * scaled MFMA would skip the dequant entirely.
  * Parent: bf16.
- * Measured (H200, same runs): 256x8192 1006 us (15.3% of copy bandwidth in
- * its 306-byte rows; 2.35x faster than mxfp4_unfused), 64x8192 266 us,
- * 32x8192 139 us, 256x1024 141 us; faster than unfused on all 8 cases
- * (4x1024: 20.9 vs 26.1 us); geomean 94.3 us vs 186.1. Compute-bound on the
- * dequant (~1700 issue cycles a tile against ~1200 of bytes). Kernel error
- * rel RMS 1.8e-3..2.0e-3 (same as bf16: the dequant is exact).
+ * Measured (H200, v5 c889935, recorded inputs): 256x8192 1027 us (15.0% of
+ * copy bandwidth in its 306-byte rows; 2.32x faster than mxfp4_unfused),
+ * 64x8192 266 us, 32x8192 140 us, 256x1024 143 us; faster than unfused on
+ * all 8 cases (4x1024: 16.0 vs 22.7 us); geomean 88.4 us vs 180.5.
+ * Compute-bound on the dequant (~1700 issue cycles a tile against ~1200 of
+ * bytes). Kernel error rel RMS 1.7e-3..2.0e-3 (as bf16: the dequant is exact).
  * Tried: E2M1 table in a local array + E8M0 read from global inside the loop
  * (340 us at 256x1024, slower than unfused); byte-permute dequant + bf16x2
  * multiply (188 us); E8M0 prefetched a tile ahead (141 us, kept).
