@@ -11,10 +11,8 @@
  *   2. online softmax, 16 (NV) or 32 (AMD) threads per head row: running max
  *      m, sum l, rescale factor alpha; P to sP (bf16, or fp8-rounded f16).
  *   3. O = alpha O + P V: warp w owns output columns 64w..64w+63.
- * A block writes bf16 output directly when splits == 1; else, on NVIDIA with
- * 2, 4 or 8 splits, the row's blocks form a cluster and merge through
- * distributed shared memory (cluster_merge); otherwise each writes its
- * normalized partial O and log2-sum-exp2 for mla_combine.
+ * A block writes bf16 output directly when splits == 1, else its normalized
+ * partial O and log2-sum-exp2 for mla_combine.
  * Template knobs: KVF (kv format), FAST (exp2 + fast reciprocal instead of
  * expf + IEEE division), XCD (block id remap over xcd_count XCDs).
  */
@@ -23,9 +21,6 @@
 
 #include "mla_mma.h"
 #include "mla_params.h"
-#ifdef MLAB_NV
-#include <cooperative_groups.h>
-#endif
 
 enum { KV_BF16 = 0, KV_FP8 = 1, KV_MXFP4 = 2 };
 
@@ -189,89 +184,6 @@ MLAB_DEV void dequant_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile,
     }
 }
 
-/* A split's output value o * vscale / l (0 for a split with no rows) and its
- * log2-sum-exp2, from its running max m and sum l. */
-MLAB_DEV float split_value(float o, float vscale, float l, bool fast)
-{
-    return l > 0.f ? (fast ? o * vscale * mlab_rcp_fast(l) : mlab_div_rn(o * vscale, l)) : 0.f;
-}
-MLAB_DEV float split_lse(float m, float l, bool fast)
-{
-    return l > 0.f ? (fast ? m + log2f(l) : (m + logf(l)) * MLA_LOG2E) : -INFINITY;
-}
-/* The weight of a split with log2-sum-exp2 l when the row's largest is mx. */
-template <bool FAST> MLAB_DEV float lse_weight(float l, float mx)
-{
-    return mx == -INFINITY || l == -INFINITY ? 0.f : FAST ? mlab_exp2_fast(l - mx) : exp2f(l - mx);
-}
-/* acc / den (0 where no split had rows) as 4 bf16 at dst (8-byte aligned). */
-template <bool FAST> MLAB_DEV void store_merged4(uint16_t *dst, float4 acc, float den)
-{
-    const float r[4] = {acc.x, acc.y, acc.z, acc.w};
-    uint32_t b[2] = {0, 0};
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-        const float v = den > 0.f ? (FAST ? r[k] * mlab_rcp_fast(den) : mlab_div_rn(r[k], den)) : 0.f;
-        b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(v) << (16 * (k & 1));
-    }
-    *(uint2 *)dst = make_uint2(b[0], b[1]);
-}
-MLAB_DEV void fma4(float4 &acc, float w, float4 v)
-{
-    acc.x += w * v.x;
-    acc.y += w * v.y;
-    acc.z += w * v.z;
-    acc.w += w * v.w;
-}
-
-#ifdef MLAB_NV
-/* The split merge inside a thread-block cluster (NVIDIA sm_90). The
- * p.cluster == p.splits blocks of one query row are one cluster; each parks
- * its normalized O (16 x 512 fp32, in its stage buffers, free by now) and
- * its log2-sum-exp2 per head in shared memory; after a cluster barrier the
- * block of split r reads every block's slice of columns r * 512 / s .. through
- * distributed shared memory and writes that slice of the bf16 output: the
- * same arithmetic as mla_combine, without part_o / part_lse in global memory
- * and without the combine launch. A second barrier keeps every block's
- * shared memory alive until the others have read it. */
-template <bool FAST>
-MLAB_DEV void cluster_merge(const mla_params &p, const acc16 *o, int tok, int split, uint8_t *buf,
-                            const float *sM, const float *sL, float *sLse, float vscale, bool fp8_cols)
-{
-    namespace cg = cooperative_groups;
-    constexpr int OCOLS = MLA_DV / MLA_NW, OT = OCOLS / 16, LDO = MLA_DV + 4;
-    float *sO = (float *)buf;
-    const int tid = threadIdx.x, warp = tid / MLAB_WARP;
-#pragma unroll
-    for (int q = 0; q < OT; q++)
-#pragma unroll
-        for (int e = 0; e < MLAB_ACC_N; e++) {
-            const int h = acc_row(e);
-            const int col = OCOLS * warp + 16 * q + (fp8_cols ? pv_fp8_col(e) : pv_bf16_col(e));
-            sO[h * LDO + col] = split_value(o[q].c[e], vscale, sL[h], FAST);
-        }
-    if (tid < 16) sLse[tid] = split_lse(sM[tid], sL[tid], FAST);
-    cg::cluster_group cl = cg::this_cluster();
-    cl.sync();
-    const int s = p.cluster, per = MLA_DV / s, q4 = per / 4; /* this block's columns, in float4s a head */
-    for (int u = tid; u < MLA_H * q4; u += MLA_NT) {
-        const int h = u / q4, col = split * per + 4 * (u % q4);
-        float mx = -INFINITY;
-        for (int j = 0; j < s; j++) mx = fmaxf(mx, cl.map_shared_rank(sLse, j)[h]);
-        float den = 0.f;
-        float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-        for (int j = 0; j < s; j++) {
-            const float w = lse_weight<FAST>(cl.map_shared_rank(sLse, j)[h], mx);
-            den += w;
-            if (w != 0.f) /* splits with no rows add nothing */
-                fma4(acc, w, *(const float4 *)(cl.map_shared_rank(sO, j) + h * LDO + col));
-        }
-        store_merged4<FAST>(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + col, acc, den);
-    }
-    cl.sync();
-}
-#endif
-
 template <int KVF, bool FAST, bool XCD>
 __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const mla_params p)
 {
@@ -285,12 +197,8 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     const int tid = threadIdx.x, warp = tid / MLAB_WARP;
 
     int work = blockIdx.x;
-    if (XCD && p.xcd_count > 1) {
-        if (p.cluster > 1) /* clusters stay whole: remap cluster ids */
-            work = xcd_remap(work / p.cluster, gridDim.x / p.cluster, p.xcd_count) * p.cluster + work % p.cluster;
-        else
-            work = xcd_remap(work, gridDim.x, p.xcd_count);
-    }
+    if (XCD && p.xcd_count > 1)
+        work = xcd_remap(work, gridDim.x, p.xcd_count);
     const int tok = work / p.splits, split = work % p.splits;
     const int item = p.tok_item[tok], nq = p.tok_nq[tok], pos = p.tok_pos[tok];
     const int L = p.kv_indptr[item + 1] - p.kv_indptr[item];
@@ -545,26 +453,28 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 
     /* epilogue */
     const float vscale = KVF == KV_FP8 ? p.kv_scale : 1.f;
-#ifdef MLAB_NV
-    if (p.cluster > 1) { /* the row's splits merge in the cluster, no partials in global memory */
-        cluster_merge<FAST>(p, o, tok, split, smem + C::OFF_STAGE, sM, sL, sA, vscale, KVF == KV_FP8);
-        return;
-    }
-#endif
 #pragma unroll
     for (int q = 0; q < OT; q++)
 #pragma unroll
         for (int e = 0; e < MLAB_ACC_N; e++) {
             const int h = acc_row(e);
             const int col = OCOLS * warp + 16 * q + (KVF == KV_FP8 ? pv_fp8_col(e) : pv_bf16_col(e));
-            const float v = split_value(o[q].c[e], vscale, sL[h], FAST);
+            const float l = sL[h];
+            float v = 0.f;
+            if (l > 0.f)
+                v = FAST ? o[q].c[e] * vscale * mlab_rcp_fast(l) : mlab_div_rn(o[q].c[e] * vscale, l);
             if (p.splits == 1)
                 p.out[((size_t)tok * MLA_H + h) * MLA_DV + col] = mlab_f32_to_bf16_bits(v);
             else
                 p.part_o[(((size_t)tok * p.splits + split) * MLA_H + h) * MLA_DV + col] = v;
         }
-    if (p.splits > 1 && tid < 16)
-        p.part_lse[((size_t)tok * p.splits + split) * MLA_H + tid] = split_lse(sM[tid], sL[tid], FAST);
+    if (p.splits > 1 && tid < 16) {
+        const float l = sL[tid], m = sM[tid];
+        float lse = -INFINITY;
+        if (l > 0.f)
+            lse = FAST ? m + log2f(l) : (m + logf(l)) * MLA_LOG2E;
+        p.part_lse[((size_t)tok * p.splits + split) * MLA_H + tid] = lse;
+    }
 }
 
 /* out[tok, h, :] = sum_s 2^(lse_s - max) O_s / sum_s 2^(lse_s - max); zeros if no rows.
@@ -585,7 +495,8 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
         for (int m = MLAB_WARP / 2; m; m >>= 1) mx = fmaxf(mx, mlab_shfl_xor(mx, m));
         float den = 0.f;
         for (int s = tid; s < p.splits; s += MLAB_WARP) {
-            const float ws = lse_weight<FAST>(lse[(size_t)s * MLA_H], mx);
+            const float l = lse[(size_t)s * MLA_H];
+            const float ws = mx == -INFINITY || l == -INFINITY ? 0.f : FAST ? mlab_exp2_fast(l - mx) : exp2f(l - mx);
             w[s] = ws;
             den += ws;
         }
@@ -600,10 +511,22 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
 #pragma unroll 8
     for (int s = 0; s < p.splits; s++) {
         const float ws = w[s];
-        if (ws != 0.f) /* splits with no rows add nothing */
-            fma4(acc, ws, po[s * stride]);
+        if (ws != 0.f) { /* splits with no rows add nothing */
+            const float4 v = po[s * stride];
+            acc.x += ws * v.x;
+            acc.y += ws * v.y;
+            acc.z += ws * v.z;
+            acc.w += ws * v.w;
+        }
     }
-    store_merged4<FAST>(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * tid, acc, den);
+    float r[4] = {acc.x, acc.y, acc.z, acc.w};
+    uint32_t b[2] = {0, 0};
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const float v = den > 0.f ? (FAST ? r[k] * mlab_rcp_fast(den) : mlab_div_rn(r[k], den)) : 0.f;
+        b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(v) << (16 * (k & 1));
+    }
+    *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * tid) = make_uint2(b[0], b[1]);
 }
 
 /* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */

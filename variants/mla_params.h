@@ -41,9 +41,6 @@ typedef struct {
     float kv_scale;           /* fp8 per-tensor scale (x = code * kv_scale); 1 otherwise */
     float fp8_max;            /* 448 (e4m3fn) or 240 (fnuz) */
     int xcd_count;            /* XCD remap: 8 on MI355X; 0 = no remap */
-    int cluster;              /* > 1: the splits of a row form one thread-block cluster and merge
-                                 through distributed shared memory (NVIDIA sm_90; == splits);
-                                 0: partials to part_o / part_lse and mla_combine (set by the launcher) */
 } mla_params;
 
 #endif
