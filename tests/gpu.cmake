@@ -24,8 +24,9 @@ file(MAKE_DIRECTORY ${_gd})
 add_test(NAME gpu_validate_awkward COMMAND mlabench run --require-gpu --no-time --quiet ${_files})
 set_tests_properties(gpu_validate_awkward PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
                      SKIP_RETURN_CODE 77 TIMEOUT 1200)
-# the explicit split override must give the same function (1 and 7 splits)
-foreach(s 1 7)
+# the explicit split override must give the same function: 1 (no merge), 2,
+# 4, 7 and 8 (partials and the combine kernel)
+foreach(s 1 2 4 7 8)
   add_test(NAME gpu_validate_splits${s} COMMAND mlabench run --require-gpu --no-time --quiet --splits ${s}
            ${_gd}/varlen.h5 ${_gd}/q3_causal.h5)
   set_tests_properties(gpu_validate_splits${s} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
