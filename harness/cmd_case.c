@@ -11,14 +11,8 @@
 #include "commands.h"
 #include "exitcodes.h"
 #include "gen.h"
+#include "gpu.h" /* mlab_now_s */
 #include "h5io.h"
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static void gen_usage(FILE *f)
 {
@@ -41,15 +35,15 @@ static void gen_usage(FILE *f)
 static int write_case(const mlab_gen_spec *s, const char *path, char *why, size_t whylen)
 {
     mlab_case c;
-    double t0 = now_s();
+    double t0 = mlab_now_s();
     int rc = mlab_gen_case(s, &c, why, whylen);
     if (rc)
         return rc;
     snprintf(c.producer, sizeof c.producer, "mlabench %s gen", MLAB_VERSION);
     snprintf(c.commit, sizeof c.commit, "%s", MLAB_GIT_COMMIT);
-    double t1 = now_s();
+    double t1 = mlab_now_s();
     rc = mlab_h5_write_case(path, &c, why, whylen);
-    double t2 = now_s();
+    double t2 = mlab_now_s();
     if (!rc) {
         struct stat st;
         double mb = stat(path, &st) == 0 ? (double)st.st_size / 1e6 : 0.0;
@@ -127,7 +121,7 @@ int mlab_cmd_gen(int argc, char **argv)
         s.kv_lens = lens;
     }
     char why[512] = "";
-    double t0 = now_s();
+    double t0 = mlab_now_s();
     if (suite) {
         struct stat st;
         if (mkdir(out, 0777) && (stat(out, &st) || !S_ISDIR(st.st_mode))) {
@@ -157,7 +151,7 @@ int mlab_cmd_gen(int argc, char **argv)
     if (rc)
         fprintf(stderr, "mlabench gen: %s\n", why);
     else
-        fprintf(stderr, "mlabench gen: done in %.1f s\n", now_s() - t0);
+        fprintf(stderr, "mlabench gen: done in %.1f s\n", mlab_now_s() - t0);
 done:
     free(lens);
     return rc;

@@ -59,6 +59,30 @@ static int load(const char *cmd, const char *path, mlab_results *r)
     return rc;
 }
 
+/* The single RESULTS argument of export and report: arg is not an option we
+ * know; an unknown option or a second file is a usage error. */
+static int take_input(const char *cmd, const char *arg, const char **in, void (*usage)(FILE *))
+{
+    if (arg[0] == '-' && arg[1]) {
+        usage(stderr);
+        return err(cmd, MLAB_EXIT_USAGE, "unknown option '%s'", arg);
+    }
+    if (*in)
+        return err(cmd, MLAB_EXIT_USAGE, "one results file at a time ('%s')", arg);
+    *in = arg;
+    return MLAB_EXIT_OK;
+}
+
+/* Load the RESULTS file named on the command line (usage error if none). */
+static int load_input(const char *cmd, const char *in, mlab_results *r, void (*usage)(FILE *))
+{
+    if (!in) {
+        usage(stderr);
+        return MLAB_EXIT_USAGE;
+    }
+    return load(cmd, in, r);
+}
+
 /* An output file: stdout when path is NULL or "-", else a temporary that
  * out_close renames into place. */
 typedef struct {
@@ -246,21 +270,12 @@ int mlab_cmd_export(int argc, char **argv)
                 return MLAB_EXIT_USAGE;
         } else if (strcmp(argv[i], "--samples") == 0) {
             samples = 1;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            export_usage(stderr);
-            return err(cmd, MLAB_EXIT_USAGE, "unknown option '%s'", argv[i]);
-        } else if (!in) {
-            in = argv[i];
-        } else {
-            return err(cmd, MLAB_EXIT_USAGE, "one results file at a time ('%s')", argv[i]);
+        } else if (take_input(cmd, argv[i], &in, export_usage) != MLAB_EXIT_OK) {
+            return MLAB_EXIT_USAGE;
         }
     }
-    if (!in) {
-        export_usage(stderr);
-        return MLAB_EXIT_USAGE;
-    }
     mlab_results r;
-    int rc = load(cmd, in, &r);
+    int rc = load_input(cmd, in, &r, export_usage);
     if (rc)
         return rc;
     outfile o;
@@ -1368,21 +1383,12 @@ int mlab_cmd_report(int argc, char **argv)
         } else if (strcmp(argv[i], "--plots") == 0) {
             if (!(plots = mlab_arg_value(cmd, argc, argv, &i)))
                 return MLAB_EXIT_USAGE;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            report_usage(stderr);
-            return err(cmd, MLAB_EXIT_USAGE, "unknown option '%s'", argv[i]);
-        } else if (!in) {
-            in = argv[i];
-        } else {
-            return err(cmd, MLAB_EXIT_USAGE, "one results file at a time ('%s')", argv[i]);
+        } else if (take_input(cmd, argv[i], &in, report_usage) != MLAB_EXIT_OK) {
+            return MLAB_EXIT_USAGE;
         }
     }
-    if (!in) {
-        report_usage(stderr);
-        return MLAB_EXIT_USAGE;
-    }
     mlab_results r;
-    int rc = load(cmd, in, &r);
+    int rc = load_input(cmd, in, &r, report_usage);
     if (rc)
         return rc;
     char pdir[4096], rdir[4096];

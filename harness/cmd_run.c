@@ -32,13 +32,6 @@ typedef struct {
     const char *out;
 } run_opts;
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void run_usage(FILE *f)
 {
     int n;
@@ -171,9 +164,9 @@ static int cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float **
                 mlab_mxfp4_quantize_row(c->kv_bf16 + r * MLAB_DQK, MLAB_DQK, view.fp4_tie,
                                         view.kv_fp4 + r * MLAB_FP4_ROW, view.kv_e8m0 + r * MLAB_MX_NBLK);
         }
-        double t0 = now_s();
+        double t0 = mlab_now_s();
         int rc = mlab_ref_compute(&view, &ro, refs[k]);
-        double dt = now_s() - t0;
+        double dt = mlab_now_s() - t0;
         if (s->other_tie) {
             free(view.kv_fp4);
             free(view.kv_e8m0);

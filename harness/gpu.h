@@ -22,6 +22,8 @@ typedef struct {
 } mlab_timing_opts;
 
 void mlab_timing_opts_default(mlab_timing_opts *o);
+/* Seconds on the monotonic clock (host-side durations: generation, references). */
+double mlab_now_s(void);
 
 /* Open device 0 and fill the device fields of env (name, arch, uuid, CUs,
  * clocks, driver and runtime). MLAB_EXIT_NOGPU when there is none. */

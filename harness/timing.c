@@ -1,5 +1,15 @@
-/* timing.c: the sampling defaults every GPU back end uses (gpu.h). */
+/* timing.c: the sampling defaults every GPU back end uses, and the host
+ * clock (gpu.h). */
+#include <time.h>
+
 #include "gpu.h"
+
+double mlab_now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 void mlab_timing_opts_default(mlab_timing_opts *o)
 {

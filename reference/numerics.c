@@ -19,14 +19,14 @@
 
 /* ---- 1. bit casts ------------------------------------------------------- */
 
-static uint32_t f32_bits(float x)
+uint32_t mlab_f32_bits(float x)
 {
     uint32_t b;
     memcpy(&b, &x, sizeof b);
     return b;
 }
 
-static float f32_from_bits(uint32_t b)
+float mlab_f32_from_bits(uint32_t b)
 {
     float x;
     memcpy(&x, &b, sizeof x);
@@ -36,14 +36,14 @@ static float f32_from_bits(uint32_t b)
 /* NaN test on the bits, so it holds whatever the compiler flags. */
 static int f32_is_nan(float x)
 {
-    return (f32_bits(x) & 0x7FFFFFFFu) > 0x7F800000u;
+    return (mlab_f32_bits(x) & 0x7FFFFFFFu) > 0x7F800000u;
 }
 
 /* ---- 2. bf16 ------------------------------------------------------------ */
 
 uint16_t mlab_bf16_from_f32(float x)
 {
-    uint32_t b = f32_bits(x);
+    uint32_t b = mlab_f32_bits(x);
     if (f32_is_nan(x))
         return (uint16_t)((b >> 16) | 0x0040u); /* keep sign and top payload, set quiet bit */
     /* Add just under half an ulp, plus one when the kept lsb is odd: a tie
@@ -55,7 +55,7 @@ uint16_t mlab_bf16_from_f32(float x)
 
 float mlab_bf16_to_f32(uint16_t b)
 {
-    return f32_from_bits((uint32_t)b << 16);
+    return mlab_f32_from_bits((uint32_t)b << 16);
 }
 
 /* bf16 rounding of an fp32 value, as torch stores a bf16 tensor op's result. */
@@ -133,7 +133,7 @@ static uint32_t fp8_magnitude_code(uint32_t bits, int emin)
 uint8_t mlab_fp8_encode(float x, mlab_fp8_fmt fmt)
 {
     fp8_desc d = fp8_describe(fmt);
-    uint32_t bits = f32_bits(x);
+    uint32_t bits = mlab_f32_bits(x);
     uint8_t sign = (uint8_t)((bits >> 24) & 0x80u);
     if (f32_is_nan(x))
         return fmt == MLAB_FP8_E4M3FNUZ ? 0x80 : (uint8_t)(sign | 0x7F);
@@ -204,7 +204,7 @@ uint8_t mlab_e2m1_encode(float x, mlab_fp4_tie tie)
 {
     if (f32_is_nan(x))
         return 0;
-    uint8_t sign = (uint8_t)((f32_bits(x) >> 28) & 0x8u);
+    uint8_t sign = (uint8_t)((mlab_f32_bits(x) >> 28) & 0x8u);
     float a = fabsf(x);
     uint8_t k = 0; /* climb while a is past the midpoint above code k */
     while (k < 7) {
@@ -299,7 +299,7 @@ float mlab_fp8_quantize_tensor(const uint16_t *x_bf16, size_t n,
  * the clamp gives u = -127. */
 static int mxfp4_block_exponent(float amax)
 {
-    uint32_t r = (f32_bits(amax) + 0x200000u) & 0xFF800000u;
+    uint32_t r = (mlab_f32_bits(amax) + 0x200000u) & 0xFF800000u;
     int ef = (int)(r >> 23);
     int u;
     if (ef == 255)

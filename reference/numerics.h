@@ -15,6 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The bits of a float and back (memcpy, no aliasing games). */
+uint32_t mlab_f32_bits(float x);
+float mlab_f32_from_bits(uint32_t b);
+
 /* ---- bf16 ---------------------------------------------------------------- */
 /* Round-to-nearest-even; NaN stays NaN (sign kept, quiet bit set); +-Inf kept;
  * fp32 values beyond the bf16 range round to +-Inf as RNE says.

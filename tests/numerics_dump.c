@@ -30,20 +30,6 @@
 
 /* ---- small helpers ------------------------------------------------------ */
 
-static uint32_t f32_bits(float x)
-{
-    uint32_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
-
-static float f32_from_bits(uint32_t b)
-{
-    float x;
-    memcpy(&x, &b, sizeof x);
-    return x;
-}
-
 static uint64_t rng_state = 0x6D6C616265ULL; /* "mlabe" */
 
 static uint64_t rng_next(void) /* splitmix64 */
@@ -112,7 +98,7 @@ static void *vec_grow(vec *v, size_t k) /* room for k more; returns where they g
 
 static void push32(vec *v, uint32_t x) { memcpy(vec_grow(v, 1), &x, 4); }
 static void push16(vec *v, uint16_t x) { memcpy(vec_grow(v, 1), &x, 2); }
-static void pushf(vec *v, float x) { push32(v, f32_bits(x)); }
+static void pushf(vec *v, float x) { push32(v, mlab_f32_bits(x)); }
 static void pushf_pm(vec *v, float x) /* x and -x */
 {
     pushf(v, x);
@@ -174,7 +160,7 @@ static int dump_bf16(void)
     vec out = vec_new(2);
     const uint32_t *x = (const uint32_t *)in.p;
     for (size_t i = 0; i < in.n; i++)
-        push16(&out, mlab_bf16_from_f32(f32_from_bits(x[i])));
+        push16(&out, mlab_bf16_from_f32(mlab_f32_from_bits(x[i])));
     int rc = write_vec("bf16_encode.in.u32", &in) || write_vec("bf16_encode.out.u16", &out);
     free(in.p);
     free(out.p);
@@ -220,13 +206,13 @@ static int dump_fp8(void)
     vec fn = vec_new(1), fnuz = vec_new(1);
     const uint32_t *x = (const uint32_t *)in.p;
     for (size_t i = 0; i < in.n; i++) {
-        *(uint8_t *)vec_grow(&fn, 1) = mlab_fp8_encode(f32_from_bits(x[i]), MLAB_FP8_E4M3FN);
-        *(uint8_t *)vec_grow(&fnuz, 1) = mlab_fp8_encode(f32_from_bits(x[i]), MLAB_FP8_E4M3FNUZ);
+        *(uint8_t *)vec_grow(&fn, 1) = mlab_fp8_encode(mlab_f32_from_bits(x[i]), MLAB_FP8_E4M3FN);
+        *(uint8_t *)vec_grow(&fnuz, 1) = mlab_fp8_encode(mlab_f32_from_bits(x[i]), MLAB_FP8_E4M3FNUZ);
     }
     uint32_t dec_fn[256], dec_fnuz[256];
     for (int c = 0; c < 256; c++) {
-        dec_fn[c] = f32_bits(mlab_fp8_decode((uint8_t)c, MLAB_FP8_E4M3FN));
-        dec_fnuz[c] = f32_bits(mlab_fp8_decode((uint8_t)c, MLAB_FP8_E4M3FNUZ));
+        dec_fn[c] = mlab_f32_bits(mlab_fp8_decode((uint8_t)c, MLAB_FP8_E4M3FN));
+        dec_fnuz[c] = mlab_f32_bits(mlab_fp8_decode((uint8_t)c, MLAB_FP8_E4M3FNUZ));
     }
     int rc = write_vec("fp8_encode.in.u32", &in) || write_vec("fp8_encode.fn.u8", &fn) ||
              write_vec("fp8_encode.fnuz.u8", &fnuz) ||
@@ -259,12 +245,12 @@ static int dump_e2m1(void)
     vec up = vec_new(1), even = vec_new(1);
     const uint32_t *x = (const uint32_t *)in.p;
     for (size_t i = 0; i < in.n; i++) {
-        *(uint8_t *)vec_grow(&up, 1) = mlab_e2m1_encode(f32_from_bits(x[i]), MLAB_TIE_UP);
-        *(uint8_t *)vec_grow(&even, 1) = mlab_e2m1_encode(f32_from_bits(x[i]), MLAB_TIE_EVEN);
+        *(uint8_t *)vec_grow(&up, 1) = mlab_e2m1_encode(mlab_f32_from_bits(x[i]), MLAB_TIE_UP);
+        *(uint8_t *)vec_grow(&even, 1) = mlab_e2m1_encode(mlab_f32_from_bits(x[i]), MLAB_TIE_EVEN);
     }
     uint32_t dec[16];
     for (int c = 0; c < 16; c++)
-        dec[c] = f32_bits(mlab_e2m1_decode((uint8_t)c));
+        dec[c] = mlab_f32_bits(mlab_e2m1_decode((uint8_t)c));
     int rc = write_vec("e2m1_encode.in.u32", &in) || write_vec("e2m1_encode.up.u8", &up) ||
              write_vec("e2m1_encode.even.u8", &even) ||
              write_table("e2m1_decode.out.u32", dec, 4, 16);
@@ -278,7 +264,7 @@ static int dump_e8m0(void)
 {
     uint32_t dec[256];
     for (int e = 0; e < 256; e++)
-        dec[e] = f32_bits(mlab_e8m0_decode((uint8_t)e));
+        dec[e] = mlab_f32_bits(mlab_e8m0_decode((uint8_t)e));
 
     vec in = vec_new(4);
     for (uint32_t p = 0; p < 0x10000; p++)
@@ -294,7 +280,7 @@ static int dump_e8m0(void)
     vec out = vec_new(1);
     const uint32_t *x = (const uint32_t *)in.p;
     for (size_t i = 0; i < in.n; i++)
-        *(uint8_t *)vec_grow(&out, 1) = mlab_e8m0_encode(f32_from_bits(x[i]));
+        *(uint8_t *)vec_grow(&out, 1) = mlab_e8m0_encode(mlab_f32_from_bits(x[i]));
     int rc = write_table("e8m0_decode.out.u32", dec, 4, 256) ||
              write_vec("e8m0_encode.in.u32", &in) || write_vec("e8m0_encode.out.u8", &out);
     free(in.p);
@@ -435,7 +421,7 @@ static int dump_fp8_quant(void)
         const uint32_t *len = (const uint32_t *)t.len.p;
         for (size_t k = 0; k < ntens; k++) {
             float s = mlab_fp8_quantize_tensor(x + at, len[k], (mlab_fp8_fmt)f, codes[f] + at);
-            scales[f][k] = f32_bits(s);
+            scales[f][k] = mlab_f32_bits(s);
             at += len[k];
         }
     }
@@ -578,8 +564,8 @@ static int dump_mxfp4(void)
         v[7] = NAN;
         block_of(&in, 1.0f, v, 31);
         block_of(&in, NAN, v, 0);
-        block_of(&in, f32_from_bits(0xFF810000), v, 0);
-        block_of(&in, f32_from_bits(0x7FC10000), v, 31);
+        block_of(&in, mlab_f32_from_bits(0xFF810000), v, 0);
+        block_of(&in, mlab_f32_from_bits(0x7FC10000), v, 31);
         for (int i = 0; i < 31; i++)
             v[i] = mlab_bf16_to_f32((uint16_t)(1 + i * 4 + (i & 1) * 0x8000));
         block_of(&in, 1.0f, v, 31);

@@ -5,23 +5,8 @@
 
 #include <math.h>   // ldexpf, isnan, INFINITY, NAN
 #include <stdio.h>  // printf
-#include <string.h> // memcpy
 
 #include "mlab_check.h" // check, failed, checked
-
-static uint32_t bits(float x)
-{
-    uint32_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
-
-static float from_bits(uint32_t b)
-{
-    float x;
-    memcpy(&x, &b, sizeof x);
-    return x;
-}
 
 static void test_bf16(void)
 {
@@ -29,16 +14,16 @@ static void test_bf16(void)
           "bf16 rounds the tie 1+2^-8 down to the even 1.0");
     check(mlab_bf16_from_f32(1.0f + 3.0f * ldexpf(1.0f, -8)) == 0x3F82,
           "bf16 rounds the tie 1+3*2^-8 up to the even 1+2^-6");
-    check(mlab_bf16_from_f32(from_bits(0x3F808001)) == 0x3F81,
+    check(mlab_bf16_from_f32(mlab_f32_from_bits(0x3F808001)) == 0x3F81,
           "bf16 rounds just above a tie up");
-    check(mlab_bf16_from_f32(from_bits(0x7F7FFFFF)) == 0x7F80,
+    check(mlab_bf16_from_f32(mlab_f32_from_bits(0x7F7FFFFF)) == 0x7F80,
           "bf16 of the largest float rounds to +Inf");
     check(mlab_bf16_from_f32(-INFINITY) == 0xFF80, "bf16 keeps -Inf");
-    check(mlab_bf16_from_f32(from_bits(0xFF800001)) == 0xFFC0,
+    check(mlab_bf16_from_f32(mlab_f32_from_bits(0xFF800001)) == 0xFFC0,
           "bf16 keeps a NaN's sign and sets the quiet bit (payload only in the dropped half)");
-    check(mlab_bf16_from_f32(from_bits(0x7FA12345)) == 0x7FE1,
+    check(mlab_bf16_from_f32(mlab_f32_from_bits(0x7FA12345)) == 0x7FE1,
           "bf16 keeps a NaN's top payload bits");
-    check(bits(mlab_bf16_to_f32(0x0001)) == 0x00010000, "bf16 widens a subnormal exactly");
+    check(mlab_f32_bits(mlab_bf16_to_f32(0x0001)) == 0x00010000, "bf16 widens a subnormal exactly");
 }
 
 static void test_fp8(void)
@@ -93,7 +78,7 @@ static void test_e2m1(void)
     check(mlab_e2m1_encode(-0.0f, MLAB_TIE_UP) == 0x8 && mlab_e2m1_encode(-0.1f, MLAB_TIE_EVEN) == 0x8,
           "e2m1 copies the sign bit onto zero");
     check(mlab_e2m1_encode(NAN, MLAB_TIE_UP) == 0x0, "e2m1 encodes NaN as 0");
-    check(mlab_e2m1_decode(0x7) == 6.0f && mlab_e2m1_decode(0x9) == -0.5f && bits(mlab_e2m1_decode(0x8)) == 0x80000000u,
+    check(mlab_e2m1_decode(0x7) == 6.0f && mlab_e2m1_decode(0x9) == -0.5f && mlab_f32_bits(mlab_e2m1_decode(0x8)) == 0x80000000u,
           "e2m1 decodes 0x7 = 6, 0x9 = -0.5, 0x8 = -0");
     mlab_fp4_tie t = MLAB_TIE_EVEN;
     check(mlab_fp4_tie_parse("up", &t) == 0 && t == MLAB_TIE_UP && mlab_fp4_tie_parse("even", &t) == 0 &&
@@ -105,7 +90,7 @@ static void test_e2m1(void)
 
 static void test_e8m0(void)
 {
-    check(bits(mlab_e8m0_decode(0)) == 0x00400000u, "e8m0 decode(0) is 2^-127, an fp32 subnormal");
+    check(mlab_f32_bits(mlab_e8m0_decode(0)) == 0x00400000u, "e8m0 decode(0) is 2^-127, an fp32 subnormal");
     check(mlab_e8m0_decode(127) == 1.0f && mlab_e8m0_decode(254) == ldexpf(1.0f, 127),
           "e8m0 decode(127) = 1, decode(254) = 2^127");
     check(isnan(mlab_e8m0_decode(255)), "e8m0 decode(255) is NaN");
