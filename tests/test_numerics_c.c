@@ -5,6 +5,7 @@
 
 #include <math.h>   // ldexpf, isnan, INFINITY, NAN
 #include <stdio.h>  // printf
+#include <string.h> // strcmp
 
 #include "mlab_check.h" // check, failed, checked
 
