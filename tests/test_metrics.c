@@ -21,6 +21,19 @@
 
 static int near(double a, double b) { return fabs(a - b) <= 1e-12 * fabs(b); }
 
+/* Two float arrays of n; 0 (a failed check, nothing to free) when out of memory. */
+static int alloc_pair(int n, float **a, float **b)
+{
+    *a = malloc((size_t)n * sizeof **a);
+    *b = malloc((size_t)n * sizeof **b);
+    if (*a && *b)
+        return 1;
+    check(0, "out of memory");
+    free(*a);
+    free(*b);
+    return 0;
+}
+
 static void test_basic(void)
 {
     /* differences 0, .5, 0, .25, .25; relative: -, .125, 0, (r = 0), .5 */
@@ -79,13 +92,9 @@ static void test_nonfinite(void)
 static void test_competition(void)
 {
     enum { N = 4096 };
-    float *ref = malloc(N * sizeof *ref), *out = malloc(N * sizeof *out);
-    if (!ref || !out) {
-        check(0, "out of memory");
-        free(ref);
-        free(out);
+    float *ref, *out;
+    if (!alloc_pair(N, &ref, &out))
         return;
-    }
     for (int i = 0; i < N; i++) {
         ref[i] = (i % 2 ? 0.05f : -0.05f) * (1.0f + (float)(i % 7) / 7.0f); /* |r| 0.05..0.1 */
         out[i] = 0.0f;
@@ -137,13 +146,9 @@ static void test_tol_pass(void)
     check(table_ok, "every table row is found by its name and gives a reason");
 
     enum { N = 20000 };
-    float *ref = malloc(N * sizeof *ref), *out = malloc(N * sizeof *out);
-    if (!ref || !out) {
-        check(0, "out of memory");
-        free(ref);
-        free(out);
+    float *ref, *out;
+    if (!alloc_pair(N, &ref, &out))
         return;
-    }
     int nallowed = (int)(f8->max_mismatch_frac * N); /* 2 */
     for (int i = 0; i < N; i++)
         ref[i] = out[i] = 1.0f;
