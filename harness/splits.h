@@ -10,7 +10,7 @@
  *   + (s > 1) * (W s / B + 1)           the combine: a partial O (32 KB) per
  *                                       split and row, ~ one tile, plus a launch
  * with waves(s) = ceil(W s / B). The smallest cost wins, ties to fewer splits;
- * 1 <= s <= min(T, 64). */
+ * 1 <= s <= min(T, MLA_MAX_SPLITS = 64). */
 int mlab_choose_splits(int W, int T, int B);
 
 #endif

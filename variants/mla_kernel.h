@@ -367,9 +367,11 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #pragma unroll
             for (int e = 0; e < MLAB_ACC_N; e++) s.c[e] = 0.f;
             const uint8_t *kt = tile + 16 * cg * C::LDK + half * KB;
+#ifndef MLAB_QREG /* fp8 on NVIDIA always takes the register path above */
             if (KVF == KV_FP8)
                 qk_fp8<KB>(s, sQ + half * KB, C::LDQ, kt, C::LDK);
             else
+#endif
                 qk_bf16<KB>(s, (const uint16_t *)(sQ + half * KB), C::LDQ, (const uint16_t *)kt, C::LDK);
             float *sh = sS + half * 16 * C::LDS;
 #pragma unroll

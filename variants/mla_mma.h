@@ -6,6 +6,7 @@
  * shared memory; ldmatrix on NVIDIA, plain LDS reads on AMD. The kernel only
  * sees: acc16, MLAB_ACC_N, acc_row(e), *_col(e) and the four products
  *   qk_bf16<KB> / qk_fp8<KB>  S[16 x 16] += Q[16 x KB bytes] . K[16 rows x KB bytes]^T
+ *                             (qk_fp8: AMD only)
  *   qreg_fp8_load / qk_fp8_qreg (NVIDIA, MLAB_QREG): fp8 Q kept in registers
  *                             as f16 fragments, S[16 x 32] per call
  *   pv_bf16<NT> / pv_fp8<NT>  O[16 x 16 NT] += P[16 x 64] . V[64 rows x 16 NT cols]
@@ -56,19 +57,12 @@ MLAB_DEV void mma_f16(float *c, const uint32_t *a, uint32_t b0, uint32_t b1)
                  : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
-MLAB_DEV void mma_e4m3(float *c, const uint32_t *a, uint32_t b0, uint32_t b1)
-{
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 "
-                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
 
 /* Shared layout of every 16-row operand: row-major, ld in BYTES. A 16 x 16-byte
  * block is one ldmatrix.x4; the lane address of an A operand is row l % 16,
  * byte column 16 * (l / 16); of a K operand (n-major) row (l & 7) + 8 * (l >> 4),
  * byte column 16 * ((l >> 3) & 1). */
-template <int KBYTES, bool FP8>
+template <int KBYTES>
 MLAB_DEV void qk_tile(acc16 &s, const uint8_t *sq, int ldq, const uint8_t *sk, int ldk)
 {
     const int l = lane_id();
@@ -82,29 +76,19 @@ MLAB_DEV void qk_tile(acc16 &s, const uint8_t *sq, int ldq, const uint8_t *sk, i
         ldsm4(a, qa + k);
         ldsm4(b, kb + k);
         float *acc = (k / 32) % 2 ? x : s.c;
-        if (FP8) {
-            mma_e4m3(acc, a, b[0], b[1]);
-            mma_e4m3(acc + 4, a, b[2], b[3]);
-        } else {
-            mma_bf16(acc, a, b[0], b[1]);
-            mma_bf16(acc + 4, a, b[2], b[3]);
-        }
+        mma_bf16(acc, a, b[0], b[1]);
+        mma_bf16(acc + 4, a, b[2], b[3]);
     }
 #pragma unroll
     for (int e = 0; e < 8; e++)
         s.c[e] += x[e];
 }
 /* S += Q . K^T over KB bytes of each row (a slice of the 576 dims; sq and sk
- * point at the slice): bf16 or fp8 operands. */
+ * point at the slice), bf16 operands. The fp8 Q.K on NVIDIA is qk_fp8_qreg. */
 template <int KB>
 MLAB_DEV void qk_bf16(acc16 &s, const uint16_t *sq, int ldq_b, const uint16_t *sk, int ldk_b)
 {
-    qk_tile<KB, false>(s, (const uint8_t *)sq, ldq_b, (const uint8_t *)sk, ldk_b);
-}
-template <int KB>
-MLAB_DEV void qk_fp8(acc16 &s, const uint8_t *sq, int ldq_b, const uint8_t *sk, int ldk_b)
-{
-    qk_tile<KB, true>(s, sq, ldq_b, sk, ldk_b);
+    qk_tile<KB>(s, (const uint8_t *)sq, ldq_b, (const uint8_t *)sk, ldk_b);
 }
 
 /* The a8w8 Q.K with Q held in registers (NVIDIA). Hopper has no fp8
