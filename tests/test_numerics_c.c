@@ -8,6 +8,7 @@
 #include <string.h> // strcmp
 
 #include "mlab_check.h" // check, failed, checked
+#include "variants/mlab_div.h" // mlab_div_rcp: the kernels' division by a reciprocal
 
 static void test_bf16(void)
 {
@@ -198,6 +199,34 @@ static void test_mxfp4(void)
           "mxfp4 row = its blocks side by side");
 }
 
+/* The kernels divide by one scale (x / q_scale) or one row sum (O / l) with
+ * mlab_div_rcp; it must equal IEEE division wherever its header says it does:
+ * every finite bf16 dividend with |a| >= 2^-100 (or +-0) whose quotient is
+ * a normal float or zero, over divisors from 2^-60 to 2^60 and row sums in
+ * [1, 2^14). */
+static void test_div_rcp(void)
+{
+    long bad = 0, n = 0;
+    uint32_t s = 12345u;
+    for (int k = 0; k < 400; k++) {
+        s = s * 1664525u + 1013904223u;
+        const float b = k < 200 ? ldexpf(1.0f + (float)(s >> 9) * 0x1p-23f, (int)(s % 121) - 60)
+                                : ldexpf(1.0f + (float)(s >> 9) * 0x1p-23f, (int)(s % 14));
+        const float rb = 1.0f / b;
+        for (uint32_t u = 0; u < 65536; u++) {
+            const float a = mlab_bf16_to_f32((uint16_t)u);
+            if (!isfinite(a) || (a != 0.0f && fabsf(a) < 0x1p-100f)) continue;
+            const float q = a / b, m = mlab_div_rcp(a, b, rb);
+            if (isinf(q) || (q != 0.0f && fabsf(q) < 0x1p-126f)) continue;
+            n++;
+            if (mlab_f32_bits(q) != mlab_f32_bits(m)) {
+                if (bad++ < 3) printf("  mlab_div_rcp(%a, %a) = %a, IEEE %a\n", a, b, m, q);
+            }
+        }
+    }
+    check(n > 15000000 && bad == 0, "mlab_div_rcp equals IEEE division on 400 divisors x every bf16 dividend");
+}
+
 int main(void)
 {
     test_bf16();
@@ -206,6 +235,7 @@ int main(void)
     test_e8m0();
     test_fp8_quant();
     test_mxfp4();
+    test_div_rcp();
     printf("test_numerics_c: %d checks, %d failed\n", checked, failed);
     return failed ? 1 : 0;
 }

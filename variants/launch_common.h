@@ -58,7 +58,7 @@ static hipError_t launch_decode(const mla_params *p, hipStream_t s)
         /* every kernel of the sequence asks for the largest shared-memory
          * carve-out, so the SMs need no L1/shared reconfiguration between
          * them (H200: fp8 1-3% faster, papers/perf-notes.md) */
-        (void)cudaFuncSetAttribute(mla_combine<FAST>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+        (void)cudaFuncSetAttribute(mla_combine<FAST, mla_part16<KVF>::value>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
         (void)cudaFuncSetAttribute(mla_q_amax, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
         (void)cudaFuncSetAttribute(mla_decode<KVF, FAST, XCD>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
 #endif
@@ -74,7 +74,7 @@ static hipError_t launch_decode(const mla_params *p, hipStream_t s)
         e = hipGetLastError();
     }
     if (e == hipSuccess && p->splits > 1)
-        e = launch_after(mla_combine<FAST>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+        e = launch_after(mla_combine<FAST, mla_part16<KVF>::value>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
     return e != hipSuccess ? e : hipGetLastError();
 }
 

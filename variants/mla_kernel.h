@@ -12,7 +12,8 @@
  *      m, sum l, rescale factor alpha; P to sP (bf16, or fp8-rounded f16).
  *   3. O = alpha O + P V: warp w owns output columns 64w..64w+63.
  * A block writes bf16 output directly when splits == 1, else its normalized
- * partial O and log2-sum-exp2 for mla_combine.
+ * partial O (fp32; f16 in kv_scale units for fp8 KV, mla_part16) and
+ * log2-sum-exp2 for mla_combine.
  * Template knobs: KVF (kv format), FAST (exp2 + fast reciprocal instead of
  * expf + IEEE division), XCD (block id remap over xcd_count XCDs).
  */
@@ -21,8 +22,27 @@
 
 #include "mla_mma.h"
 #include "mla_params.h"
+#include "mlab_div.h"
 
 enum { KV_BF16 = 0, KV_FP8 = 1, KV_MXFP4 = 2 };
+
+/* -DMLAB_TRACE (NVIDIA, diagnostics): every kernel of the sequence records
+ * %globaltimer (ns) at its phases into a buffer the runner passes in the
+ * q_fp8 slot and prints after the cold samples (layout: MLAB_TR_* below). */
+#if defined(MLAB_TRACE) && defined(MLAB_NV)
+MLAB_DEV unsigned long long mlab_gtime(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+#define MLAB_TR(...) __VA_ARGS__
+#else
+#define MLAB_TR(...)
+#endif
+#define MLAB_TR_DECODE 1024                        /* amax block b: [2b], [2b + 1] */
+#define MLAB_TR_COMBINE (MLAB_TR_DECODE + 8 * 65536) /* decode block b: 8 words */
+#define MLAB_TR_WORDS (MLAB_TR_COMBINE + 4 * 65536)  /* combine block b: 4 words */
 
 #define MLA_BN 64
 #define MLA_NW 8
@@ -184,10 +204,21 @@ MLAB_DEV void dequant_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile,
     }
 }
 
+/* Split partials in f16 (half the bytes of fp32) for the fp8 KV: there the
+ * normalized partial O / l, in units of kv_scale, is a convex combination of
+ * e4m3 codes (|x| <= 448), and f16 keeps 11 significant bits of it (relative
+ * error <= 2^-12, against the bf16 output's 2^-9). H200: fp8 4x8192 (64
+ * splits) 38.4 -> 31.6 us, 32x8192 -2 us (papers/perf-notes.md, v6). The
+ * bf16 and MXFP4 partials stay fp32: their V has no bounded code range. */
+template <int KVF> struct mla_part16 {
+    static constexpr bool value = KVF == KV_FP8;
+};
+
 template <int KVF, bool FAST, bool XCD>
 __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const mla_params p)
 {
     typedef mla_cfg<KVF> C;
+    constexpr bool PART16 = mla_part16<KVF>::value;
     constexpr bool QFP8 = KVF == KV_FP8, PFP8 = KVF == KV_FP8;
     extern __shared__ __align__(16) uint8_t smem[];
     uint8_t *sQ = smem + C::OFF_Q;
@@ -195,6 +226,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     uint16_t *sP = (uint16_t *)(smem + C::OFF_P);
     float *sM = (float *)(smem + C::OFF_ROW), *sL = sM + 16, *sA = sM + 32, *sX = sM + 48;
     const int tid = threadIdx.x, warp = tid / MLAB_WARP;
+    MLAB_TR(unsigned long long tr0 = mlab_gtime(), tr1 = 0, tr2 = 0, tr3 = 0;)
 
     int work = blockIdx.x;
     if (XCD && p.xcd_count > 1)
@@ -244,16 +276,21 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             if (c < QCH) qv[j] = *(const uint4 *)(qg + 8 * c);
         }
         mlab_grid_dep_wait(); /* the amax pass has finished (launched as its dependent) */
-        if (tid < MLAB_WARP) {
+        {   /* every thread loads its share of the per-block maxima at once
+             * (one L2 latency, not one per 32 blocks), then warp and block maxima */
             float a = 0.f;
-            for (int i = tid; i < p.amax_blocks; i += MLAB_WARP)
+            for (int i = tid; i < p.amax_blocks; i += MLA_NT)
                 a = fmaxf(a, p.q_amax_part[i]);
             for (int m = MLAB_WARP / 2; m; m >>= 1)
                 a = fmaxf(a, mlab_shfl_xor(a, m));
-            if (tid == 0) sX[0] = q_scale_from_amax(a, p.fp8_max);
+            if (tid % MLAB_WARP == 0) sX[8 + warp] = a;
         }
         __syncthreads();
-        const float qs = sX[0];
+        MLAB_TR(tr1 = mlab_gtime();)
+        float amax = 0.f;
+#pragma unroll
+        for (int w = 0; w < MLA_NW; w++) amax = fmaxf(amax, sX[8 + w]);
+        const float qs = q_scale_from_amax(amax, p.fp8_max), rqs = mlab_rcp_rn(qs);
         qk_scale = p.sm_scale * qs * p.kv_scale;
 #pragma unroll
         for (int j = 0; j < QN; j++) {
@@ -265,7 +302,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #pragma unroll
             for (int i = 0; i < 8; i++) {
                 float x = mlab_bf16_bits_to_f32((uint16_t)(w[i >> 1] >> (16 * (i & 1))));
-                float y = mlab_bf16_bits_to_f32(mlab_f32_to_bf16_bits(mlab_div_rn(x, qs)));
+                float y = mlab_bf16_bits_to_f32(mlab_f32_to_bf16_bits(mlab_div_rcp(x, qs, rqs))); /* = x / qs */
                 y = fminf(fmaxf(y, -p.fp8_max), p.fp8_max);
                 o[i >> 2] |= (uint32_t)mlab_f32_to_fp8(y) << (8 * (i & 3));
             }
@@ -323,6 +360,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         const int i = t - t0;
         mlab_cp_wait<(C::NSTAGE > 1 ? C::NSTAGE - 2 : 0)>();
         __syncthreads();
+        MLAB_TR(if (i == 0) tr2 = mlab_gtime();)
         {   /* refill the stage freed by the previous tile */
             int nt = t + C::NSTAGE - 1;
             if (nt < t1)
@@ -451,24 +489,34 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     }
     mlab_cp_wait<0>();
     __syncthreads();
+    MLAB_TR(tr3 = mlab_gtime();)
     mlab_grid_dep_trigger(); /* the combine may start launching */
 
     /* epilogue */
-    const float vscale = KVF == KV_FP8 ? p.kv_scale : 1.f;
+    /* f16 partials stay in units of kv_scale (the combine applies it) */
+    const float vscale = KVF == KV_FP8 && !(PART16 && p.splits > 1) ? p.kv_scale : 1.f;
+    float rl[MLAB_ACC_N]; /* 1 / l of each element's row: fast, or IEEE for mlab_div_rcp */
+#pragma unroll
+    for (int e = 0; e < MLAB_ACC_N; e++) {
+        const float l = sL[acc_row(e)];
+        rl[e] = l > 0.f ? (FAST ? mlab_rcp_fast(l) : mlab_rcp_rn(l)) : 0.f;
+    }
 #pragma unroll
     for (int q = 0; q < OT; q++)
 #pragma unroll
         for (int e = 0; e < MLAB_ACC_N; e++) {
             const int h = acc_row(e);
             const int col = OCOLS * warp + 16 * q + (KVF == KV_FP8 ? pv_fp8_col(e) : pv_bf16_col(e));
-            const float l = sL[h];
-            float v = 0.f;
-            if (l > 0.f)
-                v = FAST ? o[q].c[e] * vscale * mlab_rcp_fast(l) : mlab_div_rn(o[q].c[e] * vscale, l);
+            const float x = o[q].c[e] * vscale;
+            /* l = 0 (no rows): rl = 0 gives 0 either way */
+            const float v = FAST ? x * rl[e] : mlab_div_rcp(x, sL[h], rl[e]); /* = x / l */
+            const size_t po = (((size_t)tok * p.splits + split) * MLA_H + h) * MLA_DV + col;
             if (p.splits == 1)
                 p.out[((size_t)tok * MLA_H + h) * MLA_DV + col] = mlab_f32_to_bf16_bits(v);
+            else if (PART16) /* |O / l| <= 448: well inside f16's range */
+                ((uint16_t *)p.part_o)[po] = mlab_f32_to_f16_bits(v);
             else
-                p.part_o[(((size_t)tok * p.splits + split) * MLA_H + h) * MLA_DV + col] = v;
+                p.part_o[po] = v;
         }
     if (p.splits > 1 && tid < 16) {
         const float l = sL[tid], m = sM[tid];
@@ -477,6 +525,12 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             lse = FAST ? m + log2f(l) : (m + logf(l)) * MLA_LOG2E;
         p.part_lse[((size_t)tok * p.splits + split) * MLA_H + tid] = lse;
     }
+    MLAB_TR(if (tid == 0 && p.q_fp8) {
+        unsigned long long *tb = (unsigned long long *)p.q_fp8 + MLAB_TR_DECODE + 8 * blockIdx.x;
+        unsigned sm; asm("mov.u32 %0, %%smid;" : "=r"(sm));
+        tb[0] = tr0; tb[1] = tr1; tb[2] = tr2; tb[3] = tr3; tb[4] = mlab_gtime();
+        tb[5] = sm; tb[6] = t1 - t0; tb[7] = 1;
+    })
 }
 
 /* out[tok, h, :] = sum_s 2^(lse_s - max) O_s / sum_s 2^(lse_s - max); zeros if no rows.
@@ -484,11 +538,13 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
  * into weights in shared memory, then each thread owns 4 output columns and
  * issues its splits' loads back to back (independent, unrolled), so the
  * block waits about one memory latency, not one per split. */
-template <bool FAST>
+template <bool FAST, bool PART16>
 __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
 {
     __shared__ float w[MLA_MAX_SPLITS + 1];
+    MLAB_TR(unsigned long long tr0 = mlab_gtime();)
     mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
+    MLAB_TR(unsigned long long tr1 = mlab_gtime();)
     const int tok = blockIdx.x / MLA_H, h = blockIdx.x % MLA_H, tid = threadIdx.x;
     const float *lse = p.part_lse + (size_t)tok * p.splits * MLA_H + h;
     if (tid < MLAB_WARP) {
@@ -506,22 +562,29 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
         if (tid == 0) w[MLA_MAX_SPLITS] = den;
     }
     __syncthreads();
-    const float den = w[MLA_MAX_SPLITS];
-    const float4 *po = (const float4 *)(p.part_o + ((size_t)tok * p.splits * MLA_H + h) * MLA_DV) + tid;
-    const size_t stride = (size_t)MLA_H * MLA_DV / 4; /* float4s from one split to the next */
-    float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
+    const float den = w[MLA_MAX_SPLITS] / (PART16 ? p.kv_scale : 1.f); /* f16 partials: kv_scale units */
+    const size_t first = ((size_t)tok * p.splits * MLA_H + h) * MLA_DV / 4 + tid; /* in 4-column groups */
+    const size_t stride = (size_t)MLA_H * MLA_DV / 4; /* groups from one split to the next */
+    float r[4] = {0.f, 0.f, 0.f, 0.f};
 #pragma unroll 8
     for (int s = 0; s < p.splits; s++) {
         const float ws = w[s];
         if (ws != 0.f) { /* splits with no rows add nothing */
-            const float4 v = po[s * stride];
-            acc.x += ws * v.x;
-            acc.y += ws * v.y;
-            acc.z += ws * v.z;
-            acc.w += ws * v.w;
+            float v[4];
+            if (PART16) {
+                const uint2 b = ((const uint2 *)p.part_o)[first + s * stride];
+                v[0] = mlab_f16_bits_to_f32((uint16_t)b.x);
+                v[1] = mlab_f16_bits_to_f32((uint16_t)(b.x >> 16));
+                v[2] = mlab_f16_bits_to_f32((uint16_t)b.y);
+                v[3] = mlab_f16_bits_to_f32((uint16_t)(b.y >> 16));
+            } else {
+                const float4 f = ((const float4 *)p.part_o)[first + s * stride];
+                v[0] = f.x; v[1] = f.y; v[2] = f.z; v[3] = f.w;
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++) r[k] += ws * v[k];
         }
     }
-    float r[4] = {acc.x, acc.y, acc.z, acc.w};
     uint32_t b[2] = {0, 0};
 #pragma unroll
     for (int k = 0; k < 4; k++) {
@@ -529,12 +592,17 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
         b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(v) << (16 * (k & 1));
     }
     *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * tid) = make_uint2(b[0], b[1]);
+    MLAB_TR(if (tid == 0 && p.q_fp8) {
+        unsigned long long *tb = (unsigned long long *)p.q_fp8 + MLAB_TR_COMBINE + 4 * blockIdx.x;
+        tb[0] = tr0; tb[1] = tr1; tb[2] = mlab_gtime(); tb[3] = 1;
+    })
 }
 
 /* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */
 static __global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
 {
     __shared__ float red[256 / MLAB_WARP];
+    MLAB_TR(unsigned long long tr0 = mlab_gtime();)
     mlab_grid_dep_trigger(); /* the decode blocks may launch now and wait for us */
     const size_t n8 = (size_t)p.total_q * MLA_H * MLA_D / 8;
     float a = 0.f;
@@ -553,6 +621,10 @@ static __global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
     if (threadIdx.x == 0) {
         for (int i = 1; i < 256 / MLAB_WARP; i++) a = fmaxf(a, red[i]);
         p.q_amax_part[blockIdx.x] = a;
+        MLAB_TR(if (p.q_fp8) {
+            unsigned long long *tb = (unsigned long long *)p.q_fp8 + 2 * blockIdx.x;
+            tb[0] = tr0; tb[1] = mlab_gtime();
+        })
     }
 }
 

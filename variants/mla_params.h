@@ -28,9 +28,11 @@ typedef struct {
     const int32_t *tok_nq;    /* [total_q]: n, the item's query rows */
     /* outputs and workspace */
     uint16_t *out;            /* [total_q, 16, 512] bf16 */
-    float *part_o;            /* [total_q, splits, 16, 512] fp32, normalized per split */
+    float *part_o;            /* [total_q, splits, 16, 512] normalized per split: fp32, or
+                                 f16 in units of kv_scale for the fp8 KV (mla_part16) */
     float *part_lse;          /* [total_q, splits, 16] log2-sum-exp2 of each split, -inf if empty */
-    uint8_t *q_fp8;           /* unused slot kept for ABI stability */
+    uint8_t *q_fp8;           /* unused slot kept for ABI stability; the phase-trace
+                                 buffer in -DMLAB_TRACE builds (mla_kernel.h) */
     float *q_amax_part;       /* [amax_blocks] per-block max |q| (a8w8 variants) */
     int amax_blocks;
     /* sizes */

@@ -133,6 +133,16 @@ MLAB_DEV float mlab_div_rn(float a, float b)
 #endif
 }
 
+/* IEEE round-to-nearest reciprocal (for mlab_div_rcp, mlab_div.h). */
+MLAB_DEV float mlab_rcp_rn(float x)
+{
+#ifdef MLAB_NV
+    return __frcp_rn(x);
+#else
+    return 1.0f / x;
+#endif
+}
+
 /* ---- bf16 bits <-> float ---- */
 MLAB_DEV float mlab_bf16_bits_to_f32(uint16_t b) { return __uint_as_float((uint32_t)b << 16); }
 /* round-to-nearest-even, NaN kept quiet */
@@ -143,6 +153,25 @@ MLAB_DEV uint16_t mlab_f32_to_bf16_bits(float f)
         return (uint16_t)((u >> 16) | 0x40);
     u += 0x7fffu + ((u >> 16) & 1u);
     return (uint16_t)(u >> 16);
+}
+
+/* ---- f16 bits <-> float (round to nearest even) ---- */
+MLAB_DEV uint16_t mlab_f32_to_f16_bits(float f)
+{
+#ifdef MLAB_NV
+    return __half_as_ushort(__float2half_rn(f));
+#else
+    _Float16 h = (_Float16)f;
+    return *(uint16_t *)&h;
+#endif
+}
+MLAB_DEV float mlab_f16_bits_to_f32(uint16_t b)
+{
+#ifdef MLAB_NV
+    return __half2float(__ushort_as_half(b));
+#else
+    return (float)*(_Float16 *)&b;
+#endif
 }
 
 /* ---- fp8 e4m3 (OCP fn on NVIDIA/gfx950, fnuz on gfx940/941/942) ---- */

@@ -278,6 +278,10 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         if (p.amax_blocks < 1) p.amax_blocks = 1;
         if ((rc = dev_alloc(g, &d, sizeof(float) * (size_t)p.amax_blocks, why, whylen))) goto out;
         p.q_amax_part = (float *)d;
+#ifdef MLAB_TRACE
+        if ((rc = dev_alloc(g, &d, 8 * (size_t)MLAB_TR_WORDS, why, whylen))) goto out;
+        p.q_fp8 = (uint8_t *)d; /* the trace buffer (mla_kernel.h) */
+#endif
         if ((rc = dev_alloc(g, &d, rows * MLA_D * 2, why, whylen))) goto out;
         g->scratch = (uint16_t *)d; /* mxfp4_unfused's bf16 copy of the cache */
         p.batch = B;
@@ -398,6 +402,24 @@ extern "C" int mlab_gpu_time(mlab_gpu *g, int id, int splits, const mlab_timing_
         }
         if (spent >= o->max_time_s) { stop = "time_limit"; break; }
     }
+#ifdef MLAB_TRACE
+    { /* the last cold call's phase times, one line a block, to stderr */
+        unsigned long long *tb = (unsigned long long *)malloc(8 * (size_t)MLAB_TR_WORDS);
+        if (tb && hipMemcpy(tb, p.q_fp8, 8 * (size_t)MLAB_TR_WORDS, hipMemcpyDeviceToHost) == hipSuccess) {
+            fprintf(stderr, "TRACE variant %d last cold sample %.2f us\n", id, smp[n - 1]);
+            for (int b = 0; b < 512; b++)
+                if (tb[2 * b]) fprintf(stderr, "TA %d %llu %llu\n", b, tb[2 * b], tb[2 * b + 1]);
+            for (int b = 0; b < 65536; b++) {
+                const unsigned long long *d = tb + MLAB_TR_DECODE + 8 * b;
+                if (d[7]) fprintf(stderr, "TD %d %llu %llu %llu %llu %llu %llu %llu\n", b, d[5], d[6], d[0], d[1], d[2], d[3], d[4]);
+                const unsigned long long *c = tb + MLAB_TR_COMBINE + 4 * b;
+                if (c[3]) fprintf(stderr, "TC %d %llu %llu %llu\n", b, c[0], c[1], c[2]);
+            }
+        }
+        free(tb);
+        (void)hipMemset(p.q_fp8, 0, 8 * (size_t)MLAB_TR_WORDS);
+    }
+#endif
     row->samples_us = smp;
     row->nsamples = n;
     snprintf(row->stop_reason, sizeof row->stop_reason, "%s", stop);
