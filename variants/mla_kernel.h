@@ -501,22 +501,40 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         const float l = sL[acc_row(e)];
         rl[e] = l > 0.f ? (FAST ? mlab_rcp_fast(l) : mlab_rcp_rn(l)) : 0.f;
     }
+    /* one vector store a run of consecutive columns (mla_mma.h: run_elem) */
+    constexpr int RUN = KVF == KV_FP8 ? MLAB_RUN_FP8 : MLAB_RUN_BF16;
 #pragma unroll
     for (int q = 0; q < OT; q++)
 #pragma unroll
-        for (int e = 0; e < MLAB_ACC_N; e++) {
-            const int h = acc_row(e);
-            const int col = OCOLS * warp + 16 * q + (KVF == KV_FP8 ? pv_fp8_col(e) : pv_bf16_col(e));
-            const float x = o[q].c[e] * vscale;
-            /* l = 0 (no rows): rl = 0 gives 0 either way */
-            const float v = FAST ? x * rl[e] : mlab_div_rcp(x, sL[h], rl[e]); /* = x / l */
+        for (int r = 0; r < MLAB_ACC_N / RUN; r++) {
+            const int e0 = run_elem(KVF == KV_FP8, r, 0), h = acc_row(e0);
+            const int col = OCOLS * warp + 16 * q + (KVF == KV_FP8 ? pv_fp8_col(e0) : pv_bf16_col(e0));
+            float v[RUN];
+            uint32_t b16[(RUN + 1) / 2];
+#pragma unroll
+            for (int k = 0; k < (RUN + 1) / 2; k++) b16[k] = 0;
+#pragma unroll
+            for (int k = 0; k < RUN; k++) {
+                const int e = run_elem(KVF == KV_FP8, r, k);
+                const float x = o[q].c[e] * vscale;
+                /* l = 0 (no rows): rl = 0 gives 0 either way */
+                v[k] = FAST ? x * rl[e] : mlab_div_rcp(x, sL[h], rl[e]); /* = x / l */
+                /* bf16 output, or f16 partials (|O / l| <= 448: well inside f16's range) */
+                const uint32_t bits = p.splits == 1 ? mlab_f32_to_bf16_bits(v[k]) : mlab_f32_to_f16_bits(v[k]);
+                b16[k / 2] |= bits << (16 * (k & 1));
+            }
             const size_t po = (((size_t)tok * p.splits + split) * MLA_H + h) * MLA_DV + col;
-            if (p.splits == 1)
-                p.out[((size_t)tok * MLA_H + h) * MLA_DV + col] = mlab_f32_to_bf16_bits(v);
-            else if (PART16) /* |O / l| <= 448: well inside f16's range */
-                ((uint16_t *)p.part_o)[po] = mlab_f32_to_f16_bits(v);
-            else
-                p.part_o[po] = v;
+            uint16_t *d16 = p.splits == 1 ? p.out + ((size_t)tok * MLA_H + h) * MLA_DV + col
+                                          : (uint16_t *)p.part_o + po;
+            if (p.splits == 1 || PART16) {
+                if (RUN == 4) *(uint2 *)d16 = make_uint2(b16[0], b16[RUN > 2 ? 1 : 0]);
+                else if (RUN == 2) *(uint32_t *)d16 = b16[0];
+                else *d16 = (uint16_t)b16[0];
+            } else {
+                if (RUN == 4) *(float4 *)(p.part_o + po) = make_float4(v[0], v[1 % RUN], v[2 % RUN], v[3 % RUN]);
+                else if (RUN == 2) *(float2 *)(p.part_o + po) = make_float2(v[0], v[1 % RUN]);
+                else p.part_o[po] = v[0];
+            }
         }
     if (p.splits > 1 && tid < 16) {
         const float l = sL[tid], m = sM[tid];

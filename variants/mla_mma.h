@@ -31,6 +31,13 @@ MLAB_DEV int acc_row(int e) { return (lane_id() >> 2) + 8 * ((e & 3) >> 1); }
 MLAB_DEV int acc_col(int e) { return 8 * (e >> 2) + 2 * (lane_id() & 3) + (e & 1); }
 MLAB_DEV int pv_bf16_col(int e) { return acc_col(e); }
 MLAB_DEV int pv_fp8_col(int e) { return 4 * (lane_id() & 3) + 2 * (e & 1) + (e >> 2); }
+/* A lane's accumulator elements as runs of consecutive output columns of one
+ * row (one vector store each): run r, element k (k < RUN). fp8 P.V: columns
+ * 4t .. 4t+3 of row g (r = 0) or g+8 (r = 1) from elements 2r, 2r+4, 2r+1,
+ * 2r+5; bf16: the pairs 2r, 2r+1. */
+#define MLAB_RUN_FP8 4
+#define MLAB_RUN_BF16 2
+MLAB_DEV int run_elem(bool fp8, int r, int k) { return fp8 ? 2 * r + 4 * (k & 1) + (k >> 1) : 2 * r + k; }
 
 MLAB_DEV uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
 MLAB_DEV void ldsm4(uint32_t r[4], const void *p)
@@ -206,6 +213,10 @@ MLAB_DEV int acc_row(int e) { return 4 * (lane_id() >> 4) + e; }
 MLAB_DEV int acc_col(int e) { return lane_id() & 15; }
 MLAB_DEV int pv_bf16_col(int e) { return acc_col(e); }
 MLAB_DEV int pv_fp8_col(int e) { return acc_col(e); }
+/* MFMA: a lane's elements are 4 rows of one column: runs of one */
+#define MLAB_RUN_FP8 1
+#define MLAB_RUN_BF16 1
+MLAB_DEV int run_elem(bool fp8, int r, int k) { return r + k; }
 
 MLAB_DEV mlab_f4 to_f4(const acc16 &a) { mlab_f4 v = {a.c[0], a.c[1], a.c[2], a.c[3]}; return v; }
 MLAB_DEV void from_f4(acc16 &a, mlab_f4 v) { a.c[0] = v[0]; a.c[1] = v[1]; a.c[2] = v[2]; a.c[3] = v[3]; }
