@@ -589,7 +589,7 @@ static void plot_usage(FILE *f)
             "    STEM.history.FMT    with --history: the median of the chosen cases and\n"
             "                        variants (default all) in each run R1 R2 ... and\n"
             "                        RESULTS, ordered by their UTC time; x labelled with\n"
-            "                        each run's runtime version and date\n"
+            "                        each run's runtime version, date and commit\n"
             "  STEM is RESULTS's name without .h5. Titles name GPU, runtime and commit.\n"
             "  The data gnuplot reads is written to DIR/STEM.plot.csv (and\n"
             "  STEM.history.csv), removed afterwards unless --keep-data.\n"
@@ -873,7 +873,7 @@ static int by_time(const void *a, const void *b)
     return strcmp(((const run_file *)a)->r.env.utc_time, ((const run_file *)b)->r.env.utc_time);
 }
 
-/* History data: block 0: run_idx,runtime_version,date,file,min median of
+/* History data: block 0: run_idx,runtime_version,"date commit",file,min median of
  * the run's series (the y of its invisible tick-label point); block s
  * (1..ns): run_idx,median_us,q1_us,q3_us of series s ("case/variant"). */
 static int write_history_data(FILE *f, run_file *runs, int nr, char **cf, int ncf, char **vf,
@@ -899,7 +899,8 @@ static int write_history_data(FILE *f, run_file *runs, int nr, char **cf, int nc
         for (char *p = s1; *p; p++) /* back to spaces for the label: no commas remain */
             if (*p == '_')
                 *p = ' ';
-        snprintf(s2, sizeof s2, "%.10s", runs[k].r.env.utc_time);
+        /* date and short commit: runs of one day stay apart */
+        snprintf(s2, sizeof s2, "%.10s %.7s", runs[k].r.env.utc_time, runs[k].r.env.git_commit);
         char s3[256];
         safe_name(s3, sizeof s3, runs[k].path);
         double lo = NAN;

@@ -6,12 +6,12 @@
  * and IEEE division; splits merged by an LSE combine kernel (mla_kernel.h),
  * launched as a programmatic dependent of the decode on NVIDIA.
  * Parent: none.
- * Measured (H200, CUDA 13.0, recorded competition inputs, cold medians, v5
- * c889935; papers/reports/h200-2026-11-30b, papers/perf-notes.md): 256x8192
- * 651 us = 88.3% of copy bandwidth, 64x8192 179 us (80.3%), 32x8192 101 us
- * (71.3%), 256x1024 104 us (70.9%), 4x1024 15.5 us; geomean of the 8 cases
- * 71.6 us (v4: 76.9; FlashMLA: 68 us). Kernel error vs the fp32 reference:
- * rel RMS 1.8e-3..2.0e-3 (bf16 output rounding).
+ * Measured (H200, CUDA 13.0, recorded competition inputs, cold medians, v6
+ * 2041b49; papers/reports/h200-2026-11-30c, papers/perf-notes.md): 256x8192
+ * 646 us = 88.6% of copy bandwidth, 64x8192 177 us (80.7%), 32x8192 98.7 us
+ * (72.5%), 256x1024 101 us (72.8%), 4x1024 13.7 us; geomean of the 8 cases
+ * 68.0 us (v5 71.4 on the same machine; v4 76.9; FlashMLA: 68 us). Kernel
+ * error vs the fp32 reference: rel RMS 1.8e-3..2.0e-3 (bf16 output rounding).
  * Tried and dropped: 4 warps a block (latency-bound, 31-67%); one split per
  * SM wave regardless of block cost (64 splits at 256x8192: 1851 us); a
  * thread per KV row in the cp.async mapping (-12%); L2 prefetch of the tiles

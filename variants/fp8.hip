@@ -11,21 +11,25 @@
  * (mla_mma.h, qk_fp8_qreg); the decode starts as a programmatic dependent of
  * the amax pass, so its first KV loads overlap it.
  * Parent: bf16.
- * Measured (H200, v5 c889935, recorded inputs; papers/reports/h200-2026-11-30b):
- * 256x8192 435 us = 66.3% of copy bandwidth in its own bytes (1.50x faster
- * than bf16), 64x8192 126 us (57.2%), 256x1024 71 us (53.5%), 32x8192 75 us
- * (47.9%: below the 50% bar; one wave of 16-tile blocks, ~21 us of fixed
- * cost, papers/perf-notes.md); geomean 62.9 us (bf16: 71.6): on the H200
- * a8w8 buys 0.8-1.5x, not the 2-3x claimed for MI355X. Error: kernel vs the
- * reference with P rounded to fp8, rel RMS 1.0e-2..2.5e-2; total vs bf16
- * truth 3.2e-2..4.4e-2; rounding P to fp8 adds 0.2e-2..0.5e-2 of that
- * (cpu_ref rows fp8 vs fp8_pexact).
+ * Measured (H200, v6 2041b49, recorded inputs; papers/reports/h200-2026-11-30c):
+ * 256x8192 433 us = 66.2% of copy bandwidth in its own bytes (1.49x faster
+ * than bf16), 64x8192 122 us (59.0%), 256x1024 68.4 us (55.1%), 32x8192
+ * 68.3 us (52.5%; v5 75.0 on the same machine: f16 split partials, the amax
+ * maxima in one latency, divisions by one reciprocal, vector epilogue stores);
+ * geomean 52.8 us (bf16: 68.0; v5: 62.5): on the H200 a8w8 buys 0.98-1.5x,
+ * not the 2-3x claimed for MI355X. Error: kernel vs the reference with P
+ * rounded to fp8, rel RMS 1.0e-2..2.5e-2; total vs bf16 truth 3.2e-2..4.4e-2;
+ * rounding P to fp8 adds 0.2e-2..0.5e-2 of that (cpu_ref rows fp8 vs
+ * fp8_pexact); the f16 partials change neither in the third digit.
  * Tried: 1 block of 3 stages a SM (40-52%); 2 blocks of 2 stages, 128
  * registers (kept: +10-25%); Q loads before the amax wait (no change);
  * P.V as "e4m3" MMA (+2-3% slower: emulated); Q as f16 in shared memory
  * (+5%: twice the shared-memory reads); Q in registers (kept: -1..-4.5%);
  * PDL after the amax pass (kept: -2..-3 us); both stages filled in the
- * prologue (+3.5%).
+ * prologue (+3.5%); e4m3 -> f16 by integer ops instead of F2FP (V only
+ * +5%, K and V +12%: the F2FP pipe was not the limit); split blocks claiming
+ * a row's tiles dynamically (+2.7% at 32x8192, dyn_tiles.patch in the v6
+ * report).
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -5,10 +5,10 @@
  * 306 bytes a row instead of 1152. The H200 has no native MXFP4; MI355X's
  * scaled MFMA would skip the dequant entirely.
  * Parent: bf16.
- * Measured (H200, v5 c889935, recorded inputs): 256x8192 1027 us (15.0% of
- * copy bandwidth in its 306-byte rows; 2.32x faster than mxfp4_unfused),
- * 64x8192 266 us, 32x8192 140 us, 256x1024 143 us; faster than unfused on
- * all 8 cases (4x1024: 16.0 vs 22.7 us); geomean 88.4 us vs 180.5.
+ * Measured (H200, v6 2041b49, recorded inputs): 256x8192 1010 us (15.2% of
+ * copy bandwidth in its 306-byte rows; 2.34x faster than mxfp4_unfused),
+ * 64x8192 263 us, 32x8192 138 us, 256x1024 140 us; faster than unfused on
+ * all 8 cases (4x1024: 14.3 vs 19.6 us); geomean 84.6 us vs 174.0.
  * Compute-bound on the dequant (~1700 issue cycles a tile against ~1200 of
  * bytes). Kernel error rel RMS 1.7e-3..2.0e-3 (as bf16: the dequant is exact).
  * Tried: E2M1 table in a local array + E8M0 read from global inside the loop

@@ -4,9 +4,9 @@
  * row), then run 'bf16' on it (reads 1152 more). Its time minus bf16's is
  * the cost of not fusing.
  * Parent: bf16.
- * Measured (H200, v5 c889935, recorded inputs): 256x8192 2378 us, 64x8192
- * 612 us, 32x8192 318 us, 256x1024 338 us, 4x1024 22.7 us; geomean 180.5 us,
- * 2.04x the fused mxfp4's 88.4 us: fusion buys 2x on the H200.
+ * Measured (H200, v6 2041b49, recorded inputs): 256x8192 2366 us, 64x8192
+ * 608 us, 32x8192 315 us, 256x1024 334 us, 4x1024 19.6 us; geomean 174.0 us,
+ * 2.06x the fused mxfp4's 84.6 us: fusion buys 2x on the H200.
  */
 #include "launch_common.h"
 #include "variants.h"

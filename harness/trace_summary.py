@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""trace_summary.py: sum up the phase trace of a -DMLAB_TRACE build.
+
+Usage: mlabench run ... 2> trace.log; python3 harness/trace_summary.py trace.log
+
+A trace build (cmake -DCMAKE_CUDA_FLAGS=-DMLAB_TRACE, NVIDIA only) prints,
+after each variant's cold samples, one line per block of the last cold call
+(variants/runner.hip; %globaltimer, ns):
+  TRACE variant ID last cold sample US us
+  TA block start end                                  (Q amax pass, a8w8)
+  TD block smid tiles start amax_wait tile0 loop_end end   (decode)
+  TC block start wait_done end                         (split combine)
+For each variant this prints, in us from the call's first kernel start: each
+phase's min / median / max over blocks, the time a tile after the first, the
+gap between the loop ends of the two blocks sharing an SM, and the span of
+the call next to the event-timed sample.
+"""
+import collections
+import statistics
+import sys
+
+
+def q(v):
+    v = sorted(v)
+    return f"min {v[0]:.1f} med {statistics.median(v):.1f} max {v[-1]:.1f}"
+
+
+def report(run):
+    a, d, c = run["A"], list(run["D"].values()), list(run["C"].values())
+    if not d:
+        print("  (no decode blocks recorded)")
+        return
+    o = min([x[0] for x in a.values()] + [x[2] for x in d])
+    us = lambda t: (t - o) / 1e3
+    if a:
+        print(f"  amax          start {q([us(x[0]) for x in a.values()])} | end {q([us(x[1]) for x in a.values()])}")
+    print(f"  decode start  {q([us(x[2]) for x in d])}")
+    if any(x[3] for x in d):
+        print(f"  amax wait done {q([us(x[3]) for x in d if x[3]])}")
+    print(f"  tile0 ready   {q([us(x[4]) for x in d])}")
+    print(f"  loop end      {q([us(x[5]) for x in d])}")
+    print(f"  block end     {q([us(x[6]) for x in d])}")
+    rates = [(x[5] - x[4]) / 1e3 / (x[1] - 1) for x in d if x[1] > 1]
+    if rates:
+        print(f"  us a tile after the first: {q(rates)}")
+    by_sm = collections.defaultdict(list)
+    for x in d:
+        by_sm[x[0]].append(us(x[5]))
+    gaps = [max(v) - min(v) for v in by_sm.values() if len(v) == 2]
+    if gaps:
+        solo = sum(1 for v in by_sm.values() if len(v) == 1)
+        print(f"  SMs with two blocks: {len(gaps)}, loop-end gap {q(gaps)}; SMs with one: {solo}")
+    if c:
+        print(f"  combine       start {q([us(x[0]) for x in c])} | wait done {q([us(x[1]) for x in c])}"
+              f" | end {q([us(x[2]) for x in c])}")
+    span = max([us(x[6]) for x in d] + [us(x[2]) for x in c])
+    print(f"  span, first start to last end: {span:.1f} us (event-timed sample {run['sample']} us)")
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: trace_summary.py TRACE_LOG (the stderr of a -DMLAB_TRACE mlabench run)")
+    runs = []
+    with open(sys.argv[1]) as f:
+        for line in f:
+            w = line.split()
+            if not w:
+                continue
+            if w[0] == "TRACE" and len(w) >= 7:
+                runs.append({"head": line.strip(), "sample": float(w[6]), "A": {}, "D": {}, "C": {}})
+            elif runs and w[0] == "TA":
+                runs[-1]["A"][int(w[1])] = [int(x) for x in w[2:4]]
+            elif runs and w[0] == "TD":
+                runs[-1]["D"][int(w[1])] = [int(x) for x in w[2:9]]
+            elif runs and w[0] == "TC":
+                runs[-1]["C"][int(w[1])] = [int(x) for x in w[2:5]]
+    if not runs:
+        sys.exit(f"{sys.argv[1]}: no TRACE lines (was mlabench built with -DMLAB_TRACE?)")
+    for run in runs:
+        print(run["head"])
+        report(run)
+
+
+if __name__ == "__main__":
+    main()

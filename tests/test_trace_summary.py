@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""test_trace_summary.py: harness/trace_summary.py sums up a -DMLAB_TRACE log.
+
+Pins, on a synthetic trace with known times: phases are reported in us from
+the first kernel's start (amax end 2.0, tile0 median 5.0), the time a tile
+after the first ((60 - 6) / 15 = 3.6 us), the loop-end gap of two blocks on
+one SM (10.0) and the count of SMs holding one block, the combine's end and
+the call's span next to the event sample; several variants in one log are
+reported separately; a log without TRACE lines exits non-zero with a message
+that names the file.
+Usage: test_trace_summary.py PATH/TO/trace_summary.py   Exit 0 pass, 1 fail.
+"""
+import os
+import subprocess
+import sys
+
+from mlabtest import FAILURES, check, finish, scratch
+
+LOG = """TRACE variant 1 last cold sample 75.00 us
+TA 0 1000 3000
+TD 0 5 16 2000 4000 6000 60000 61000
+TD 1 5 16 2100 4100 5000 70000 71000
+TD 2 7 16 2000 4000 4000 64000 65000
+TC 0 61000 72000 74000
+TRACE variant 0 last cold sample 99.00 us
+TD 0 5 16 2000 0 6000 60000 61000
+"""
+
+
+def main():
+    script = sys.argv[1]
+    tmp = scratch("trace")
+    log = os.path.join(tmp, "trace.log")
+    with open(log, "w") as f:
+        f.write(LOG)
+    r = subprocess.run([sys.executable, script, log], capture_output=True, text=True)
+    out = r.stdout
+    check(r.returncode == 0, f"exit {r.returncode} on a good log: {r.stderr}")
+    check(out.count("TRACE variant") == 2, "one block of lines per variant")
+    check("end min 2.0 med 2.0 max 2.0" in out, "amax end at 2.0 us from the first start")
+    check("tile0 ready   min 3.0 med 4.0 max 5.0" in out, "tile0 times from the first start")
+    check("us a tile after the first: min 3.6" in out, "time a tile (60 - 6) / 15 = 3.6 us")
+    check("SMs with two blocks: 1, loop-end gap min 10.0" in out, "loop-end gap of the SM with two blocks")
+    check("SMs with one: 1" in out, "the SM with one block is counted")
+    check("end min 73.0" in out, "combine end")
+    check("span, first start to last end: 73.0 us (event-timed sample 75.0 us)" in out, "span and sample")
+    check("amax wait done" not in out.split("TRACE variant 0")[1], "no amax phase where none was recorded")
+    bad = os.path.join(tmp, "empty.log")
+    with open(bad, "w") as f:
+        f.write("mlabench: nothing traced\n")
+    r = subprocess.run([sys.executable, script, bad], capture_output=True, text=True)
+    check(r.returncode != 0 and "empty.log" in r.stderr and "MLAB_TRACE" in r.stderr,
+          f"a log without TRACE lines: exit {r.returncode}, {r.stderr.strip()}")
+    if FAILURES:
+        print(out)
+    return finish("test_trace_summary", tmp)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
