@@ -10,11 +10,7 @@
 #include <stdint.h>
 #include <string.h> // memcpy
 
-#if defined(__HIPCC__) || defined(__CUDACC__)
-#define MLAB_HD __host__ __device__ inline
-#else
-#define MLAB_HD static inline
-#endif
+#include "mlab_hd.h" // MLAB_HD
 
 /* Round-to-nearest-even to e4m3 (FNUZ = false: bias 7, max 448, NaN
  * S.1111.111; true: bias 8, max 240, NaN 0x80, no -0), saturating to +-max;

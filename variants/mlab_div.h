@@ -12,15 +12,11 @@
 #ifndef MLAB_DIV_H
 #define MLAB_DIV_H
 
-#include <math.h>
+#include <math.h> // fmaf
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define MLAB_HOST_DEV static __host__ __device__ inline
-#else
-#define MLAB_HOST_DEV static inline
-#endif
+#include "mlab_hd.h" // MLAB_HD
 
-MLAB_HOST_DEV float mlab_div_rcp(float a, float b, float rb)
+MLAB_HD float mlab_div_rcp(float a, float b, float rb)
 {
     const float q = a * rb;
     return q == 0.0f ? q : fmaf(fmaf(-q, b, a), rb, q);
