@@ -28,7 +28,7 @@ enum { KV_BF16 = 0, KV_FP8 = 1, KV_MXFP4 = 2 };
 
 /* -DMLAB_TRACE (NVIDIA, diagnostics): every kernel of the sequence records
  * %globaltimer (ns) at its phases into a buffer the runner passes in the
- * q_fp8 slot and prints after the cold samples (layout: MLAB_TR_* below). */
+ * trace field and prints after the cold samples (layout: MLAB_TR_* below). */
 #if defined(MLAB_TRACE) && defined(MLAB_NV)
 MLAB_DEV unsigned long long mlab_gtime(void)
 {
@@ -543,8 +543,8 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             lse = FAST ? m + log2f(l) : (m + logf(l)) * MLA_LOG2E;
         p.part_lse[((size_t)tok * p.splits + split) * MLA_H + tid] = lse;
     }
-    MLAB_TR(if (tid == 0 && p.q_fp8) {
-        unsigned long long *tb = (unsigned long long *)p.q_fp8 + MLAB_TR_DECODE + 8 * blockIdx.x;
+    MLAB_TR(if (tid == 0 && p.trace) {
+        unsigned long long *tb = p.trace + MLAB_TR_DECODE + 8 * blockIdx.x;
         unsigned sm; asm("mov.u32 %0, %%smid;" : "=r"(sm));
         tb[0] = tr0; tb[1] = tr1; tb[2] = tr2; tb[3] = tr3; tb[4] = mlab_gtime();
         tb[5] = sm; tb[6] = t1 - t0; tb[7] = 1;
@@ -610,8 +610,8 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
         b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(v) << (16 * (k & 1));
     }
     *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * tid) = make_uint2(b[0], b[1]);
-    MLAB_TR(if (tid == 0 && p.q_fp8) {
-        unsigned long long *tb = (unsigned long long *)p.q_fp8 + MLAB_TR_COMBINE + 4 * blockIdx.x;
+    MLAB_TR(if (tid == 0 && p.trace) {
+        unsigned long long *tb = p.trace + MLAB_TR_COMBINE + 4 * blockIdx.x;
         tb[0] = tr0; tb[1] = tr1; tb[2] = mlab_gtime(); tb[3] = 1;
     })
 }
@@ -639,8 +639,8 @@ static __global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
     if (threadIdx.x == 0) {
         for (int i = 1; i < 256 / MLAB_WARP; i++) a = fmaxf(a, red[i]);
         p.q_amax_part[blockIdx.x] = a;
-        MLAB_TR(if (p.q_fp8) {
-            unsigned long long *tb = (unsigned long long *)p.q_fp8 + 2 * blockIdx.x;
+        MLAB_TR(if (p.trace) {
+            unsigned long long *tb = p.trace + 2 * blockIdx.x;
             tb[0] = tr0; tb[1] = mlab_gtime();
         })
     }

@@ -31,8 +31,8 @@ typedef struct {
     float *part_o;            /* [total_q, splits, 16, 512] normalized per split: fp32, or
                                  f16 in units of kv_scale for the fp8 KV (mla_part16) */
     float *part_lse;          /* [total_q, splits, 16] log2-sum-exp2 of each split, -inf if empty */
-    uint8_t *q_fp8;           /* unused slot kept for ABI stability; the phase-trace
-                                 buffer in -DMLAB_TRACE builds (mla_kernel.h) */
+    unsigned long long *trace; /* [MLAB_TR_WORDS] phase times of -DMLAB_TRACE builds
+                                  (mla_kernel.h); NULL otherwise */
     float *q_amax_part;       /* [amax_blocks] per-block max |q| (a8w8 variants) */
     int amax_blocks;
     /* sizes */

@@ -280,7 +280,7 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         p.q_amax_part = (float *)d;
 #ifdef MLAB_TRACE
         if ((rc = dev_alloc(g, &d, 8 * (size_t)MLAB_TR_WORDS, why, whylen))) goto out;
-        p.q_fp8 = (uint8_t *)d; /* the trace buffer (mla_kernel.h) */
+        p.trace = (unsigned long long *)d;
 #endif
         if ((rc = dev_alloc(g, &d, rows * MLA_D * 2, why, whylen))) goto out;
         g->scratch = (uint16_t *)d; /* mxfp4_unfused's bf16 copy of the cache */
@@ -405,7 +405,7 @@ extern "C" int mlab_gpu_time(mlab_gpu *g, int id, int splits, const mlab_timing_
 #ifdef MLAB_TRACE
     { /* the last cold call's phase times, one line a block, to stderr */
         unsigned long long *tb = (unsigned long long *)malloc(8 * (size_t)MLAB_TR_WORDS);
-        if (tb && hipMemcpy(tb, p.q_fp8, 8 * (size_t)MLAB_TR_WORDS, hipMemcpyDeviceToHost) == hipSuccess) {
+        if (tb && hipMemcpy(tb, p.trace, 8 * (size_t)MLAB_TR_WORDS, hipMemcpyDeviceToHost) == hipSuccess) {
             fprintf(stderr, "TRACE variant %d last cold sample %.2f us\n", id, smp[n - 1]);
             for (int b = 0; b < 512; b++)
                 if (tb[2 * b]) fprintf(stderr, "TA %d %llu %llu\n", b, tb[2 * b], tb[2 * b + 1]);
@@ -417,7 +417,7 @@ extern "C" int mlab_gpu_time(mlab_gpu *g, int id, int splits, const mlab_timing_
             }
         }
         free(tb);
-        (void)hipMemset(p.q_fp8, 0, 8 * (size_t)MLAB_TR_WORDS);
+        (void)hipMemset(p.trace, 0, 8 * (size_t)MLAB_TR_WORDS);
     }
 #endif
     row->samples_us = smp;
