@@ -182,6 +182,7 @@ static int cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float **
         else if (s->kv == MLAB_KV_MXFP4)
             snprintf(row.variant, sizeof row.variant, "cpu_ref_mxfp4_%s", mlab_fp4_tie_name(c->fp4_tie));
         row.variant_id = -1 - (int)k;
+        snprintf(row.kind, sizeof row.kind, "cpu");
         snprintf(row.kv_format, sizeof row.kv_format, "%s", mlab_kv_fmt_name(s->kv));
         const mlab_tol *tt = mlab_tol_find(total_tol_name(s->kv));
         mlab_err_judge(refs[k], refs[0], nout, tt, &row.total_err);
@@ -266,6 +267,7 @@ static int gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *
         row_from_case(&row, c);
         snprintf(row.variant, sizeof row.variant, "%s", v->name);
         row.variant_id = v->id;
+        snprintf(row.kind, sizeof row.kind, "gpu");
         snprintf(row.kv_format, sizeof row.kv_format, "%s", mlab_kv_fmt_name(v->kv));
         int splits_used = 0;
         rc = mlab_gpu_run(g, v->id, o->splits, out, &splits_used, why, sizeof why);

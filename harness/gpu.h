@@ -9,21 +9,11 @@
 
 #include "../reference/case.h" /* mlab_case */
 #include "results.h"           /* mlab_env */
+#include "sampler.h"           /* mlab_timing_opts */
 
 typedef struct mlab_gpu mlab_gpu;
 
-typedef struct {
-    double min_time_s;     /* keep sampling at least this long (default 0.05) */
-    double max_time_s;     /* stop after this much sampling time (default 2) */
-    size_t min_samples;    /* default 10 */
-    size_t max_samples;    /* default 1000 */
-    double target_rse;     /* stop when stderr/median < this (default 0.005) */
-    int graph_iters;       /* warm graph replays to average (default 20; 0 = none) */
-} mlab_timing_opts;
-
-void mlab_timing_opts_default(mlab_timing_opts *o);
-/* Seconds on the monotonic clock (host-side durations: generation, references). */
-double mlab_now_s(void);
+/* mlab_timing_opts, mlab_now_s: sampler.h */
 
 /* Open device 0 and fill the device fields of env (name, arch, uuid, CUs,
  * clocks, driver and runtime). MLAB_EXIT_NOGPU when there is none. */

@@ -119,6 +119,9 @@ static const mlab_field env_fields[] = {
     FLD(mlab_env, copy_bw_gbs, 'd'),      FLD(mlab_env, host, 's'),
     FLD(mlab_env, cpu, 's'),              FLD(mlab_env, utc_time, 's'),
     FLD(mlab_env, command_line, 's'),
+    FLD(mlab_env, read_bw_gbs, 'd'),      FLD(mlab_env, empty_kernel_us, 'd'),
+    FLD(mlab_env, gpu_index, 'i'),        FLD(mlab_env, gpu_compile_flags, 's'),
+    FLD(mlab_env, kernel_knobs, 's'),     FLD(mlab_env, label, 's'),
 };
 
 /* Identity, then timing and napkin math, then the two error structs: the
@@ -137,6 +140,14 @@ static const mlab_field row_fields[] = {
     FLD(mlab_row, graph_us, 'd'),    FLD(mlab_row, bytes, 'd'),
     FLD(mlab_row, flops, 'd'),       FLD(mlab_row, gbps, 'd'),
     FLD(mlab_row, pct_copy_bw, 'd'), FLD(mlab_row, tflops, 'd'),
+    FLD(mlab_row, kind, 's'),        FLD(mlab_row, read_limit_us, 'd'),
+    FLD(mlab_row, read_limit_ratio, 'd'),
+    FLD(mlab_row, grid, 'i'),        FLD(mlab_row, block, 'i'),
+    FLD(mlab_row, smem_bytes, 'i'),  FLD(mlab_row, blocks_per_sm, 'i'),
+    FLD(mlab_row, peer_version, 's'), FLD(mlab_row, device_index, 'i'),
+    FLD(mlab_row, gpu_uuid, 's'),    FLD(mlab_row, host, 's'),
+    FLD(mlab_row, sm_clock_mhz, 'i'), FLD(mlab_row, temp_c, 'i'),
+    FLD(mlab_row, throttled, 'i'),
     ERRFIELDS(kernel),
     ERRFIELDS(total),
 };

@@ -11,7 +11,7 @@
 #include "../reference/metrics.h" /* mlab_err */
 
 #define MLAB_RESULTS_FORMAT "mlabench-results"
-#define MLAB_RESULTS_VERSION 1
+#define MLAB_RESULTS_VERSION 2 /* 2: row kinds, read limit, launch and clocks per row, labels */
 
 typedef struct {
     /* the program */
@@ -33,6 +33,12 @@ typedef struct {
     char driver_version[64];
     char runtime_version[64];    /* "CUDA 13.0" or "HIP 6.4.1" */
     double copy_bw_gbs;          /* measured device copy, bytes read + written / s */
+    double read_bw_gbs;          /* v2: read-only stream of 1 GiB, bytes read / s */
+    double empty_kernel_us;      /* v2: cold median of an empty kernel launch */
+    int gpu_index;               /* v2: device index the run used (after *_VISIBLE_DEVICES) */
+    char gpu_compile_flags[256]; /* v2: GPU compiler flags that change meaning (fast math, arch) */
+    char kernel_knobs[256];      /* v2: build knobs: "pdl=1 trace=0 qreg=1 ..." */
+    char label[64];              /* v2: the user's run label (run --label), "" if none */
     /* the host and the moment */
     char host[128];
     char cpu[128];
@@ -51,7 +57,9 @@ typedef struct {
 typedef struct {
     char case_name[64];
     int batch, q_seq_len, kv_len, total_q, total_kv;
-    char variant[32];            /* stable name from variants/variants.h, or "cpu_ref_*" */
+    char kind[8];                /* v2: "gpu" (a variant), "peer" (an external
+                                    implementation), "cpu" (a CPU format reference) */
+    char variant[32];            /* stable name from variants/variants.h, a peer's name, or "cpu_ref_*" */
     int variant_id;
     char kv_format[8];           /* "bf16", "fp8", "mxfp4" */
     int splits;                  /* KV splits used; 0 for CPU rows */
@@ -72,6 +80,20 @@ typedef struct {
     double gbps;                 /* bytes / median */
     double pct_copy_bw;          /* 100 * gbps / copy_bw */
     double tflops;
+    /* v2: the floor measured in the same run: a streaming read of the call's
+     * fewest bytes (same cold timing), and median / that */
+    double read_limit_us;
+    double read_limit_ratio;
+    /* v2: what ran: launch configuration, package version of a peer */
+    int grid, block, smem_bytes, blocks_per_sm;
+    char peer_version[64];       /* peers: "flashinfer-python 0.7.2"; "" otherwise */
+    /* v2: where and how hot: device of the row (merge keeps it), SM clock and
+     * temperature sampled around the row; throttled = 1 when the clock read
+     * below 90% of the device's maximum or a throttle reason was set */
+    int device_index;
+    char gpu_uuid[64];
+    char host[64];
+    int sm_clock_mhz, temp_c, throttled;
 } mlab_row;
 
 typedef struct {

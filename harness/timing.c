@@ -2,7 +2,7 @@
  * clock (gpu.h). */
 #include <time.h>
 
-#include "gpu.h"
+#include "sampler.h"
 
 double mlab_now_s(void)
 {
@@ -18,5 +18,6 @@ void mlab_timing_opts_default(mlab_timing_opts *o)
     o->min_samples = 10;
     o->max_samples = 1000;
     o->target_rse = 0.005; /* stop once stderr / median < 0.5% */
+    o->warmup = 3;         /* untimed calls first */
     o->graph_iters = 20;   /* warm graph replays averaged */
 }

@@ -130,6 +130,7 @@ static int do_write(int argc, char **argv)
             row.total_kv = row.batch * row.kv_len;
             snprintf(row.variant, sizeof row.variant, "%s", vars[v].name);
             row.variant_id = vars[v].id;
+            snprintf(row.kind, sizeof row.kind, "%s", vars[v].id < 0 ? "cpu" : "gpu");
             snprintf(row.kv_format, sizeof row.kv_format, "%s", vars[v].kv);
             row.splits = 8;
             size_t nout = (size_t)row.total_q * 16 * 512;

@@ -35,14 +35,19 @@ except ImportError as e:  # pragma: no cover
 ENV_FIELDS = ["mlabench_version", "git_commit", "git_dirty", "compiler", "compile_flags",
               "gpu_backend", "gpu_compiler", "gpu_name", "gpu_arch", "gpu_uuid", "gpu_cu_count",
               "gpu_clock_mhz", "gpu_mem_clock_mhz", "gpu_l2_bytes", "driver_version",
-              "runtime_version", "copy_bw_gbs", "host", "cpu", "utc_time", "command_line"]
+              "runtime_version", "copy_bw_gbs", "host", "cpu", "utc_time", "command_line",
+              "read_bw_gbs", "empty_kernel_us", "gpu_index", "gpu_compile_flags", "kernel_knobs",
+              "label"]
 ERR = ["n", "max_abs", "max_abs_idx", "max_rel", "max_rel_idx", "rel_rms", "cos_diff", "rtol",
        "atol", "mismatches", "nonfinite_disagree", "first_nonfinite_idx", "comp_mismatch_frac",
        "comp_pass"]
 ROW_FIELDS = (["case_name", "batch", "q_seq_len", "kv_len", "total_q", "total_kv", "variant",
                "variant_id", "kv_format", "splits", "valid", "kernel_tol", "nsamples",
                "stop_reason", "median_us", "q1_us", "q3_us", "min_us", "mean_us", "stdev_us",
-               "graph_us", "bytes", "flops", "gbps", "pct_copy_bw", "tflops"]
+               "graph_us", "bytes", "flops", "gbps", "pct_copy_bw", "tflops", "kind",
+               "read_limit_us", "read_limit_ratio", "grid", "block", "smem_bytes", "blocks_per_sm",
+               "peer_version", "device_index", "gpu_uuid", "host", "sm_clock_mhz", "temp_c",
+               "throttled"]
               + ["kernel_" + e for e in ERR] + ["total_" + e for e in ERR])
 
 
@@ -63,7 +68,7 @@ def main():
     with h5py.File(path, "r") as f:
         check(f.attrs["format"] == "mlabench-results" and isinstance(f.attrs["format"], str),
               f"format attribute: {f.attrs.get('format')!r}")
-        check(int(f.attrs["format_version"]) == 1, "format_version != 1")
+        check(int(f.attrs["format_version"]) == 2, "format_version != 2")
         for k in ENV_FIELDS:
             check(k in f.attrs, f"root attribute {k} missing")
         check(f.attrs["gpu_name"] == "NVIDIA H200", f"gpu_name {f.attrs['gpu_name']!r}")

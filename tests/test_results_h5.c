@@ -56,6 +56,10 @@ static void sample_results(mlab_results *r)
     snprintf(row.kv_format, sizeof row.kv_format, "fp8");
     snprintf(row.kernel_tol, sizeof row.kernel_tol, "kernel:fp8");
     snprintf(row.stop_reason, sizeof row.stop_reason, "rse");
+    snprintf(row.kind, sizeof row.kind, "gpu");
+    snprintf(row.peer_version, sizeof row.peer_version, "%s", "");
+    snprintf(row.gpu_uuid, sizeof row.gpu_uuid, "GPU-0000");
+    snprintf(row.host, sizeof row.host, "h200-a");
     row.batch = 4;
     row.valid = -1;
     row.kernel_err.n = 32768;
@@ -146,9 +150,9 @@ static void refusals(void)
     mlab_results r, back;
     char path[512], why[1024];
     sample_results(&r);
-    snprintf(path, sizeof path, "%s/v2.h5", dir);
+    snprintf(path, sizeof path, "%s/v3.h5", dir);
     mlab_results_write(path, &r, why, sizeof why);
-    patch_attr(path, "format_version", 2, NULL);
+    patch_attr(path, "format_version", MLAB_RESULTS_VERSION + 1, NULL);
     int rc = mlab_results_read(path, &back, why, sizeof why);
     CHECK(rc == MLAB_EXIT_BADINPUT && strstr(why, "newer") && strstr(why, path),
           "newer version: rc %d: %s", rc, why);
