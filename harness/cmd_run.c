@@ -409,7 +409,7 @@ int mlab_cmd_run(int argc, char **argv)
     char why[768] = "";
     int failed = 0;
     if (!o.cpu_only) {
-        rc = mlab_gpu_open(&g, &res.env, why, sizeof why);
+        rc = mlab_gpu_open(&g, 0, &res.env, why, sizeof why);
         if (rc == MLAB_EXIT_NOGPU) {
             g = NULL;
             if (o.require_gpu) {

@@ -17,7 +17,7 @@ typedef struct mlab_gpu mlab_gpu;
 
 /* Open device 0 and fill the device fields of env (name, arch, uuid, CUs,
  * clocks, driver and runtime). MLAB_EXIT_NOGPU when there is none. */
-int mlab_gpu_open(mlab_gpu **g, mlab_env *env, char *why, size_t whylen);
+int mlab_gpu_open(mlab_gpu **g, int device, mlab_env *env, char *why, size_t whylen);
 void mlab_gpu_close(mlab_gpu *g);
 
 /* Device-to-device copy bandwidth in GB/s (bytes read + written). */

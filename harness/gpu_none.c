@@ -5,7 +5,7 @@
 #include "exitcodes.h"
 #include "gpu.h"
 
-int mlab_gpu_open(mlab_gpu **g, mlab_env *env, char *why, size_t whylen)
+int mlab_gpu_open(mlab_gpu **g, int device, mlab_env *env, char *why, size_t whylen)
 {
     *g = NULL;
     snprintf(env->gpu_backend, sizeof env->gpu_backend, "none");

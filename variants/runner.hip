@@ -65,7 +65,7 @@ static void read_driver_version(char *dst, size_t n)
     fclose(f);
 }
 
-extern "C" int mlab_gpu_open(mlab_gpu **gp, mlab_env *env, char *why, size_t whylen)
+extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_env *env, char *why, size_t whylen)
 {
     *gp = NULL;
     int n = 0;
@@ -75,17 +75,23 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, mlab_env *env, char *why, size_t why
         hipGetLastError();
         return MLAB_EXIT_NOGPU;
     }
+    if (device < 0 || device >= n) {
+        snprintf(why, whylen, "device %d does not exist: %d visible", device, n);
+        return MLAB_EXIT_USAGE;
+    }
     mlab_gpu *g = (mlab_gpu *)calloc(1, sizeof *g);
     if (!g) return MLAB_EXIT_INTERNAL;
     *gp = g;
-    CK(hipSetDevice(0));
+    g->dev = device;
+    env->gpu_index = device;
+    CK(hipSetDevice(device));
     hipDeviceProp_t prop;
-    CK(hipGetDeviceProperties(&prop, 0));
+    CK(hipGetDeviceProperties(&prop, device));
     int clk = 0, mclk = 0, l2 = 0;
-    CK(hipDeviceGetAttribute(&g->sms, hipDeviceAttributeMultiprocessorCount, 0));
-    CK(hipDeviceGetAttribute(&clk, hipDeviceAttributeClockRate, 0));
-    CK(hipDeviceGetAttribute(&mclk, hipDeviceAttributeMemoryClockRate, 0));
-    CK(hipDeviceGetAttribute(&l2, hipDeviceAttributeL2CacheSize, 0));
+    CK(hipDeviceGetAttribute(&g->sms, hipDeviceAttributeMultiprocessorCount, device));
+    CK(hipDeviceGetAttribute(&clk, hipDeviceAttributeClockRate, device));
+    CK(hipDeviceGetAttribute(&mclk, hipDeviceAttributeMemoryClockRate, device));
+    CK(hipDeviceGetAttribute(&l2, hipDeviceAttributeL2CacheSize, device));
     g->l2 = (size_t)l2;
 #ifdef MLAB_NV
     g->smem_max = (int)prop.sharedMemPerBlockOptin;
