@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "exitcodes.h"
 #include "gen.h"
-#include "gpu.h" /* mlab_now_s */
+#include "sampler.h" /* mlab_now_s */
 #include "h5io.h"
 
 static void gen_usage(FILE *f)

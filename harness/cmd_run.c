@@ -14,16 +14,34 @@
 
 #include "../reference/mla_ref.h"
 #include "../reference/metrics.h"
+#include "../variants/gpu_api.h"
 #include "../variants/variants.h"
 #include "args.h"
 #include "commands.h"
 #include "env.h"
 #include "exitcodes.h"
 #include "gen.h"
-#include "gpu.h"
 #include "h5io.h"
 #include "results.h"
 #include "results_h5.h"
+#include "sampler.h"
+
+/* The device fields of the environment, from the GPU side's report. */
+static void env_from_gpu(mlab_env *e, const mlab_gpu_info *gi)
+{
+    e->gpu_index = gi->index;
+    snprintf(e->gpu_backend, sizeof e->gpu_backend, "%s", gi->backend);
+    snprintf(e->gpu_name, sizeof e->gpu_name, "%s", gi->name);
+    snprintf(e->gpu_arch, sizeof e->gpu_arch, "%s", gi->arch);
+    snprintf(e->gpu_uuid, sizeof e->gpu_uuid, "%s", gi->uuid);
+    snprintf(e->runtime_version, sizeof e->runtime_version, "%s", gi->runtime);
+    snprintf(e->driver_version, sizeof e->driver_version, "%s", gi->driver);
+    e->gpu_cu_count = gi->sms;
+    e->gpu_clock_mhz = gi->clock_mhz;
+    e->gpu_mem_clock_mhz = gi->mem_clock_mhz;
+    e->gpu_l2_bytes = gi->l2_bytes;
+    snprintf(e->kernel_knobs, sizeof e->kernel_knobs, "%s", mlab_gpu_build_knobs());
+}
 
 typedef struct {
     int cpu_only, require_gpu, truth_dgemm, splits, no_time, quiet;
@@ -236,6 +254,50 @@ static void print_worst(const uint16_t *out, const float *ref, size_t n, const m
                (double)mlab_bf16_to_f32(out[e->first_nonfinite_idx]));
 }
 
+/* The GPU back end as a timing back end (sampler.h) */
+static int gs_warm(void *g, char *why, size_t n) { return mlab_gpu_warm(g, why, n); }
+static int gs_cold(void *g, double *us, char *why, size_t n) { return mlab_gpu_cold(g, us, why, n); }
+static int gs_graph(void *g, int it, double *us, char *why, size_t n) { return mlab_gpu_graph(g, it, us, why, n); }
+
+static mlab_sampler gpu_sampler(mlab_gpu *g)
+{
+    mlab_sampler s = {g, gs_warm, gs_cold, gs_graph, mlab_gpu_flush_s(g)};
+    return s;
+}
+
+/* Median of the selected kernel's cold samples under the run's timing
+ * options (no graph figure). */
+static int gpu_cold_median(mlab_gpu *g, const mlab_timing_opts *t, double *us, char *why, size_t n)
+{
+    mlab_timing_opts o = *t;
+    o.graph_iters = 0;
+    mlab_sampler s = gpu_sampler(g);
+    mlab_row r;
+    memset(&r, 0, sizeof r);
+    int rc = mlab_sample(&s, &o, &r, why, n);
+    if (rc)
+        return rc;
+    mlab_row_summarize(&r);
+    *us = r.median_us;
+    free(r.samples_us);
+    return 0;
+}
+
+/* The device, the host and the clocks around a timed row. */
+static void row_device(mlab_row *r, mlab_gpu *g, const mlab_env *env)
+{
+    r->device_index = env->gpu_index;
+    snprintf(r->gpu_uuid, sizeof r->gpu_uuid, "%s", env->gpu_uuid);
+    snprintf(r->host, sizeof r->host, "%.63s", env->host);
+    int mhz, temp, thr;
+    mlab_gpu_clocks(g, &mhz, &temp, &thr);
+    r->sm_clock_mhz = mhz;
+    r->temp_c = temp;
+    /* throttled: a slowdown reason was reported, or the clock read below 90%
+     * of the device's maximum right after the samples */
+    r->throttled = thr > 0 || (mhz > 0 && env->gpu_clock_mhz > 0 && mhz < 0.9 * env->gpu_clock_mhz);
+}
+
 static int gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *res,
                     float **refs, double copy_bw, int *failed)
 {
@@ -245,6 +307,22 @@ static int gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *
     if (rc) {
         fprintf(stderr, "mlabench run: %s\n", why);
         return rc;
+    }
+    /* the read limit of each format: a streaming read of the call's fewest
+     * bytes, timed the same way as the variants */
+    double rlim[3] = {0, 0, 0};
+    if (!o->no_time) {
+        for (int f = 0; f < 3; f++) {
+            rc = mlab_gpu_select_read(g, call_bytes(c, (mlab_kv_fmt)f), why, sizeof why);
+            if (!rc)
+                rc = gpu_cold_median(g, &o->timing, &rlim[f], why, sizeof why);
+            if (rc) {
+                fprintf(stderr, "mlabench run: read limit: %s\n", why);
+                return rc;
+            }
+        }
+        printf("read limit (a streaming read of the call's fewest bytes, cold): bf16 %.2f us, "
+               "fp8 %.2f us, mxfp4 %.2f us\n", rlim[0], rlim[1], rlim[2]);
     }
     uint16_t *out = malloc((nout + 1) * sizeof *out);
     float *outf = malloc((nout + 1) * sizeof *outf);
@@ -257,8 +335,8 @@ static int gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *
     const mlab_variant *vt = mlab_variant_table(&n);
     printf("GPU variants (validated with NaN poison, then timed cold; copy bandwidth %.0f GB/s):\n",
            copy_bw);
-    printf("  %-14s %5s %6s %10s %9s %8s %7s %9s %10s %10s %s\n", "variant", "valid", "splits",
-           "median_us", "iqr_us", "GB/s", "%copy", "TFLOP/s", "kern_rms", "total_rms", "samples");
+    printf("  %-14s %5s %6s %10s %9s %8s %7s %7s %10s %10s %s\n", "variant", "valid", "splits",
+           "median_us", "iqr_us", "GB/s", "%copy", "x_read", "kern_rms", "total_rms", "samples");
     for (int i = 0; i < n; i++) {
         if (!o->want[i])
             continue;
@@ -269,15 +347,22 @@ static int gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *
         row.variant_id = v->id;
         snprintf(row.kind, sizeof row.kind, "gpu");
         snprintf(row.kv_format, sizeof row.kv_format, "%s", mlab_kv_fmt_name(v->kv));
-        int splits_used = 0;
-        rc = mlab_gpu_run(g, v->id, o->splits, out, &splits_used, why, sizeof why);
+        mlab_launch_info li;
+        memset(&li, 0, sizeof li);
+        rc = mlab_gpu_run(g, v->id, o->splits, out, &li, why, sizeof why);
         if (rc) {
             fprintf(stderr, "mlabench run: %s: %s\n", v->name, why);
             free(out);
             free(outf);
             return rc;
         }
-        row.splits = splits_used;
+        const int splits_used = li.splits;
+        row.splits = li.splits;
+        row.grid = li.grid;
+        row.block = li.block;
+        row.smem_bytes = li.smem_bytes;
+        row.blocks_per_sm = li.blocks_per_sm;
+        row.read_limit_us = rlim[v->kv];
         for (size_t k = 0; k < nout; k++)
             outf[k] = mlab_bf16_to_f32(out[k]);
         /* the kernel's own reference: same quantized inputs, same P rounding */
@@ -298,7 +383,11 @@ static int gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *
                    row.kernel_err.mismatches, tol->rtol, row.kernel_err.atol);
             print_worst(out, kref, nout, &row.kernel_err);
         } else if (!o->no_time) {
-            rc = mlab_gpu_time(g, v->id, o->splits, &o->timing, &row, why, sizeof why);
+            rc = mlab_gpu_select(g, v->id, o->splits, &li, why, sizeof why);
+            mlab_sampler smp = gpu_sampler(g);
+            if (!rc)
+                rc = mlab_sample(&smp, &o->timing, &row, why, sizeof why);
+            row_device(&row, g, &res->env);
             if (rc) {
                 fprintf(stderr, "mlabench run: %s: %s\n", v->name, why);
                 free(out);
@@ -309,14 +398,16 @@ static int gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *
             row.gbps = row.bytes / (row.median_us * 1e3);
             row.pct_copy_bw = copy_bw > 0 ? 100.0 * row.gbps / copy_bw : 0;
             row.tflops = row.flops / (row.median_us * 1e6);
+            row.read_limit_ratio = row.read_limit_us > 0 ? row.median_us / row.read_limit_us : 0;
         }
         if (row.valid && !o->no_time)
-            printf("  %-14s %5s %6d %10.2f %9.2f %8.0f %6.1f%% %9.1f %10.3e %10.3e %zu (%s)\n",
+            printf("  %-14s %5s %6d %10.2f %9.2f %8.0f %6.1f%% %7.2f %10.3e %10.3e %zu (%s)%s\n",
                    v->name, "ok", splits_used, row.median_us, row.q3_us - row.q1_us, row.gbps,
-                   row.pct_copy_bw, row.tflops, row.kernel_err.rel_rms, row.total_err.rel_rms,
-                   row.nsamples, row.stop_reason);
+                   row.pct_copy_bw, row.read_limit_ratio, row.kernel_err.rel_rms,
+                   row.total_err.rel_rms, row.nsamples, row.stop_reason,
+                   row.throttled > 0 ? " THROTTLED" : "");
         else if (row.valid)
-            printf("  %-14s %5s %6d %10s %9s %8s %7s %9s %10.3e %10.3e\n", v->name, "ok",
+            printf("  %-14s %5s %6d %10s %9s %8s %7s %7s %10.3e %10.3e\n", v->name, "ok",
                    splits_used, "-", "-", "-", "-", "-", row.kernel_err.rel_rms,
                    row.total_err.rel_rms);
         fflush(stdout);
@@ -409,7 +500,9 @@ int mlab_cmd_run(int argc, char **argv)
     char why[768] = "";
     int failed = 0;
     if (!o.cpu_only) {
-        rc = mlab_gpu_open(&g, 0, &res.env, why, sizeof why);
+        mlab_gpu_info gi;
+        rc = mlab_gpu_open(&g, 0, &gi, why, sizeof why);
+        env_from_gpu(&res.env, &gi);
         if (rc == MLAB_EXIT_NOGPU) {
             g = NULL;
             if (o.require_gpu) {
@@ -427,9 +520,20 @@ int mlab_cmd_run(int argc, char **argv)
                 goto out_results;
             }
             res.env.copy_bw_gbs = copy_bw;
-            printf("GPU: %s (%s, %d CUs/SMs, %s, driver %s); copy bandwidth %.0f GB/s\n",
-                   res.env.gpu_name, res.env.gpu_arch, res.env.gpu_cu_count,
-                   res.env.runtime_version, res.env.driver_version, copy_bw);
+            rc = mlab_gpu_read_bandwidth(g, &res.env.read_bw_gbs, why, sizeof why);
+            if (!rc)
+                rc = mlab_gpu_select_empty(g, why, sizeof why);
+            if (!rc)
+                rc = gpu_cold_median(g, &o.timing, &res.env.empty_kernel_us, why, sizeof why);
+            if (rc) {
+                fprintf(stderr, "mlabench run: %s\n", why);
+                goto out_results;
+            }
+            printf("GPU %d: %s (%s, %d CUs/SMs, %s, driver %s); copy bandwidth %.0f GB/s, "
+                   "read %.0f GB/s, empty kernel %.2f us cold\n",
+                   res.env.gpu_index, res.env.gpu_name, res.env.gpu_arch, res.env.gpu_cu_count,
+                   res.env.runtime_version, res.env.driver_version, copy_bw, res.env.read_bw_gbs,
+                   res.env.empty_kernel_us);
         }
     }
     int ncases = use_default ? nfiles + 1 : nfiles;

@@ -114,6 +114,8 @@ void mlab_env_fill_host(mlab_env *env, int argc, char **argv)
     trim(env->compile_flags);
     put(env->gpu_backend, sizeof env->gpu_backend, MLAB_GPU_BACKEND);
     put(env->gpu_compiler, sizeof env->gpu_compiler, MLAB_GPU_COMPILER);
+    put(env->gpu_compile_flags, sizeof env->gpu_compile_flags, MLAB_GPU_FLAGS);
+    trim(env->gpu_compile_flags);
     trim(env->gpu_compiler);
 
     char host[256];

@@ -38,3 +38,23 @@ set_tests_properties(gpu_gen_suite PROPERTIES FIXTURES_SETUP gpu_suite LABELS "g
 add_test(NAME gpu_validate_suite COMMAND sh -c "${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet ${CMAKE_BINARY_DIR}/suite/*.h5")
 set_tests_properties(gpu_validate_suite PROPERTIES FIXTURES_REQUIRED gpu_suite LABELS "gpu;slow"
                      SKIP_RETURN_CODE 77 TIMEOUT 1800)
+# the other way of each one-launch choice: splits merged by mla_combine (a
+# second launch) instead of the row's last block, and Q's amax by a pass
+# instead of inside every block (runner.hip: MLAB_MERGE, MLAB_AMAX)
+add_test(NAME gpu_validate_combine_pass COMMAND mlabench run --require-gpu --no-time --quiet
+         ${_gd}/varlen.h5 ${_gd}/q3_causal.h5 ${_gd}/scale002.h5)
+set_tests_properties(gpu_validate_combine_pass PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
+                     SKIP_RETURN_CODE 77 ENVIRONMENT "MLAB_MERGE=combine;MLAB_AMAX=pass")
+add_test(NAME gpu_validate_inline_merge16 COMMAND mlabench run --require-gpu --no-time --quiet --splits 16
+         ${_gd}/varlen.h5 ${_gd}/q4_even.h5)
+set_tests_properties(gpu_validate_inline_merge16 PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
+                     SKIP_RETURN_CODE 77 ENVIRONMENT "MLAB_MERGE=inline;MLAB_AMAX=inline")
+# negative controls: a deliberately broken kernel (one poisoned row read past
+# each sequence end; a merge that leaves the last split out) must FAIL
+# validation (exit 5); any other outcome fails the test
+foreach(fault overread merge)
+  add_test(NAME gpu_negative_control_${fault} COMMAND sh -c
+           "MLAB_FAULT=${fault} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --splits 4 ${_gd}/varlen.h5 >/dev/null; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 5 ] && { echo 'caught (exit 5)'; exit 0; }; echo \"not caught: exit $rc\"; exit 1")
+  set_tests_properties(gpu_negative_control_${fault} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
+                       SKIP_RETURN_CODE 77)
+endforeach()

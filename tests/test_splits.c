@@ -3,7 +3,7 @@
  * "splits" column), and stays in its documented range. */
 #include <stdio.h>
 
-#include "harness/splits.h"
+#include "variants/splits.h"
 #include "mlab_check.h" // check, failed, checked
 
 int main(void)

@@ -27,5 +27,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
     return launch_decode<KV_BF16, false, false>(p, s);
 }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
-extern const mlab_variant_impl mlab_impl_bf16 = {MLAB_V_BF16, 0, bps, mla_cfg<KV_BF16>::SMEM, launch};
+extern const mlab_variant_impl mlab_impl_bf16 = {MLAB_V_bf16, 0, bps, mla_cfg<KV_BF16>::SMEM, launch};
 #endif

@@ -41,5 +41,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
     return launch_decode<KV_FP8, false, false>(p, s);
 }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
-extern const mlab_variant_impl mlab_impl_fp8 = {MLAB_V_FP8, 1, bps, mla_cfg<KV_FP8>::SMEM, launch};
+extern const mlab_variant_impl mlab_impl_fp8 = {MLAB_V_fp8, 1, bps, mla_cfg<KV_FP8>::SMEM, launch};
 #endif

@@ -18,5 +18,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
     return launch_decode<KV_FP8, true, true>(p, s);
 }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
-extern const mlab_variant_impl mlab_impl_fp8_xcd = {MLAB_V_FP8_XCD, 1, bps, mla_cfg<KV_FP8>::SMEM, launch};
+extern const mlab_variant_impl mlab_impl_fp8_xcd = {MLAB_V_fp8_xcd, 1, bps, mla_cfg<KV_FP8>::SMEM, launch};
 #endif

@@ -66,14 +66,14 @@ static hipError_t launch_decode(const mla_params *p, hipStream_t s)
     }
     hipError_t e;
     const int grid = p->total_q * p->splits;
-    if (KVF == KV_FP8) { /* the decode blocks start their KV loads while the amax pass runs */
+    if (KVF == KV_FP8 && p->amax_blocks > 0) { /* the decode blocks start their KV loads while the amax pass runs */
         mla_q_amax<<<p->amax_blocks, 256, 0, s>>>(*p);
         e = launch_after(mla_decode<KVF, FAST, XCD>, grid, MLA_NT, C::SMEM, s, p);
     } else {
         mla_decode<KVF, FAST, XCD><<<grid, MLA_NT, C::SMEM, s>>>(*p);
         e = hipGetLastError();
     }
-    if (e == hipSuccess && p->splits > 1)
+    if (e == hipSuccess && p->splits > 1 && !p->merge_inline)
         e = launch_after(mla_combine<FAST, mla_part16<KVF>::value>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
     return e != hipSuccess ? e : hipGetLastError();
 }

@@ -11,10 +11,17 @@ typedef struct {
     int (*blocks_per_sm)(void);              /* occupancy of its main kernel */
     int smem_bytes;                          /* dynamic shared memory of its main kernel */
     hipError_t (*launch)(const mla_params *p, hipStream_t s, uint16_t *scratch_bf16);
+    int pre_launches;                        /* kernels before the decode sequence (0 for most) */
 } mlab_variant_impl;
 
-extern const mlab_variant_impl mlab_impl_bf16, mlab_impl_fp8, mlab_impl_mxfp4,
-    mlab_impl_mxfp4_unfused, mlab_impl_fp8_exp2rcp, mlab_impl_fp8_xcd;
+/* Kernels one call of the decode sequence launches (launch_common.h keeps it
+ * in step with launch_decode). */
+int mlab_decode_launches(int q_fp8, const mla_params *p);
+
+#include "variant_list.h"
+#define MLAB_V_DECL(id, name, ...) extern const mlab_variant_impl mlab_impl_##name;
+MLAB_VARIANT_LIST(MLAB_V_DECL)
+#undef MLAB_V_DECL
 
 /* Shared launch plumbing (variants/launch_common.h). */
 #endif

@@ -204,6 +204,110 @@ MLAB_DEV void dequant_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile,
     }
 }
 
+/* max |x| over n8 groups of 8 bf16 values, groups first, first + step, ...:
+ * all of a thread's loads issued before any is used (UNR at a time). */
+MLAB_DEV float q_amax_range(const uint16_t *q, size_t n8, size_t first, size_t step)
+{
+    constexpr int UNR = 4;
+    float a = 0.f;
+    for (size_t c = first; c < n8; c += UNR * step) {
+        uint4 v[UNR];
+#pragma unroll
+        for (int u = 0; u < UNR; u++)
+            v[u] = c + u * step < n8 ? ((const uint4 *)q)[c + u * step] : make_uint4(0, 0, 0, 0);
+#pragma unroll
+        for (int u = 0; u < UNR; u++) {
+            uint32_t w[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)w[i])));
+                a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)(w[i] >> 16))));
+            }
+        }
+    }
+    return a;
+}
+
+/* ---- merging the splits of a row -------------------------------------------
+ * out[tok, h, :] = sum_s 2^(lse_s - max) O_s / sum_s 2^(lse_s - max) (zeros if
+ * no split saw a row). Two steps shared by the two ways of merging (the
+ * row's last decode block, or mla_combine):
+ *   merge_weights: one warp turns a (tok, head)'s split log-sum-exps into
+ *                  weights w[0 .. splits-1] and their sum w[MLA_MAX_SPLITS]
+ *   merge_group:   4 consecutive output columns of one head: every split's
+ *                  loads issued back to back (independent, unrolled)
+ * Partials are read with cache-global loads (L2, never a stale L1 line). The
+ * negative control fault 2 leaves the last split out. */
+template <bool FAST>
+MLAB_DEV void merge_weights(const mla_params &p, int tok, int h, float *w, int lane)
+{
+    const int S = p.splits - (p.fault == 2 ? 1 : 0);
+    const float *lse = p.part_lse + (size_t)tok * p.splits * MLA_H + h;
+    float mx = -INFINITY;
+    for (int s = lane; s < S; s += MLAB_WARP) mx = fmaxf(mx, mlab_ldcg(lse + (size_t)s * MLA_H));
+    for (int m = MLAB_WARP / 2; m; m >>= 1) mx = fmaxf(mx, mlab_shfl_xor(mx, m));
+    float den = 0.f;
+    for (int s = lane; s < S; s += MLAB_WARP) {
+        const float l = mlab_ldcg(lse + (size_t)s * MLA_H);
+        const float ws = mx == -INFINITY || l == -INFINITY ? 0.f : FAST ? mlab_exp2_fast(l - mx) : exp2f(l - mx);
+        w[s] = ws;
+        den += ws;
+    }
+    for (int m = MLAB_WARP / 2; m; m >>= 1) den += mlab_shfl_xor(den, m);
+    if (lane == 0) w[MLA_MAX_SPLITS] = den;
+}
+
+template <bool FAST, bool PART16>
+MLAB_DEV void merge_group(const mla_params &p, int tok, int h, int c4, const float *w)
+{
+    const int S = p.splits - (p.fault == 2 ? 1 : 0);
+    const float den = w[MLA_MAX_SPLITS] / (PART16 ? p.kv_scale : 1.f); /* f16 partials: kv_scale units */
+    const size_t first = ((size_t)tok * p.splits * MLA_H + h) * MLA_DV / 4 + c4; /* in 4-column groups */
+    const size_t stride = (size_t)MLA_H * MLA_DV / 4; /* groups from one split to the next */
+    float r[4] = {0.f, 0.f, 0.f, 0.f};
+#pragma unroll 8
+    for (int s = 0; s < S; s++) {
+        const float ws = w[s];
+        if (ws != 0.f) { /* splits with no rows add nothing */
+            float v[4];
+            if (PART16) {
+                const uint2 b = mlab_ldcg_u2((const uint2 *)p.part_o + first + s * stride);
+                v[0] = mlab_f16_bits_to_f32((uint16_t)b.x);
+                v[1] = mlab_f16_bits_to_f32((uint16_t)(b.x >> 16));
+                v[2] = mlab_f16_bits_to_f32((uint16_t)b.y);
+                v[3] = mlab_f16_bits_to_f32((uint16_t)(b.y >> 16));
+            } else {
+                const float4 f = mlab_ldcg_f4((const float4 *)p.part_o + first + s * stride);
+                v[0] = f.x; v[1] = f.y; v[2] = f.z; v[3] = f.w;
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++) r[k] += ws * v[k];
+        }
+    }
+    uint32_t b[2] = {0, 0};
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const float v = den > 0.f ? (FAST ? r[k] * mlab_rcp_fast(den) : mlab_div_rn(r[k], den)) : 0.f;
+        b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(v) << (16 * (k & 1));
+    }
+    *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * c4) = make_uint2(b[0], b[1]);
+}
+
+/* The whole row, by one block of MLA_NT threads (the inline merge). sw:
+ * shared scratch of MLA_H x (MLA_MAX_SPLITS + 1) floats. */
+template <bool FAST, bool PART16>
+MLAB_DEV void merge_row(const mla_params &p, int tok, float *sw)
+{
+    const int tid = threadIdx.x, lane = tid % MLAB_WARP, warp = tid / MLAB_WARP;
+    for (int h = warp; h < MLA_H; h += MLA_NW)
+        merge_weights<FAST>(p, tok, h, sw + h * (MLA_MAX_SPLITS + 1), lane);
+    __syncthreads();
+    for (int gi = tid; gi < MLA_H * MLA_DV / 4; gi += MLA_NT) {
+        const int h = gi / (MLA_DV / 4);
+        merge_group<FAST, PART16>(p, tok, h, gi % (MLA_DV / 4), sw + h * (MLA_MAX_SPLITS + 1));
+    }
+}
+
 /* Split partials in f16 (half the bytes of fp32) for the fp8 KV: there the
  * normalized partial O / l, in units of kv_scale, is a convex combination of
  * e4m3 codes (|x| <= 448), and f16 keeps 11 significant bits of it (relative
@@ -238,7 +342,9 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     const int ntiles = (vis + MLA_BN - 1) / MLA_BN;
     const int per = (ntiles + p.splits - 1) / p.splits;
     const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles);
-    const int rend = vis;
+    /* rows past rend are masked; the negative control (fault 1) lets one
+     * poisoned row in, which validation must catch */
+    const int rend = vis + (p.fault == 1 && vis > 0 ? 1 : 0);
 
     /* Q into shared memory: bf16 by cp.async (first in the first group); the
      * a8w8 variants quantize it to fp8 below, after the KV prologue is issued,
@@ -275,12 +381,18 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             const int c = tid + j * MLA_NT;
             if (c < QCH) qv[j] = *(const uint4 *)(qg + 8 * c);
         }
-        mlab_grid_dep_wait(); /* the amax pass has finished (launched as its dependent) */
-        {   /* every thread loads its share of the per-block maxima at once
-             * (one L2 latency, not one per 32 blocks), then warp and block maxima */
+        {   /* Q's amax: with a pass (amax_blocks > 0), every thread loads its
+             * share of the pass's per-block maxima at once (one L2 latency);
+             * with a small Q (amax_blocks == 0), every block reads all of Q
+             * itself (at most MLA_QSMALL_ROWS rows, 147 KB) and no pass runs */
             float a = 0.f;
-            for (int i = tid; i < p.amax_blocks; i += MLA_NT)
-                a = fmaxf(a, p.q_amax_part[i]);
+            if (p.amax_blocks > 0) {
+                mlab_grid_dep_wait(); /* the amax pass has finished (launched as its dependent) */
+                for (int i = tid; i < p.amax_blocks; i += MLA_NT)
+                    a = fmaxf(a, p.q_amax_part[i]);
+            } else {
+                a = q_amax_range(p.q, (size_t)p.total_q * MLA_H * MLA_D / 8, tid, MLA_NT);
+            }
             for (int m = MLAB_WARP / 2; m; m >>= 1)
                 a = fmaxf(a, mlab_shfl_xor(a, m));
             if (tid % MLAB_WARP == 0) sX[8 + warp] = a;
@@ -543,6 +655,28 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             lse = FAST ? m + log2f(l) : (m + logf(l)) * MLA_LOG2E;
         p.part_lse[((size_t)tok * p.splits + split) * MLA_H + tid] = lse;
     }
+    if (p.splits > 1 && p.merge_inline) {
+        /* One launch: the row's last split block to finish merges it.
+         * Memory order (the "threadfence reduction" pattern): every thread's
+         * partial stores are made visible device-wide by its __threadfence()
+         * before the block's one atomicAdd on the row's counter (release). The
+         * block whose atomicAdd returns splits - 1 arrived last: every other
+         * block's fence and stores came before its atomic, hence before ours;
+         * our own __threadfence() after the atomic (acquire) orders our loads
+         * after it, and the loads go to L2 (cache-global), where the stores
+         * are. The counter is reset by the merger, so the next call (ordered
+         * by the stream) starts from 0. */
+        __threadfence();
+        __syncthreads();
+        int *last = (int *)(sX + 4);
+        if (tid == 0) *last = atomicAdd(p.row_count + tok, 1) == p.splits - 1;
+        __syncthreads();
+        if (*last) {
+            __threadfence();
+            merge_row<FAST, PART16>(p, tok, sS);
+            if (tid == 0) p.row_count[tok] = 0;
+        }
+    }
     MLAB_TR(if (tid == 0 && p.trace) {
         unsigned long long *tb = p.trace + MLAB_TR_DECODE + 8 * blockIdx.x;
         unsigned sm; asm("mov.u32 %0, %%smid;" : "=r"(sm));
@@ -559,57 +693,17 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 template <bool FAST, bool PART16>
 __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
 {
+    /* One block a (token, head) when a row has more splits than one block
+     * merges quickly (MLA_INLINE_MERGE_MAX): the first warp makes the weights,
+     * each thread then owns 4 output columns. */
     __shared__ float w[MLA_MAX_SPLITS + 1];
     MLAB_TR(unsigned long long tr0 = mlab_gtime();)
     mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
     MLAB_TR(unsigned long long tr1 = mlab_gtime();)
     const int tok = blockIdx.x / MLA_H, h = blockIdx.x % MLA_H, tid = threadIdx.x;
-    const float *lse = p.part_lse + (size_t)tok * p.splits * MLA_H + h;
-    if (tid < MLAB_WARP) {
-        float mx = -INFINITY;
-        for (int s = tid; s < p.splits; s += MLAB_WARP) mx = fmaxf(mx, lse[(size_t)s * MLA_H]);
-        for (int m = MLAB_WARP / 2; m; m >>= 1) mx = fmaxf(mx, mlab_shfl_xor(mx, m));
-        float den = 0.f;
-        for (int s = tid; s < p.splits; s += MLAB_WARP) {
-            const float l = lse[(size_t)s * MLA_H];
-            const float ws = mx == -INFINITY || l == -INFINITY ? 0.f : FAST ? mlab_exp2_fast(l - mx) : exp2f(l - mx);
-            w[s] = ws;
-            den += ws;
-        }
-        for (int m = MLAB_WARP / 2; m; m >>= 1) den += mlab_shfl_xor(den, m);
-        if (tid == 0) w[MLA_MAX_SPLITS] = den;
-    }
+    if (tid < MLAB_WARP) merge_weights<FAST>(p, tok, h, w, tid);
     __syncthreads();
-    const float den = w[MLA_MAX_SPLITS] / (PART16 ? p.kv_scale : 1.f); /* f16 partials: kv_scale units */
-    const size_t first = ((size_t)tok * p.splits * MLA_H + h) * MLA_DV / 4 + tid; /* in 4-column groups */
-    const size_t stride = (size_t)MLA_H * MLA_DV / 4; /* groups from one split to the next */
-    float r[4] = {0.f, 0.f, 0.f, 0.f};
-#pragma unroll 8
-    for (int s = 0; s < p.splits; s++) {
-        const float ws = w[s];
-        if (ws != 0.f) { /* splits with no rows add nothing */
-            float v[4];
-            if (PART16) {
-                const uint2 b = ((const uint2 *)p.part_o)[first + s * stride];
-                v[0] = mlab_f16_bits_to_f32((uint16_t)b.x);
-                v[1] = mlab_f16_bits_to_f32((uint16_t)(b.x >> 16));
-                v[2] = mlab_f16_bits_to_f32((uint16_t)b.y);
-                v[3] = mlab_f16_bits_to_f32((uint16_t)(b.y >> 16));
-            } else {
-                const float4 f = ((const float4 *)p.part_o)[first + s * stride];
-                v[0] = f.x; v[1] = f.y; v[2] = f.z; v[3] = f.w;
-            }
-#pragma unroll
-            for (int k = 0; k < 4; k++) r[k] += ws * v[k];
-        }
-    }
-    uint32_t b[2] = {0, 0};
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-        const float v = den > 0.f ? (FAST ? r[k] * mlab_rcp_fast(den) : mlab_div_rn(r[k], den)) : 0.f;
-        b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(v) << (16 * (k & 1));
-    }
-    *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * tid) = make_uint2(b[0], b[1]);
+    merge_group<FAST, PART16>(p, tok, h, tid, w);
     MLAB_TR(if (tid == 0 && p.trace) {
         unsigned long long *tb = p.trace + MLAB_TR_COMBINE + 4 * blockIdx.x;
         tb[0] = tr0; tb[1] = tr1; tb[2] = mlab_gtime(); tb[3] = 1;

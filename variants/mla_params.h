@@ -12,6 +12,8 @@
 #define MLA_FP4_ROW 288
 #define MLA_NBLK 18  /* MXFP4 blocks of 32 per row */
 #define MLA_MAX_SPLITS 64 /* the most KV splits a row (workspace size, combine weights) */
+#define MLA_INLINE_MERGE_MAX 16 /* up to this many splits the row's last block merges them */
+#define MLA_QSMALL_ROWS 8 /* up to this many query rows, each a8w8 block takes Q's amax itself */
 
 typedef struct {
     /* inputs */
@@ -34,7 +36,14 @@ typedef struct {
     unsigned long long *trace; /* [MLAB_TR_WORDS] phase times of -DMLAB_TRACE builds
                                   (mla_kernel.h); NULL otherwise */
     float *q_amax_part;       /* [amax_blocks] per-block max |q| (a8w8 variants) */
-    int amax_blocks;
+    int amax_blocks;          /* blocks of the Q amax pass; 0: every decode block takes
+                                 the amax of the whole (small) Q itself, no pass */
+    int *row_count;           /* [total_q] split blocks of a row done so far: the last one
+                                 merges the row (0 between calls; the merger resets it) */
+    int merge_inline;         /* 1: split partials merged by the row's last block (one
+                                 launch); 0: by mla_combine (a second launch) */
+    int fault;                /* negative control (MLAB_FAULT): 1 = read one row past each
+                                 sequence end, 2 = merge without the last split; 0 normally */
     /* sizes */
     int batch, total_q, splits;
     int kv_rows;              /* rows in the KV buffers */

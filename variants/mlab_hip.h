@@ -29,6 +29,7 @@ typedef cudaGraphExec_t hipGraphExec_t;
 typedef cudaDeviceProp hipDeviceProp_t;
 #define hipSuccess cudaSuccess
 #define hipErrorNoDevice cudaErrorNoDevice
+#define hipErrorInvalidValue cudaErrorInvalidValue
 #define hipGetErrorString cudaGetErrorString
 #define hipGetLastError cudaGetLastError
 #define hipGetDeviceCount cudaGetDeviceCount
@@ -200,6 +201,34 @@ MLAB_DEV uint32_t mlab_fp8x2_to_f16x2(uint16_t two)
 #else
     return (uint32_t)mlab_fp8_sw_to_f16<MLAB_FP8_FNUZ>((uint8_t)two) |
            ((uint32_t)mlab_fp8_sw_to_f16<MLAB_FP8_FNUZ>((uint8_t)(two >> 8)) << 16);
+#endif
+}
+
+/* ---- loads that skip the SM's L1 (data another block just wrote; the
+ * writer fenced, the reader fences after its atomic): ld.global.cg on
+ * NVIDIA; on AMD the agent-scope acquire fence already invalidated L1 ---- */
+MLAB_DEV float mlab_ldcg(const float *p)
+{
+#ifdef MLAB_NV
+    return __ldcg(p);
+#else
+    return *(const volatile float *)p;
+#endif
+}
+MLAB_DEV float4 mlab_ldcg_f4(const float4 *p)
+{
+#ifdef MLAB_NV
+    return __ldcg(p);
+#else
+    return *p;
+#endif
+}
+MLAB_DEV uint2 mlab_ldcg_u2(const uint2 *p)
+{
+#ifdef MLAB_NV
+    return __ldcg(p);
+#else
+    return *p;
 #endif
 }
 

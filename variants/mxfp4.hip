@@ -25,5 +25,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
     return launch_decode<KV_MXFP4, false, false>(p, s);
 }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
-extern const mlab_variant_impl mlab_impl_mxfp4 = {MLAB_V_MXFP4, 0, bps, mla_cfg<KV_MXFP4>::SMEM, launch};
+extern const mlab_variant_impl mlab_impl_mxfp4 = {MLAB_V_mxfp4, 0, bps, mla_cfg<KV_MXFP4>::SMEM, launch};
 #endif

@@ -20,5 +20,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
     return launch_decode<KV_BF16, false, false>(&q, s);
 }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
-extern const mlab_variant_impl mlab_impl_mxfp4_unfused = {MLAB_V_MXFP4_UNFUSED, 0, bps, mla_cfg<KV_BF16>::SMEM, launch};
+extern const mlab_variant_impl mlab_impl_mxfp4_unfused = {MLAB_V_mxfp4_unfused, 0, bps, mla_cfg<KV_BF16>::SMEM, launch, 1};
 #endif

@@ -1,6 +1,9 @@
-/* runner.hip: the GPU side of the harness (harness/gpu.h), one file for both
- * vendors: device discovery, the copy-bandwidth probe, case upload with NaN
- * poison, the split rule, validation runs and cold timing with events. */
+/* runner.hip: the GPU side (variants/gpu_api.h), one file for both vendors:
+ * device discovery, the copy and read bandwidth probes, case upload with NaN
+ * poison, the split rule, validation runs, and the three timing primitives
+ * (warm call, one cold sample between events, graph replay) of whatever is
+ * selected: a variant, a streaming read of N bytes, or an empty kernel. The
+ * sampling loop that calls them is the harness's (harness/sampler.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,21 +13,56 @@
 #include "mla_kernel.h"
 #include "variants.h"
 
-extern "C" {
-#include "harness/exitcodes.h"
-#include "harness/gpu.h"
-#include "harness/splits.h" /* mlab_choose_splits */
+/* kept in step with launch_decode (launch_common.h) */
+int mlab_decode_launches(int q_fp8, const mla_params *p)
+{
+    return (q_fp8 && p->amax_blocks > 0 ? 1 : 0) + 1 + (p->splits > 1 && !p->merge_inline ? 1 : 0);
 }
+
+extern "C" {
+#include "gpu_api.h"
+#include "splits.h" /* mlab_choose_splits */
+}
+#ifdef MLAB_NV
+#include <dlfcn.h> /* NVML, opened at run time (no link-time dependency) */
+#endif
 
 #define GAP_ROWS (MLA_BN + 16) /* poisoned rows before and between items */
 
-static const mlab_variant_impl *impls[MLAB_V_COUNT] = {
-    &mlab_impl_bf16, &mlab_impl_fp8, &mlab_impl_mxfp4, &mlab_impl_mxfp4_unfused,
-    &mlab_impl_fp8_exp2rcp, &mlab_impl_fp8_xcd,
-};
+#define MLAB_V_IMPL(id, name, ...) &mlab_impl_##name,
+static const mlab_variant_impl *impls[MLAB_V_COUNT] = {MLAB_VARIANT_LIST(MLAB_V_IMPL)};
+#undef MLAB_V_IMPL
+
+/* The read-limit probe: every thread streams 16-byte loads (UNROLL in
+ * flight) over n16 chunks and folds them into one word, written only if it
+ * equals a value no data gives in practice, so nothing is optimised away. */
+template <int UNROLL>
+__global__ void __launch_bounds__(512) mlab_read_kernel(const uint4 *src, size_t n16, uint32_t *sink)
+{
+    uint32_t acc = 0;
+    const size_t step = (size_t)gridDim.x * blockDim.x;
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i + (UNROLL - 1) * step < n16; i += UNROLL * step) {
+        uint4 v[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; u++) v[u] = src[i + u * step];
+#pragma unroll
+        for (int u = 0; u < UNROLL; u++) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+    }
+    for (; i < n16; i += step) {
+        uint4 v = src[i];
+        acc ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    if (acc == 0x9e3779b9u) sink[0] = acc;
+}
+__global__ void mlab_empty_kernel(void) {}
+
+
+enum { SEL_NONE, SEL_VARIANT, SEL_READ, SEL_EMPTY };
 
 struct mlab_gpu {
     int dev, sms, smem_max; /* shared memory (LDS) a block may use, bytes */
+    int clock_mhz;
     int has_fp8_mma;        /* fp8 matrix instructions: sm_89+, gfx940+ */
     size_t l2;
     hipStream_t s;
@@ -32,11 +70,26 @@ struct mlab_gpu {
     size_t flush_bytes;
     /* the loaded case */
     int loaded, total_q, batch, kv_rows, max_tiles, max_splits;
+    int amax_blocks;        /* of the Q amax pass, when Q is too large to take whole */
     mla_params base;
     mlab_fp8_fmt fp8_fmt;
     void *bufs[16];         /* every device buffer of the case, freed together */
     int nbufs;
     uint16_t *scratch;      /* one of them: kv_rows x 576 bf16 for mxfp4_unfused */
+    /* what warm / cold / graph act on */
+    int sel, sel_id;
+    mla_params sel_p;
+    void *rbuf;             /* the read probe's source (grows) and its sink */
+    size_t rbuf_bytes;
+    uint32_t *rsink;
+    size_t r_n16;
+    int r_grid, r_unroll;
+    hipEvent_t e0, e1;
+    /* NVML (NVIDIA), when libnvidia-ml is there */
+    void *nvml_lib, *nvml_dev;
+    int (*nvml_clock)(void *, int, unsigned *);
+    int (*nvml_temp)(void *, int, unsigned *);
+    int (*nvml_reasons)(void *, unsigned long long *);
 };
 
 #define CK(call)                                                                          \
@@ -44,7 +97,7 @@ struct mlab_gpu {
         hipError_t e_ = (call);                                                           \
         if (e_ != hipSuccess) {                                                           \
             snprintf(why, whylen, "%s: %s (%s:%d)", #call, hipGetErrorString(e_), __FILE__, __LINE__); \
-            return MLAB_EXIT_INTERNAL;                                                    \
+            return MLAB_GPU_ERR;                                                          \
         }                                                                                 \
     } while (0)
 
@@ -65,7 +118,79 @@ static void read_driver_version(char *dst, size_t n)
     fclose(f);
 }
 
-extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_env *env, char *why, size_t whylen)
+/* NVML through dlopen: the few calls used, by their C signatures (nvml.h). */
+static void nvml_open(mlab_gpu *g, const char *uuid)
+{
+#ifdef MLAB_NV
+    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return;
+    int (*init)(void) = (int (*)(void))dlsym(lib, "nvmlInit_v2");
+    int (*by_uuid)(const char *, void **) = (int (*)(const char *, void **))dlsym(lib, "nvmlDeviceGetHandleByUUID");
+    g->nvml_clock = (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetClockInfo");
+    g->nvml_temp = (int (*)(void *, int, unsigned *))dlsym(lib, "nvmlDeviceGetTemperature");
+    g->nvml_reasons = (int (*)(void *, unsigned long long *))dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons");
+    if (!g->nvml_reasons)
+        g->nvml_reasons = (int (*)(void *, unsigned long long *))dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    if (!init || !by_uuid || init() != 0 || by_uuid(uuid, &g->nvml_dev) != 0) {
+        dlclose(lib);
+        g->nvml_dev = NULL;
+        return;
+    }
+    g->nvml_lib = lib;
+#else
+    (void)g; (void)uuid; /* ROCm SMI not wired: clocks read -1 */
+#endif
+}
+
+extern "C" void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *throttled)
+{
+    *sm_mhz = *temp_c = *throttled = -1;
+    if (!g || !g->nvml_dev) return;
+    unsigned v = 0;
+    unsigned long long r = 0;
+    if (g->nvml_clock && g->nvml_clock(g->nvml_dev, 1 /* NVML_CLOCK_SM */, &v) == 0) *sm_mhz = (int)v;
+    if (g->nvml_temp && g->nvml_temp(g->nvml_dev, 0 /* NVML_TEMPERATURE_GPU */, &v) == 0) *temp_c = (int)v;
+    /* reasons other than idle (1) and the applications-clocks setting (2):
+     * power cap, thermal and hardware slowdowns */
+    if (g->nvml_reasons && g->nvml_reasons(g->nvml_dev, &r) == 0) *throttled = (r & ~3ull) != 0;
+}
+
+extern "C" const char *mlab_gpu_build_knobs(void)
+{
+    return "backend="
+#ifdef MLAB_NV
+           "cuda"
+#else
+           "hip"
+#endif
+           " pdl="
+#if defined(MLAB_NV) && !defined(MLAB_NO_PDL)
+           "1"
+#else
+           "0"
+#endif
+           " trace="
+#ifdef MLAB_TRACE
+           "1"
+#else
+           "0"
+#endif
+           " qreg="
+#ifdef MLAB_QREG
+           "1"
+#else
+           "0"
+#endif
+           " fast_math="
+#if defined(__USE_FAST_MATH__) || defined(MLAB_FAST_MATH_BUILD)
+           "1"
+#else
+           "0"
+#endif
+           " bn=64 nw=8";
+}
+
+extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_gpu_info *info, char *why, size_t whylen)
 {
     *gp = NULL;
     int n = 0;
@@ -73,17 +198,18 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_env *env, char *why
     if (e != hipSuccess || n == 0) {
         snprintf(why, whylen, "no GPU: %s", e != hipSuccess ? hipGetErrorString(e) : "device count 0");
         hipGetLastError();
-        return MLAB_EXIT_NOGPU;
+        return MLAB_GPU_NODEV;
     }
     if (device < 0 || device >= n) {
         snprintf(why, whylen, "device %d does not exist: %d visible", device, n);
-        return MLAB_EXIT_USAGE;
+        return MLAB_GPU_USAGE;
     }
     mlab_gpu *g = (mlab_gpu *)calloc(1, sizeof *g);
-    if (!g) return MLAB_EXIT_INTERNAL;
+    if (!g) return MLAB_GPU_ERR;
     *gp = g;
     g->dev = device;
-    env->gpu_index = device;
+    memset(info, 0, sizeof *info);
+    info->index = device;
     CK(hipSetDevice(device));
     hipDeviceProp_t prop;
     CK(hipGetDeviceProperties(&prop, device));
@@ -98,38 +224,42 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_env *env, char *why
 #else
     g->smem_max = (int)prop.maxSharedMemoryPerMultiProcessor;
 #endif
-    snprintf(env->gpu_name, sizeof env->gpu_name, "%s", prop.name);
+    snprintf(info->name, sizeof info->name, "%.127s", prop.name);
+    info->smem_max = g->smem_max;
 #ifdef MLAB_NV
-    snprintf(env->gpu_backend, sizeof env->gpu_backend, "cuda");
-    snprintf(env->gpu_arch, sizeof env->gpu_arch, "sm_%d%d", prop.major, prop.minor);
-    char *u = env->gpu_uuid;
+    snprintf(info->backend, sizeof info->backend, "cuda");
+    snprintf(info->arch, sizeof info->arch, "sm_%d%d", prop.major, prop.minor);
+    char *u = info->uuid;
     const unsigned char *b = (const unsigned char *)prop.uuid.bytes;
-    snprintf(u, sizeof env->gpu_uuid, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+    snprintf(u, sizeof info->uuid, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
              b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
     int rv = 0, dv = 0;
     hipRuntimeGetVersion(&rv);
     hipDriverGetVersion(&dv);
-    snprintf(env->runtime_version, sizeof env->runtime_version, "CUDA %d.%d (driver API %d.%d)",
+    snprintf(info->runtime, sizeof info->runtime, "CUDA %d.%d (driver API %d.%d)",
              rv / 1000, (rv % 1000) / 10, dv / 1000, (dv % 1000) / 10);
     g->fp8_fmt = MLAB_FP8_E4M3FN;
     g->has_fp8_mma = 1; /* the build targets sm_89+ (mma e4m3) or it would not compile */
 #else
-    snprintf(env->gpu_backend, sizeof env->gpu_backend, "hip");
-    snprintf(env->gpu_arch, sizeof env->gpu_arch, "%s", prop.gcnArchName);
-    snprintf(env->gpu_uuid, sizeof env->gpu_uuid, "(not read)");
+    snprintf(info->backend, sizeof info->backend, "hip");
+    snprintf(info->arch, sizeof info->arch, "%s", prop.gcnArchName);
+    snprintf(info->uuid, sizeof info->uuid, "(not read)");
     int rv = 0;
-    hipRuntimeGetVersion(&rv);
-    snprintf(env->runtime_version, sizeof env->runtime_version, "HIP %d.%d.%d", rv / 10000000,
+    (void)hipRuntimeGetVersion(&rv);
+    snprintf(info->runtime, sizeof info->runtime, "HIP %d.%d.%d", rv / 10000000,
              (rv / 100000) % 100, rv % 100000);
     g->fp8_fmt = strstr(prop.gcnArchName, "gfx94") ? MLAB_FP8_E4M3FNUZ : MLAB_FP8_E4M3FN;
     g->has_fp8_mma = strstr(prop.gcnArchName, "gfx94") || strstr(prop.gcnArchName, "gfx95");
 #endif
-    read_driver_version(env->driver_version, sizeof env->driver_version);
-    env->gpu_cu_count = g->sms;
-    env->gpu_clock_mhz = clk / 1000;
-    env->gpu_mem_clock_mhz = mclk / 1000;
-    env->gpu_l2_bytes = (double)l2;
+    read_driver_version(info->driver, sizeof info->driver);
+    info->sms = g->sms;
+    info->clock_mhz = g->clock_mhz = clk / 1000;
+    info->mem_clock_mhz = mclk / 1000;
+    info->l2_bytes = (double)l2;
     CK(hipStreamCreate(&g->s));
+    CK(hipEventCreate(&g->e0));
+    CK(hipEventCreate(&g->e1));
+    nvml_open(g, info->uuid);
     /* a flush larger than every cache: 4x L2 and at least 512 MB (MI355X's
      * Infinity Cache is 256 MB) */
     g->flush_bytes = g->l2 * 4 > (512u << 20) ? g->l2 * 4 : (512u << 20);
@@ -149,8 +279,18 @@ extern "C" void mlab_gpu_close(mlab_gpu *g)
 {
     if (!g) return;
     free_case(g);
-    if (g->flush) hipFree(g->flush);
-    if (g->s) hipStreamDestroy(g->s);
+    if (g->flush) (void)hipFree(g->flush);
+    if (g->rbuf) (void)hipFree(g->rbuf);
+    if (g->e0) (void)hipEventDestroy(g->e0);
+    if (g->e1) (void)hipEventDestroy(g->e1);
+    if (g->s) (void)hipStreamDestroy(g->s);
+#ifdef MLAB_NV
+    if (g->nvml_lib) {
+        int (*fin)(void) = (int (*)(void))dlsym(g->nvml_lib, "nvmlShutdown");
+        if (fin) fin();
+        dlclose(g->nvml_lib);
+    }
+#endif
     free(g);
 }
 
@@ -198,13 +338,13 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
                  c->name, c->fp8_fmt == MLAB_FP8_E4M3FN ? "e4m3fn" : "e4m3fnuz",
                  g->fp8_fmt == MLAB_FP8_E4M3FN ? "e4m3fn" : "e4m3fnuz",
                  g->fp8_fmt == MLAB_FP8_E4M3FN ? "e4m3fn" : "e4m3fnuz");
-        return MLAB_EXIT_BADINPUT;
+        return MLAB_GPU_BADINPUT;
     }
     const int B = c->batch, gap = poison ? GAP_ROWS : 0;
     const size_t rows = (size_t)c->total_kv + (size_t)(B + 1) * gap;
     if (rows > 0x7fffffff) {
         snprintf(why, whylen, "too many kv rows for int32 offsets");
-        return MLAB_EXIT_BADINPUT;
+        return MLAB_GPU_BADINPUT;
     }
     /* host staging: the padded layout, poison in the gaps */
     int32_t *first = (int32_t *)malloc(sizeof(int32_t) * (size_t)B);
@@ -215,7 +355,7 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
     uint8_t *h8 = (uint8_t *)malloc(rows * MLA_D);
     uint8_t *h4 = (uint8_t *)malloc(rows * MLA_FP4_ROW);
     uint8_t *he = (uint8_t *)malloc(rows * MLA_NBLK);
-    int rc = MLAB_EXIT_INTERNAL;
+    int rc = MLAB_GPU_ERR;
     if (!first || !ti || !tp || !tn || !hb || !h8 || !h4 || !he) {
         snprintf(why, whylen, "out of host memory staging %zu kv rows", rows);
         goto out;
@@ -257,7 +397,7 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         void *d;
 #define ALLOC_COPY(field, type, host, bytes)                                      \
     if ((rc = dev_alloc(g, &d, (bytes), why, whylen))) goto out;                  \
-    rc = MLAB_EXIT_INTERNAL;                                                      \
+    rc = MLAB_GPU_ERR;                                                      \
     if (hipMemcpy(d, (host), (bytes), hipMemcpyHostToDevice) != hipSuccess) {     \
         snprintf(why, whylen, "copying %s to the GPU failed", #field);           \
         goto out;                                                                 \
@@ -284,6 +424,14 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         if (p.amax_blocks < 1) p.amax_blocks = 1;
         if ((rc = dev_alloc(g, &d, sizeof(float) * (size_t)p.amax_blocks, why, whylen))) goto out;
         p.q_amax_part = (float *)d;
+        g->amax_blocks = p.amax_blocks;
+        if ((rc = dev_alloc(g, &d, sizeof(int) * (size_t)c->total_q, why, whylen))) goto out;
+        p.row_count = (int *)d;
+        if (hipMemset(d, 0, sizeof(int) * (size_t)c->total_q) != hipSuccess) {
+            rc = MLAB_GPU_ERR;
+            snprintf(why, whylen, "zeroing the row counters failed");
+            goto out;
+        }
 #ifdef MLAB_TRACE
         if ((rc = dev_alloc(g, &d, 8 * (size_t)MLAB_TR_WORDS, why, whylen))) goto out;
         p.trace = (unsigned long long *)d;
@@ -310,44 +458,69 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
 {
     if (!g->loaded) {
         snprintf(why, whylen, "no case loaded");
-        return MLAB_EXIT_INTERNAL;
+        return MLAB_GPU_ERR;
     }
     if (id < 0 || id >= MLAB_V_COUNT) {
         snprintf(why, whylen, "unknown variant id %d", id);
-        return MLAB_EXIT_USAGE;
+        return MLAB_GPU_USAGE;
     }
     if (impls[id]->q_fp8 && !g->has_fp8_mma) {
         snprintf(why, whylen, "variant %d needs fp8 matrix instructions (gfx940+ / sm_89+); this GPU has none",
                  id);
-        return MLAB_EXIT_NOGPU;
+        return MLAB_GPU_NODEV;
     }
     if (impls[id]->smem_bytes > g->smem_max) {
         snprintf(why, whylen, "variant %d needs %d bytes of shared memory a block, this GPU allows %d "
                  "(a smaller tile configuration is needed: see variants/mla_kernel.h)",
                  id, impls[id]->smem_bytes, g->smem_max);
-        return MLAB_EXIT_NOGPU;
+        return MLAB_GPU_NODEV;
     }
     *p = g->base;
     if (splits <= 0)
         splits = mlab_choose_splits(g->total_q, g->max_tiles, g->sms * impls[id]->blocks_per_sm());
     if (splits > g->max_splits) splits = g->max_splits;
     p->splits = splits;
+    /* one launch where it pays: the row's last block merges up to
+     * MLA_INLINE_MERGE_MAX splits; a small Q's amax is taken by every block.
+     * MLAB_MERGE=inline|combine and MLAB_AMAX=pass|inline force one way
+     * (the GPU tests run both); MLAB_FAULT=overread|merge is the negative
+     * control the GPU tests must catch. */
+    const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT");
+    p->merge_inline = splits > 1 && splits <= MLA_INLINE_MERGE_MAX;
+    if (m && !strcmp(m, "inline")) p->merge_inline = splits > 1;
+    if (m && !strcmp(m, "combine")) p->merge_inline = 0;
+    p->amax_blocks = g->total_q <= MLA_QSMALL_ROWS ? 0 : g->amax_blocks;
+    if (a && !strcmp(a, "pass")) p->amax_blocks = g->amax_blocks;
+    if (a && !strcmp(a, "inline")) p->amax_blocks = 0;
+    p->fault = f && !strcmp(f, "overread") ? 1 : f && !strcmp(f, "merge") ? 2 : 0;
     return 0;
 }
 
-extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, int *splits_used, char *why,
-                            size_t whylen)
+static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_info *li)
+{
+    const mlab_variant_impl *v = impls[id];
+    li->splits = p->splits;
+    li->grid = p->total_q * p->splits;
+    li->block = MLA_NT;
+    li->smem_bytes = v->smem_bytes;
+    li->blocks_per_sm = v->blocks_per_sm();
+    li->launches = v->pre_launches + mlab_decode_launches(v->q_fp8, p);
+}
+
+extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab_launch_info *li,
+                            char *why, size_t whylen)
 {
     mla_params p;
     int rc = prepare(g, id, splits, &p, why, whylen);
     if (rc) return rc;
-    *splits_used = p.splits;
+    launch_info(g, id, &p, li);
     size_t nout = (size_t)g->total_q * MLA_H * MLA_DV;
     /* poison the output and every workspace: unwritten elements stay NaN */
     CK(hipMemsetAsync(p.out, 0xff, nout * 2, g->s));
     CK(hipMemsetAsync(p.part_o, 0xff, nout * 4 * (size_t)p.splits, g->s));
     CK(hipMemsetAsync(p.part_lse, 0xff, (size_t)g->total_q * MLA_H * 4 * (size_t)p.splits, g->s));
     CK(hipMemsetAsync(g->scratch, 0xff, (size_t)g->kv_rows * MLA_D * 2, g->s));
+    CK(hipMemsetAsync(p.row_count, 0, sizeof(int) * (size_t)g->total_q, g->s));
     CK(impls[id]->launch(&p, g->s, g->scratch));
     CK(hipStreamSynchronize(g->s));
     CK(hipGetLastError());
@@ -355,64 +528,88 @@ extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, int 
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* ---- the timing primitives of whatever is selected ---------------------- */
+
+static hipError_t launch_selected(mlab_gpu *g)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    switch (g->sel) {
+    case SEL_VARIANT:
+        return impls[g->sel_id]->launch(&g->sel_p, g->s, g->scratch);
+    case SEL_READ:
+        if (g->r_unroll == 4)
+            mlab_read_kernel<4><<<g->r_grid, 512, 0, g->s>>>((const uint4 *)g->rbuf, g->r_n16, g->rsink);
+        else
+            mlab_read_kernel<1><<<g->r_grid, 512, 0, g->s>>>((const uint4 *)g->rbuf, g->r_n16, g->rsink);
+        return hipGetLastError();
+    case SEL_EMPTY:
+        mlab_empty_kernel<<<1, 32, 0, g->s>>>();
+        return hipGetLastError();
+    }
+    return hipErrorInvalidValue;
 }
 
-extern "C" int mlab_gpu_time(mlab_gpu *g, int id, int splits, const mlab_timing_opts *o, mlab_row *row,
-                             char *why, size_t whylen)
+extern "C" int mlab_gpu_select(mlab_gpu *g, int id, int splits, mlab_launch_info *li, char *why,
+                               size_t whylen)
 {
-    mla_params p;
-    int rc = prepare(g, id, splits, &p, why, whylen);
+    int rc = prepare(g, id, splits, &g->sel_p, why, whylen);
     if (rc) return rc;
-    size_t cap = o->max_samples;
-    double *smp = (double *)malloc(sizeof(double) * (cap + 1)), *sorted = (double *)malloc(sizeof(double) * (cap + 1));
-    if (!smp || !sorted) {
-        free(smp);
-        free(sorted);
-        snprintf(why, whylen, "out of memory for samples");
-        return MLAB_EXIT_INTERNAL;
-    }
-    hipEvent_t e0, e1;
-    CK(hipEventCreate(&e0));
-    CK(hipEventCreate(&e1));
-    uint16_t *scr = g->scratch;
-    for (int w = 0; w < 3; w++) CK(impls[id]->launch(&p, g->s, scr)); /* warm-up */
+    CK(hipMemset(g->sel_p.row_count, 0, sizeof(int) * (size_t)g->total_q));
+    g->sel = SEL_VARIANT;
+    g->sel_id = id;
+    launch_info(g, id, &g->sel_p, li);
+    return 0;
+}
+
+extern "C" int mlab_gpu_warm(mlab_gpu *g, char *why, size_t whylen)
+{
+    CK(launch_selected(g));
     CK(hipStreamSynchronize(g->s));
-    size_t n = 0;
-    double spent = 0, sum = 0, sum2 = 0;
-    const char *stop = "max_samples";
-    while (n < cap) {
-        /* cold: overwrite a buffer 4x the L2 (outside the timed region) */
-        CK(hipMemsetAsync(g->flush, (int)(n & 0xff), g->flush_bytes, g->s));
-        CK(hipEventRecord(e0, g->s));
-        CK(impls[id]->launch(&p, g->s, scr));
-        CK(hipEventRecord(e1, g->s));
-        CK(hipEventSynchronize(e1));
-        float ms;
-        CK(hipEventElapsedTime(&ms, e0, e1));
-        double us = 1e3 * ms;
-        smp[n++] = us;
-        spent += us * 1e-6 + g->flush_bytes / 2e12; /* the flush's time counts against the limit */
-        sum += us;
-        sum2 += us * us;
-        if (n >= o->min_samples && spent >= o->min_time_s) {
-            memcpy(sorted, smp, n * sizeof(double));
-            qsort(sorted, n, sizeof(double), cmp_double);
-            double med = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-            double mean = sum / n, var = (sum2 - n * mean * mean) / (n - 1);
-            double rse = sqrt(var > 0 ? var : 0) / sqrt((double)n) / med;
-            if (rse < o->target_rse) { stop = "rse"; break; }
-        }
-        if (spent >= o->max_time_s) { stop = "time_limit"; break; }
-    }
+    return 0;
+}
+
+extern "C" int mlab_gpu_cold(mlab_gpu *g, double *us, char *why, size_t whylen)
+{
+    static unsigned n;
+    /* cold: overwrite a buffer larger than every cache, outside the timed region */
+    CK(hipMemsetAsync(g->flush, (int)(n++ & 0xff), g->flush_bytes, g->s));
+    CK(hipEventRecord(g->e0, g->s));
+    CK(launch_selected(g));
+    CK(hipEventRecord(g->e1, g->s));
+    CK(hipEventSynchronize(g->e1));
+    float ms;
+    CK(hipEventElapsedTime(&ms, g->e0, g->e1));
+    *us = 1e3 * ms;
+    return 0;
+}
+
+extern "C" double mlab_gpu_flush_s(const mlab_gpu *g)
+{
+    return (double)g->flush_bytes / 2e12; /* a memset of the flush buffer at ~2 TB/s */
+}
+
+extern "C" int mlab_gpu_graph(mlab_gpu *g, int iters, double *us, char *why, size_t whylen)
+{
+    hipGraph_t graph;
+    hipGraphExec_t exec;
+    CK(hipStreamBeginCapture(g->s, hipStreamCaptureModeThreadLocal));
+    CK(launch_selected(g));
+    CK(hipStreamEndCapture(g->s, &graph));
+    CK(hipGraphInstantiate(&exec, graph, NULL, NULL, 0));
+    CK(hipGraphLaunch(exec, g->s));
+    CK(hipEventRecord(g->e0, g->s));
+    for (int i = 0; i < iters; i++) CK(hipGraphLaunch(exec, g->s));
+    CK(hipEventRecord(g->e1, g->s));
+    CK(hipEventSynchronize(g->e1));
+    float ms;
+    CK(hipEventElapsedTime(&ms, g->e0, g->e1));
+    *us = 1e3 * ms / iters;
+    (void)hipGraphExecDestroy(exec);
+    (void)hipGraphDestroy(graph);
 #ifdef MLAB_TRACE
-    { /* the last cold call's phase times, one line a block, to stderr */
+    if (g->sel == SEL_VARIANT) { /* the last call's phase times, one line a block, to stderr */
         unsigned long long *tb = (unsigned long long *)malloc(8 * (size_t)MLAB_TR_WORDS);
-        if (tb && hipMemcpy(tb, p.trace, 8 * (size_t)MLAB_TR_WORDS, hipMemcpyDeviceToHost) == hipSuccess) {
-            fprintf(stderr, "TRACE variant %d last cold sample %.2f us\n", id, smp[n - 1]);
+        if (tb && hipMemcpy(tb, g->sel_p.trace, 8 * (size_t)MLAB_TR_WORDS, hipMemcpyDeviceToHost) == hipSuccess) {
+            fprintf(stderr, "TRACE variant %d (last call: a warm graph replay)\n", g->sel_id);
             for (int b = 0; b < 512; b++)
                 if (tb[2 * b]) fprintf(stderr, "TA %d %llu %llu\n", b, tb[2 * b], tb[2 * b + 1]);
             for (int b = 0; b < 65536; b++) {
@@ -423,34 +620,72 @@ extern "C" int mlab_gpu_time(mlab_gpu *g, int id, int splits, const mlab_timing_
             }
         }
         free(tb);
-        (void)hipMemset(p.trace, 0, 8 * (size_t)MLAB_TR_WORDS);
+        (void)hipMemset(g->sel_p.trace, 0, 8 * (size_t)MLAB_TR_WORDS);
     }
 #endif
-    row->samples_us = smp;
-    row->nsamples = n;
-    snprintf(row->stop_reason, sizeof row->stop_reason, "%s", stop);
-    free(sorted);
-    /* warm graph replay: the launch sequence captured once, replayed back to back */
-    row->graph_us = 0;
-    if (o->graph_iters > 0) {
-        hipGraph_t graph;
-        hipGraphExec_t exec;
-        CK(hipStreamBeginCapture(g->s, hipStreamCaptureModeThreadLocal));
-        CK(impls[id]->launch(&p, g->s, scr));
-        CK(hipStreamEndCapture(g->s, &graph));
-        CK(hipGraphInstantiate(&exec, graph, NULL, NULL, 0));
-        CK(hipGraphLaunch(exec, g->s));
-        CK(hipEventRecord(e0, g->s));
-        for (int i = 0; i < o->graph_iters; i++) CK(hipGraphLaunch(exec, g->s));
-        CK(hipEventRecord(e1, g->s));
-        CK(hipEventSynchronize(e1));
-        float ms;
-        CK(hipEventElapsedTime(&ms, e0, e1));
-        row->graph_us = 1e3 * ms / o->graph_iters;
-        hipGraphExecDestroy(exec);
-        hipGraphDestroy(graph);
-    }
-    hipEventDestroy(e0);
-    hipEventDestroy(e1);
+    return 0;
+}
+
+extern "C" int mlab_gpu_select_empty(mlab_gpu *g, char *why, size_t whylen)
+{
+    g->sel = SEL_EMPTY;
+    return 0;
+}
+
+/* Grow the probe's source to `bytes` (filled with a pattern, so no page is
+ * a zero page) and its sink. */
+static int read_buffer(mlab_gpu *g, size_t bytes, char *why, size_t whylen)
+{
+    if (!g->rsink) CK(hipMalloc((void **)&g->rsink, 64));
+    if (g->rbuf_bytes >= bytes) return 0;
+    if (g->rbuf) (void)hipFree(g->rbuf);
+    g->rbuf = NULL;
+    g->rbuf_bytes = 0;
+    CK(hipMalloc(&g->rbuf, bytes));
+    CK(hipMemset(g->rbuf, 0x5a, bytes));
+    g->rbuf_bytes = bytes;
+    return 0;
+}
+
+extern "C" int mlab_gpu_select_read(mlab_gpu *g, double bytes, char *why, size_t whylen)
+{
+    const size_t n16 = (size_t)((bytes + 15) / 16);
+    int rc = read_buffer(g, n16 * 16, why, whylen);
+    if (rc) return rc;
+    g->sel = SEL_READ;
+    g->r_n16 = n16;
+    /* the best of a few launch shapes: 1, 2, 4 or 8 blocks of 512 threads an
+     * SM, one or four loads in flight a thread; 5 cold samples each, by median */
+    static const int per_sm[4] = {1, 2, 4, 8}, unroll[2] = {1, 4};
+    double best = 1e30;
+    int bg = g->sms, bu = 1;
+    for (int a = 0; a < 4; a++)
+        for (int u = 0; u < 2; u++) {
+            g->r_grid = g->sms * per_sm[a];
+            g->r_unroll = unroll[u];
+            double t[5];
+            if ((rc = mlab_gpu_warm(g, why, whylen))) return rc;
+            for (int k = 0; k < 5; k++)
+                if ((rc = mlab_gpu_cold(g, &t[k], why, whylen))) return rc;
+            for (int i = 1; i < 5; i++)
+                for (int j = i; j > 0 && t[j] < t[j - 1]; j--) { double x = t[j]; t[j] = t[j - 1]; t[j - 1] = x; }
+            if (t[2] < best) { best = t[2]; bg = g->r_grid; bu = g->r_unroll; }
+        }
+    g->r_grid = bg;
+    g->r_unroll = bu;
+    return 0;
+}
+
+extern "C" int mlab_gpu_read_bandwidth(mlab_gpu *g, double *gbs, char *why, size_t whylen)
+{
+    const size_t bytes = (size_t)1 << 30;
+    int rc = mlab_gpu_select_read(g, (double)bytes, why, whylen);
+    if (rc) return rc;
+    double t[9];
+    for (int k = 0; k < 9; k++)
+        if ((rc = mlab_gpu_cold(g, &t[k], why, whylen))) return rc;
+    for (int i = 1; i < 9; i++)
+        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) { double x = t[j]; t[j] = t[j - 1]; t[j - 1] = x; }
+    *gbs = (double)bytes / (t[4] * 1e-6) / 1e9;
     return 0;
 }

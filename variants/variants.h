@@ -6,14 +6,15 @@
 
 #include "../reference/case.h" /* mlab_kv_fmt */
 
+#include "variant_list.h" /* MLAB_VARIANT_LIST */
+
 typedef enum {
-    MLAB_V_BF16 = 0,
-    MLAB_V_FP8 = 1,
-    MLAB_V_MXFP4 = 2,
-    MLAB_V_MXFP4_UNFUSED = 3,
-    MLAB_V_FP8_EXP2RCP = 4,
-    MLAB_V_FP8_XCD = 5,
-    MLAB_V_COUNT
+#define MLAB_V_ENUM(id, name, ...) MLAB_V_##name = id,
+    MLAB_VARIANT_LIST(MLAB_V_ENUM)
+#undef MLAB_V_ENUM
+#define MLAB_V_ONE(...) +1
+    MLAB_V_COUNT = 0 MLAB_VARIANT_LIST(MLAB_V_ONE)
+#undef MLAB_V_ONE
 } mlab_variant_id;
 
 typedef struct {

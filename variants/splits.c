@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include "variants/mla_params.h" /* MLA_MAX_SPLITS */
+#include "mla_params.h" /* MLA_MAX_SPLITS */
 
 int mlab_choose_splits(int W, int T, int B)
 {

@@ -1,0 +1,123 @@
+/* test_sampler.c: the timing loop (harness/sampler.c) against a fake back end
+ * that returns synthetic samples: warm-up count, each stop rule, the flush's
+ * cost counted against the time limit, errors, graphs. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/exitcodes.h"
+#include "harness/sampler.h"
+#include "mlab_check.h"
+
+typedef struct {
+    int warms, colds, graphs, fail_at; /* fail_at: cold call that fails (0 = never) */
+    double base, jitter;               /* sample = base + jitter * pattern */
+    int cold_before_warm_done;
+    int warm_needed;
+} fake;
+
+static int fake_warm(void *ctx, char *why, size_t n)
+{
+    fake *f = ctx;
+    f->warms++;
+    return 0;
+}
+
+static int fake_cold(void *ctx, double *us, char *why, size_t n)
+{
+    fake *f = ctx;
+    if (f->warms < f->warm_needed) f->cold_before_warm_done = 1;
+    f->colds++;
+    if (f->fail_at && f->colds == f->fail_at) {
+        snprintf(why, n, "fake: launch failed");
+        return MLAB_EXIT_INTERNAL;
+    }
+    static const double pat[5] = {0, 1, -1, 0.5, -0.5};
+    *us = f->base + f->jitter * pat[f->colds % 5];
+    return 0;
+}
+
+static int fake_graph(void *ctx, int iters, double *us, char *why, size_t n)
+{
+    fake *f = ctx;
+    f->graphs += iters;
+    *us = 0.9 * f->base;
+    return 0;
+}
+
+static int run(fake *f, const mlab_timing_opts *o, double flush_s, int with_graph, mlab_row *row)
+{
+    mlab_sampler s = {f, fake_warm, fake_cold, with_graph ? fake_graph : NULL, flush_s};
+    char why[256] = "";
+    memset(row, 0, sizeof *row);
+    f->warm_needed = o->warmup;
+    return mlab_sample(&s, o, row, why, sizeof why);
+}
+
+int main(void)
+{
+    mlab_timing_opts o;
+    mlab_row row;
+
+    /* steady samples stop by the rse rule as soon as min samples and min time are met */
+    mlab_timing_opts_default(&o);
+    fake f = {0};
+    f.base = 100;
+    f.jitter = 0.01;
+    check(run(&f, &o, 0.005, 1, &row) == 0, "a steady series samples without error");
+    check(f.warms == 3 && !f.cold_before_warm_done, "three warm-up calls come before the first sample");
+    check(strcmp(row.stop_reason, "rse") == 0, "a steady series stops by the rse rule");
+    check(row.nsamples == 10, "the rse rule waits for min_samples (10) and min_time (0.05 s of flushes)");
+    check(row.samples_us && row.samples_us[0] == 100 + 0.01 * 1, "every raw sample is kept in order");
+    check(f.graphs == 20 && fabs(row.graph_us - 90) < 1e-12, "the graph figure averages graph_iters replays");
+    free(row.samples_us);
+
+    /* min_time: with no flush cost and 100 us samples, 0.05 s needs 500 samples */
+    memset(&f, 0, sizeof f);
+    f.base = 100;
+    check(run(&f, &o, 0.0, 0, &row) == 0 && row.nsamples == 500 && strcmp(row.stop_reason, "rse") == 0,
+          "sampling lasts at least min_time_s of the samples' own time");
+    check(row.graph_us == 0, "no graph figure without a graph callback");
+    free(row.samples_us);
+
+    /* noisy series: the time limit, with the flush's cost counted */
+    memset(&f, 0, sizeof f);
+    f.base = 100;
+    f.jitter = 90;
+    o.max_time_s = 0.1;
+    o.target_rse = 1e-9;
+    check(run(&f, &o, 0.01 - 100e-6, 0, &row) == 0, "a noisy series samples without error");
+    check(strcmp(row.stop_reason, "time_limit") == 0, "a noisy series stops at the time limit");
+    CHECK(row.nsamples >= 9 && row.nsamples <= 11, "flush cost counts against the limit: %zu samples",
+          row.nsamples);
+    free(row.samples_us);
+
+    /* max_samples */
+    mlab_timing_opts_default(&o);
+    o.max_samples = 25;
+    o.target_rse = 1e-12;
+    memset(&f, 0, sizeof f);
+    f.base = 10;
+    f.jitter = 5;
+    check(run(&f, &o, 0, 0, &row) == 0 && row.nsamples == 25 && strcmp(row.stop_reason, "max_samples") == 0,
+          "sampling stops at max_samples");
+    free(row.samples_us);
+
+    /* an error in a sample is returned, and no samples are left behind */
+    mlab_timing_opts_default(&o);
+    memset(&f, 0, sizeof f);
+    f.base = 10;
+    f.fail_at = 4;
+    check(run(&f, &o, 0, 0, &row) == MLAB_EXIT_INTERNAL && row.samples_us == NULL && row.nsamples == 0,
+          "a failing sample returns its code and keeps no samples");
+
+    /* warm-up 0 means the first call is a sample */
+    o.warmup = 0;
+    memset(&f, 0, sizeof f);
+    f.base = 10;
+    check(run(&f, &o, 0.01, 0, &row) == 0 && f.warms == 0, "warmup 0 makes no untimed call");
+    free(row.samples_us);
+
+    printf("%d checks, %d failed\n", checked, failed);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,91 @@
+/* gpu_api.h: the narrow interface the GPU side (variants/) offers the harness,
+ * in plain C types. variants/runner.hip implements it for CUDA and HIP,
+ * variants/gpu_none.c for builds without a GPU. The harness owns the timing
+ * loop (harness/sampler.c); this side only knows how to run one call, one
+ * cold sample, or a graph of warm replays of whatever was selected last: a
+ * variant (mlab_gpu_select), a streaming read of N bytes (the read limit,
+ * mlab_gpu_select_read) or an empty kernel (mlab_gpu_select_empty).
+ *
+ * Every function returns 0 or one of the codes below (equal to the harness's
+ * exit codes) with a one-line reason in why.
+ */
+#ifndef MLAB_GPU_API_H
+#define MLAB_GPU_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../reference/case.h" /* mlab_case */
+
+enum {
+    MLAB_GPU_ERR = 1,       /* a CUDA/HIP call failed, or out of memory */
+    MLAB_GPU_USAGE = 2,     /* no such device or variant */
+    MLAB_GPU_BADINPUT = 3,  /* the case cannot run here (fp8 flavour, size) */
+    MLAB_GPU_NODEV = 77     /* no usable GPU, or the variant cannot run on it */
+};
+
+typedef struct mlab_gpu mlab_gpu;
+
+typedef struct {
+    int index;               /* among the visible devices */
+    char backend[16];        /* "cuda", "hip", "none" */
+    char name[128], arch[32], uuid[64];
+    char runtime[64], driver[64];
+    int sms;                 /* SMs or CUs */
+    int clock_mhz;           /* maximum SM clock */
+    int mem_clock_mhz;
+    double l2_bytes;
+    int smem_max;            /* shared memory (LDS) a block may use */
+} mlab_gpu_info;
+
+typedef struct {
+    int splits;              /* KV splits of the call */
+    int grid, block;         /* of its main kernel */
+    int smem_bytes;          /* dynamic shared memory of its main kernel */
+    int blocks_per_sm;       /* resident blocks of it an SM */
+    int launches;            /* kernels a call launches */
+} mlab_launch_info;
+
+int mlab_gpu_open(mlab_gpu **g, int device, mlab_gpu_info *info, char *why, size_t whylen);
+void mlab_gpu_close(mlab_gpu *g);
+
+/* Device-to-device copy bandwidth (bytes read + written / s), and the
+ * bandwidth of the read kernel over 1 GiB (bytes read / s), in GB/s. */
+int mlab_gpu_copy_bandwidth(mlab_gpu *g, double *gbs, char *why, size_t whylen);
+int mlab_gpu_read_bandwidth(mlab_gpu *g, double *gbs, char *why, size_t whylen);
+
+/* Upload a case. With poison, each item's KV rows are followed (and the
+ * first preceded) by NaN rows, so a read past a sequence end shows. */
+int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, char *why, size_t whylen);
+
+/* Run variant id once into a NaN-poisoned output (workspaces poisoned too)
+ * and copy it back as bf16 bits [total_q, 16, 512]. splits <= 0: the
+ * documented rule. li gets the launch configuration. */
+int mlab_gpu_run(mlab_gpu *g, int variant_id, int splits, uint16_t *out, mlab_launch_info *li,
+                 char *why, size_t whylen);
+
+/* What the three timing calls below act on. */
+int mlab_gpu_select(mlab_gpu *g, int variant_id, int splits, mlab_launch_info *li, char *why,
+                    size_t whylen);
+/* a kernel reading `bytes` bytes once (the best of a few launch shapes, tried
+ * here), and nothing else: the read limit of a call that must read them */
+int mlab_gpu_select_read(mlab_gpu *g, double bytes, char *why, size_t whylen);
+/* an empty kernel: the fixed cost of one launch */
+int mlab_gpu_select_empty(mlab_gpu *g, char *why, size_t whylen);
+
+int mlab_gpu_warm(mlab_gpu *g, char *why, size_t whylen);
+/* flush every cache outside the timed region, then one call between events */
+int mlab_gpu_cold(mlab_gpu *g, double *us, char *why, size_t whylen);
+int mlab_gpu_graph(mlab_gpu *g, int iters, double *us, char *why, size_t whylen);
+/* seconds one flush costs (counted against the sampling time limit) */
+double mlab_gpu_flush_s(const mlab_gpu *g);
+
+/* SM clock (MHz), temperature (C) and whether the GPU reports a slowdown
+ * reason other than idle; -1 where the driver library is not there. */
+void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *throttled);
+
+/* The build's knobs and flags that change a kernel's meaning ("pdl=1
+ * fast_math=1 trace=0 arch=sm_90a ..."), for the results file. */
+const char *mlab_gpu_build_knobs(void);
+
+#endif

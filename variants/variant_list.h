@@ -1,0 +1,27 @@
+/* variant_list.h: THE list of GPU variants. One line each; the variant table
+ * (variants.c), the runner's dispatch (runner.hip), the build (CMakeLists.txt
+ * compiles variants/<name>.hip for every line) and the per-variant GPU tests
+ * are all derived from it. Adding a variant = one line here + one file
+ * variants/<name>.hip defining `mlab_impl_<name>` (see README "Adding a
+ * variant"). Ids are stable: never reuse or renumber one.
+ *
+ * X(id, name, kv format, q_fp8, p_fp8, parent, tolerance row, idea)
+ */
+#ifndef MLAB_VARIANT_LIST_H
+#define MLAB_VARIANT_LIST_H
+
+#define MLAB_VARIANT_LIST(X)                                                                        \
+    X(0, bf16, MLAB_KV_BF16, 0, 0, "", "kernel:bf16",                                               \
+      "split-KV flash decoding, bf16 Q and KV on the matrix units, fp32 accumulation, LSE merge")   \
+    X(1, fp8, MLAB_KV_FP8, 1, 1, "bf16", "kernel:fp8",                                              \
+      "a8w8: Q quantized per tensor in the call, fp8 KV, fp8 Q.K, P rounded to fp8 for P.V")       \
+    X(2, mxfp4, MLAB_KV_MXFP4, 0, 0, "bf16", "kernel:mxfp4",                                        \
+      "reads packed E2M1 + E8M0 and dequantizes in shared memory, never writing a bf16 cache")     \
+    X(3, mxfp4_unfused, MLAB_KV_MXFP4, 0, 0, "bf16", "kernel:mxfp4",                                \
+      "control: dequantize the whole cache to a bf16 buffer, then run bf16 (the reference's way)") \
+    X(4, fp8_exp2rcp, MLAB_KV_FP8, 1, 1, "fp8", "kernel:fp8",                                       \
+      "fp8 with softmax in exp2 (log2 e folded into the scale) and a fast reciprocal at the end")  \
+    X(5, fp8_xcd, MLAB_KV_FP8, 1, 1, "fp8_exp2rcp", "kernel:fp8",                                   \
+      "fp8_exp2rcp with block ids remapped so neighbours share an XCD (8 on MI355X)")
+
+#endif
