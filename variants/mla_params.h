@@ -13,7 +13,7 @@
 #define MLA_NBLK 18  /* MXFP4 blocks of 32 per row */
 #define MLA_MAX_SPLITS 64 /* the most KV splits a row (workspace size, combine weights) */
 #define MLA_INLINE_MERGE_MAX 16 /* up to this many splits the row's last block merges them */
-#define MLA_QSMALL_ROWS 8 /* up to this many query rows, each a8w8 block takes Q's amax itself */
+#define MLA_QSMALL_ROWS 4 /* up to this many query rows, each a8w8 block may take Q's amax itself */
 
 typedef struct {
     /* inputs */

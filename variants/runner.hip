@@ -13,6 +13,15 @@
 #include "mla_kernel.h"
 #include "variants.h"
 
+/* Defaults of the two one-launch choices (prepare): measured on the H200,
+ * papers/perf-notes.md v7. */
+#ifndef MLAB_MERGE_INLINE_DEFAULT
+#define MLAB_MERGE_INLINE_DEFAULT 0
+#endif
+#ifndef MLAB_AMAX_INLINE_DEFAULT
+#define MLAB_AMAX_INLINE_DEFAULT 0
+#endif
+
 /* kept in step with launch_decode (launch_common.h) */
 int mlab_decode_launches(int q_fp8, const mla_params *p)
 {
@@ -85,6 +94,7 @@ struct mlab_gpu {
     size_t r_n16;
     int r_grid, r_unroll;
     hipEvent_t e0, e1;
+    double last_cold_us;    /* for the -DMLAB_TRACE dump */
     /* NVML (NVIDIA), when libnvidia-ml is there */
     void *nvml_lib, *nvml_dev;
     int (*nvml_clock)(void *, int, unsigned *);
@@ -486,10 +496,10 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
      * (the GPU tests run both); MLAB_FAULT=overread|merge is the negative
      * control the GPU tests must catch. */
     const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT");
-    p->merge_inline = splits > 1 && splits <= MLA_INLINE_MERGE_MAX;
+    p->merge_inline = splits > 1 && splits <= MLA_INLINE_MERGE_MAX && MLAB_MERGE_INLINE_DEFAULT;
     if (m && !strcmp(m, "inline")) p->merge_inline = splits > 1;
     if (m && !strcmp(m, "combine")) p->merge_inline = 0;
-    p->amax_blocks = g->total_q <= MLA_QSMALL_ROWS ? 0 : g->amax_blocks;
+    p->amax_blocks = g->total_q <= MLA_QSMALL_ROWS && MLAB_AMAX_INLINE_DEFAULT ? 0 : g->amax_blocks;
     if (a && !strcmp(a, "pass")) p->amax_blocks = g->amax_blocks;
     if (a && !strcmp(a, "inline")) p->amax_blocks = 0;
     p->fault = f && !strcmp(f, "overread") ? 1 : f && !strcmp(f, "merge") ? 2 : 0;
@@ -578,7 +588,7 @@ extern "C" int mlab_gpu_cold(mlab_gpu *g, double *us, char *why, size_t whylen)
     CK(hipEventSynchronize(g->e1));
     float ms;
     CK(hipEventElapsedTime(&ms, g->e0, g->e1));
-    *us = 1e3 * ms;
+    *us = g->last_cold_us = 1e3 * ms;
     return 0;
 }
 
@@ -589,6 +599,24 @@ extern "C" double mlab_gpu_flush_s(const mlab_gpu *g)
 
 extern "C" int mlab_gpu_graph(mlab_gpu *g, int iters, double *us, char *why, size_t whylen)
 {
+#ifdef MLAB_TRACE
+    if (g->sel == SEL_VARIANT) { /* the last call's phase times, one line a block, to stderr */
+        unsigned long long *tb = (unsigned long long *)malloc(8 * (size_t)MLAB_TR_WORDS);
+        if (tb && hipMemcpy(tb, g->sel_p.trace, 8 * (size_t)MLAB_TR_WORDS, hipMemcpyDeviceToHost) == hipSuccess) {
+            fprintf(stderr, "TRACE variant %d last cold sample %.2f us\n", g->sel_id, g->last_cold_us);
+            for (int b = 0; b < 512; b++)
+                if (tb[2 * b]) fprintf(stderr, "TA %d %llu %llu\n", b, tb[2 * b], tb[2 * b + 1]);
+            for (int b = 0; b < 65536; b++) {
+                const unsigned long long *d = tb + MLAB_TR_DECODE + 8 * b;
+                if (d[7]) fprintf(stderr, "TD %d %llu %llu %llu %llu %llu %llu %llu\n", b, d[5], d[6], d[0], d[1], d[2], d[3], d[4]);
+                const unsigned long long *c = tb + MLAB_TR_COMBINE + 4 * b;
+                if (c[3]) fprintf(stderr, "TC %d %llu %llu %llu\n", b, c[0], c[1], c[2]);
+            }
+        }
+        free(tb);
+        (void)hipMemset(g->sel_p.trace, 0, 8 * (size_t)MLAB_TR_WORDS);
+    }
+#endif
     hipGraph_t graph;
     hipGraphExec_t exec;
     CK(hipStreamBeginCapture(g->s, hipStreamCaptureModeThreadLocal));
@@ -605,24 +633,7 @@ extern "C" int mlab_gpu_graph(mlab_gpu *g, int iters, double *us, char *why, siz
     *us = 1e3 * ms / iters;
     (void)hipGraphExecDestroy(exec);
     (void)hipGraphDestroy(graph);
-#ifdef MLAB_TRACE
-    if (g->sel == SEL_VARIANT) { /* the last call's phase times, one line a block, to stderr */
-        unsigned long long *tb = (unsigned long long *)malloc(8 * (size_t)MLAB_TR_WORDS);
-        if (tb && hipMemcpy(tb, g->sel_p.trace, 8 * (size_t)MLAB_TR_WORDS, hipMemcpyDeviceToHost) == hipSuccess) {
-            fprintf(stderr, "TRACE variant %d (last call: a warm graph replay)\n", g->sel_id);
-            for (int b = 0; b < 512; b++)
-                if (tb[2 * b]) fprintf(stderr, "TA %d %llu %llu\n", b, tb[2 * b], tb[2 * b + 1]);
-            for (int b = 0; b < 65536; b++) {
-                const unsigned long long *d = tb + MLAB_TR_DECODE + 8 * b;
-                if (d[7]) fprintf(stderr, "TD %d %llu %llu %llu %llu %llu %llu %llu\n", b, d[5], d[6], d[0], d[1], d[2], d[3], d[4]);
-                const unsigned long long *c = tb + MLAB_TR_COMBINE + 4 * b;
-                if (c[3]) fprintf(stderr, "TC %d %llu %llu %llu\n", b, c[0], c[1], c[2]);
-            }
-        }
-        free(tb);
-        (void)hipMemset(g->sel_p.trace, 0, 8 * (size_t)MLAB_TR_WORDS);
-    }
-#endif
+
     return 0;
 }
 
