@@ -2,7 +2,7 @@
  *
  * An output is compared with a reference of the same shape, element by
  * element (both given as fp32; a bf16 output is widened exactly first).
- * Metrics (TASK.md, "how the competition checked ... not enough"):
+ * Metrics (papers/spec.md, "how the competition checked ... not enough"):
  *   max_abs, max_rel      the largest |o - r| and |o - r| / |r| (r != 0), with
  *                         the flat index where each occurs
  *   rel_rms               ||o - r||_2 / ||r||_2

@@ -6,7 +6,7 @@
  *   - NaN/Inf positions: both NaN or the same Inf agree; NaN vs finite,
  *     +Inf vs -Inf disagree, and count as mismatches
  *   - the competition rule (allclose 0.1/0.1 or <= 5% not close) passes an
- *     all-zero output against outputs of size ~0.05 (TASK.md's point), which
+ *     all-zero output against outputs of size ~0.05 (papers/spec.md's point), which
  *     the kernel tolerance rejects
  *   - mlab_tol_pass: the fp8 row's outlier allowance (max_mismatch_frac,
  *     max_abs_atols), none for bf16; mlab_err_judge scales atol by rms(ref)
@@ -102,7 +102,7 @@ static void test_competition(void)
     mlab_err e;
     mlab_err_compute(out, ref, N, 0.1, 0.1, &e);
     check(e.comp_pass && e.comp_mismatch_frac == 0.0,
-          "competition rule: an all-zero output passes against a reference of size ~0.05 (TASK.md)");
+          "competition rule: an all-zero output passes against a reference of size ~0.05 (papers/spec.md)");
     check(e.cos_diff == 1.0 && e.rel_rms == 1.0,
           "the all-zero output has rel_rms 1 and cos_diff 1 (the metrics see it)");
     check(!mlab_err_judge(out, ref, N, mlab_tol_find("kernel:bf16"), &e) &&
