@@ -14,6 +14,7 @@
 
 #include "../reference/mla_ref.h"
 #include "../reference/metrics.h"
+#include "../variants/mla_params.h" /* MLA_MAX_SPLITS */
 #include "../variants/variants.h"
 #include "args.h"
 #include "commands.h"
@@ -46,7 +47,7 @@ static void run_usage(FILE *f)
             "  --cpu-only          skip the GPU even if there is one\n"
             "  --require-gpu       exit 77 when there is no usable GPU\n"
             "  --truth dgemm       bf16 truth in fp64 (default sgemm, fp32)\n"
-            "  --splits N          KV splits (default: the documented rule)\n"
+            "  --splits N          KV splits, 1..64 (default: the documented rule)\n"
             "  --no-time           validate only\n"
             "  --max-time S        sampling time limit per variant (default 2 s)\n"
             "  --min-samples N     (default 10)   --max-samples N (default 1000)\n"
@@ -367,7 +368,7 @@ int mlab_cmd_run(int argc, char **argv)
                 goto done;
             }
         } else if (!strcmp(a, "--splits")) {
-            if (mlab_arg_int("run", a, v, 1, 4096, &o.splits)) goto done;
+            if (mlab_arg_int("run", a, v, 1, MLA_MAX_SPLITS, &o.splits)) goto done;
         } else if (!strcmp(a, "--max-time")) {
             if (mlab_arg_double("run", a, v, &dv) || dv <= 0) goto done;
             o.timing.max_time_s = dv;
