@@ -503,15 +503,15 @@ int mlab_cmd_tolerances(int argc, char **argv)
     }
     size_t n;
     const mlab_tol *t = mlab_tol_table(&n);
-    printf("| comparison | rtol | atol (x rms(ref)) | max rel RMS | outliers allowed | reason |\n");
-    printf("| --- | --- | --- | --- | --- | --- |\n");
+    printf("| comparison | rtol | atol (x rms(ref)) | max rel RMS | max cos diff | outliers allowed | reason |\n");
+    printf("| --- | --- | --- | --- | --- | --- | --- |\n");
     for (size_t i = 0; i < n; i++) {
         char out[64] = "none";
         if (t[i].max_mismatch_frac > 0)
             snprintf(out, sizeof out, "%.3g of outputs, each < %.3g atol", t[i].max_mismatch_frac,
                      t[i].max_abs_atols);
-        printf("| %s | %.4g | %.4g | %.3g | %s | %s |\n", t[i].name, t[i].rtol, t[i].atol,
-               t[i].max_rel_rms, out, t[i].reason);
+        printf("| %s | %.4g | %.4g | %.3g | %.3g | %s | %s |\n", t[i].name, t[i].rtol, t[i].atol,
+               t[i].max_rel_rms, t[i].max_cos_diff, out, t[i].reason);
     }
     return MLAB_EXIT_OK;
 }
