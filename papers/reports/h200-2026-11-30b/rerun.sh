@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../../.."
 M=${MLAB_BIN:-build/mlabench}
 if [ "${1:-}" = "--gpu" ]; then
   export OUT=${OUT:-$PWD/out/rerun-h200-2026-11-30b}
-  bash tests/gpu_session.sh cuda --max-time 1
+  bash harness/gpu_session.sh cuda --max-time 1
   "$M" compare "$here/h200_suite_v5.h5" "$OUT/results.h5" || [ $? -eq 6 ]
   exit
 fi
