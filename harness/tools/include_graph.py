@@ -6,9 +6,11 @@ anything). A lower layer never includes a higher one: reference/ includes
 nothing from variants/ or harness/, variants/ nothing from harness/, neither
 directly nor through another header.
 
-Usage: harness/tools/include_graph.py [--check] [--edges] [REPO]
+Usage: harness/tools/include_graph.py [--check] [--edges] [--lines] [REPO]
   prints the folder-to-folder arrows (how many #include "..." lines), then
-  every arrow that crosses a folder; --edges prints every arrow.
+  every arrow that crosses a folder; --edges prints every arrow; --lines
+  prints the line count of every source file per folder, marking those over
+  LONG lines (the issue's "no god files" bar; informative, never fails).
   --check: exit 1 when a lower layer reaches a higher one (directly or
   through the headers it includes) and the pair is not in KNOWN; KNOWN pairs
   are printed as known violations, and a KNOWN pair that no longer occurs
@@ -101,6 +103,19 @@ def upward(g):
     return found
 
 
+LONG = 600
+
+
+def line_counts(root, g, out):
+    for f in FOLDERS:
+        files = sorted((sum(1 for _ in open(os.path.join(root, x), encoding="utf-8",
+                                            errors="replace")), x) for x in g if folder_of(x) == f)
+        total = sum(n for n, _ in files)
+        out.write(f"{f}/: {total} lines in {len(files)} files\n")
+        for n, x in sorted(files, reverse=True):
+            out.write(f"  {n:6d} {x}{'  (over %d)' % LONG if n > LONG else ''}\n")
+
+
 def report(g, unresolved, edges, out):
     counts = {}
     for f, incs in g.items():
@@ -172,6 +187,8 @@ def main(argv):
                             os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     g, unresolved = graph(root)
     report(g, unresolved, "--edges" in argv, sys.stdout)
+    if "--lines" in argv:
+        line_counts(root, g, sys.stdout)
     if "--check" not in argv:
         return 0
     problems = self_test() + check(g, KNOWN, sys.stdout)
