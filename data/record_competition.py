@@ -51,7 +51,7 @@ HEADS, KV_HEADS, DQK, DV, ROPE = 16, 1, 576, 512, 64
 BLOCK, NBLK = 32, 576 // 32
 SM_SCALE = 1.0 / (DQK ** 0.5)  # 1/24
 
-# (batch, kv_len, seed) of the competition, q_seq_len 1 (TASK.md)
+# (batch, kv_len, seed) of the competition, q_seq_len 1 (papers/spec.md)
 SUITE = [(4, 1024, 4217), (4, 8192, 4220), (32, 1024, 5412), (32, 8192, 5415),
          (64, 1024, 1357), (64, 8192, 1360), (256, 1024, 9823), (256, 8192, 9826)]
 

@@ -15,6 +15,7 @@
 #include "../reference/mla_ref.h"
 #include "../reference/metrics.h"
 #include "../variants/gpu_api.h"
+#include "../variants/mla_params.h" /* MLA_MAX_SPLITS */
 #include "../variants/variants.h"
 #include "args.h"
 #include "commands.h"
@@ -64,7 +65,7 @@ static void run_usage(FILE *f)
             "  --cpu-only          skip the GPU even if there is one\n"
             "  --require-gpu       exit 77 when there is no usable GPU\n"
             "  --truth dgemm       bf16 truth in fp64 (default sgemm, fp32)\n"
-            "  --splits N          KV splits (default: the documented rule)\n"
+            "  --splits N          KV splits, 1..64 (default: the documented rule)\n"
             "  --no-time           validate only\n"
             "  --max-time S        sampling time limit per variant (default 2 s)\n"
             "  --min-samples N     (default 10)   --max-samples N (default 1000)\n"
@@ -458,7 +459,7 @@ int mlab_cmd_run(int argc, char **argv)
                 goto done;
             }
         } else if (!strcmp(a, "--splits")) {
-            if (mlab_arg_int("run", a, v, 1, 4096, &o.splits)) goto done;
+            if (mlab_arg_int("run", a, v, 1, MLA_MAX_SPLITS, &o.splits)) goto done;
         } else if (!strcmp(a, "--max-time")) {
             if (mlab_arg_double("run", a, v, &dv) || dv <= 0) goto done;
             o.timing.max_time_s = dv;
@@ -606,15 +607,15 @@ int mlab_cmd_tolerances(int argc, char **argv)
     }
     size_t n;
     const mlab_tol *t = mlab_tol_table(&n);
-    printf("| comparison | rtol | atol (x rms(ref)) | max rel RMS | outliers allowed | reason |\n");
-    printf("| --- | --- | --- | --- | --- | --- |\n");
+    printf("| comparison | rtol | atol (x rms(ref)) | max rel RMS | max cos diff | outliers allowed | reason |\n");
+    printf("| --- | --- | --- | --- | --- | --- | --- |\n");
     for (size_t i = 0; i < n; i++) {
         char out[64] = "none";
         if (t[i].max_mismatch_frac > 0)
             snprintf(out, sizeof out, "%.3g of outputs, each < %.3g atol", t[i].max_mismatch_frac,
                      t[i].max_abs_atols);
-        printf("| %s | %.4g | %.4g | %.3g | %s | %s |\n", t[i].name, t[i].rtol, t[i].atol,
-               t[i].max_rel_rms, out, t[i].reason);
+        printf("| %s | %.4g | %.4g | %.3g | %.3g | %s | %s |\n", t[i].name, t[i].rtol, t[i].atol,
+               t[i].max_rel_rms, t[i].max_cos_diff, out, t[i].reason);
     }
     return MLAB_EXIT_OK;
 }

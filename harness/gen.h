@@ -27,7 +27,7 @@ typedef struct {
 } mlab_gen_spec;
 
 #define MLAB_SUITE_N 8
-/* The competition's cases, (batch, kv_len, seed) of TASK.md, q_seq_len 1. */
+/* The competition's cases, (batch, kv_len, seed) of papers/spec.md, q_seq_len 1. */
 void mlab_suite_spec(int i, mlab_gen_spec *s);
 /* The embedded default case of the quick start: the suite's first (4 x 1024). */
 void mlab_default_spec(mlab_gen_spec *s);

@@ -1,6 +1,6 @@
 /* case.h: one MLA decode input case in memory (what a case file holds).
  *
- * Shapes (DeepSeek R1 forward_absorb, TASK.md):
+ * Shapes (DeepSeek R1 forward_absorb, papers/spec.md):
  *   q          [total_q, 16, 576]   bf16 bits
  *   kv_bf16    [total_kv, 1, 576]   bf16 bits; K = all 576 dims, V = first 512
  *   kv_fp8     [total_kv, 1, 576]   fp8 codes (fp8_fmt), per-tensor scale kv_fp8_scale

@@ -2,11 +2,13 @@
  *
  * An output is compared with a reference of the same shape, element by
  * element (both given as fp32; a bf16 output is widened exactly first).
- * Metrics (TASK.md, "how the competition checked ... not enough"):
+ * Metrics (papers/spec.md, "how the competition checked ... not enough"):
  *   max_abs, max_rel      the largest |o - r| and |o - r| / |r| (r != 0), with
  *                         the flat index where each occurs
  *   rel_rms               ||o - r||_2 / ||r||_2
- *   cos_diff              1 - 2<o,r> / (|o|^2 + |r|^2)
+ *   cos_diff              1 - 2<o,r> / (|o|^2 + |r|^2), which equals
+ *                         |o - r|^2 / (|o|^2 + |r|^2): at most rel_rms^2, and
+ *                         ~rel_rms^2 / 2 when the two norms agree
  *   mismatches            count of |o - r| > atol + rtol |r|
  *   nonfinite_disagree    positions where exactly one side is NaN/Inf, or both
  *                         are Inf of different sign (NaN positions must agree)
@@ -39,14 +41,15 @@ void mlab_err_compute(const float *out, const float *ref, size_t n,
 
 /* ---- tolerance table ------------------------------------------------------
  * One row per comparison mlabench judges. A check passes when
- *   nonfinite_disagree == 0, mismatches == 0 at (rtol, atol) and
- *   rel_rms <= max_rel_rms.
+ *   nonfinite_disagree == 0, mismatches == 0 at (rtol, atol),
+ *   rel_rms <= max_rel_rms and cos_diff <= max_cos_diff.
  * Units: the output is bf16, whose half-ulp is 2^-9 relative (rtol 2^-8 is
  * one bf16 ulp); outputs are ~|v| / sqrt(L) in size, hence an atol floor.
  * The README and the tests print this table; nothing else holds a number. */
 typedef struct {
     const char *name;     /* the comparison, e.g. "kernel:bf16" */
     double rtol, atol, max_rel_rms;
+    double max_cos_diff;       /* ~max_rel_rms^2 / 2: the field's familiar number */
     double max_mismatch_frac;  /* outliers allowed (fp8 P rounding), else 0 */
     double max_abs_atols;      /* cap on any outlier, in units of atol; 0 = none allowed */
     const char *reason;

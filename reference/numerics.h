@@ -1,7 +1,7 @@
 /* numerics.h: the number formats of the MLA decode problem, bit-exact.
  *
  * Every function here is pure and works on single values or rows; the bit
- * patterns follow ../shared/TASK.md and the OCP Microscaling spec v1.0.
+ * patterns follow papers/spec.md and the OCP Microscaling spec v1.0.
  *   bf16        1.8.7, round-to-nearest-even from fp32, NaN kept (made quiet)
  *   e4m3fn      OCP fp8: bias 7, max 448, NaN = S.1111.111, no Inf
  *   e4m3fnuz    MI300 fp8: bias 8, max 240, NaN = 0x80, no -0, no Inf

@@ -17,7 +17,7 @@ mlab_py_test(test_results_export test_results_export.py LABELS cpu ARGS $<TARGET
 mlab_py_test(test_results_plot test_results_plot.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
 mlab_py_test(test_results_report test_results_report.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
 
-# harness/trace_summary.py: the summary of a -DMLAB_TRACE phase trace
-mlab_py_test(test_trace_summary test_trace_summary.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/trace_summary.py)
+# harness/tools/trace_summary.py: the summary of a -DMLAB_TRACE phase trace
+mlab_py_test(test_trace_summary test_trace_summary.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/tools/trace_summary.py)
 # the timing loop (harness/sampler.c) against a fake back end
 mlab_c_test(test_sampler test_sampler.c LABELS cpu)

@@ -9,6 +9,7 @@ Pins:
     mxfp4_even
   - `run --require-gpu` without a GPU (a -DMLAB_GPU=none build) exits 77
   - `run -o R.h5` writes a results file that `export R.h5` reads (exit 0)
+  - `run --splits` outside 1..64 exits 2 with a one-line message (no clamping)
   - `gen` with a bad value exits 2 with a one-line message and writes nothing
   - `gen` twice with the same options gives byte-identical datasets (h5py;
     without it, equal `check` lines and file sizes), also with one OpenMP
@@ -120,6 +121,17 @@ def test_gen_rejects(tmp):
           "`gen` without -o exits 2 with a one-line message naming -o", show(p))
 
 
+def test_run_rejects(tmp):
+    out = os.path.join(tmp, "bad_splits.h5")
+    for n in ("65", "0"):
+        p = mlab("run", "--cpu-only", "--splits", n, "-o", out)
+        lines = p.stderr.strip().splitlines()
+        check(p.returncode == USAGE and len(lines) == 1 and "--splits" in lines[0]
+              and "1..64" in lines[0] and not os.path.exists(out),
+              f"`run --splits {n}` is refused (exit 2, one line naming 1..64), never clamped",
+              show(p))
+
+
 def case_datasets(path):
     import h5py  # only called when importable
     out = {}
@@ -183,6 +195,7 @@ def main():
         gpu_none = test_top_level()
         results = test_run(tmp, gpu_none)
         test_gen_rejects(tmp)
+        test_run_rejects(tmp)
         test_gen_deterministic(tmp)
         test_bad_files(tmp, results)
         leftovers = [n for n in os.listdir(tmp) if ".tmp." in n]

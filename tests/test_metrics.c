@@ -6,7 +6,7 @@
  *   - NaN/Inf positions: both NaN or the same Inf agree; NaN vs finite,
  *     +Inf vs -Inf disagree, and count as mismatches
  *   - the competition rule (allclose 0.1/0.1 or <= 5% not close) passes an
- *     all-zero output against outputs of size ~0.05 (TASK.md's point), which
+ *     all-zero output against outputs of size ~0.05 (papers/spec.md's point), which
  *     the kernel tolerance rejects
  *   - mlab_tol_pass: the fp8 row's outlier allowance (max_mismatch_frac,
  *     max_abs_atols), none for bf16; mlab_err_judge scales atol by rms(ref)
@@ -49,6 +49,9 @@ static void test_basic(void)
     check(near(e.rel_rms, sqrt(0.375 / 33.25)), "rel_rms is ||o - r|| / ||r||");
     check(near(e.cos_diff, 1.0 - 2.0 * 35.375 / (37.875 + 33.25)),
           "cos_diff is 1 - 2<o,r> / (|o|^2 + |r|^2)");
+    check(near(e.cos_diff, 0.375 / (37.875 + 33.25)) &&
+              e.cos_diff <= e.rel_rms * e.rel_rms,
+          "cos_diff equals ||o - r||^2 / (|o|^2 + |r|^2), at most rel_rms^2");
     check(e.mismatches == 1, "mismatches at rtol 0.5 atol 0.125: only index 3 (r = 0, d = 0.25)");
     mlab_err_compute(out, ref, 5, 0.0, 0.125, &e);
     check(e.mismatches == 3, "mismatches at rtol 0 atol 0.125: indices 1, 3 and 4");
@@ -102,7 +105,7 @@ static void test_competition(void)
     mlab_err e;
     mlab_err_compute(out, ref, N, 0.1, 0.1, &e);
     check(e.comp_pass && e.comp_mismatch_frac == 0.0,
-          "competition rule: an all-zero output passes against a reference of size ~0.05 (TASK.md)");
+          "competition rule: an all-zero output passes against a reference of size ~0.05 (papers/spec.md)");
     check(e.cos_diff == 1.0 && e.rel_rms == 1.0,
           "the all-zero output has rel_rms 1 and cos_diff 1 (the metrics see it)");
     check(!mlab_err_judge(out, ref, N, mlab_tol_find("kernel:bf16"), &e) &&
@@ -185,6 +188,20 @@ static void test_tol_pass(void)
     check(!mlab_tol_pass(&r, bf), "mlab_tol_pass fails a NaN rel_rms");
     r.rel_rms = bf->max_rel_rms;
     check(mlab_tol_pass(&r, bf), "mlab_tol_pass passes rel_rms equal to max_rel_rms, no mismatch");
+    r.cos_diff = bf->max_cos_diff * 1.5;
+    check(!mlab_tol_pass(&r, bf), "mlab_tol_pass fails a cos_diff above max_cos_diff, rel_rms within");
+    r.cos_diff = NAN;
+    check(!mlab_tol_pass(&r, bf), "mlab_tol_pass fails a NaN cos_diff");
+    r.cos_diff = bf->max_cos_diff;
+    check(mlab_tol_pass(&r, bf), "mlab_tol_pass passes cos_diff equal to max_cos_diff");
+    /* each row's cos bound sits between rel_rms^2 / 4 and rel_rms^2 (cos_diff ~ rel_rms^2 / 2
+     * at equal norms): neither dead nor stricter than the rel RMS bound by more than 2x */
+    int cos_ok = 1;
+    for (size_t i = 0; i < ntab; i++) {
+        double m2 = tab[i].max_rel_rms * tab[i].max_rel_rms;
+        cos_ok &= tab[i].max_cos_diff >= m2 / 4 && tab[i].max_cos_diff <= m2;
+    }
+    check(cos_ok, "every tolerance row's max_cos_diff lies in [max_rel_rms^2 / 4, max_rel_rms^2]");
     free(ref);
     free(out);
 }

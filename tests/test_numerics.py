@@ -5,7 +5,7 @@ Usage: test_numerics.py TABLE_DIR   (the tables numerics_dump wrote; its header
 comment lists them). Exit 0: every bit agrees; 1: a mismatch (the first few are
 printed with their inputs in hex); 77: numpy or ml_dtypes missing (skip).
 
-The oracle here is written from ../shared/TASK.md and reference/numerics.h,
+The oracle here is written from papers/spec.md and reference/numerics.h,
 not from the C code:
   bf16, fp8 and RNE e2m1 rounding come from ml_dtypes casts; saturation, NaN
   codes, the sign of e2m1 zeros and the "ties up" e2m1 rule (a threshold

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_trace_summary.py: harness/trace_summary.py sums up a -DMLAB_TRACE log.
+"""test_trace_summary.py: harness/tools/trace_summary.py sums up a -DMLAB_TRACE log.
 
 Pins, on a synthetic trace with known times: phases are reported in us from
 the first kernel's start (amax end 2.0, tile0 median 5.0), the time a tile

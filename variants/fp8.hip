@@ -1,6 +1,6 @@
 /* fp8.hip: variant 'fp8' (id 1), a8w8 as the competition's reference does it.
  * Idea: Q is quantized per tensor inside the call (a Q amax pass, then every
- * block quantizes its own row with TASK.md's bf16-arithmetic rule), KV is
+ * block quantizes its own row with the task's bf16-arithmetic rule, papers/spec.md), KV is
  * fp8 with its per-tensor scale: half the bytes of bf16. Q.K on the fp8
  * matrix units (mma m16n8k32 e4m3); P rounded to e4m3 before P.V, which runs
  * as f16 MMA on the fp8-valued operands (exact) because the fp8 B operand must
@@ -28,7 +28,7 @@
  * PDL after the amax pass (kept: -2..-3 us); both stages filled in the
  * prologue (+3.5%); e4m3 -> f16 by integer ops instead of F2FP (V only
  * +5%, K and V +12%: the F2FP pipe was not the limit); split blocks claiming
- * a row's tiles dynamically (+2.7% at 32x8192, dyn_tiles.patch in the v6
+ * a row's tiles dynamically (+2.7% at 32x8192, papers/perf-notes.md v6
  * report).
  */
 #include "launch_common.h"

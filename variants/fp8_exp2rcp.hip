@@ -2,7 +2,7 @@
  * Idea: fp8 with softmax in exp2 (log2 e folded into the score scale on the
  * host side of the kernel, so each p is one ex2.approx / v_exp_f32) and the
  * final 1/l by a fast reciprocal (rcp.approx / v_rcp_f32) instead of IEEE
- * division; the Triton submission in seeds/ reports ~200 fewer VALU ops in
+ * division; the Triton submission (740330, papers/spec.md) reports ~200 fewer VALU ops in
  * its hot loop on MI355X.
  * Parent: fp8.
  * Measured (H200, v6 2041b49, recorded inputs): 1-5% faster than fp8 on

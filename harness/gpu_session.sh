@@ -2,7 +2,7 @@
 # gpu_session.sh: everything one GPU session does, in one command (the device
 # machine keeps nothing): build with the GPU back end, run the GPU tests,
 # validate on awkward cases, generate the competition suite and benchmark it.
-# Usage: [MLAB_COMMIT=<hash>] tests/gpu_session.sh [cuda|hip] [extra mlabench run options]
+# Usage: [MLAB_COMMIT=<hash>] harness/gpu_session.sh [cuda|hip] [extra mlabench run options]
 # Logs and the results file go to $OUT (default ./out). MLAB_COMMIT names the
 # commit when the tree was copied without .git (as the device tool does).
 set -u

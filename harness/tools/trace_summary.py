@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """trace_summary.py: sum up the phase trace of a -DMLAB_TRACE build.
 
-Usage: mlabench run ... 2> trace.log; python3 harness/trace_summary.py trace.log
+Usage: mlabench run ... 2> trace.log; python3 harness/tools/trace_summary.py trace.log
 
 A trace build (cmake -DCMAKE_CUDA_FLAGS=-DMLAB_TRACE, NVIDIA only) prints,
 after each variant's cold samples, one line per block of the last cold call
