@@ -21,12 +21,7 @@
 
 #include "numerics.h" /* mlab_fp8_fmt, mlab_fp4_tie */
 
-#define MLAB_HEADS 16
-#define MLAB_DQK 576   /* 512 latent + 64 rope */
-#define MLAB_DV 512
-#define MLAB_MX_BLOCK 32
-#define MLAB_MX_NBLK (MLAB_DQK / MLAB_MX_BLOCK) /* 18 */
-#define MLAB_FP4_ROW (MLAB_DQK / 2)             /* 288 bytes */
+#include "mla_shapes.h" /* MLAB_HEADS, MLAB_DQK, MLAB_DV, MLAB_MX_*, MLAB_FP4_ROW, mlab_kv_fmt */
 
 typedef struct {
     char name[64];          /* e.g. "b4_kv1024_s4217" */
@@ -53,8 +48,6 @@ typedef struct {
     uint16_t *ref_out;      /* NULL when absent */
 } mlab_case;
 
-/* The KV formats a reference or a variant reads. */
-typedef enum { MLAB_KV_BF16 = 0, MLAB_KV_FP8 = 1, MLAB_KV_MXFP4 = 2 } mlab_kv_fmt;
 const char *mlab_kv_fmt_name(mlab_kv_fmt f); /* "bf16", "fp8", "mxfp4" */
 
 /* Allocate the tensors for the given indptrs' totals (ref_out stays NULL).

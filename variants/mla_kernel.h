@@ -24,7 +24,7 @@
 #include "mla_params.h"
 #include "mlab_div.h"
 
-enum { KV_BF16 = 0, KV_FP8 = 1, KV_MXFP4 = 2 };
+enum { KV_BF16 = MLAB_KV_BF16, KV_FP8 = MLAB_KV_FP8, KV_MXFP4 = MLAB_KV_MXFP4 }; /* template arguments */
 
 /* -DMLAB_TRACE (NVIDIA, diagnostics): every kernel of the sequence records
  * %globaltimer (ns) at its phases into a buffer the runner passes in the

@@ -6,11 +6,14 @@
 
 #include <stdint.h>
 
-#define MLA_H 16     /* query heads */
-#define MLA_D 576    /* q/k head dim: 512 latent + 64 rope */
-#define MLA_DV 512   /* v head dim (the first 512 of the same rows) */
-#define MLA_FP4_ROW 288
-#define MLA_NBLK 18  /* MXFP4 blocks of 32 per row */
+#include "../reference/mla_shapes.h" /* the shapes, defined once */
+
+/* the kernels' short names for them */
+#define MLA_H MLAB_HEADS        /* query heads */
+#define MLA_D MLAB_DQK          /* q/k head dim: 512 latent + 64 rope */
+#define MLA_DV MLAB_DV          /* v head dim (the first 512 of the same rows) */
+#define MLA_FP4_ROW MLAB_FP4_ROW
+#define MLA_NBLK MLAB_MX_NBLK   /* MXFP4 blocks of 32 per row */
 #define MLA_MAX_SPLITS 64 /* the most KV splits a row (workspace size, combine weights) */
 #define MLA_INLINE_MERGE_MAX 16 /* up to this many splits the row's last block merges them */
 #define MLA_QSMALL_ROWS 4 /* up to this many query rows, each a8w8 block may take Q's amax itself */
