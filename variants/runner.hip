@@ -82,7 +82,7 @@ struct mlab_gpu {
     int amax_blocks;        /* of the Q amax pass, when Q is too large to take whole */
     mla_params base;
     mlab_fp8_fmt fp8_fmt;
-    void *bufs[16];         /* every device buffer of the case, freed together */
+    void *bufs[32];         /* every device buffer of the case, freed together */
     int nbufs;
     uint16_t *scratch;      /* one of them: kv_rows x 576 bf16 for mxfp4_unfused */
     /* what warm / cold / graph act on */
@@ -306,6 +306,10 @@ extern "C" void mlab_gpu_close(mlab_gpu *g)
 
 static int dev_alloc(mlab_gpu *g, void **p, size_t bytes, char *why, size_t whylen)
 {
+    if (g->nbufs >= (int)(sizeof g->bufs / sizeof g->bufs[0])) { /* 17 in a trace build overran 16 */
+        snprintf(why, whylen, "more device buffers than runner.hip keeps (%d)", g->nbufs);
+        return MLAB_GPU_ERR;
+    }
     CK(hipMalloc(p, bytes + 256));
     g->bufs[g->nbufs++] = *p;
     return 0;
