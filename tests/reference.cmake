@@ -16,3 +16,7 @@ if(Python3_Interpreter_FOUND)
 endif()
 # the KV split rule (harness/splits.c) against the splits the H200 runs used
 mlab_c_test(test_splits test_splits.c LABELS cpu)
+# one naming rule: gen (harness/gen.c) and data/case_name.py (the recorder's)
+if(Python3_Interpreter_FOUND)
+  mlab_py_test(test_names test_names.py LABELS cpu)
+endif()
