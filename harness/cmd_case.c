@@ -251,29 +251,27 @@ static int requant(const char *path, const mlab_case *c)
 
 int mlab_cmd_check(int argc, char **argv)
 {
-    int do_requant = 0, worst = MLAB_EXIT_OK, nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+    static const struct option longopts[] = {
+        {"requant", no_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int do_requant = 0, worst = MLAB_EXIT_OK, opt;
+    optind = 0;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (opt == 'h') {
             check_usage(stdout);
             return MLAB_EXIT_OK;
-        }
-        if (!strcmp(argv[i], "--requant")) {
+        } else if (opt == 'r') {
             do_requant = 1;
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "mlabench check: unknown option '%s' (see --help)\n", argv[i]);
+        } else {
+            mlab_arg_getopt_error("check", opt, argv);
             return MLAB_EXIT_USAGE;
         }
-        nfiles++;
     }
-    if (!nfiles) {
+    if (optind >= argc) {
         check_usage(stderr);
         return MLAB_EXIT_USAGE;
     }
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1])
-            continue;
+    for (int i = optind; i < argc; i++) {
         mlab_case c;
         char why[768] = "";
         int rc = mlab_h5_read_case(argv[i], &c, why, sizeof why);

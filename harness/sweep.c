@@ -199,16 +199,17 @@ int mlab_sweep_check(const mlab_sweep *w, const char *cmd)
 
 /* ---- slicing ------------------------------------------------------------ */
 
-double mlab_case_cost(double file_bytes) { return file_bytes + 64e6; }
+double mlab_case_cost(double file_bytes) { return file_bytes + 1e9; }
 
 size_t mlab_slice_pick(const double *cost, size_t nitems, int k, int n, size_t *pick)
 {
     size_t *order = malloc((nitems + 1) * sizeof *order);
     int *slice = malloc((nitems + 1) * sizeof *slice);
     double *load = calloc((size_t)n, sizeof *load);
-    size_t m = 0;
+    size_t m = (size_t)-1;
     if (!order || !slice || !load)
         goto out;
+    m = 0;
     for (size_t i = 0; i < nitems; i++)
         order[i] = i;
     /* insertion sort by cost descending, ties by index (stable, deterministic) */

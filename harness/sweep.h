@@ -68,13 +68,15 @@ void mlab_sweep_spec(const mlab_sweep *w, size_t i, mlab_gen_spec *s);
 /* Slice k of n over items with cost[i]: longest cost first, each to the
  * slice with the least total so far (ties: lower slice), so the slices'
  * totals are close. pick[j] gets the indices of slice k in their original
- * order; returns their count. Deterministic. */
+ * order; returns their count, (size_t)-1 when out of memory. Deterministic. */
 size_t mlab_slice_pick(const double *cost, size_t nitems, int k, int n, size_t *pick);
 /* Parse "K/N" (0 <= K < N <= 4096). 0, or -1 with a message. */
 int mlab_slice_parse(const char *cmd, const char *v, int *k, int *n);
 
-/* Estimated cost of one case in bytes of file (the slicing weight and the
- * wait estimates): its file bytes plus 64 MB for the fixed per-case work. */
+/* Estimated cost of one case, in bytes of file (the slicing weight): its
+ * file bytes plus 1 GB standing for the work every case costs whatever its
+ * size (up to --max-time of sampling per variant, set-up, the copy
+ * bandwidth): a guess to be replaced by measured per-case times. */
 double mlab_case_cost(double file_bytes);
 
 #endif
