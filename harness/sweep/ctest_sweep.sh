@@ -34,7 +34,12 @@ q() { printf ' [=[%s]=]' "$1"; }
     printf 'add_test(slice_%d' "$k"
     for a in "$here/slice.sh" "$bin" "$dir" "$k" "$n" "$@"; do q "$a"; done
     printf ')\n'
-    printf 'set_tests_properties(slice_%d PROPERTIES RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 LABELS sweep)\n' "$k"
+    # COST: the slice's estimated cost (GB of inputs + 1 a case, as --slice
+    # weighs them), so that CTest starts the largest slices first
+    cost=$("$bin" run --list --slice "$k/$n" "$@" | sed -n 's/^mlabench run: \([0-9]*\) cases\{0,1\}.*, \([0-9.]*\) GB of inputs.*/\1 \2/p' |
+           awk '{ printf "%.3f", $1 + $2 }')
+    printf 'set_tests_properties(slice_%d PROPERTIES RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 LABELS sweep COST %s)\n' \
+           "$k" "${cost:-1}"
     k=$((k + 1))
   done
 } > "$dir/CTestTestfile.cmake"
