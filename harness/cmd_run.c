@@ -531,6 +531,16 @@ int mlab_cmd_run(int argc, char **argv)
             fprintf(f, " (slice %d/%d of %zu)", slice_k, slice_n, nitems);
         fprintf(f, ", %.2f GB of inputs, one case in memory at a time (largest %.2f GB, plus "
                    "the references' outputs)\n", total / 1e9, peak / 1e9);
+        int nv = 0;
+        for (int i = 0; i < MLAB_V_COUNT; i++)
+            nv += o.want[i];
+        if (!o.cpu_only && !o.no_time && !list_only && npick) {
+            char bound[32];
+            mlab_duration_str((double)npick * nv * o.timing.max_time_s, bound, sizeof bound);
+            fprintf(f, "mlabench run: with a GPU, sampling takes at most %s (%zu case%s x %d variants x "
+                       "--max-time %.3g s), plus generation, the CPU references and validation\n",
+                    bound, npick, npick == 1 ? "" : "s", nv, o.timing.max_time_s);
+        }
         if (list_only) {
             for (size_t j = 0; j < npick; j++) {
                 const run_item *it = &items[pick[j]];
