@@ -3,12 +3,17 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h> /* getenv, strtod */
 #include <unistd.h> /* isatty */
 
 #include "sampler.h" /* mlab_now_s */
 
 void mlab_progress_init(mlab_progress *p)
 {
+    const char *e = getenv("MLAB_PROGRESS_LOG_S");
+    char *end = NULL;
+    double v = e ? strtod(e, &end) : 0;
+    p->log_s = e && end != e && !*end && v >= 0 ? v : MLAB_PROGRESS_LOG_S;
     p->tty = isatty(fileno(stderr));
     p->open = 0;
     p->t_last = mlab_now_s();
@@ -18,7 +23,7 @@ void mlab_progress_update(mlab_progress *p, const char *fmt, ...)
 {
     va_list ap;
     double now = mlab_now_s();
-    if (!p->tty && now - p->t_last < MLAB_PROGRESS_LOG_S)
+    if (!p->tty && now - p->t_last < p->log_s)
         return;
     va_start(ap, fmt);
     if (p->tty)

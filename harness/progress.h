@@ -1,8 +1,9 @@
 /* progress.h: progress on stderr that reads well on a terminal and in a log.
  * On a terminal: one line rewritten in place ("\r", cleared to its end).
  * Otherwise (a file, a pipe, CI): plain lines, at most one every
- * MLAB_PROGRESS_LOG_S seconds, so a log gets a few readable lines rather
- * than one line of carriage returns. */
+ * MLAB_PROGRESS_LOG_S seconds (the environment variable of that name
+ * overrides it), so a log gets a few readable lines rather than one line
+ * of carriage returns. */
 #ifndef MLAB_PROGRESS_H
 #define MLAB_PROGRESS_H
 
@@ -12,6 +13,7 @@ typedef struct {
     int tty;        /* stderr is a terminal */
     int open;       /* a rewritable line is on screen */
     double t_last;  /* when the last log line was written */
+    double log_s;   /* seconds between log lines */
 } mlab_progress;
 
 void mlab_progress_init(mlab_progress *p);

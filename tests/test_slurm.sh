@@ -74,7 +74,7 @@ CONF
 printf 'Name=gpu File=/dev/null\nName=gpu File=/dev/zero\n' > "$t/gres.conf"
 export SLURM_CONF="$t/slurm.conf"
 slurmctld -f "$t/slurm.conf" -i || fail "slurmctld did not start"
-slurmd -f "$t/slurm.conf" || fail "slurmd did not start"
+slurmd -f "$t/slurm.conf" -N "$host" || fail "slurmd did not start"
 i=0
 until sinfo -h -o %t 2>/dev/null | grep -q idle; do
   i=$((i + 1)); [ $i -gt 60 ] && fail "the node did not become idle in 30 s ($(sinfo -h -o %t 2>&1))"

@@ -106,6 +106,13 @@ def main():
           "stderr into a pipe holds no carriage return (gen, run)", repr(g.stderr[-300:]))
     check("GB on disk" in g.stderr and "about" in g.stderr, "gen states size and time before it starts",
           g.stderr)
+    env = dict(os.environ, MLAB_PROGRESS_LOG_S="0")
+    g2 = subprocess.run([BIN, "gen", "--batch", "2", "--kv-len", "70000", "-o", os.path.join(tmp, "big2.h5")],
+                        capture_output=True, text=True, env=env)
+    steps = [l for l in g2.stderr.splitlines() if "generating (" in l]
+    check(g2.returncode == 0 and len(steps) >= 32 and "\r" not in g2.stderr and
+          any("(kv)" in l for l in steps) and any("(mxfp4) 100%" in l for l in steps),
+          "gen reports progress within a case (kv, mxfp4 steps) as plain lines in a log", g2.stderr[-600:])
     c = mlab("check", f"--requant", f)
     check(c.returncode == 0 and "requant:" in c.stdout, "check --requant after the file name", c.stderr)
     p = mlab("run", "--list", "--batch", "2", "--kv-lens", "100,0,300")
