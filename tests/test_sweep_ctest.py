@@ -13,6 +13,8 @@ Pins:
   - every slice writes its own results file; together they hold every case of
     the sweep exactly once (6 CPU rows each)
   - with a spec of one GPU, -j2 still gives every slice device 0
+  - slices of case files given by relative paths find them (the tests run
+    where ctest_sweep.sh ran)
   - ctest_sweep.sh refuses a sweep `run` would refuse (exit 2, no project)
 Environment: MLAB_BIN, MLAB_SRC, MLAB_CTEST (the ctest program).
 Exit 0 pass, 1 fail, 77 skip.
@@ -82,6 +84,21 @@ def main():
         check(ok and sorted(names) == want,
               f"the slices' results files ({ngpu} GPU) hold every case once, 6 CPU rows each",
               f"{sorted(names)} vs {want}")
+    # slices of case files named relative to where ctest_sweep.sh ran
+    os.makedirs(os.path.join(tmp, "cases"))
+    files = []
+    for b in (1, 2, 3):
+        sh(BIN, "gen", "--batch", str(b), "--kv-len", "8", "-o", os.path.join(tmp, "cases", f"c{b}.h5"))
+        files.append(f"cases/c{b}.h5")
+    p = sh(os.path.join(SWEEP, "ctest_sweep.sh"), "projf", "2", BIN, "--cpu-only", *files, cwd=tmp)
+    r = sh(CTEST, "--test-dir", os.path.join(tmp, "projf"), "-j2", "--resource-spec-file", spec2)
+    names = []
+    for k in range(2):
+        e = sh(BIN, "export", os.path.join(tmp, "projf", f"slice_{k}.h5"))
+        names += sorted({x["case_name"] for x in csv.DictReader(io.StringIO(e.stdout))})
+    check(p.returncode == 0 and r.returncode == 0 and sorted(names) == ["b1_kv8_s1", "b2_kv8_s1", "b3_kv8_s1"],
+          "slices of case files given by relative paths run from where ctest_sweep.sh ran",
+          p.stderr + r.stdout + str(names))
     p = sh(os.path.join(SWEEP, "ctest_sweep.sh"), os.path.join(tmp, "bad"), "2", BIN,
            "--batch", "2", "--kv-lens", "1,2,3")
     check(p.returncode == 2 and not os.path.exists(os.path.join(tmp, "bad")),

@@ -25,6 +25,7 @@ bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 "$bin" run --list --slice "0/$n" "$@" > /dev/null || exit 2
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
+cwd=$(pwd) # relative case files in the options are relative to here
 # CMake quoting: each argument in [=[ ]=] brackets, taken literally
 q() { printf ' [=[%s]=]' "$1"; }
 {
@@ -38,8 +39,10 @@ q() { printf ' [=[%s]=]' "$1"; }
     # weighs them), so that CTest starts the largest slices first
     cost=$("$bin" run --list --slice "$k/$n" "$@" | sed -n 's/^mlabench run: \([0-9]*\) cases\{0,1\}.*, \([0-9.]*\) GB of inputs.*/\1 \2/p' |
            awk '{ printf "%.3f", $1 + $2 }')
-    printf 'set_tests_properties(slice_%d PROPERTIES RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 LABELS sweep COST %s)\n' \
+    printf 'set_tests_properties(slice_%d PROPERTIES RESOURCE_GROUPS "gpus:1" SKIP_RETURN_CODE 77 LABELS sweep COST %s WORKING_DIRECTORY' \
            "$k" "${cost:-1}"
+    q "$cwd"
+    printf ')\n'
     k=$((k + 1))
   done
 } > "$dir/CTestTestfile.cmake"
