@@ -2,9 +2,9 @@
 # test_slurm.sh: harness/sweep/slurm_sweep.sbatch against a real one-node
 # Slurm (Debian's slurm-wlm) that this test starts on this machine and stops
 # again: its own munged (own key and socket), slurmctld and slurmd (own
-# slurm.conf for this host, free ports, a fake count-only gres gpu:2 so that
-# the script's --gpus=1 is honoured), a 2-task array of CPU-only slices, and
-# checks both results files. Every daemon it started is stopped on exit, by
+# slurm.conf for this host, free ports, two fake GPUs so that the script's
+# --gpus=1 is honoured), a 2-task array of CPU-only slices; checks that both
+# tasks ended with 0, each was given its own GPU, and both results files. Every daemon it started is stopped on exit, by
 # its pid.
 #   test_slurm.sh MLABENCH SRC
 # Exit 0 pass, 1 fail, 77 skip (no slurm-wlm or munge, or not root).
@@ -17,13 +17,17 @@ done
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: slurmd needs root"; exit 77; }
 t=$(mktemp -d /tmp/mlab_slurm_XXXXXX)
 chmod 755 "$t"
-pids=""
 cleanup() {
+  # the daemons this test started, by the pids they wrote: TERM all, wait up
+  # to 5 s, then KILL what is left
+  started=""
   for f in "$t/slurmd.pid" "$t/slurmctld.pid" "$t/munged.pid"; do
-    [ -s "$f" ] || continue
-    pid=$(cat "$f")
-    kill "$pid" 2>/dev/null
-    i=0; while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    [ -s "$f" ] && started="$started $(cat "$f")"
+  done
+  for pid in $started; do kill "$pid" 2>/dev/null; done
+  i=0
+  for pid in $started; do
+    while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
     kill -9 "$pid" 2>/dev/null
   done
   [ "${keep:-0}" = 1 ] && { echo "files kept in $t"; return; }
@@ -83,10 +87,17 @@ done
 echo "slurm up: $(sinfo -h -o '%P %D %t %G' 2>&1)"
 out="$t/out"
 start=$(date +%s)
-sbatch --wait --array=0-1 --chdir="$t" --time=5 "$src/harness/sweep/slurm_sweep.sbatch" "$out" "$bin" \
-       --cpu-only --quiet --batch 1,2,3 --kv-len 16 > "$t/sbatch.txt" 2>&1
-rc=$?
-echo "sbatch --wait: exit $rc after $(( $(date +%s) - start )) s: $(cat "$t/sbatch.txt")"
+jid=$(sbatch --parsable --array=0-1 --chdir="$t" --time=5 "$src/harness/sweep/slurm_sweep.sbatch" "$out" "$bin" \
+       --cpu-only --quiet --batch 1,2,3 --kv-len 16 2> "$t/sbatch.txt") || fail "sbatch refused the job: $(cat "$t/sbatch.txt")"
+# wait for the array (sbatch --wait polls every 2-10 s; this every 0.2 s)
+i=0
+while [ -n "$(squeue -h -j "$jid" 2>/dev/null)" ]; do
+  i=$((i + 1)); [ $i -gt 600 ] && fail "the array job $jid did not end in 120 s"
+  sleep 0.2
+done
+codes=$(scontrol -o show job "$jid" | sed -n 's/.* ExitCode=\([0-9:]*\) .*/\1/p' | tr '\n' ' ')
+rc=0; [ "$codes" = "0:0 0:0 " ] || rc=1
+echo "array job $jid: tasks ended with exit codes $codes after $(( $(date +%s) - start )) s"
 for f in "$t"/slurm-*.out; do echo "--- $(basename "$f")"; cat "$f"; done
 [ $rc -eq 0 ] || fail "the array job failed"
 want=$("$bin" run --list --batch 1,2,3 --kv-len 16 | awk '/[(]in memory[)]/ {print $1}' | sort | tr '\n' ' ')
