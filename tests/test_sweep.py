@@ -101,13 +101,13 @@ def main():
     check(p.returncode == 0 and "no -o" in p.stderr and "not saved" in p.stderr,
           "run without -o warns that nothing is saved", p.stderr)
     check("not saved" not in b.stderr, "run with -o gives no such warning", b.stderr)
-    g = mlab("gen", "--batch", "2", "--kv-len", "70000", "-o", os.path.join(tmp, "big.h5"))
+    g = mlab("gen", "--batch", "1", "--kv-len", "16384", "-o", os.path.join(tmp, "big.h5"))
     check(all("\r" not in x.stderr for x in (a, b, p, g)) and g.returncode == 0,
           "stderr into a pipe holds no carriage return (gen, run)", repr(g.stderr[-300:]))
     check("GB on disk" in g.stderr and "about" in g.stderr, "gen states size and time before it starts",
           g.stderr)
     env = dict(os.environ, MLAB_PROGRESS_LOG_S="0")
-    g2 = subprocess.run([BIN, "gen", "--batch", "2", "--kv-len", "70000", "-o", os.path.join(tmp, "big2.h5")],
+    g2 = subprocess.run([BIN, "gen", "--batch", "1", "--kv-len", "16384", "-o", os.path.join(tmp, "big2.h5")],
                         capture_output=True, text=True, env=env)
     steps = [l for l in g2.stderr.splitlines() if "generating (" in l]
     check(g2.returncode == 0 and len(steps) >= 32 and "\r" not in g2.stderr and
