@@ -19,8 +19,9 @@ generate_input logic itself, in PyTorch on the GPU, and stores its tensors:
   ref_out: fp32 softmax(q k^T * sm_scale) v from the bf16 q and kv, on the GPU
          (TF32 off), causal bottom-right when q_seq_len > 1; skip with --no-ref
 
-One file per case, named like b4_kv1024_s4217.h5 (non-default settings add
-_x<scale>, _even, _fnuz or _q<n>), written to "<file>.tmp.<pid>", fsync'd and
+One file per case, named by the rule of every case producer (data/case_name.py,
+the same as mlabench gen): b4_kv1024_s4217.h5, non-default settings add
+_x<scale>, _even, _fnuz, _q<n> in that order, written to "<file>.tmp.<pid>", fsync'd and
 renamed. Tensors are stored as little-endian uint views (no ml_dtypes needed).
 Needs torch, numpy, h5py; no network.
 
@@ -40,6 +41,9 @@ import time
 
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from case_name import case_name  # noqa: E402  (the naming rule, shared with mlabench gen)
 
 try:
     import torch
@@ -215,17 +219,9 @@ def write_case(path, datasets, attrs):
         pass
 
 
-def case_name(batch, kv_len, seed, args, q_seq_len):
-    n = f"b{batch}_kv{kv_len}_s{seed}"
-    if args.input_scale != 1.0:
-        n += f"_x{args.input_scale:g}"
-    if args.tie != "up":
-        n += f"_{args.tie}"
-    if args.fp8 != "e4m3fn":
-        n += f"_{args.fp8[4:]}"
-    if q_seq_len != 1:
-        n += f"_q{q_seq_len}"
-    return n
+def recorded_name(batch, kv_len, seed, args, q_seq_len):
+    """The one naming rule of every case producer (data/case_name.py)."""
+    return case_name(batch, kv_len, seed, q_seq_len, args.input_scale, args.tie, args.fp8)
 
 
 def sync(device):
@@ -234,7 +230,7 @@ def sync(device):
 
 
 def record(batch, kv_len, seed, q_seq_len, args, producer, commit):
-    name = case_name(batch, kv_len, seed, args, q_seq_len)
+    name = recorded_name(batch, kv_len, seed, args, q_seq_len)
     path = os.path.join(args.out, name + ".h5")
     fp8_name, fp8_dtype = FP8[args.fp8]
     t = {}
@@ -352,6 +348,8 @@ def main():
     commit = git_commit()
     os.makedirs(args.out, exist_ok=True)
 
+    if args.custom and args.cases:
+        sys.exit("record_competition.py: --cases picks suite cases, --custom replaces the suite: give one")
     if args.custom:
         todo = []
         for c in args.custom:

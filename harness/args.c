@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,4 +91,23 @@ const char *mlab_arg_value(const char *cmd, int argc, char **argv, int *i)
         return NULL;
     }
     return argv[++*i];
+}
+
+int mlab_arg_getopt_error(const char *cmd, int c, char **argv)
+{
+    const char *word = optind > 0 ? argv[optind - 1] : "?";
+    if (c == ':') {
+        fprintf(stderr, "mlabench %s: %s needs a value\n", cmd, word);
+        return 1;
+    }
+    if (c != '?')
+        return 0;
+    if (optopt > 0 && optopt < 256 && word[0] == '-' && word[1] != '-')
+        fprintf(stderr, "mlabench %s: unknown option '-%c' (see --help)\n", cmd, optopt);
+    else if (word[0] == '-' && word[1] == '-' && strchr(word, '=') && optopt)
+        fprintf(stderr, "mlabench %s: option '%.*s' takes no value\n", cmd,
+                (int)(strchr(word, '=') - word), word);
+    else
+        fprintf(stderr, "mlabench %s: unknown option '%s' (see --help)\n", cmd, word);
+    return 1;
 }

@@ -14,4 +14,10 @@ int mlab_arg_int_list(const char *cmd, const char *opt, const char *s, long lo, 
 /* The value after option argv[*i]; advances *i. NULL (with a message) if missing. */
 const char *mlab_arg_value(const char *cmd, int argc, char **argv, int *i);
 
+/* After getopt_long (optstring starting with ':', opterr = 0) returned c:
+ * when c is '?' (unknown option, or a value given to an option that takes
+ * none) or ':' (a value missing), print one line naming the option and
+ * return 1; else return 0. */
+int mlab_arg_getopt_error(const char *cmd, int c, char **argv);
+
 #endif

@@ -1,4 +1,5 @@
 /* cmd_case.c: `mlabench gen` and `mlabench check` (case files). */
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,28 +14,53 @@
 #include "gen.h"
 #include "sampler.h" /* mlab_now_s */
 #include "h5io.h"
+#include "progress.h"
+#include "sweep.h"
+
+/* Measured rate of gen + write on a 2-core machine (the whole suite, 6.7 GB,
+ * in ~4 min): the up-front estimate; later estimates use the rate seen. */
+#define GEN_BYTES_PER_S 28e6
 
 static void gen_usage(FILE *f)
 {
     fprintf(f,
             "usage: mlabench gen --suite -o DIR            the competition's 8 cases, DIR/<name>.h5\n"
             "       mlabench gen [case options] -o FILE.h5  one custom case\n"
-            "case options:\n"
-            "  --batch B           batch items (default 1)\n"
-            "  --kv-len L          kv rows per item (default 1024)\n"
-            "  --kv-lens L1,L2,..  one length per item (variable lengths; 0 = empty)\n"
-            "  --q-seq-len N       query rows per item, 1..4 (default 1; causal, bottom-right)\n"
-            "  --seed S            (default 1)\n"
-            "  --input-scale X     1.0 (default) or 0.02 (the task before 2026-03-17)\n"
-            "  --tie up|even       E2M1 tie rule (default up: the competition's aiter)\n"
-            "  --fp8 e4m3fn|e4m3fnuz  fp8 flavour of the stored KV (default e4m3fn)\n"
-            "  --name NAME         case name (default derived from the parameters)\n"
-            "Same options, same bytes: values come from Philox4x32-10 + Box-Muller.\n");
+            "       mlabench gen [case options with lists] -o DIR   a sweep, DIR/<name>.h5\n"
+            "  --dry-run           print the cases (names, sizes) and the estimate; write nothing\n"
+            "  --quiet             no progress lines\n");
+    mlab_sweep_usage(f);
+    fprintf(f, "Same options, same bytes: values come from Philox4x32-10 + Box-Muller.\n"
+               "`mlabench run` takes the same case options and generates the cases in memory.\n"
+               "Options take their value as --opt VALUE or --opt=VALUE.\n"
+               "exit: 0 ok, 2 usage (contradicting options too), 4 cannot write\n");
 }
 
-static int write_case(const mlab_gen_spec *s, const char *path, char *why, size_t whylen)
+typedef struct {
+    mlab_progress *p;
+    const char *name;
+    int k, n;
+} gen_progress_ctx;
+
+static void gen_progress(void *ctx, const char *step, double frac)
+{
+    gen_progress_ctx *g = ctx;
+    mlab_progress_update(g->p, "  [%d/%d] %s: generating (%s) %3.0f%%", g->k, g->n, g->name, step,
+                         100 * frac);
+}
+
+static int write_case(mlab_gen_spec *s, const char *path, mlab_progress *p, int k, int n,
+                      int quiet, char *why, size_t whylen)
 {
     mlab_case c;
+    char name[64];
+    if (mlab_gen_name(s, name, sizeof name, why, whylen))
+        return MLAB_EXIT_USAGE;
+    gen_progress_ctx ctx = {p, name, k, n};
+    if (!quiet) {
+        s->progress = gen_progress;
+        s->progress_ctx = &ctx;
+    }
     double t0 = mlab_now_s();
     int rc = mlab_gen_case(s, &c, why, whylen);
     if (rc)
@@ -42,13 +68,15 @@ static int write_case(const mlab_gen_spec *s, const char *path, char *why, size_
     snprintf(c.producer, sizeof c.producer, "mlabench %s gen", MLAB_VERSION);
     snprintf(c.commit, sizeof c.commit, "%s", MLAB_GIT_COMMIT);
     double t1 = mlab_now_s();
+    if (!quiet)
+        mlab_progress_update(p, "  [%d/%d] %s: writing %.1f MB", k, n, name, mlab_gen_file_bytes(s) / 1e6);
     rc = mlab_h5_write_case(path, &c, why, whylen);
     double t2 = mlab_now_s();
     if (!rc) {
         struct stat st;
         double mb = stat(path, &st) == 0 ? (double)st.st_size / 1e6 : 0.0;
-        fprintf(stderr, "  %-28s batch %4d  kv rows %9d  %9.1f MB  gen %.2f s  write %.2f s\n",
-                c.name, c.batch, c.total_kv, mb, t1 - t0, t2 - t1);
+        mlab_progress_line(p, "  [%d/%d] %-28s batch %4d  kv rows %9d  %9.1f MB  gen %.2f s  write %.2f s",
+                           k, n, c.name, c.batch, c.total_kv, mb, t1 - t0, t2 - t1);
     }
     mlab_case_free(&c);
     return rc;
@@ -56,104 +84,112 @@ static int write_case(const mlab_gen_spec *s, const char *path, char *why, size_
 
 int mlab_cmd_gen(int argc, char **argv)
 {
-    mlab_gen_spec s;
-    mlab_gen_spec_init(&s);
-    int suite = 0, *lens = NULL, nlens = 0, rc = MLAB_EXIT_USAGE;
-    const char *out = NULL, *v;
-    double x;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    static const struct option longopts[] = {
+        MLAB_SWEEP_OPTIONS,
+        {"dry-run", no_argument, NULL, 'n'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    mlab_sweep w;
+    mlab_sweep_init(&w);
+    int rc = MLAB_EXIT_USAGE, dry = 0, quiet = 0, c;
+    const char *out = NULL;
+    char why[512] = "";
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'n': dry = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h':
             gen_usage(stdout);
-            free(lens);
-            return MLAB_EXIT_OK;
-        } else if (!strcmp(a, "--suite")) {
-            suite = 1;
-        } else if (!(v = mlab_arg_value("gen", argc, argv, &i))) {
+            rc = MLAB_EXIT_OK;
             goto done;
-        } else if (!strcmp(a, "-o")) {
-            out = v;
-        } else if (!strcmp(a, "--batch")) {
-            if (mlab_arg_int("gen", a, v, 1, 1 << 20, &s.batch)) goto done;
-        } else if (!strcmp(a, "--kv-len")) {
-            if (mlab_arg_int("gen", a, v, 0, 1 << 30, &s.kv_len)) goto done;
-        } else if (!strcmp(a, "--kv-lens")) {
-            free(lens);
-            lens = NULL;
-            if (mlab_arg_int_list("gen", a, v, 0, 1 << 30, &lens, &nlens)) goto done;
-        } else if (!strcmp(a, "--q-seq-len")) {
-            if (mlab_arg_int("gen", a, v, 1, 4, &s.q_seq_len)) goto done;
-        } else if (!strcmp(a, "--seed")) {
-            if (mlab_arg_u64("gen", a, v, &s.seed)) goto done;
-        } else if (!strcmp(a, "--input-scale")) {
-            if (mlab_arg_double("gen", a, v, &x)) goto done;
-            float xf = (float)x;
-            if (!(xf > 0) || !isfinite(xf)) {
-                fprintf(stderr, "mlabench gen: --input-scale: '%s' must be a positive, finite fp32 value\n", v);
+        default:
+            if (mlab_arg_getopt_error("gen", c, argv))
                 goto done;
-            }
-            s.input_scale = (float)x;
-        } else if (!strcmp(a, "--tie")) {
-            if (mlab_fp4_tie_parse(v, &s.fp4_tie)) {
-                fprintf(stderr, "mlabench gen: --tie: '%s' is not up or even\n", v);
+            if (mlab_sweep_option(&w, "gen", c, optarg))
                 goto done;
-            }
-        } else if (!strcmp(a, "--fp8")) {
-            if (!strcmp(v, "e4m3fn")) s.fp8_fmt = MLAB_FP8_E4M3FN;
-            else if (!strcmp(v, "e4m3fnuz")) s.fp8_fmt = MLAB_FP8_E4M3FNUZ;
-            else {
-                fprintf(stderr, "mlabench gen: --fp8: '%s' is not e4m3fn or e4m3fnuz\n", v);
-                goto done;
-            }
-        } else if (!strcmp(a, "--name")) {
-            snprintf(s.name, sizeof s.name, "%s", v);
-        } else {
-            fprintf(stderr, "mlabench gen: unknown option '%s' (see --help)\n", a);
-            goto done;
         }
     }
-    if (!out) {
+    if (optind < argc) {
+        fprintf(stderr, "mlabench gen: unexpected argument '%s' (the output goes after -o; see --help)\n",
+                argv[optind]);
+        goto done;
+    }
+    w.given = 1; /* no case option: one default custom case */
+    if (mlab_sweep_check(&w, "gen"))
+        goto done;
+    size_t n = mlab_sweep_count(&w);
+    int folder = w.suite || n > 1;
+    if (!out && !dry) {
         fprintf(stderr, "mlabench gen: -o is required (see --help)\n");
         goto done;
     }
-    if (lens) {
-        s.batch = nlens;
-        s.kv_lens = lens;
+    /* the plan: sizes, the largest case in memory, a time estimate */
+    double total = 0, peak = 0;
+    for (size_t i = 0; i < n; i++) {
+        mlab_gen_spec s;
+        mlab_sweep_spec(&w, i, &s);
+        double b = mlab_gen_file_bytes(&s);
+        total += b;
+        peak = b > peak ? b : peak;
+        if (dry) {
+            char name[64];
+            mlab_gen_name(&s, name, sizeof name, why, sizeof why);
+            printf("%s%s%s.h5  %.1f MB\n", folder && out ? out : "", folder && out ? "/" : "", name, b / 1e6);
+        }
     }
-    char why[512] = "";
-    double t0 = mlab_now_s();
-    if (suite) {
+    char eta[32];
+    mlab_duration_str(total / GEN_BYTES_PER_S, eta, sizeof eta);
+    fprintf(dry ? stdout : stderr,
+            "mlabench gen: %zu case%s, %.2f GB on disk, %.2f GB of memory (the largest case), "
+            "about %s (at %.0f MB/s, 2 cores; more cores are faster)\n",
+            n, n == 1 ? "" : "s", total / 1e9, peak / 1e9, eta, GEN_BYTES_PER_S / 1e6);
+    if (dry) {
+        rc = MLAB_EXIT_OK;
+        goto done;
+    }
+    if (folder) {
         struct stat st;
         if (mkdir(out, 0777) && (stat(out, &st) || !S_ISDIR(st.st_mode))) {
             fprintf(stderr, "mlabench gen: %s: cannot create the folder\n", out);
             rc = MLAB_EXIT_IO;
             goto done;
         }
-        fprintf(stderr, "mlabench gen: the competition suite (%d cases) into %s/\n", MLAB_SUITE_N, out);
-        for (int k = 0; k < MLAB_SUITE_N; k++) {
-            mlab_gen_spec ss;
-            mlab_suite_spec(k, &ss);
-            ss.input_scale = s.input_scale;
-            ss.fp4_tie = s.fp4_tie;
-            ss.fp8_fmt = s.fp8_fmt;
-            char name[64], path[1024];
-            snprintf(name, sizeof name, "b%d_kv%d_q1_s%llu%s", ss.batch, ss.kv_len,
-                     (unsigned long long)ss.seed, ss.input_scale != 1.0f ? "_x0.02" : "");
+    }
+    mlab_progress p;
+    mlab_progress_init(&p);
+    double t0 = mlab_now_s(), done_bytes = 0;
+    rc = MLAB_EXIT_OK;
+    for (size_t i = 0; i < n && !rc; i++) {
+        mlab_gen_spec s;
+        char name[64], path[1024];
+        mlab_sweep_spec(&w, i, &s);
+        if (folder) {
+            mlab_gen_name(&s, name, sizeof name, why, sizeof why);
             snprintf(path, sizeof path, "%s/%s.h5", out, name);
-            fprintf(stderr, "[%d/%d]", k + 1, MLAB_SUITE_N);
-            rc = write_case(&ss, path, why, sizeof why);
-            if (rc)
-                break;
+        } else {
+            snprintf(path, sizeof path, "%s", out);
         }
-    } else {
-        rc = write_case(&s, out, why, sizeof why);
+        rc = write_case(&s, path, &p, (int)i + 1, (int)n, quiet, why, sizeof why);
+        done_bytes += mlab_gen_file_bytes(&s);
+        if (!rc && i + 1 < n && done_bytes > 0) {
+            double el = mlab_now_s() - t0;
+            mlab_duration_str(el * (total - done_bytes) / done_bytes, eta, sizeof eta);
+            if (el > 5)
+                mlab_progress_line(&p, "  %.0f%% of the bytes in %.0f s, about %s left",
+                                   100 * done_bytes / total, el, eta);
+        }
     }
     if (rc)
         fprintf(stderr, "mlabench gen: %s\n", why);
     else
         fprintf(stderr, "mlabench gen: done in %.1f s\n", mlab_now_s() - t0);
 done:
-    free(lens);
+    mlab_sweep_free(&w);
     return rc;
 }
 
@@ -215,29 +251,27 @@ static int requant(const char *path, const mlab_case *c)
 
 int mlab_cmd_check(int argc, char **argv)
 {
-    int do_requant = 0, worst = MLAB_EXIT_OK, nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+    static const struct option longopts[] = {
+        {"requant", no_argument, NULL, 'r'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int do_requant = 0, worst = MLAB_EXIT_OK, opt;
+    optind = 0;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (opt == 'h') {
             check_usage(stdout);
             return MLAB_EXIT_OK;
-        }
-        if (!strcmp(argv[i], "--requant")) {
+        } else if (opt == 'r') {
             do_requant = 1;
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "mlabench check: unknown option '%s' (see --help)\n", argv[i]);
+        } else {
+            mlab_arg_getopt_error("check", opt, argv);
             return MLAB_EXIT_USAGE;
         }
-        nfiles++;
     }
-    if (!nfiles) {
+    if (optind >= argc) {
         check_usage(stderr);
         return MLAB_EXIT_USAGE;
     }
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-' && argv[i][1])
-            continue;
+    for (int i = optind; i < argc; i++) {
         mlab_case c;
         char why[768] = "";
         int rc = mlab_h5_read_case(argv[i], &c, why, sizeof why);

@@ -6,6 +6,7 @@
  * NaN poison past each sequence end and in the output, and only then timed
  * (cold, with device events). Everything lands in one results file.
  */
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +24,11 @@
 #include "exitcodes.h"
 #include "gen.h"
 #include "h5io.h"
+#include "progress.h"
 #include "results.h"
 #include "results_h5.h"
+#include "sweep.h"
+#include <sys/stat.h>
 #include "sampler.h"
 
 /* The device fields of the environment, from the GPU side's report. */
@@ -49,6 +53,9 @@ typedef struct {
     int want[MLAB_V_COUNT];
     mlab_timing_opts timing;
     const char *out;
+    int device;                 /* --device N: index among the visible devices */
+    const mlab_env *env;        /* for each row's host and GPU identity */
+    int gpu_open;
 } run_opts;
 
 static void run_usage(FILE *f)
@@ -56,11 +63,19 @@ static void run_usage(FILE *f)
     int n;
     const mlab_variant *v = mlab_variant_table(&n);
     fprintf(f,
-            "usage: mlabench run [CASE.h5 ...] [--default] [options]\n"
-            "  With no case (or --default): the embedded default case (4 x 1024, seed 4217),\n"
-            "  generated in memory. Without a GPU (or with --cpu-only) only the CPU half runs.\n"
+            "usage: mlabench run [CASE.h5 ...] [--default] [case options] [options]\n"
+            "  Cases: the files given, then the cases the case options ask for (below;\n"
+            "  generated in memory, deterministically, named and filled as `mlabench gen`\n"
+            "  would write them: `run --suite`, `run --batch 4,32 --kv-len 1024,8192`).\n"
+            "  With no case (or --default): the embedded default case (4 x 1024, seed 4217).\n"
+            "  Without a GPU (or with --cpu-only) only the CPU half runs.\n"
             "options:\n"
-            "  -o RESULTS.h5       write the results file (atomically)\n"
+            "  -o RESULTS.h5       write the results file (atomically); without it nothing is saved\n"
+            "  --device N          GPU N among the visible ones (default 0; CUDA_VISIBLE_DEVICES /\n"
+            "                      HIP_VISIBLE_DEVICES, applied by the runtime, choose which are visible)\n"
+            "  --slice K/N         run only slice K (0-based) of N: the cases split into N slices\n"
+            "                      of about equal estimated cost (for several GPUs or Slurm tasks)\n"
+            "  --list              print the cases (of the slice) and their sizes; run nothing\n"
             "  --variants a,b,..   GPU variants to run (default: all)\n"
             "  --cpu-only          skip the GPU even if there is one\n"
             "  --require-gpu       exit 77 when there is no usable GPU\n"
@@ -71,20 +86,24 @@ static void run_usage(FILE *f)
             "  --min-samples N     (default 10)   --max-samples N (default 1000)\n"
             "  --rse X             stop when stderr/median < X (default 0.005)\n"
             "  --quiet             no progress lines\n"
-            "variants:\n");
+            "Options take their value as --opt VALUE or --opt=VALUE.\n");
+    mlab_sweep_usage(f);
+    fprintf(f, "variants:\n");
     for (int i = 0; i < n; i++)
         fprintf(f, "  %-14s [%s] %s\n", v[i].name, mlab_kv_fmt_name(v[i].kv), v[i].idea);
     fprintf(f, "exit: 0 ok, 2 usage, 3 bad input, 4 I/O, 5 a variant failed validation, 77 no GPU "
                "with --require-gpu\n");
 }
 
+static mlab_progress run_progress; /* "\r" on a terminal, plain lines in a log */
+
 static void progress(void *ctx, int done, int total)
 {
     const char *what = ctx;
-    if (total >= 8 && (done == total || done % (total / 8) == 0))
-        fprintf(stderr, "\r    %s: %d/%d items", what, done, total);
-    if (done == total && total >= 8)
-        fprintf(stderr, "\n");
+    if (total >= 8 && done == total && run_progress.open)
+        mlab_progress_line(&run_progress, "    %s: %d/%d items", what, done, total);
+    else if (total >= 8 && done % (total / 8) == 0)
+        mlab_progress_update(&run_progress, "    %s: %d/%d items", what, done, total);
 }
 
 /* Fewest bytes a call must move: Q in (bf16), the KV rows in their format,
@@ -112,9 +131,14 @@ static double call_flops(const mlab_case *c)
     return f;
 }
 
-static void row_from_case(mlab_row *r, const mlab_case *c)
+static void row_from_case(mlab_row *r, const mlab_case *c, const run_opts *o, int gpu_row)
 {
     memset(r, 0, sizeof *r);
+    /* where the row ran: the host always; the device for GPU rows (-1 for CPU rows) */
+    snprintf(r->host, sizeof r->host, "%.63s", o->env->host);
+    r->device_index = gpu_row && o->gpu_open ? o->device : -1;
+    if (gpu_row && o->gpu_open)
+        snprintf(r->gpu_uuid, sizeof r->gpu_uuid, "%s", o->env->gpu_uuid);
     snprintf(r->case_name, sizeof r->case_name, "%s", c->name);
     r->batch = c->batch;
     r->q_seq_len = c->q_seq_len;
@@ -193,7 +217,7 @@ static int cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float **
         if (rc)
             return MLAB_EXIT_INTERNAL;
         mlab_row row;
-        row_from_case(&row, c);
+        row_from_case(&row, c, o, 0);
         snprintf(row.variant, sizeof row.variant, "cpu_ref_%s", s->label);
         if (s->other_tie)
             snprintf(row.variant, sizeof row.variant, "cpu_ref_mxfp4_%s",
@@ -284,12 +308,9 @@ static int gpu_cold_median(mlab_gpu *g, const mlab_timing_opts *t, double *us, c
     return 0;
 }
 
-/* The device, the host and the clocks around a timed row. */
-static void row_device(mlab_row *r, mlab_gpu *g, const mlab_env *env)
+/* The clocks right after a timed row (its device and host: row_from_case). */
+static void row_clocks(mlab_row *r, mlab_gpu *g, const mlab_env *env)
 {
-    r->device_index = env->gpu_index;
-    snprintf(r->gpu_uuid, sizeof r->gpu_uuid, "%s", env->gpu_uuid);
-    snprintf(r->host, sizeof r->host, "%.63s", env->host);
     int mhz, temp, thr;
     mlab_gpu_clocks(g, &mhz, &temp, &thr);
     r->sm_clock_mhz = mhz;
@@ -343,7 +364,7 @@ static int gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *
             continue;
         const mlab_variant *v = &vt[i];
         mlab_row row;
-        row_from_case(&row, c);
+        row_from_case(&row, c, o, 1);
         snprintf(row.variant, sizeof row.variant, "%s", v->name);
         row.variant_id = v->id;
         snprintf(row.kind, sizeof row.kind, "gpu");
@@ -388,7 +409,7 @@ static int gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *
             mlab_sampler smp = gpu_sampler(g);
             if (!rc)
                 rc = mlab_sample(&smp, &o->timing, &row, why, sizeof why);
-            row_device(&row, g, &res->env);
+            row_clocks(&row, g, &res->env);
             if (rc) {
                 fprintf(stderr, "mlabench run: %s: %s\n", v->name, why);
                 free(out);
@@ -425,55 +446,86 @@ static int gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *
     return MLAB_EXIT_OK;
 }
 
-int mlab_cmd_run(int argc, char **argv)
+/* One case of the run: a file, or a generated case (sweep index, or the
+ * embedded default when gen_index is -1 and path NULL). */
+typedef struct {
+    const char *path;
+    size_t gen_index;
+    int is_default;
+    double cost;
+} run_item;
+
+enum { OPT_DEFAULT = 2000, OPT_CPU_ONLY, OPT_REQUIRE_GPU, OPT_NO_TIME, OPT_QUIET, OPT_TRUTH,
+       OPT_SPLITS, OPT_MAX_TIME, OPT_RSE, OPT_MIN_SAMPLES, OPT_MAX_SAMPLES, OPT_VARIANTS,
+       OPT_DEVICE, OPT_SLICE, OPT_LIST };
+
+/* Parse run's options (getopt_long: --opt VALUE or --opt=VALUE, files
+ * anywhere). 0, 1 for --help (printed), -1 after a one-line message. */
+static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use_default,
+                     int *slice_k, int *slice_n, int *list_only)
 {
-    run_opts o;
-    memset(&o, 0, sizeof o);
-    mlab_timing_opts_default(&o.timing);
-    for (int i = 0; i < MLAB_V_COUNT; i++)
-        o.want[i] = 1;
-    const char **files = calloc((size_t)argc + 1, sizeof *files);
-    int nfiles = 0, use_default = 0, rc = MLAB_EXIT_USAGE;
-    if (!files)
-        return MLAB_EXIT_INTERNAL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        int iv;
-        double dv;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            run_usage(stdout);
-            free(files);
-            return MLAB_EXIT_OK;
-        } else if (!strcmp(a, "--default")) use_default = 1;
-        else if (!strcmp(a, "--cpu-only")) o.cpu_only = 1;
-        else if (!strcmp(a, "--require-gpu")) o.require_gpu = 1;
-        else if (!strcmp(a, "--no-time")) o.no_time = 1;
-        else if (!strcmp(a, "--quiet")) o.quiet = 1;
-        else if (a[0] != '-') files[nfiles++] = a;
-        else if (!(v = mlab_arg_value("run", argc, argv, &i))) goto done;
-        else if (!strcmp(a, "-o")) o.out = v;
-        else if (!strcmp(a, "--truth")) {
-            if (!strcmp(v, "dgemm")) o.truth_dgemm = 1;
+    static const struct option longopts[] = {
+        MLAB_SWEEP_OPTIONS,
+        {"default", no_argument, NULL, OPT_DEFAULT}, {"cpu-only", no_argument, NULL, OPT_CPU_ONLY},
+        {"require-gpu", no_argument, NULL, OPT_REQUIRE_GPU}, {"no-time", no_argument, NULL, OPT_NO_TIME},
+        {"quiet", no_argument, NULL, OPT_QUIET}, {"truth", required_argument, NULL, OPT_TRUTH},
+        {"splits", required_argument, NULL, OPT_SPLITS}, {"max-time", required_argument, NULL, OPT_MAX_TIME},
+        {"rse", required_argument, NULL, OPT_RSE}, {"min-samples", required_argument, NULL, OPT_MIN_SAMPLES},
+        {"max-samples", required_argument, NULL, OPT_MAX_SAMPLES},
+        {"variants", required_argument, NULL, OPT_VARIANTS}, {"device", required_argument, NULL, OPT_DEVICE},
+        {"slice", required_argument, NULL, OPT_SLICE}, {"list", no_argument, NULL, OPT_LIST},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+    };
+    int c, iv;
+    double dv;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        const char *v = optarg;
+        switch (c) {
+        case 'h': run_usage(stdout); return 1;
+        case 'o': o->out = v; break;
+        case OPT_DEFAULT: *use_default = 1; break;
+        case OPT_CPU_ONLY: o->cpu_only = 1; break;
+        case OPT_REQUIRE_GPU: o->require_gpu = 1; break;
+        case OPT_NO_TIME: o->no_time = 1; break;
+        case OPT_QUIET: o->quiet = 1; break;
+        case OPT_LIST: *list_only = 1; break;
+        case OPT_TRUTH:
+            if (!strcmp(v, "dgemm")) o->truth_dgemm = 1;
             else if (strcmp(v, "sgemm")) {
                 fprintf(stderr, "mlabench run: --truth: '%s' is not sgemm or dgemm\n", v);
-                goto done;
+                return -1;
             }
-        } else if (!strcmp(a, "--splits")) {
-            if (mlab_arg_int("run", a, v, 1, MLA_MAX_SPLITS, &o.splits)) goto done;
-        } else if (!strcmp(a, "--max-time")) {
-            if (mlab_arg_double("run", a, v, &dv) || dv <= 0) goto done;
-            o.timing.max_time_s = dv;
-        } else if (!strcmp(a, "--rse")) {
-            if (mlab_arg_double("run", a, v, &dv) || dv <= 0) goto done;
-            o.timing.target_rse = dv;
-        } else if (!strcmp(a, "--min-samples")) {
-            if (mlab_arg_int("run", a, v, 1, 1000000, &iv)) goto done;
-            o.timing.min_samples = (size_t)iv;
-        } else if (!strcmp(a, "--max-samples")) {
-            if (mlab_arg_int("run", a, v, 1, 1000000, &iv)) goto done;
-            o.timing.max_samples = (size_t)iv;
-        } else if (!strcmp(a, "--variants")) {
-            memset(o.want, 0, sizeof o.want);
+            break;
+        case OPT_SPLITS:
+            if (mlab_arg_int("run", "--splits", v, 1, MLA_MAX_SPLITS, &o->splits)) return -1;
+            break;
+        case OPT_DEVICE:
+            if (mlab_arg_int("run", "--device", v, 0, 1023, &o->device)) return -1;
+            break;
+        case OPT_SLICE:
+            if (mlab_slice_parse("run", v, slice_k, slice_n)) return -1;
+            break;
+        case OPT_MAX_TIME:
+        case OPT_RSE:
+            if (mlab_arg_double("run", c == OPT_RSE ? "--rse" : "--max-time", v, &dv)) return -1;
+            if (!(dv > 0)) {
+                fprintf(stderr, "mlabench run: %s: '%s' must be positive\n", c == OPT_RSE ? "--rse" : "--max-time", v);
+                return -1;
+            }
+            if (c == OPT_RSE) o->timing.target_rse = dv;
+            else o->timing.max_time_s = dv;
+            break;
+        case OPT_MIN_SAMPLES:
+        case OPT_MAX_SAMPLES:
+            if (mlab_arg_int("run", c == OPT_MIN_SAMPLES ? "--min-samples" : "--max-samples", v, 1, 1000000, &iv))
+                return -1;
+            if (c == OPT_MIN_SAMPLES) o->timing.min_samples = (size_t)iv;
+            else o->timing.max_samples = (size_t)iv;
+            break;
+        case OPT_VARIANTS: {
+            memset(o->want, 0, sizeof o->want);
             char buf[512];
             snprintf(buf, sizeof buf, "%s", v);
             char *save = NULL;
@@ -481,28 +533,133 @@ int mlab_cmd_run(int argc, char **argv)
                 const mlab_variant *mv = mlab_variant_find(t);
                 if (!mv) {
                     fprintf(stderr, "mlabench run: --variants: unknown variant '%s' (see --help)\n", t);
-                    goto done;
+                    return -1;
                 }
-                o.want[mv->id] = 1;
+                o->want[mv->id] = 1;
             }
-        } else {
-            fprintf(stderr, "mlabench run: unknown option '%s' (see --help)\n", a);
-            goto done;
+            break;
+        }
+        default:
+            if (mlab_arg_getopt_error("run", c, argv) || mlab_sweep_option(w, "run", c, v))
+                return -1;
         }
     }
-    if (!nfiles)
+    return mlab_sweep_check(w, "run");
+}
+
+int mlab_cmd_run(int argc, char **argv)
+{
+    run_opts o;
+    memset(&o, 0, sizeof o);
+    mlab_timing_opts_default(&o.timing);
+    for (int i = 0; i < MLAB_V_COUNT; i++)
+        o.want[i] = 1;
+    mlab_sweep w;
+    mlab_sweep_init(&w);
+    int use_default = 0, slice_k = 0, slice_n = 1, list_only = 0, rc = MLAB_EXIT_USAGE;
+    run_item *items = NULL;
+    size_t *pick = NULL, npick = 0, nitems = 0;
+    int prc = run_parse(argc, argv, &o, &w, &use_default, &slice_k, &slice_n, &list_only);
+    if (prc) {
+        rc = prc > 0 ? MLAB_EXIT_OK : MLAB_EXIT_USAGE;
+        goto done;
+    }
+    /* the cases: files (the words left after the options), the sweep, the default */
+    size_t nfiles = (size_t)(argc - optind), ngen = mlab_sweep_count(&w);
+    if (!nfiles && !ngen)
         use_default = 1;
+    items = calloc(nfiles + ngen + 2, sizeof *items);
+    pick = calloc(nfiles + ngen + 2, sizeof *pick);
+    double *cost = calloc(nfiles + ngen + 2, sizeof *cost);
+    if (!items || !pick || !cost) {
+        free(cost);
+        rc = MLAB_EXIT_INTERNAL;
+        goto done;
+    }
+    for (size_t i = 0; i < nfiles; i++) {
+        struct stat st;
+        items[nitems].path = argv[optind + (int)i];
+        items[nitems++].cost = mlab_case_cost(stat(argv[optind + (int)i], &st) ? 0 : (double)st.st_size);
+    }
+    for (size_t i = 0; i < ngen; i++) {
+        mlab_gen_spec s;
+        mlab_sweep_spec(&w, i, &s);
+        items[nitems].gen_index = i;
+        items[nitems++].cost = mlab_case_cost(mlab_gen_file_bytes(&s));
+    }
+    if (use_default) {
+        mlab_gen_spec s;
+        mlab_default_spec(&s);
+        items[nitems].is_default = 1;
+        items[nitems++].cost = mlab_case_cost(mlab_gen_file_bytes(&s));
+    }
+    for (size_t i = 0; i < nitems; i++)
+        cost[i] = items[i].cost;
+    npick = mlab_slice_pick(cost, nitems, slice_k, slice_n, pick);
+    free(cost);
+    if (npick == (size_t)-1) {
+        rc = MLAB_EXIT_INTERNAL;
+        goto done;
+    }
 
     mlab_results res;
     mlab_results_init(&res);
     mlab_env_fill_host(&res.env, argc, argv);
+    o.env = &res.env;
+    mlab_progress_init(&run_progress);
+    {   /* what is ahead: the cases, their bytes, the largest in memory */
+        double total = 0, peak = 0;
+        for (size_t j = 0; j < npick; j++) {
+            double b = items[pick[j]].cost - mlab_case_cost(0); /* the bytes */
+            total += b;
+            peak = b > peak ? b : peak;
+        }
+        FILE *f = list_only ? stdout : stderr;
+        fprintf(f, "mlabench run: %zu case%s", npick, npick == 1 ? "" : "s");
+        if (slice_n > 1)
+            fprintf(f, " (slice %d/%d of %zu)", slice_k, slice_n, nitems);
+        fprintf(f, ", %.2f GB of inputs, one case in memory at a time (largest %.2f GB, plus "
+                   "the references' outputs)\n", total / 1e9, peak / 1e9);
+        int nv = 0;
+        for (int i = 0; i < MLAB_V_COUNT; i++)
+            nv += o.want[i];
+        if (!o.cpu_only && !o.no_time && !list_only && npick) {
+            char bound[32];
+            mlab_duration_str((double)npick * nv * o.timing.max_time_s, bound, sizeof bound);
+            fprintf(f, "mlabench run: with a GPU, sampling takes at most %s (%zu case%s x %d variants x "
+                       "--max-time %.3g s), plus generation, the CPU references and validation\n",
+                    bound, npick, npick == 1 ? "" : "s", nv, o.timing.max_time_s);
+        }
+        if (list_only) {
+            for (size_t j = 0; j < npick; j++) {
+                const run_item *it = &items[pick[j]];
+                char name[64] = "", why[256];
+                mlab_gen_spec s;
+                if (it->path) {
+                    printf("  %s\n", it->path);
+                    continue;
+                }
+                if (it->is_default)
+                    mlab_default_spec(&s);
+                else
+                    mlab_sweep_spec(&w, it->gen_index, &s);
+                mlab_gen_name(&s, name, sizeof name, why, sizeof why);
+                printf("  %s (in memory)  %.1f MB\n", name, mlab_gen_file_bytes(&s) / 1e6);
+            }
+            rc = MLAB_EXIT_OK;
+            mlab_results_free(&res);
+            goto done;
+        }
+    }
+    if (!o.out)
+        fprintf(stderr, "mlabench run: no -o RESULTS.h5: the results are printed, not saved\n");
     mlab_gpu *g = NULL;
     double copy_bw = 0;
     char why[768] = "";
     int failed = 0;
     if (!o.cpu_only) {
         mlab_gpu_info gi;
-        rc = mlab_gpu_open(&g, 0, &gi, why, sizeof why);
+        rc = mlab_gpu_open(&g, o.device, &gi, why, sizeof why);
         env_from_gpu(&res.env, &gi);
         if (rc == MLAB_EXIT_NOGPU) {
             g = NULL;
@@ -515,6 +672,7 @@ int mlab_cmd_run(int argc, char **argv)
             fprintf(stderr, "mlabench run: %s\n", why);
             goto out_results;
         } else {
+            o.gpu_open = 1;
             rc = mlab_gpu_copy_bandwidth(g, &copy_bw, why, sizeof why);
             if (rc) {
                 fprintf(stderr, "mlabench run: %s\n", why);
@@ -537,35 +695,41 @@ int mlab_cmd_run(int argc, char **argv)
                    res.env.empty_kernel_us);
         }
     }
-    int ncases = use_default ? nfiles + 1 : nfiles;
-    for (int k = 0; k < ncases; k++) {
+    for (size_t j = 0; j < npick; j++) {
+        const run_item *it = &items[pick[j]];
         mlab_case c;
         mlab_input_file in;
         memset(&in, 0, sizeof in);
-        if (k < nfiles) {
-            rc = mlab_h5_read_case(files[k], &c, why, sizeof why);
+        if (it->path) {
+            rc = mlab_h5_read_case(it->path, &c, why, sizeof why);
             if (!rc)
-                rc = mlab_sha256_file(files[k], in.sha256, why, sizeof why);
+                rc = mlab_sha256_file(it->path, in.sha256, why, sizeof why);
             if (rc) {
                 fprintf(stderr, "mlabench run: %s\n", why);
                 goto out_results;
             }
-            snprintf(in.path, sizeof in.path, "%s", files[k]);
+            snprintf(in.path, sizeof in.path, "%s", it->path);
         } else {
             mlab_gen_spec s;
-            mlab_default_spec(&s);
+            if (it->is_default)
+                mlab_default_spec(&s);
+            else
+                mlab_sweep_spec(&w, it->gen_index, &s);
             rc = mlab_gen_case(&s, &c, why, sizeof why);
             if (rc) {
                 fprintf(stderr, "mlabench run: %s\n", why);
                 goto out_results;
             }
-            snprintf(in.path, sizeof in.path, "(embedded default case)");
+            snprintf(in.path, sizeof in.path, "%s", it->is_default ? "(embedded default case)"
+                                                                    : "(generated in memory, as mlabench gen)");
             snprintf(in.sha256, sizeof in.sha256, "-");
         }
         snprintf(in.schema, sizeof in.schema, "%s", MLAB_CASE_FORMAT);
         in.schema_version = MLAB_CASE_VERSION;
         snprintf(in.case_name, sizeof in.case_name, "%s", c.name);
         mlab_results_add_input(&res, &in);
+        if (npick > 1 && !o.quiet)
+            mlab_progress_line(&run_progress, "mlabench run: case %zu/%zu: %s", j + 1, npick, c.name);
 
         float *refs[N_CPU_REFS] = {0};
         rc = cpu_half(&c, &o, &res, refs);
@@ -594,7 +758,9 @@ out_results:
         mlab_gpu_close(g);
     mlab_results_free(&res);
 done:
-    free(files);
+    free(items);
+    free(pick);
+    mlab_sweep_free(&w);
     return rc;
 }
 

@@ -37,6 +37,82 @@ void mlab_suite_spec(int i, mlab_gen_spec *s)
 
 void mlab_default_spec(mlab_gen_spec *s) { mlab_suite_spec(0, s); }
 
+/* ---- names and sizes ------------------------------------------------------ */
+
+/* The fewest significant digits (%g) that read back (through double, as
+ * Python's float() then fp32 does) as the fp32 value x. */
+static void scale_str(float x, char *out, size_t n)
+{
+    for (int p = 1; p <= 9; p++) {
+        snprintf(out, n, "%.*g", p, (double)x);
+        if ((float)strtod(out, NULL) == x)
+            return;
+    }
+}
+
+static int spec_len(const mlab_gen_spec *s, int b) { return s->kv_lens ? s->kv_lens[b] : s->kv_len; }
+
+int mlab_gen_name(const mlab_gen_spec *s, char *out, size_t outlen, char *why, size_t whylen)
+{
+    char kv[64], x[32] = "", q[16] = "";
+    int uniform = 1;
+    for (int b = 1; b < s->batch; b++)
+        uniform &= spec_len(s, b) == spec_len(s, 0);
+    if (s->name[0]) {
+        snprintf(out, outlen, "%s", s->name);
+        return 0;
+    }
+    if (uniform) {
+        snprintf(kv, sizeof kv, "kv%d", spec_len(s, 0));
+    } else {
+        /* kv<L1>-<L2>-.. when short, else an FNV-1a 32 hash of "L1,L2,.." */
+        size_t len = 2;
+        uint32_t h = 2166136261u;
+        snprintf(kv, sizeof kv, "kv");
+        for (int b = 0; b < s->batch; b++) {
+            char num[16];
+            int k = snprintf(num, sizeof num, "%s%d", b ? "," : "", spec_len(s, b));
+            for (int j = 0; j < k; j++)
+                h = (h ^ (uint8_t)num[j]) * 16777619u;
+            if (len + (size_t)k <= 34) {
+                if (b)
+                    num[0] = '-';
+                memcpy(kv + len, num, (size_t)k + 1);
+            }
+            len += (size_t)k;
+        }
+        if (len > 34)
+            snprintf(kv, sizeof kv, "kvvar%08x", (unsigned)h);
+    }
+    if (s->input_scale != 1.0f) {
+        char v[24];
+        scale_str(s->input_scale, v, sizeof v);
+        snprintf(x, sizeof x, "_x%s", v);
+    }
+    if (s->q_seq_len != 1)
+        snprintf(q, sizeof q, "_q%d", s->q_seq_len);
+    char name[256];
+    snprintf(name, sizeof name, "b%d_%s_s%llu%s%s%s%s", s->batch, kv, (unsigned long long)s->seed, x,
+             s->fp4_tie == MLAB_TIE_EVEN ? "_even" : "", s->fp8_fmt == MLAB_FP8_E4M3FNUZ ? "_fnuz" : "", q);
+    if (strlen(name) > 63 || strlen(name) >= outlen) {
+        snprintf(why, whylen, "case name %s: %zu characters, the limit is 63: give it a --name",
+                 name, strlen(name));
+        return -1;
+    }
+    snprintf(out, outlen, "%s", name);
+    return 0;
+}
+
+double mlab_gen_file_bytes(const mlab_gen_spec *s)
+{
+    double kv = 0;
+    for (int b = 0; b < s->batch; b++)
+        kv += spec_len(s, b) > 0 ? spec_len(s, b) : 0;
+    double q = (double)s->batch * s->q_seq_len;
+    return q * MLAB_HEADS * MLAB_DQK * 2 +
+           kv * (MLAB_DQK * 2 + MLAB_DQK + MLAB_FP4_ROW + MLAB_MX_NBLK) + 4 + 2.0 * (s->batch + 1) * 4;
+}
+
 /* ---- Philox4x32-10 -------------------------------------------------------- */
 static void philox(uint32_t ctr[4], uint32_t key0, uint32_t key1)
 {
@@ -76,22 +152,38 @@ float mlab_gen_normal(uint64_t seed, uint32_t stream, uint64_t i)
     return (float)z[i & 1];
 }
 
-static void fill_bf16(uint16_t *x, size_t n, uint64_t seed, uint32_t stream, float scale)
+#define GEN_CHUNKS 32 /* progress points per long step; values never depend on them */
+
+static void report(const mlab_gen_spec *s, const char *step, double frac)
+{
+    if (s->progress)
+        s->progress(s->progress_ctx, step, frac);
+}
+
+/* n bf16 normals of (seed, stream) into x; the share [f0, f1) of the case. */
+static void fill_bf16(const mlab_gen_spec *s, uint16_t *x, size_t n, uint32_t stream,
+                      const char *step, double f0, double f1)
 {
     long long npairs = (long long)((n + 1) / 2);
+    float scale = s->input_scale;
+    int nch = npairs >= (1 << 22) ? GEN_CHUNKS : 1; /* small tensors: one parallel region */
+    for (int ch = 0; ch < nch; ch++) {
+        long long k0 = npairs * ch / nch, k1 = npairs * (ch + 1) / nch;
 #pragma omp parallel for schedule(static)
-    for (long long k = 0; k < npairs; k++) {
-        double z[2];
-        normal_pair(seed, stream, (uint64_t)k, z);
-        for (int j = 0; j < 2; j++) {
-            size_t i = 2 * (size_t)k + (size_t)j;
-            if (i >= n)
-                break;
-            uint16_t v = mlab_bf16_from_f32((float)z[j]);
-            if (scale != 1.0f)
-                v = mlab_bf16_from_f32(mlab_bf16_to_f32(v) * scale);
-            x[i] = v;
+        for (long long k = k0; k < k1; k++) {
+            double z[2];
+            normal_pair(s->seed, stream, (uint64_t)k, z);
+            for (int j = 0; j < 2; j++) {
+                size_t i = 2 * (size_t)k + (size_t)j;
+                if (i >= n)
+                    break;
+                uint16_t v = mlab_bf16_from_f32((float)z[j]);
+                if (scale != 1.0f)
+                    v = mlab_bf16_from_f32(mlab_bf16_to_f32(v) * scale);
+                x[i] = v;
+            }
         }
+        report(s, step, f0 + (f1 - f0) * (ch + 1) / nch);
     }
 }
 
@@ -119,6 +211,9 @@ int mlab_gen_case(const mlab_gen_spec *s, mlab_case *c, char *why, size_t whylen
         snprintf(why, whylen, "%lld kv rows: more than int32 indptrs hold", total_kv);
         return MLAB_EXIT_USAGE;
     }
+    char name[64];
+    if (mlab_gen_name(s, name, sizeof name, why, whylen))
+        return MLAB_EXIT_USAGE;
     if (mlab_case_alloc(c, s->batch, s->batch * s->q_seq_len, (int)total_kv)) {
         snprintf(why, whylen, "out of memory for %lld kv rows", total_kv);
         return MLAB_EXIT_INTERNAL;
@@ -138,23 +233,24 @@ int mlab_gen_case(const mlab_gen_spec *s, mlab_case *c, char *why, size_t whylen
     c->input_scale = s->input_scale;
     c->fp4_tie = s->fp4_tie;
     c->fp8_fmt = s->fp8_fmt;
-    if (s->name[0])
-        snprintf(c->name, sizeof c->name, "%s", s->name);
-    else if (uniform)
-        snprintf(c->name, sizeof c->name, "b%d_kv%d_q%d_s%llu%s", s->batch, c->kv_len,
-                 s->q_seq_len, (unsigned long long)s->seed, s->input_scale != 1.0f ? "_x0.02" : "");
-    else
-        snprintf(c->name, sizeof c->name, "b%d_kvvar_q%d_s%llu", s->batch, s->q_seq_len,
-                 (unsigned long long)s->seed);
-
+    snprintf(c->name, sizeof c->name, "%s", name);
     size_t nq = (size_t)c->total_q * MLAB_HEADS * MLAB_DQK, nkv = (size_t)total_kv;
-    fill_bf16(c->q, nq, s->seed, 0, s->input_scale);
-    fill_bf16(c->kv_bf16, nkv * MLAB_DQK, s->seed, 1, s->input_scale);
+    /* shares of the work, by bytes touched: q, kv, fp8 pass, MXFP4 pass */
+    double wq = (double)nq, wkv = (double)nkv * MLAB_DQK, tot = wq + 2.5 * wkv + 1;
+    double f1 = wq / tot, f2 = (wq + wkv) / tot, f3 = (wq + 1.5 * wkv) / tot;
+    fill_bf16(s, c->q, nq, 0, "q", 0, f1);
+    fill_bf16(s, c->kv_bf16, nkv * MLAB_DQK, 1, "kv", f1, f2);
     c->kv_fp8_scale = mlab_fp8_quantize_tensor(c->kv_bf16, nkv * MLAB_DQK, s->fp8_fmt, c->kv_fp8);
+    report(s, "fp8", f3);
+    int nch = nkv >= (1 << 14) ? GEN_CHUNKS : 1;
+    for (int ch = 0; ch < nch; ch++) {
+        long long r0 = (long long)nkv * ch / nch, r1 = (long long)nkv * (ch + 1) / nch;
 #pragma omp parallel for schedule(static)
-    for (long long r = 0; r < (long long)nkv; r++)
-        mlab_mxfp4_quantize_row(c->kv_bf16 + (size_t)r * MLAB_DQK, MLAB_DQK, s->fp4_tie,
-                                c->kv_fp4 + (size_t)r * MLAB_FP4_ROW,
-                                c->kv_e8m0 + (size_t)r * MLAB_MX_NBLK);
+        for (long long r = r0; r < r1; r++)
+            mlab_mxfp4_quantize_row(c->kv_bf16 + (size_t)r * MLAB_DQK, MLAB_DQK, s->fp4_tie,
+                                    c->kv_fp4 + (size_t)r * MLAB_FP4_ROW,
+                                    c->kv_e8m0 + (size_t)r * MLAB_MX_NBLK);
+        report(s, "mxfp4", f3 + (1 - f3) * (ch + 1) / nch);
+    }
     return MLAB_EXIT_OK;
 }

@@ -24,6 +24,10 @@ typedef struct {
     mlab_fp4_tie fp4_tie;
     mlab_fp8_fmt fp8_fmt;
     char name[64];          /* "" -> derived from the parameters */
+    /* optional: called between chunks of the long steps with the step
+     * ("q", "kv", "fp8", "mxfp4") and the fraction of the case done */
+    void (*progress)(void *ctx, const char *step, double frac);
+    void *progress_ctx;
 } mlab_gen_spec;
 
 #define MLAB_SUITE_N 8
@@ -33,6 +37,23 @@ void mlab_suite_spec(int i, mlab_gen_spec *s);
 void mlab_default_spec(mlab_gen_spec *s);
 /* Defaults for a custom case (q_seq_len 1, scale 1, tie up, e4m3fn). */
 void mlab_gen_spec_init(mlab_gen_spec *s);
+
+/* The case name of a spec: one rule for every producer (gen, run's in-memory
+ * sweeps, data/record_competition.py through data/case_name.py), covering
+ * every parameter that changes the bytes (data/README.md, "Case names"):
+ *   b<batch>_kv<L>_s<seed>[_x<scale>][_even][_fnuz][_q<n>]
+ * L is the uniform kv length; varying lengths give kv<L1>-<L2>-.. when that
+ * part is at most 32 characters, else kvvar<8 hex digits of FNV-1a 32 over
+ * "L1,L2,..">. A suffix appears only when its parameter differs from the
+ * default (input scale 1, tie up, e4m3fn, q_seq_len 1); the scale is written
+ * with the fewest %g digits that give back its fp32 value. spec->name, when
+ * set, wins. Returns 0, or -1 (with a reason) when the name would not fit
+ * 63 characters. */
+int mlab_gen_name(const mlab_gen_spec *s, char *out, size_t outlen, char *why, size_t whylen);
+
+/* Bytes of the case file mlab_h5_write_case writes for a spec (tensors and
+ * indptrs; headers of a few KB aside): the size and memory estimate. */
+double mlab_gen_file_bytes(const mlab_gen_spec *s);
 
 /* Fill c (allocated here) per spec. Returns MLAB_EXIT_* and a reason. */
 int mlab_gen_case(const mlab_gen_spec *s, mlab_case *c, char *why, size_t whylen);

@@ -1,0 +1,259 @@
+/* sweep.c: the case options of gen and run, and slicing (sweep.h). */
+#include "sweep.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+
+void mlab_sweep_usage(FILE *f)
+{
+    fprintf(f,
+            "case options (gen and run; lists make a sweep of every combination):\n"
+            "  --suite             the competition's 8 cases (batch, kv_len, seed fixed)\n"
+            "  --batch B[,B..]     batch items (default 1)\n"
+            "  --kv-len L[,L..]    kv rows per item (default 1024)\n"
+            "  --kv-lens L1,L2,..  one case, one length per item (variable; 0 = empty)\n"
+            "  --q-seq-len N[,N..] query rows per item, 1..4 (default 1; causal, bottom-right)\n"
+            "  --seed S            (default 1)\n"
+            "  --input-scale X     1.0 (default) or 0.02 (the task before 2026-03-17)\n"
+            "  --tie up|even       E2M1 tie rule (default up: the competition's aiter)\n"
+            "  --fp8 e4m3fn|e4m3fnuz  fp8 flavour of the stored KV (default e4m3fn)\n"
+            "  --name NAME         name of a single case (default: the naming rule,\n"
+            "                      b<B>_kv<L>_s<S>[_x<scale>][_even][_fnuz][_q<n>])\n");
+}
+
+void mlab_sweep_init(mlab_sweep *w)
+{
+    memset(w, 0, sizeof *w);
+    w->seed = 1;
+    w->input_scale = 1.0f;
+    w->tie = MLAB_TIE_UP;
+    w->fp8 = MLAB_FP8_E4M3FN;
+}
+
+void mlab_sweep_free(mlab_sweep *w)
+{
+    free(w->batch);
+    free(w->kv_len);
+    free(w->kv_lens);
+    free(w->qlen);
+    mlab_sweep_init(w);
+}
+
+static int list(const char *cmd, const char *opt, const char *v, long lo, long hi, int **out, int *n)
+{
+    free(*out);
+    *out = NULL;
+    *n = 0;
+    return mlab_arg_int_list(cmd, opt, v, lo, hi, out, n);
+}
+
+int mlab_sweep_option(mlab_sweep *w, const char *cmd, int code, const char *v)
+{
+    double x;
+    w->given = 1;
+    switch (code) {
+    case MLAB_OPT_SUITE:
+        w->suite = 1;
+        return 0;
+    case MLAB_OPT_BATCH:
+        return list(cmd, "--batch", v, 1, 1 << 20, &w->batch, &w->nbatch);
+    case MLAB_OPT_KV_LEN:
+        return list(cmd, "--kv-len", v, 0, 1 << 30, &w->kv_len, &w->nkv_len);
+    case MLAB_OPT_KV_LENS:
+        return list(cmd, "--kv-lens", v, 0, 1 << 30, &w->kv_lens, &w->nkv_lens);
+    case MLAB_OPT_Q_SEQ_LEN:
+        return list(cmd, "--q-seq-len", v, 1, 4, &w->qlen, &w->nqlen);
+    case MLAB_OPT_SEED:
+        w->seed_given = 1;
+        return mlab_arg_u64(cmd, "--seed", v, &w->seed);
+    case MLAB_OPT_INPUT_SCALE:
+        if (mlab_arg_double(cmd, "--input-scale", v, &x))
+            return -1;
+        if (!((float)x > 0) || !isfinite((float)x)) {
+            fprintf(stderr, "mlabench %s: --input-scale: '%s' must be a positive, finite fp32 value\n", cmd, v);
+            return -1;
+        }
+        w->input_scale = (float)x;
+        return 0;
+    case MLAB_OPT_TIE:
+        if (mlab_fp4_tie_parse(v, &w->tie)) {
+            fprintf(stderr, "mlabench %s: --tie: '%s' is not up or even\n", cmd, v);
+            return -1;
+        }
+        return 0;
+    case MLAB_OPT_FP8:
+        if (!strcmp(v, "e4m3fn"))
+            w->fp8 = MLAB_FP8_E4M3FN;
+        else if (!strcmp(v, "e4m3fnuz"))
+            w->fp8 = MLAB_FP8_E4M3FNUZ;
+        else {
+            fprintf(stderr, "mlabench %s: --fp8: '%s' is not e4m3fn or e4m3fnuz\n", cmd, v);
+            return -1;
+        }
+        return 0;
+    case MLAB_OPT_NAME:
+        if (!v[0] || strlen(v) > 63 || strchr(v, '/')) {
+            fprintf(stderr, "mlabench %s: --name: '%s' must be 1..63 characters, no '/'\n", cmd, v);
+            return -1;
+        }
+        snprintf(w->name, sizeof w->name, "%s", v);
+        return 0;
+    }
+    fprintf(stderr, "mlabench %s: internal error: case option %d\n", cmd, code);
+    return -1;
+}
+
+static int dim(int n) { return n ? n : 1; }
+
+size_t mlab_sweep_count(const mlab_sweep *w)
+{
+    if (!w->given)
+        return 0;
+    if (w->suite)
+        return MLAB_SUITE_N;
+    if (w->kv_lens)
+        return (size_t)dim(w->nqlen);
+    return (size_t)dim(w->nbatch) * (size_t)dim(w->nkv_len) * (size_t)dim(w->nqlen);
+}
+
+void mlab_sweep_spec(const mlab_sweep *w, size_t i, mlab_gen_spec *s)
+{
+    if (w->suite) {
+        mlab_suite_spec((int)i, s);
+    } else {
+        mlab_gen_spec_init(s);
+        size_t nq = (size_t)dim(w->nqlen), nk = (size_t)dim(w->nkv_len);
+        if (w->qlen)
+            s->q_seq_len = w->qlen[i % nq];
+        if (w->kv_lens) {
+            s->batch = w->nkv_lens;
+            s->kv_lens = w->kv_lens;
+        } else {
+            if (w->kv_len)
+                s->kv_len = w->kv_len[(i / nq) % nk];
+            if (w->batch)
+                s->batch = w->batch[i / (nq * nk)];
+        }
+        s->seed = w->seed;
+        snprintf(s->name, sizeof s->name, "%s", w->name);
+    }
+    s->input_scale = w->input_scale;
+    s->fp4_tie = w->tie;
+    s->fp8_fmt = w->fp8;
+}
+
+int mlab_sweep_check(const mlab_sweep *w, const char *cmd)
+{
+    if (w->suite && (w->batch || w->kv_len || w->kv_lens || w->qlen || w->seed_given || w->name[0])) {
+        const char *o = w->batch ? "--batch" : w->kv_len ? "--kv-len" : w->kv_lens ? "--kv-lens"
+                      : w->qlen ? "--q-seq-len" : w->seed_given ? "--seed" : "--name";
+        fprintf(stderr, "mlabench %s: --suite fixes batch, kv length, q_seq_len, seed and names: "
+                        "drop %s (or drop --suite for a sweep)\n", cmd, o);
+        return -1;
+    }
+    if (w->kv_lens && w->kv_len) {
+        fprintf(stderr, "mlabench %s: --kv-len and --kv-lens contradict each other: give one\n", cmd);
+        return -1;
+    }
+    if (w->kv_lens && w->batch && (w->nbatch != 1 || w->batch[0] != w->nkv_lens)) {
+        fprintf(stderr, "mlabench %s: --batch %d but --kv-lens lists %d lengths: drop --batch "
+                        "(the list gives the batch)\n", cmd, w->batch[0], w->nkv_lens);
+        return -1;
+    }
+    size_t n = mlab_sweep_count(w);
+    if (w->name[0] && n > 1) {
+        fprintf(stderr, "mlabench %s: --name names one case, the options give %zu\n", cmd, n);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        mlab_gen_spec s;
+        char name[64], why[256];
+        mlab_sweep_spec(w, i, &s);
+        if (mlab_gen_name(&s, name, sizeof name, why, sizeof why)) {
+            fprintf(stderr, "mlabench %s: %s\n", cmd, why);
+            return -1;
+        }
+        double kv = mlab_gen_file_bytes(&s) / (MLAB_DQK * 2 + MLAB_DQK + MLAB_FP4_ROW + MLAB_MX_NBLK);
+        if (kv > 2147483647.0) {
+            fprintf(stderr, "mlabench %s: case %s: about %.0f kv rows, more than int32 indptrs hold\n",
+                    cmd, name, kv);
+            return -1;
+        }
+        for (size_t j = 0; j < i; j++) { /* a list with a repeated value: the same case twice */
+            mlab_gen_spec t;
+            char other[64];
+            mlab_sweep_spec(w, j, &t);
+            if (!mlab_gen_name(&t, other, sizeof other, why, sizeof why) && !strcmp(other, name)) {
+                fprintf(stderr, "mlabench %s: case %s is asked for twice (a repeated list value)\n",
+                        cmd, name);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- slicing ------------------------------------------------------------ */
+
+double mlab_case_cost(double file_bytes) { return file_bytes + 1e9; }
+
+size_t mlab_slice_pick(const double *cost, size_t nitems, int k, int n, size_t *pick)
+{
+    size_t *order = malloc((nitems + 1) * sizeof *order);
+    int *slice = malloc((nitems + 1) * sizeof *slice);
+    double *load = calloc((size_t)n, sizeof *load);
+    size_t m = (size_t)-1;
+    if (!order || !slice || !load)
+        goto out;
+    m = 0;
+    for (size_t i = 0; i < nitems; i++)
+        order[i] = i;
+    /* insertion sort by cost descending, ties by index (stable, deterministic) */
+    for (size_t i = 1; i < nitems; i++) {
+        size_t x = order[i], j = i;
+        while (j > 0 && cost[order[j - 1]] < cost[x]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = x;
+    }
+    for (size_t i = 0; i < nitems; i++) {
+        int best = 0;
+        for (int s = 1; s < n; s++)
+            if (load[s] < load[best])
+                best = s;
+        slice[order[i]] = best;
+        load[best] += cost[order[i]];
+    }
+    for (size_t i = 0; i < nitems; i++)
+        if (slice[i] == k)
+            pick[m++] = i;
+out:
+    free(order);
+    free(slice);
+    free(load);
+    return m;
+}
+
+int mlab_slice_parse(const char *cmd, const char *v, int *k, int *n)
+{
+    char kb[32], *slash = strchr(v, '/');
+    if (!slash || (size_t)(slash - v) >= sizeof kb) {
+        fprintf(stderr, "mlabench %s: --slice: '%s' is not K/N (slice K of N, 0-based)\n", cmd, v);
+        return -1;
+    }
+    memcpy(kb, v, (size_t)(slash - v));
+    kb[slash - v] = 0;
+    if (mlab_arg_int(cmd, "--slice N", slash + 1, 1, 4096, n) ||
+        mlab_arg_int(cmd, "--slice K", kb, 0, 4095, k))
+        return -1;
+    if (*k >= *n) {
+        fprintf(stderr, "mlabench %s: --slice: %d/%d: K must be below N (0-based)\n", cmd, *k, *n);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,82 @@
+/* sweep.h: the cases a command line asks for, generated rather than read:
+ * the competition suite, one custom case, or a sweep (every combination of
+ * lists of batches, kv lengths and q_seq_lens). `gen` writes them to files,
+ * `run` generates them in memory; both parse the same options here, so both
+ * name cases by the one rule (mlab_gen_name) and refuse the same
+ * contradictions. Also the slicing of a list of cases over N workers
+ * (GPUs, Slurm array tasks), balanced by estimated cost. */
+#ifndef MLAB_SWEEP_H
+#define MLAB_SWEEP_H
+
+#include <getopt.h> /* struct option */
+#include <stddef.h>
+#include <stdio.h>  /* FILE */
+
+#include "gen.h" /* mlab_gen_spec */
+
+typedef struct {
+    int suite;                /* --suite: the competition's 8 cases */
+    int *batch, nbatch;       /* --batch B[,B..] */
+    int *kv_len, nkv_len;     /* --kv-len L[,L..] (uniform lengths) */
+    int *kv_lens, nkv_lens;   /* --kv-lens L1,L2,..: one case, one length per item */
+    int *qlen, nqlen;         /* --q-seq-len N[,N..] */
+    uint64_t seed;            /* --seed S (default 1) */
+    float input_scale;        /* --input-scale X (default 1) */
+    mlab_fp4_tie tie;         /* --tie up|even */
+    mlab_fp8_fmt fp8;         /* --fp8 e4m3fn|e4m3fnuz */
+    char name[64];            /* --name NAME: one case only */
+    int given;                /* 1 when any option above was given */
+    int seed_given;
+} mlab_sweep;
+
+/* getopt_long codes of the case options (MLAB_SWEEP_OPTIONS lists them for
+ * a command's option table). */
+enum {
+    MLAB_OPT_SUITE = 1000, MLAB_OPT_BATCH, MLAB_OPT_KV_LEN, MLAB_OPT_KV_LENS, MLAB_OPT_Q_SEQ_LEN,
+    MLAB_OPT_SEED, MLAB_OPT_INPUT_SCALE, MLAB_OPT_TIE, MLAB_OPT_FP8, MLAB_OPT_NAME
+};
+#define MLAB_SWEEP_OPTIONS                                                                     \
+    {"suite", no_argument, NULL, MLAB_OPT_SUITE}, {"batch", required_argument, NULL, MLAB_OPT_BATCH}, \
+    {"kv-len", required_argument, NULL, MLAB_OPT_KV_LEN},                                      \
+    {"kv-lens", required_argument, NULL, MLAB_OPT_KV_LENS},                                    \
+    {"q-seq-len", required_argument, NULL, MLAB_OPT_Q_SEQ_LEN},                                \
+    {"seed", required_argument, NULL, MLAB_OPT_SEED},                                          \
+    {"input-scale", required_argument, NULL, MLAB_OPT_INPUT_SCALE},                            \
+    {"tie", required_argument, NULL, MLAB_OPT_TIE}, {"fp8", required_argument, NULL, MLAB_OPT_FP8}, \
+    {"name", required_argument, NULL, MLAB_OPT_NAME}
+
+/* The case options' help lines (lists: whether batch/kv-len/q-seq-len take lists). */
+void mlab_sweep_usage(FILE *f);
+
+void mlab_sweep_init(mlab_sweep *w);
+void mlab_sweep_free(mlab_sweep *w);
+/* Take option code (an MLAB_OPT_*) with value v. 0, or -1 after printing
+ * "mlabench <cmd>: --opt: why". */
+int mlab_sweep_option(mlab_sweep *w, const char *cmd, int code, const char *v);
+/* After parsing: refuse contradictions (--suite with shape options, --kv-len
+ * with --kv-lens, a --batch that is not the --kv-lens count, --name for more
+ * than one case) and every case whose name or size is impossible. 0, or -1
+ * with a one-line message. */
+int mlab_sweep_check(const mlab_sweep *w, const char *cmd);
+/* Number of cases: 8 for the suite, the product of the list lengths for a
+ * sweep, 1 for a custom case; 0 when no case option was given. */
+size_t mlab_sweep_count(const mlab_sweep *w);
+/* Case i (0-based, in the documented order: batch outermost, then kv
+ * length, then q_seq_len). */
+void mlab_sweep_spec(const mlab_sweep *w, size_t i, mlab_gen_spec *s);
+
+/* Slice k of n over items with cost[i]: longest cost first, each to the
+ * slice with the least total so far (ties: lower slice), so the slices'
+ * totals are close. pick[j] gets the indices of slice k in their original
+ * order; returns their count, (size_t)-1 when out of memory. Deterministic. */
+size_t mlab_slice_pick(const double *cost, size_t nitems, int k, int n, size_t *pick);
+/* Parse "K/N" (0 <= K < N <= 4096). 0, or -1 with a message. */
+int mlab_slice_parse(const char *cmd, const char *v, int *k, int *n);
+
+/* Estimated cost of one case, in bytes of file (the slicing weight): its
+ * file bytes plus 1 GB standing for the work every case costs whatever its
+ * size (up to --max-time of sampling per variant, set-up, the copy
+ * bandwidth): a guess to be replaced by measured per-case times. */
+double mlab_case_cost(double file_bytes);
+
+#endif
