@@ -10,8 +10,11 @@
 template <int KVF, bool FAST, bool XCD> static int blocks_per_sm_of(void)
 {
     typedef mla_cfg<KVF> C;
-    (void)hipFuncSetAttribute((const void *)mla_decode<KVF, FAST, XCD>,
-                        hipFuncAttributeMaxDynamicSharedMemorySize, C::SMEM);
+    /* a GPU that refuses the shared memory runs none: the runner refuses the
+     * variant before this (smem_bytes against the device's limit) */
+    if (hipFuncSetAttribute((const void *)mla_decode<KVF, FAST, XCD>,
+                            hipFuncAttributeMaxDynamicSharedMemorySize, C::SMEM) != hipSuccess)
+        return 1;
     int n = 0;
     if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, mla_decode<KVF, FAST, XCD>, MLA_NT, C::SMEM) !=
         hipSuccess)
@@ -58,9 +61,12 @@ static hipError_t launch_decode(const mla_params *p, hipStream_t s)
         /* every kernel of the sequence asks for the largest shared-memory
          * carve-out, so the SMs need no L1/shared reconfiguration between
          * them (H200: fp8 1-3% faster, papers/perf-notes.md) */
-        (void)cudaFuncSetAttribute(mla_combine<FAST, mla_part16<KVF>::value>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-        (void)cudaFuncSetAttribute(mla_q_amax, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-        (void)cudaFuncSetAttribute(mla_decode<KVF, FAST, XCD>, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+        if ((e = cudaFuncSetAttribute(mla_combine<FAST, mla_part16<KVF>::value>,
+                                      cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
+            (e = cudaFuncSetAttribute(mla_q_amax, cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
+            (e = cudaFuncSetAttribute(mla_decode<KVF, FAST, XCD>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                      100)) != hipSuccess)
+            return e;
 #endif
         attr_set = true;
     }

@@ -621,22 +621,31 @@ extern "C" int mlab_gpu_graph(mlab_gpu *g, int iters, double *us, char *why, siz
         (void)hipMemset(g->sel_p.trace, 0, 8 * (size_t)MLAB_TR_WORDS);
     }
 #endif
-    hipGraph_t graph;
-    hipGraphExec_t exec;
-    CK(hipStreamBeginCapture(g->s, hipStreamCaptureModeThreadLocal));
-    CK(launch_selected(g));
-    CK(hipStreamEndCapture(g->s, &graph));
-    CK(hipGraphInstantiate(&exec, graph, NULL, NULL, 0));
-    CK(hipGraphLaunch(exec, g->s));
-    CK(hipEventRecord(g->e0, g->s));
-    for (int i = 0; i < iters; i++) CK(hipGraphLaunch(exec, g->s));
-    CK(hipEventRecord(g->e1, g->s));
-    CK(hipEventSynchronize(g->e1));
-    float ms;
-    CK(hipEventElapsedTime(&ms, g->e0, g->e1));
+    /* no early return between capture and destroy: a failure still ends the
+     * capture and frees the graph (the CK macro returns, so it is not used here) */
+    hipGraph_t graph = NULL;
+    hipGraphExec_t exec = NULL;
+    hipError_t e = hipStreamBeginCapture(g->s, hipStreamCaptureModeThreadLocal);
+    if (e == hipSuccess) {
+        hipError_t le = launch_selected(g);
+        e = hipStreamEndCapture(g->s, &graph);
+        if (e == hipSuccess) e = le;
+    }
+    if (e == hipSuccess) e = hipGraphInstantiate(&exec, graph, NULL, NULL, 0);
+    if (e == hipSuccess) e = hipGraphLaunch(exec, g->s);
+    if (e == hipSuccess) e = hipEventRecord(g->e0, g->s);
+    for (int i = 0; i < iters && e == hipSuccess; i++) e = hipGraphLaunch(exec, g->s);
+    if (e == hipSuccess) e = hipEventRecord(g->e1, g->s);
+    if (e == hipSuccess) e = hipEventSynchronize(g->e1);
+    float ms = 0;
+    if (e == hipSuccess) e = hipEventElapsedTime(&ms, g->e0, g->e1);
+    if (exec) (void)hipGraphExecDestroy(exec);
+    if (graph) (void)hipGraphDestroy(graph);
+    if (e != hipSuccess) {
+        snprintf(why, whylen, "graph replay: %s", hipGetErrorString(e));
+        return MLAB_GPU_ERR;
+    }
     *us = 1e3 * ms / iters;
-    (void)hipGraphExecDestroy(exec);
-    (void)hipGraphDestroy(graph);
 
     return 0;
 }
