@@ -1,6 +1,6 @@
 /* results.h: one run's results in memory: the environment it ran in and one
  * row per (case, variant). results_h5.c writes and reads it as an HDF5 file
- * (schema "mlabench-results", see data/README.md); cmd_results.c exports CSV.
+ * (schema "mlabench-results", see data/README.md); cmd_export.c exports CSV.
  */
 #ifndef MLAB_RESULTS_H
 #define MLAB_RESULTS_H

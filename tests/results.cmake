@@ -1,5 +1,5 @@
 # results.cmake: results files, export, compare, plot and report
-# (harness/results*.c, stats.c, env.c, cmd_results.c, plots/*.gp). Label cpu.
+# (harness/results*.c, stats.c, env.c, results_cli.c, cmd_{export,compare,plot,report,history,merge}.c, plots/*.gp). Label cpu.
 mlab_c_test(test_results_stats test_results_stats.c LABELS cpu)
 mlab_c_test(test_results_h5 test_results_h5.c LABELS cpu)
 
@@ -19,3 +19,4 @@ mlab_py_test(test_results_report test_results_report.py LABELS cpu ARGS $<TARGET
 
 # harness/trace_summary.py: the summary of a -DMLAB_TRACE phase trace
 mlab_py_test(test_trace_summary test_trace_summary.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/trace_summary.py)
+mlab_py_test(test_results_cli test_results_cli.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)

@@ -172,6 +172,7 @@ static int do_write(int argc, char **argv)
                 double once = 1e3 * (1 + gauss() * noise);
                 snprintf(row.variant, sizeof row.variant, "cpu_ref_fp8");
                 row.variant_id = -2;
+                snprintf(row.kind, sizeof row.kind, "cpu");
                 row.splits = 0;
                 snprintf(row.kernel_tol, sizeof row.kernel_tol, "total:fp8");
                 row.kernel_err = row.total_err;
