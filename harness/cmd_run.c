@@ -24,6 +24,7 @@
 #include "h5io.h"
 #include "results.h"
 #include "results_h5.h"
+#include "tensor_hash.h" /* mlab_tensor_hash_case */
 
 typedef struct {
     int cpu_only, require_gpu, truth_dgemm, splits, no_time, quiet;
@@ -439,8 +440,6 @@ int mlab_cmd_run(int argc, char **argv)
         memset(&in, 0, sizeof in);
         if (k < nfiles) {
             rc = mlab_h5_read_case(files[k], &c, why, sizeof why);
-            if (!rc)
-                rc = mlab_sha256_file(files[k], in.sha256, why, sizeof why);
             if (rc) {
                 fprintf(stderr, "mlabench run: %s\n", why);
                 goto out_results;
@@ -455,7 +454,12 @@ int mlab_cmd_run(int argc, char **argv)
                 goto out_results;
             }
             snprintf(in.path, sizeof in.path, "(embedded default case)");
-            snprintf(in.sha256, sizeof in.sha256, "-");
+        }
+        if (mlab_tensor_hash_case(&c, &in, why, sizeof why)) {
+            fprintf(stderr, "mlabench run: %s\n", why);
+            mlab_case_free(&c);
+            rc = MLAB_EXIT_INTERNAL;
+            goto out_results;
         }
         snprintf(in.schema, sizeof in.schema, "%s", MLAB_CASE_FORMAT);
         in.schema_version = MLAB_CASE_VERSION;

@@ -20,3 +20,4 @@ mlab_py_test(test_results_report test_results_report.py LABELS cpu ARGS $<TARGET
 # harness/trace_summary.py: the summary of a -DMLAB_TRACE phase trace
 mlab_py_test(test_trace_summary test_trace_summary.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/trace_summary.py)
 mlab_py_test(test_results_cli test_results_cli.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
+mlab_py_test(test_results_inputs test_results_inputs.py LABELS cpu)
