@@ -1,6 +1,5 @@
-/* cmd_export.c: `mlabench export RESULTS` -> CSV (commands.h). One header
- * line, then one line per (case, variant) with every field of /rows in file
- * order; --samples writes the raw samples in long format instead. */
+/* cmd_export.c: `mlabench export RESULTS ...` -> the tidy table (CSV or
+ * JSON, results_cli.h's mlab_tidy_write), or one file's raw samples. */
 #include <string.h>
 
 #include "commands.h"
@@ -10,33 +9,22 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: mlabench export RESULTS [-o FILE.csv] [--samples]\n"
-            "  Writes a results file as CSV (to stdout without -o; with -o through a\n"
-            "  temporary renamed into place). One header line, then one line per\n"
-            "  (case, variant) with every field of the file's /rows in its order\n"
-            "  (data/README.md): identity, samples and stop reason, median/q1/q3/min/\n"
-            "  mean/stdev in us, bytes, flops, GB/s, %% of copy bandwidth, TFLOP/s,\n"
-            "  then kernel_* and total_* error metrics. Numbers as %%.9g.\n"
-            "  --samples  the raw samples instead, long format:\n"
-            "             case_name,variant,sample_index,us\n"
+            "usage: mlabench export RESULTS [RESULTS2 ...] [-o FILE] [--format csv|json]\n"
+            "       mlabench export RESULTS --samples [-o FILE.csv]\n"
+            "  Writes results files as one tidy (long-format) table: one line per (run,\n"
+            "  case, variant), to stdout without -o (with -o through a temporary renamed\n"
+            "  into place). Columns: the run's own (run_index, file, label, date, gpu,\n"
+            "  runtime, driver, commit, dirty, backend, copy_bw_gbs, read_bw_gbs), then\n"
+            "  derived ones (case_index: cases ordered by bytes; variant_index; parent;\n"
+            "  timed; floor_us, floor_gbps, floor_kind: the row's read limit when\n"
+            "  measured, else its bytes at copy bandwidth; ratio_to_floor;\n"
+            "  ratio_to_parent; rel_to_first: median / the same row's in the first run;\n"
+            "  tol_max_rel_rms), then every field of /rows in file order (data/README.md).\n"
+            "  The plots (plots/*.gp) read this CSV. Numbers as %%.9g.\n"
+            "  --format json  the same table as {\"columns\": [...], \"rows\": [{...}, ...]}\n"
+            "  --samples      the raw samples of one file instead, long format:\n"
+            "                 case_name,variant,sample_index,us\n"
             "exit codes: 0 ok, 2 usage, 3 not a results file, 4 cannot read or write\n");
-}
-
-static void write_rows_csv(FILE *f, const mlab_results *r)
-{
-    size_t nf;
-    const mlab_field *fl = mlab_row_fields(&nf);
-    for (size_t k = 0; k < nf; k++)
-        fprintf(f, "%s%s", k ? "," : "", fl[k].name);
-    fputc('\n', f);
-    for (size_t i = 0; i < r->nrows; i++) {
-        for (size_t k = 0; k < nf; k++) {
-            if (k)
-                fputc(',', f);
-            mlab_put_field(f, &r->rows[i], &fl[k], MLAB_FMT_CSV);
-        }
-        fputc('\n', f);
-    }
 }
 
 static void write_samples_csv(FILE *f, const mlab_results *r)
@@ -58,37 +46,49 @@ static void write_samples_csv(FILE *f, const mlab_results *r)
 int mlab_cmd_export(int argc, char **argv)
 {
     const char *cmd = "export", *out = NULL;
-    int samples = 0, c;
+    int samples = 0, style = MLAB_FMT_CSV, c;
     static const struct option longs[] = {
-        {"help", no_argument, NULL, 'h'}, {"output", required_argument, NULL, 'o'},
-        {"samples", no_argument, NULL, 's'}, {NULL, 0, NULL, 0}};
+        {"help", no_argument, NULL, 'h'},          {"output", required_argument, NULL, 'o'},
+        {"samples", no_argument, NULL, 's'},       {"format", required_argument, NULL, 'F'},
+        {NULL, 0, NULL, 0}};
     mlab_cli_getopt_reset();
     while ((c = mlab_cli_getopt(cmd, argc, argv, "ho:", longs)) != -1) {
         switch (c) {
         case 'h': usage(stdout); return MLAB_EXIT_OK;
         case 'o': out = optarg; break;
         case 's': samples = 1; break;
-        default: return MLAB_EXIT_USAGE;
+        case 'F':
+            style = mlab_fmt_parse(optarg);
+            if (style != MLAB_FMT_CSV && style != MLAB_FMT_JSON)
+                return mlab_cli_err(cmd, MLAB_EXIT_USAGE, "--format: '%s' is not csv or json",
+                                    optarg);
+            break;
+        default: usage(stderr); return MLAB_EXIT_USAGE;
         }
     }
-    if (argc - optind != 1) {
+    int n = argc - optind;
+    if (n < 1) {
         usage(stderr);
-        return argc - optind > 1 ? mlab_cli_err(cmd, MLAB_EXIT_USAGE, "one results file at a time")
-                                 : MLAB_EXIT_USAGE;
+        return MLAB_EXIT_USAGE;
     }
-    mlab_results r;
-    int rc = mlab_cli_load(cmd, argv[optind], &r);
+    if (samples && (n > 1 || style != MLAB_FMT_CSV))
+        return mlab_cli_err(cmd, MLAB_EXIT_USAGE, "--samples: one results file, CSV only");
+    mlab_run_file *runs;
+    int rc = mlab_runs_load(cmd, (const char *const *)argv + optind, n, &runs);
     if (rc)
         return rc;
     mlab_outfile o;
     rc = mlab_out_open(cmd, &o, out);
     if (rc == MLAB_EXIT_OK) {
+        int bad = 0;
         if (samples)
-            write_samples_csv(o.f, &r);
+            write_samples_csv(o.f, &runs[0].r);
         else
-            write_rows_csv(o.f, &r);
-        rc = mlab_out_close(cmd, &o, 1);
+            bad = mlab_tidy_write(o.f, runs, n, (mlab_fmt)style) != 0;
+        rc = mlab_out_close(cmd, &o, !bad);
+        if (bad && !rc)
+            rc = mlab_cli_err(cmd, MLAB_EXIT_INTERNAL, "out of memory");
     }
-    mlab_results_free(&r);
+    mlab_runs_free(runs, n);
     return rc;
 }

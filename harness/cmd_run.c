@@ -31,6 +31,7 @@ typedef struct {
     int want[MLAB_V_COUNT];
     mlab_timing_opts timing;
     const char *out;
+    const char *label; /* env.label */
 } run_opts;
 
 static void run_usage(FILE *f)
@@ -43,6 +44,8 @@ static void run_usage(FILE *f)
             "  generated in memory. Without a GPU (or with --cpu-only) only the CPU half runs.\n"
             "options:\n"
             "  -o RESULTS.h5       write the results file (atomically)\n"
+            "  --label L           name the run (e.g. rocm-6.4): recorded as env label,\n"
+            "                      shown by compare, export and history (< 64 chars)\n"
             "  --variants a,b,..   GPU variants to run (default: all)\n"
             "  --cpu-only          skip the GPU even if there is one\n"
             "  --require-gpu       exit 77 when there is no usable GPU\n"
@@ -361,6 +364,13 @@ int mlab_cmd_run(int argc, char **argv)
         else if (a[0] != '-') files[nfiles++] = a;
         else if (!(v = mlab_arg_value("run", argc, argv, &i))) goto done;
         else if (!strcmp(a, "-o")) o.out = v;
+        else if (!strcmp(a, "--label")) {
+            if (strlen(v) >= sizeof(((mlab_env *)0)->label)) {
+                fprintf(stderr, "mlabench run: --label: '%s' is longer than 63 characters\n", v);
+                goto done;
+            }
+            o.label = v;
+        }
         else if (!strcmp(a, "--truth")) {
             if (!strcmp(v, "dgemm")) o.truth_dgemm = 1;
             else if (strcmp(v, "sgemm")) {
@@ -405,6 +415,8 @@ int mlab_cmd_run(int argc, char **argv)
     mlab_results res;
     mlab_results_init(&res);
     mlab_env_fill_host(&res.env, argc, argv);
+    if (o.label)
+        snprintf(res.env.label, sizeof res.env.label, "%s", o.label);
     mlab_gpu *g = NULL;
     double copy_bw = 0;
     char why[768] = "";

@@ -67,6 +67,37 @@ int mlab_field_differs(const void *a, const void *b, const mlab_field *fl);
 /* The field named name, or NULL */
 const mlab_field *mlab_field_find(const mlab_field *fl, size_t n, const char *name);
 
+/* ---- the tidy table: one line per (run, case, variant), run-level columns
+ * repeated on each line (export's CSV and JSON, the plots' input, history) */
+
+typedef struct {
+    const char *path;
+    mlab_results r;
+} mlab_run_file;
+
+/* Load paths[0..n) into runs (allocated; free with mlab_runs_free). */
+int mlab_runs_load(const char *cmd, const char *const *paths, int n, mlab_run_file **runs);
+void mlab_runs_free(mlab_run_file *runs, int n);
+
+/* The floor of a row in us: its measured read limit when there is one, else
+ * its fewest bytes at the run's copy bandwidth; 0 when neither is known.
+ * *kind (may be NULL) says which: "read_limit", "copy_bw" or "". */
+double mlab_row_floor_us(const mlab_row *w, const mlab_env *e, const char **kind);
+/* The parent variant's name (variants/variants.c), "" for roots, peers, CPU rows */
+const char *mlab_row_parent(const mlab_row *w);
+
+/* Write the tidy table of n runs as CSV (header line first) or JSON (an
+ * object with "columns" and "rows", one object per line of the CSV, same
+ * keys). Columns: run_index, file, label, date, gpu, runtime, driver,
+ * commit, dirty, backend, copy_bw_gbs, read_bw_gbs (the run's); case_index
+ * (cases of all runs ordered by their bf16 bytes), variant_index (GPU
+ * variants by id, then peers, then CPU rows), parent, timed, floor_us,
+ * floor_gbps, floor_kind, ratio_to_floor, ratio_to_parent, rel_to_first
+ * (median / the same row's median in the first run that has it),
+ * tol_max_rel_rms (derived); then every /rows field. Returns 0, -1 on a
+ * write error or out of memory. */
+int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style);
+
 /* A growing list of distinct strings */
 typedef struct {
     char **s;
