@@ -18,6 +18,8 @@ static const struct {
     {"compare", mlab_cmd_compare, "OLD NEW results: per-pair verdicts, exit 6 on regression"},
     {"plot", mlab_cmd_plot, "results file(s) -> gnuplot figures"},
     {"report", mlab_cmd_report, "results file -> Markdown report"},
+    {"history", mlab_cmd_history, "results of several runs -> medians relative to the first"},
+    {"merge", mlab_cmd_merge, "results files of one sweep -> one results file"},
     {"tolerances", mlab_cmd_tolerances, "print the tolerance table (Markdown)"},
 };
 
