@@ -10,6 +10,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: mlabench export RESULTS [RESULTS2 ...] [-o FILE] [--format csv|json]\n"
+            "                       [--order file|series]\n"
             "       mlabench export RESULTS --samples [-o FILE.csv]\n"
             "  Writes results files as one tidy (long-format) table: one line per (run,\n"
             "  case, variant), to stdout without -o (with -o through a temporary renamed\n"
@@ -21,6 +22,9 @@ static void usage(FILE *f)
             "  ratio_to_parent; rel_to_first: median / the same row's in the first run;\n"
             "  tol_max_rel_rms), then every field of /rows in file order (data/README.md).\n"
             "  The plots (plots/*.gp) read this CSV. Numbers as %%.9g.\n"
+            "  --order series lines by (case_index, variant_index, run_index): each row's\n"
+            "                 history in consecutive lines (plots/history.gp wants it);\n"
+            "                 default file: run after run, rows in file order\n"
             "  --format json  the same table as {\"columns\": [...], \"rows\": [{...}, ...]}\n"
             "  --samples      the raw samples of one file instead, long format:\n"
             "                 case_name,variant,sample_index,us\n"
@@ -46,17 +50,23 @@ static void write_samples_csv(FILE *f, const mlab_results *r)
 int mlab_cmd_export(int argc, char **argv)
 {
     const char *cmd = "export", *out = NULL;
-    int samples = 0, style = MLAB_FMT_CSV, c;
+    int samples = 0, style = MLAB_FMT_CSV, series = 0, c;
     static const struct option longs[] = {
         {"help", no_argument, NULL, 'h'},          {"output", required_argument, NULL, 'o'},
         {"samples", no_argument, NULL, 's'},       {"format", required_argument, NULL, 'F'},
-        {NULL, 0, NULL, 0}};
+        {"order", required_argument, NULL, 'O'},   {NULL, 0, NULL, 0}};
     mlab_cli_getopt_reset();
     while ((c = mlab_cli_getopt(cmd, argc, argv, "ho:", longs)) != -1) {
         switch (c) {
         case 'h': usage(stdout); return MLAB_EXIT_OK;
         case 'o': out = optarg; break;
         case 's': samples = 1; break;
+        case 'O':
+            if (strcmp(optarg, "file") && strcmp(optarg, "series"))
+                return mlab_cli_err(cmd, MLAB_EXIT_USAGE, "--order: '%s' is not file or series",
+                                    optarg);
+            series = strcmp(optarg, "series") == 0;
+            break;
         case 'F':
             style = mlab_fmt_parse(optarg);
             if (style != MLAB_FMT_CSV && style != MLAB_FMT_JSON)
@@ -84,7 +94,7 @@ int mlab_cmd_export(int argc, char **argv)
         if (samples)
             write_samples_csv(o.f, &runs[0].r);
         else
-            bad = mlab_tidy_write(o.f, runs, n, (mlab_fmt)style) != 0;
+            bad = mlab_tidy_write(o.f, runs, n, (mlab_fmt)style, series) != 0;
         rc = mlab_out_close(cmd, &o, !bad);
         if (bad && !rc)
             rc = mlab_cli_err(cmd, MLAB_EXIT_INTERNAL, "out of memory");

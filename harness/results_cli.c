@@ -6,13 +6,20 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../reference/case.h"    /* MLAB_DQK, MLAB_HEADS */
 #include "../reference/metrics.h" /* mlab_tol_find */
 #include "../variants/variants.h" /* mlab_variant_find: a variant's parent */
 #include "exitcodes.h"            /* MLAB_EXIT_* */
-#include "results_h5.h" /* mlab_results_read, mlab_atomic_begin/commit */
+#include "results_h5.h"            /* mlab_results_read, mlab_atomic_begin/commit */
+
+#ifndef MLAB_PLOTS_DIR
+#define MLAB_PLOTS_DIR "plots"
+#endif
 
 int mlab_cli_err(const char *cmd, int code, const char *fmt, ...)
 {
@@ -152,6 +159,10 @@ void mlab_put_num(FILE *f, double v, const char *fmt, mlab_fmt style)
 void mlab_put_str(FILE *f, const char *s, mlab_fmt style)
 {
     switch (style) {
+    case MLAB_FMT_GPCSV: /* no quoting at all: gnuplot cuts a quoted value at a comma */
+        for (; *s; s++)
+            fputc(*s == '"' ? '\'' : *s == ',' ? ';' : (*s == '\n' || *s == '\r') ? ' ' : *s, f);
+        return;
     case MLAB_FMT_CSV:
         if (!strpbrk(s, ",\"\n\r")) {
             fputs(s, f);
@@ -428,7 +439,24 @@ static void cell_int(FILE *f, mlab_fmt style, int *col, const char *name, long v
     fprintf(f, "%ld", v);
 }
 
-int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style)
+typedef struct {
+    int k, c, v;
+    size_t i;
+} line_ref;
+
+static int by_series(const void *a, const void *b)
+{
+    const line_ref *x = a, *y = b;
+    if (x->c != y->c)
+        return x->c < y->c ? -1 : 1;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    if (x->k != y->k)
+        return x->k < y->k ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style, int series_order)
 {
     int nc = 0, nv = 0;
     keyed *cases = ordered(runs, n, 0, &nc), *vars = ordered(runs, n, 1, &nv);
@@ -456,14 +484,32 @@ int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style)
                                                   : rf[k - N_RUN_COLS - N_ROW_COLS].name);
         fputc('\n', f);
     }
+    size_t total = 0, nl = 0;
+    for (int k = 0; k < n; k++)
+        total += runs[k].r.nrows;
+    line_ref *lines = malloc((total + 1) * sizeof *lines);
+    if (!lines) {
+        free(cases);
+        free(vars);
+        return -1;
+    }
+    for (int k = 0; k < n; k++)
+        for (size_t i = 0; i < runs[k].r.nrows; i++) {
+            const mlab_row *w = &runs[k].r.rows[i];
+            lines[nl++] = (line_ref){k, rank_of(cases, nc, w->case_name),
+                                     rank_of(vars, nv, w->variant), i};
+        }
+    if (series_order)
+        qsort(lines, nl, sizeof *lines, by_series);
     int line = 0;
-    for (int k = 0; k < n; k++) {
+    for (size_t li = 0; li < nl; li++) {
+        const int k = lines[li].k;
         const mlab_results *r = &runs[k].r;
         const mlab_env *e = &r->env;
         char stem[256];
         mlab_path_stem(runs[k].path, stem, sizeof stem);
-        for (size_t i = 0; i < r->nrows; i++) {
-            const mlab_row *w = &r->rows[i];
+        {
+            const mlab_row *w = &r->rows[lines[li].i];
             int col = 0, timed = mlab_row_timed(w);
             if (json)
                 fprintf(f, "%s\n  {", line ? "," : "");
@@ -515,7 +561,93 @@ int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style)
     }
     if (json)
         fprintf(f, "\n ]}\n");
+    free(lines);
     free(cases);
     free(vars);
     return ferror(f) ? -1 : 0;
+}
+
+/* ---- gnuplot -------------------------------------------------------------------- */
+
+void mlab_gnuplot_find(char *out, size_t size)
+{
+    out[0] = 0;
+    const char *path = getenv("PATH");
+    if (!path)
+        return;
+    char *dup = strdup(path), *save = NULL;
+    if (!dup)
+        return;
+    for (char *d = strtok_r(dup, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        char cand[4096];
+        snprintf(cand, sizeof cand, "%s/gnuplot", *d ? d : ".");
+        struct stat st;
+        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0) {
+            snprintf(out, size, "%s", cand);
+            break;
+        }
+    }
+    free(dup);
+}
+
+const char *mlab_plots_dir(void)
+{
+    const char *d = getenv("MLAB_PLOTS_DIR");
+    return d && *d ? d : MLAB_PLOTS_DIR;
+}
+
+int mlab_make_dir(const char *cmd, const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (mkdir(dir, 0777) != 0)
+            return mlab_cli_err(cmd, MLAB_EXIT_IO, "%s: cannot create the folder: %s", dir,
+                                strerror(errno));
+    } else if (!S_ISDIR(st.st_mode)) {
+        return mlab_cli_err(cmd, MLAB_EXIT_IO, "%s: not a folder", dir);
+    }
+    return MLAB_EXIT_OK;
+}
+
+int mlab_gnuplot_run(const char *cmd, const char *gnuplot, const char *kind, const char *data,
+                     const char *out, const char *fmt, const char *filter)
+{
+    char script[4096], tmp[4200];
+    snprintf(script, sizeof script, "%s/%s.gp", mlab_plots_dir(), kind);
+    if (access(script, R_OK) != 0)
+        return mlab_cli_err(cmd, MLAB_EXIT_IO,
+                            "%s: cannot read the gnuplot script (set MLAB_PLOTS_DIR)", script);
+    if (mlab_atomic_begin(out, tmp, sizeof tmp) != 0)
+        return mlab_cli_err(cmd, MLAB_EXIT_IO, "%s: path too long", out);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0)
+        return mlab_cli_err(cmd, MLAB_EXIT_INTERNAL, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        char *args[] = {"gnuplot", "-c", script, (char *)data, tmp, (char *)fmt,
+                        (char *)(filter ? filter : ""), NULL};
+        if (!filter || !*filter)
+            args[6] = NULL;
+        execv(gnuplot, args);
+        fprintf(stderr, "mlabench %s: cannot run %s: %s\n", cmd, gnuplot, strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    struct stat st;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || stat(tmp, &st) != 0 || st.st_size == 0) {
+        unlink(tmp);
+        return mlab_cli_err(cmd, MLAB_EXIT_INTERNAL,
+                            "gnuplot failed on %s (%s %d); its messages are above", script,
+                            WIFEXITED(status) ? "exit" : "signal",
+                            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    }
+    char why[1024];
+    int rc = mlab_atomic_commit(tmp, out, why, sizeof why);
+    if (rc)
+        return mlab_cli_err(cmd, rc, "%s", why);
+    printf("%s\n", out);
+    return MLAB_EXIT_OK;
 }

@@ -51,7 +51,11 @@ int mlab_row_is_cpu(const mlab_row *w);
 int mlab_row_timed(const mlab_row *w);
 
 /* Output styles of a value */
-typedef enum { MLAB_FMT_TEXT, MLAB_FMT_CSV, MLAB_FMT_JSON, MLAB_FMT_MD } mlab_fmt;
+typedef enum { MLAB_FMT_TEXT, MLAB_FMT_CSV, MLAB_FMT_JSON, MLAB_FMT_MD, MLAB_FMT_GPCSV } mlab_fmt;
+/* MLAB_FMT_GPCSV: the CSV the gnuplot scripts read: nothing quoted, a '"'
+ * inside a value written as '\'' and a ',' as ';' (gnuplot drops a line with
+ * doubled quotes and cuts a quoted value at its comma). plot and history
+ * write their data so; export writes RFC 4180. */
 /* "text", "md", "csv", "json" -> style; -1 if none of them */
 int mlab_fmt_parse(const char *s);
 
@@ -94,9 +98,27 @@ const char *mlab_row_parent(const mlab_row *w);
  * variants by id, then peers, then CPU rows), parent, timed, floor_us,
  * floor_gbps, floor_kind, ratio_to_floor, ratio_to_parent, rel_to_first
  * (median / the same row's median in the first run that has it),
- * tol_max_rel_rms (derived); then every /rows field. Returns 0, -1 on a
- * write error or out of memory. */
-int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style);
+ * tol_max_rel_rms (derived); then every /rows field. Lines come run after
+ * run in file order, or with series_order by (case_index, variant_index,
+ * run_index), so that one (case, variant) over the runs is one block of
+ * consecutive lines (gnuplot draws a line through consecutive points only).
+ * Returns 0, -1 on a write error or out of memory. */
+int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style, int series_order);
+
+/* ---- gnuplot (plot and history) ----------------------------------------------- */
+
+/* gnuplot on PATH into out, or "" */
+void mlab_gnuplot_find(char *out, size_t size);
+/* The scripts' folder: $MLAB_PLOTS_DIR, else the one compiled in. */
+const char *mlab_plots_dir(void);
+/* Run `gnuplot -c DIR/KIND.gp DATA TMP FMT [FILTER]` and rename TMP over
+ * out (atomic). Arguments travel in argv, never through gnuplot's parser.
+ * Prints out on success; returns an MLAB_EXIT_* code (1 when gnuplot fails,
+ * its messages above). */
+int mlab_gnuplot_run(const char *cmd, const char *gnuplot, const char *kind, const char *data,
+                     const char *out, const char *fmt, const char *filter);
+/* Make the folder when it is not there; MLAB_EXIT_IO with a message on failure. */
+int mlab_make_dir(const char *cmd, const char *dir);
 
 /* A growing list of distinct strings */
 typedef struct {

@@ -23,3 +23,4 @@ mlab_py_test(test_results_cli test_results_cli.py LABELS cpu ARGS $<TARGET_FILE:
 mlab_py_test(test_results_inputs test_results_inputs.py LABELS cpu)
 mlab_py_test(test_results_v1 test_results_v1.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
 mlab_py_test(test_results_merge test_results_merge.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
+mlab_py_test(test_results_history test_results_history.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
