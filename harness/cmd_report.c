@@ -1,25 +1,33 @@
-/* cmd_report.c: `mlabench report RESULTS` -> Markdown (commands.h):
- * environment, inputs, per-case tables, links to the figures, the
- * tolerance rows used. */
+/* cmd_report.c: `mlabench report RESULTS` -> Markdown (commands.h). It
+ * leads with the headline (case x variant pivots: median, ratio to the
+ * parent, to the floor, to the best peer), then the CPU references apart,
+ * environment, inputs, per-case tables, figures, tolerance rows used and a
+ * glossary of every column and derived format. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../reference/metrics.h" /* mlab_tol_find */
+#include "../variants/variants.h" /* mlab_variant_find: a variant's parent */
 #include "commands.h"
 #include "exitcodes.h"
-#include "results_cli.h" /* mlab_cli_*, mlab_out_*, mlab_put_*, mlab_strlist */
+#include "results_cli.h" /* mlab_cli_*, mlab_out_*, mlab_put_*, mlab_strlist, mlab_row_floor_us */
+#include "stats.h"       /* mlab_geomean */
 
 static void report_usage(FILE *f)
 {
     fprintf(f,
             "usage: mlabench report RESULTS [-o REPORT.md] [--plots DIR]\n"
-            "  Writes a Markdown report of a results file (to stdout without -o):\n"
-            "  the environment, the input files and their hashes, one table per case\n"
-            "  (variant, valid, samples, median us, IQR, GB/s, %% copy bw, TFLOP/s,\n"
-            "  kernel rel_rms, total rel_rms, max abs), links to the figures of\n"
-            "  `mlabench plot` found in DIR (default: RESULTS's folder) and the\n"
-            "  tolerance rows the rows were judged by.\n"
+            "  Writes a Markdown report of a results file (to stdout without -o). It\n"
+            "  leads with the headline: pivots of case (ordered by bytes) x GPU or peer\n"
+            "  variant: the cold median, its ratio to the parent variant, to the row's\n"
+            "  floor (measured read limit, else bytes at copy bandwidth) and, when peer\n"
+            "  rows exist, to the best peer of its KV format; then the CPU references\n"
+            "  apart (what each KV format costs against bf16 truth), the environment,\n"
+            "  the inputs and their tensor hashes, one table per case, links to the\n"
+            "  figures of `mlabench plot` found in DIR (default: RESULTS's folder), the\n"
+            "  tolerance rows used, and a glossary of every column and derived format.\n"
             "exit codes: 0 ok, 2 usage, 3 not a results file, 4 cannot read or write\n");
 }
 
@@ -33,16 +41,248 @@ static void md_num(FILE *f, double v, const char *fmt)
     mlab_put_num(f, v, fmt, MLAB_FMT_MD);
 }
 
+static const mlab_row *row_of(const mlab_results *r, const char *c, const char *v)
+{
+    for (size_t i = 0; i < r->nrows; i++)
+        if (strcmp(r->rows[i].case_name, c) == 0 && strcmp(r->rows[i].variant, v) == 0)
+            return &r->rows[i];
+    return NULL;
+}
+
+/* The best (smallest) median of a timed peer row of w's case and KV format */
+static const mlab_row *best_peer(const mlab_results *r, const mlab_row *w)
+{
+    const mlab_row *best = NULL;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const mlab_row *x = &r->rows[i];
+        if (strcmp(x->kind, "peer") == 0 && mlab_row_timed(x) &&
+            strcmp(x->case_name, w->case_name) == 0 && strcmp(x->kv_format, w->kv_format) == 0 &&
+            (!best || x->median_us < best->median_us))
+            best = x;
+    }
+    return best;
+}
+
+enum { H_MEDIAN, H_PARENT, H_FLOOR, H_PEER };
+
+/* One headline value of a row: NAN when it has none. *mark: "†" for a
+ * floor from the copy bandwidth (no read limit measured). */
+static double headline_value(const mlab_results *r, const mlab_row *w, int what, const char **mark)
+{
+    *mark = "";
+    if (!w || !mlab_row_timed(w))
+        return NAN;
+    switch (what) {
+    case H_MEDIAN: return w->median_us;
+    case H_PARENT: {
+        const mlab_row *p = row_of(r, w->case_name, mlab_row_parent(w));
+        return p && mlab_row_timed(p) && p != w ? w->median_us / p->median_us : NAN;
+    }
+    case H_FLOOR: {
+        const char *k;
+        double fl = mlab_row_floor_us(w, &r->env, &k);
+        if (strcmp(k, "copy_bw") == 0)
+            *mark = " †";
+        return fl > 0 ? w->median_us / fl : NAN;
+    }
+    default: {
+        const mlab_row *p = strcmp(w->kind, "peer") == 0 ? NULL : best_peer(r, w);
+        return p ? w->median_us / p->median_us : NAN;
+    }
+    }
+}
+
+static void headline_table(FILE *f, const mlab_results *r, const mlab_strlist *cases,
+                           const mlab_strlist *vars, int what)
+{
+    static const char *titles[] = {
+        "Cold median, us",
+        "Ratio to the parent variant (median / the parent's; below 1 = faster than its parent)",
+        "Ratio to the floor (median / the row's floor; 1 = at the floor)",
+        "Ratio to the best peer of its KV format (median / the fastest peer's; below 1 = faster)"};
+    fprintf(f, "**%s**\n\n| case |", titles[what]);
+    for (int v = 0; v < vars->n; v++) {
+        fprintf(f, " ");
+        md(f, vars->s[v]);
+        const mlab_variant *mv = mlab_variant_find(vars->s[v]);
+        if (what == H_PARENT && mv && mv->parent[0])
+            fprintf(f, " (/ %s)", mv->parent);
+        fprintf(f, " |");
+    }
+    fprintf(f, "\n| --- |");
+    for (int v = 0; v < vars->n; v++)
+        fprintf(f, " ---: |");
+    fprintf(f, "\n");
+    double *acc = calloc((size_t)vars->n * ((size_t)cases->n + 1) + 1, sizeof *acc);
+    size_t *nacc = calloc((size_t)vars->n + 1, sizeof *nacc);
+    for (int c = 0; c < cases->n; c++) {
+        fprintf(f, "| ");
+        md(f, cases->s[c]);
+        fprintf(f, " |");
+        for (int v = 0; v < vars->n; v++) {
+            const mlab_row *w = row_of(r, cases->s[c], vars->s[v]);
+            const char *mark;
+            double x = headline_value(r, w, what, &mark);
+            if (isnan(x))
+                fprintf(f, " - |");
+            else {
+                fprintf(f, what == H_MEDIAN ? " %.4g%s%s |" : " %.3f%s%s |", x, mark,
+                        w->valid == 0 ? " **FAIL**" : "");
+                if (acc && nacc && x > 0)
+                    acc[(size_t)v * ((size_t)cases->n + 1) + nacc[v]++] = x;
+            }
+        }
+        fprintf(f, "\n");
+    }
+    fprintf(f, "| geomean |");
+    for (int v = 0; v < vars->n; v++) {
+        if (acc && nacc && nacc[v])
+            fprintf(f, what == H_MEDIAN ? " %.4g (%zu) |" : " %.3f (%zu) |",
+                    mlab_geomean(acc + (size_t)v * ((size_t)cases->n + 1), nacc[v]), nacc[v]);
+        else
+            fprintf(f, " - |");
+    }
+    fprintf(f, "\n\n");
+    free(acc);
+    free(nacc);
+}
+
+static void write_headline(FILE *f, const mlab_results *r)
+{
+    mlab_strlist cases = {0}, all = {0}, gpu = {0}, cpu = {0};
+    if (mlab_ordered_names(r, 0, &cases) || mlab_ordered_names(r, 1, &all))
+        goto out;
+    int peers = 0, copy_floor = 0;
+    for (int v = 0; v < all.n; v++) {
+        const mlab_row *w = NULL;
+        for (size_t i = 0; i < r->nrows && !w; i++)
+            if (strcmp(r->rows[i].variant, all.s[v]) == 0)
+                w = &r->rows[i];
+        if (mlab_row_is_cpu(w))
+            mlab_strlist_add(&cpu, all.s[v]);
+        else
+            mlab_strlist_add(&gpu, all.s[v]);
+        peers += strcmp(w->kind, "peer") == 0;
+    }
+    for (size_t i = 0; i < r->nrows; i++) {
+        const char *k;
+        if (mlab_row_timed(&r->rows[i]) && mlab_row_floor_us(&r->rows[i], &r->env, &k) > 0)
+            copy_floor |= strcmp(k, "copy_bw") == 0;
+    }
+    fprintf(f, "## Headline\n\n");
+    if (gpu.n == 0) {
+        fprintf(f, "No GPU or peer rows: the run had no GPU (CPU references below).\n\n");
+    } else {
+        fprintf(f, "Cases ordered by the bytes they move; GPU variants by id%s. Geomean: over the "
+                   "cases that have a value (their count in brackets).%s\n\n",
+                peers ? ", then peers" : "",
+                copy_floor ? " † = no read limit was measured for the row: its floor is its fewest "
+                             "bytes at the measured copy bandwidth." : "");
+        for (int what = H_MEDIAN; what <= (peers ? H_PEER : H_FLOOR); what++)
+            headline_table(f, r, &cases, &gpu, what);
+    }
+    if (cpu.n) {
+        fprintf(f, "## CPU references (apart: host-timed once, for information)\n\n"
+                   "What each KV format costs in accuracy, whatever the kernel: the OpenBLAS "
+                   "reference on that format's inputs against bf16 truth (total rel_rms; "
+                   "glossary below).\n\n| case |");
+        for (int v = 0; v < cpu.n; v++) {
+            fprintf(f, " ");
+            md(f, cpu.s[v]);
+            fprintf(f, " |");
+        }
+        fprintf(f, "\n| --- |");
+        for (int v = 0; v < cpu.n; v++)
+            fprintf(f, " ---: |");
+        fprintf(f, "\n");
+        for (int c = 0; c < cases.n; c++) {
+            fprintf(f, "| ");
+            md(f, cases.s[c]);
+            fprintf(f, " |");
+            for (int v = 0; v < cpu.n; v++) {
+                const mlab_row *w = row_of(r, cases.s[c], cpu.s[v]);
+                if (w && w->total_err.n)
+                    fprintf(f, " %.3g |", w->total_err.rel_rms);
+                else
+                    fprintf(f, " - |");
+            }
+            fprintf(f, "\n");
+        }
+        fprintf(f, "\n");
+    }
+out:
+    mlab_strlist_free(&cases);
+    mlab_strlist_free(&all);
+    mlab_strlist_free(&gpu);
+    mlab_strlist_free(&cpu);
+}
+
+static void write_glossary(FILE *f)
+{
+    fprintf(f,
+            "\n## Glossary\n\n"
+            "| term | meaning |\n| --- | --- |\n"
+            "| case | one input: `b<batch>_kv<kv_len>_s<seed>` (batch items, KV rows per item, "
+            "generator seed); ordered by the bytes it moves |\n"
+            "| variant | a GPU kernel of this project (`variants/`), a peer (an external "
+            "implementation, kind `peer`) or a CPU reference (`cpu_ref_*`, kind `cpu`) |\n"
+            "| parent | the variant a variant builds on (README, Variants); `/ parent` = median "
+            "/ the parent's median on the same case |\n"
+            "| median us, IQR us | cold time per call (caches flushed before each sample), the "
+            "median and q1..q3 of all samples, microseconds |\n"
+            "| samples (stop) | samples kept, and why sampling stopped: `rse` (standard error "
+            "under its target), `time_limit`, `max_samples`, `not_timed`, `cpu_once` (a CPU row "
+            "timed once) |\n"
+            "| floor | the least time the call can take here: the row's measured read limit (a "
+            "streaming read of its fewest bytes, same cold timing), else its fewest bytes at the "
+            "measured copy bandwidth (†) |\n"
+            "| GB/s | fewest bytes the call must move / median |\n"
+            "| %% copy bw | GB/s as a percentage of the measured device copy bandwidth (bytes read "
+            "+ written) |\n"
+            "| TFLOP/s | the call's FLOPs / median |\n"
+            "| valid | the kernel's output against the CPU reference on the same quantized inputs, "
+            "under its tolerance row (pass, **FAIL**, `-` = not checked) |\n"
+            "| kernel rel_rms | ‖out − ref‖₂ / ‖ref‖₂ against that reference: the kernel's own "
+            "error |\n"
+            "| total rel_rms | the same against bf16 truth (the bf16 reference in fp32/fp64): "
+            "kernel plus format error |\n"
+            "| max abs | the largest \\|out − ref\\| of the kernel error |\n"
+            "| mism@tol | (the `run` console) elements outside atol + rtol·\\|ref\\| of the "
+            "tolerance row |\n"
+            "| comp | (the `run` console) the competition's rule, for comparison only: allclose "
+            "at rtol = atol = 0.1, or at most 5%% of elements not close |\n"
+            "| cpu_ref_bf16 | the CPU reference on bf16 KV: the truth the others are measured "
+            "against (its total error is 0) |\n"
+            "| cpu_ref_fp8 | fp8 e4m3 KV with its per-tensor scale, Q quantized to fp8 and P "
+            "rounded to fp8 before P·V: what an a8w8 kernel computes |\n"
+            "| cpu_ref_fp8_pexact | as cpu_ref_fp8 but P kept exact (fp32): the cost of "
+            "rounding P |\n"
+            "| cpu_ref_fp8_kvonly | fp8 KV only, Q and P exact: the cost of the KV format "
+            "alone |\n"
+            "| cpu_ref_mxfp4_up, cpu_ref_mxfp4_even | MXFP4 KV (E2M1 values, an E8M0 scale per "
+            "32) with the case's tie rule and with the other one (ties away from zero / to "
+            "even) |\n"
+            "| tolerance row | `kernel:<fmt>` judges a kernel, `total:<fmt>` a format against "
+            "truth, `ref:*` the reference itself (reference/metrics.c, `mlabench "
+            "tolerances`) |\n");
+}
+
 static void write_report(FILE *f, const char *in, const mlab_results *r, const char *plots_dir,
                          const char *link_dir)
 {
     char stem[1024];
     mlab_path_stem(in, stem, sizeof stem);
     fprintf(f, "# mlabench report: %s\n\n", stem);
-    fprintf(f, "Results file `%s` (%s v%d), %zu rows, written %s by mlabench %s "
+    fprintf(f, "Results file `%s` (%s), %zu rows, written %s by mlabench %s "
                "(commit %.12s%s).\n\n",
-            in, MLAB_RESULTS_FORMAT, MLAB_RESULTS_VERSION, r->nrows, r->env.utc_time,
+            in, MLAB_RESULTS_FORMAT, r->nrows, r->env.utc_time,
             r->env.mlabench_version, r->env.git_commit, r->env.git_dirty ? ", dirty tree" : "");
+
+    fprintf(f, "GPU %s, %s, driver %s%s%s%s.\n\n", r->env.gpu_name[0] ? r->env.gpu_name : "none",
+            r->env.runtime_version[0] ? r->env.runtime_version : "no runtime",
+            r->env.driver_version[0] ? r->env.driver_version : "-", r->env.label[0] ? "; label `" : "",
+            r->env.label, r->env.label[0] ? "`" : "");
+    write_headline(f, r);
 
     fprintf(f, "## Environment\n\n| field | value |\n| --- | --- |\n");
     size_t nef;
@@ -63,6 +303,8 @@ static void write_report(FILE *f, const char *in, const mlab_results *r, const c
     if (r->ninputs == 0)
         fprintf(f, "No input files recorded.\n");
     else {
+        fprintf(f, "sha256: of the case's tensors (per tensor in the results file's /inputs; "
+                   "equal tensors hash equal), or in a version-1 file of the file's bytes.\n\n");
         fprintf(f, "| case | path | schema | sha256 |\n| --- | --- | --- | --- |\n");
         for (size_t i = 0; i < r->ninputs; i++) {
             const mlab_input_file *x = &r->inputs[i];
@@ -76,16 +318,14 @@ static void write_report(FILE *f, const char *in, const mlab_results *r, const c
         }
     }
 
-    fprintf(f, "\n## Results\n\nTimes are cold (caches flushed before each sample), in "
+    fprintf(f, "\n## Results per case\n\nGPU and peer rows (CPU references: above). Times are cold (caches flushed before each sample), in "
                "microseconds; IQR = q1..q3; GB/s = fewest bytes / median; %% copy bw = of the "
                "measured device copy bandwidth (%.6g GB/s); rel_rms and max abs are the kernel "
                "error against a reference on the same quantized inputs, total rel_rms against "
                "bf16 truth.\n",
             r->env.copy_bw_gbs);
     mlab_strlist cases = {0};
-    for (size_t i = 0; i < r->nrows; i++)
-        if (mlab_strlist_add(&cases, r->rows[i].case_name) < 0)
-            break;
+    mlab_ordered_names(r, 0, &cases);
     for (int c = 0; c < cases.n; c++) {
         const mlab_row *first = NULL;
         for (size_t i = 0; i < r->nrows && !first; i++)
@@ -100,9 +340,9 @@ static void write_report(FILE *f, const char *in, const mlab_results *r, const c
                    "| --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (size_t i = 0; i < r->nrows; i++) {
             const mlab_row *w = &r->rows[i];
-            if (strcmp(w->case_name, cases.s[c]) != 0)
-                continue;
-            int timed = w->nsamples > 0 && w->median_us > 0;
+            if (strcmp(w->case_name, cases.s[c]) != 0 || mlab_row_is_cpu(w))
+                continue; /* CPU rows: in their own section above */
+            int timed = mlab_row_timed(w);
             fprintf(f, "| ");
             md(f, w->variant);
             fprintf(f, " | ");
@@ -191,6 +431,7 @@ static void write_report(FILE *f, const char *in, const mlab_results *r, const c
     if (tols.n == 0)
         fprintf(f, "| (none: no row was validated) | | | | |\n");
     mlab_strlist_free(&tols);
+    write_glossary(f);
 }
 
 int mlab_cmd_report(int argc, char **argv)

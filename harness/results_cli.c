@@ -394,6 +394,20 @@ static int rank_of(const keyed *l, int m, const char *name)
     return -1;
 }
 
+int mlab_ordered_names(const mlab_results *r, int variants, mlab_strlist *out)
+{
+    mlab_run_file one = {"", *r}; /* a shallow view: read only */
+    int m = 0;
+    keyed *l = ordered(&one, 1, variants, &m);
+    if (!l)
+        return -1;
+    int rc = 0;
+    for (int j = 0; j < m && rc == 0; j++)
+        rc = mlab_strlist_add(out, l[j].name) < 0 ? -1 : 0;
+    free(l);
+    return rc;
+}
+
 static const mlab_row *find_in(const mlab_results *r, const char *case_name, const char *variant)
 {
     for (size_t i = 0; i < r->nrows; i++)

@@ -71,6 +71,8 @@ int mlab_field_differs(const void *a, const void *b, const mlab_field *fl);
 /* The field named name, or NULL */
 const mlab_field *mlab_field_find(const mlab_field *fl, size_t n, const char *name);
 
+typedef struct mlab_strlist mlab_strlist;
+
 /* ---- the tidy table: one line per (run, case, variant), run-level columns
  * repeated on each line (export's CSV and JSON, the plots' input, history) */
 
@@ -89,6 +91,11 @@ void mlab_runs_free(mlab_run_file *runs, int n);
 double mlab_row_floor_us(const mlab_row *w, const mlab_env *e, const char **kind);
 /* The parent variant's name (variants/variants.c), "" for roots, peers, CPU rows */
 const char *mlab_row_parent(const mlab_row *w);
+
+/* The distinct case names of r ordered by their bf16 bytes (variants == 0),
+ * or its variants (1: GPU variants by id, then peers, then CPU rows) into
+ * out. Returns 0, -1 out of memory. */
+int mlab_ordered_names(const mlab_results *r, int variants, mlab_strlist *out);
 
 /* Write the tidy table of n runs as CSV (header line first) or JSON (an
  * object with "columns" and "rows", one object per line of the CSV, same
@@ -121,10 +128,10 @@ int mlab_gnuplot_run(const char *cmd, const char *gnuplot, const char *kind, con
 int mlab_make_dir(const char *cmd, const char *dir);
 
 /* A growing list of distinct strings */
-typedef struct {
+struct mlab_strlist {
     char **s;
     int n;
-} mlab_strlist;
+};
 int mlab_strlist_add(mlab_strlist *l, const char *s); /* index; -1 out of memory */
 int mlab_strlist_find(const mlab_strlist *l, const char *s); /* index or -1 */
 int mlab_strlist_split(mlab_strlist *l, const char *csv); /* "a,b" added; -1 out of memory */
