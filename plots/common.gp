@@ -66,6 +66,7 @@ nc = 0; do for [i = 1:64] { if (cname[i] ne '') { nc = i } }
 nv = 0; do for [i = 1:64] { if (vname[i] ne '') { nv = i } }
 nr = 0; do for [i = 1:64] { if (rname[i] ne '') { nr = i } }
 if (gpu eq '') { gpu = 'no GPU' }
+if (runtime eq '') { runtime = 'no GPU runtime' }
 info = sprintf('%s | %s | commit %s', gpu, runtime, commit[1:12])
 set grid ytics
 set key outside right top vertical samplen 2 spacing 1.1

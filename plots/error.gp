@@ -12,9 +12,15 @@ here = ''; do for [i = strlen(ARG0):1:-1] { if (here eq '' && ARG0[i:i] eq '/') 
 load here . 'common.gp'
 ng = 0; do for [i = 1:nv] { if (vkind[i] ne 'cpu' && vname[i] ne '') { ng = i } }
 pos(v) = v > 0 ? v : NaN
-stats data using (strcol('kind') ne 'cpu' && column('kernel_n') > 0 ? pos(column('kernel_rel_rms')) : NaN) name 'K' nooutput
-stats data using (strcol('kind') ne 'cpu' ? pos(column('tol_max_rel_rms')) : NaN) name 'T' nooutput
+K_records = 0; T_records = 0; E_records = 0
+if (ng > 0) {
+    stats data using (strcol('kind') ne 'cpu' && column('kernel_n') > 0 ? pos(column('kernel_rel_rms')) : NaN) name 'K' nooutput
+    stats data using (strcol('kind') ne 'cpu' ? pos(column('tol_max_rel_rms')) : NaN) name 'T' nooutput
+}
 stats data using (column('total_n') > 0 ? pos(column('total_rel_rms')) : NaN) name 'E' nooutput
+if (E_records == 0) { E_min = 1e-3; E_max = 1 }
+if (K_records == 0) { K_min = 1e-4; K_max = 1e-2 }
+if (T_records == 0) { T_max = K_max }
 jit(c) = nc > 1 ? -0.3 + 0.6 * c / (nc - 1) : 0
 set multiplot title sprintf("Relative RMS error per variant, one marker per case\n%s", info)
 # both panels share the x axis (every variant; the top one has no CPU rows)
@@ -24,31 +30,34 @@ set xrange [-0.6 : nv - 0.4]
 set xtics () rotate by -25
 do for [i = 1:nv] { set xtics add ('' i - 1) }
 set grid xtics ytics
-set tmargin at screen 0.86
-set bmargin at screen 0.56
-set ylabel "kernel rel_rms\n(vs same quantized inputs)"
 set logscale y
 set format y '%.0e'
-klo = K_records > 0 ? K_min : 1e-4
-khi = T_records > 0 && T_max > K_max ? T_max : K_max
-set yrange [klo / 2 : khi * 2]
 set key outside right top vertical
-set label 1 'GPU and peer rows: kernel error; a point above its bar fails' at screen 0.09, screen 0.875 left
-plot for [v = 1:ng] data using (column('variant_index') + jit(column('case_index'))):\
-         (strcol('variant') eq vname[v] && column('kernel_n') > 0 ? pos(column('kernel_rel_rms')) : NaN):\
-         (ptype(column('case_index'))) with points pt variable ps 1.1 lc rgb pal(vname[v]) notitle, \
-     data using 'variant_index':(strcol('kind') ne 'cpu' && column('case_index') == 0 ? pos(column('tol_max_rel_rms')) : NaN):\
-         (column('variant_index') - 0.42):(column('variant_index') + 0.42) \
-         with xerrorbars ps 0 lw 2.5 lc rgb 'black' title 'max rel_rms of its tolerance row', \
-     for [c = 1:nc] NaN with points pt ptype(c - 1) ps 1.1 lc rgb '#444444' title cname[c]
-set tmargin at screen 0.51
+if (ng > 0) {
+    set tmargin at screen 0.86
+    set bmargin at screen 0.56
+    set ylabel "kernel rel_rms\n(vs same quantized inputs)"
+    klo = K_records > 0 ? K_min : 1e-4
+    khi = T_records > 0 && T_max > K_max ? T_max : K_max
+    set yrange [klo / 2 : khi * 2]
+    set label 1 'GPU and peer rows: kernel error; a point above its bar fails' at screen 0.09, screen 0.875 left
+    plot for [v = 1:ng] data using (column('variant_index') + jit(column('case_index'))):\
+             (strcol('variant') eq vname[v] && column('kernel_n') > 0 ? pos(column('kernel_rel_rms')) : NaN):\
+             (ptype(column('case_index'))) with points pt variable ps 1.1 lc rgb pal(vname[v]) notitle, \
+         data using 'variant_index':(strcol('kind') ne 'cpu' && column('case_index') == 0 ? pos(column('tol_max_rel_rms')) : NaN):\
+             (column('variant_index') - 0.42):(column('variant_index') + 0.42) \
+             with xerrorbars ps 0 lw 2.5 lc rgb 'black' title 'max rel_rms of its tolerance row', \
+         for [c = 1:nc] NaN with points pt ptype(c - 1) ps 1.1 lc rgb '#444444' title cname[c]
+}
+set tmargin at screen (ng > 0 ? 0.51 : 0.86)
 set bmargin at screen 0.21
 set xtics ()
 do for [i = 1:nv] { set xtics add (sprintf('%s [%s]', vname[i], vfmt[i]) i - 1) }
 set ylabel "total rel_rms\n(vs bf16 truth)"
 set yrange [E_min / 2 : E_max * 2]
-set label 1 'every row, the CPU references of each format included: what the format costs (informative, no tolerance)' at screen 0.09, screen 0.525 left
+set label 1 (ng > 0 ? 'every row, the CPU references of each format included: what the format costs (informative, no tolerance)' : 'no GPU or peer rows: the CPU references of each KV format against bf16 truth (what the format costs)') at screen 0.09, screen (ng > 0 ? 0.525 : 0.875) left
 plot for [v = 1:nv] data using (column('variant_index') + jit(column('case_index'))):\
          (strcol('variant') eq vname[v] && column('total_n') > 0 ? pos(column('total_rel_rms')) : NaN):\
-         (ptype(column('case_index'))) with points pt variable ps 1.1 lc rgb pal(vname[v]) notitle
+         (ptype(column('case_index'))) with points pt variable ps 1.1 lc rgb pal(vname[v]) notitle, \
+     for [c = 1:(ng > 0 ? 0 : nc)] NaN with points pt ptype(c - 1) ps 1.1 lc rgb '#444444' title cname[c]
 unset multiplot

@@ -22,6 +22,8 @@ Pins:
   - each script runs by hand with one argument, the kept CSV
     (gnuplot -c plots/latency.gp r.csv writes r.latency.png), and without
     one says its usage and exits 2;
+  - a CPU-only run (the quickstart without a GPU) draws its error figure only,
+    without gnuplot warnings;
   - plot --history points to `mlabench history` (exit 2).
 Usage: test_results_plot.py PATH/TO/results_tool   (MLAB_BIN = mlabench)
 Exit 0 pass, 1 fail, 77 skip (no gnuplot).
@@ -159,6 +161,14 @@ def main():
     text = open(svg).read() if os.path.exists(svg) else ""
     check(p.returncode == 0 and "Quoted" in text and "with comma" in text,
           f"quoted GPU name: exit {p.returncode}\n{p.stderr}")
+
+    # the quickstart's path: a CPU-only run has an error figure only, drawn without warnings
+    cpu = os.path.join(tmp, "cpu.h5")
+    p = subprocess.run([mlab, "run", "--cpu-only", "--quiet", "-o", cpu], capture_output=True, text=True)
+    p = subprocess.run([mlab, "plot", cpu, "--out", out], capture_output=True, text=True)
+    check(p.returncode == 0 and os.path.exists(os.path.join(out, "cpu.error.png"))
+          and not os.path.exists(os.path.join(out, "cpu.latency.png"))
+          and "warning" not in p.stderr.lower(), f"CPU-only plot: exit {p.returncode}\n{p.stderr}")
 
     p = subprocess.run([mlab, "plot", r, "--history", r], capture_output=True, text=True)
     check(p.returncode == 2 and "mlabench history" in p.stderr, f"--history: {p.returncode} {p.stderr}")
