@@ -48,7 +48,7 @@ int mlab_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopt
         const char *a = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
         char shortname[3] = {'-', (char)optopt, 0};
         /* for a short option inside a cluster argv[optind - 1] is the cluster */
-        const char *name = optopt ? shortname : a;
+        const char *name = optopt && strncmp(a, "--", 2) != 0 ? shortname : a;
         if (c == '?')
             mlab_cli_err(cmd, 0, "unknown option '%s' (see --help)", name);
         else

@@ -8,6 +8,7 @@ nargs = ARGC; a1 = ARG1; a2 = ARG2; a3 = ARG3; a4 = ARG4
 here = ''; do for [i = strlen(ARG0):1:-1] { if (here eq '' && ARG0[i:i] eq '/') { here = ARG0[1:i] } }
 load here . 'common.gp'
 ng = 0; do for [i = 1:nv] { if (vkind[i] ne 'cpu' && vname[i] ne '') { ng = i } }
+if (ng == 0) { print sprintf('%s.gp: %s has no GPU or peer rows: nothing to draw', kind, data); exit status 1 }
 stats data using (column('timed') > 0 ? column('q1_us') : NaN) name 'LO' nooutput
 stats data using (column('timed') > 0 ? column('q3_us') : NaN) name 'HI' nooutput
 stats data using (column('timed') > 0 ? column('floor_us') : NaN) name 'FL' nooutput
