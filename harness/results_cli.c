@@ -74,6 +74,8 @@ int mlab_out_open(const char *cmd, mlab_outfile *o, const char *path)
         o->f = stdout;
         return MLAB_EXIT_OK;
     }
+    if (!*path)
+        return mlab_cli_err(cmd, MLAB_EXIT_USAGE, "an empty output file name");
     o->path = path;
     if (mlab_atomic_begin(path, o->tmp, sizeof o->tmp) != 0)
         return mlab_cli_err(cmd, MLAB_EXIT_IO, "%s: path too long", path);
