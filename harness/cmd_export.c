@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "exitcodes.h"
 #include "results_cli.h" /* mlab_cli_*, mlab_out_*, mlab_put_* */
+#include "results_tidy.h" /* mlab_tidy_write */
 
 static void usage(FILE *f)
 {

@@ -18,6 +18,8 @@
 #include "commands.h"
 #include "exitcodes.h"
 #include "results_cli.h" /* mlab_cli_*, mlab_runs_load, mlab_tidy_write, mlab_gnuplot_* */
+#include "results_gnuplot.h" /* mlab_gnuplot_* */
+#include "results_tidy.h"    /* mlab_tidy_write */
 #include "stats.h"       /* mlab_geomean */
 
 #define MAX_LINES 32 /* (variant, case) lines in one figure */

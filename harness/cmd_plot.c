@@ -9,6 +9,8 @@
 #include "commands.h"
 #include "exitcodes.h"
 #include "results_cli.h" /* mlab_cli_*, mlab_tidy_write, mlab_gnuplot_* */
+#include "results_gnuplot.h" /* mlab_gnuplot_* */
+#include "results_tidy.h"    /* mlab_tidy_write */
 
 static void usage(FILE *f)
 {

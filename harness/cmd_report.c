@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "exitcodes.h"
 #include "results_cli.h" /* mlab_cli_*, mlab_out_*, mlab_put_*, mlab_strlist, mlab_row_floor_us */
+#include "results_tidy.h" /* mlab_row_floor_us, mlab_row_parent, mlab_ordered_names */
 #include "stats.h"       /* mlab_geomean */
 
 static void report_usage(FILE *f)

@@ -2,7 +2,8 @@
  * (cmd_export.c, cmd_compare.c, cmd_plot.c, cmd_report.c, cmd_history.c,
  * cmd_merge.c): option parsing, loading, atomic output files, the walk over
  * the field tables, number and string formatting for text, CSV, JSON and
- * Markdown, and small string lists. Only the commands print; these helpers
+ * Markdown, and small string lists. The tidy table is results_tidy.h, the
+ * gnuplot runner results_gnuplot.h. Only the commands print; these helpers
  * print the one-line errors on the commands' behalf ("mlabench CMD: ...").
  */
 #ifndef MLAB_RESULTS_CLI_H
@@ -71,11 +72,6 @@ int mlab_field_differs(const void *a, const void *b, const mlab_field *fl);
 /* The field named name, or NULL */
 const mlab_field *mlab_field_find(const mlab_field *fl, size_t n, const char *name);
 
-typedef struct mlab_strlist mlab_strlist;
-
-/* ---- the tidy table: one line per (run, case, variant), run-level columns
- * repeated on each line (export's CSV and JSON, the plots' input, history) */
-
 typedef struct {
     const char *path;
     mlab_results r;
@@ -85,53 +81,11 @@ typedef struct {
 int mlab_runs_load(const char *cmd, const char *const *paths, int n, mlab_run_file **runs);
 void mlab_runs_free(mlab_run_file *runs, int n);
 
-/* The floor of a row in us: its measured read limit when there is one, else
- * its fewest bytes at the run's copy bandwidth; 0 when neither is known.
- * *kind (may be NULL) says which: "read_limit", "copy_bw" or "". */
-double mlab_row_floor_us(const mlab_row *w, const mlab_env *e, const char **kind);
-/* The parent variant's name (variants/variants.c), "" for roots, peers, CPU rows */
-const char *mlab_row_parent(const mlab_row *w);
-
-/* The distinct case names of r ordered by their bf16 bytes (variants == 0),
- * or its variants (1: GPU variants by id, then peers, then CPU rows) into
- * out. Returns 0, -1 out of memory. */
-int mlab_ordered_names(const mlab_results *r, int variants, mlab_strlist *out);
-
-/* Write the tidy table of n runs as CSV (header line first) or JSON (an
- * object with "columns" and "rows", one object per line of the CSV, same
- * keys). Columns: run_index, file, label, date, gpu, runtime, driver,
- * commit, dirty, backend, copy_bw_gbs, read_bw_gbs (the run's); case_index
- * (cases of all runs ordered by their bf16 bytes), variant_index (GPU
- * variants by id, then peers, then CPU rows), parent, timed, floor_us,
- * floor_gbps, floor_kind, ratio_to_floor, ratio_to_parent, rel_to_first
- * (median / the same row's median in the first run that has it),
- * tol_max_rel_rms (derived); then every /rows field. Lines come run after
- * run in file order, or with series_order by (case_index, variant_index,
- * run_index), so that one (case, variant) over the runs is one block of
- * consecutive lines (gnuplot draws a line through consecutive points only).
- * Returns 0, -1 on a write error or out of memory. */
-int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style, int series_order);
-
-/* ---- gnuplot (plot and history) ----------------------------------------------- */
-
-/* gnuplot on PATH into out, or "" */
-void mlab_gnuplot_find(char *out, size_t size);
-/* The scripts' folder: $MLAB_PLOTS_DIR, else the one compiled in. */
-const char *mlab_plots_dir(void);
-/* Run `gnuplot -c DIR/KIND.gp DATA TMP FMT [FILTER]` and rename TMP over
- * out (atomic). Arguments travel in argv, never through gnuplot's parser.
- * Prints out on success; returns an MLAB_EXIT_* code (1 when gnuplot fails,
- * its messages above). */
-int mlab_gnuplot_run(const char *cmd, const char *gnuplot, const char *kind, const char *data,
-                     const char *out, const char *fmt, const char *filter);
-/* Make the folder when it is not there; MLAB_EXIT_IO with a message on failure. */
-int mlab_make_dir(const char *cmd, const char *dir);
-
 /* A growing list of distinct strings */
-struct mlab_strlist {
+typedef struct mlab_strlist {
     char **s;
     int n;
-};
+} mlab_strlist;
 int mlab_strlist_add(mlab_strlist *l, const char *s); /* index; -1 out of memory */
 int mlab_strlist_find(const mlab_strlist *l, const char *s); /* index or -1 */
 int mlab_strlist_split(mlab_strlist *l, const char *csv); /* "a,b" added; -1 out of memory */
