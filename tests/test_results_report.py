@@ -12,7 +12,9 @@ The report leads with the headline (before the environment): pivots of case
 (ordered by bytes: b4 before b64 before b256) x variant with the median, the
 ratio to the parent (fp8 / bf16 = the rows' medians), the ratio to the floor
 (median / (bytes / copy bw), marked † since no read limit was measured) and
-geomean rows; CPU reference rows in their own section, not in the GPU
+geomean rows; with a peer row (20% faster than bf16) a fourth pivot, the
+ratio to the best peer of the format (bf16: 1.250; "-" for the peer itself),
+absent without peers; CPU reference rows in their own section, not in the GPU
 pivots nor in the per-case tables; a glossary naming every column and
 derived format (mism@tol, comp, cpu_ref_fp8_pexact, cpu_ref_fp8_kvonly ...).
 Usage: test_results_report.py PATH/TO/results_tool   (MLAB_BIN = mlabench)
@@ -72,6 +74,19 @@ def main():
     for term in ["mism@tol", "comp", "cpu_ref_fp8_pexact", "cpu_ref_fp8_kvonly", "cpu_ref_mxfp4_up",
                  "kernel rel_rms", "total rel_rms", "floor", "% copy bw", "TFLOP/s", "samples (stop)"]:
         check(f"| {term}" in text.split("## Glossary")[-1], f"glossary lacks {term}")
+    check("Ratio to the best peer" not in text, "a peer pivot without peer rows")
+    peer = os.path.join(tmp, "peer.h5")
+    subprocess.run([tool, "write", peer, "--seed", "3", "--peer", "1"], check=True)
+    t3 = subprocess.run([mlab, "report", peer], capture_output=True, text=True).stdout
+    pv = t3.split("**Ratio to the best peer")[1].split("**")[1] if "**Ratio to the best peer" in t3 else ""
+    hdr = [l for l in pv.splitlines() if l.startswith("| case")]
+    b4 = [l for l in pv.splitlines() if l.startswith("| b4_")]
+    if hdr and b4:
+        cells = dict(zip([c.strip() for c in hdr[0].split("|")], [c.strip() for c in b4[0].split("|")]))
+        check(abs(float(cells["bf16"]) - 1.25) < 1e-3 and cells["flashpeer"] == "-",
+              f"ratio to the best peer: bf16 {cells.get('bf16')} want 1.250, the peer itself '-'")
+    else:
+        check(False, f"no peer pivot with peer rows\n{t3[:3000]}")
     cpu = os.path.join(tmp, "cpu.h5")
     subprocess.run([tool, "write", cpu, "--seed", "3", "--cpu-rows", "1"], check=True)
     t2 = subprocess.run([mlab, "report", cpu], capture_output=True, text=True).stdout
