@@ -6,7 +6,7 @@ Pins:
     commit) merge into one file of 18 rows and 6 inputs, every row keeping
     its host and gpu_uuid; the merged environment has host "" (they differ),
     the later utc_time; no temporary is left beside it;
-  - compare, export and report work on the merged file; compare of a slice
+  - compare, export, report and plot work on the merged file; compare of a slice
     against the merged file pairs that slice's 9 rows;
   - a file of another commit is refused with exit 10, one line naming the
     file and git_commit, and no output file is written; so is a row found in
@@ -20,6 +20,7 @@ Exit 0 pass, 1 fail, 77 skip (no h5py).
 import csv
 import io
 import os
+import shutil
 import subprocess
 import sys
 
@@ -73,6 +74,12 @@ def main():
     check(rc == 0 and len(list(csv.DictReader(io.StringIO(o)))) == 18, f"export merged: {rc}")
     rc, o, e = run("report", out, "-o", os.path.join(tmp, "r.md"))
     check(rc == 0, f"report merged: exit {rc}\n{e}")
+
+    if shutil.which("gnuplot"):
+        os.environ.setdefault("MLAB_PLOTS_DIR", os.path.join(src, "plots"))
+        rc, o, e = run("plot", out, "--out", os.path.join(tmp, "figs"))
+        check(rc == 0 and os.path.exists(os.path.join(tmp, "figs", "all.latency.png")),
+              f"plot merged: exit {rc}\n{e}")
 
     bad = os.path.join(tmp, "bad.h5")
     rc, o, e = run("merge", a, other, "-o", bad)
