@@ -28,6 +28,7 @@
 #include "results.h"
 #include "results_h5.h"
 #include "sweep.h"
+#include "tensor_hash.h" /* mlab_tensor_hash_case */
 #include <sys/stat.h>
 #include "sampler.h"
 
@@ -56,6 +57,7 @@ typedef struct {
     int device;                 /* --device N: index among the visible devices */
     const mlab_env *env;        /* for each row's host and GPU identity */
     int gpu_open;
+    const char *label;          /* --label: env.label */
 } run_opts;
 
 static void run_usage(FILE *f)
@@ -71,6 +73,8 @@ static void run_usage(FILE *f)
             "  Without a GPU (or with --cpu-only) only the CPU half runs.\n"
             "options:\n"
             "  -o RESULTS.h5       write the results file (atomically); without it nothing is saved\n"
+            "  --label L           name the run (e.g. rocm-6.4): recorded as env label,\n"
+            "                      shown by compare, export and history (< 64 chars)\n"
             "  --device N          GPU N among the visible ones (default 0; CUDA_VISIBLE_DEVICES /\n"
             "                      HIP_VISIBLE_DEVICES, applied by the runtime, choose which are visible)\n"
             "  --slice K/N         run only slice K (0-based) of N: the cases split into N slices\n"
@@ -457,7 +461,7 @@ typedef struct {
 
 enum { OPT_DEFAULT = 2000, OPT_CPU_ONLY, OPT_REQUIRE_GPU, OPT_NO_TIME, OPT_QUIET, OPT_TRUTH,
        OPT_SPLITS, OPT_MAX_TIME, OPT_RSE, OPT_MIN_SAMPLES, OPT_MAX_SAMPLES, OPT_VARIANTS,
-       OPT_DEVICE, OPT_SLICE, OPT_LIST };
+       OPT_DEVICE, OPT_SLICE, OPT_LIST, OPT_LABEL };
 
 /* Parse run's options (getopt_long: --opt VALUE or --opt=VALUE, files
  * anywhere). 0, 1 for --help (printed), -1 after a one-line message. */
@@ -474,6 +478,7 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
         {"max-samples", required_argument, NULL, OPT_MAX_SAMPLES},
         {"variants", required_argument, NULL, OPT_VARIANTS}, {"device", required_argument, NULL, OPT_DEVICE},
         {"slice", required_argument, NULL, OPT_SLICE}, {"list", no_argument, NULL, OPT_LIST},
+        {"label", required_argument, NULL, OPT_LABEL},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
     int c, iv;
@@ -500,6 +505,13 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
             break;
         case OPT_SPLITS:
             if (mlab_arg_int("run", "--splits", v, 1, MLA_MAX_SPLITS, &o->splits)) return -1;
+            break;
+        case OPT_LABEL:
+            if (strlen(v) >= sizeof(((mlab_env *)0)->label)) {
+                fprintf(stderr, "mlabench run: --label: '%s' is longer than 63 characters\n", v);
+                return -1;
+            }
+            o->label = v;
             break;
         case OPT_DEVICE:
             if (mlab_arg_int("run", "--device", v, 0, 1023, &o->device)) return -1;
@@ -605,6 +617,8 @@ int mlab_cmd_run(int argc, char **argv)
     mlab_results res;
     mlab_results_init(&res);
     mlab_env_fill_host(&res.env, argc, argv);
+    if (o.label)
+        snprintf(res.env.label, sizeof res.env.label, "%s", o.label);
     o.env = &res.env;
     mlab_progress_init(&run_progress);
     {   /* what is ahead: the cases, their bytes, the largest in memory */
@@ -702,8 +716,6 @@ int mlab_cmd_run(int argc, char **argv)
         memset(&in, 0, sizeof in);
         if (it->path) {
             rc = mlab_h5_read_case(it->path, &c, why, sizeof why);
-            if (!rc)
-                rc = mlab_sha256_file(it->path, in.sha256, why, sizeof why);
             if (rc) {
                 fprintf(stderr, "mlabench run: %s\n", why);
                 goto out_results;
@@ -722,7 +734,12 @@ int mlab_cmd_run(int argc, char **argv)
             }
             snprintf(in.path, sizeof in.path, "%s", it->is_default ? "(embedded default case)"
                                                                     : "(generated in memory, as mlabench gen)");
-            snprintf(in.sha256, sizeof in.sha256, "-");
+        }
+        if (mlab_tensor_hash_case(&c, &in, why, sizeof why)) {
+            fprintf(stderr, "mlabench run: %s\n", why);
+            mlab_case_free(&c);
+            rc = MLAB_EXIT_INTERNAL;
+            goto out_results;
         }
         snprintf(in.schema, sizeof in.schema, "%s", MLAB_CASE_FORMAT);
         in.schema_version = MLAB_CASE_VERSION;

@@ -11,6 +11,9 @@ enum {
     MLAB_EXIT_ACCURACY = 5,   /* a variant failed validation against the reference */
     MLAB_EXIT_REGRESSION = 6, /* compare found a slowdown or an accuracy drift */
     MLAB_EXIT_DIFFERENT = 7,  /* compare refused: different GPU models (use --force) */
+    MLAB_EXIT_NOPAIRS = 8,    /* compare: no (case, variant) of OLD is in NEW: nothing compared */
+    MLAB_EXIT_INPUTS = 9,     /* compare: paired rows ran on different input tensors */
+    MLAB_EXIT_MISMATCH = 10,  /* merge refused: files of different sweeps (commit, build) */
     MLAB_EXIT_NOGPU = 77      /* no usable GPU (CTest: skipped) */
 };
 

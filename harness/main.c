@@ -18,6 +18,8 @@ static const struct {
     {"compare", mlab_cmd_compare, "OLD NEW results: per-pair verdicts, exit 6 on regression"},
     {"plot", mlab_cmd_plot, "results file(s) -> gnuplot figures"},
     {"report", mlab_cmd_report, "results file -> Markdown report"},
+    {"history", mlab_cmd_history, "results of several runs -> medians relative to the first"},
+    {"merge", mlab_cmd_merge, "results files of one sweep -> one results file"},
     {"tolerances", mlab_cmd_tolerances, "print the tolerance table (Markdown)"},
 };
 
@@ -30,6 +32,7 @@ static void usage(FILE *f)
         fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].what);
     fprintf(f, "\nexit codes: 0 ok, 1 internal error, 2 usage, 3 bad input, 4 I/O error,\n"
                "  5 accuracy failure, 6 regression found (compare), 7 different GPUs (compare),\n"
+               "  8 nothing paired (compare), 9 different inputs (compare), 10 merge refused,\n"
                "  77 no usable GPU\n");
 }
 

@@ -1,6 +1,6 @@
 /* results.h: one run's results in memory: the environment it ran in and one
  * row per (case, variant). results_h5.c writes and reads it as an HDF5 file
- * (schema "mlabench-results", see data/README.md); cmd_results.c exports CSV.
+ * (schema "mlabench-results", see data/README.md); cmd_export.c exports CSV.
  */
 #ifndef MLAB_RESULTS_H
 #define MLAB_RESULTS_H
@@ -48,7 +48,11 @@ typedef struct {
 
 typedef struct {
     char path[512];
-    char sha256[65];             /* of the file's bytes, hex */
+    char sha256[65];             /* v2: of the case's tensors (tensor_hash.h); v1: of the file's bytes */
+    /* v2: SHA-256 (hex) of each tensor's bytes in memory, so equal tensors
+     * hash equal whatever file (or no file) they came from; "" in v1 files */
+    char q_sha256[65], kv_bf16_sha256[65], kv_fp8_sha256[65], kv_fp4_sha256[65],
+        kv_e8m0_sha256[65], qo_indptr_sha256[65], kv_indptr_sha256[65];
     char schema[32];             /* "mlabench-case" */
     int schema_version;
     char case_name[64];

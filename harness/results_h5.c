@@ -1,5 +1,6 @@
-/* results_h5.c: results files, schema "mlabench-results" version 1
- * (results_h5.h; the layout is documented in data/README.md).
+/* results_h5.c: results files, schema "mlabench-results" version 2, reads
+ * version 1 too (fields added by version 2 read as zero / "", and a row's
+ * kind follows from its variant_id) (results_h5.h; the layout is documented in data/README.md).
  *
  *   /                 attributes: format, format_version, every mlab_env field
  *                     (strings as variable-length UTF-8, ints int32, doubles f64)
@@ -10,7 +11,8 @@
  *   /samples_offset   int64 [nrows + 1]: row i's samples are
  *                     samples_us[samples_offset[i] : samples_offset[i + 1]]
  *   /inputs           compound [ninputs]: path, sha256, schema,
- *                     schema_version, case_name of each input file
+ *                     schema_version, case_name of each input file, and
+ *                     (v2) the SHA-256 of each of its tensors
  * The flat /samples_us + /samples_offset layout is one slice per row in h5py
  * and numpy, with no group of thousands of small datasets.
  *
@@ -209,7 +211,26 @@ static const mlab_field input_fields[] = {
     {"schema_version", 'i', offsetof(mlab_input_file, schema_version), sizeof(int)},
     {"case_name", 's', offsetof(mlab_input_file, case_name),
      sizeof(((mlab_input_file *)0)->case_name)},
+#define TENSOR_HASH(m) {#m, 's', offsetof(mlab_input_file, m), sizeof(((mlab_input_file *)0)->m)}
+    TENSOR_HASH(q_sha256), TENSOR_HASH(kv_bf16_sha256), TENSOR_HASH(kv_fp8_sha256),
+    TENSOR_HASH(kv_fp4_sha256), TENSOR_HASH(kv_e8m0_sha256), TENSOR_HASH(qo_indptr_sha256),
+    TENSOR_HASH(kv_indptr_sha256),
+#undef TENSOR_HASH
 };
+
+/* Fields that version 2 added: a version-1 file lacks them, and they read
+ * as zero / "" (row kind then follows from variant_id, see read_body). */
+static int v2_only(const char *name)
+{
+    static const char *v2[] = {"kind", "read_limit_us", "read_limit_ratio", "grid", "block",
+                               "smem_bytes", "blocks_per_sm", "peer_version", "device_index",
+                               "gpu_uuid", "host", "sm_clock_mhz", "temp_c", "throttled"};
+    for (size_t i = 0; i < sizeof v2 / sizeof v2[0]; i++)
+        if (strcmp(name, v2[i]) == 0)
+            return 1;
+    size_t n = strlen(name);
+    return n > 7 && strcmp(name + n - 7, "_sha256") == 0; /* the per-tensor hashes */
+}
 #define N_INPUT_FIELDS (sizeof input_fields / sizeof input_fields[0])
 
 /* Zero every string field's bytes after its NUL (and force the NUL), so the
@@ -386,7 +407,7 @@ static const char *write_body(hid_t f, const mlab_results *r)
     }
     if (compound_types(input_fields, N_INPUT_FIELDS, sizeof(mlab_input_file), &mem, &file) < 0 ||
         dset_write(f, "inputs", file, mem, r->ninputs, ins,
-                   "the case files this run read, with the SHA-256 of their bytes") < 0)
+                   "the cases this run read, with the SHA-256 of each tensor (data/README.md)") < 0)
         failed = "/inputs";
 
 out:
@@ -522,22 +543,33 @@ static hid_t dset_open(hid_t f, const char *name, H5T_class_t want, hsize_t *len
     return d;
 }
 
-/* Every field name of the table must be a member of d's compound type. */
-static const char *missing_field(hid_t d, const mlab_field *f, size_t n)
+/* Copy into have[] the fields of the table that d's compound type holds
+ * (*nhave of them). A field it lacks is named in the return value unless
+ * the file is version 1 and the field came with version 2. */
+static const char *present_fields(hid_t d, int version, const mlab_field *f, size_t n,
+                                  mlab_field *have, size_t *nhave)
 {
     hid_t t = H5Dget_type(d);
     const char *miss = NULL;
-    for (size_t i = 0; i < n && !miss; i++)
-        if (H5Tget_member_index(t, f[i].name) < 0)
+    *nhave = 0;
+    for (size_t i = 0; i < n && !miss; i++) {
+        if (H5Tget_member_index(t, f[i].name) >= 0)
+            have[(*nhave)++] = f[i];
+        else if (!(version < 2 && v2_only(f[i].name)))
             miss = f[i].name;
+    }
     H5Tclose(t);
     return miss;
 }
 
-static int read_compound(const char *path, hid_t f, const char *name, const mlab_field *fl,
-                         size_t nf, size_t stride, void **out, size_t *count, char *why,
-                         size_t whylen)
+static int read_compound(const char *path, hid_t f, int version, const char *name,
+                         const mlab_field *all, size_t nall, size_t stride, void **out,
+                         size_t *count, char *why, size_t whylen)
 {
+    mlab_field fl[128];
+    size_t nf = 0;
+    if (nall > sizeof fl / sizeof fl[0])
+        return fail(why, whylen, MLAB_EXIT_INTERNAL, path, "/%s: too many fields", name);
     hsize_t len = 0;
     hid_t d = dset_open(f, name, H5T_COMPOUND, &len);
     if (d == -2)
@@ -545,7 +577,7 @@ static int read_compound(const char *path, hid_t f, const char *name, const mlab
     if (d < 0)
         return fail(why, whylen, MLAB_EXIT_BADINPUT, path,
                     "/%s is not a rank-1 compound dataset", name);
-    const char *miss = missing_field(d, fl, nf);
+    const char *miss = present_fields(d, version, all, nall, fl, &nf);
     if (miss) {
         H5Dclose(d);
         return fail(why, whylen, MLAB_EXIT_BADINPUT, path, "/%s has no field '%s'", name, miss);
@@ -691,20 +723,25 @@ static int read_body(const char *path, hid_t f, mlab_results *r, char *why, size
     const mlab_field *rf = mlab_row_fields(&nrf);
     void *buf = NULL;
     size_t n = 0;
-    int rc = read_compound(path, f, "rows", rf, nrf, sizeof(mlab_row), &buf, &n, why, whylen);
+    int rc = read_compound(path, f, version, "rows", rf, nrf, sizeof(mlab_row), &buf, &n, why,
+                           whylen);
     if (rc != MLAB_EXIT_OK)
         return rc;
     r->rows = buf;
     r->nrows = n;
-    for (size_t i = 0; i < n; i++)
-        r->rows[i].samples_us = NULL; /* not a file field; calloc left it NULL */
+    for (size_t i = 0; i < n; i++) {
+        mlab_row *w = &r->rows[i];
+        w->samples_us = NULL; /* not a file field; calloc left it NULL */
+        if (!w->kind[0]) /* version 1: CPU reference rows had negative ids */
+            snprintf(w->kind, sizeof w->kind, "%s", w->variant_id < 0 ? "cpu" : "gpu");
+    }
     rc = read_samples(path, f, r, why, whylen);
     if (rc != MLAB_EXIT_OK)
         return rc;
 
     buf = NULL;
-    rc = read_compound(path, f, "inputs", input_fields, N_INPUT_FIELDS, sizeof(mlab_input_file),
-                       &buf, &n, why, whylen);
+    rc = read_compound(path, f, version, "inputs", input_fields, N_INPUT_FIELDS,
+                       sizeof(mlab_input_file), &buf, &n, why, whylen);
     if (rc != MLAB_EXIT_OK)
         return rc;
     r->inputs = buf;

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pkgs="cmake ninja-build gcc g++ make pkg-config libhdf5-dev hdf5-tools libopenblas-dev
+pkgs="cmake ninja-build gcc g++ make pkg-config libhdf5-dev hdf5-tools libopenblas-dev libssl-dev
       gnuplot-nox python3 python3-venv python3-pip git"
 missing=""
 for p in $pkgs; do

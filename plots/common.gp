@@ -1,14 +1,20 @@
 # common.gp: what every figure script shares; each loads it first.
-# Variables (gnuplot -e "..."), all optional but data:
-#   data     the data file (CSV, blocks separated by two blank lines)
-#   out      the figure to write (default: stdout)
-#   fmt      'png' (pngcairo, or png when pngcairo is missing) or 'svg'
-#   gpu, runtime, commit   named in every title
-if (!exists("data")) { print "usage: gnuplot -e \"data='R.plot.csv'; out='R.latency.png'\" latency.gp"; exit status 2 }
-if (!exists("fmt")) fmt = 'png'
-if (!exists("gpu")) gpu = 'unknown GPU'
-if (!exists("runtime")) runtime = 'unknown runtime'
-if (!exists("commit")) commit = 'unknown commit'
+# Every script is run as
+#     gnuplot -c plots/KIND.gp DATA.csv [OUT [png|svg [FILTER]]]
+# DATA.csv is the tidy table of `mlabench export` (one line per run, case and
+# variant; columns named in its header, data/README.md). OUT defaults to
+# DATA without .csv plus .KIND.png; the format follows OUT's ending unless
+# given. Nothing else is passed on the command line: the title's GPU, runtime
+# and commit come from the data, so no name can break the command.
+# (each script copies ARGC and ARG1..ARG4 to nargs, a1..a4 before loading
+# this file: inside `load` they are this file's)
+if (nargs < 1) { print "usage: gnuplot -c plots/", kind, ".gp DATA.csv [OUT [png|svg]]"; exit status 2 }
+data = a1
+base = data
+if (strlen(base) > 4 && base[strlen(base) - 3:] eq '.csv') { base = base[1:strlen(base) - 4] }
+fmt = nargs >= 3 && a3 ne '' ? a3 : (strlen(a2) > 4 && a2[strlen(a2) - 3:] eq '.svg' ? 'svg' : 'png')
+out = nargs >= 2 && a2 ne '' ? a2 : sprintf('%s.%s.%s', base, kind, fmt)
+filter = nargs >= 4 ? a4 : ''
 if (fmt eq 'svg') {
     set terminal svg size 1100,650 dynamic noenhanced font 'Sans,12' background rgb 'white'
 } else {
@@ -19,10 +25,51 @@ if (fmt eq 'svg') {
         set terminal png size 1100,650 noenhanced
     }
 }
-if (exists("out")) { set output out }
+set output out
 set datafile separator ','
-set datafile missing 'NaN'
-info = sprintf('%s | %s | commit %s', gpu, runtime, commit)
+set datafile columnheaders
+set datafile missing 'nan'
+
+# One colour per variant name, the same in every figure. Names not listed
+# (peers, new variants) get one of the spare colours by the length of the name.
+spare = '#8c564b #e377c2 #bcbd22 #17becf #393b79 #637939'
+pal(n) = n eq 'bf16' ? '#1f77b4' : n eq 'fp8' ? '#d62728' : n eq 'mxfp4' ? '#2ca02c' : \
+         n eq 'mxfp4_unfused' ? '#98df8a' : n eq 'fp8_exp2rcp' ? '#ff7f0e' : \
+         n eq 'fp8_xcd' ? '#9467bd' : n eq 'cpu_ref_bf16' ? '#aec7e8' : \
+         n eq 'cpu_ref_fp8' ? '#ff9896' : n eq 'cpu_ref_fp8_pexact' ? '#c49c94' : \
+         n eq 'cpu_ref_fp8_kvonly' ? '#f7b6d2' : n eq 'cpu_ref_mxfp4_up' ? '#7f7f7f' : \
+         n eq 'cpu_ref_mxfp4_even' ? '#c7c7c7' : word(spare, strlen(n) % 6 + 1)
+# One marker per case (case_index 0, 1, ...)
+ptype(c) = word('7 5 9 11 13 15 6 4 8 10 12 14', int(c) % 12 + 1) + 0
+
+# Names by index from the data: cases by case_index (ordered by bytes),
+# variants by variant_index, run labels by run_index.
+array cname[64]
+array vname[64]
+array vkind[64]
+array vfmt[64]
+array rname[64]
+do for [i = 1:64] { cname[i] = ''; vname[i] = ''; vkind[i] = ''; vfmt[i] = ''; rname[i] = '' }
+gpu = ''; runtime = ''; commit = ''
+# a run's name: its label, else runtime (without a parenthesis), date and commit
+shortrt(rt) = strstrt(rt, ' (') > 0 ? rt[1:strstrt(rt, ' (') - 1] : rt
+runlabel(l, rt, d, c) = l ne '' ? l : sprintf("%s\n%s %s", shortrt(rt), d[1:10], c[1:7])
+stats data using (ci = column('case_index') + 1, vi = column('variant_index') + 1, \
+                  ri = column('run_index') + 1, \
+                  cname[ci <= 64 ? ci : 64] = strcol('case_name'), \
+                  vname[vi <= 64 ? vi : 64] = strcol('variant'), \
+                  vkind[vi <= 64 ? vi : 64] = strcol('kind'), \
+                  vfmt[vi <= 64 ? vi : 64] = strcol('kv_format'), \
+                  rname[ri <= 64 ? ri : 64] = runlabel(strcol('label'), strcol('runtime'), strcol('date'), strcol('commit')), \
+                  gpu = strcol('gpu'), runtime = strcol('runtime'), commit = strcol('commit'), 0) nooutput
+nc = 0; do for [i = 1:64] { if (cname[i] ne '') { nc = i } }
+nv = 0; do for [i = 1:64] { if (vname[i] ne '') { nv = i } }
+nr = 0; do for [i = 1:64] { if (rname[i] ne '') { nr = i } }
+if (gpu eq '') { gpu = 'no GPU' }
+if (runtime eq '') { runtime = 'no GPU runtime' }
+info = sprintf('%s | %s | commit %s', gpu, runtime, commit[1:12])
 set grid ytics
-set key outside right top
+set key outside right top vertical samplen 2 spacing 1.1
 set xtics rotate by -30 nomirror
+set xtics ()
+do for [i = 1:nc] { set xtics add (cname[i] i - 1) }

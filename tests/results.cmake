@@ -1,5 +1,5 @@
 # results.cmake: results files, export, compare, plot and report
-# (harness/results*.c, stats.c, env.c, cmd_results.c, plots/*.gp). Label cpu.
+# (harness/results*.c, stats.c, env.c, results_cli.c, results_tidy.c, results_gnuplot.c, compare_out.c, cmd_{export,compare,plot,report,history,merge}.c, tensor_hash.c, plots/*.gp). Label cpu.
 mlab_c_test(test_results_stats test_results_stats.c LABELS cpu)
 mlab_c_test(test_results_h5 test_results_h5.c LABELS cpu)
 
@@ -21,3 +21,8 @@ mlab_py_test(test_results_report test_results_report.py LABELS cpu ARGS $<TARGET
 mlab_py_test(test_trace_summary test_trace_summary.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/tools/trace_summary.py)
 # the timing loop (harness/sampler.c) against a fake back end
 mlab_c_test(test_sampler test_sampler.c LABELS cpu)
+mlab_py_test(test_results_cli test_results_cli.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
+mlab_py_test(test_results_inputs test_results_inputs.py LABELS cpu)
+mlab_py_test(test_results_v1 test_results_v1.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
+mlab_py_test(test_results_merge test_results_merge.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
+mlab_py_test(test_results_history test_results_history.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)

@@ -12,7 +12,11 @@
  *     with one seed and scale but different seeds are two draws from one
  *     distribution; --scale 1.10 is a 10% slowdown. --cpu-rows 1 adds a CPU
  *     reference row per case ("cpu_ref_fp8", one host-timed sample, judged
- *     by "total:fp8"), as `mlabench run` writes them.
+ *     by "total:fp8"), as `mlabench run` writes them. --hashes N records
+ *     per-tensor input hashes (kv_bf16's depends on N: two files with
+ *     different N ran on different inputs); --uuid, --host, --commit,
+ *     --label set those environment fields; --case-suffix S renames the cases;
+ *     --peer 1 adds a peer row ("flashpeer", kind peer, bf16) 20% faster than bf16.
  *   results_tool check FILE
  *     reads FILE with mlab_results_read; prints "ok ROWS SAMPLES" and exits
  *     0, or prints the reason and exits with its MLAB_EXIT_* code.
@@ -63,7 +67,9 @@ static int do_write(int argc, char **argv)
     uint64_t seed = 1;
     long nsamples = 30, ncases = 3, nvariants = 3;
     double scale = 1.0, noise = 0.02, rel_rms = 1e-3;
-    int valid = 1, cpu_rows = 0;
+    int valid = 1, cpu_rows = 0, hashes = 0, peer = 0;
+    const char *uuid = "GPU-00000000-synthetic", *host = NULL, *commit = NULL, *label = "",
+               *suffix = "";
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v)
@@ -80,6 +86,13 @@ static int do_write(int argc, char **argv)
         else if (!strcmp(a, "--cases")) ncases = atol(v);
         else if (!strcmp(a, "--variants")) nvariants = atol(v);
         else if (!strcmp(a, "--cpu-rows")) cpu_rows = atoi(v);
+        else if (!strcmp(a, "--hashes")) hashes = atoi(v);
+        else if (!strcmp(a, "--peer")) peer = atoi(v);
+        else if (!strcmp(a, "--uuid")) uuid = v;
+        else if (!strcmp(a, "--host")) host = v;
+        else if (!strcmp(a, "--commit")) commit = v;
+        else if (!strcmp(a, "--label")) label = v;
+        else if (!strcmp(a, "--case-suffix")) suffix = v;
         else return usage();
         i++;
     }
@@ -95,7 +108,12 @@ static int do_write(int argc, char **argv)
     mlab_env_fill_host(&r.env, argc, argv);
     snprintf(r.env.gpu_name, sizeof r.env.gpu_name, "%s", gpu);
     snprintf(r.env.gpu_arch, sizeof r.env.gpu_arch, "sm_90");
-    snprintf(r.env.gpu_uuid, sizeof r.env.gpu_uuid, "GPU-00000000-synthetic");
+    snprintf(r.env.gpu_uuid, sizeof r.env.gpu_uuid, "%s", uuid);
+    if (host)
+        snprintf(r.env.host, sizeof r.env.host, "%s", host);
+    if (commit)
+        snprintf(r.env.git_commit, sizeof r.env.git_commit, "%s", commit);
+    snprintf(r.env.label, sizeof r.env.label, "%s", label);
     r.env.gpu_cu_count = 132;
     r.env.gpu_clock_mhz = 1980;
     r.env.gpu_mem_clock_mhz = 3201;
@@ -117,12 +135,21 @@ static int do_write(int argc, char **argv)
             in.sha256[k] = "0123456789abcdef"[(c * 7 + k) % 16];
         snprintf(in.schema, sizeof in.schema, "mlabench-case");
         in.schema_version = 1;
-        snprintf(in.case_name, sizeof in.case_name, "%s", cases[c].name);
+        char cname[64];
+        snprintf(cname, sizeof cname, "%s%s", cases[c].name, suffix);
+        snprintf(in.case_name, sizeof in.case_name, "%s", cname);
+        if (hashes) { /* per-tensor hashes (v2): kv_bf16's depends on --hashes N */
+            char *t[] = {in.q_sha256, in.kv_bf16_sha256, in.kv_fp8_sha256, in.kv_fp4_sha256,
+                         in.kv_e8m0_sha256, in.qo_indptr_sha256, in.kv_indptr_sha256};
+            for (int j = 0; j < 7; j++)
+                for (int k = 0; k < 64; k++)
+                    t[j][k] = "0123456789abcdef"[(c * 7 + k * 3 + j + (j == 1 ? hashes : 0)) % 16];
+        }
         mlab_results_add_input(&r, &in);
         for (long v = 0; v < nvariants && v < 3; v++) {
             mlab_row row;
             memset(&row, 0, sizeof row);
-            snprintf(row.case_name, sizeof row.case_name, "%s", cases[c].name);
+            snprintf(row.case_name, sizeof row.case_name, "%s", cname);
             row.batch = cases[c].batch;
             row.q_seq_len = 1;
             row.kv_len = cases[c].kv_len;
@@ -168,10 +195,29 @@ static int do_write(int argc, char **argv)
                 fprintf(stderr, "results_tool: out of memory\n");
                 return MLAB_EXIT_INTERNAL;
             }
+            if (peer && v == 0) { /* a peer of the bf16 row, 20% faster */
+                mlab_row pr = row;
+                snprintf(pr.variant, sizeof pr.variant, "flashpeer");
+                snprintf(pr.kind, sizeof pr.kind, "peer");
+                snprintf(pr.peer_version, sizeof pr.peer_version, "flashpeer 1.0");
+                pr.variant_id = 100;
+                double *ps = malloc((size_t)(nsamples > 0 ? nsamples : 1) * sizeof *ps);
+                if (!ps)
+                    return MLAB_EXIT_INTERNAL;
+                for (long k = 0; k < nsamples; k++)
+                    ps[k] = samples[k] * 0.8;
+                pr.samples_us = ps;
+                mlab_row_summarize(&pr);
+                int bad = mlab_results_add_row(&r, &pr);
+                free(ps);
+                if (bad)
+                    return MLAB_EXIT_INTERNAL;
+            }
             if (cpu_rows && v == 1) { /* beside the fp8 row, as cmd_run.c does */
                 double once = 1e3 * (1 + gauss() * noise);
                 snprintf(row.variant, sizeof row.variant, "cpu_ref_fp8");
                 row.variant_id = -2;
+                snprintf(row.kind, sizeof row.kind, "cpu");
                 row.splits = 0;
                 snprintf(row.kernel_tol, sizeof row.kernel_tol, "total:fp8");
                 row.kernel_err = row.total_err;

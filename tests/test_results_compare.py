@@ -13,12 +13,28 @@ Pins (synthetic files from tests/results_tool, 9 rows, fixed seeds):
     ("runtime_version: CUDA 12.8 -> CUDA 13.0");
   - accuracy drift (rel_rms x5) and a pass -> fail flip: "accuracy-regression",
     exit 6, even though the times are the same;
-  - rows present in one file only are listed; CPU reference rows (cpu_ref_*)
-    get no timing verdict ("-", "not compared");
-  - --help documents exit codes 6 and 7; a missing file exits 4.
+  - rows present in one file only are listed; CPU reference rows (kind
+    "cpu") are listed apart, accuracy only ("CPU rows (accuracy only)");
+  - nothing pairs (every case renamed): exit 8, "nothing compared", not
+    "no regression";
+  - paired rows with different per-tensor input hashes: "inputs-differ"
+    naming the tensor (kv_bf16), exit 9 even when also slower; equal hashes
+    pass;
+  - the closing "regressions:" list names each slower row and
+    "improvements:" each faster one ("none" when empty);
+  - --format csv (one parseable line per pair), json (parses; exit and
+    lists agree with the text), md (Markdown table rows);
+  - the text table's columns are aligned (every row's verdict starts at the
+    same column);
+  - a different GPU UUID (same model) prints the cross-machine hint, and
+    --threshold 0.05 silences it;
+  - --help documents exit codes 6, 7, 8 and 9; a missing file exits 4.
 Usage: test_results_compare.py PATH/TO/results_tool   (MLAB_BIN = mlabench)
 Exit 0 pass, 1 fail.
 """
+import csv
+import io
+import json
 import os
 import re
 import subprocess
@@ -110,14 +126,84 @@ def main():
     cpu_a = write("cpu_a.h5", "--seed", "1", "--cpu-rows", "1")
     cpu_b = write("cpu_b.h5", "--seed", "2", "--cpu-rows", "1")
     rc, out, err = compare(cpu_a, cpu_b)
-    cpu_lines = [l for l in out.splitlines() if "cpu_ref_fp8" in l]
-    check(rc == 0 and len(cpu_lines) == 3 and all(l.rstrip().endswith("-") for l in cpu_lines)
-          and "9 same, 0 faster, 0 slower, 0 unclear, 3 not compared" in out,
-          f"CPU reference rows: want '-' and 'not compared'\n{out}{err}")
+    cpu_part = out.split("CPU reference rows")[-1].split("regressions:")[0]
+    cpu_lines = [l for l in cpu_part.splitlines() if "cpu_ref_fp8" in l]
+    gpu_part = out.split("CPU reference rows")[0]
+    check(rc == 0 and len(cpu_lines) == 3 and "cpu_ref_fp8" not in gpu_part
+          and all(l.rstrip().endswith("accuracy ok") for l in cpu_lines)
+          and "9 same, 0 faster, 0 slower, 0 unclear, 3 CPU rows (accuracy only)" in out,
+          f"CPU reference rows: want them apart, accuracy only\n{out}{err}")
+
+    # aligned columns: every verdict starts at the column of the header's "verdict"
+    rc, out, err = compare(a, slow)
+    head = [l for l in out.splitlines() if l.startswith("case ")][0]
+    col = head.index("verdict")
+    check(all(l[col:].startswith("slower") for l in verdict_lines(out)),
+          f"columns not aligned at {col}\n{out}")
+    # the closing lists name each row
+    regs = out.split("regressions:")[1].split("improvements:")[0]
+    check(all(f"{c}/{v}: slower" in regs for c in ("b4_kv1024_s4217", "b256_kv8192_s9826")
+              for v in ("bf16", "fp8", "mxfp4")) and "improvements: none" in out,
+          f"regressions list must name the 9 slower rows\n{out}")
+    rc, out, err = compare(slow, a)
+    imps = out.split("improvements:")[1]
+    check("regressions: none" in out and "b64_kv8192_s1360/fp8: faster" in imps,
+          f"improvements list must name the faster rows\n{out}")
+
+    # nothing pairs: a distinct exit code, never "no regression"
+    other = write("other.h5", "--seed", "2", "--case-suffix", "_x")
+    rc, out, err = compare(a, other)
+    check(rc == 8 and "nothing compared" in err and "no regression" not in out
+          and "only in OLD (9)" in out, f"zero pairs: exit {rc}, want 8\n{out}{err}")
+
+    # per-tensor input hashes
+    h1 = write("h1.h5", "--seed", "1", "--hashes", "1")
+    h1b = write("h1b.h5", "--seed", "2", "--hashes", "1")
+    h2 = write("h2.h5", "--seed", "2", "--hashes", "2")
+    h2slow = write("h2slow.h5", "--seed", "3", "--hashes", "2", "--scale", "1.10")
+    rc, out, err = compare(h1, h1b)
+    check(rc == 0 and "inputs-differ" not in out, f"equal tensor hashes: exit {rc}\n{out}{err}")
+    rc, out, err = compare(h1, h2)
+    check(rc == 9 and out.count("inputs-differ") == 9 and "inputs: kv_bf16 differ" in out
+          and "b4_kv1024_s4217/bf16: inputs differ (kv_bf16)" in out
+          and "different inputs" in err, f"different inputs: exit {rc}, want 9\n{out}{err}")
+    rc, out, err = compare(h1, h2slow)
+    check(rc == 9, f"different inputs and slower: exit {rc}, want 9 (inputs win)\n{out}{err}")
+
+    # machine-readable formats
+    rc, out, err = compare(a, slow, "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    check(rc == 6 and len(rows) == 9 and all(r["verdict"] == "slower" for r in rows)
+          and all(1.05 < 1 + float(r["change"]) < 1.15 for r in rows),
+          f"--format csv: exit {rc}\n{out}{err}")
+    rc, out, err = compare(cpu_a, slow, "--format=json")
+    try:
+        j = json.loads(out)
+    except ValueError as e:
+        j = None
+        check(False, f"--format json does not parse: {e}\n{out}")
+    if j:
+        check(j["exit"] == rc == 6 and len(j["regressions"]) == 9 and j["summary"]["cpu_rows"] == 0
+              and len(j["only_in_old"]) == 3 and j["old"]["gpu_name"] == "NVIDIA H200",
+              f"--format json content: exit {rc}\n{out}")
+    rc, out, err = compare(a, slow, "--format", "md")
+    check(rc == 6 and "| --- | --- | ---: |" in out and "| b4_kv1024_s4217 | bf16 |" in out,
+          f"--format md: exit {rc}\n{out}")
+    rc, out, err = compare(a, slow, "--format", "xml")
+    check(rc == 2, f"--format xml: exit {rc}, want 2")
+
+    # another device of the same model: the cross-machine hint
+    dev2 = write("dev2.h5", "--seed", "2", "--uuid", "GPU-11111111-other")
+    rc, out, err = compare(a, dev2)
+    check(rc == 0 and "hint:" in out and "--threshold 0.05" in out, f"no hint\n{out}{err}")
+    rc, out, err = compare(a, dev2, "--threshold", "0.05")
+    check("hint:" not in out, f"hint printed with --threshold 0.05\n{out}")
 
     p = subprocess.run([mlab, "compare", "--help"], capture_output=True, text=True)
     check(p.returncode == 0 and "exit codes" in p.stdout and "6 a pair is slower" in p.stdout
-          and "7 refused" in p.stdout, f"--help must document exit codes\n{p.stdout}")
+          and "7 refused" in p.stdout and "8 nothing pairs" in p.stdout
+          and "9 paired rows ran on different inputs" in p.stdout,
+          f"--help must document exit codes\n{p.stdout}")
     rc, out, err = compare(a, os.path.join(tmp, "missing.h5"))
     check(rc == 4 and "missing.h5" in err, f"missing file: exit {rc}, want 4\n{err}")
     rc, out, err = compare(a)

@@ -8,15 +8,23 @@ Pins:
       field; /rows is a compound with the documented fields; row i's raw
       samples are samples_us[samples_offset[i]:samples_offset[i+1]] and their
       median/q1/q3/mean/stdev match numpy; /inputs holds the input files;
-  (d) the CSV of `mlabench export` has the /rows field names as its header,
-      in order, and every cell equals the HDF5 value (strings exactly,
-      integers exactly, floats to the 9 significant digits of %.9g);
-      `export --samples` lists every raw sample in file order.
+  (d) the tidy CSV of `mlabench export` has the run-level columns (gpu,
+      runtime, driver, commit, label, date, ...), the derived columns, then
+      the /rows field names in order, and every /rows cell equals the HDF5
+      value (strings exactly, integers exactly, floats to the 9 significant
+      digits of %.9g); `export --samples` lists every raw sample in file order;
+  (t) the tidy table: run-level columns equal the file's attributes;
+      `--format json` holds the same records as the CSV; two files give one
+      table with run_index 0/1 and rel_to_first = median / run 0's median;
+      case_index orders cases by bytes (b4 < b64 < b256); floor_us is bytes
+      at copy bandwidth when no read limit was measured; ratio_to_parent of
+      fp8 is its median / bf16's; `run --label L` lands in the label column.
 Usage: test_results_export.py PATH/TO/results_tool   (MLAB_BIN = mlabench)
 Exit 0 pass, 1 fail, 77 skip (no h5py / numpy).
 """
 import csv
 import io
+import json
 import math
 import os
 import subprocess
@@ -50,6 +58,8 @@ ROW_FIELDS = (["case_name", "batch", "q_seq_len", "kv_len", "total_q", "total_kv
                "throttled"]
               + ["kernel_" + e for e in ERR] + ["total_" + e for e in ERR])
 
+RUN_COLS = ["run_index", "file", "label", "date", "gpu", "runtime", "driver", "commit", "dirty",
+            "backend", "copy_bw_gbs", "read_bw_gbs"]
 
 
 def same_float(a, b):
@@ -97,7 +107,8 @@ def main():
     p = subprocess.run([mlab, "export", path], capture_output=True, text=True)
     check(p.returncode == 0, f"export failed: {p.stderr}")
     table = list(csv.reader(io.StringIO(p.stdout)))
-    check(table[0] == ROW_FIELDS, f"CSV header differs:\n{table[0]}")
+    check(table[0][:len(RUN_COLS)] == RUN_COLS and table[0][-len(ROW_FIELDS):] == ROW_FIELDS,
+          f"CSV header differs:\n{table[0]}")
     check(len(table) == len(rows) + 1, f"CSV has {len(table) - 1} rows, HDF5 {len(rows)}")
     for i, r in enumerate(rows):
         line = dict(zip(table[0], table[i + 1]))
@@ -126,6 +137,57 @@ def main():
             if len(FAILURES) > 20:
                 break
 
+    # (t) the tidy table
+    other = os.path.join(tmp, "slow.h5")
+    subprocess.run([tool, "write", other, "--seed", "8", "--scale", "1.25", "--runtime", "CUDA 13.0",
+                    "--label", "cuda-13"], check=True)
+    p = subprocess.run([mlab, "export", path, other], capture_output=True, text=True)
+    recs = list(csv.DictReader(io.StringIO(p.stdout)))
+    check(p.returncode == 0 and len(recs) == 18, f"two files: exit {p.returncode}, {len(recs)} lines")
+    with h5py.File(path, "r") as f:
+        a = dict(f.attrs)
+    r0 = [r for r in recs if r["run_index"] == "0"]
+    r1 = [r for r in recs if r["run_index"] == "1"]
+    check(all(r["gpu"] == a["gpu_name"] and r["runtime"] == a["runtime_version"]
+              and r["driver"] == a["driver_version"] and r["commit"] == a["git_commit"]
+              and r["date"] == a["utc_time"] and r["file"] == "r" for r in r0),
+          f"run-level columns differ from the attributes: {r0[0]}")
+    check(all(r["label"] == "cuda-13" and r["runtime"] == "CUDA 13.0" for r in r1), "run 1 columns")
+    med0 = {(r["case_name"], r["variant"]): float(r["median_us"]) for r in r0}
+    check(all(float(r["rel_to_first"]) == 1.0 for r in r0), "rel_to_first of run 0 is not 1")
+    check(all(abs(float(r["rel_to_first"]) - float(r["median_us"]) / med0[(r["case_name"], r["variant"])])
+              < 1e-6 for r in r1), "rel_to_first != median / run 0's")
+    order = {r["case_name"]: int(r["case_index"]) for r in recs}
+    check(order == {"b4_kv1024_s4217": 0, "b64_kv8192_s1360": 1, "b256_kv8192_s9826": 2},
+          f"case_index not ordered by bytes: {order}")
+    for r in r0:
+        check(r["floor_kind"] == "copy_bw"
+              and same_float(float(r["floor_us"]), float(r["bytes"]) / (4270 * 1e3)),
+              f"floor_us of {r['case_name']}/{r['variant']}: {r['floor_us']}")
+        if r["variant"] == "fp8":
+            bf = med0[(r["case_name"], "bf16")]
+            check(r["parent"] == "bf16"
+                  and abs(float(r["ratio_to_parent"]) - float(r["median_us"]) / bf) < 1e-6,
+                  f"ratio_to_parent of fp8: {r['ratio_to_parent']}")
+    p = subprocess.run([mlab, "export", path, other, "--format=json"], capture_output=True, text=True)
+    j = json.loads(p.stdout)
+    check(j["columns"] == list(recs[0].keys()) and len(j["rows"]) == len(recs),
+          "JSON columns/rows differ from the CSV")
+    for jr, cr in zip(j["rows"], recs):
+        for k, v in cr.items():
+            jv = jr[k]
+            ok = (jv is None and v in ("nan", "inf", "-inf")) or str(jv) == v or (
+                isinstance(jv, (int, float)) and same_float(float(v), float(jv)))
+            check(ok, f"JSON {k}: {jv!r} vs CSV {v!r}")
+            if len(FAILURES) > 20:
+                break
+    lab = os.path.join(tmp, "lab.h5")
+    p = subprocess.run([mlab, "run", "--cpu-only", "--no-time", "--label", "rocm-6.4", "-o", lab],
+                       capture_output=True, text=True)
+    p2 = subprocess.run([mlab, "export", lab], capture_output=True, text=True)
+    check(p.returncode == 0 and all(r["label"] == "rocm-6.4"
+                                    for r in csv.DictReader(io.StringIO(p2.stdout))),
+          f"run --label: {p.returncode} {p.stderr}")
     return finish("test_results_export", tmp, limit=30)
 
 

@@ -8,6 +8,15 @@ variant (valid, median, IQR, GB/s, % copy bw, kernel rel_rms), links to the
 figures present in --plots (and none when absent), and the tolerance rows the
 rows name, with their numbers from the tolerance table; -o writes it
 atomically (no temporary left), and a non-results file exits 3.
+The report leads with the headline (before the environment): pivots of case
+(ordered by bytes: b4 before b64 before b256) x variant with the median, the
+ratio to the parent (fp8 / bf16 = the rows' medians), the ratio to the floor
+(median / (bytes / copy bw), marked † since no read limit was measured) and
+geomean rows; with a peer row (20% faster than bf16) a fourth pivot, the
+ratio to the best peer of the format (bf16: 1.250; "-" for the peer itself),
+absent without peers; CPU reference rows in their own section, not in the GPU
+pivots nor in the per-case tables; a glossary naming every column and
+derived format (mism@tol, comp, cpu_ref_fp8_pexact, cpu_ref_fp8_kvonly ...).
 Usage: test_results_report.py PATH/TO/results_tool   (MLAB_BIN = mlabench)
 Exit 0 pass, 1 fail.
 """
@@ -40,6 +49,52 @@ def main():
     table_lines = [l for l in text.splitlines() if l.startswith("| fp8 | fp8 | pass |")]
     check(len(table_lines) == 3, f"want 3 fp8 lines (one per case), got {len(table_lines)}")
     check("No figures in" in text, "absent figures should be said")
+    # the headline leads
+    check(0 < text.find("## Headline") < text.find("## Environment"), "no headline before the environment")
+    head = text[text.find("## Headline"):text.find("## Environment")]
+    med = [l for l in head.split("**Cold median, us**")[1].split("**")[0].splitlines() if l.startswith("| b")]
+    check([l.split("|")[1].strip() for l in med] == ["b4_kv1024_s4217", "b64_kv8192_s1360",
+                                                     "b256_kv8192_s9826"], f"cases not by bytes: {med}")
+    import h5py
+    with h5py.File(r, "r") as f:
+        rows = {(x["case_name"].decode(), x["variant"].decode()): x for x in f["rows"][...]}
+    par = [l for l in head.split("**Ratio to the parent")[1].split("**")[1].splitlines()
+           if l.startswith("| b256")]
+    want = rows[("b256_kv8192_s9826", "fp8")]["median_us"] / rows[("b256_kv8192_s9826", "bf16")]["median_us"]
+    check(par and abs(float(par[0].split("|")[3]) - want) < 1e-3,
+          f"fp8 / bf16 ratio: {par} want {want:.3f}")
+    flo = [l for l in head.split("**Ratio to the floor")[1].split("**")[1].splitlines()
+           if l.startswith("| b256")]
+    x = rows[("b256_kv8192_s9826", "bf16")]
+    want = x["median_us"] / (x["bytes"] / (4270 * 1e3))
+    check(flo and abs(float(flo[0].split("|")[2].split()[0]) - want) < 1e-3 and "†" in flo[0],
+          f"floor ratio: {flo} want {want:.3f} †")
+    check(head.count("| geomean |") == 3, "geomean rows missing")
+    check("cpu_ref" not in head, "CPU rows inside the GPU headline")
+    for term in ["mism@tol", "comp", "cpu_ref_fp8_pexact", "cpu_ref_fp8_kvonly", "cpu_ref_mxfp4_up",
+                 "kernel rel_rms", "total rel_rms", "floor", "% copy bw", "TFLOP/s", "samples (stop)"]:
+        check(f"| {term}" in text.split("## Glossary")[-1], f"glossary lacks {term}")
+    check("Ratio to the best peer" not in text, "a peer pivot without peer rows")
+    peer = os.path.join(tmp, "peer.h5")
+    subprocess.run([tool, "write", peer, "--seed", "3", "--peer", "1"], check=True)
+    t3 = subprocess.run([mlab, "report", peer], capture_output=True, text=True).stdout
+    pv = t3.split("**Ratio to the best peer")[1].split("**")[1] if "**Ratio to the best peer" in t3 else ""
+    hdr = [l for l in pv.splitlines() if l.startswith("| case")]
+    b4 = [l for l in pv.splitlines() if l.startswith("| b4_")]
+    if hdr and b4:
+        cells = dict(zip([c.strip() for c in hdr[0].split("|")], [c.strip() for c in b4[0].split("|")]))
+        check(abs(float(cells["bf16"]) - 1.25) < 1e-3 and cells["flashpeer"] == "-",
+              f"ratio to the best peer: bf16 {cells.get('bf16')} want 1.250, the peer itself '-'")
+    else:
+        check(False, f"no peer pivot with peer rows\n{t3[:3000]}")
+    cpu = os.path.join(tmp, "cpu.h5")
+    subprocess.run([tool, "write", cpu, "--seed", "3", "--cpu-rows", "1"], check=True)
+    t2 = subprocess.run([mlab, "report", cpu], capture_output=True, text=True).stdout
+    apart = t2[t2.find("## CPU references"):t2.find("## Environment")]
+    percase = t2[t2.find("## Results per case"):t2.find("## Figures")]
+    check("cpu_ref_fp8" in apart and "cpu_ref_fp8" not in percase
+          and "cpu_ref_fp8" not in t2[:t2.find("## CPU references")],
+          "CPU rows must be apart (own section only)")
     check("| kernel:bf16 | 0.01562 | 0.01562 | 0.004 |" in text
           and "| kernel:fp8 | 0.125 | 0.125 | 0.03 |" in text, "tolerance rows missing")
 

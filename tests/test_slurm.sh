@@ -105,7 +105,7 @@ got=""
 for k in 0 1; do
   [ -s "$out/slice_$k.h5" ] || fail "slice $k wrote no results file"
   grep -q "GPUs [0-9]" "$t"/slurm-*_$k.out || fail "task $k was given no GPU (--gpus=1 not honoured)"
-  names=$("$bin" export "$out/slice_$k.h5" | awk -F, 'NR > 1 {print $1}' | sort -u | tr '\n' ' ')
+  names=$("$bin" export "$out/slice_$k.h5" | awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "case_name") c = i; next} {print $c}' | sort -u | tr '\n' ' ')
   [ -n "$names" ] || fail "slice $k's results file has no rows"
   echo "slice_$k.h5: $names"
   got="$got$names"

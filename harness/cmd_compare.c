@@ -1,0 +1,310 @@
+/* cmd_compare.c: `mlabench compare OLD NEW` (commands.h).
+ *
+ * Pairs the rows of two results files by (case, variant). Per GPU or peer
+ * pair: medians with IQRs, change, a Mann-Whitney U p-value and a verdict
+ * (stats.h), accuracy drift, and whether both ran on the same input tensors
+ * (the per-tensor SHA-256 of /inputs). CPU reference rows are listed apart,
+ * accuracy only. Then a geometric-mean row, the rows of one file only, the
+ * environment differences, a closing list of regressions and improvements
+ * naming each row, and the exit code. --format text|md|csv|json.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h" /* mlab_arg_double */
+#include "commands.h"
+#include "exitcodes.h"
+#include "results_cli.h" /* mlab_cli_*, mlab_out_*, mlab_put_*, mlab_field_differs */
+#include "compare_out.h" /* mlab_cmp_pair, mlab_cmp_report, mlab_compare_write */
+#include "stats.h"       /* mlab_compare_timing, mlab_accuracy_drift, mlab_geomean */
+
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: mlabench compare OLD NEW [--alpha 0.05] [--threshold 0.02] [--drift 1.5]\n"
+            "                        [--force] [--format text|md|csv|json] [-o FILE]\n"
+            "  Pairs the rows of two results files by (case, variant) and prints per pair\n"
+            "  the old and new median with [q1, q3] in us, the change of the median, the\n"
+            "  two-sided Mann-Whitney U p-value (only when both sides have >= 9 samples)\n"
+            "  and a verdict:\n"
+            "    same     p >= alpha (noise explains it) or |change| < threshold\n"
+            "    faster / slower   p < alpha AND |change| >= threshold AND the median\n"
+            "             and the ranks move the same way AND the medians are not both\n"
+            "             inside each other's IQR\n"
+            "    unclear  fewer than 9 samples a side, not timed, or one of the last\n"
+            "             two conditions fails (re-run with more samples)\n"
+            "    accuracy-regression   validation went from pass to fail, NaN/Inf\n"
+            "             positions started to disagree, or kernel rel_rms or max_abs grew\n"
+            "             by more than --drift times AND above a tenth of its tolerance\n"
+            "    inputs-differ   the two rows ran on different tensors (the SHA-256 of\n"
+            "             q, kv_bf16, kv_fp8 + scale, kv_fp4, kv_e8m0 or an indptr differ):\n"
+            "             the times say nothing about the kernels\n"
+            "  CPU reference rows (kind \"cpu\", timed once on the host) are listed apart,\n"
+            "  accuracy only. Then a geometric-mean row over the GPU pairs timed in both,\n"
+            "  the rows found in only one file, the environment fields that differ, and\n"
+            "  the closing lists \"regressions:\" and \"improvements:\" naming each row.\n"
+            "  Runs on different devices or hosts get a hint to use the cross-machine\n"
+            "  threshold (--threshold %.2f).\n"
+            "  --alpha A      significance level of the U test (default 0.05)\n"
+            "  --threshold T  smallest relative change of the median that counts (0.02)\n"
+            "  --drift F      accuracy growth factor that counts as drift (1.5)\n"
+            "  --force        compare files from different GPU models anyway\n"
+            "  --format F     text (default, aligned columns), md (Markdown tables), csv\n"
+            "                 (one line per pair), json (everything, one object)\n"
+            "  -o FILE        write there (atomically) instead of stdout\n"
+            "exit codes: 0 no regression (every pair same, faster or unclear),\n"
+            "  6 a pair is slower or has an accuracy regression,\n"
+            "  7 refused: different GPU models (gpu_name) without --force,\n"
+            "  8 nothing pairs: no (case, variant) of OLD is in NEW,\n"
+            "  9 paired rows ran on different inputs (wins over 6),\n"
+            "  2 usage, 3 not a results file, 4 cannot read a file\n",
+            MLAB_CROSS_MACHINE_THRESHOLD);
+}
+
+static const mlab_input_file *find_input(const mlab_results *r, const char *case_name)
+{
+    for (size_t i = 0; i < r->ninputs; i++)
+        if (strcmp(r->inputs[i].case_name, case_name) == 0)
+            return &r->inputs[i];
+    return NULL;
+}
+
+/* Same tensors? 1 same, -1 different (the names in why), 0 cannot say
+ * (a version-1 file, or a case without a recorded input). */
+static int same_inputs(const mlab_input_file *a, const mlab_input_file *b, char *why, size_t n)
+{
+    why[0] = 0;
+    if (!a || !b)
+        return 0;
+    static const struct {
+        const char *name;
+        size_t off;
+    } t[] = {
+        {"q", offsetof(mlab_input_file, q_sha256)},
+        {"kv_bf16", offsetof(mlab_input_file, kv_bf16_sha256)},
+        {"kv_fp8", offsetof(mlab_input_file, kv_fp8_sha256)},
+        {"kv_fp4", offsetof(mlab_input_file, kv_fp4_sha256)},
+        {"kv_e8m0", offsetof(mlab_input_file, kv_e8m0_sha256)},
+        {"qo_indptr", offsetof(mlab_input_file, qo_indptr_sha256)},
+        {"kv_indptr", offsetof(mlab_input_file, kv_indptr_sha256)},
+    };
+    int known = 1, differ = 0;
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        const char *x = (const char *)a + t[i].off, *y = (const char *)b + t[i].off;
+        if (!x[0] || !y[0]) {
+            known = 0;
+            break;
+        }
+        if (strcmp(x, y) != 0) {
+            size_t l = strlen(why);
+            snprintf(why + l, n - l, "%s%s", differ++ ? "," : "", t[i].name);
+        }
+    }
+    if (known)
+        return differ ? -1 : 1;
+    /* version 1: whole-file hashes; equal files are equal inputs */
+    return a->sha256[0] && strcmp(a->sha256, "-") && strcmp(a->sha256, b->sha256) == 0;
+}
+
+static void fmt_median(char *buf, size_t size, const mlab_row *r)
+{
+    if (r->nsamples == 0 || !(r->median_us > 0))
+        snprintf(buf, size, "not timed");
+    else
+        snprintf(buf, size, "%.4g [%.4g, %.4g]", r->median_us, r->q1_us, r->q3_us);
+}
+
+
+/* ---- the command --------------------------------------------------------------- */
+
+static int parse(int argc, char **argv, mlab_cmp_opts *opt, int *force, int *style,
+                 const char **out, const char *paths[2])
+{
+    const char *cmd = "compare";
+    static const struct option longs[] = {
+        {"help", no_argument, NULL, 'h'},         {"force", no_argument, NULL, 'f'},
+        {"alpha", required_argument, NULL, 'a'},  {"threshold", required_argument, NULL, 't'},
+        {"drift", required_argument, NULL, 'd'},  {"format", required_argument, NULL, 'F'},
+        {"output", required_argument, NULL, 'o'}, {NULL, 0, NULL, 0}};
+    int c;
+    mlab_cli_getopt_reset();
+    while ((c = mlab_cli_getopt(cmd, argc, argv, "ho:", longs)) != -1) {
+        double x = 0;
+        if (c == 'a' || c == 't' || c == 'd') {
+            const char *name = c == 'a' ? "--alpha" : c == 't' ? "--threshold" : "--drift";
+            if (mlab_arg_double(cmd, name, optarg, &x))
+                return MLAB_EXIT_USAGE;
+        }
+        switch (c) {
+        case 'h': usage(stdout); return -1;
+        case 'f': *force = 1; break;
+        case 'o': *out = optarg; break;
+        case 'F':
+            if ((*style = mlab_fmt_parse(optarg)) < 0)
+                return mlab_cli_err(cmd, MLAB_EXIT_USAGE,
+                                    "--format: '%s' is not text, md, csv or json", optarg);
+            break;
+        case 'a':
+            if (!(x > 0 && x < 1))
+                return mlab_cli_err(cmd, MLAB_EXIT_USAGE, "--alpha: %g is not in (0, 1)", x);
+            opt->alpha = x;
+            break;
+        case 't':
+            if (!(x >= 0 && x < 10))
+                return mlab_cli_err(cmd, MLAB_EXIT_USAGE, "--threshold: %g is not in [0, 10)", x);
+            opt->threshold = x;
+            break;
+        case 'd':
+            if (!(x >= 1))
+                return mlab_cli_err(cmd, MLAB_EXIT_USAGE, "--drift: %g is not >= 1", x);
+            opt->drift_factor = x;
+            break;
+        default: usage(stderr); return MLAB_EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 2) {
+        usage(stderr);
+        return argc - optind > 2 ? mlab_cli_err(cmd, MLAB_EXIT_USAGE,
+                                                "two results files, OLD and NEW ('%s' is a third)",
+                                                argv[optind + 2])
+                                 : MLAB_EXIT_USAGE;
+    }
+    paths[0] = argv[optind];
+    paths[1] = argv[optind + 1];
+    return MLAB_EXIT_OK;
+}
+
+/* Pair the rows and judge each pair; fills R (p, counts, geomean, rc). */
+static int judge(mlab_cmp_report *R, char *used_o, char *used_n)
+{
+    const mlab_results *o = R->r[0], *n = R->r[1];
+    double *ratios = malloc((o->nrows + 1) * 3 * sizeof *ratios);
+    R->p = calloc(o->nrows + 1, sizeof *R->p);
+    if (!ratios || !R->p) {
+        free(ratios);
+        return -1;
+    }
+    double *olds = ratios + o->nrows + 1, *news = olds + o->nrows + 1;
+    for (size_t i = 0; i < o->nrows; i++) {
+        const mlab_row *ro = &o->rows[i], *rn = NULL;
+        for (size_t j = 0; j < n->nrows && !rn; j++)
+            if (!used_n[j] && strcmp(n->rows[j].case_name, ro->case_name) == 0 &&
+                strcmp(n->rows[j].variant, ro->variant) == 0) {
+                rn = &n->rows[j];
+                used_n[j] = 1;
+            }
+        if (!rn)
+            continue;
+        used_o[i] = 1;
+        mlab_cmp_pair *p = &R->p[R->np++];
+        p->o = ro;
+        p->n = rn;
+        p->cpu = mlab_row_is_cpu(ro) || mlab_row_is_cpu(rn);
+        p->timed = !p->cpu && mlab_row_timed(ro) && mlab_row_timed(rn);
+        if (mlab_compare_timing(ro, rn, R->opt, &p->tc)) {
+            free(ratios);
+            return -1;
+        }
+        p->drift = mlab_accuracy_drift(ro, rn, R->opt, p->drift_why, sizeof p->drift_why);
+        p->inputs = same_inputs(find_input(o, ro->case_name), find_input(n, rn->case_name),
+                                p->inputs_why, sizeof p->inputs_why);
+        R->ncpu += p->cpu;
+        R->nacc += p->drift;
+        R->ninputs_differ += p->inputs < 0;
+        R->ninputs_unchecked += p->inputs == 0;
+        fmt_median(p->old_s, sizeof p->old_s, ro);
+        fmt_median(p->new_s, sizeof p->new_s, rn);
+        snprintf(p->change_s, sizeof p->change_s, "n/a");
+        snprintf(p->p_s, sizeof p->p_s, "-");
+        if (p->cpu) {
+            p->verdict = p->drift ? "accuracy-regression" : "accuracy ok";
+        } else {
+            if (p->timed && isfinite(p->tc.change)) {
+                snprintf(p->change_s, sizeof p->change_s, "%+.2f%%", 100 * p->tc.change);
+                ratios[R->nratio] = rn->median_us / ro->median_us;
+                olds[R->nratio] = ro->median_us;
+                news[R->nratio++] = rn->median_us;
+            }
+            if (p->tc.tested)
+                snprintf(p->p_s, sizeof p->p_s, "%.3g", p->tc.mw.p);
+            else
+                snprintf(p->p_s, sizeof p->p_s, "n/a (%s)", p->tc.why);
+            R->counts[p->tc.verdict]++;
+            p->verdict = p->inputs < 0 ? "inputs-differ"
+                         : p->drift    ? "accuracy-regression"
+                                       : mlab_verdict_name(p->tc.verdict);
+        }
+    }
+    if (R->nratio) {
+        R->geo_change = mlab_geomean(ratios, R->nratio) - 1;
+        R->geo_old = mlab_geomean(olds, R->nratio);
+        R->geo_new = mlab_geomean(news, R->nratio);
+    }
+    free(ratios);
+    R->rc = R->np == 0                 ? MLAB_EXIT_NOPAIRS
+            : R->ninputs_differ        ? MLAB_EXIT_INPUTS
+            : R->counts[MLAB_SLOWER] || R->nacc ? MLAB_EXIT_REGRESSION
+                                       : MLAB_EXIT_OK;
+    return 0;
+}
+
+int mlab_cmd_compare(int argc, char **argv)
+{
+    const char *cmd = "compare", *paths[2] = {NULL, NULL}, *out = NULL;
+    int force = 0, style = MLAB_FMT_TEXT;
+    mlab_cmp_opts opt;
+    mlab_cmp_opts_default(&opt);
+    int rc = parse(argc, argv, &opt, &force, &style, &out, paths);
+    if (rc)
+        return rc < 0 ? MLAB_EXIT_OK : rc;
+
+    mlab_results o, n;
+    if ((rc = mlab_cli_load(cmd, paths[0], &o)))
+        return rc;
+    if ((rc = mlab_cli_load(cmd, paths[1], &n))) {
+        mlab_results_free(&o);
+        return rc;
+    }
+    mlab_cmp_report R = {.paths = {paths[0], paths[1]}, .r = {&o, &n}, .opt = &opt};
+    char *used_o = calloc(o.nrows + 1, 1), *used_n = calloc(n.nrows + 1, 1);
+    mlab_outfile of = {0};
+    if (!used_o || !used_n || judge(&R, used_o, used_n)) {
+        rc = mlab_cli_err(cmd, MLAB_EXIT_INTERNAL, "out of memory");
+        goto out;
+    }
+    if (strcmp(o.env.gpu_name, n.env.gpu_name) != 0) {
+        if (!force) {
+            rc = mlab_cli_err(cmd, MLAB_EXIT_DIFFERENT,
+                              "different GPU models: '%s' (%s) vs '%s' (%s): times are not "
+                              "comparable (--force compares anyway)",
+                              o.env.gpu_name, paths[0], n.env.gpu_name, paths[1]);
+            goto out;
+        }
+        R.forced = 1;
+    }
+    int other_device = R.forced || strcmp(o.env.gpu_uuid, n.env.gpu_uuid) != 0 ||
+                       strcmp(o.env.host, n.env.host) != 0;
+    R.hint = other_device && opt.threshold < MLAB_CROSS_MACHINE_THRESHOLD && R.np > R.ncpu;
+    if ((rc = mlab_out_open(cmd, &of, out)))
+        goto out;
+    mlab_compare_write(of.f, (mlab_fmt)style, &R, used_o, used_n);
+    rc = mlab_out_close(cmd, &of, 1);
+    if (rc == MLAB_EXIT_OK) {
+        rc = R.rc;
+        if (rc == MLAB_EXIT_NOPAIRS)
+            mlab_cli_err(cmd, rc, "nothing compared: no (case, variant) of %s is in %s (exit 8)",
+                         paths[0], paths[1]);
+        else if (rc == MLAB_EXIT_INPUTS)
+            mlab_cli_err(cmd, rc, "%zu pairs ran on different inputs (exit 9)",
+                         R.ninputs_differ);
+    }
+out:
+    free(R.p);
+    free(used_o);
+    free(used_n);
+    mlab_results_free(&o);
+    mlab_results_free(&n);
+    return rc;
+}

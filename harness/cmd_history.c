@@ -1,0 +1,395 @@
+/* cmd_history.c: `mlabench history R1.h5 R2.h5 ... | DIR` (commands.h): how
+ * each (case, variant) moved over several runs, relative to the first run
+ * that has it. Runs in the order given, or by label (--by-label); a folder
+ * means its *.h5 files by name. A table on stdout (the first run's median
+ * in us, then median / that for every later run, and the geometric mean
+ * per variant), and one figure per KV format (plots/history.gp), so no
+ * figure carries more than MAX_LINES lines; --cases and --variants filter.
+ * Fewer than two runs are refused: a history of one run says nothing.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "exitcodes.h"
+#include "results_cli.h" /* mlab_cli_*, mlab_runs_load, mlab_tidy_write, mlab_gnuplot_* */
+#include "results_gnuplot.h" /* mlab_gnuplot_* */
+#include "results_tidy.h"    /* mlab_tidy_write */
+#include "stats.h"       /* mlab_geomean */
+
+#define MAX_LINES 32 /* (variant, case) lines in one figure */
+#define MAX_RUNS 64  /* runs the scripts name (their arrays) */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: mlabench history R1.h5 R2.h5 ... | DIR [--by-label] [--cases C1,C2]\n"
+            "                        [--variants V1,V2] [--out DIR] [--format png|svg|both]\n"
+            "                        [--no-plot] [--if-available] [--keep-data]\n"
+            "  How each (case, variant) moved over runs, relative to the first run that\n"
+            "  has it. Runs in the order given; DIR means its *.h5 files ordered by name;\n"
+            "  --by-label orders them by their label (run --label; numbers inside compare\n"
+            "  as numbers: rocm-6.4 < rocm-6.10 < rocm-7.0), every run needing one.\n"
+            "  Prints a table: per GPU or peer row, the first run's median (us) and\n"
+            "  median / that in every later run (\"-\" where the row is missing), then\n"
+            "  the geometric mean per variant over the cases of each run.\n"
+            "  Figures (gnuplot, into DIR, default the first file's folder):\n"
+            "    history.KV.FMT   one per KV format (bf16, fp8, mxfp4): a line per\n"
+            "                     variant and case, colour by variant, marker by case;\n"
+            "                     at most %d lines a figure (else choose with --cases or\n"
+            "                     --variants)\n"
+            "  The data is `mlabench export --order series` of the runs, DIR/history.csv,\n"
+            "  removed afterwards unless --keep-data (gnuplot -c plots/history.gp\n"
+            "  DIR/history.csv OUT.png png fp8 redraws one).\n"
+            "  --no-plot        the table only\n"
+            "  --if-available   without gnuplot, the table only and exit 0\n"
+            "exit codes: 0 ok, 2 usage (fewer than two runs, a run without a label with\n"
+            "  --by-label, too many lines for one figure), 3 not a results file, 4 cannot\n"
+            "  read/write or gnuplot not found, 1 gnuplot failed\n",
+            MAX_LINES);
+}
+
+/* Natural order: runs of digits compare as numbers. */
+static int natural_cmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            char *ea, *eb;
+            unsigned long long x = strtoull(a, &ea, 10), y = strtoull(b, &eb, 10);
+            if (x != y)
+                return x < y ? -1 : 1;
+            a = ea;
+            b = eb;
+        } else {
+            if (*a != *b)
+                return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+            a++;
+            b++;
+        }
+    }
+    return *a ? 1 : *b ? -1 : 0;
+}
+
+static int by_label(const void *x, const void *y)
+{
+    const mlab_run_file *a = x, *b = y;
+    return natural_cmp(a->r.env.label, b->r.env.label);
+}
+
+static int by_name(const void *x, const void *y)
+{
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* The *.h5 files of a folder, by name; -1 out of memory */
+static int list_folder(const char *dir, char ***out, int *n)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -2;
+    struct dirent *e;
+    int rc = 0;
+    while ((e = readdir(d)) && rc == 0) {
+        size_t l = strlen(e->d_name);
+        if (l < 4 || strcmp(e->d_name + l - 3, ".h5") != 0)
+            continue;
+        char **g = realloc(*out, (size_t)(*n + 1) * sizeof *g);
+        size_t need = strlen(dir) + l + 2;
+        if (!g || !(g[*n] = malloc(need))) {
+            if (g)
+                *out = g;
+            rc = -1;
+            break;
+        }
+        *out = g;
+        snprintf(g[*n], need, "%s/%s", dir, e->d_name);
+        (*n)++;
+    }
+    closedir(d);
+    if (rc == 0)
+        qsort(*out, (size_t)*n, sizeof **out, by_name);
+    return rc;
+}
+
+/* Keep only the rows the filters choose (free the others' samples). */
+static void filter_rows(mlab_results *r, const mlab_strlist *cases, const mlab_strlist *vars)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const mlab_row *w = &r->rows[i];
+        int keep = (!cases->n || mlab_strlist_find(cases, w->case_name) >= 0) &&
+                   (!vars->n || mlab_strlist_find(vars, w->variant) >= 0);
+        if (keep)
+            r->rows[k++] = r->rows[i];
+        else
+            free(r->rows[i].samples_us);
+    }
+    r->nrows = k;
+}
+
+static const mlab_row *find(const mlab_results *r, const char *c, const char *v)
+{
+    for (size_t i = 0; i < r->nrows; i++)
+        if (mlab_row_timed(&r->rows[i]) && strcmp(r->rows[i].case_name, c) == 0 &&
+            strcmp(r->rows[i].variant, v) == 0)
+            return &r->rows[i];
+    return NULL;
+}
+
+static void run_name(const mlab_run_file *run, char *buf, size_t size)
+{
+    if (run->r.env.label[0])
+        snprintf(buf, size, "%s", run->r.env.label);
+    else
+        mlab_path_stem(run->path, buf, size);
+}
+
+/* The table; returns the number of series (timed GPU/peer rows). */
+static int print_table(const mlab_run_file *runs, int n)
+{
+    mlab_strlist keys = {0}, vars = {0};
+    for (int k = 0; k < n; k++)
+        for (size_t i = 0; i < runs[k].r.nrows; i++) {
+            const mlab_row *w = &runs[k].r.rows[i];
+            char key[160];
+            if (!mlab_row_timed(w))
+                continue;
+            snprintf(key, sizeof key, "%s/%s", w->case_name, w->variant);
+            mlab_strlist_add(&keys, key);
+            mlab_strlist_add(&vars, w->variant);
+        }
+    int wk = 12, wr = 9;
+    for (int s = 0; s < keys.n; s++)
+        wk = (int)strlen(keys.s[s]) > wk ? (int)strlen(keys.s[s]) : wk;
+    char name[96];
+    for (int k = 0; k < n; k++) {
+        run_name(&runs[k], name, sizeof name);
+        wr = (int)strlen(name) > wr ? (int)strlen(name) : wr;
+    }
+    printf("runs:\n");
+    for (int k = 0; k < n; k++) {
+        const mlab_env *e = &runs[k].r.env;
+        run_name(&runs[k], name, sizeof name);
+        printf("  %d %s: %s, %s, %s, commit %.12s%s, %s\n", k + 1, name, runs[k].path,
+               e->gpu_name[0] ? e->gpu_name : "no GPU", e->runtime_version, e->git_commit,
+               e->git_dirty ? "-dirty" : "", e->utc_time);
+    }
+    printf("\nmedian in the first run that has the row (us), then median / that:\n");
+    printf("%-*s  %10s", wk, "case/variant", "first us");
+    for (int k = 0; k < n; k++) {
+        run_name(&runs[k], name, sizeof name);
+        printf("  %*s", wr, name);
+    }
+    putchar('\n');
+    for (int s = 0; s < keys.n; s++) {
+        char c[160], *slash;
+        snprintf(c, sizeof c, "%s", keys.s[s]);
+        slash = strrchr(c, '/');
+        *slash = 0;
+        const mlab_row *first = NULL;
+        for (int k = 0; k < n && !first; k++)
+            first = find(&runs[k].r, c, slash + 1);
+        printf("%-*s  %10.4g", wk, keys.s[s], first->median_us);
+        for (int k = 0; k < n; k++) {
+            const mlab_row *w = find(&runs[k].r, c, slash + 1);
+            if (w)
+                printf("  %*.3f", wr, w->median_us / first->median_us);
+            else
+                printf("  %*s", wr, "-");
+        }
+        putchar('\n');
+    }
+    /* geometric mean per variant over the cases the run shares with run 1 */
+    printf("\ngeometric mean per variant over the cases a run shares with the first run:\n");
+    double *ratio = malloc(((size_t)keys.n + 1) * sizeof *ratio);
+    for (int v = 0; ratio && v < vars.n; v++) {
+        printf("%-*s  %10s", wk, vars.s[v], "");
+        for (int k = 0; k < n; k++) {
+            size_t m = 0;
+            for (size_t i = 0; i < runs[k].r.nrows; i++) {
+                const mlab_row *w = &runs[k].r.rows[i];
+                const mlab_row *f0 = find(&runs[0].r, w->case_name, w->variant);
+                if (mlab_row_timed(w) && strcmp(w->variant, vars.s[v]) == 0 && f0)
+                    ratio[m++] = w->median_us / f0->median_us;
+            }
+            if (m)
+                printf("  %*.3f", wr, mlab_geomean(ratio, m));
+            else
+                printf("  %*s", wr, "-");
+        }
+        putchar('\n');
+    }
+    free(ratio);
+    int ns = keys.n;
+    mlab_strlist_free(&keys);
+    mlab_strlist_free(&vars);
+    return ns;
+}
+
+int mlab_cmd_history(int argc, char **argv)
+{
+    const char *cmd = "history", *out_dir = NULL, *format = "png";
+    int sort_label = 0, no_plot = 0, if_available = 0, keep = 0, c;
+    mlab_strlist cases = {0}, vars = {0};
+    static const struct option longs[] = {
+        {"help", no_argument, NULL, 'h'},          {"by-label", no_argument, NULL, 'L'},
+        {"cases", required_argument, NULL, 'c'},   {"variants", required_argument, NULL, 'v'},
+        {"out", required_argument, NULL, 'o'},     {"format", required_argument, NULL, 'F'},
+        {"no-plot", no_argument, NULL, 'N'},       {"if-available", no_argument, NULL, 'A'},
+        {"keep-data", no_argument, NULL, 'k'},     {NULL, 0, NULL, 0}};
+    int rc = MLAB_EXIT_OK;
+    mlab_cli_getopt_reset();
+    while ((c = mlab_cli_getopt(cmd, argc, argv, "ho:", longs)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); goto free_filters;
+        case 'L': sort_label = 1; break;
+        case 'c':
+        case 'v':
+            if (mlab_strlist_split(c == 'c' ? &cases : &vars, optarg) < 0) {
+                rc = mlab_cli_err(cmd, MLAB_EXIT_INTERNAL, "out of memory");
+                goto free_filters;
+            }
+            break;
+        case 'o': out_dir = optarg; break;
+        case 'F':
+            format = optarg;
+            if (strcmp(format, "png") && strcmp(format, "svg") && strcmp(format, "both")) {
+                rc = mlab_cli_err(cmd, MLAB_EXIT_USAGE, "--format: '%s' is not png, svg or both",
+                                  format);
+                goto free_filters;
+            }
+            break;
+        case 'N': no_plot = 1; break;
+        case 'A': if_available = 1; break;
+        case 'k': keep = 1; break;
+        default: usage(stderr); rc = MLAB_EXIT_USAGE; goto free_filters;
+        }
+    }
+
+    /* the runs: files as given, or a folder's *.h5 by name */
+    char **listed = NULL;
+    int nlisted = 0;
+    const char *const *paths = (const char *const *)argv + optind;
+    int n = argc - optind;
+    struct stat st;
+    if (n == 1 && stat(argv[optind], &st) == 0 && S_ISDIR(st.st_mode)) {
+        int lr = list_folder(argv[optind], &listed, &nlisted);
+        if (lr) {
+            rc = lr == -2 ? mlab_cli_err(cmd, MLAB_EXIT_IO, "%s: cannot read the folder", argv[optind])
+                          : mlab_cli_err(cmd, MLAB_EXIT_INTERNAL, "out of memory");
+            goto free_list;
+        }
+        paths = (const char *const *)listed;
+        n = nlisted;
+    }
+    if (n < 2) {
+        usage(stderr);
+        rc = mlab_cli_err(cmd, MLAB_EXIT_USAGE,
+                          "a history needs at least two runs (got %d)", n);
+        goto free_list;
+    }
+    if (n > MAX_RUNS) {
+        rc = mlab_cli_err(cmd, MLAB_EXIT_USAGE, "%d runs: at most %d", n, MAX_RUNS);
+        goto free_list;
+    }
+    mlab_run_file *runs;
+    if ((rc = mlab_runs_load(cmd, paths, n, &runs)))
+        goto free_list;
+    if (sort_label) {
+        for (int k = 0; k < n; k++)
+            if (!runs[k].r.env.label[0]) {
+                rc = mlab_cli_err(cmd, MLAB_EXIT_USAGE,
+                                  "--by-label: %s has no label (mlabench run --label L)",
+                                  runs[k].path);
+                goto free_runs;
+            }
+        qsort(runs, (size_t)n, sizeof *runs, by_label);
+    }
+    for (int k = 0; k < n; k++)
+        filter_rows(&runs[k].r, &cases, &vars);
+    if (print_table(runs, n) == 0) {
+        rc = mlab_cli_err(cmd, MLAB_EXIT_USAGE,
+                          "no timed GPU row in the %d runs matches --cases/--variants", n);
+        goto free_runs;
+    }
+    if (no_plot)
+        goto free_runs;
+
+    /* one figure per KV format, each with at most MAX_LINES lines */
+    mlab_strlist fmts = {0}, lines = {0};
+    for (int k = 0; k < n; k++)
+        for (size_t i = 0; i < runs[k].r.nrows; i++)
+            if (mlab_row_timed(&runs[k].r.rows[i]))
+                mlab_strlist_add(&fmts, runs[k].r.rows[i].kv_format);
+    for (int f = 0; f < fmts.n && rc == MLAB_EXIT_OK; f++) {
+        mlab_strlist_free(&lines);
+        for (int k = 0; k < n; k++)
+            for (size_t i = 0; i < runs[k].r.nrows; i++) {
+                const mlab_row *w = &runs[k].r.rows[i];
+                char key[160];
+                snprintf(key, sizeof key, "%s/%s", w->case_name, w->variant);
+                if (mlab_row_timed(w) && strcmp(w->kv_format, fmts.s[f]) == 0)
+                    mlab_strlist_add(&lines, key);
+            }
+        if (lines.n > MAX_LINES)
+            rc = mlab_cli_err(cmd, MLAB_EXIT_USAGE,
+                              "%s: %d lines in one figure, more than %d can be read: choose with "
+                              "--cases or --variants (or --no-plot)",
+                              fmts.s[f], lines.n, MAX_LINES);
+    }
+    mlab_strlist_free(&lines);
+    char gnuplot[4096] = "", dir[4096], data[8192] = "";
+    if (rc == MLAB_EXIT_OK) {
+        mlab_gnuplot_find(gnuplot, sizeof gnuplot);
+        if (!gnuplot[0]) {
+            if (if_available)
+                printf("gnuplot not found: figures skipped\n");
+            else
+                rc = mlab_cli_err(cmd, MLAB_EXIT_IO, "gnuplot not found on PATH (install "
+                                                     "gnuplot-nox; --if-available or --no-plot "
+                                                     "skip the figures)");
+        }
+    }
+    if (rc == MLAB_EXIT_OK && gnuplot[0]) {
+        if (out_dir)
+            snprintf(dir, sizeof dir, "%s", out_dir);
+        else
+            mlab_path_dir(runs[0].path, dir, sizeof dir);
+        snprintf(data, sizeof data, "%s/history.csv", dir);
+        mlab_outfile o;
+        if ((rc = mlab_make_dir(cmd, dir)) == MLAB_EXIT_OK &&
+            (rc = mlab_out_open(cmd, &o, data)) == MLAB_EXIT_OK) {
+            int bad = mlab_tidy_write(o.f, runs, n, MLAB_FMT_GPCSV, 1) != 0;
+            rc = mlab_out_close(cmd, &o, !bad);
+            if (bad && !rc)
+                rc = mlab_cli_err(cmd, MLAB_EXIT_INTERNAL, "out of memory");
+        }
+        static const char *ext[2] = {"png", "svg"};
+        int f0 = strcmp(format, "svg") == 0, f1 = strcmp(format, "png") != 0;
+        printf("\n");
+        for (int f = 0; f < fmts.n && rc == MLAB_EXIT_OK; f++)
+            for (int e = f0; e <= f1 && rc == MLAB_EXIT_OK; e++) {
+                char fig[8192];
+                snprintf(fig, sizeof fig, "%s/history.%s.%s", dir, fmts.s[f], ext[e]);
+                rc = mlab_gnuplot_run(cmd, gnuplot, "history", data, fig, ext[e], fmts.s[f]);
+            }
+        if (!keep)
+            unlink(data);
+    }
+    mlab_strlist_free(&fmts);
+free_runs:
+    mlab_runs_free(runs, n);
+free_list:
+    for (int k = 0; k < nlisted; k++)
+        free(listed[k]);
+    free(listed);
+free_filters:
+    mlab_strlist_free(&cases);
+    mlab_strlist_free(&vars);
+    return rc;
+}

@@ -1,0 +1,355 @@
+/* compare_out.c: the writers of `mlabench compare` (compare_out.h): aligned
+ * text, Markdown tables, one CSV line per pair, one JSON object. */
+#include "compare_out.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "exitcodes.h" /* MLAB_EXIT_* */
+
+static void env_value(FILE *f, const mlab_env *e, const mlab_field *fl)
+{
+    const char *p = (const char *)e + fl->offset;
+    if (fl->kind == 's' && !p[0])
+        fputs("(empty)", f);
+    else
+        mlab_put_field(f, e, fl, MLAB_FMT_TEXT);
+}
+
+/* ---- text and Markdown ------------------------------------------------------ */
+
+static void put_row(FILE *f, mlab_fmt style, const int *w, const char **cells, int ncells)
+{
+    if (style == MLAB_FMT_MD) {
+        fputs("|", f);
+        for (int k = 0; k < ncells; k++) {
+            fputc(' ', f);
+            mlab_put_str(f, cells[k], MLAB_FMT_MD);
+            fputs(" |", f);
+        }
+        fputc('\n', f);
+        return;
+    }
+    for (int k = 0; k < ncells; k++) /* last column unpadded: no trailing blanks */
+        if (k + 1 < ncells)
+            fprintf(f, "%-*s  ", w[k], cells[k]);
+        else
+            fputs(cells[k], f);
+    fputc('\n', f);
+}
+
+#define NCOL 7
+
+static void widths(const mlab_cmp_report *R, int cpu, int *w)
+{
+    static const char *head[NCOL] = {"case", "variant", "old median [q1, q3] us",
+                                     "new median [q1, q3] us", "change", "p-value", "verdict"};
+    for (int k = 0; k < NCOL; k++)
+        w[k] = (int)strlen(head[k]);
+    for (size_t i = 0; i < R->np; i++) {
+        const mlab_cmp_pair *p = &R->p[i];
+        if (p->cpu != cpu)
+            continue;
+        const char *c[NCOL] = {p->o->case_name, p->o->variant, p->old_s, p->new_s,
+                               p->change_s, p->p_s, p->verdict};
+        for (int k = 0; k < NCOL; k++)
+            w[k] = (int)strlen(c[k]) > w[k] ? (int)strlen(c[k]) : w[k];
+    }
+    if (!cpu && R->nratio) {
+        w[0] = w[0] < 7 ? 7 : w[0];
+    }
+}
+
+static void write_table(FILE *f, mlab_fmt style, const mlab_cmp_report *R, int cpu)
+{
+    int w[NCOL];
+    widths(R, cpu, w);
+    const char *head[NCOL] = {"case", "variant", "old median [q1, q3] us", "new median [q1, q3] us",
+                              "change", "p-value", "verdict"};
+    put_row(f, style, w, head, NCOL);
+    if (style == MLAB_FMT_MD)
+        fprintf(f, "| --- | --- | ---: | ---: | ---: | ---: | --- |\n");
+    for (size_t i = 0; i < R->np; i++) {
+        const mlab_cmp_pair *p = &R->p[i];
+        if (p->cpu != cpu)
+            continue;
+        char verdict[320];
+        if (p->drift || p->inputs < 0 || !p->timed || !p->tc.tested)
+            snprintf(verdict, sizeof verdict, "%s", p->verdict);
+        else
+            snprintf(verdict, sizeof verdict, "%s (%s)", p->verdict, p->tc.why);
+        const char *c[NCOL] = {p->o->case_name, p->o->variant, p->old_s, p->new_s,
+                               p->change_s, p->p_s, verdict};
+        put_row(f, style, w, c, NCOL);
+        if (style == MLAB_FMT_TEXT && p->drift)
+            fprintf(f, "    accuracy: %s\n", p->drift_why);
+        if (style == MLAB_FMT_TEXT && p->inputs < 0)
+            fprintf(f, "    inputs: %s differ\n", p->inputs_why);
+    }
+    if (!cpu && R->nratio) {
+        char go[32], gn[32], ch[32], what[96];
+        snprintf(go, sizeof go, "%.4g", R->geo_old);
+        snprintf(gn, sizeof gn, "%.4g", R->geo_new);
+        snprintf(ch, sizeof ch, "%+.2f%%", 100 * R->geo_change);
+        snprintf(what, sizeof what, "(geometric mean of new/old medians, %zu pairs)", R->nratio);
+        const char *c[NCOL] = {"geomean", "", go, gn, ch, "", what};
+        put_row(f, style, w, c, NCOL);
+    }
+}
+
+static void list_only(FILE *f, mlab_fmt style, const mlab_cmp_report *R, int side, const char *used)
+{
+    const mlab_results *r = R->r[side];
+    size_t n = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        n += !used[i];
+    if (!n)
+        return;
+    fprintf(f, "%sonly in %s (%zu):", style == MLAB_FMT_MD ? "\n" : "", side ? "NEW" : "OLD", n);
+    for (size_t i = 0; i < r->nrows; i++)
+        if (!used[i])
+            fprintf(f, " %s/%s", r->rows[i].case_name, r->rows[i].variant);
+    fputc('\n', f);
+}
+
+static void closing_lists(FILE *f, mlab_fmt style, const mlab_cmp_report *R)
+{
+    const char *bullet = style == MLAB_FMT_MD ? "- " : "  ";
+    size_t nreg = 0, nimp = 0;
+    for (size_t i = 0; i < R->np; i++) {
+        const mlab_cmp_pair *p = &R->p[i];
+        nreg += p->drift || p->inputs < 0 || (p->timed && p->tc.verdict == MLAB_SLOWER);
+        nimp += p->timed && p->tc.verdict == MLAB_FASTER && !p->drift && p->inputs >= 0;
+    }
+    fprintf(f, "\nregressions:%s\n", nreg ? "" : " none");
+    for (size_t i = 0; i < R->np; i++) {
+        const mlab_cmp_pair *p = &R->p[i];
+        if (p->inputs < 0)
+            fprintf(f, "%s%s/%s: inputs differ (%s)\n", bullet, p->o->case_name, p->o->variant,
+                    p->inputs_why);
+        if (p->timed && p->tc.verdict == MLAB_SLOWER && p->inputs >= 0)
+            fprintf(f, "%s%s/%s: slower %s (p %.3g)\n", bullet, p->o->case_name, p->o->variant,
+                    p->change_s, p->tc.mw.p);
+        if (p->drift)
+            fprintf(f, "%s%s/%s: accuracy: %s\n", bullet, p->o->case_name, p->o->variant,
+                    p->drift_why);
+    }
+    fprintf(f, "improvements:%s\n", nimp ? "" : " none");
+    for (size_t i = 0; i < R->np; i++) {
+        const mlab_cmp_pair *p = &R->p[i];
+        if (p->timed && p->tc.verdict == MLAB_FASTER && !p->drift && p->inputs >= 0)
+            fprintf(f, "%s%s/%s: faster %s (p %.3g)\n", bullet, p->o->case_name, p->o->variant,
+                    p->change_s, p->tc.mw.p);
+    }
+}
+
+static void write_text(FILE *f, mlab_fmt style, const mlab_cmp_report *R, const char *used_o,
+                       const char *used_n)
+{
+    const int md = style == MLAB_FMT_MD;
+    if (md)
+        fprintf(f, "# mlabench compare\n\n");
+    for (int s = 0; s < 2; s++) {
+        const mlab_env *e = &R->r[s]->env;
+        fprintf(f, "%s%s %s: %s, %s, commit %.12s%s, %s%s%s%s\n", md ? "- " : "", s ? "NEW" : "OLD",
+                R->paths[s], e->gpu_name[0] ? e->gpu_name : "no GPU", e->runtime_version,
+                e->git_commit, e->git_dirty ? "-dirty" : "", e->utc_time,
+                e->label[0] ? ", label '" : "", e->label, e->label[0] ? "'" : "");
+    }
+    if (R->forced)
+        fprintf(f, "warning: different GPU models ('%s' vs '%s'), compared because of --force\n",
+                R->r[0]->env.gpu_name, R->r[1]->env.gpu_name);
+    size_t nef, ndiff = 0;
+    const mlab_field *ef = mlab_env_fields(&nef);
+    for (size_t k = 0; k < nef; k++)
+        if (mlab_field_differs(&R->r[0]->env, &R->r[1]->env, &ef[k])) {
+            if (ndiff++ == 0)
+                fprintf(f, "%senvironment differences (OLD -> NEW):\n", md ? "\n" : "");
+            fprintf(f, "%s%s: ", md ? "- " : "  ", ef[k].name);
+            env_value(f, &R->r[0]->env, &ef[k]);
+            fprintf(f, " -> ");
+            env_value(f, &R->r[1]->env, &ef[k]);
+            fputc('\n', f);
+        }
+    if (ndiff == 0)
+        fprintf(f, "environment: no differences\n");
+    fprintf(f, "%stest: two-sided Mann-Whitney U, alpha %g, threshold %.3g%%, >= %d samples a side\n\n",
+            md ? "\n" : "", R->opt->alpha, 100 * R->opt->threshold, MLAB_MWU_MIN_SAMPLES);
+    if (R->np - R->ncpu > 0 || R->ncpu == 0)
+        write_table(f, style, R, 0);
+    if (R->ncpu) {
+        fprintf(f, "\nCPU reference rows (host-timed once, for information: accuracy only):\n%s",
+                md ? "\n" : "");
+        write_table(f, style, R, 1);
+    }
+    list_only(f, style, R, 0, used_o);
+    list_only(f, style, R, 1, used_n);
+    if (R->ninputs_unchecked)
+        fprintf(f, "\nnote: inputs of %zu pairs not checked (a version-1 results file hashes whole "
+                   "files, or no input recorded)\n", R->ninputs_unchecked);
+    closing_lists(f, style, R);
+    size_t ngpu = R->np - R->ncpu;
+    fprintf(f, "\nsummary: %zu pairs: %zu same, %zu faster, %zu slower, %zu unclear", ngpu,
+            R->counts[MLAB_SAME], R->counts[MLAB_FASTER], R->counts[MLAB_SLOWER],
+            R->counts[MLAB_UNCLEAR]);
+    if (R->ncpu)
+        fprintf(f, ", %zu CPU rows (accuracy only)", R->ncpu);
+    fprintf(f, "; %zu accuracy regressions; %zu with different inputs -> %s (exit %d)\n", R->nacc,
+            R->ninputs_differ,
+            R->rc == MLAB_EXIT_NOPAIRS    ? "NOTHING COMPARED"
+            : R->rc == MLAB_EXIT_INPUTS   ? "DIFFERENT INPUTS"
+            : R->rc == MLAB_EXIT_REGRESSION ? "REGRESSION"
+                                          : "no regression",
+            R->rc);
+    if (R->hint)
+        fprintf(f, "hint: the runs are on different devices or hosts: use the cross-machine "
+                   "threshold (--threshold %.2f)\n", MLAB_CROSS_MACHINE_THRESHOLD);
+}
+
+/* ---- CSV and JSON ------------------------------------------------------------ */
+
+static void write_csv(FILE *f, const mlab_cmp_report *R)
+{
+    fprintf(f, "case_name,variant,kind,old_median_us,old_q1_us,old_q3_us,new_median_us,new_q1_us,"
+               "new_q3_us,change,p_value,verdict,timing_verdict,accuracy,inputs\n");
+    for (size_t i = 0; i < R->np; i++) {
+        const mlab_cmp_pair *p = &R->p[i];
+        mlab_put_str(f, p->o->case_name, MLAB_FMT_CSV);
+        fputc(',', f);
+        mlab_put_str(f, p->o->variant, MLAB_FMT_CSV);
+        fprintf(f, ",%s", p->o->kind);
+        const mlab_row *rr[2] = {p->o, p->n};
+        for (int s = 0; s < 2; s++) {
+            int t = rr[s]->nsamples > 0 && rr[s]->median_us > 0;
+            double v[3] = {t ? rr[s]->median_us : NAN, t ? rr[s]->q1_us : NAN,
+                           t ? rr[s]->q3_us : NAN};
+            for (int k = 0; k < 3; k++) {
+                fputc(',', f);
+                if (!isnan(v[k]))
+                    fprintf(f, "%.9g", v[k]);
+            }
+        }
+        fputc(',', f);
+        if (p->timed && isfinite(p->tc.change))
+            fprintf(f, "%.6g", p->tc.change);
+        fputc(',', f);
+        if (p->timed && p->tc.tested)
+            fprintf(f, "%.6g", p->tc.mw.p);
+        fprintf(f, ",%s,%s,", p->verdict, p->timed ? mlab_verdict_name(p->tc.verdict) : "");
+        mlab_put_str(f, p->drift ? p->drift_why : "ok", MLAB_FMT_CSV);
+        fputc(',', f);
+        mlab_put_str(f, p->inputs > 0 ? "same" : p->inputs == 0 ? "unchecked" : p->inputs_why,
+                     MLAB_FMT_CSV);
+        fputc('\n', f);
+    }
+}
+
+static void json_num(FILE *f, const char *key, double v, int comma)
+{
+    fprintf(f, "\"%s\": ", key);
+    mlab_put_num(f, v, "%.9g", MLAB_FMT_JSON);
+    if (comma)
+        fputs(", ", f);
+}
+
+static void write_json(FILE *f, const mlab_cmp_report *R, const char *used_o, const char *used_n)
+{
+    fprintf(f, "{\n  \"format\": \"mlabench-compare\",\n");
+    for (int s = 0; s < 2; s++) {
+        const mlab_env *e = &R->r[s]->env;
+        fprintf(f, "  \"%s\": {\"path\": ", s ? "new" : "old");
+        mlab_put_str(f, R->paths[s], MLAB_FMT_JSON);
+        size_t nef;
+        const mlab_field *ef = mlab_env_fields(&nef);
+        for (size_t k = 0; k < nef; k++) {
+            fprintf(f, ", \"%s\": ", ef[k].name);
+            mlab_put_field(f, e, &ef[k], MLAB_FMT_JSON);
+        }
+        fprintf(f, "},\n");
+    }
+    fprintf(f, "  \"options\": {");
+    json_num(f, "alpha", R->opt->alpha, 1);
+    json_num(f, "threshold", R->opt->threshold, 1);
+    json_num(f, "drift", R->opt->drift_factor, 0);
+    fprintf(f, ", \"force\": %s},\n  \"pairs\": [", R->forced ? "true" : "false");
+    for (size_t i = 0; i < R->np; i++) {
+        const mlab_cmp_pair *p = &R->p[i];
+        fprintf(f, "%s\n    {\"case_name\": ", i ? "," : "");
+        mlab_put_str(f, p->o->case_name, MLAB_FMT_JSON);
+        fprintf(f, ", \"variant\": ");
+        mlab_put_str(f, p->o->variant, MLAB_FMT_JSON);
+        fprintf(f, ", \"kind\": \"%s\", ", p->o->kind);
+        const mlab_row *rr[2] = {p->o, p->n};
+        const char *side[2] = {"old", "new"};
+        for (int s = 0; s < 2; s++) {
+            int t = rr[s]->nsamples > 0 && rr[s]->median_us > 0;
+            char k[32];
+            snprintf(k, sizeof k, "%s_median_us", side[s]);
+            json_num(f, k, t ? rr[s]->median_us : NAN, 1);
+            snprintf(k, sizeof k, "%s_q1_us", side[s]);
+            json_num(f, k, t ? rr[s]->q1_us : NAN, 1);
+            snprintf(k, sizeof k, "%s_q3_us", side[s]);
+            json_num(f, k, t ? rr[s]->q3_us : NAN, 1);
+        }
+        json_num(f, "change", p->timed ? p->tc.change : NAN, 1);
+        json_num(f, "p_value", p->timed && p->tc.tested ? p->tc.mw.p : NAN, 0);
+        fprintf(f, ", \"verdict\": \"%s\", \"accuracy\": ", p->verdict);
+        mlab_put_str(f, p->drift ? p->drift_why : "ok", MLAB_FMT_JSON);
+        fprintf(f, ", \"inputs\": ");
+        mlab_put_str(f, p->inputs > 0 ? "same" : p->inputs == 0 ? "unchecked" : p->inputs_why,
+                     MLAB_FMT_JSON);
+        fputc('}', f);
+    }
+    fprintf(f, "\n  ],\n");
+    const char *used[2] = {used_o, used_n};
+    for (int s = 0; s < 2; s++) {
+        fprintf(f, "  \"only_in_%s\": [", s ? "new" : "old");
+        int first = 1;
+        for (size_t i = 0; i < R->r[s]->nrows; i++)
+            if (!used[s][i]) {
+                char key[128];
+                snprintf(key, sizeof key, "%s/%s", R->r[s]->rows[i].case_name,
+                         R->r[s]->rows[i].variant);
+                fputs(first ? "" : ", ", f);
+                mlab_put_str(f, key, MLAB_FMT_JSON);
+                first = 0;
+            }
+        fprintf(f, "],\n");
+    }
+    for (int list = 0; list < 2; list++) {
+        fprintf(f, "  \"%s\": [", list ? "improvements" : "regressions");
+        int first = 1;
+        for (size_t i = 0; i < R->np; i++) {
+            const mlab_cmp_pair *p = &R->p[i];
+            int in = list ? p->timed && p->tc.verdict == MLAB_FASTER && !p->drift && p->inputs >= 0
+                          : p->drift || p->inputs < 0 || (p->timed && p->tc.verdict == MLAB_SLOWER);
+            if (!in)
+                continue;
+            char key[128];
+            snprintf(key, sizeof key, "%s/%s", p->o->case_name, p->o->variant);
+            fputs(first ? "" : ", ", f);
+            mlab_put_str(f, key, MLAB_FMT_JSON);
+            first = 0;
+        }
+        fprintf(f, "],\n");
+    }
+    fprintf(f, "  \"summary\": {\"pairs\": %zu, \"same\": %zu, \"faster\": %zu, \"slower\": %zu, "
+               "\"unclear\": %zu, \"cpu_rows\": %zu, \"accuracy_regressions\": %zu, "
+               "\"different_inputs\": %zu, ",
+            R->np - R->ncpu, R->counts[MLAB_SAME], R->counts[MLAB_FASTER], R->counts[MLAB_SLOWER],
+            R->counts[MLAB_UNCLEAR], R->ncpu, R->nacc, R->ninputs_differ);
+    json_num(f, "geomean_change", R->nratio ? R->geo_change : NAN, 0);
+    fprintf(f, ", \"cross_machine_hint\": %s},\n  \"exit\": %d\n}\n", R->hint ? "true" : "false",
+            R->rc);
+}
+
+void mlab_compare_write(FILE *f, mlab_fmt style, const mlab_cmp_report *R, const char *used_o,
+                        const char *used_n)
+{
+    if (style == MLAB_FMT_CSV)
+        write_csv(f, R);
+    else if (style == MLAB_FMT_JSON)
+        write_json(f, R, used_o, used_n);
+    else
+        write_text(f, style, R, used_o, used_n);
+}

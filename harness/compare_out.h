@@ -1,0 +1,46 @@
+/* compare_out.h: what `mlabench compare` judged, and its writers in four
+ * formats (text, md, csv, json) (compare_out.c; cmd_compare.c judges). */
+#ifndef MLAB_COMPARE_OUT_H
+#define MLAB_COMPARE_OUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "results.h"     /* mlab_row, mlab_results */
+#include "results_cli.h" /* mlab_fmt */
+#include "stats.h"       /* mlab_timing_cmp, mlab_cmp_opts */
+
+#define MLAB_CROSS_MACHINE_THRESHOLD 0.05 /* compare's threshold across machines */
+
+/* One (case, variant) found in both files */
+typedef struct {
+    const mlab_row *o, *n;
+    int cpu;             /* a CPU reference row: accuracy only */
+    int timed;           /* timed on both sides (GPU/peer) */
+    mlab_timing_cmp tc;
+    int drift;
+    char drift_why[256];
+    int inputs;          /* 1 same, 0 not checked, -1 different */
+    char inputs_why[128];
+    const char *verdict; /* what the row says, one word */
+    char old_s[64], new_s[64], change_s[32], p_s[40];
+} mlab_cmp_pair;
+
+/* Everything compare prints */
+typedef struct {
+    const char *paths[2];
+    const mlab_results *r[2];
+    const mlab_cmp_opts *opt;
+    mlab_cmp_pair *p;
+    size_t np;
+    size_t counts[4], ncpu, nacc, ninputs_differ, ninputs_unchecked, nratio;
+    double geo_old, geo_new, geo_change;
+    int forced, hint, rc;
+} mlab_cmp_report;
+
+/* Write R in style (text, md, csv or json); used_o / used_n mark the rows
+ * of OLD / NEW that paired (the others are listed as found in one file). */
+void mlab_compare_write(FILE *f, mlab_fmt style, const mlab_cmp_report *R, const char *used_o,
+                        const char *used_n);
+
+#endif

@@ -1,0 +1,288 @@
+/* results_tidy.c: the tidy table of results files (results_tidy.h): one
+ * line per (run, case, variant) with the run's columns, derived ones and
+ * every /rows field; export writes it, plot and history draw from it. */
+#include "results_tidy.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../reference/case.h"    /* MLAB_DQK, MLAB_HEADS */
+#include "../reference/metrics.h" /* mlab_tol_find */
+#include "../variants/variants.h" /* mlab_variant_find: a variant's parent */
+
+
+double mlab_row_floor_us(const mlab_row *w, const mlab_env *e, const char **kind)
+{
+    const char *k = "";
+    double us = 0;
+    if (w->read_limit_us > 0 && isfinite(w->read_limit_us)) {
+        k = "read_limit";
+        us = w->read_limit_us;
+    } else if (!mlab_row_is_cpu(w) && w->bytes > 0 && e->copy_bw_gbs > 0) {
+        k = "copy_bw";
+        us = w->bytes / (e->copy_bw_gbs * 1e3);
+    }
+    if (kind)
+        *kind = k;
+    return us;
+}
+
+const char *mlab_row_parent(const mlab_row *w)
+{
+    if (strcmp(w->kind, "gpu") != 0)
+        return "";
+    const mlab_variant *v = mlab_variant_find(w->variant);
+    return v ? v->parent : "";
+}
+
+/* bf16 bytes of a case's tensors: its place on the x axis */
+static double case_bytes(const mlab_row *w)
+{
+    return (double)w->total_kv * MLAB_DQK * 2 + (double)w->total_q * MLAB_HEADS * MLAB_DQK * 2;
+}
+
+static int variant_rank(const mlab_row *w)
+{
+    if (strcmp(w->kind, "gpu") == 0)
+        return w->variant_id; /* 0.. */
+    if (strcmp(w->kind, "peer") == 0)
+        return 1000;
+    return 2000 - w->variant_id; /* CPU ids are negative: -1 first */
+}
+
+typedef struct {
+    const char *name;
+    double key;
+    int rank;
+} keyed;
+
+static int by_key(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* Distinct names over all runs (cases or variants), ordered by key. */
+static keyed *ordered(const mlab_run_file *runs, int n, int variants, int *count)
+{
+    size_t total = 0;
+    for (int k = 0; k < n; k++)
+        total += runs[k].r.nrows;
+    keyed *l = calloc(total + 1, sizeof *l);
+    if (!l)
+        return NULL;
+    int m = 0;
+    for (int k = 0; k < n; k++)
+        for (size_t i = 0; i < runs[k].r.nrows; i++) {
+            const mlab_row *w = &runs[k].r.rows[i];
+            const char *name = variants ? w->variant : w->case_name;
+            int j = 0;
+            while (j < m && strcmp(l[j].name, name) != 0)
+                j++;
+            if (j == m)
+                l[m++] = (keyed){name, variants ? variant_rank(w) : case_bytes(w), 0};
+        }
+    qsort(l, (size_t)m, sizeof *l, by_key);
+    for (int j = 0; j < m; j++)
+        l[j].rank = j;
+    *count = m;
+    return l;
+}
+
+static int rank_of(const keyed *l, int m, const char *name)
+{
+    for (int j = 0; j < m; j++)
+        if (strcmp(l[j].name, name) == 0)
+            return j;
+    return -1;
+}
+
+int mlab_ordered_names(const mlab_results *r, int variants, mlab_strlist *out)
+{
+    mlab_run_file one = {"", *r}; /* a shallow view: read only */
+    int m = 0;
+    keyed *l = ordered(&one, 1, variants, &m);
+    if (!l)
+        return -1;
+    int rc = 0;
+    for (int j = 0; j < m && rc == 0; j++)
+        rc = mlab_strlist_add(out, l[j].name) < 0 ? -1 : 0;
+    free(l);
+    return rc;
+}
+
+static const mlab_row *find_in(const mlab_results *r, const char *case_name, const char *variant)
+{
+    for (size_t i = 0; i < r->nrows; i++)
+        if (strcmp(r->rows[i].case_name, case_name) == 0 &&
+            strcmp(r->rows[i].variant, variant) == 0)
+            return &r->rows[i];
+    return NULL;
+}
+
+static const char *const tidy_run_cols[] = {"run_index", "file", "label", "date", "gpu",
+                                            "runtime", "driver", "commit", "dirty", "backend",
+                                            "copy_bw_gbs", "read_bw_gbs"};
+static const char *const tidy_row_cols[] = {"case_index", "variant_index", "parent", "timed",
+                                            "floor_us", "floor_gbps", "floor_kind",
+                                            "ratio_to_floor", "ratio_to_parent", "rel_to_first",
+                                            "tol_max_rel_rms"};
+#define N_RUN_COLS (sizeof tidy_run_cols / sizeof tidy_run_cols[0])
+#define N_ROW_COLS (sizeof tidy_row_cols / sizeof tidy_row_cols[0])
+
+static void cell_sep(FILE *f, mlab_fmt style, int *col, const char *name)
+{
+    if (style == MLAB_FMT_JSON)
+        fprintf(f, "%s\"%s\": ", (*col)++ ? ", " : "", name);
+    else if ((*col)++)
+        fputc(',', f);
+}
+
+static void cell_str(FILE *f, mlab_fmt style, int *col, const char *name, const char *v)
+{
+    cell_sep(f, style, col, name);
+    mlab_put_str(f, v, style);
+}
+
+static void cell_num(FILE *f, mlab_fmt style, int *col, const char *name, double v)
+{
+    cell_sep(f, style, col, name);
+    mlab_put_num(f, v, "%.9g", style);
+}
+
+static void cell_int(FILE *f, mlab_fmt style, int *col, const char *name, long v)
+{
+    cell_sep(f, style, col, name);
+    fprintf(f, "%ld", v);
+}
+
+typedef struct {
+    int k, c, v;
+    size_t i;
+} line_ref;
+
+static int by_series(const void *a, const void *b)
+{
+    const line_ref *x = a, *y = b;
+    if (x->c != y->c)
+        return x->c < y->c ? -1 : 1;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    if (x->k != y->k)
+        return x->k < y->k ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style, int series_order)
+{
+    int nc = 0, nv = 0;
+    keyed *cases = ordered(runs, n, 0, &nc), *vars = ordered(runs, n, 1, &nv);
+    if (!cases || !vars) {
+        free(cases);
+        free(vars);
+        return -1;
+    }
+    size_t nrf;
+    const mlab_field *rf = mlab_row_fields(&nrf);
+    const int json = style == MLAB_FMT_JSON;
+    if (json) {
+        fprintf(f, "{\"format\": \"mlabench-export\", \"columns\": [");
+        for (size_t k = 0; k < N_RUN_COLS + N_ROW_COLS + nrf; k++)
+            fprintf(f, "%s\"%s\"", k ? ", " : "",
+                    k < N_RUN_COLS                ? tidy_run_cols[k]
+                    : k < N_RUN_COLS + N_ROW_COLS ? tidy_row_cols[k - N_RUN_COLS]
+                                                  : rf[k - N_RUN_COLS - N_ROW_COLS].name);
+        fprintf(f, "],\n \"rows\": [");
+    } else {
+        for (size_t k = 0; k < N_RUN_COLS + N_ROW_COLS + nrf; k++)
+            fprintf(f, "%s%s", k ? "," : "",
+                    k < N_RUN_COLS                ? tidy_run_cols[k]
+                    : k < N_RUN_COLS + N_ROW_COLS ? tidy_row_cols[k - N_RUN_COLS]
+                                                  : rf[k - N_RUN_COLS - N_ROW_COLS].name);
+        fputc('\n', f);
+    }
+    size_t total = 0, nl = 0;
+    for (int k = 0; k < n; k++)
+        total += runs[k].r.nrows;
+    line_ref *lines = malloc((total + 1) * sizeof *lines);
+    if (!lines) {
+        free(cases);
+        free(vars);
+        return -1;
+    }
+    for (int k = 0; k < n; k++)
+        for (size_t i = 0; i < runs[k].r.nrows; i++) {
+            const mlab_row *w = &runs[k].r.rows[i];
+            lines[nl++] = (line_ref){k, rank_of(cases, nc, w->case_name),
+                                     rank_of(vars, nv, w->variant), i};
+        }
+    if (series_order)
+        qsort(lines, nl, sizeof *lines, by_series);
+    int line = 0;
+    for (size_t li = 0; li < nl; li++) {
+        const int k = lines[li].k;
+        const mlab_results *r = &runs[k].r;
+        const mlab_env *e = &r->env;
+        char stem[256];
+        mlab_path_stem(runs[k].path, stem, sizeof stem);
+        {
+            const mlab_row *w = &r->rows[lines[li].i];
+            int col = 0, timed = mlab_row_timed(w);
+            if (json)
+                fprintf(f, "%s\n  {", line ? "," : "");
+            line++;
+            cell_int(f, style, &col, "run_index", k);
+            cell_str(f, style, &col, "file", stem);
+            cell_str(f, style, &col, "label", e->label);
+            cell_str(f, style, &col, "date", e->utc_time);
+            cell_str(f, style, &col, "gpu", e->gpu_name);
+            cell_str(f, style, &col, "runtime", e->runtime_version);
+            cell_str(f, style, &col, "driver", e->driver_version);
+            cell_str(f, style, &col, "commit", e->git_commit);
+            cell_int(f, style, &col, "dirty", e->git_dirty);
+            cell_str(f, style, &col, "backend", e->gpu_backend);
+            cell_num(f, style, &col, "copy_bw_gbs", e->copy_bw_gbs);
+            cell_num(f, style, &col, "read_bw_gbs", e->read_bw_gbs);
+
+            const char *fk;
+            double floor = mlab_row_floor_us(w, e, &fk);
+            const mlab_row *par = NULL, *first = NULL;
+            const char *pn = mlab_row_parent(w);
+            if (pn[0])
+                par = find_in(r, w->case_name, pn);
+            for (int j = 0; j < n && !first; j++) {
+                const mlab_row *x = find_in(&runs[j].r, w->case_name, w->variant);
+                if (x && mlab_row_timed(x))
+                    first = x;
+            }
+            const mlab_tol *tol = mlab_tol_find(w->kernel_tol);
+            cell_int(f, style, &col, "case_index", rank_of(cases, nc, w->case_name));
+            cell_int(f, style, &col, "variant_index", rank_of(vars, nv, w->variant));
+            cell_str(f, style, &col, "parent", pn);
+            cell_int(f, style, &col, "timed", timed);
+            cell_num(f, style, &col, "floor_us", floor > 0 ? floor : NAN);
+            cell_num(f, style, &col, "floor_gbps", floor > 0 ? w->bytes / (floor * 1e3) : NAN);
+            cell_str(f, style, &col, "floor_kind", fk);
+            cell_num(f, style, &col, "ratio_to_floor", timed && floor > 0 ? w->median_us / floor : NAN);
+            cell_num(f, style, &col, "ratio_to_parent",
+                     timed && par && mlab_row_timed(par) ? w->median_us / par->median_us : NAN);
+            cell_num(f, style, &col, "rel_to_first",
+                     timed && first ? w->median_us / first->median_us : NAN);
+            cell_num(f, style, &col, "tol_max_rel_rms", tol ? tol->max_rel_rms : NAN);
+            for (size_t c = 0; c < nrf; c++) {
+                cell_sep(f, style, &col, rf[c].name);
+                mlab_put_field(f, w, &rf[c], style);
+            }
+            fputs(json ? "}" : "\n", f);
+        }
+    }
+    if (json)
+        fprintf(f, "\n ]}\n");
+    free(lines);
+    free(cases);
+    free(vars);
+    return ferror(f) ? -1 : 0;
+}
