@@ -22,9 +22,9 @@ if [ "${1:-}" = "--gpu" ]; then
 fi
 out=$here
 if [ "${1:-}" = "--out" ]; then out=${2:?--out needs a folder}; mkdir -p "$out"; fi
-"$M" plot "$here/h200_suite_v5.h5" --out "$out" --format png --if-available \
-     --history papers/reports/h200-2026-11-30/h200_suite.h5 "$here/h200_v4_same_machine.h5" \
-     --variants bf16,fp8
+"$M" plot "$here/h200_suite_v5.h5" --out "$out" --format png --if-available
+"$M" history papers/reports/h200-2026-11-30/h200_suite.h5 "$here/h200_v4_same_machine.h5" \
+     "$here/h200_suite_v5.h5" --variants bf16,fp8 --out "$out" --format png --if-available
 "$M" report "$here/h200_suite_v5.h5" --plots "$out" -o "$out/report.md"
 # compare exits 6 when it finds a regression (bf16 256 x 8192 reads +1.8%)
 echo "== v4 (01c4aa4) against v5, same machine"
