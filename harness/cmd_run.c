@@ -383,6 +383,9 @@ static int gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *
             return rc;
         }
         const int splits_used = li.splits;
+        if (li.exact_fallback)
+            printf("  %-14s a block scale of this case is outside what its fast path holds "
+                   "exactly: its exact path runs\n", v->name);
         row.splits = li.splits;
         row.grid = li.grid;
         row.block = li.block;

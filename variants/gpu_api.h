@@ -44,6 +44,8 @@ typedef struct {
     int smem_bytes;          /* dynamic shared memory of its main kernel */
     int blocks_per_sm;       /* resident blocks of it an SM */
     int launches;            /* kernels a call launches */
+    int exact_fallback;      /* 1: the variant's fast path cannot hold this case
+                                exactly and its exact path ran (mxfp4_e4m3) */
 } mlab_launch_info;
 
 int mlab_gpu_open(mlab_gpu **g, int device, mlab_gpu_info *info, char *why, size_t whylen);

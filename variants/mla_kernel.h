@@ -24,7 +24,10 @@
 #include "mla_params.h"
 #include "mlab_div.h"
 
-enum { KV_BF16 = MLAB_KV_BF16, KV_FP8 = MLAB_KV_FP8, KV_MXFP4 = MLAB_KV_MXFP4 }; /* template arguments */
+/* template arguments: the three case formats, and KV_MX8, MXFP4 read from
+ * memory but converted tile by tile to e4m3 codes (block scales folded in)
+ * for the fp8 core (variants/mxfp4_e4m3.hip) */
+enum { KV_BF16 = MLAB_KV_BF16, KV_FP8 = MLAB_KV_FP8, KV_MXFP4 = MLAB_KV_MXFP4, KV_MX8 = 3 };
 
 /* -DMLAB_TRACE (NVIDIA, diagnostics): every kernel of the sequence records
  * %globaltimer (ns) at its phases into a buffer the runner passes in the
@@ -51,12 +54,14 @@ MLAB_DEV unsigned long long mlab_gtime(void)
 
 /* bytes per shared row of Q and KV tiles: +16 so ldmatrix rows hit distinct banks */
 template <int KVF> struct mla_cfg {
-    static constexpr int LDQ = KVF == KV_FP8 ? MLA_D + 16 : 2 * MLA_D + 16;
-    static constexpr int LDK = LDQ;                                      /* compute tile */
+    static constexpr bool MX = KVF == KV_MXFP4 || KVF == KV_MX8;   /* reads E2M1 + E8M0 */
+    static constexpr bool F8T = KVF == KV_FP8 || KVF == KV_MX8;    /* compute tile of e4m3 codes */
+    static constexpr int LDQ = KVF == KV_FP8 ? MLA_D + 16 : 2 * MLA_D + 16; /* fp8 codes; bf16; f16 (MX8) */
+    static constexpr int LDK = F8T ? MLA_D + 16 : 2 * MLA_D + 16;           /* compute tile */
 #ifdef MLAB_NV
     /* H100/H200: 227 KB of shared memory a block */
     static constexpr int NSTAGE = KVF == KV_MXFP4 ? 3 : 2;
-    static constexpr int MINB = KVF == KV_FP8 ? 2 : 1; /* resident blocks an SM */
+    static constexpr int MINB = F8T ? 2 : 1; /* resident blocks an SM (MX8: 104.5 KB) */
 #else
     /* MI355X: 160 KB of LDS a CU; global -> LDS copies are synchronous here,
      * so one stage for bf16 (104 KB), two for fp8 (97 KB) and the MXFP4 raw
@@ -65,7 +70,7 @@ template <int KVF> struct mla_cfg {
     static constexpr int NSTAGE = KVF == KV_BF16 ? 1 : 2;
     static constexpr int MINB = 1;
 #endif
-    static constexpr int RAW_ROW = KVF == KV_MXFP4 ? MLA_FP4_ROW : LDK;  /* a staged row */
+    static constexpr int RAW_ROW = MX ? MLA_FP4_ROW : LDK;  /* a staged row */
     static constexpr int ROW_BYTES = KVF == KV_BF16 ? 2 * MLA_D : KVF == KV_FP8 ? MLA_D : MLA_FP4_ROW;
 #if defined(MLAB_QREG)
     /* Q.K work split: QK_DS dim slices x (8 / QK_DS) column groups of warps;
@@ -80,11 +85,11 @@ template <int KVF> struct mla_cfg {
     static constexpr int OFF_Q = 0;
     static constexpr int OFF_STAGE = OFF_Q + 16 * LDQ;
     static constexpr int OFF_TILE = OFF_STAGE + NSTAGE * MLA_BN * RAW_ROW; /* mxfp4 only */
-    static constexpr int OFF_S = OFF_TILE + (KVF == KV_MXFP4 ? MLA_BN * LDK : 0);
+    static constexpr int OFF_S = OFF_TILE + (MX ? MLA_BN * LDK : 0);
     static constexpr int OFF_P = OFF_S + QK_DS * 16 * LDS * 4; /* one S a dim slice */
     static constexpr int OFF_ROW = OFF_P + 16 * LDP;
     static constexpr int OFF_SC = OFF_ROW + 4 * 16 * 4;  /* mxfp4: E8M0 bytes of 2 tiles */
-    static constexpr int SMEM = OFF_SC + (KVF == KV_MXFP4 ? 2 * MLA_BN * MLA_NBLK : 0);
+    static constexpr int SMEM = OFF_SC + (MX ? 2 * MLA_BN * MLA_NBLK : 0);
 };
 
 /* Renumber block ids so that consecutive work lands on one XCD: the GPU
@@ -123,6 +128,7 @@ MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, i
 {
     typedef mla_cfg<KVF> C;
     const uint8_t *base = KVF == KV_BF16 ? (const uint8_t *)p.kv_bf16 : KVF == KV_FP8 ? p.kv_fp8 : p.kv_fp4;
+    static_assert(KVF != KV_MX8 || C::ROW_BYTES == MLA_FP4_ROW, "MX8 stages raw E2M1 rows");
     constexpr int CH = C::ROW_BYTES / 16; /* 16-byte chunks a row */
     for (int c = threadIdx.x; c < MLA_BN * CH; c += MLA_NT) {
         int r = c / CH, k = c % CH, row = r0 + r;
@@ -226,6 +232,42 @@ MLAB_DEV float q_amax_range(const uint16_t *q, size_t n8, size_t first, size_t s
         }
     }
     return a;
+}
+
+/* MXFP4 staged rows -> e4m3 compute tile (the fp8 core's operand), the block
+ * scale folded into each code: E2M1 magnitude m times 2^(e - 127) is an e4m3
+ * value exactly while e - 127 is in [-8, 6] (normal or subnormal e4m3); the
+ * runner sends calls with any scale outside to the exact bf16 path
+ * (mla_params.mx_e4m3_ok). Per (row, block of 32): the 8 codes of the block's
+ * magnitudes by 7 conversions, then 4 nibbles -> 4 codes by one byte permute
+ * of that table and one for the signs. Rows past the end -> 0. */
+MLAB_DEV void e4m3_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile, int r0, int rend)
+{
+    typedef mla_cfg<KV_MX8> C;
+    for (int c = threadIdx.x; c < MLA_BN * MLA_NBLK; c += MLA_NT) {
+        const int r = c / MLA_NBLK, b = c % MLA_NBLK;
+        uint4 *d = (uint4 *)(tile + r * C::LDK + 32 * b);
+        if (r0 + r >= rend) {
+            d[0] = d[1] = make_uint4(0, 0, 0, 0);
+            continue;
+        }
+        const uint32_t e = sc[c];
+        const float s = e ? __uint_as_float(e << 23) : __uint_as_float(0x00400000u);
+        const uint32_t lo = (uint32_t)mlab_f32_to_fp8(0.5f * s) << 8 | (uint32_t)mlab_f32_to_fp8(s) << 16 |
+                            (uint32_t)mlab_f32_to_fp8(1.5f * s) << 24;
+        const uint32_t hi = (uint32_t)mlab_f32_to_fp8(2.f * s) | (uint32_t)mlab_f32_to_fp8(3.f * s) << 8 |
+                            (uint32_t)mlab_f32_to_fp8(4.f * s) << 16 | (uint32_t)mlab_f32_to_fp8(6.f * s) << 24;
+        const uint4 pk = *(const uint4 *)(raw + r * MLA_FP4_ROW + 16 * b);
+        const uint32_t w[4] = {pk.x, pk.y, pk.z, pk.w};
+        uint32_t o[8];
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+            const uint32_t q = (w[i >> 1] >> (16 * (i & 1))) & 0xffffu; /* 4 nibbles, low first */
+            o[i] = mlab_prmt(lo, hi, q & 0x7777u) | mlab_prmt(0u, 0x80808080u, (q >> 1) & 0x4444u);
+        }
+        d[0] = make_uint4(o[0], o[1], o[2], o[3]);
+        d[1] = make_uint4(o[4], o[5], o[6], o[7]);
+    }
 }
 
 /* ---- merging the splits of a row -------------------------------------------
@@ -397,7 +439,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 {
     typedef mla_cfg<KVF> C;
     constexpr bool PART16 = mla_part16<KVF>::value;
-    constexpr bool QFP8 = KVF == KV_FP8, PFP8 = KVF == KV_FP8;
+    constexpr bool QFP8 = KVF == KV_FP8, PFP8 = KVF == KV_FP8, MX = C::MX, F8T = C::F8T;
     extern __shared__ __align__(16) uint8_t smem[];
     uint8_t *sQ = smem + C::OFF_Q;
     float *sS = (float *)(smem + C::OFF_S);
@@ -424,7 +466,23 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
      * a8w8 variants quantize it to fp8 below, after the KV prologue is issued,
      * so the quantization overlaps the first tiles' loads */
     float qk_scale = p.sm_scale;
-    if (!QFP8) {
+    if (KVF == KV_MX8) {
+        /* Q as f16 for the fp8 core (f16 of a bf16 value is exact in
+         * [2^-14, 65504]; |q| < 2^-14 loses low bits: far below what Q.K
+         * resolves), each 16-dim group in the k-slot order of qk_f16q_fp8k */
+        const uint4 *qg = (const uint4 *)(p.q + (size_t)tok * MLA_H * MLA_D);
+        for (int c = tid; c < MLA_H * MLA_D / 8; c += MLA_NT) {
+            const int h = c / (MLA_D / 8), d0 = 8 * (c % (MLA_D / 8));
+            const uint4 v = qg[c];
+            const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+            uint16_t *row = (uint16_t *)(sQ + h * C::LDQ) + (d0 & ~15);
+#pragma unroll
+            for (int i = 0; i < 8; i++) {
+                const uint16_t b = (uint16_t)(w[i >> 1] >> (16 * (i & 1)));
+                row[mlab_qk_perm16((d0 & 15) + i)] = mlab_f32_to_f16_bits(mlab_bf16_bits_to_f32(b));
+            }
+        }
+    } else if (!QFP8) {
             const uint8_t *qg = (const uint8_t *)(p.q + (size_t)tok * MLA_H * MLA_D);
             for (int c = tid; c < MLA_H * (2 * MLA_D / 16); c += MLA_NT) {
                 int h = c / (2 * MLA_D / 16), k = c % (2 * MLA_D / 16);
@@ -534,7 +592,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             if (c < MLA_BN * MLA_NBLK) sSc[buf * MLA_BN * MLA_NBLK + c] = (uint8_t)scn[k];
         }
     };
-    if (KVF == KV_MXFP4 && t0 < t1) {
+    if (MX && t0 < t1) {
         fetch_scales(t0);
         park_scales(0);
     }
@@ -559,9 +617,12 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             }
         }
         uint8_t *tile = smem + C::OFF_STAGE + (i % C::NSTAGE) * MLA_BN * C::RAW_ROW;
-        if (KVF == KV_MXFP4) {
+        if (MX) {
             fetch_scales(t + 1);
-            dequant_tile(sSc + (i & 1) * MLA_BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * MLA_BN, rend);
+            if (KVF == KV_MX8)
+                e4m3_tile(sSc + (i & 1) * MLA_BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * MLA_BN, rend);
+            else
+                dequant_tile(sSc + (i & 1) * MLA_BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * MLA_BN, rend);
             tile = smem + C::OFF_TILE;
             __syncthreads();
         }
@@ -586,7 +647,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #endif
         {
             const int cg = warp & 3, half = warp >> 2;
-            constexpr int KB = KVF == KV_FP8 ? MLA_D / 2 : MLA_D; /* bytes of half a row */
+            constexpr int KB = F8T ? MLA_D / 2 : MLA_D; /* bytes of half a row */
             acc16 s;
 #pragma unroll
             for (int e = 0; e < MLAB_ACC_N; e++) s.c[e] = 0.f;
@@ -596,6 +657,9 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
                 qk_fp8<KB>(s, sQ + half * KB, C::LDQ, kt, C::LDK);
             else
 #endif
+            if (KVF == KV_MX8)
+                qk_f16q_fp8k<KB>(s, sQ + 2 * half * KB, C::LDQ, kt, C::LDK);
+            else
                 qk_bf16<KB>(s, (const uint16_t *)(sQ + half * KB), C::LDQ, (const uint16_t *)kt, C::LDK);
             float *sh = sS + half * 16 * C::LDS;
 #pragma unroll
@@ -637,6 +701,8 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
                 if (PFP8) {
                     uint16_t two = mlab_f32_to_fp8(pj); /* round to e4m3, then exact f16 */
                     bits = (uint16_t)mlab_fp8x2_to_f16x2(two);
+                } else if (F8T) {
+                    bits = mlab_f32_to_f16_bits(pj); /* the fp8 core's P.V takes f16 P */
                 } else {
                     bits = mlab_f32_to_bf16_bits(pj);
                 }
@@ -666,11 +732,11 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #pragma unroll
                     for (int e = 0; e < MLAB_ACC_N; e++) o[q].c[e] *= al[e];
         }
-        if (KVF == KV_FP8)
+        if (F8T)
             pv_fp8<OT>(o, sP, C::LDP, tile + OCOLS * warp, C::LDK);
         else
             pv_bf16<OT>(o, sP, C::LDP, (const uint16_t *)(tile + 2 * OCOLS * warp), C::LDK);
-        if (KVF == KV_MXFP4)
+        if (MX)
             park_scales((i + 1) & 1);
     }
     mlab_cp_wait<0>();
@@ -688,20 +754,20 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         rl[e] = l > 0.f ? (FAST ? mlab_rcp_fast(l) : mlab_rcp_rn(l)) : 0.f;
     }
     /* one vector store a run of consecutive columns (mla_mma.h: run_elem) */
-    constexpr int RUN = KVF == KV_FP8 ? MLAB_RUN_FP8 : MLAB_RUN_BF16;
+    constexpr int RUN = F8T ? MLAB_RUN_FP8 : MLAB_RUN_BF16;
 #pragma unroll
     for (int q = 0; q < OT; q++)
 #pragma unroll
         for (int r = 0; r < MLAB_ACC_N / RUN; r++) {
-            const int e0 = run_elem(KVF == KV_FP8, r, 0), h = acc_row(e0);
-            const int col = OCOLS * warp + 16 * q + (KVF == KV_FP8 ? pv_fp8_col(e0) : pv_bf16_col(e0));
+            const int e0 = run_elem(F8T, r, 0), h = acc_row(e0);
+            const int col = OCOLS * warp + 16 * q + (F8T ? pv_fp8_col(e0) : pv_bf16_col(e0));
             float v[RUN];
             uint32_t b16[(RUN + 1) / 2];
 #pragma unroll
             for (int k = 0; k < (RUN + 1) / 2; k++) b16[k] = 0;
 #pragma unroll
             for (int k = 0; k < RUN; k++) {
-                const int e = run_elem(KVF == KV_FP8, r, k);
+                const int e = run_elem(F8T, r, k);
                 const float x = o[q].c[e] * vscale;
                 /* l = 0 (no rows): rl = 0 gives 0 either way */
                 v[k] = FAST ? x * rl[e] : mlab_div_rcp(x, sL[h], rl[e]); /* = x / l */

@@ -143,6 +143,37 @@ MLAB_DEV void qk_fp8_qreg(acc16 (&s)[2], const uint32_t (&qf)[NSTEP][2], const u
     }
 }
 
+/* MXFP4 on the fp8 core (KV_MX8): S += Q . K^T over KBK bytes of e4m3 K
+ * (KBK dims), Q in shared memory as f16, each 16-dim group stored in the
+ * k-slot order mlab_qk_perm16 gives: ldmatrix of 8 K rows x 16 bytes gives
+ * lane (g, t) the codes K[g][4t .. 4t+3], which unpack to the B registers of
+ * k slots (2t, 2t+1) and (2t+8, 2t+9); storing Q's dim 4t + i at slot
+ * perm(4t + i) makes ldmatrix of Q give the A fragment of the same slots. */
+MLAB_DEV int mlab_qk_perm16(int j) { return 2 * (j >> 2) + (j & 1) + ((j & 2) ? 8 : 0); }
+template <int KBK>
+MLAB_DEV void qk_f16q_fp8k(acc16 &s, const uint8_t *sq, int ldq, const uint8_t *sk, int ldk)
+{
+    const int l = lane_id();
+    const uint8_t *qa = sq + (l & 15) * ldq + 16 * (l >> 4);
+    /* matrices: (K rows 0-7, bytes 0-15) (0-7, 16-31) (8-15, 0-15) (8-15, 16-31) */
+    const uint8_t *kb = sk + ((l & 7) + 8 * (l >> 4)) * ldk + 16 * ((l >> 3) & 1);
+    float x[8] = {0, 0, 0, 0, 0, 0, 0, 0}; /* odd k-steps: a second chain */
+#pragma unroll
+    for (int k = 0; k < KBK; k += 32) { /* 32 codes: two 16-dim steps */
+        uint32_t b[4], a0[4], a1[4];
+        ldsm4(b, kb + k);
+        ldsm4(a0, qa + 2 * k);
+        ldsm4(a1, qa + 2 * k + 32);
+        mma_f16(s.c, a0, mlab_fp8x2_to_f16x2((uint16_t)b[0]), mlab_fp8x2_to_f16x2((uint16_t)(b[0] >> 16)));
+        mma_f16(s.c + 4, a0, mlab_fp8x2_to_f16x2((uint16_t)b[2]), mlab_fp8x2_to_f16x2((uint16_t)(b[2] >> 16)));
+        mma_f16(x, a1, mlab_fp8x2_to_f16x2((uint16_t)b[1]), mlab_fp8x2_to_f16x2((uint16_t)(b[1] >> 16)));
+        mma_f16(x + 4, a1, mlab_fp8x2_to_f16x2((uint16_t)b[3]), mlab_fp8x2_to_f16x2((uint16_t)(b[3] >> 16)));
+    }
+#pragma unroll
+    for (int e = 0; e < 8; e++)
+        s.c[e] += x[e];
+}
+
 /* O[16 x 16 NT] += P[16 x 64] . V[64 x 16 NT]; P bf16 row-major (ldp bytes), V bf16
  * [kv row][dim] (ldv bytes), pointing at this warp's first column. */
 template <int NT>
@@ -249,6 +280,30 @@ MLAB_DEV void qk_fp8(acc16 &s, const uint8_t *sq, int ldq_b, const uint8_t *sk, 
 #else
         (void)qa; (void)kb; /* no fp8 MFMA before gfx940: the fp8 variants are not built there */
 #endif
+    }
+    from_f4(s, acc);
+}
+/* MXFP4 on the fp8 core (KV_MX8): Q as f16 in LDS in natural order (the
+ * MFMA lane map reads 4 consecutive dims of Q and of K alike), K as e4m3
+ * codes unpacked to f16. */
+MLAB_DEV int mlab_qk_perm16(int j) { return j; }
+template <int KBK>
+MLAB_DEV void qk_f16q_fp8k(acc16 &s, const uint8_t *sq, int ldq, const uint8_t *sk, int ldk)
+{
+    const int l = lane_id();
+    const uint8_t *qa = sq + (l & 15) * ldq + 8 * (l >> 4);
+    const uint8_t *kb = sk + (l & 15) * ldk + 4 * (l >> 4);
+    mlab_f4 acc = to_f4(s);
+#pragma unroll 4
+    for (int k = 0; k < KBK; k += 16) {
+        const uint32_t c = *(const uint32_t *)(kb + k);
+        const uint32_t h01 = mlab_fp8x2_to_f16x2((uint16_t)c), h23 = mlab_fp8x2_to_f16x2((uint16_t)(c >> 16));
+        mlab_h4 b;
+        b[0] = __ushort_as_half((unsigned short)h01);
+        b[1] = __ushort_as_half((unsigned short)(h01 >> 16));
+        b[2] = __ushort_as_half((unsigned short)h23);
+        b[3] = __ushort_as_half((unsigned short)(h23 >> 16));
+        acc = __builtin_amdgcn_mfma_f32_16x16x16f16(*(const mlab_h4 *)(qa + 2 * k), b, acc, 0, 0, 0);
     }
     from_f4(s, acc);
 }

@@ -45,6 +45,8 @@ typedef struct {
                                  merges the row (0 between calls; the merger resets it) */
     int merge_inline;         /* 1: split partials merged by the row's last block (one
                                  launch); 0: by mla_combine (a second launch) */
+    int mx_e4m3_ok;           /* every E8M0 scale of the case folds into e4m3 exactly
+                                 (mxfp4_e4m3 runs its fast path; else the exact one) */
     int fault;                /* negative control (MLAB_FAULT): 1 = read one row past each
                                  sequence end, 2 = merge without the last split; 0 normally */
     /* sizes */

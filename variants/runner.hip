@@ -459,6 +459,16 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         p.kv_scale = c->kv_fp8_scale;
         p.fp8_max = c->fp8_fmt == MLAB_FP8_E4M3FN ? 448.f : 240.f;
         p.xcd_count = 8;
+        /* mxfp4_e4m3's fast path holds E2M1 x 2^(e-127) in e4m3 exactly for
+         * e - 127 in [-8, 6] (OCP) or [-9, 5] (fnuz): every scale of the case */
+        {
+            const int lo = 127 + (g->fp8_fmt == MLAB_FP8_E4M3FN ? -8 : -9);
+            const int hi = 127 + (g->fp8_fmt == MLAB_FP8_E4M3FN ? 6 : 5);
+            const size_t ns = (size_t)c->total_kv * MLA_NBLK;
+            p.mx_e4m3_ok = 1;
+            for (size_t i = 0; i < ns && p.mx_e4m3_ok; i++)
+                p.mx_e4m3_ok = c->kv_e8m0[i] >= lo && c->kv_e8m0[i] <= hi;
+        }
         g->loaded = 1;
         rc = 0;
     }
@@ -519,6 +529,7 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
     li->smem_bytes = v->smem_bytes;
     li->blocks_per_sm = v->blocks_per_sm();
     li->launches = v->pre_launches + mlab_decode_launches(v->q_fp8, p);
+    li->exact_fallback = id == MLAB_V_mxfp4_e4m3 && !p->mx_e4m3_ok;
 }
 
 extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab_launch_info *li,

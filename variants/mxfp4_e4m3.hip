@@ -1,0 +1,32 @@
+/* mxfp4_e4m3.hip: variant 'mxfp4_e4m3' (id 6), MXFP4 on the fp8 core.
+ * Idea: read the packed MXFP4 cache (306 bytes a row) as mxfp4 does, but
+ * turn each staged 64-row tile into e4m3 codes with the block's E8M0 scale
+ * folded in (an E2M1 value times 2^(e-127) is an e4m3 value exactly while
+ * e - 127 stays in [-8, 6], [-9, 5] for fnuz): a table of the block's 8 codes
+ * by 7 conversions, then 4 nibbles -> 4 codes by one byte permute of it and
+ * one for the signs (mla_kernel.h, e4m3_tile). The tile is half the bytes
+ * of mxfp4's bf16 tile, so two blocks fit an SM (104.5 KB each) and one
+ * block's conversion overlaps the other's products; Q.K and P.V then run as
+ * the fp8 variant's do (K and V unpacked from e4m3 to f16 for f16 MMAs), with
+ * Q as f16 (exact for |q| >= 2^-14) and P as f16 (not rounded to fp8).
+ * Exact fallback: a call whose cache holds any scale outside the range runs
+ * mxfp4's exact bf16 path instead (the runner checks the scales when it
+ * loads the case; the run prints which path ran).
+ * Parent: mxfp4. Tolerance: kernel:mxfp4 (the operands are exact; Q in f16
+ * and P in f16 are finer than mxfp4's bf16 P).
+ * Measured: see papers/perf-notes.md v7 (H200).
+ */
+#include "launch_common.h"
+#include "variants.h"
+
+static int bps(void) { return blocks_per_sm_of<KV_MX8, false, false>(); }
+static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
+{
+    (void)scratch;
+    if (!p->mx_e4m3_ok) /* a scale e4m3 cannot hold exactly: the exact bf16 path */
+        return launch_decode<KV_MXFP4, false, false>(p, s);
+    return launch_decode<KV_MX8, false, false>(p, s);
+}
+#ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
+extern const mlab_variant_impl mlab_impl_mxfp4_e4m3 = {MLAB_V_mxfp4_e4m3, 0, bps, mla_cfg<KV_MX8>::SMEM, launch};
+#endif
