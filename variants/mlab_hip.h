@@ -180,6 +180,26 @@ MLAB_DEV float mlab_f16_bits_to_f32(uint16_t b)
 #else
 #define MLAB_FP8_FNUZ 0 /* OCP e4m3fn: bias 7, max 448, NaN S.1111.111 */
 #endif
+/* The fp8 flavour each AMD architecture's MFMA and cvt instructions read,
+ * asserted where the kernels are compiled (AMD's CDNA3 and CDNA4 ISA guides):
+ * e4m3 FNUZ on gfx940/941/942 (MI300X/MI325X), OCP e4m3fn on gfx950 (MI355X).
+ * A gfx9 target with fp8 conversions that is not in this table stops the
+ * build until someone looks its flavour up. Second source: the compiler's own
+ * feature table, where gfx950's OCP-only scaled conversions exist exactly on
+ * the OCP target (clang 22+ answers __has_builtin per target feature). */
+#if defined(MLAB_AMD) && defined(__HIP_DEVICE_COMPILE__) && defined(__GFX9__)
+#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)
+static_assert(MLAB_FP8_FNUZ == 1, "mlab_hip.h: gfx940/941/942 read fp8 as e4m3fnuz");
+#elif defined(__gfx950__)
+static_assert(MLAB_FP8_FNUZ == 0, "mlab_hip.h: gfx950 reads fp8 as OCP e4m3fn");
+#elif __has_builtin(__builtin_amdgcn_cvt_pk_f32_fp8)
+#error "mlab_hip.h: this gfx9 target has fp8 conversions of a flavour not in the table (fnuz or OCP?)"
+#endif
+#if __has_builtin(__builtin_amdgcn_cvt_pk_f32_fp8) && (defined(__gfx950__) || __clang_major__ >= 22)
+static_assert(MLAB_FP8_FNUZ == !__has_builtin(__builtin_amdgcn_cvt_scalef32_pk_f32_fp8),
+              "mlab_hip.h: fp8 flavour disagrees with the compiler's target features (OCP scaled cvt)");
+#endif
+#endif
 
 /* Round-to-nearest-even, saturating to +-max; NaN -> NaN code. */
 MLAB_DEV uint8_t mlab_f32_to_fp8(float x)

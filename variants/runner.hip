@@ -72,7 +72,7 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_env *env, char *why
     hipError_t e = hipGetDeviceCount(&n);
     if (e != hipSuccess || n == 0) {
         snprintf(why, whylen, "no GPU: %s", e != hipSuccess ? hipGetErrorString(e) : "device count 0");
-        hipGetLastError();
+        (void)hipGetLastError(); /* clear the error the failed call left; the reason is in why */
         return MLAB_EXIT_NOGPU;
     }
     if (device < 0 || device >= n) {
@@ -118,7 +118,7 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_env *env, char *why
     snprintf(env->gpu_arch, sizeof env->gpu_arch, "%s", prop.gcnArchName);
     snprintf(env->gpu_uuid, sizeof env->gpu_uuid, "(not read)");
     int rv = 0;
-    hipRuntimeGetVersion(&rv);
+    if (hipRuntimeGetVersion(&rv) != hipSuccess) rv = 0; /* recorded as HIP 0.0.0: unknown */
     snprintf(env->runtime_version, sizeof env->runtime_version, "HIP %d.%d.%d", rv / 10000000,
              (rv / 100000) % 100, rv % 100000);
     g->fp8_fmt = strstr(prop.gcnArchName, "gfx94") ? MLAB_FP8_E4M3FNUZ : MLAB_FP8_E4M3FN;
@@ -139,7 +139,8 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_env *env, char *why
 
 static void free_case(mlab_gpu *g)
 {
-    for (int i = 0; i < g->nbufs; i++) hipFree(g->bufs[i]);
+    /* a failed free at release has no one to report to: the handle is gone either way */
+    for (int i = 0; i < g->nbufs; i++) (void)hipFree(g->bufs[i]);
     g->nbufs = 0;
     g->scratch = NULL;
     g->loaded = 0;
@@ -149,8 +150,8 @@ extern "C" void mlab_gpu_close(mlab_gpu *g)
 {
     if (!g) return;
     free_case(g);
-    if (g->flush) hipFree(g->flush);
-    if (g->s) hipStreamDestroy(g->s);
+    if (g->flush) (void)hipFree(g->flush); /* as free_case: nothing to report to at close */
+    if (g->s) (void)hipStreamDestroy(g->s);
     free(g);
 }
 
@@ -183,10 +184,10 @@ extern "C" int mlab_gpu_copy_bandwidth(mlab_gpu *g, double *gbs, char *why, size
         for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) { float t = ms[j]; ms[j] = ms[j - 1]; ms[j - 1] = t; }
     double med = 0.5 * (ms[5] + ms[6]) * 1e-3;
     *gbs = 2.0 * (double)bytes / med / 1e9;
-    hipEventDestroy(e0);
-    hipEventDestroy(e1);
-    hipFree(a);
-    hipFree(b);
+    CK(hipEventDestroy(e0));
+    CK(hipEventDestroy(e1));
+    CK(hipFree(a));
+    CK(hipFree(b));
     return 0;
 }
 
@@ -447,10 +448,10 @@ extern "C" int mlab_gpu_time(mlab_gpu *g, int id, int splits, const mlab_timing_
         float ms;
         CK(hipEventElapsedTime(&ms, e0, e1));
         row->graph_us = 1e3 * ms / o->graph_iters;
-        hipGraphExecDestroy(exec);
-        hipGraphDestroy(graph);
+        CK(hipGraphExecDestroy(exec));
+        CK(hipGraphDestroy(graph));
     }
-    hipEventDestroy(e0);
-    hipEventDestroy(e1);
+    CK(hipEventDestroy(e0));
+    CK(hipEventDestroy(e1));
     return 0;
 }
