@@ -22,6 +22,8 @@
 #   mfma:NAME=N              matrix instructions (v_mfma*, v_smfmac*), static counts
 #   cvt=N                    conversions (v_cvt*), with the fp8/fp4 ones named
 #   perm=N                   permutes (v_perm_b32, v_permlane*), then exp= rcp=
+#                            (v_exp_f32, v_rcp_f32) and div= (IEEE divisions:
+#                            v_div_fixup_f32)
 # --check fails (exit 1) when the fresh summary differs from the committed one
 # or any kernel uses scratch; exit 77 when the toolchain is absent (unless
 # MLAB_REQUIRE_AMD_ISA=1, as in CI, where that is a failure too).
@@ -97,9 +99,9 @@ summary=$out/isa-summary.txt
           K[++nk] = k; V[k] = sprintf("vgpr=%s agpr=%s sgpr=%s scratch=%s", v, ag, sg, sc)
           SL[k] = l; OC[k] = oc; BY[k] = by
           ops = sorted(mf, " mfma:") " cvt=" (cv + 0) sorted(cn, " ")
-          ops = ops " perm=" (pm + 0) " exp=" (ex + 0) " rcp=" (rc + 0)
+          ops = ops " perm=" (pm + 0) " exp=" (ex + 0) " rcp=" (rc + 0) " div=" (dv + 0)
           OPS[k] = ops
-          delete mf; delete cn; cv = pm = ex = rc = 0; k = ""
+          delete mf; delete cn; cv = pm = ex = rc = dv = 0; k = ""
         }
         /^\t\.globl\t/ { flush(); k = $2; if (k ~ /^__hip_cuid/) k = "" }
         k != "" && /^\t[sv]_|^\t(ds|global|buffer)_/ {
@@ -109,6 +111,7 @@ summary=$out/isa-summary.txt
           if (op ~ /^v_perm_b32|^v_permlane/) pm++
           if (op ~ /^v_exp_f32/) ex++
           if (op ~ /^v_rcp_f32/) rc++
+          if (op ~ /^v_div_fixup_f32/) dv++
         }
         /^; codeLenInByte = / { by = $4 }
         /^; TotalNumSgprs: / { sg = $3 }

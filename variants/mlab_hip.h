@@ -217,6 +217,13 @@ MLAB_DEV uint32_t mlab_fp8x2_to_f16x2(uint16_t two)
 #ifdef MLAB_NV
     __half2_raw h = __nv_cvt_fp8x2_to_halfraw2((__nv_fp8x2_storage_t)two, __NV_E4M3);
     return (uint32_t)h.x | ((uint32_t)h.y << 16);
+#elif (defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__)) && \
+    __has_builtin(__builtin_amdgcn_cvt_pk_f32_fp8)
+    /* v_cvt_pk_f32_fp8 (both codes, in this arch's flavour: asserted above),
+     * then v_cvt_pkrtz_f16_f32: exact, every e4m3 value is a normal f16 */
+    typedef __attribute__((ext_vector_type(2))) float f2;
+    f2 f = __builtin_amdgcn_cvt_pk_f32_fp8((int)two, false);
+    return __builtin_bit_cast(uint32_t, __builtin_amdgcn_cvt_pkrtz(f[0], f[1]));
 #else
     return (uint32_t)mlab_fp8_sw_to_f16<MLAB_FP8_FNUZ>((uint8_t)two) |
            ((uint32_t)mlab_fp8_sw_to_f16<MLAB_FP8_FNUZ>((uint8_t)(two >> 8)) << 16);
