@@ -63,5 +63,5 @@ echo "== 5. results: $res"
 ours=$(ls papers/reports/*/*suite*.h5 2>/dev/null | sort | tail -1)
 echo "compare with our H200 results:  build-amd/mlabench compare ${ours:-OURS.h5} $res"
 echo "report:                         build-amd/mlabench report $res -o out/amd-report-$arch.md"
-[ "$arch" = gfx942 ] && echo "note: gfx942 has 64 KB of LDS a CU; variants whose tiles need more are refused by the runner, with the sizes."
+[ "$arch" = gfx942 ] && echo "note: gfx942 has 64 KB of LDS a CU: the fp8 variants fit (one KV stage); bf16 and MXFP4 tiles do not, and the runner refuses them with the sizes."
 exit $rc

@@ -13,6 +13,25 @@
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 #define MLAB_WARP 64
+/* MLAB_AMD_LDS64: the target has 64 KB of LDS a CU (gfx940/941/942: MI300X,
+ * MI325X), not gfx950's 160 KB; the tile configuration (mla_cfg) follows it.
+ * The device pass knows its arch; the host pass (the launcher's shared-memory
+ * size) learns the build's arch from CMake (-DMLAB_AMD_LDS64_BUILD=0|1), and
+ * the device pass checks that the two agree. */
+#if defined(__HIP_DEVICE_COMPILE__)
+#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)
+#define MLAB_AMD_LDS64 1
+#else
+#define MLAB_AMD_LDS64 0
+#endif
+#if defined(MLAB_AMD_LDS64_BUILD) && MLAB_AMD_LDS64_BUILD != MLAB_AMD_LDS64
+#error "mlab_hip.h: MLAB_AMD_LDS64_BUILD (the host's tile configuration) disagrees with this device arch"
+#endif
+#elif defined(MLAB_AMD_LDS64_BUILD)
+#define MLAB_AMD_LDS64 MLAB_AMD_LDS64_BUILD
+#else
+#define MLAB_AMD_LDS64 0
+#endif
 #else
 #define MLAB_NV 1
 #include <cuda_runtime.h>
