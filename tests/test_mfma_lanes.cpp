@@ -137,9 +137,18 @@ static int check_qk(const doc_layout &d, int esz, int kb_elems, int load_kpl)
     return bad;
 }
 
-// pv as the helpers do it: A = P row-major, B item j = V[k0 + mlab_mfma_k(l, j)][16 t + l % 16];
-// fp8 V packs two codes (rows i, i+1) into one f16x2 word: low half = row i
-static int check_pv(const doc_layout &d, bool fp8_pairs)
+// pv as the helpers do it: A = P row-major, B item j = V[k0 + mlab_mfma_k(l, j)][16 t + l % 16].
+// pack 1 (pv_fp8, 16x16x16 f16): two codes (rows i, i+1) -> one f16x2 word, low half = row i;
+// pack 2 (pv_fp8 on gfx950's fp8 MFMA): P codes (4 a dword, item 0 low) and V
+// codes of rows 4h .. 4h+3 in dword h, low byte first, the two dwords one 64-bit operand
+static uint64_t pack8(const int *x)
+{
+    uint32_t w[2] = {0, 0};
+    for (int h = 0; h < 2; h++)
+        for (int i = 0; i < 4; i++) w[h] |= (uint32_t)(uint8_t)x[4 * h + i] << (8 * i);
+    return (uint64_t)w[0] | (uint64_t)w[1] << 32;
+}
+static int check_pv(const doc_layout &d, int pack)
 {
     enum { LDP = 72, NCOL = 64 };
     static int p[16 * LDP], v[64][NCOL];
@@ -155,8 +164,15 @@ static int check_pv(const doc_layout &d, bool fp8_pairs)
                 int off = mlab_mfma_a_off(l, LDP * 2, d.kpl, 2) / 2 + kk;
                 for (int j = 0; j < d.kpl; j++) a[l][j] = p[off + j];
                 int row0 = kk + mlab_mfma_k(l, 0, d.kpl), col = 16 * t + mlab_mfma_row(l);
+                if (pack == 2) { /* item j = byte j of the 64-bit operands */
+                    int vc[8];
+                    for (int j = 0; j < 8; j++) vc[j] = v[row0 + j][col];
+                    uint64_t aw = pack8(a[l]), bw = pack8(vc);
+                    for (int j = 0; j < 8; j++) a[l][j] = (int8_t)(aw >> (8 * j)), b[l][j] = (int8_t)(bw >> (8 * j));
+                    continue;
+                }
                 for (int j = 0; j < d.kpl; j += 2) {
-                    if (fp8_pairs) { /* v[i * ldv] | v[(i + 1) * ldv] << 8 -> f16x2: lo, hi */
+                    if (pack == 1) { /* v[i * ldv] | v[(i + 1) * ldv] << 8 -> f16x2: lo, hi */
                         uint16_t two = (uint16_t)((uint8_t)v[row0 + j][col] | (uint8_t)v[row0 + j + 1][col] << 8);
                         b[l][j] = (int8_t)(two & 0xff), b[l][j + 1] = (int8_t)(two >> 8);
                     } else
@@ -186,10 +202,10 @@ int main(void)
     CHECK(check_qk(k16, 2, 288, 4) == 0, "qk_bf16 with 16x16x16: S = Q K^T in every accumulator");
     CHECK(check_qk(k32, 2, 288, 8) == 0, "qk_bf16 with 16x16x32 (gfx950): S = Q K^T in every accumulator");
     CHECK(check_qk(f8, 1, 288, 8) == 0, "qk_fp8: 8 codes a lane, byte j = item j: S = Q K^T");
-    CHECK(check_pv(k16, false) == 0, "pv_bf16 with 16x16x16: O = P V in every accumulator");
-    CHECK(check_pv(k32, false) == 0, "pv_bf16 with 16x16x32 (gfx950): O = P V in every accumulator");
-    CHECK(check_pv(k16, true) == 0, "pv_fp8 with 16x16x16: V byte pairs -> f16x2 items, O = P V");
-    CHECK(check_pv(k32, true) == 0, "pv_fp8 with 16x16x32 f16 (gfx950): V byte pairs -> f16x2 items, O = P V");
+    CHECK(check_pv(k16, 0) == 0, "pv_bf16 with 16x16x16: O = P V in every accumulator");
+    CHECK(check_pv(k32, 0) == 0, "pv_bf16 with 16x16x32 (gfx950): O = P V in every accumulator");
+    CHECK(check_pv(k16, 1) == 0, "pv_fp8 with 16x16x16 f16: V byte pairs -> f16x2 items, O = P V");
+    CHECK(check_pv(f8, 2) == 0, "pv_fp8 on the fp8 MFMA (gfx950): P and V codes, byte j = item j, O = P V");
     // 3. the checker fails when it should
     CHECK(check_maps(k32, 4, 2, false, true) > 0, "a 16x16x16 map used for a 16x16x32 MFMA is caught");
     CHECK(check_maps(k16, 4, 2, true, true) > 0, "a transposed accumulator map is caught");

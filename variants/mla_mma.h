@@ -309,40 +309,61 @@ MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv,
         }
     }
 }
-/* P as f16 (fp8-rounded values, exact), V as fp8 codes decoded to f16 */
+/* P as f16 (fp8-rounded values, exact), V as fp8 codes.
+ * gfx950: on the fp8 MFMA (OCP e4m3, 16x16x32): P's values are fp8 values
+ * already (the caller rounded them), so v_cvt_pk_fp8_f32 turns them back
+ * into codes exactly, once per 32 k for all NT tiles; V's codes go in as
+ * they are (item j = byte j = V row k0 + j): no V conversion at all.
+ * Elsewhere: V decoded to f16 (mlab_fp8x2_to_f16x2), 16x16x16 f16 MFMA. */
+#if defined(__gfx950__) && __has_builtin(__builtin_amdgcn_cvt_pk_fp8_f32)
+#define MLAB_PV_FP8_MFMA 1
+#endif
 template <int NT>
 MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, int ldv)
 {
     const int l = lane_id();
-    const uint8_t *pa = (const uint8_t *)sp + mlab_mfma_a_off(l, ldp, MLAB_KPL16, 2);
+#ifdef MLAB_PV_FP8_MFMA
+    const uint8_t *pa = (const uint8_t *)sp + mlab_mfma_a_off(l, ldp, 8, 2);
 #pragma unroll
-    for (int kk = 0; kk < 64; kk += 4 * MLAB_KPL16) {
-#ifdef MLAB_MFMA_K32
-        mlab_h8 a = *(const mlab_h8 *)(pa + 2 * kk);
-#else
-        mlab_h4 a = *(const mlab_h4 *)(pa + 2 * kk);
-#endif
+    for (int kk = 0; kk < 64; kk += 32) {
+        const mlab_h8 ph = *(const mlab_h8 *)(pa + 2 * kk);
+        int lo = 0, hi = 0; /* codes of items 0-3 and 4-7, item 0 in the low byte */
+        lo = __builtin_amdgcn_cvt_pk_fp8_f32((float)ph[0], (float)ph[1], lo, false);
+        lo = __builtin_amdgcn_cvt_pk_fp8_f32((float)ph[2], (float)ph[3], lo, true);
+        hi = __builtin_amdgcn_cvt_pk_fp8_f32((float)ph[4], (float)ph[5], hi, false);
+        hi = __builtin_amdgcn_cvt_pk_fp8_f32((float)ph[6], (float)ph[7], hi, true);
+        const long a = (long)(uint32_t)lo | (long)((unsigned long)(uint32_t)hi << 32);
 #pragma unroll
         for (int t = 0; t < NT; t++) {
-            const uint8_t *v = sv + (kk + mlab_mfma_k(l, 0, MLAB_KPL16)) * ldv + 16 * t + mlab_mfma_row(l);
-#ifdef MLAB_MFMA_K32
-            mlab_h8 b;
-#else
-            mlab_h4 b;
-#endif
+            const uint8_t *v = sv + (kk + mlab_mfma_k(l, 0, 8)) * ldv + 16 * t + mlab_mfma_row(l);
+            uint32_t w[2];
 #pragma unroll
-            for (int i = 0; i < MLAB_KPL16; i += 2) { /* items i, i+1 = V rows i, i+1 */
+            for (int h = 0; h < 2; h++)
+                w[h] = (uint32_t)v[(4 * h) * ldv] | (uint32_t)v[(4 * h + 1) * ldv] << 8 |
+                       (uint32_t)v[(4 * h + 2) * ldv] << 16 | (uint32_t)v[(4 * h + 3) * ldv] << 24;
+            const long b = (long)w[0] | (long)((unsigned long)w[1] << 32);
+            from_f4(o[t], __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a, b, to_f4(o[t]), 0, 0, 0));
+        }
+    }
+#else
+    const uint8_t *pa = (const uint8_t *)sp + mlab_mfma_a_off(l, ldp, 4, 2);
+#pragma unroll
+    for (int kk = 0; kk < 64; kk += 16) {
+        mlab_h4 a = *(const mlab_h4 *)(pa + 2 * kk);
+#pragma unroll
+        for (int t = 0; t < NT; t++) {
+            const uint8_t *v = sv + (kk + mlab_mfma_k(l, 0, 4)) * ldv + 16 * t + mlab_mfma_row(l);
+            mlab_h4 b;
+#pragma unroll
+            for (int i = 0; i < 4; i += 2) { /* items i, i+1 = V rows i, i+1 */
                 uint32_t h = mlab_fp8x2_to_f16x2((uint16_t)(v[i * ldv] | (v[(i + 1) * ldv] << 8)));
                 b[i] = __ushort_as_half((unsigned short)h);
                 b[i + 1] = __ushort_as_half((unsigned short)(h >> 16));
             }
-#ifdef MLAB_MFMA_K32
-            from_f4(o[t], __builtin_amdgcn_mfma_f32_16x16x32_f16(a, b, to_f4(o[t]), 0, 0, 0));
-#else
             from_f4(o[t], __builtin_amdgcn_mfma_f32_16x16x16f16(a, b, to_f4(o[t]), 0, 0, 0));
-#endif
         }
     }
+#endif
 }
 #endif
 
