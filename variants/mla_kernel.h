@@ -64,10 +64,12 @@ template <int KVF> struct mla_cfg {
     static constexpr int MINB = F8T ? 2 : 1; /* resident blocks an SM (MX8: 104.5 KB) */
 #else
     /* MI355X: 160 KB of LDS a CU; global -> LDS copies are synchronous here,
-     * so one stage for bf16 (104 KB), two for fp8 (97 KB) and the MXFP4 raw
-     * rows (144 KB). MI300's 64 KB would need 32-row tiles: not done (the
-     * runner refuses with the sizes). */
-    static constexpr int NSTAGE = KVF == KV_BF16 ? 1 : 2;
+     * so one stage for bf16 (102 KB), two for fp8 (94 KB) and the MXFP4 raw
+     * rows (141 KB). MI300X/MI325X (MLAB_AMD_LDS64, mlab_hip.h): 64 KB, so
+     * the fp8 KV takes one stage (57 KB); bf16 and MXFP4 tiles of 64 rows
+     * need more than 64 KB even with one stage (32-row tiles: not done; the
+     * runner refuses them with the sizes). */
+    static constexpr int NSTAGE = KVF == KV_BF16 || (MLAB_AMD_LDS64 && KVF == KV_FP8) ? 1 : 2;
     static constexpr int MINB = 1;
 #endif
     static constexpr int RAW_ROW = MX ? MLA_FP4_ROW : LDK;  /* a staged row */

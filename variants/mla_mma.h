@@ -232,16 +232,27 @@ MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, i
 }
 
 #else /* ---------------------------------------------------------------- AMD */
+#include "mfma_lanes.h" // the lane <-> element maps, checked by tests/test_mfma_lanes.cpp
 #define MLAB_ACC_N 4
 struct acc16 { float c[4]; };
 typedef __attribute__((ext_vector_type(4))) float mlab_f4;
 typedef __attribute__((ext_vector_type(4))) short mlab_s4;
 typedef __attribute__((ext_vector_type(4))) _Float16 mlab_h4;
+/* gfx950 (MI355X): the 16x16x32 bf16 and f16 MFMAs, twice the k of a
+ * 16x16x16 one a call, 8 operand items a lane (mfma_lanes.h: KPL 8) */
+#if defined(__gfx950__) && __has_builtin(__builtin_amdgcn_mfma_f32_16x16x32_bf16)
+#define MLAB_MFMA_K32 1
+typedef __attribute__((ext_vector_type(8))) __bf16 mlab_bf8;
+typedef __attribute__((ext_vector_type(8))) _Float16 mlab_h8;
+#define MLAB_KPL16 8 /* bf16/f16 items a lane */
+#else
+#define MLAB_KPL16 4
+#endif
 
 MLAB_DEV int lane_id(void) { return threadIdx.x & 63; }
 /* MFMA 16x16: lane l holds column l % 16, rows 4 * (l / 16) + e */
-MLAB_DEV int acc_row(int e) { return 4 * (lane_id() >> 4) + e; }
-MLAB_DEV int acc_col(int e) { return lane_id() & 15; }
+MLAB_DEV int acc_row(int e) { return mlab_mfma_d_row(lane_id(), e); }
+MLAB_DEV int acc_col(int e) { return mlab_mfma_row(lane_id()); }
 MLAB_DEV int pv_bf16_col(int e) { return acc_col(e); }
 MLAB_DEV int pv_fp8_col(int e) { return acc_col(e); }
 /* MFMA: a lane's elements are 4 rows of one column: runs of one */
@@ -252,29 +263,43 @@ MLAB_DEV int run_elem(bool fp8, int r, int k) { return r + k; }
 MLAB_DEV mlab_f4 to_f4(const acc16 &a) { mlab_f4 v = {a.c[0], a.c[1], a.c[2], a.c[3]}; return v; }
 MLAB_DEV void from_f4(acc16 &a, mlab_f4 v) { a.c[0] = v[0]; a.c[1] = v[1]; a.c[2] = v[2]; a.c[3] = v[3]; }
 
+/* S += Q . K^T: B = K^T, so the K tile is read like A (its row = S's column) */
 template <int KB>
 MLAB_DEV void qk_bf16(acc16 &s, const uint16_t *sq, int ldq_b, const uint16_t *sk, int ldk_b)
 {
     const int l = lane_id();
-    const uint8_t *qa = (const uint8_t *)sq + (l & 15) * ldq_b + 8 * (l >> 4);
-    const uint8_t *kb = (const uint8_t *)sk + (l & 15) * ldk_b + 8 * (l >> 4);
     mlab_f4 acc = to_f4(s);
+#ifdef MLAB_MFMA_K32
+    if constexpr (KB % 64 == 0) { /* 64 bytes of k a call (KB = 1152 bytes: bf16 half rows) */
+        const uint8_t *qa = (const uint8_t *)sq + mlab_mfma_a_off(l, ldq_b, 8, 2);
+        const uint8_t *kb = (const uint8_t *)sk + mlab_mfma_a_off(l, ldk_b, 8, 2);
+#pragma unroll 3
+        for (int k = 0; k < KB; k += 64)
+            acc = __builtin_amdgcn_mfma_f32_16x16x32_bf16(*(const mlab_bf8 *)(qa + k),
+                                                          *(const mlab_bf8 *)(kb + k), acc, 0, 0, 0);
+    } else
+#endif
+    {
+        const uint8_t *qa = (const uint8_t *)sq + mlab_mfma_a_off(l, ldq_b, 4, 2);
+        const uint8_t *kb = (const uint8_t *)sk + mlab_mfma_a_off(l, ldk_b, 4, 2);
 #pragma unroll 4
-    for (int k = 0; k < KB; k += 32)
-        acc = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(*(const mlab_s4 *)(qa + k),
-                                                        *(const mlab_s4 *)(kb + k), acc, 0, 0, 0);
+        for (int k = 0; k < KB; k += 32)
+            acc = __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(*(const mlab_s4 *)(qa + k),
+                                                            *(const mlab_s4 *)(kb + k), acc, 0, 0, 0);
+    }
     from_f4(s, acc);
 }
 template <int KB>
 MLAB_DEV void qk_fp8(acc16 &s, const uint8_t *sq, int ldq_b, const uint8_t *sk, int ldk_b)
 {
     const int l = lane_id();
-    const uint8_t *qa = sq + (l & 15) * ldq_b + 8 * (l >> 4);
-    const uint8_t *kb = sk + (l & 15) * ldk_b + 8 * (l >> 4);
+    const uint8_t *qa = sq + mlab_mfma_a_off(l, ldq_b, 8, 1);
+    const uint8_t *kb = sk + mlab_mfma_a_off(l, ldk_b, 8, 1);
     mlab_f4 acc = to_f4(s);
 #pragma unroll 4
     for (int k = 0; k < KB; k += 32) {
 #if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__)
+        /* 8 fp8 codes a lane, item j = byte j (the arch's flavour: mlab_hip.h) */
         acc = __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(*(const long *)(qa + k),
                                                          *(const long *)(kb + k), acc, 0, 0, 0);
 #else
@@ -307,46 +332,93 @@ MLAB_DEV void qk_f16q_fp8k(acc16 &s, const uint8_t *sq, int ldq, const uint8_t *
     }
     from_f4(s, acc);
 }
+/* O += P . V: A = P (row-major), B = V [kv row = k][dim = column], item j of
+ * lane l from V row k0 + mlab_mfma_k(l, j), column 16 t + l % 16 */
 template <int NT>
 MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv, int ldv)
 {
     const int l = lane_id();
-    const uint8_t *pa = (const uint8_t *)sp + (l & 15) * ldp + 8 * (l >> 4);
+    const uint8_t *pa = (const uint8_t *)sp + mlab_mfma_a_off(l, ldp, MLAB_KPL16, 2);
 #pragma unroll
-    for (int kk = 0; kk < 64; kk += 16) {
+    for (int kk = 0; kk < 64; kk += 4 * MLAB_KPL16) {
+#ifdef MLAB_MFMA_K32
+        mlab_bf8 a = *(const mlab_bf8 *)(pa + 2 * kk);
+#else
         mlab_s4 a = *(const mlab_s4 *)(pa + 2 * kk);
+#endif
 #pragma unroll
         for (int t = 0; t < NT; t++) {
-            const uint16_t *v = (const uint16_t *)((const uint8_t *)sv + (kk + 4 * (l >> 4)) * ldv) +
-                                16 * t + (l & 15);
+            const uint8_t *v = (const uint8_t *)sv + (kk + mlab_mfma_k(l, 0, MLAB_KPL16)) * ldv +
+                               2 * (16 * t + mlab_mfma_row(l));
+#ifdef MLAB_MFMA_K32
+            mlab_bf8 b;
+            for (int i = 0; i < 8; i++)
+                b[i] = __builtin_bit_cast(__bf16, *(const uint16_t *)(v + i * ldv));
+            from_f4(o[t], __builtin_amdgcn_mfma_f32_16x16x32_bf16(a, b, to_f4(o[t]), 0, 0, 0));
+#else
             mlab_s4 b;
             for (int i = 0; i < 4; i++)
-                b[i] = (short)*(const uint16_t *)((const uint8_t *)v + i * ldv);
+                b[i] = (short)*(const uint16_t *)(v + i * ldv);
             from_f4(o[t], __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, to_f4(o[t]), 0, 0, 0));
+#endif
         }
     }
 }
+/* P as f16 (fp8-rounded values, exact), V as fp8 codes.
+ * gfx950: on the fp8 MFMA (OCP e4m3, 16x16x32): P's values are fp8 values
+ * already (the caller rounded them), so v_cvt_pk_fp8_f32 turns them back
+ * into codes exactly, once per 32 k for all NT tiles; V's codes go in as
+ * they are (item j = byte j = V row k0 + j): no V conversion at all.
+ * Elsewhere: V decoded to f16 (mlab_fp8x2_to_f16x2), 16x16x16 f16 MFMA. */
+#if defined(__gfx950__) && __has_builtin(__builtin_amdgcn_cvt_pk_fp8_f32)
+#define MLAB_PV_FP8_MFMA 1
+#endif
 template <int NT>
 MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, int ldv)
 {
     const int l = lane_id();
-    const uint8_t *pa = (const uint8_t *)sp + (l & 15) * ldp + 8 * (l >> 4);
+#ifdef MLAB_PV_FP8_MFMA
+    const uint8_t *pa = (const uint8_t *)sp + mlab_mfma_a_off(l, ldp, 8, 2);
+#pragma unroll
+    for (int kk = 0; kk < 64; kk += 32) {
+        const mlab_h8 ph = *(const mlab_h8 *)(pa + 2 * kk);
+        int lo = 0, hi = 0; /* codes of items 0-3 and 4-7, item 0 in the low byte */
+        lo = __builtin_amdgcn_cvt_pk_fp8_f32((float)ph[0], (float)ph[1], lo, false);
+        lo = __builtin_amdgcn_cvt_pk_fp8_f32((float)ph[2], (float)ph[3], lo, true);
+        hi = __builtin_amdgcn_cvt_pk_fp8_f32((float)ph[4], (float)ph[5], hi, false);
+        hi = __builtin_amdgcn_cvt_pk_fp8_f32((float)ph[6], (float)ph[7], hi, true);
+        const long a = (long)(uint32_t)lo | (long)((unsigned long)(uint32_t)hi << 32);
+#pragma unroll
+        for (int t = 0; t < NT; t++) {
+            const uint8_t *v = sv + (kk + mlab_mfma_k(l, 0, 8)) * ldv + 16 * t + mlab_mfma_row(l);
+            uint32_t w[2];
+#pragma unroll
+            for (int h = 0; h < 2; h++)
+                w[h] = (uint32_t)v[(4 * h) * ldv] | (uint32_t)v[(4 * h + 1) * ldv] << 8 |
+                       (uint32_t)v[(4 * h + 2) * ldv] << 16 | (uint32_t)v[(4 * h + 3) * ldv] << 24;
+            const long b = (long)w[0] | (long)((unsigned long)w[1] << 32);
+            from_f4(o[t], __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a, b, to_f4(o[t]), 0, 0, 0));
+        }
+    }
+#else
+    const uint8_t *pa = (const uint8_t *)sp + mlab_mfma_a_off(l, ldp, 4, 2);
 #pragma unroll
     for (int kk = 0; kk < 64; kk += 16) {
         mlab_h4 a = *(const mlab_h4 *)(pa + 2 * kk);
 #pragma unroll
         for (int t = 0; t < NT; t++) {
-            const uint8_t *v = sv + (kk + 4 * (l >> 4)) * ldv + 16 * t + (l & 15);
-            uint32_t h01 = mlab_fp8x2_to_f16x2((uint16_t)(v[0] | (v[ldv] << 8)));
-            uint32_t h23 = mlab_fp8x2_to_f16x2((uint16_t)(v[2 * ldv] | (v[3 * ldv] << 8)));
+            const uint8_t *v = sv + (kk + mlab_mfma_k(l, 0, 4)) * ldv + 16 * t + mlab_mfma_row(l);
             mlab_h4 b;
-            b[0] = __ushort_as_half((unsigned short)h01);
-            b[1] = __ushort_as_half((unsigned short)(h01 >> 16));
-            b[2] = __ushort_as_half((unsigned short)h23);
-            b[3] = __ushort_as_half((unsigned short)(h23 >> 16));
+#pragma unroll
+            for (int i = 0; i < 4; i += 2) { /* items i, i+1 = V rows i, i+1 */
+                uint32_t h = mlab_fp8x2_to_f16x2((uint16_t)(v[i * ldv] | (v[(i + 1) * ldv] << 8)));
+                b[i] = __ushort_as_half((unsigned short)h);
+                b[i + 1] = __ushort_as_half((unsigned short)(h >> 16));
+            }
             from_f4(o[t], __builtin_amdgcn_mfma_f32_16x16x16f16(a, b, to_f4(o[t]), 0, 0, 0));
         }
     }
+#endif
 }
 #endif
 

@@ -13,6 +13,25 @@
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 #define MLAB_WARP 64
+/* MLAB_AMD_LDS64: the target has 64 KB of LDS a CU (gfx940/941/942: MI300X,
+ * MI325X), not gfx950's 160 KB; the tile configuration (mla_cfg) follows it.
+ * The device pass knows its arch; the host pass (the launcher's shared-memory
+ * size) learns the build's arch from CMake (-DMLAB_AMD_LDS64_BUILD=0|1), and
+ * the device pass checks that the two agree. */
+#if defined(__HIP_DEVICE_COMPILE__)
+#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)
+#define MLAB_AMD_LDS64 1
+#else
+#define MLAB_AMD_LDS64 0
+#endif
+#if defined(MLAB_AMD_LDS64_BUILD) && MLAB_AMD_LDS64_BUILD != MLAB_AMD_LDS64
+#error "mlab_hip.h: MLAB_AMD_LDS64_BUILD (the host's tile configuration) disagrees with this device arch"
+#endif
+#elif defined(MLAB_AMD_LDS64_BUILD)
+#define MLAB_AMD_LDS64 MLAB_AMD_LDS64_BUILD
+#else
+#define MLAB_AMD_LDS64 0
+#endif
 #else
 #define MLAB_NV 1
 #include <cuda_runtime.h>
@@ -181,6 +200,26 @@ MLAB_DEV float mlab_f16_bits_to_f32(uint16_t b)
 #else
 #define MLAB_FP8_FNUZ 0 /* OCP e4m3fn: bias 7, max 448, NaN S.1111.111 */
 #endif
+/* The fp8 flavour each AMD architecture's MFMA and cvt instructions read,
+ * asserted where the kernels are compiled (AMD's CDNA3 and CDNA4 ISA guides):
+ * e4m3 FNUZ on gfx940/941/942 (MI300X/MI325X), OCP e4m3fn on gfx950 (MI355X).
+ * A gfx9 target with fp8 conversions that is not in this table stops the
+ * build until someone looks its flavour up. Second source: the compiler's own
+ * feature table, where gfx950's OCP-only scaled conversions exist exactly on
+ * the OCP target (clang 22+ answers __has_builtin per target feature). */
+#if defined(MLAB_AMD) && defined(__HIP_DEVICE_COMPILE__) && defined(__GFX9__)
+#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)
+static_assert(MLAB_FP8_FNUZ == 1, "mlab_hip.h: gfx940/941/942 read fp8 as e4m3fnuz");
+#elif defined(__gfx950__)
+static_assert(MLAB_FP8_FNUZ == 0, "mlab_hip.h: gfx950 reads fp8 as OCP e4m3fn");
+#elif __has_builtin(__builtin_amdgcn_cvt_pk_f32_fp8)
+#error "mlab_hip.h: this gfx9 target has fp8 conversions of a flavour not in the table (fnuz or OCP?)"
+#endif
+#if __has_builtin(__builtin_amdgcn_cvt_pk_f32_fp8) && (defined(__gfx950__) || __clang_major__ >= 22)
+static_assert(MLAB_FP8_FNUZ == !__has_builtin(__builtin_amdgcn_cvt_scalef32_pk_f32_fp8),
+              "mlab_hip.h: fp8 flavour disagrees with the compiler's target features (OCP scaled cvt)");
+#endif
+#endif
 
 /* Round-to-nearest-even, saturating to +-max; NaN -> NaN code. */
 MLAB_DEV uint8_t mlab_f32_to_fp8(float x)
@@ -198,6 +237,13 @@ MLAB_DEV uint32_t mlab_fp8x2_to_f16x2(uint16_t two)
 #ifdef MLAB_NV
     __half2_raw h = __nv_cvt_fp8x2_to_halfraw2((__nv_fp8x2_storage_t)two, __NV_E4M3);
     return (uint32_t)h.x | ((uint32_t)h.y << 16);
+#elif (defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__)) && \
+    __has_builtin(__builtin_amdgcn_cvt_pk_f32_fp8)
+    /* v_cvt_pk_f32_fp8 (both codes, in this arch's flavour: asserted above),
+     * then v_cvt_pkrtz_f16_f32: exact, every e4m3 value is a normal f16 */
+    typedef __attribute__((ext_vector_type(2))) float f2;
+    f2 f = __builtin_amdgcn_cvt_pk_f32_fp8((int)two, false);
+    return __builtin_bit_cast(uint32_t, __builtin_amdgcn_cvt_pkrtz(f[0], f[1]));
 #else
     return (uint32_t)mlab_fp8_sw_to_f16<MLAB_FP8_FNUZ>((uint8_t)two) |
            ((uint32_t)mlab_fp8_sw_to_f16<MLAB_FP8_FNUZ>((uint8_t)(two >> 8)) << 16);

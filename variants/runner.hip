@@ -207,7 +207,7 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_gpu_info *info, cha
     hipError_t e = hipGetDeviceCount(&n);
     if (e != hipSuccess || n == 0) {
         snprintf(why, whylen, "no GPU: %s", e != hipSuccess ? hipGetErrorString(e) : "device count 0");
-        hipGetLastError();
+        (void)hipGetLastError(); /* clear the error the failed call left; the reason is in why */
         return MLAB_GPU_NODEV;
     }
     if (device < 0 || device >= n) {
@@ -255,7 +255,7 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_gpu_info *info, cha
     snprintf(info->arch, sizeof info->arch, "%s", prop.gcnArchName);
     snprintf(info->uuid, sizeof info->uuid, "(not read)");
     int rv = 0;
-    (void)hipRuntimeGetVersion(&rv);
+    if (hipRuntimeGetVersion(&rv) != hipSuccess) rv = 0; /* recorded as HIP 0.0.0: unknown */
     snprintf(info->runtime, sizeof info->runtime, "HIP %d.%d.%d", rv / 10000000,
              (rv / 100000) % 100, rv % 100000);
     g->fp8_fmt = strstr(prop.gcnArchName, "gfx94") ? MLAB_FP8_E4M3FNUZ : MLAB_FP8_E4M3FN;
@@ -279,7 +279,8 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_gpu_info *info, cha
 
 static void free_case(mlab_gpu *g)
 {
-    for (int i = 0; i < g->nbufs; i++) hipFree(g->bufs[i]);
+    /* a failed free at release has no one to report to: the handle is gone either way */
+    for (int i = 0; i < g->nbufs; i++) (void)hipFree(g->bufs[i]);
     g->nbufs = 0;
     g->scratch = NULL;
     g->loaded = 0;
@@ -337,10 +338,10 @@ extern "C" int mlab_gpu_copy_bandwidth(mlab_gpu *g, double *gbs, char *why, size
         for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) { float t = ms[j]; ms[j] = ms[j - 1]; ms[j - 1] = t; }
     double med = 0.5 * (ms[5] + ms[6]) * 1e-3;
     *gbs = 2.0 * (double)bytes / med / 1e9;
-    hipEventDestroy(e0);
-    hipEventDestroy(e1);
-    hipFree(a);
-    hipFree(b);
+    CK(hipEventDestroy(e0));
+    CK(hipEventDestroy(e1));
+    CK(hipFree(a));
+    CK(hipFree(b));
     return 0;
 }
 

@@ -1,0 +1,61 @@
+# amd_toolchain.cmake: which hipcc compiles the AMD half (-DMLAB_GPU=hip).
+#   -DMLAB_AMD_TOOLCHAIN=rocm  a ROCm hipcc: $ROCM_PATH/bin, /opt/rocm/bin, then PATH
+#   -DMLAB_AMD_TOOLCHAIN=pypi  clang/LLD 22 from PyPI with Debian's HIP 5.2
+#                              headers (bash harness/amd_toolchain.sh sets it up
+#                              in MLAB_AMD_TOOLCHAIN_DIR); gfx942 and gfx950 only
+#   -DMLAB_AMD_TOOLCHAIN=auto  (default) a ROCm install if there is one, else
+#                              pypi when set up and the arch is gfx942/gfx950,
+#                              else any hipcc on PATH (Debian's 5.2: gfx940, gfx90a)
+# -DHIPCC_EXECUTABLE=/path/to/hipcc overrides the choice.
+# Sets HIPCC_EXECUTABLE and MLAB_HIPCC_VERSION (the compiler's first line).
+set(MLAB_AMD_TOOLCHAIN "auto" CACHE STRING "AMD compiler for -DMLAB_GPU=hip: auto, rocm or pypi")
+set_property(CACHE MLAB_AMD_TOOLCHAIN PROPERTY STRINGS auto rocm pypi)
+set(MLAB_AMD_TOOLCHAIN_DIR "${CMAKE_SOURCE_DIR}/build/amd-toolchain" CACHE PATH
+    "where harness/amd_toolchain.sh put the PyPI clang 22 toolchain")
+
+if(NOT HIPCC_EXECUTABLE)
+  set(_rocm_bins)
+  if(DEFINED ENV{ROCM_PATH})
+    list(APPEND _rocm_bins "$ENV{ROCM_PATH}/bin")
+  endif()
+  list(APPEND _rocm_bins /opt/rocm/bin)
+  find_program(MLAB_ROCM_HIPCC hipcc HINTS ${_rocm_bins} NO_DEFAULT_PATH)
+  find_program(MLAB_PATH_HIPCC hipcc)
+  set(_pypi "${MLAB_AMD_TOOLCHAIN_DIR}/bin/hipcc-pypi")
+  set(_pypi_arch OFF)
+  if(MLAB_HIP_ARCH MATCHES "^gfx9(42|50)$")
+    set(_pypi_arch ON)
+  endif()
+  if(MLAB_AMD_TOOLCHAIN STREQUAL "rocm")
+    if(MLAB_ROCM_HIPCC)
+      set(HIPCC_EXECUTABLE ${MLAB_ROCM_HIPCC})
+    elseif(MLAB_PATH_HIPCC)
+      set(HIPCC_EXECUTABLE ${MLAB_PATH_HIPCC})
+    else()
+      message(FATAL_ERROR "MLAB_AMD_TOOLCHAIN=rocm: no hipcc in $ROCM_PATH/bin, /opt/rocm/bin or PATH")
+    endif()
+  elseif(MLAB_AMD_TOOLCHAIN STREQUAL "pypi")
+    if(NOT EXISTS ${_pypi})
+      message(FATAL_ERROR "MLAB_AMD_TOOLCHAIN=pypi: no ${_pypi}; run: bash harness/amd_toolchain.sh")
+    endif()
+    if(NOT _pypi_arch)
+      message(FATAL_ERROR "MLAB_AMD_TOOLCHAIN=pypi builds gfx942 and gfx950 only (MLAB_HIP_ARCH=${MLAB_HIP_ARCH})")
+    endif()
+    set(HIPCC_EXECUTABLE ${_pypi})
+  elseif(MLAB_AMD_TOOLCHAIN STREQUAL "auto")
+    if(MLAB_ROCM_HIPCC)
+      set(HIPCC_EXECUTABLE ${MLAB_ROCM_HIPCC})
+    elseif(EXISTS ${_pypi} AND _pypi_arch)
+      set(HIPCC_EXECUTABLE ${_pypi})
+    elseif(MLAB_PATH_HIPCC)
+      set(HIPCC_EXECUTABLE ${MLAB_PATH_HIPCC})
+    else()
+      message(FATAL_ERROR "no AMD compiler: install ROCm, or run bash harness/amd_toolchain.sh (gfx942/gfx950)")
+    endif()
+  else()
+    message(FATAL_ERROR "MLAB_AMD_TOOLCHAIN must be auto, rocm or pypi (got '${MLAB_AMD_TOOLCHAIN}')")
+  endif()
+endif()
+execute_process(COMMAND ${HIPCC_EXECUTABLE} --version OUTPUT_VARIABLE _hv ERROR_QUIET)
+string(REGEX MATCH "[^\n]*clang version [^\n]*" MLAB_HIPCC_VERSION "${_hv}")
+message(STATUS "AMD compiler: ${HIPCC_EXECUTABLE} (${MLAB_HIPCC_VERSION})")
