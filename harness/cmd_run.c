@@ -22,6 +22,7 @@
 #include "gen.h"
 #include "gpu.h"
 #include "h5io.h"
+#include "peer.h"
 #include "results.h"
 #include "results_h5.h"
 
@@ -30,6 +31,9 @@ typedef struct {
     int want[MLAB_V_COUNT];
     mlab_timing_opts timing;
     const char *out;
+    mlab_peer *peers;             /* --peers (harness/peer.h) */
+    int npeers, peers_only;
+    const char *peer_python;
 } run_opts;
 
 static void run_usage(FILE *f)
@@ -52,6 +56,10 @@ static void run_usage(FILE *f)
             "  --min-samples N     (default 10)   --max-samples N (default 1000)\n"
             "  --rse X             stop when stderr/median < X (default 0.005)\n"
             "  --quiet             no progress lines\n"
+            "  --peers LIST        also run peers, validated and timed the same way (README, Peers):\n"
+            "                      torch, flashinfer, aiter, submission:FILE.py[@fp8|fp8kv|bf16|mxfp4]\n"
+            "  --peers-only        the peers without mlabench's own variants\n"
+            "  --peer-python PATH  the Python that runs peers (default $MLAB_PEER_PYTHON or python3)\n"
             "variants:\n");
     for (int i = 0; i < n; i++)
         fprintf(f, "  %-14s [%s] %s\n", v[i].name, mlab_kv_fmt_name(v[i].kv), v[i].idea);
@@ -333,6 +341,20 @@ static int gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *
     return MLAB_EXIT_OK;
 }
 
+/* The peers on this case (harness/peer.c), judged against refs[] above. A
+ * case made in memory (path NULL) goes to the peers through a temporary file. */
+static int peers_half(mlab_case *c, const char *path, const run_opts *o, const mlab_env *env,
+                      mlab_results *res, float **refs, int *failed)
+{
+    const char *dev = getenv("MLAB_PEER_DEVICE");
+    mlab_peer_refs pr = {{refs[0], refs[1], refs[3], refs[4]}, refs[0],
+                         {call_bytes(c, MLAB_KV_BF16), call_bytes(c, MLAB_KV_FP8),
+                          call_bytes(c, MLAB_KV_MXFP4)}, call_flops(c)};
+    mlab_peer_opts po = {o->peer_python, dev && *dev ? dev : "cuda", env->gpu_l2_bytes,
+                         env->copy_bw_gbs, &o->timing, o->no_time};
+    return mlab_peers_run(o->peers, o->npeers, &po, path, c, &pr, res, failed);
+}
+
 int mlab_cmd_run(int argc, char **argv)
 {
     run_opts o;
@@ -357,9 +379,20 @@ int mlab_cmd_run(int argc, char **argv)
         else if (!strcmp(a, "--require-gpu")) o.require_gpu = 1;
         else if (!strcmp(a, "--no-time")) o.no_time = 1;
         else if (!strcmp(a, "--quiet")) o.quiet = 1;
+        else if (!strcmp(a, "--peers-only")) o.peers_only = 1;
         else if (a[0] != '-') files[nfiles++] = a;
         else if (!(v = mlab_arg_value("run", argc, argv, &i))) goto done;
         else if (!strcmp(a, "-o")) o.out = v;
+        else if (!strcmp(a, "--peer-python")) o.peer_python = v;
+        else if (!strcmp(a, "--peers")) {
+            char pwhy[768];
+            free(o.peers);
+            if ((rc = mlab_peers_parse(v, &o.peers, &o.npeers, pwhy, sizeof pwhy))) {
+                fprintf(stderr, "mlabench run: %s\n", pwhy);
+                goto done;
+            }
+            rc = MLAB_EXIT_USAGE;
+        }
         else if (!strcmp(a, "--truth")) {
             if (!strcmp(v, "dgemm")) o.truth_dgemm = 1;
             else if (strcmp(v, "sgemm")) {
@@ -400,6 +433,10 @@ int mlab_cmd_run(int argc, char **argv)
     }
     if (!nfiles)
         use_default = 1;
+    if (o.peers_only && !o.npeers) {
+        fprintf(stderr, "mlabench run: --peers-only needs --peers\n");
+        goto done;
+    }
 
     mlab_results res;
     mlab_results_init(&res);
@@ -464,8 +501,13 @@ int mlab_cmd_run(int argc, char **argv)
 
         float *refs[N_CPU_REFS] = {0};
         rc = cpu_half(&c, &o, &res, refs);
-        if (!rc && g)
+        if (!rc && g && !o.peers_only)
             rc = gpu_half(g, &c, &o, &res, refs, copy_bw, &failed);
+        if (!rc && o.npeers && (g || getenv("MLAB_PEER_DEVICE")))
+            rc = peers_half(&c, k < nfiles ? files[k] : NULL, &o, &res.env, &res, refs, &failed);
+        else if (!rc && o.npeers)
+            printf("peers skipped: no GPU (MLAB_PEER_DEVICE=cuda runs them on a GPU this "
+                   "build has no back end for)\n");
         for (size_t r = 0; r < N_CPU_REFS; r++)
             free(refs[r]);
         mlab_case_free(&c);
@@ -483,13 +525,14 @@ int mlab_cmd_run(int argc, char **argv)
         }
     }
     if (failed)
-        fprintf(stderr, "mlabench run: a variant failed validation (exit 5)\n");
+        fprintf(stderr, "mlabench run: a variant or peer failed validation (exit 5)\n");
 out_results:
     if (g)
         mlab_gpu_close(g);
     mlab_results_free(&res);
 done:
     free(files);
+    free(o.peers);
     return rc;
 }
 
