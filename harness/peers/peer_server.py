@@ -47,12 +47,15 @@ class Skip(Exception):
     """The peer cannot take this request here (not an error of the peer)."""
 
 
-def _version(dist):
-    try:
-        from importlib.metadata import version
-        return f"{dist} {version(dist)}"
-    except Exception:  # noqa: BLE001 - metadata missing is not fatal
-        return f"{dist} (version unknown)"
+def _version(*dists):
+    """"<dist> <version>" of the first installed distribution of dists."""
+    from importlib.metadata import PackageNotFoundError, version
+    for d in dists:
+        try:
+            return f"{d} {version(d)}"
+        except PackageNotFoundError:
+            continue
+    return f"{dists[0]} (version unknown)"
 
 
 def _torch_version():
@@ -198,7 +201,7 @@ class AiterPeer:
         self.torch, self.device, self.fp8 = torch, device, fp8
         self.fwd, self.info, self.meta = mla_decode_fwd, get_mla_metadata_info_v1, get_mla_metadata_v1
         self.name = "aiter_fp8" if fp8 else "aiter_bf16"
-        self.version = _version("amd-aiter") + ", " + _torch_version()
+        self.version = _version("amd-aiter", "aiter") + ", " + _torch_version()
 
     def load(self, c):
         from competition import layout_numpy, to_torch
