@@ -25,7 +25,7 @@ pt.need_torch("test_peer_run")
 tmp = mlabtest.scratch("peer_run")
 case = pt.gen(os.path.join(tmp, "awk.h5"), "--kv-lens", "0,1,65,130", "--q-seq-len", "3",
               "--seed", "21")
-CPU = {"MLAB_PEER_DEVICE": "cpu"}
+CPU = {"MLAB_PEER_DEVICE": "cpu", "TMPDIR": tmp}  # its own TMPDIR: the temporary files are checked
 fast = ["--min-samples", "2", "--max-samples", "3", "--max-time", "0.2", "--quiet"]
 
 
@@ -44,7 +44,7 @@ check(sorted(rows) == ["sub:bad_nan", "sub:bad_raises", "sub:sub_torch_a8w8", "t
 t = rows.get("torch_bf16", {})
 check(t.get("valid") == 1 and t.get("kv_format") == "bf16" and t.get("kernel_tol") == "kernel:bf16",
       f"torch_bf16 passes kernel:bf16: {t.get('valid')} {t.get('kernel_tol')} rel_rms {t.get('kernel_rel_rms')}")
-check(t.get("nsamples", 0) >= 2 and t.get("median_us", 0) > 0 and
+check(t.get("nsamples", 0) >= 1 and t.get("median_us", 0) > 0 and
       t.get("stop_reason") in ("rse", "time_limit", "max_samples"),
       f"torch_bf16 timed by the sampler: {t.get('nsamples')} samples ({t.get('stop_reason')})")
 check(t.get("peer_version", "").startswith("torch ") and t.get("peer_version", "").endswith("(cpu)"),
@@ -53,7 +53,7 @@ check(t.get("variant_id") == -100 and t.get("total_q") == 12, "peer rows: id -10
 s = rows.get("sub:sub_torch_a8w8", {})
 check(s.get("valid") == 1 and s.get("kv_format") == "fp8" and s.get("kernel_tol") == "kernel:fp8",
       f"the a8w8 fixture passes against the a8w8 reference: {s.get('valid')} {s.get('kernel_rel_rms')}")
-check(s.get("nsamples", 0) >= 2, "the a8w8 fixture is timed")
+check(s.get("nsamples", 0) >= 1 and s.get("median_us", 0) > 0, "the a8w8 fixture is timed")
 n = rows.get("sub:bad_nan", {})
 check(n.get("valid") == 0 and n.get("nsamples") == 0 and n.get("kernel_nonfinite_disagree", 0) > 0,
       f"NaN output fails validation, not timed: {n.get('valid')} {n.get('nsamples')}")
@@ -75,8 +75,8 @@ r = pt.run_mlabench(["run", "--no-time", "--quiet", "--peers-only", "--peers", "
 rr = pt.rows(res, "peer") if os.path.exists(res) else []
 check(r.returncode == 0 and len(rr) == 1 and rr[0]["valid"] == 1 and rr[0]["batch"] == 4,
       f"default case through a temporary file: exit {r.returncode}, rows {len(rr)}")
-check(not [f for f in os.listdir(os.environ.get("TMPDIR", "/tmp")) if f.startswith(
-    f"mlab_peer_case_")], "the temporary case file is removed")
+check(not [f for f in os.listdir(tmp) if f.startswith("mlab_peer_")],
+      "the temporary case and output files are removed")
 check(pt.rows(res, "gpu") == [], "--peers-only runs no variant")
 
 # export lists peers like variants
