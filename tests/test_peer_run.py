@@ -5,8 +5,9 @@
     against mlabench's references (bf16 / a8w8) on awkward items (an empty
     item, one row, q_seq_len 3) and are timed through the sampler: rows of
     kind "peer" with their version, format, tolerance and samples
-  - a NaN submission fails validation (valid 0, not timed), a raising one is
-    recorded as peer_error; either makes the run exit 5
+  - a NaN submission fails validation (valid 0, not timed); a raising, a
+    hanging (killed at the time limit) or a crashing one is recorded as
+    peer_error and the next peer still runs; any of them makes the run exit 5
   - a peer that is not installed (FlashInfer here, or aiter) is skipped: a
     line, no row; alone it leaves exit 0
   - the embedded default case reaches the peers through a temporary file
@@ -63,6 +64,19 @@ check("ERROR bad_raises.py: custom_kernel raised ValueError: boom at item 3" in 
       "the raising submission's one line is printed")
 check(any(l.strip().startswith("aiter_bf16") and "skipped" in l for l in r.stdout.splitlines()),
       "aiter is reported skipped")
+
+# a hanging submission is killed at the time limit, a crashing one reported;
+# the run goes on to the next peer
+r = pt.run_mlabench(["run", case, *fast, "-o", res, "--peers",
+                     ",".join([fx("bad_hang.py"), fx("bad_crash.py"), "torch"])],
+                    dict(CPU, MLAB_PEER_TIMEOUT="8"))
+rr = {x["variant"]: x for x in pt.rows(res, "peer")} if os.path.exists(res) else {}
+check(r.returncode == 5, f"hang and crash: exit {r.returncode}, want 5")
+check(rr.get("sub:bad_hang", {}).get("stop_reason") == "peer_error" and
+      "no reply within 8 s (killed)" in r.stdout, "a hanging submission is killed and reported")
+check(rr.get("sub:bad_crash", {}).get("stop_reason") == "peer_error" and
+      "died (signal 6)" in r.stdout, f"a crashing submission is reported:\n{r.stdout[-600:]}")
+check(rr.get("torch_bf16", {}).get("valid") == 1, "the next peer still runs")
 
 # FlashInfer: a line saying why, no row, exit 0 (here it cannot run: no GPU)
 r = pt.run_mlabench(["run", case, *fast, "-o", res, "--peers", "flashinfer"], CPU)
