@@ -3,6 +3,7 @@
   - the competition layout built from a case file holds the file's bytes,
     with the documented types, shapes, scale padding and config
     (variable lengths, an empty item, q_seq_len 2; fp8 e4m3fn and e4m3fnuz)
+  - FlashInfer's paging of the KV rows (item starts on page boundaries)
   - the AMD-only markers find inline GCN assembly and aiter, and nothing in a
     plain PyTorch submission
   - mlabench run --peers refuses bad lists (exit 2) and unreadable
@@ -69,6 +70,27 @@ b = pt.gen(os.path.join(tmp, "fnuz.h5"), "--batch", "2", "--kv-len", "70", "--fp
            "--seed", "4")
 layout_matches_file(a, "float8_e4m3fn")
 layout_matches_file(b, "float8_e4m3fnuz")
+
+# ---- FlashInfer's pages (harness/peers/peer_server.py page_kv) ----
+from peer_server import page_kv  # noqa: E402
+rows = np.arange(1, 1 + 200 * 576, dtype=np.int32).reshape(200, 576)
+ind = [0, 0, 1, 65, 65, 200]  # items of 0, 1, 64, 0 and 135 rows
+pg, pind, lens = page_kv(rows, ind, 64)
+check(pind.tolist() == [0, 0, 1, 2, 2, 5] and lens.tolist() == [0, 1, 64, 0, 135],
+      f"page_kv: page indptr {pind.tolist()}, lengths {lens.tolist()}")
+check(pg.shape == (5, 64, 576), f"page_kv: 5 pages of 64 rows ({pg.shape})")
+flat = pg.reshape(-1, 576)
+ok = True
+for b in range(5):
+    for j in range(ind[b + 1] - ind[b]):
+        ok &= bool((flat[pind[b] * 64 + j] == rows[ind[b] + j]).all())
+check(ok, "page_kv: item b's row j is row j of page_indptr[b]'s pages")
+used = sum(-(-x // 64) * 64 for x in lens.tolist())
+check(int((flat != 0).any(axis=1).sum()) == 200 and used == 320,
+      "page_kv: the 120 rows past the items' ends are zero")
+e, ei, el = page_kv(rows[:0], [0, 0], 64)
+check(e.shape == (1, 64, 576) and ei.tolist() == [0, 0] and el.tolist() == [0],
+      "page_kv: an all-empty case still gets one (unused) page")
 
 # ---- AMD-only markers ----
 src = {n: open(os.path.join(pt.FIX, n)).read() for n in ("amd_asm.py", "amd_aiter.py",

@@ -113,6 +113,24 @@ class TorchPeer:
         return out
 
 
+def page_kv(rows, kv_indptr, page):
+    """Contiguous KV rows [total_kv, 576] cut by kv_indptr into pages of
+    `page` rows: item b's rows start at its own first page, the rest of its
+    last page is zero. Returns (pages [n, page, 576], page_indptr int32
+    [batch + 1], lengths int32 [batch]); at least one page."""
+    import numpy as np
+    kvp = np.asarray(kv_indptr, dtype=np.int64)
+    lens = np.diff(kvp)
+    page_indptr = np.concatenate([[0], np.cumsum((lens + page - 1) // page)]).astype(np.int32)
+    n = max(int(page_indptr[-1]), 1)
+    out = np.zeros((n * page, rows.shape[1]), dtype=rows.dtype)
+    for b in range(len(lens)):
+        if lens[b]:
+            p0 = int(page_indptr[b]) * page
+            out[p0:p0 + int(lens[b])] = rows[int(kvp[b]):int(kvp[b + 1])]
+    return out.reshape(n, page, rows.shape[1]), page_indptr, lens.astype(np.int32)
+
+
 class FlashInferPeer:
     """FlashInfer's MLA decode, BatchMLAPagedAttentionWrapper, backend "fa3"
     (Hopper), pages of 64 tokens. The case's contiguous KV is copied into
@@ -145,22 +163,16 @@ class FlashInferPeer:
         from flashinfer.mla import MLAPlanMetadata
         if self.fp8 and c["fp8_format"] != "float8_e4m3fn":
             raise Skip(f"FlashInfer's fp8 MLA reads float8_e4m3fn, the case holds {c['fp8_format']}")
-        qo, kvp = c["qo_indptr"].astype(np.int64), c["kv_indptr"].astype(np.int64)
-        lens = np.diff(kvp)
-        pages = (lens + PAGE - 1) // PAGE
-        page_indptr = np.concatenate([[0], np.cumsum(pages)]).astype(np.int32)
-        npages = max(int(page_indptr[-1]), 1)
+        qo = c["qo_indptr"].astype(np.int64)
+        # the stored bits, paged in numpy, then reinterpreted (never converted)
         if self.fp8:
-            src = torch.from_numpy(c["kv_fp8"].reshape(-1, 576)).view(torch.float8_e4m3fn)
+            src, dt = c["kv_fp8"].reshape(-1, 576).view(np.uint8), torch.float8_e4m3fn
             self.scale = float(c["kv_fp8_scale"].reshape(-1)[0])
         else:
-            src = torch.from_numpy(c["kv_bf16"].reshape(-1, 576).view(np.int16)).view(torch.bfloat16)
-        paged = torch.zeros((npages * PAGE, 576), dtype=src.dtype)
-        for b in range(len(lens)):  # item b's rows start at its first page
-            if lens[b]:
-                p0 = int(page_indptr[b]) * PAGE
-                paged[p0:p0 + int(lens[b])] = src[int(kvp[b]):int(kvp[b + 1])]
-        self.kv = paged.view(npages, PAGE, 576).to(dev)
+            src, dt = c["kv_bf16"].reshape(-1, 576).view(np.int16), torch.bfloat16
+        paged, page_indptr, lens = page_kv(src, c["kv_indptr"], PAGE)
+        npages = paged.shape[0]
+        self.kv = torch.from_numpy(paged).view(dt).to(dev)
         self.q = torch.from_numpy(c["q"].view(np.int16)).view(torch.bfloat16).to(dev).contiguous()
         self.total_q = self.q.shape[0]
         ws = torch.empty(128 << 20, dtype=torch.uint8, device=dev)
@@ -169,7 +181,7 @@ class FlashInferPeer:
             torch.from_numpy(qo.astype(np.int32)).to(dev),
             torch.from_numpy(page_indptr).to(dev),
             torch.arange(npages, dtype=torch.int32, device=dev),
-            torch.from_numpy(lens.astype(np.int32)).to(dev))
+            torch.from_numpy(lens).to(dev))
         qlens = np.diff(qo)
         self.w.plan(metadata=meta, num_heads=16, head_dim_ckv=512, head_dim_kpe=64,
                     page_size=PAGE, causal=bool(qlens.size and qlens.max() > 1),
