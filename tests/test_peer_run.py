@@ -10,6 +10,8 @@
     peer_error and the next peer still runs; any of them makes the run exit 5
   - a peer that is not installed (FlashInfer here, or aiter) is skipped: a
     line, no row; alone it leaves exit 0
+  - the sampler's options (--max-samples, --rse) hold for peers, and the
+    flush size is mlabench's
   - the embedded default case reaches the peers through a temporary file
   - mlabench export lists the peer rows
 """
@@ -64,6 +66,14 @@ check("ERROR bad_raises.py: custom_kernel raised ValueError: boom at item 3" in 
       "the raising submission's one line is printed")
 check(any(l.strip().startswith("aiter_bf16") and "skipped" in l for l in r.stdout.splitlines()),
       "aiter is reported skipped")
+
+# the timing options reach the peers: an unreachable rse stops at max_samples
+r = pt.run_mlabench(["run", case, "--quiet", "--min-samples", "1", "--max-samples", "4",
+                     "--rse", "1e-12", "--max-time", "120", "-o", res, "--peers", "torch"], CPU)
+t = (pt.rows(res, "peer") or [{}])[0] if os.path.exists(res) else {}
+check(r.returncode == 0 and t.get("nsamples") == 4 and t.get("stop_reason") == "max_samples",
+      f"--max-samples 4 holds for peers: {t.get('nsamples')} samples ({t.get('stop_reason')})")
+check("flush 512 MB" in r.stdout, "the flush size is mlabench's (512 MB without a GPU's L2)")
 
 # a hanging submission is killed at the time limit, a crashing one reported;
 # the run goes on to the next peer
