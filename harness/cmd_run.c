@@ -24,6 +24,7 @@
 #include "exitcodes.h"
 #include "gen.h"
 #include "h5io.h"
+#include "peer.h"
 #include "progress.h"
 #include "results.h"
 #include "results_h5.h"
@@ -58,6 +59,9 @@ typedef struct {
     const mlab_env *env;        /* for each row's host and GPU identity */
     int gpu_open;
     const char *label;          /* --label: env.label */
+    mlab_peer *peers;           /* --peers (harness/peer.h) */
+    int npeers, peers_only;
+    const char *peer_python;
 } run_opts;
 
 static void run_usage(FILE *f)
@@ -90,12 +94,16 @@ static void run_usage(FILE *f)
             "  --min-samples N     (default 10)   --max-samples N (default 1000)\n"
             "  --rse X             stop when stderr/median < X (default 0.005)\n"
             "  --quiet             no progress lines\n"
+            "  --peers LIST        also run peers, validated and timed the same way (README, Peers):\n"
+            "                      torch, flashinfer, aiter, submission:FILE.py[@fp8|fp8kv|bf16|mxfp4]\n"
+            "  --peers-only        the peers without mlabench's own variants\n"
+            "  --peer-python PATH  the Python that runs peers (default $MLAB_PEER_PYTHON or python3)\n"
             "Options take their value as --opt VALUE or --opt=VALUE.\n");
     mlab_sweep_usage(f);
     fprintf(f, "variants:\n");
     for (int i = 0; i < n; i++)
         fprintf(f, "  %-14s [%s] %s\n", v[i].name, mlab_kv_fmt_name(v[i].kv), v[i].idea);
-    fprintf(f, "exit: 0 ok, 2 usage, 3 bad input, 4 I/O, 5 a variant failed validation, 77 no GPU "
+    fprintf(f, "exit: 0 ok, 2 usage, 3 bad input, 4 I/O, 5 a variant or peer failed validation, 77 no GPU "
                "with --require-gpu\n");
 }
 
@@ -464,7 +472,7 @@ typedef struct {
 
 enum { OPT_DEFAULT = 2000, OPT_CPU_ONLY, OPT_REQUIRE_GPU, OPT_NO_TIME, OPT_QUIET, OPT_TRUTH,
        OPT_SPLITS, OPT_MAX_TIME, OPT_RSE, OPT_MIN_SAMPLES, OPT_MAX_SAMPLES, OPT_VARIANTS,
-       OPT_DEVICE, OPT_SLICE, OPT_LIST, OPT_LABEL };
+       OPT_DEVICE, OPT_SLICE, OPT_LIST, OPT_LABEL, OPT_PEERS, OPT_PEERS_ONLY, OPT_PEER_PYTHON };
 
 /* Parse run's options (getopt_long: --opt VALUE or --opt=VALUE, files
  * anywhere). 0, 1 for --help (printed), -1 after a one-line message. */
@@ -482,6 +490,8 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
         {"variants", required_argument, NULL, OPT_VARIANTS}, {"device", required_argument, NULL, OPT_DEVICE},
         {"slice", required_argument, NULL, OPT_SLICE}, {"list", no_argument, NULL, OPT_LIST},
         {"label", required_argument, NULL, OPT_LABEL},
+        {"peers", required_argument, NULL, OPT_PEERS}, {"peers-only", no_argument, NULL, OPT_PEERS_ONLY},
+        {"peer-python", required_argument, NULL, OPT_PEER_PYTHON},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
     int c, iv;
@@ -509,6 +519,18 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
         case OPT_SPLITS:
             if (mlab_arg_int("run", "--splits", v, 1, MLA_MAX_SPLITS, &o->splits)) return -1;
             break;
+        case OPT_PEERS_ONLY: o->peers_only = 1; break;
+        case OPT_PEER_PYTHON: o->peer_python = v; break;
+        case OPT_PEERS: {
+            char pwhy[768];
+            free(o->peers);
+            o->peers = NULL;
+            if (mlab_peers_parse(v, &o->peers, &o->npeers, pwhy, sizeof pwhy)) {
+                fprintf(stderr, "mlabench run: %s\n", pwhy);
+                return -1;
+            }
+            break;
+        }
         case OPT_LABEL:
             if (strlen(v) >= sizeof(((mlab_env *)0)->label)) {
                 fprintf(stderr, "mlabench run: --label: '%s' is longer than 63 characters\n", v);
@@ -562,6 +584,20 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
     return mlab_sweep_check(w, "run");
 }
 
+/* The peers on this case (harness/peer.c), judged against refs[] above. A
+ * case made in memory (path NULL) goes to the peers through a temporary file. */
+static int peers_half(mlab_case *c, const char *path, const run_opts *o, const mlab_env *env,
+                      mlab_results *res, float **refs, int *failed)
+{
+    const char *dev = getenv("MLAB_PEER_DEVICE");
+    mlab_peer_refs pr = {{refs[0], refs[1], refs[3], refs[4]}, refs[0],
+                         {call_bytes(c, MLAB_KV_BF16), call_bytes(c, MLAB_KV_FP8),
+                          call_bytes(c, MLAB_KV_MXFP4)}, call_flops(c)};
+    mlab_peer_opts po = {o->peer_python, dev && *dev ? dev : "cuda", env->gpu_l2_bytes,
+                         env->copy_bw_gbs, &o->timing, o->no_time};
+    return mlab_peers_run(o->peers, o->npeers, &po, path, c, &pr, res, failed);
+}
+
 int mlab_cmd_run(int argc, char **argv)
 {
     run_opts o;
@@ -577,6 +613,10 @@ int mlab_cmd_run(int argc, char **argv)
     int prc = run_parse(argc, argv, &o, &w, &use_default, &slice_k, &slice_n, &list_only);
     if (prc) {
         rc = prc > 0 ? MLAB_EXIT_OK : MLAB_EXIT_USAGE;
+        goto done;
+    }
+    if (o.peers_only && !o.npeers) {
+        fprintf(stderr, "mlabench run: --peers-only needs --peers\n");
         goto done;
     }
     /* the cases: files (the words left after the options), the sweep, the default */
@@ -753,8 +793,13 @@ int mlab_cmd_run(int argc, char **argv)
 
         float *refs[N_CPU_REFS] = {0};
         rc = cpu_half(&c, &o, &res, refs);
-        if (!rc && g)
+        if (!rc && g && !o.peers_only)
             rc = gpu_half(g, &c, &o, &res, refs, copy_bw, &failed);
+        if (!rc && o.npeers && (g || getenv("MLAB_PEER_DEVICE")))
+            rc = peers_half(&c, it->path, &o, &res.env, &res, refs, &failed);
+        else if (!rc && o.npeers)
+            printf("peers skipped: no GPU (MLAB_PEER_DEVICE=cuda runs them on a GPU this "
+                   "build has no back end for)\n");
         for (size_t r = 0; r < N_CPU_REFS; r++)
             free(refs[r]);
         mlab_case_free(&c);
@@ -772,12 +817,13 @@ int mlab_cmd_run(int argc, char **argv)
         }
     }
     if (failed)
-        fprintf(stderr, "mlabench run: a variant failed validation (exit 5)\n");
+        fprintf(stderr, "mlabench run: a variant or peer failed validation (exit 5)\n");
 out_results:
     if (g)
         mlab_gpu_close(g);
     mlab_results_free(&res);
 done:
+    free(o.peers);
     free(items);
     free(pick);
     mlab_sweep_free(&w);

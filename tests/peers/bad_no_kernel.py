@@ -1,0 +1,3 @@
+"""Test fixture: a submission without custom_kernel."""
+def kernel(data):
+    return None
