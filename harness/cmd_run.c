@@ -62,6 +62,7 @@ typedef struct {
     mlab_peer *peers;           /* --peers (harness/peer.h) */
     int npeers, peers_only;
     const char *peer_python;
+    int parse_rc;               /* an option's own exit code (else 2 on a bad option) */
 } run_opts;
 
 static void run_usage(FILE *f)
@@ -525,8 +526,8 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
             char pwhy[768];
             free(o->peers);
             o->peers = NULL;
-            if (mlab_peers_parse(v, &o->peers, &o->npeers, pwhy, sizeof pwhy)) {
-                fprintf(stderr, "mlabench run: %s\n", pwhy);
+            if ((o->parse_rc = mlab_peers_parse(v, &o->peers, &o->npeers, pwhy, sizeof pwhy))) {
+                fprintf(stderr, "mlabench run: %s\n", pwhy); /* e.g. 4: the submission file cannot be read */
                 return -1;
             }
             break;
@@ -612,7 +613,7 @@ int mlab_cmd_run(int argc, char **argv)
     size_t *pick = NULL, npick = 0, nitems = 0;
     int prc = run_parse(argc, argv, &o, &w, &use_default, &slice_k, &slice_n, &list_only);
     if (prc) {
-        rc = prc > 0 ? MLAB_EXIT_OK : MLAB_EXIT_USAGE;
+        rc = prc > 0 ? MLAB_EXIT_OK : o.parse_rc ? o.parse_rc : MLAB_EXIT_USAGE;
         goto done;
     }
     if (o.peers_only && !o.npeers) {
