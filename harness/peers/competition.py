@@ -211,6 +211,14 @@ def load_submission(path):
             source = f.read()
     except OSError as e:
         raise SubmissionError(f"{path}: cannot read ({e.strerror})")
+    if not _on_amd():
+        # refused before anything runs: compiling AMD-only assembly for another
+        # GPU can end the process inside the compiler (LLVM's fatal error on an
+        # unknown register constraint, seen with Triton on the H200: exit 1
+        # with no message of ours)
+        amd = amd_only_markers(source)
+        if amd:
+            raise SubmissionError(f"{name}: uses {', '.join(amd)}, which this non-AMD GPU cannot run")
     _ensure_task_module()
     d = os.path.dirname(os.path.abspath(path))
     if d not in sys.path:

@@ -191,7 +191,9 @@ class FlashInferPeer:
 
     def call(self):
         if self.fp8:
-            return self.w.run(query=self.q, kv_cache=self.kv, ckv_scale=self.scale)
+            # one per-tensor scale for the whole 576-dim row: the latent (ckv)
+            # and rope (kpe) parts alike (FlashInfer 0.7.2 requires both)
+            return self.w.run(query=self.q, kv_cache=self.kv, ckv_scale=self.scale, kpe_scale=self.scale)
         return self.w.run(query=self.q, kv_cache=self.kv)
 
 
