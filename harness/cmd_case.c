@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "args.h"
+#include "atomic.h" /* mlab_output_check */
 #include "build_info.h"
 #include "commands.h"
 #include "exitcodes.h"
@@ -36,7 +37,10 @@ static int write_case(const mlab_gen_spec *s, const char *path, char *why, size_
 {
     mlab_case c;
     double t0 = mlab_now_s();
-    int rc = mlab_gen_case(s, &c, why, whylen);
+    int rc = mlab_output_check(path, NULL, 0, why, whylen);
+    if (rc)
+        return rc;
+    rc = mlab_gen_case(s, &c, why, whylen);
     if (rc)
         return rc;
     snprintf(c.producer, sizeof c.producer, "mlabench %s gen", MLAB_VERSION);
@@ -169,6 +173,26 @@ static void check_usage(FILE *f)
                "  exit: 0 all good, 3 bad content, 4 cannot read, 5 requant mismatch\n");
 }
 
+/* A string from a file, printable on one line: control characters, quotes
+ * and backslashes as C escapes (\n, \", \xNN). */
+static const char *escaped(const char *s, char *buf, size_t len)
+{
+    size_t k = 0;
+    for (; *s && k + 5 < len; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '\n' || ch == '\t' || ch == '\r' || ch == '\\' || ch == '\'') {
+            buf[k++] = '\\';
+            buf[k++] = ch == '\n' ? 'n' : ch == '\t' ? 't' : ch == '\r' ? 'r' : (char)ch;
+        } else if (ch < 0x20 || ch == 0x7f) {
+            k += (size_t)snprintf(buf + k, len - k, "\\x%02x", ch);
+        } else {
+            buf[k++] = (char)ch;
+        }
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
 static size_t count_diff(const uint8_t *a, const uint8_t *b, size_t n, size_t *first)
 {
     size_t k = 0;
@@ -248,15 +272,17 @@ int mlab_cmd_check(int argc, char **argv)
             continue;
         }
         int empty = 0;
+        char ename[4 * sizeof c.name + 8], eprod[4 * sizeof c.producer + 8];
         for (int b = 0; b < c.batch; b++)
             empty += c.kv_indptr[b + 1] == c.kv_indptr[b];
         printf("%s: ok: %s, batch %d, q rows %d, kv rows %d (%s), %d empty, fp8 %s scale %.6g, "
                "mxfp4 tie %s, seed %llu, input scale %g, %s, producer '%s'\n",
-               argv[i], c.name, c.batch, c.total_q, c.total_kv,
+               argv[i], escaped(c.name, ename, sizeof ename), c.batch, c.total_q, c.total_kv,
                c.kv_len >= 0 ? "uniform" : "variable", empty,
                c.fp8_fmt == MLAB_FP8_E4M3FN ? "e4m3fn" : "e4m3fnuz", (double)c.kv_fp8_scale,
                mlab_fp4_tie_name(c.fp4_tie), (unsigned long long)c.seed, (double)c.input_scale,
-               c.ref_out ? "with ref_out" : "no ref_out", c.producer);
+               c.ref_out ? "with ref_out" : "no ref_out",
+               escaped(c.producer, eprod, sizeof eprod));
         if (do_requant) {
             int r = requant(argv[i], &c);
             if (r && worst == MLAB_EXIT_OK)

@@ -107,6 +107,14 @@ static int out_open(const char *cmd, outfile *o, const char *path)
     return MLAB_EXIT_OK;
 }
 
+/* -o must not be the input, nor an existing non-regular file (atomic.h). */
+static int out_check(const char *cmd, const char *out, const char *in)
+{
+    char why[1024];
+    int rc = out ? mlab_output_check(out, &in, 1, why, sizeof why) : MLAB_EXIT_OK;
+    return rc ? err(cmd, rc, "%s", why) : MLAB_EXIT_OK;
+}
+
 /* Finish the output; with ok == 0 throw the temporary away. */
 static int out_close(const char *cmd, outfile *o, int ok)
 {
@@ -275,8 +283,8 @@ int mlab_cmd_export(int argc, char **argv)
         }
     }
     mlab_results r;
-    int rc = load_input(cmd, in, &r, export_usage);
-    if (rc)
+    int rc = out_check(cmd, out, in);
+    if (rc || (rc = load_input(cmd, in, &r, export_usage)))
         return rc;
     outfile o;
     rc = out_open(cmd, &o, out);
@@ -662,6 +670,8 @@ static int run_gnuplot(const plot_ctx *c, const char *kind, const char *data, co
         return err(cmd, MLAB_EXIT_IO, "%s: cannot read the gnuplot script (set MLAB_PLOTS_DIR)",
                    script);
     snprintf(final, sizeof final, "%s/%s.%s.%s", c->out_dir, c->stem, kind, c->fmt);
+    if (out_check(cmd, final, NULL))
+        return MLAB_EXIT_USAGE;
     if (mlab_atomic_begin(final, tmp, sizeof tmp) != 0)
         return err(cmd, MLAB_EXIT_IO, "%s: path too long", final);
     gp_str(q, sizeof q, tmp);
@@ -1389,8 +1399,8 @@ int mlab_cmd_report(int argc, char **argv)
         }
     }
     mlab_results r;
-    int rc = load_input(cmd, in, &r, report_usage);
-    if (rc)
+    int rc = out_check(cmd, out, in);
+    if (rc || (rc = load_input(cmd, in, &r, report_usage)))
         return rc;
     char pdir[4096], rdir[4096];
     if (plots)

@@ -18,6 +18,7 @@
 #include "args.h"
 #include "commands.h"
 #include "env.h"
+#include "atomic.h" /* mlab_output_check */
 #include "exitcodes.h"
 #include "gen.h"
 #include "gpu.h"
@@ -400,6 +401,12 @@ int mlab_cmd_run(int argc, char **argv)
     }
     if (!nfiles)
         use_default = 1;
+    char owhy[1024]; /* -o must not replace an input or a non-regular file (atomic.h) */
+    if (o.out && (rc = mlab_output_check(o.out, files, nfiles, owhy, sizeof owhy))) {
+        fprintf(stderr, "mlabench run: %s\n", owhy);
+        goto done;
+    }
+    rc = MLAB_EXIT_USAGE;
 
     mlab_results res;
     mlab_results_init(&res);
