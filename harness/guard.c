@@ -324,14 +324,16 @@ int mlab_guard_read(const char *path, mlab_guard_fn fn, void *arg, char *why, si
         if (rc != MLAB_EXIT_OK && why && whylen)
             snprintf(why, whylen, "%s", msg);
         return rc;
-    case MLAB_GUARD_SIGNAL:
+    case MLAB_GUARD_SIGNAL: {
+        char how[96];
         if (rc > 0)
-            snprintf(why, whylen, "%s: the HDF5 library crashed reading it (signal %d, %s): "
-                     "corrupt file", path, rc, strsignal(rc));
-        else
-            snprintf(why, whylen, "%s: the HDF5 library failed reading it (exit status %d "
-                     "without an answer): corrupt file", path, -rc);
+            snprintf(how, sizeof how, "signal %d, %s", rc, strsignal(rc));
+        else /* a sanitizer's handler exits instead of dying of the signal */
+            snprintf(how, sizeof how, "exit status %d without an answer", -rc);
+        snprintf(why, whylen, "%s: the HDF5 library crashed reading it (%s): corrupt file", path,
+                 how);
         return MLAB_EXIT_BADINPUT;
+    }
     case MLAB_GUARD_TIMEOUT:
         snprintf(why, whylen, "%s: the HDF5 library did not finish reading it in %.0f s: "
                  "corrupt file (or raise MLAB_H5_TIMEOUT)", path, limit);

@@ -19,6 +19,3 @@ mlab_py_test(test_results_report test_results_report.py LABELS cpu ARGS $<TARGET
 
 # harness/trace_summary.py: the summary of a -DMLAB_TRACE phase trace
 mlab_py_test(test_trace_summary test_trace_summary.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/trace_summary.py)
-# hostile files and full disks (issue 15): results reader sizes, -o targets,
-# FIFOs, disk full, killed gen, contained libhdf5 crash/hang, escaped names
-mlab_py_test(test_hostile test_hostile.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
