@@ -316,7 +316,9 @@ int mlab_guard_read(const char *path, mlab_guard_fn fn, void *arg, char *why, si
 {
     char msg[1024];
     int rc = 0;
+    unsigned maj = 0, min = 0, rel = 0;
     double limit = mlab_guard_timeout(path);
+    H5get_libversion(&maj, &min, &rel); /* the library running, named in the messages */
     mlab_h5_silence();
     int g = mlab_guard_run(fn, arg, 1, limit, &rc, msg, sizeof msg);
     switch (g) {
@@ -330,13 +332,13 @@ int mlab_guard_read(const char *path, mlab_guard_fn fn, void *arg, char *why, si
             snprintf(how, sizeof how, "signal %d, %s", rc, strsignal(rc));
         else /* a sanitizer's handler exits instead of dying of the signal */
             snprintf(how, sizeof how, "exit status %d without an answer", -rc);
-        snprintf(why, whylen, "%s: the HDF5 library crashed reading it (%s): corrupt file", path,
-                 how);
+        snprintf(why, whylen, "%s: the HDF5 library (%d.%d.%d) crashed reading it (%s): corrupt file",
+                 path, maj, min, rel, how);
         return MLAB_EXIT_BADINPUT;
     }
     case MLAB_GUARD_TIMEOUT:
-        snprintf(why, whylen, "%s: the HDF5 library did not finish reading it in %.0f s: "
-                 "corrupt file (or raise MLAB_H5_TIMEOUT)", path, limit);
+        snprintf(why, whylen, "%s: the HDF5 library (%d.%d.%d) did not finish reading it in %.0f s: "
+                 "corrupt file (or raise MLAB_H5_TIMEOUT)", path, maj, min, rel, limit);
         return MLAB_EXIT_BADINPUT;
     default:
         snprintf(why, whylen, "%s: %s", path, msg);

@@ -145,7 +145,7 @@ def main():
             counts["ok"] += 1
         else:
             counts["refused"] += 1
-            if "library crashed" in err:
+            if "crashed reading it" in err:
                 counts["contained_crash"] += 1
             elif "did not finish" in err:
                 counts["contained_hang"] += 1

@@ -283,7 +283,13 @@ MATRIX = [
 
 
 def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    """(exit code, stderr); a reader that hangs (past $MLAB_TEST_TIMEOUT, 60 s)
+    gives (None, "hung")."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True,
+                           timeout=float(os.environ.get("MLAB_TEST_TIMEOUT", "60")))
+    except subprocess.TimeoutExpired:
+        return None, "hung"
     return p.returncode, p.stderr.strip()
 
 

@@ -170,6 +170,15 @@ def main():
     rc, _, err = run([mlab, "gen", "--batch", "1", "--kv-len", "8", "-o",
                       os.path.join(tmp, "no", "such", "dir.h5")])
     check(rc == IO and one_line(err, "No such file"), f"gen into a missing folder: {rc} {err!r}")
+    # a read-only folder (as root, permissions do not stop us: sysfs refuses new files)
+    ro = os.path.join(tmp, "ro")
+    os.mkdir(ro, 0o555)
+    target = os.path.join(ro if os.geteuid() != 0 else "/sys", "x.h5")
+    for argv in (["gen", "--batch", "1", "--kv-len", "8", "-o", target],
+                 ["run", case, "--cpu-only", "--no-time", "-o", target]):
+        rc, _, err = run([mlab] + argv)
+        check(rc == IO and one_line(err, target, "denied"),
+              f"{argv[0]} into a read-only folder: want exit 4, got {rc}: {err!r}")
 
     # -- a killed gen: its temporary goes with the next writer
     big = os.path.join(tmp, "big.h5")
