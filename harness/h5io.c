@@ -17,10 +17,19 @@
  *      with a same-size unsigned memory type (big-endian files are byte-swapped
  *      exactly) or the file's own opaque type (h5py's ml_dtypes arrays), and
  *      finally runs mlab_case_validate and names the dataset it complains of.
+ *      Untrusted files (data/README.md, "Reading files you did not write"):
+ *      only regular files are opened (mlab_input_check); soft and external
+ *      links, external storage, virtual datasets and sizes the file's
+ *      storage cannot hold are refused before anything is allocated
+ *      (mlab_h5_storage_check); and the whole parse runs first in a forked
+ *      child (read_case with validate_only, under mlab_guard_read), so a
+ *      libhdf5 crash or hang on a corrupt file is exit 3, not a dead
+ *      mlabench.
  *   5. mlab_h5_write_case: refuses an invalid case, writes "<path>.tmp.<pid>"
  *      with 1.8-compatible object headers (h5py and h5dump of HDF5 1.10 read
  *      it), contiguous and uncompressed (random bits do not compress),
- *      H5Fflush, close, fsync, rename over path, fsync the folder.
+ *      H5Fflush, close in a child process, then fsync, rename over path,
+ *      fsync the folder (mlab_atomic_write, atomic.h).
  *   6. mlab_sha256_file: FIPS 180-4 SHA-256, self-contained.
  */
 #include "h5io.h"
@@ -246,6 +255,10 @@ static int get_attr(const rd_ctx *x, hid_t loc, const char *obj, const char *nam
             }
         } else {
             size_t n = H5Tget_size(t); /* fixed length: NUL or space padded */
+            if (n == 0 || n > 65536) { /* ours are short: this is corrupt or hostile */
+                rd_fail(x, rc, label, "a string of %zu bytes (corrupt file?)", n);
+                goto close_all;
+            }
             char *tmp = malloc(n + 1);
             if (!tmp) {
                 rc = rd_fail(x, MLAB_EXIT_INTERNAL, label, "out of memory");

@@ -14,13 +14,18 @@
  * The flat /samples_us + /samples_offset layout is one slice per row in h5py
  * and numpy, with no group of thousands of small datasets.
  *
- * Writing is atomic: "<path>.tmp.<pid>" in the same folder, H5Fflush, close,
- * fsync, rename over path, fsync of the folder; on failure the temporary is
- * removed. A process killed mid-write (SIGKILL, power) leaves its temporary
- * behind but never touches path; the next write to the same path removes
+ * Writing is atomic (mlab_atomic_write, atomic.h): "<path>.tmp.<pid>" in the
+ * same folder written by a child process, H5Fflush, close, fsync, rename
+ * over path, fsync of the folder; on failure the temporary is removed.
+ * Reading checks every dataset's storage before allocating for it
+ * (mlab_h5_storage_check: a file declaring 2^61 samples is refused) and
+ * parses the file first in a contained child (mlab_guard_read).
+ * A process killed mid-write (SIGKILL, power) leaves its temporary behind
+ * but never touches path; the next write to the same path removes
  * temporaries whose pid is no longer alive (mlab_atomic_begin). The test
  * hook MLAB_RESULTS_TEST_KILL=1 makes the writer SIGKILL itself after /rows
- * is written, before the flush (tests/test_results_atomic.py).
+ * is written, before the flush: the child kills its parent, the mlabench
+ * process, and itself (tests/test_results_atomic.py).
  */
 #include "results_h5.h"
 
@@ -373,8 +378,8 @@ static int attr_read_str(hid_t loc, const char *name, char *dst, size_t size)
                 H5free_memory(s);
             H5Tclose(m);
         } else {
-            size_t n = H5Tget_size(t);
-            char *buf = calloc(n + 1, 1);
+            size_t n = H5Tget_size(t); /* ours are short: past 64 KB, refused */
+            char *buf = n > 65536 ? NULL : calloc(n + 1, 1);
             hid_t m = str_type(n + 1);
             if (buf && H5Aread(a, m, buf) >= 0) {
                 snprintf(dst, size, "%s", buf);
