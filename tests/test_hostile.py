@@ -170,6 +170,23 @@ def main():
     rc, _, err = run([mlab, "gen", "--batch", "1", "--kv-len", "8", "-o",
                       os.path.join(tmp, "no", "such", "dir.h5")])
     check(rc == IO and one_line(err, "No such file"), f"gen into a missing folder: {rc} {err!r}")
+    # a real full disk: a 1 MB tmpfs, when this machine lets us mount one (root)
+    mnt = os.path.join(tmp, "tmpfs")
+    os.mkdir(mnt)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mnt],
+                      capture_output=True).returncode == 0:
+        try:
+            out = os.path.join(mnt, "full.h5")
+            rc, _, err = run([mlab, "gen", "--batch", "4", "--kv-len", "1024", "-o", out])
+            check(rc == IO and one_line(err, out, "No space left on device"),
+                  f"gen onto a full tmpfs: want exit 4 with the reason, got {rc}: {err!r}")
+            check(os.listdir(mnt) == [], f"gen onto a full tmpfs left {os.listdir(mnt)}")
+            disk["gen"] += 1
+        finally:
+            subprocess.run(["umount", mnt])
+    else:
+        print("note: cannot mount a tmpfs here (not root?): the ENOSPC case is skipped")
+
     # a read-only folder (as root, permissions do not stop us: sysfs refuses new files)
     ro = os.path.join(tmp, "ro")
     os.mkdir(ro, 0o555)
