@@ -16,9 +16,9 @@
 #include "../reference/metrics.h"
 #include "../variants/variants.h"
 #include "args.h"
+#include "atomic.h" /* mlab_output_check */
 #include "commands.h"
 #include "env.h"
-#include "atomic.h" /* mlab_output_check */
 #include "exitcodes.h"
 #include "gen.h"
 #include "gpu.h"
@@ -406,7 +406,6 @@ int mlab_cmd_run(int argc, char **argv)
         fprintf(stderr, "mlabench run: %s\n", owhy);
         goto done;
     }
-    rc = MLAB_EXIT_USAGE;
 
     mlab_results res;
     mlab_results_init(&res);
