@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "exitcodes.h"
 #include "gen.h"
+#include "guard.h" /* mlab_escape */
 #include "gpu.h" /* mlab_now_s */
 #include "h5io.h"
 
@@ -173,26 +174,6 @@ static void check_usage(FILE *f)
                "  exit: 0 all good, 3 bad content, 4 cannot read, 5 requant mismatch\n");
 }
 
-/* A string from a file, printable on one line: control characters, quotes
- * and backslashes as C escapes (\n, \", \xNN). */
-static const char *escaped(const char *s, char *buf, size_t len)
-{
-    size_t k = 0;
-    for (; *s && k + 5 < len; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '\n' || ch == '\t' || ch == '\r' || ch == '\\' || ch == '\'') {
-            buf[k++] = '\\';
-            buf[k++] = ch == '\n' ? 'n' : ch == '\t' ? 't' : ch == '\r' ? 'r' : (char)ch;
-        } else if (ch < 0x20 || ch == 0x7f) {
-            k += (size_t)snprintf(buf + k, len - k, "\\x%02x", ch);
-        } else {
-            buf[k++] = (char)ch;
-        }
-    }
-    buf[k] = '\0';
-    return buf;
-}
-
 static size_t count_diff(const uint8_t *a, const uint8_t *b, size_t n, size_t *first)
 {
     size_t k = 0;
@@ -277,12 +258,12 @@ int mlab_cmd_check(int argc, char **argv)
             empty += c.kv_indptr[b + 1] == c.kv_indptr[b];
         printf("%s: ok: %s, batch %d, q rows %d, kv rows %d (%s), %d empty, fp8 %s scale %.6g, "
                "mxfp4 tie %s, seed %llu, input scale %g, %s, producer '%s'\n",
-               argv[i], escaped(c.name, ename, sizeof ename), c.batch, c.total_q, c.total_kv,
+               argv[i], mlab_escape(c.name, ename, sizeof ename, 0), c.batch, c.total_q, c.total_kv,
                c.kv_len >= 0 ? "uniform" : "variable", empty,
                c.fp8_fmt == MLAB_FP8_E4M3FN ? "e4m3fn" : "e4m3fnuz", (double)c.kv_fp8_scale,
                mlab_fp4_tie_name(c.fp4_tie), (unsigned long long)c.seed, (double)c.input_scale,
                c.ref_out ? "with ref_out" : "no ref_out",
-               escaped(c.producer, eprod, sizeof eprod));
+               mlab_escape(c.producer, eprod, sizeof eprod, 0));
         if (do_requant) {
             int r = requant(argv[i], &c);
             if (r && worst == MLAB_EXIT_OK)

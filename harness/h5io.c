@@ -133,13 +133,16 @@ static int rd_fail(const rd_ctx *x, int code, const char *obj, const char *fmt, 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (x->why && x->whylen) {
-        if (obj && strncmp(msg, "= ", 2) == 0) /* "attribute batch = 0: ..." */
-            snprintf(x->why, x->whylen, "%s: %s %s", x->path, obj, msg);
+    if (x->why && x->whylen) { /* one line, whatever strings the file holds */
+        char m[2048], p[1024];
+        mlab_escape(msg, m, sizeof m, 1);
+        mlab_escape(x->path, p, sizeof p, 0);
+        if (obj && strncmp(m, "= ", 2) == 0) /* "attribute batch = 0: ..." */
+            snprintf(x->why, x->whylen, "%s: %s %s", p, obj, m);
         else if (obj)
-            snprintf(x->why, x->whylen, "%s: %s: %s", x->path, obj, msg);
+            snprintf(x->why, x->whylen, "%s: %s: %s", p, obj, m);
         else
-            snprintf(x->why, x->whylen, "%s: %s", x->path, msg);
+            snprintf(x->why, x->whylen, "%s: %s", p, m);
     }
     return code;
 }

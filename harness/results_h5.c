@@ -52,8 +52,11 @@ static int fail(char *why, size_t whylen, int code, const char *path, const char
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (why && whylen)
-        snprintf(why, whylen, "%s: %s", path, msg);
+    if (why && whylen) { /* one line, whatever strings the file holds */
+        char m[2048], p[1024];
+        snprintf(why, whylen, "%s: %s", mlab_escape(path, p, sizeof p, 0),
+                 mlab_escape(msg, m, sizeof m, 1));
+    }
     return code;
 }
 

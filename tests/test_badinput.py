@@ -277,6 +277,11 @@ MATRIX = [
     ("rejects batch 0", lambda p: good(p, setter(attr_batch=0)), BADINPUT, ["batch"]),
     ("rejects batch stored as a string",
      lambda p: good(p, setter(attr_batch="3")), BADINPUT, ["batch", "string"]),
+    ("keeps one line when a refused string holds a newline (mxfp4_tie = '\\np')",
+     lambda p: good(p, setter(attr_mxfp4_tie="\np")), BADINPUT, ["mxfp4_tie", "\\np"]),
+    ("keeps one line when a refused string holds control and non-UTF-8 bytes",
+     lambda p: good(p, setter(attr_fp8_format=np.bytes_(b"\x0c\xc2\x85\x1c"))), BADINPUT,
+     ["fp8_format", "\\x0c\\xc2\\x85\\x1c"]),
     ("rejects a case name of 100 characters",
      lambda p: good(p, setter(attr_name="x" * 100)), BADINPUT, ["name", "100 characters"]),
 ]
@@ -286,7 +291,7 @@ def run(cmd):
     """(exit code, stderr); a reader that hangs (past $MLAB_TEST_TIMEOUT, 60 s)
     gives (None, "hung")."""
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True,
+        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
                            timeout=float(os.environ.get("MLAB_TEST_TIMEOUT", "60")))
     except subprocess.TimeoutExpired:
         return None, "hung"
