@@ -8,11 +8,13 @@
 #include <time.h>
 
 #include "args.h"
+#include "atomic.h" /* mlab_output_check */
 #include "build_info.h"
 #include "commands.h"
 #include "exitcodes.h"
 #include "gen.h"
 #include "sampler.h" /* mlab_now_s */
+#include "guard.h" /* mlab_escape */
 #include "h5io.h"
 #include "progress.h"
 #include "sweep.h"
@@ -62,7 +64,10 @@ static int write_case(mlab_gen_spec *s, const char *path, mlab_progress *p, int 
         s->progress_ctx = &ctx;
     }
     double t0 = mlab_now_s();
-    int rc = mlab_gen_case(s, &c, why, whylen);
+    int rc = mlab_output_check(path, NULL, 0, why, whylen);
+    if (rc)
+        return rc;
+    rc = mlab_gen_case(s, &c, why, whylen);
     if (rc)
         return rc;
     snprintf(c.producer, sizeof c.producer, "mlabench %s gen", MLAB_VERSION);
@@ -144,7 +149,10 @@ int mlab_cmd_gen(int argc, char **argv)
     }
     char eta[32];
     mlab_duration_str(total / GEN_BYTES_PER_S, eta, sizeof eta);
-    fprintf(dry ? stdout : stderr,
+    /* the estimate where the wait is worth announcing (a second or two of
+     * work stays quiet, so a failure there is still one line) */
+    if (dry || total >= 25e6) /* ~1 s of generation on 2 cores */
+        fprintf(dry ? stdout : stderr,
             "mlabench gen: %zu case%s, %.2f GB on disk, %.2f GB of memory (the largest case), "
             "about %s (at %.0f MB/s, 2 cores; more cores are faster)\n",
             n, n == 1 ? "" : "s", total / 1e9, peak / 1e9, eta, GEN_BYTES_PER_S / 1e6);
@@ -282,15 +290,17 @@ int mlab_cmd_check(int argc, char **argv)
             continue;
         }
         int empty = 0;
+        char ename[4 * sizeof c.name + 8], eprod[4 * sizeof c.producer + 8];
         for (int b = 0; b < c.batch; b++)
             empty += c.kv_indptr[b + 1] == c.kv_indptr[b];
         printf("%s: ok: %s, batch %d, q rows %d, kv rows %d (%s), %d empty, fp8 %s scale %.6g, "
                "mxfp4 tie %s, seed %llu, input scale %g, %s, producer '%s'\n",
-               argv[i], c.name, c.batch, c.total_q, c.total_kv,
+               argv[i], mlab_escape(c.name, ename, sizeof ename, 0), c.batch, c.total_q, c.total_kv,
                c.kv_len >= 0 ? "uniform" : "variable", empty,
                c.fp8_fmt == MLAB_FP8_E4M3FN ? "e4m3fn" : "e4m3fnuz", (double)c.kv_fp8_scale,
                mlab_fp4_tie_name(c.fp4_tie), (unsigned long long)c.seed, (double)c.input_scale,
-               c.ref_out ? "with ref_out" : "no ref_out", c.producer);
+               c.ref_out ? "with ref_out" : "no ref_out",
+               mlab_escape(c.producer, eprod, sizeof eprod, 0));
         if (do_requant) {
             int r = requant(argv[i], &c);
             if (r && worst == MLAB_EXIT_OK)

@@ -85,7 +85,9 @@ int mlab_cmd_export(int argc, char **argv)
     if (samples && (n > 1 || style != MLAB_FMT_CSV))
         return mlab_cli_err(cmd, MLAB_EXIT_USAGE, "--samples: one results file, CSV only");
     mlab_run_file *runs;
-    int rc = mlab_runs_load(cmd, (const char *const *)argv + optind, n, &runs);
+    int rc = mlab_cli_out_check(cmd, out, (const char *const *)argv + optind, n);
+    if (!rc)
+        rc = mlab_runs_load(cmd, (const char *const *)argv + optind, n, &runs);
     if (rc)
         return rc;
     mlab_outfile o;

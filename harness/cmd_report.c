@@ -458,7 +458,9 @@ int mlab_cmd_report(int argc, char **argv)
     }
     in = argv[optind];
     mlab_results r;
-    int rc = mlab_cli_load(cmd, in, &r);
+    int rc = mlab_cli_out_check(cmd, out, &in, 1);
+    if (!rc)
+        rc = mlab_cli_load(cmd, in, &r);
     if (rc)
         return rc;
     char pdir[4096], rdir[4096];

@@ -19,6 +19,7 @@
 #include "../variants/mla_params.h" /* MLA_MAX_SPLITS */
 #include "../variants/variants.h"
 #include "args.h"
+#include "atomic.h" /* mlab_output_check */
 #include "commands.h"
 #include "env.h"
 #include "exitcodes.h"
@@ -657,6 +658,12 @@ int mlab_cmd_run(int argc, char **argv)
         rc = MLAB_EXIT_INTERNAL;
         goto done;
     }
+    char owhy[1024]; /* -o must not replace an input or a non-regular file (atomic.h) */
+    if (o.out && (rc = mlab_output_check(o.out, (const char *const *)argv + optind, (int)nfiles, owhy,
+                                         sizeof owhy))) {
+        fprintf(stderr, "mlabench run: %s\n", owhy);
+        goto done;
+    }
 
     mlab_results res;
     mlab_results_init(&res);
@@ -673,15 +680,20 @@ int mlab_cmd_run(int argc, char **argv)
             peak = b > peak ? b : peak;
         }
         FILE *f = list_only ? stdout : stderr;
-        fprintf(f, "mlabench run: %zu case%s", npick, npick == 1 ? "" : "s");
-        if (slice_n > 1)
-            fprintf(f, " (slice %d/%d of %zu)", slice_k, slice_n, nitems);
-        fprintf(f, ", %.2f GB of inputs, one case in memory at a time (largest %.2f GB, plus "
-                   "the references' outputs)\n", total / 1e9, peak / 1e9);
+        /* the estimate where the wait is worth announcing: --list, or
+         * 25 MB of inputs and more (a small run that fails still says one line) */
+        const int announce = list_only || total >= 25e6;
+        if (announce) {
+            fprintf(f, "mlabench run: %zu case%s", npick, npick == 1 ? "" : "s");
+            if (slice_n > 1)
+                fprintf(f, " (slice %d/%d of %zu)", slice_k, slice_n, nitems);
+            fprintf(f, ", %.2f GB of inputs, one case in memory at a time (largest %.2f GB, plus "
+                       "the references' outputs)\n", total / 1e9, peak / 1e9);
+        }
         int nv = 0;
         for (int i = 0; i < MLAB_V_COUNT; i++)
             nv += o.want[i];
-        if (!o.cpu_only && !o.no_time && !list_only && npick) {
+        if (announce && !o.cpu_only && !o.no_time && !list_only && npick) {
             char bound[32];
             mlab_duration_str((double)npick * nv * o.timing.max_time_s, bound, sizeof bound);
             fprintf(f, "mlabench run: with a GPU, sampling takes at most %s (%zu case%s x %d variants x "

@@ -17,10 +17,19 @@
  *      with a same-size unsigned memory type (big-endian files are byte-swapped
  *      exactly) or the file's own opaque type (h5py's ml_dtypes arrays), and
  *      finally runs mlab_case_validate and names the dataset it complains of.
+ *      Untrusted files (data/README.md, "Reading files you did not write"):
+ *      only regular files are opened (mlab_input_check); soft and external
+ *      links, external storage, virtual datasets and sizes the file's
+ *      storage cannot hold are refused before anything is allocated
+ *      (mlab_h5_storage_check); and the whole parse runs first in a forked
+ *      child (read_case with validate_only, under mlab_guard_read), so a
+ *      libhdf5 crash or hang on a corrupt file is exit 3, not a dead
+ *      mlabench.
  *   5. mlab_h5_write_case: refuses an invalid case, writes "<path>.tmp.<pid>"
  *      with 1.8-compatible object headers (h5py and h5dump of HDF5 1.10 read
  *      it), contiguous and uncompressed (random bits do not compress),
- *      H5Fflush, close, fsync, rename over path, fsync the folder.
+ *      H5Fflush, close in a child process, then fsync, rename over path,
+ *      fsync the folder (mlab_atomic_write, atomic.h).
  *   6. mlab_sha256_file: FIPS 180-4 SHA-256, self-contained.
  */
 #include "h5io.h"
@@ -28,6 +37,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,7 +48,9 @@
 
 #include <hdf5.h>
 
+#include "atomic.h"    /* mlab_atomic_write, mlab_input_check */
 #include "exitcodes.h" /* MLAB_EXIT_* */
+#include "guard.h"     /* mlab_guard_read, mlab_h5_storage_check */
 
 /* ---- 1. the schema ------------------------------------------------------ */
 
@@ -121,13 +133,16 @@ static int rd_fail(const rd_ctx *x, int code, const char *obj, const char *fmt, 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (x->why && x->whylen) {
-        if (obj && strncmp(msg, "= ", 2) == 0) /* "attribute batch = 0: ..." */
-            snprintf(x->why, x->whylen, "%s: %s %s", x->path, obj, msg);
+    if (x->why && x->whylen) { /* one line, whatever strings the file holds */
+        char m[2048], p[1024];
+        mlab_escape(msg, m, sizeof m, 1);
+        mlab_escape(x->path, p, sizeof p, 0);
+        if (obj && strncmp(m, "= ", 2) == 0) /* "attribute batch = 0: ..." */
+            snprintf(x->why, x->whylen, "%s: %s %s", p, obj, m);
         else if (obj)
-            snprintf(x->why, x->whylen, "%s: %s: %s", x->path, obj, msg);
+            snprintf(x->why, x->whylen, "%s: %s: %s", p, obj, m);
         else
-            snprintf(x->why, x->whylen, "%s: %s", x->path, msg);
+            snprintf(x->why, x->whylen, "%s: %s", p, m);
     }
     return code;
 }
@@ -243,6 +258,10 @@ static int get_attr(const rd_ctx *x, hid_t loc, const char *obj, const char *nam
             }
         } else {
             size_t n = H5Tget_size(t); /* fixed length: NUL or space padded */
+            if (n == 0 || n > 65536) { /* ours are short: this is corrupt or hostile */
+                rd_fail(x, rc, label, "a string of %zu bytes (corrupt file?)", n);
+                goto close_all;
+            }
             char *tmp = malloc(n + 1);
             if (!tmp) {
                 rc = rd_fail(x, MLAB_EXIT_INTERNAL, label, "out of memory");
@@ -538,6 +557,13 @@ static int open_checked(const rd_ctx *x, hid_t f, int i, long total_q, long tota
             return MLAB_EXIT_OK;
         return rd_fail(x, rc, obj, ex == 0 ? "missing" : "cannot be looked up (corrupt file?)");
     }
+    H5L_info_t li; /* a soft or external link would take the data from elsewhere */
+    if (H5Lget_info(f, s->name, &li, H5P_DEFAULT) < 0)
+        return rd_fail(x, rc, obj, "cannot be looked up (corrupt file?)");
+    if (li.type != H5L_TYPE_HARD)
+        return rd_fail(x, rc, obj, "is a %s link: not accepted (the file must hold its own data)",
+                       li.type == H5L_TYPE_SOFT ? "soft" : li.type == H5L_TYPE_EXTERNAL
+                                                               ? "external" : "user-defined");
     hid_t any = H5Oopen(f, s->name, H5P_DEFAULT); /* H5Iget_type: same API in 1.10 .. 2.0 */
     if (any < 0)
         return rd_fail(x, rc, obj, "cannot be opened (corrupt file?)");
@@ -555,6 +581,11 @@ static int open_checked(const rd_ctx *x, hid_t f, int i, long total_q, long tota
         (rc = check_filters(x, o->ds, obj)) != MLAB_EXIT_OK ||
         (rc = check_ds_attrs(x, i, obj, o->ds, fp8)) != MLAB_EXIT_OK)
         goto fail;
+    char bad[256];
+    if (mlab_h5_storage_check(o->ds, (size_t)s->elem, bad, sizeof bad) != 0) {
+        rc = rd_fail(x, MLAB_EXIT_BADINPUT, obj, "%s", bad);
+        goto fail;
+    }
     H5Sclose(sp);
     H5Tclose(t);
     o->present = 1;
@@ -609,11 +640,14 @@ static const char *validate_object(const char **reason_p, char *buf, size_t len)
 static int probe_file(const rd_ctx *x)
 {
     static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-    int fd = open(x->path, O_RDONLY);
+    int rc = mlab_input_check(x->path, x->why, x->whylen); /* a FIFO would block open(2) */
+    if (rc != MLAB_EXIT_OK)
+        return rc;
+    int fd = open(x->path, O_RDONLY | O_NONBLOCK);
     if (fd < 0)
         return rd_fail(x, MLAB_EXIT_IO, NULL, "cannot open: %s", strerror(errno));
     struct stat st;
-    int rc = MLAB_EXIT_BADINPUT;
+    rc = MLAB_EXIT_BADINPUT;
     if (fstat(fd, &st) != 0) {
         rc = rd_fail(x, MLAB_EXIT_IO, NULL, "cannot open: %s", strerror(errno));
         goto close_fd;
@@ -719,6 +753,9 @@ static int read_params(const rd_ctx *x, hid_t f, mlab_case *c, long *q_seq_len, 
         return rc;
     if (rc == MLAB_EXIT_OK)
         c->input_scale = (float)dv;
+    if (!(c->input_scale > 0.0f) || !isfinite(c->input_scale))
+        return rd_fail(x, MLAB_EXIT_BADINPUT, "attribute input_scale",
+                       "= %g: must be positive and finite", (double)c->input_scale);
     if ((rc = get_attr(x, f, NULL, "seed", A_UINT64, &c->seed, 0, 0)) > 0)
         return rc;
 
@@ -747,7 +784,63 @@ static int read_params(const rd_ctx *x, hid_t f, mlab_case *c, long *q_seq_len, 
     return MLAB_EXIT_OK;
 }
 
-int mlab_h5_read_case(const char *path, mlab_case *c, char *why, size_t whylen)
+/* In the guard's child: read a chunked or compact dataset through libhdf5
+ * (its chunk index and filters are where a corrupt file bites), a slab of
+ * rows at a time into a scratch buffer. Contiguous data needs no probe:
+ * mlab_h5_storage_check has placed it inside the file, and reading it is a
+ * plain read of those bytes. */
+static int probe_data(const rd_ctx *x, int i, const ds_open *o)
+{
+    const ds_spec *s = &ds_table[i];
+    char obj[40];
+    int rc = MLAB_EXIT_OK;
+    snprintf(obj, sizeof obj, "/%s", s->name);
+    hid_t dcpl = H5Dget_create_plist(o->ds);
+    H5D_layout_t layout = dcpl >= 0 ? H5Pget_layout(dcpl) : H5D_LAYOUT_ERROR;
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (layout == H5D_CONTIGUOUS)
+        return MLAB_EXIT_OK;
+    size_t row = (size_t)s->elem;
+    for (int k = 1; k < s->rank; k++)
+        row *= (size_t)o->dims[k];
+    hsize_t rows = s->rank ? o->dims[0] : 1, step = (16u << 20) / (row ? row : 1);
+    if (step == 0)
+        step = 1;
+    void *buf = malloc((size_t)(step < rows ? step : rows) * row + 1);
+    hid_t fsp = H5Dget_space(o->ds);
+    if (!buf || fsp < 0) {
+        rc = rd_fail(x, MLAB_EXIT_BADINPUT, obj, "cannot allocate a read buffer");
+        goto out;
+    }
+    for (hsize_t r0 = 0; r0 < rows && rc == MLAB_EXIT_OK; r0 += step) {
+        hsize_t start[3] = {r0, 0, 0}, count[3] = {rows - r0 < step ? rows - r0 : step, 1, 1};
+        for (int k = 1; k < s->rank; k++)
+            count[k] = o->dims[k];
+        hid_t msp = -1;
+        if (s->rank > 0) {
+            msp = H5Screate_simple(s->rank, count, NULL);
+            if (msp < 0 || H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL) < 0)
+                rc = rd_fail(x, MLAB_EXIT_BADINPUT, obj, "cannot select rows (corrupt file?)");
+        }
+        if (rc == MLAB_EXIT_OK &&
+            H5Dread(o->ds, o->memtype, s->rank ? msp : H5S_ALL, s->rank ? fsp : H5S_ALL,
+                    H5P_DEFAULT, buf) < 0)
+            rc = rd_fail(x, MLAB_EXIT_BADINPUT, obj, "read failed: truncated or corrupt data");
+        if (msp >= 0)
+            H5Sclose(msp);
+    }
+out:
+    if (fsp >= 0)
+        H5Sclose(fsp);
+    free(buf);
+    return rc;
+}
+
+/* The reader. validate_only (in the guard's child): every check and every
+ * libhdf5 call of a real read but the data of contiguous datasets, and
+ * nothing is kept. */
+static int read_case(const char *path, mlab_case *c, char *why, size_t whylen, int validate_only)
 {
     rd_ctx x = {path, why, whylen};
     ds_open o[DS_COUNT];
@@ -760,10 +853,6 @@ int mlab_h5_read_case(const char *path, mlab_case *c, char *why, size_t whylen)
         o[i].ds = o[i].memtype = -1;
     if (why && whylen)
         why[0] = '\0';
-
-    rc = probe_file(&x);
-    if (rc != MLAB_EXIT_OK)
-        return rc;
 
     h5_quiet_begin(&quiet);
     rc = MLAB_EXIT_BADINPUT;
@@ -805,16 +894,24 @@ int mlab_h5_read_case(const char *path, mlab_case *c, char *why, size_t whylen)
             goto close_datasets;
     }
 
-    /* the data, as raw bits */
+    if (validate_only) {
+        for (int i = 0; i < DS_COUNT && rc == MLAB_EXIT_OK; i++)
+            if (o[i].present)
+                rc = probe_data(&x, i, &o[i]);
+        goto close_datasets;
+    }
+
+    /* the data, as raw bits; the sizes were checked against the file's
+     * storage, so a failure here is a file larger than this machine holds */
     if (mlab_case_alloc(c, (int)batch, (int)total_q, (int)total_kv) != 0) {
-        rc = rd_fail(&x, MLAB_EXIT_INTERNAL, NULL, "out of memory for %ld q rows and %ld kv rows",
-                     total_q, total_kv);
+        rc = rd_fail(&x, MLAB_EXIT_BADINPUT, NULL, "%ld q rows and %ld kv rows cannot be "
+                     "allocated (out of memory)", total_q, total_kv);
         goto close_datasets;
     }
     if (o[DS_REF_OUT].present) {
         c->ref_out = malloc(((size_t)total_q * MLAB_HEADS * MLAB_DV + 1) * sizeof(uint16_t));
         if (!c->ref_out) {
-            rc = rd_fail(&x, MLAB_EXIT_INTERNAL, NULL, "out of memory for /ref_out");
+            rc = rd_fail(&x, MLAB_EXIT_BADINPUT, NULL, "/ref_out cannot be allocated (out of memory)");
             goto free_case;
         }
     }
@@ -871,6 +968,30 @@ close_fapl:
 quiet_end:
     h5_quiet_end(&quiet);
     return rc;
+}
+
+static int validate_in_child(void *arg, char *why, size_t whylen)
+{
+    mlab_case c;
+    return read_case(arg, &c, why, whylen, 1);
+}
+
+int mlab_h5_read_case(const char *path, mlab_case *c, char *why, size_t whylen)
+{
+    rd_ctx x = {path, why, whylen};
+    memset(c, 0, sizeof *c);
+    if (why && whylen)
+        why[0] = '\0';
+    int rc = probe_file(&x);
+    if (rc != MLAB_EXIT_OK)
+        return rc;
+    /* libhdf5 parses the file first in a child (guard.h): a crash or a hang
+     * there is a corrupt file, not a dead mlabench */
+    mlab_h5_silence();
+    rc = mlab_guard_read(path, validate_in_child, (void *)path, why, whylen);
+    if (rc != MLAB_EXIT_OK)
+        return rc;
+    return read_case(path, c, why, whylen, 0);
 }
 
 /* ---- 5. writing --------------------------------------------------------- */
@@ -994,7 +1115,7 @@ static int write_file(const rd_ctx *x, const char *tmp, const mlab_case *c)
     }
     w.f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (w.f < 0) {
-        rd_fail(x, MLAB_EXIT_IO, NULL, "HDF5 cannot create the temporary file %s", tmp);
+        rd_fail(x, MLAB_EXIT_IO, NULL, "cannot create the temporary file %s", tmp);
         w.failed = 1;
         goto close_fapl;
     }
@@ -1038,23 +1159,23 @@ close_fapl:
     return w.failed ? MLAB_EXIT_IO : MLAB_EXIT_OK;
 }
 
-/* fsync a file or folder by name; 0 or errno. */
-static int fsync_path(const char *p, int flags)
+typedef struct {
+    const char *path;
+    const mlab_case *c;
+} write_args;
+
+/* In mlab_atomic_write's child: the whole file at tmp. */
+static int write_tmp(const char *tmp, void *arg, char *why, size_t whylen)
 {
-    int fd = open(p, flags);
-    if (fd < 0)
-        return errno;
-    int e = fsync(fd) == 0 ? 0 : errno;
-    close(fd);
-    return e;
+    const write_args *a = arg;
+    rd_ctx x = {a->path, why, whylen};
+    return write_file(&x, tmp, a->c);
 }
 
 int mlab_h5_write_case(const char *path, const mlab_case *c, char *why, size_t whylen)
 {
     rd_ctx x = {path, why, whylen};
-    char tmp[4096], reason[384], objbuf[64];
-    h5_quiet quiet;
-    int rc, e;
+    char reason[384], objbuf[64];
 
     if (why && whylen)
         why[0] = '\0';
@@ -1070,44 +1191,9 @@ int mlab_h5_write_case(const char *path, const mlab_case *c, char *why, size_t w
                        c->q_seq_len, c->kv_len);
     if ((unsigned)c->fp8_fmt > MLAB_FP8_E4M3FNUZ || (unsigned)c->fp4_tie > MLAB_TIE_EVEN)
         return rd_fail(&x, MLAB_EXIT_INTERNAL, NULL, "not written: bad fp8 format or tie rule");
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp)
-        return rd_fail(&x, MLAB_EXIT_IO, NULL, "path too long");
-
-    /* create it with open(2) first, for the system's reason if that fails */
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
-        return rd_fail(&x, MLAB_EXIT_IO, NULL, "cannot create %s: %s", tmp, strerror(errno));
-    close(fd);
-
-    h5_quiet_begin(&quiet);
-    rc = write_file(&x, tmp, c);
-    h5_quiet_end(&quiet);
-    if (rc != MLAB_EXIT_OK)
-        goto remove_tmp;
-    if ((e = fsync_path(tmp, O_RDONLY)) != 0) {
-        rc = rd_fail(&x, MLAB_EXIT_IO, NULL, "fsync %s: %s", tmp, strerror(e));
-        goto remove_tmp;
-    }
-    if (rename(tmp, path) != 0) {
-        rc = rd_fail(&x, MLAB_EXIT_IO, NULL, "cannot rename %s over it: %s", tmp, strerror(errno));
-        goto remove_tmp;
-    }
-    /* make the rename itself durable; some file systems cannot: ignored */
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0'; /* "/x.h5": the root */
-    else
-        *slash = '\0';
-    fsync_path(dir, O_RDONLY | O_DIRECTORY);
-    return MLAB_EXIT_OK;
-
-remove_tmp:
-    unlink(tmp);
-    return rc;
+    /* temporary, child process, fsync, rename: atomic.h */
+    write_args a = {path, c};
+    return mlab_atomic_write(path, write_tmp, &a, why, whylen);
 }
 
 /* ---- 6. SHA-256 (FIPS 180-4) -------------------------------------------- */

@@ -5,6 +5,7 @@
 #include "build_info.h"
 #include "commands.h"
 #include "exitcodes.h"
+#include "guard.h" /* mlab_h5_silence */
 
 static const struct {
     const char *name;
@@ -38,6 +39,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    mlab_h5_silence(); /* libhdf5 prints nothing: every error is one line of ours */
     if (argc < 2) {
         usage(stderr);
         return MLAB_EXIT_USAGE;

@@ -1,6 +1,8 @@
 /* results_cli.c: the helpers the results subcommands share (results_cli.h). */
 #include "results_cli.h"
 
+#include "atomic.h" /* mlab_output_check */
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -57,6 +59,13 @@ int mlab_cli_load(const char *cmd, const char *path, mlab_results *r)
     return rc;
 }
 
+int mlab_cli_out_check(const char *cmd, const char *out, const char *const *in, int n)
+{
+    char why[1024];
+    int rc = out && *out ? mlab_output_check(out, in, n, why, sizeof why) : MLAB_EXIT_OK;
+    return rc ? mlab_cli_err(cmd, rc, "%s", why) : MLAB_EXIT_OK;
+}
+
 int mlab_out_open(const char *cmd, mlab_outfile *o, const char *path)
 {
     memset(o, 0, sizeof *o);
@@ -66,6 +75,9 @@ int mlab_out_open(const char *cmd, mlab_outfile *o, const char *path)
     }
     if (!*path)
         return mlab_cli_err(cmd, MLAB_EXIT_USAGE, "an empty output file name");
+    int rc = mlab_cli_out_check(cmd, path, NULL, 0);
+    if (rc)
+        return rc;
     o->path = path;
     if (mlab_atomic_begin(path, o->tmp, sizeof o->tmp) != 0)
         return mlab_cli_err(cmd, MLAB_EXIT_IO, "%s: path too long", path);

@@ -39,6 +39,10 @@ typedef struct {
     char tmp[4200];
 } mlab_outfile;
 int mlab_out_open(const char *cmd, mlab_outfile *o, const char *path);
+/* -o must not be one of the n inputs, nor an existing non-regular file
+ * (atomic.h, mlab_output_check); prints the reason. mlab_out_open checks the
+ * second part itself. */
+int mlab_cli_out_check(const char *cmd, const char *out, const char *const *in, int n);
 int mlab_out_close(const char *cmd, mlab_outfile *o, int ok);
 
 /* The file name without folder and without .h5/.hdf5; the folder ("." if none). */

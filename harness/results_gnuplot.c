@@ -66,6 +66,9 @@ int mlab_gnuplot_run(const char *cmd, const char *gnuplot, const char *kind, con
     if (access(script, R_OK) != 0)
         return mlab_cli_err(cmd, MLAB_EXIT_IO,
                             "%s: cannot read the gnuplot script (set MLAB_PLOTS_DIR)", script);
+    int orc = mlab_cli_out_check(cmd, out, NULL, 0);
+    if (orc)
+        return orc;
     if (mlab_atomic_begin(out, tmp, sizeof tmp) != 0)
         return mlab_cli_err(cmd, MLAB_EXIT_IO, "%s: path too long", out);
     fflush(stdout);

@@ -16,17 +16,21 @@
  * The flat /samples_us + /samples_offset layout is one slice per row in h5py
  * and numpy, with no group of thousands of small datasets.
  *
- * Writing is atomic: "<path>.tmp.<pid>" in the same folder, H5Fflush, close,
- * fsync, rename over path, fsync of the folder; on failure the temporary is
- * removed. A process killed mid-write (SIGKILL, power) leaves its temporary
- * behind but never touches path; the next write to the same path removes
+ * Writing is atomic (mlab_atomic_write, atomic.h): "<path>.tmp.<pid>" in the
+ * same folder written by a child process, H5Fflush, close, fsync, rename
+ * over path, fsync of the folder; on failure the temporary is removed.
+ * Reading checks every dataset's storage before allocating for it
+ * (mlab_h5_storage_check: a file declaring 2^61 samples is refused) and
+ * parses the file first in a contained child (mlab_guard_read).
+ * A process killed mid-write (SIGKILL, power) leaves its temporary behind
+ * but never touches path; the next write to the same path removes
  * temporaries whose pid is no longer alive (mlab_atomic_begin). The test
  * hook MLAB_RESULTS_TEST_KILL=1 makes the writer SIGKILL itself after /rows
- * is written, before the flush (tests/test_results_atomic.py).
+ * is written, before the flush: the child kills its parent, the mlabench
+ * process, and itself (tests/test_results_atomic.py).
  */
 #include "results_h5.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <hdf5.h>
@@ -39,7 +43,9 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "atomic.h"    /* mlab_atomic_write, mlab_input_check */
 #include "exitcodes.h" /* MLAB_EXIT_* */
+#include "guard.h"     /* mlab_guard_read, mlab_h5_silence */
 
 static int fail(char *why, size_t whylen, int code, const char *path, const char *fmt, ...)
 {
@@ -48,95 +54,12 @@ static int fail(char *why, size_t whylen, int code, const char *path, const char
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (why && whylen)
-        snprintf(why, whylen, "%s: %s", path, msg);
+    if (why && whylen) { /* one line, whatever strings the file holds */
+        char m[2048], p[1024];
+        snprintf(why, whylen, "%s: %s", mlab_escape(path, p, sizeof p, 0),
+                 mlab_escape(msg, m, sizeof m, 1));
+    }
     return code;
-}
-
-/* ---- atomic replacement --------------------------------------------------- */
-
-/* Split path into its folder ("." when none) and base name. */
-static void split_path(const char *path, char *dir, size_t dirlen, const char **base)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash) {
-        snprintf(dir, dirlen, ".");
-        *base = path;
-    } else if (slash == path) {
-        snprintf(dir, dirlen, "/");
-        *base = slash + 1;
-    } else {
-        snprintf(dir, dirlen, "%.*s", (int)(slash - path), path);
-        *base = slash + 1;
-    }
-}
-
-/* Remove "<base>.tmp.<pid>" files in dir whose pid no longer runs: what a
- * killed writer left. A pid alive (or not ours to signal) is left alone. */
-static void remove_stale_temporaries(const char *path)
-{
-    char dir[4096];
-    const char *base;
-    split_path(path, dir, sizeof dir, &base);
-    size_t blen = strlen(base);
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        const char *name = e->d_name;
-        if (strncmp(name, base, blen) != 0 || strncmp(name + blen, ".tmp.", 5) != 0)
-            continue;
-        const char *digits = name + blen + 5;
-        if (!*digits || strspn(digits, "0123456789") != strlen(digits) || strlen(digits) > 9)
-            continue;
-        pid_t pid = (pid_t)atol(digits);
-        if (pid <= 0 || pid == getpid())
-            continue;
-        if (kill(pid, 0) == -1 && errno == ESRCH) {
-            char full[8192];
-            snprintf(full, sizeof full, "%s/%s", dir, name);
-            unlink(full);
-        }
-    }
-    closedir(d);
-}
-
-int mlab_atomic_begin(const char *path, char *tmp, size_t tmplen)
-{
-    remove_stale_temporaries(path);
-    int n = snprintf(tmp, tmplen, "%s.tmp.%ld", path, (long)getpid());
-    return n < 0 || (size_t)n >= tmplen ? -1 : 0;
-}
-
-int mlab_atomic_commit(const char *tmp, const char *path, char *why, size_t whylen)
-{
-    int fd = open(tmp, O_RDONLY);
-    if (fd < 0 || fsync(fd) != 0) {
-        int err = errno;
-        if (fd >= 0)
-            close(fd);
-        unlink(tmp);
-        return fail(why, whylen, MLAB_EXIT_IO, path, "cannot fsync %s: %s", tmp, strerror(err));
-    }
-    close(fd);
-    if (rename(tmp, path) != 0) {
-        int err = errno;
-        unlink(tmp);
-        return fail(why, whylen, MLAB_EXIT_IO, path, "cannot rename %s over it: %s", tmp,
-                    strerror(err));
-    }
-    /* the rename itself is durable once the folder is synced (best effort:
-     * some file systems refuse fsync on a folder) */
-    char dir[4096];
-    const char *base;
-    split_path(path, dir, sizeof dir, &base);
-    int dfd = open(dir, O_RDONLY);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-    return MLAB_EXIT_OK;
 }
 
 /* ---- HDF5 types from the field tables ------------------------------------ */
@@ -370,8 +293,12 @@ static const char *write_body(hid_t f, const mlab_results *r)
     H5Tclose(file);
     mem = file = -1;
 
-    if (getenv("MLAB_RESULTS_TEST_KILL") && strcmp(getenv("MLAB_RESULTS_TEST_KILL"), "1") == 0)
-        raise(SIGKILL); /* test hook: die mid-write, see the opening comment */
+    if (getenv("MLAB_RESULTS_TEST_KILL") && strcmp(getenv("MLAB_RESULTS_TEST_KILL"), "1") == 0) {
+        /* test hook: mlabench killed mid-write (see the opening comment); this
+       * runs in mlab_atomic_write's child, which dies with its parent */
+        kill(getppid(), SIGKILL);
+        raise(SIGKILL);
+    }
 
     /* /samples_us, /samples_offset */
     samples = malloc((total ? total : 1) * sizeof *samples);
@@ -422,40 +349,32 @@ out:
     return failed;
 }
 
-int mlab_results_write(const char *path, const mlab_results *r, char *why, size_t whylen)
+typedef struct {
+    const char *path;
+    const mlab_results *r;
+} write_args;
+
+/* In the writer's child (mlab_atomic_write): the whole file at tmp. */
+static int write_tmp(const char *tmp, void *arg, char *why, size_t whylen)
 {
-    char tmp[4200];
-    if (mlab_atomic_begin(path, tmp, sizeof tmp) != 0)
-        return fail(why, whylen, MLAB_EXIT_IO, path, "path too long");
-
-    H5E_auto2_t old_fn;
-    void *old_data;
-    H5Eget_auto2(H5E_DEFAULT, &old_fn, &old_data);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-
-    int rc = MLAB_EXIT_OK;
-    errno = 0;
+    const write_args *a = arg;
     hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0) {
-        rc = fail(why, whylen, MLAB_EXIT_IO, path, "cannot create %s (%s)", tmp,
-                  errno ? strerror(errno) : "HDF5 error");
-        goto out;
-    }
-    const char *failed = write_body(f, r);
+    if (f < 0)
+        return fail(why, whylen, MLAB_EXIT_IO, a->path, "HDF5 cannot create %s", tmp);
+    const char *failed = write_body(f, a->r);
     if (!failed && H5Fflush(f, H5F_SCOPE_GLOBAL) < 0)
         failed = "flush";
     if (H5Fclose(f) < 0 && !failed)
         failed = "close";
-    if (failed) {
-        unlink(tmp);
-        rc = fail(why, whylen, MLAB_EXIT_IO, path, "cannot write %s (HDF5 error)", failed);
-        goto out;
-    }
-    rc = mlab_atomic_commit(tmp, path, why, whylen);
+    if (failed)
+        return fail(why, whylen, MLAB_EXIT_IO, a->path, "cannot write %s (HDF5 error)", failed);
+    return MLAB_EXIT_OK;
+}
 
-out:
-    H5Eset_auto2(H5E_DEFAULT, old_fn, old_data);
-    return rc;
+int mlab_results_write(const char *path, const mlab_results *r, char *why, size_t whylen)
+{
+    write_args a = {path, r};
+    return mlab_atomic_write(path, write_tmp, &a, why, whylen);
 }
 
 /* ---- reading -------------------------------------------------------------- */
@@ -483,8 +402,8 @@ static int attr_read_str(hid_t loc, const char *name, char *dst, size_t size)
                 H5free_memory(s);
             H5Tclose(m);
         } else {
-            size_t n = H5Tget_size(t);
-            char *buf = calloc(n + 1, 1);
+            size_t n = H5Tget_size(t); /* ours are short: past 64 KB, refused */
+            char *buf = n > 65536 ? NULL : calloc(n + 1, 1);
             hid_t m = str_type(n + 1);
             if (buf && H5Aread(a, m, buf) >= 0) {
                 snprintf(dst, size, "%s", buf);
@@ -520,11 +439,22 @@ static int attr_read_num(hid_t loc, const char *name, hid_t mtype, void *dst)
     return rc;
 }
 
-/* Open a rank-1 dataset, check its class, return its length. */
-static hid_t dset_open(hid_t f, const char *name, H5T_class_t want, hsize_t *len)
+/* Open a rank-1 dataset, check its class and its storage (guard.h), return
+ * its length. -2: absent, -3: wrong class or rank, -4: storage refused
+ * (reason in bad), -1: cannot be opened. */
+static hid_t dset_open(hid_t f, const char *name, H5T_class_t want, hsize_t *len, char *bad,
+                       size_t badlen)
 {
+    H5L_info_t li;
     if (H5Lexists(f, name, H5P_DEFAULT) <= 0)
         return -2;
+    if (H5Lget_info(f, name, &li, H5P_DEFAULT) < 0)
+        return -1;
+    if (li.type != H5L_TYPE_HARD) {
+        snprintf(bad, badlen, "is a %s link: not accepted",
+                 li.type == H5L_TYPE_SOFT ? "soft" : "external");
+        return -4;
+    }
     hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
     if (d < 0)
         return -1;
@@ -532,6 +462,7 @@ static hid_t dset_open(hid_t f, const char *name, H5T_class_t want, hsize_t *len
     int ok = t >= 0 && sp >= 0 && H5Tget_class(t) == want && H5Sget_simple_extent_ndims(sp) == 1;
     if (ok)
         H5Sget_simple_extent_dims(sp, len, NULL);
+    size_t elem = t >= 0 ? H5Tget_size(t) : 0;
     if (t >= 0)
         H5Tclose(t);
     if (sp >= 0)
@@ -539,6 +470,10 @@ static hid_t dset_open(hid_t f, const char *name, H5T_class_t want, hsize_t *len
     if (!ok) {
         H5Dclose(d);
         return -3;
+    }
+    if (mlab_h5_storage_check(d, elem, bad, badlen) != 0) {
+        H5Dclose(d);
+        return -4;
     }
     return d;
 }
@@ -571,9 +506,12 @@ static int read_compound(const char *path, hid_t f, int version, const char *nam
     if (nall > sizeof fl / sizeof fl[0])
         return fail(why, whylen, MLAB_EXIT_INTERNAL, path, "/%s: too many fields", name);
     hsize_t len = 0;
-    hid_t d = dset_open(f, name, H5T_COMPOUND, &len);
+    char bad[256] = "";
+    hid_t d = dset_open(f, name, H5T_COMPOUND, &len, bad, sizeof bad);
     if (d == -2)
         return fail(why, whylen, MLAB_EXIT_BADINPUT, path, "no /%s dataset", name);
+    if (d == -4)
+        return fail(why, whylen, MLAB_EXIT_BADINPUT, path, "/%s %s", name, bad);
     if (d < 0)
         return fail(why, whylen, MLAB_EXIT_BADINPUT, path,
                     "/%s is not a rank-1 compound dataset", name);
@@ -582,11 +520,12 @@ static int read_compound(const char *path, hid_t f, int version, const char *nam
         H5Dclose(d);
         return fail(why, whylen, MLAB_EXIT_BADINPUT, path, "/%s has no field '%s'", name, miss);
     }
-    char *buf = calloc(len ? len : 1, stride);
+    char *buf = len > SIZE_MAX / stride ? NULL : calloc(len ? len : 1, stride);
     hid_t mem = -1, file = -1;
     int rc = MLAB_EXIT_OK;
     if (!buf)
-        rc = fail(why, whylen, MLAB_EXIT_INTERNAL, path, "/%s: out of memory", name);
+        rc = fail(why, whylen, MLAB_EXIT_BADINPUT, path,
+                  "/%s: %llu records cannot be allocated", name, (unsigned long long)len);
     else if (compound_types(fl, nf, stride, &mem, &file) < 0)
         rc = fail(why, whylen, MLAB_EXIT_INTERNAL, path, "/%s: cannot build its type", name);
     else if (len > 0 && H5Dread(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
@@ -614,8 +553,14 @@ static int read_samples(const char *path, hid_t f, mlab_results *r, char *why, s
     double *s = NULL;
     int64_t *off = NULL;
     int rc = MLAB_EXIT_OK;
-    hid_t ds = dset_open(f, "samples_us", H5T_FLOAT, &nsamp);
-    hid_t dof = dset_open(f, "samples_offset", H5T_INTEGER, &noff);
+    char bad[256] = "", badoff[256] = "";
+    hid_t ds = dset_open(f, "samples_us", H5T_FLOAT, &nsamp, bad, sizeof bad);
+    hid_t dof = dset_open(f, "samples_offset", H5T_INTEGER, &noff, badoff, sizeof badoff);
+    if (ds == -4 || dof == -4) {
+        rc = fail(why, whylen, MLAB_EXIT_BADINPUT, path, "/%s %s",
+                  ds == -4 ? "samples_us" : "samples_offset", ds == -4 ? bad : badoff);
+        goto out;
+    }
     if (ds < 0 || dof < 0) {
         rc = fail(why, whylen, MLAB_EXIT_BADINPUT, path, "%s",
                   ds == -2 ? "no /samples_us dataset" : ds < 0 ? "/samples_us is not rank-1 float"
@@ -629,11 +574,18 @@ static int read_samples(const char *path, hid_t f, mlab_results *r, char *why, s
                   (unsigned long long)noff, r->nrows);
         goto out;
     }
+    /* sizes from the file: every product checked (the storage check above
+     * already bounds them by the file's size) */
+    if (nsamp > SIZE_MAX / sizeof *s || noff > SIZE_MAX / sizeof *off) {
+        rc = fail(why, whylen, MLAB_EXIT_BADINPUT, path, "/samples_us: %llu samples is too many",
+                  (unsigned long long)nsamp);
+        goto out;
+    }
     s = malloc((nsamp ? nsamp : 1) * sizeof *s);
     off = malloc(noff * sizeof *off);
     if (!s || !off) {
-        rc = fail(why, whylen, MLAB_EXIT_INTERNAL, path, "out of memory for %llu samples",
-                  (unsigned long long)nsamp);
+        rc = fail(why, whylen, MLAB_EXIT_BADINPUT, path,
+                  "/samples_us: %llu samples cannot be allocated", (unsigned long long)nsamp);
         goto out;
     }
     if ((nsamp > 0 && H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, s) < 0) ||
@@ -749,19 +701,10 @@ static int read_body(const char *path, hid_t f, mlab_results *r, char *why, size
     return MLAB_EXIT_OK;
 }
 
-int mlab_results_read(const char *path, mlab_results *r, char *why, size_t whylen)
+/* Open and read path into r (mlab_results_read without the guard). */
+static int read_file(const char *path, mlab_results *r, char *why, size_t whylen)
 {
     mlab_results_init(r);
-    FILE *probe = fopen(path, "rb");
-    if (!probe)
-        return fail(why, whylen, MLAB_EXIT_IO, path, "cannot open: %s", strerror(errno));
-    fclose(probe);
-
-    H5E_auto2_t old_fn;
-    void *old_data;
-    H5Eget_auto2(H5E_DEFAULT, &old_fn, &old_data);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-
     int rc;
     hid_t f = -1;
     if (H5Fis_hdf5(path) <= 0) {
@@ -770,15 +713,39 @@ int mlab_results_read(const char *path, mlab_results *r, char *why, size_t whyle
     }
     f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0) {
-        rc = fail(why, whylen, MLAB_EXIT_IO, path, "HDF5 cannot open it");
+        rc = fail(why, whylen, MLAB_EXIT_BADINPUT, path, "truncated or corrupt HDF5 file");
         goto out;
     }
     rc = read_body(path, f, r, why, whylen);
 out:
     if (f >= 0)
         H5Fclose(f);
-    H5Eset_auto2(H5E_DEFAULT, old_fn, old_data);
     if (rc != MLAB_EXIT_OK)
         mlab_results_free(r);
     return rc;
+}
+
+/* In the guard's child: the whole read, thrown away. */
+static int read_in_child(void *arg, char *why, size_t whylen)
+{
+    mlab_results r;
+    int rc = read_file(arg, &r, why, whylen);
+    if (rc == MLAB_EXIT_OK)
+        mlab_results_free(&r);
+    return rc;
+}
+
+int mlab_results_read(const char *path, mlab_results *r, char *why, size_t whylen)
+{
+    mlab_results_init(r);
+    int rc = mlab_input_check(path, why, whylen);
+    if (rc != MLAB_EXIT_OK)
+        return rc;
+    mlab_h5_silence();
+    /* libhdf5 parses the file first in a child (guard.h): a crash or a hang
+     * there is a corrupt file, not a dead mlabench */
+    rc = mlab_guard_read(path, read_in_child, (void *)path, why, whylen);
+    if (rc != MLAB_EXIT_OK)
+        return rc;
+    return read_file(path, r, why, whylen);
 }

@@ -85,6 +85,78 @@ def replace_ds(name, data, **kw):
     return fn
 
 
+def fifo(path):
+    os.mkfifo(path)
+
+
+def cut(fraction):
+    def b(path):
+        good(path)
+        data = open(path, "rb").read()
+        open(path, "wb").write(data[: int(len(data) * fraction)])
+    return b
+
+
+def unwritten(name, shape, dtype, **kw):
+    """Replace dataset name by one that declares shape but stores nothing."""
+    def fn(f):
+        del f[name]
+        f.create_dataset(name, shape=shape, dtype=dtype, **kw)
+    return edit(fn)
+
+
+def external_raw(path):
+    """/q's bytes in a raw file beside the .h5 (HDF5 external storage)."""
+    good(path)
+    raw = path + ".q.raw"
+    with h5py.File(path, "r+") as f:
+        q = f["q"][...]
+        q.tofile(raw)
+        del f["q"]
+        f.create_dataset("q", shape=q.shape, dtype=q.dtype, external=[(raw, 0, q.nbytes)])
+
+
+def external_link(path):
+    good(path)
+    other = path + ".other.h5"
+    with h5py.File(path, "r+") as f:
+        q = f["q"][...]
+        del f["q"]
+        with h5py.File(other, "w") as g:
+            g["q"] = q
+        f["q"] = h5py.ExternalLink(os.path.basename(other), "q")
+
+
+def soft_link(path):
+    good(path)
+    with h5py.File(path, "r+") as f:
+        f.move("q", "stash_q")
+        f["q"] = h5py.SoftLink("/stash_q")
+
+
+def virtual(path):
+    good(path)
+    other = path + ".other.h5"
+    with h5py.File(path, "r+") as f:
+        q = f["q"][...]
+        del f["q"]
+        with h5py.File(other, "w") as g:
+            g["q"] = q
+        layout = h5py.VirtualLayout(shape=q.shape, dtype=q.dtype)
+        layout[...] = h5py.VirtualSource(other, "q", shape=q.shape)
+        f.create_virtual_dataset("q", layout)
+
+
+def missing_chunks(path):
+    """/kv_bf16 chunked by row, only the first 5 of 9 rows ever written."""
+    good(path)
+    with h5py.File(path, "r+") as f:
+        kv = f["kv_bf16"][...]
+        del f["kv_bf16"]
+        d = f.create_dataset("kv_bf16", shape=kv.shape, dtype=kv.dtype, chunks=(1, 1, 576))
+        d[:5] = kv[:5]
+
+
 # (what it pins, builder(path), exit code, words the message must hold)
 MATRIX = [
     ("rejects a missing dataset (/kv_fp8)",
@@ -167,11 +239,62 @@ MATRIX = [
      BADINPUT, ["/q", "filter"]),
     ("reports a missing file as an I/O error (exit 4)",
      None, IO, ["cannot open"]),
+    # issue 15: what cannot be trusted or read safely
+    ("rejects a FIFO as input at once (no hang)", fifo, BADINPUT, ["not a regular file", "FIFO"]),
+    ("reports a folder as input as an I/O error", os.mkdir, IO, ["Is a directory"]),
+    ("rejects a character device as input (a symlink to /dev/zero)",
+     lambda p: os.symlink("/dev/zero", p), BADINPUT, ["not a regular file", "character device"]),
+    ("rejects a file cut at 90%", cut(0.9), BADINPUT, ["truncated or corrupt"]),
+    ("rejects a file cut after the superblock (1 KB)",
+     lambda p: (good(p), open(p, "r+b").truncate(1024)), BADINPUT, ["truncated or corrupt"]),
+    ("rejects /q stored in an external raw file", external_raw, BADINPUT, ["/q", "external files"]),
+    ("rejects /q as an external link to another file", external_link, BADINPUT,
+     ["/q", "external link"]),
+    ("rejects /q as a soft link", soft_link, BADINPUT, ["/q", "soft link"]),
+    ("rejects /q as a virtual dataset", virtual, BADINPUT, ["/q", "virtual dataset"]),
+    ("rejects 2^22 kv rows declared in a small file (chunked, never written)",
+     unwritten("kv_bf16", (2**22, 1, 576), np.uint16, chunks=(1024, 1, 576)), BADINPUT,
+     ["/kv_bf16", "never written"]),
+    ("rejects /kv_fp8 declared but never written (contiguous)",
+     unwritten("kv_fp8", (9, 1, 576), np.uint8), BADINPUT, ["/kv_fp8", "never written"]),
+    ("rejects /kv_bf16 with chunks missing (rows 5..8 never written)", missing_chunks, BADINPUT,
+     ["/kv_bf16", "chunks"]),
+    ("rejects /q declaring 2^28 rows (past what a case may hold)",
+     unwritten("q", (2**28, 16, 576), np.uint16, chunks=(1, 16, 576)), BADINPUT, ["/q", "too many"]),
+    ("rejects a filter outside deflate/shuffle/fletcher32 (scaleoffset)",
+     edit(replace_ds("kv_indptr", np.array([0, 4, 4, 9], np.int32), scaleoffset=0, chunks=(4,))),
+     BADINPUT, ["/kv_indptr", "filter"]),
+    ("rejects a NaN input_scale",
+     lambda p: good(p, setter(attr_input_scale=np.float32("nan"))), BADINPUT, ["input_scale", "nan"]),
+    ("rejects an infinite input_scale",
+     lambda p: good(p, setter(attr_input_scale=np.float32("inf"))), BADINPUT, ["input_scale", "inf"]),
+    ("rejects a negative input_scale",
+     lambda p: good(p, setter(attr_input_scale=np.float32(-0.02))), BADINPUT, ["input_scale"]),
+    ("rejects a NaN sm_scale",
+     lambda p: good(p, setter(attr_sm_scale=np.float32("nan"))), BADINPUT, ["sm_scale"]),
+    ("rejects a missing sm_scale",
+     lambda p: good(p, setter(attr_sm_scale=None)), BADINPUT, ["sm_scale", "missing"]),
+    ("rejects batch 0", lambda p: good(p, setter(attr_batch=0)), BADINPUT, ["batch"]),
+    ("rejects batch stored as a string",
+     lambda p: good(p, setter(attr_batch="3")), BADINPUT, ["batch", "string"]),
+    ("keeps one line when a refused string holds a newline (mxfp4_tie = '\\np')",
+     lambda p: good(p, setter(attr_mxfp4_tie="\np")), BADINPUT, ["mxfp4_tie", "\\np"]),
+    ("keeps one line when a refused string holds control and non-UTF-8 bytes",
+     lambda p: good(p, setter(attr_fp8_format=np.bytes_(b"\x0c\xc2\x85\x1c"))), BADINPUT,
+     ["fp8_format", "\\x0c\\xc2\\x85\\x1c"]),
+    ("rejects a case name of 100 characters",
+     lambda p: good(p, setter(attr_name="x" * 100)), BADINPUT, ["name", "100 characters"]),
 ]
 
 
 def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    """(exit code, stderr); a reader that hangs (past $MLAB_TEST_TIMEOUT, 60 s)
+    gives (None, "hung")."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, errors="replace",
+                           timeout=float(os.environ.get("MLAB_TEST_TIMEOUT", "60")))
+    except subprocess.TimeoutExpired:
+        return None, "hung"
     return p.returncode, p.stderr.strip()
 
 
@@ -187,7 +310,9 @@ def run_matrix(label, reader, tmp):
         fails += 1
     for i, (what, build, want_rc, words) in enumerate(MATRIX):
         path = os.path.join(tmp, f"bad_{i:02d}.h5")
-        if os.path.exists(path):
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.rmdir(path)
+        elif os.path.lexists(path):
             os.remove(path)
         if build:
             build(path)
