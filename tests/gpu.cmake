@@ -43,9 +43,10 @@ set_tests_properties(gpu_gen_suite PROPERTIES FIXTURES_SETUP gpu_suite LABELS "g
 add_test(NAME gpu_validate_suite COMMAND sh -c "${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet ${CMAKE_BINARY_DIR}/suite/*.h5")
 set_tests_properties(gpu_validate_suite PROPERTIES FIXTURES_REQUIRED gpu_suite LABELS "gpu;slow"
                      SKIP_RETURN_CODE 77 TIMEOUT 1800)
-# the other way of each one-launch choice: splits merged by mla_combine (a
-# second launch) instead of the row's last block, and Q's amax by a pass
-# instead of inside every block (runner.hip: MLAB_MERGE, MLAB_AMAX)
+# the one-launch experiment (built with -DMLAB_ONE_LAUNCH=ON; elsewhere these
+# exit 77, skipped): splits merged by the row's last block, a small Q's amax
+# in every block (runner.hip: MLAB_MERGE, MLAB_AMAX), and the default paths
+# forced in such a build
 add_test(NAME gpu_validate_combine_pass COMMAND mlabench run --require-gpu --no-time --quiet
          ${_gd}/varlen.h5 ${_gd}/q3_causal.h5 ${_gd}/scale002.h5)
 set_tests_properties(gpu_validate_combine_pass PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"

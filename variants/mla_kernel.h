@@ -212,6 +212,7 @@ MLAB_DEV void dequant_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile,
     }
 }
 
+#ifdef MLAB_ONE_LAUNCH /* the one-launch experiment (perf-notes v7): off by default */
 /* max |x| over n8 groups of 8 bf16 values, groups first, first + step, ...:
  * all of a thread's loads issued before any is used (UNR at a time). */
 MLAB_DEV float q_amax_range(const uint16_t *q, size_t n8, size_t first, size_t step)
@@ -235,6 +236,7 @@ MLAB_DEV float q_amax_range(const uint16_t *q, size_t n8, size_t first, size_t s
     }
     return a;
 }
+#endif
 
 /* MXFP4 staged rows -> e4m3 compute tile (the fp8 core's operand), the block
  * scale folded into each code: E2M1 magnitude m times 2^(e - 127) is an e4m3
@@ -303,7 +305,7 @@ MLAB_DEV void merge_weights(const mla_params &p, int tok, int h, float *w, int l
 
 /* Up to MLA_MERGE_CHUNK splits' 4 columns (group c4 of head h) into v,
  * all loads issued at once. */
-#define MLA_MERGE_CHUNK 16
+#define MLA_MERGE_CHUNK 8 /* 16 took the combine to 96 registers: 5 blocks an SM, a second wave at 64 rows x 16 heads */
 template <bool PART16>
 MLAB_DEV void merge_load(const mla_params &p, int tok, int h, int c4, int s0, int S,
                          float (&v)[MLA_MERGE_CHUNK][4])
@@ -355,6 +357,7 @@ MLAB_DEV void merge_group(const mla_params &p, int tok, int h, int c4, const flo
     *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * c4) = make_uint2(b[0], b[1]);
 }
 
+#ifdef MLAB_ONE_LAUNCH
 /* The whole row, by one block of MLA_NT threads (the inline merge). sw:
  * shared scratch of MLA_H x (MLA_MAX_SPLITS + 1) floats. A thread owns G
  * groups of 4 columns; it issues the loads of GH groups x 4 splits at once
@@ -425,6 +428,7 @@ MLAB_DEV void merge_row(const mla_params &p, int tok, float *sw)
         }
     }
 }
+#endif
 
 /* Split partials in f16 (half the bytes of fp32) for the fp8 KV: there the
  * normalized partial O / l, in units of kv_scale, is a convex combination of
@@ -520,12 +524,15 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
              * with a small Q (amax_blocks == 0), every block reads all of Q
              * itself (at most MLA_QSMALL_ROWS rows, 147 KB) and no pass runs */
             float a = 0.f;
-            if (p.amax_blocks > 0) {
+#ifdef MLAB_ONE_LAUNCH
+            if (p.amax_blocks == 0) {
+                a = q_amax_range(p.q, (size_t)p.total_q * MLA_H * MLA_D / 8, tid, MLA_NT);
+            } else
+#endif
+            {
                 mlab_grid_dep_wait(); /* the amax pass has finished (launched as its dependent) */
                 for (int i = tid; i < p.amax_blocks; i += MLA_NT)
                     a = fmaxf(a, p.q_amax_part[i]);
-            } else {
-                a = q_amax_range(p.q, (size_t)p.total_q * MLA_H * MLA_D / 8, tid, MLA_NT);
             }
             for (int m = MLAB_WARP / 2; m; m >>= 1)
                 a = fmaxf(a, mlab_shfl_xor(a, m));
@@ -797,6 +804,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             lse = FAST ? m + log2f(l) : (m + logf(l)) * MLA_LOG2E;
         p.part_lse[((size_t)tok * p.splits + split) * MLA_H + tid] = lse;
     }
+#ifdef MLAB_ONE_LAUNCH
     if (p.splits > 1 && p.merge_inline) {
         /* One launch: the row's last split block to finish merges it.
          * Memory order (the "threadfence reduction" pattern): every thread's
@@ -819,6 +827,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             if (tid == 0) p.row_count[tok] = 0;
         }
     }
+#endif
     MLAB_TR(if (tid == 0 && p.trace) {
         unsigned long long *tb = p.trace + MLAB_TR_DECODE + 8 * blockIdx.x;
         unsigned sm; asm("mov.u32 %0, %%smid;" : "=r"(sm));
@@ -833,7 +842,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
  * issues its splits' loads back to back (independent, unrolled), so the
  * block waits about one memory latency, not one per split. */
 template <bool FAST, bool PART16>
-__global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
+__global__ void __launch_bounds__(MLA_DV / 4, 8) mla_combine(const mla_params p)
 {
     /* One block a (token, head) when a row has more splits than one block
      * merges quickly (MLA_INLINE_MERGE_MAX): the first warp makes the weights,

@@ -185,6 +185,12 @@ extern "C" const char *mlab_gpu_build_knobs(void)
 #else
            "0"
 #endif
+           " one_launch="
+#ifdef MLAB_ONE_LAUNCH
+           "1"
+#else
+           "0"
+#endif
            " qreg="
 #ifdef MLAB_QREG
            "1"
@@ -511,12 +517,23 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
      * (the GPU tests run both); MLAB_FAULT=overread|merge is the negative
      * control the GPU tests must catch. */
     const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT");
+#ifdef MLAB_ONE_LAUNCH
     p->merge_inline = splits > 1 && splits <= MLA_INLINE_MERGE_MAX && MLAB_MERGE_INLINE_DEFAULT;
     if (m && !strcmp(m, "inline")) p->merge_inline = splits > 1;
     if (m && !strcmp(m, "combine")) p->merge_inline = 0;
     p->amax_blocks = g->total_q <= MLA_QSMALL_ROWS && MLAB_AMAX_INLINE_DEFAULT ? 0 : g->amax_blocks;
     if (a && !strcmp(a, "pass")) p->amax_blocks = g->amax_blocks;
     if (a && !strcmp(a, "inline")) p->amax_blocks = 0;
+#else
+    /* the one-launch paths are compiled out (-DMLAB_ONE_LAUNCH builds them):
+     * asking for them here is refused, never silently run the other way */
+    if ((m && !strcmp(m, "inline")) || (a && !strcmp(a, "inline"))) {
+        snprintf(why, whylen, "MLAB_MERGE=inline / MLAB_AMAX=inline need a build with -DMLAB_ONE_LAUNCH=ON");
+        return MLAB_GPU_NODEV;
+    }
+    p->merge_inline = 0;
+    p->amax_blocks = g->amax_blocks;
+#endif
     p->fault = f && !strcmp(f, "overread") ? 1 : f && !strcmp(f, "merge") ? 2 : 0;
     return 0;
 }
