@@ -274,14 +274,13 @@ MLAB_DEV void e4m3_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile, in
     }
 }
 
-/* ---- merging the splits of a row -------------------------------------------
+#ifdef MLAB_ONE_LAUNCH
+/* ---- the one-launch merge (-DMLAB_ONE_LAUNCH) -------------------------------
  * out[tok, h, :] = sum_s 2^(lse_s - max) O_s / sum_s 2^(lse_s - max) (zeros if
- * no split saw a row). Two steps shared by the two ways of merging (the
- * row's last decode block, or mla_combine):
+ * no split saw a row), by the row's last decode block:
  *   merge_weights: one warp turns a (tok, head)'s split log-sum-exps into
  *                  weights w[0 .. splits-1] and their sum w[MLA_MAX_SPLITS]
- *   merge_group:   4 consecutive output columns of one head: every split's
- *                  loads issued back to back (independent, unrolled)
+ *   merge_row:     the whole row, loads of 4 groups x 4 splits in flight
  * Partials are read with cache-global loads (L2, never a stale L1 line). The
  * negative control fault 2 leaves the last split out. */
 template <bool FAST>
@@ -302,60 +301,7 @@ MLAB_DEV void merge_weights(const mla_params &p, int tok, int h, float *w, int l
     for (int m = MLAB_WARP / 2; m; m >>= 1) den += mlab_shfl_xor(den, m);
     if (lane == 0) w[MLA_MAX_SPLITS] = den;
 }
-
-/* Up to MLA_MERGE_CHUNK splits' 4 columns (group c4 of head h) into v,
- * all loads issued at once. */
-#define MLA_MERGE_CHUNK 8 /* 16 took the combine to 96 registers: 5 blocks an SM, a second wave at 64 rows x 16 heads */
-template <bool PART16>
-MLAB_DEV void merge_load(const mla_params &p, int tok, int h, int c4, int s0, int S,
-                         float (&v)[MLA_MERGE_CHUNK][4])
-{
-    const size_t first = ((size_t)tok * p.splits * MLA_H + h) * MLA_DV / 4 + c4; /* in 4-column groups */
-    const size_t stride = (size_t)MLA_H * MLA_DV / 4; /* groups from one split to the next */
-#pragma unroll
-    for (int k = 0; k < MLA_MERGE_CHUNK; k++) {
-        const int s = s0 + k;
-        if (s >= S) {
-            v[k][0] = v[k][1] = v[k][2] = v[k][3] = 0.f;
-        } else if (PART16) {
-            const uint2 b = mlab_ldcg_u2((const uint2 *)p.part_o + first + s * stride);
-            v[k][0] = mlab_f16_bits_to_f32((uint16_t)b.x);
-            v[k][1] = mlab_f16_bits_to_f32((uint16_t)(b.x >> 16));
-            v[k][2] = mlab_f16_bits_to_f32((uint16_t)b.y);
-            v[k][3] = mlab_f16_bits_to_f32((uint16_t)(b.y >> 16));
-        } else {
-            const float4 f = mlab_ldcg_f4((const float4 *)p.part_o + first + s * stride);
-            v[k][0] = f.x; v[k][1] = f.y; v[k][2] = f.z; v[k][3] = f.w;
-        }
-    }
-}
-
-/* 4 consecutive output columns of one head, weights w ready in shared
- * memory; the first chunk of partials may already be in v (have_first). */
-template <bool FAST, bool PART16>
-MLAB_DEV void merge_group(const mla_params &p, int tok, int h, int c4, const float *w,
-                          float (&v)[MLA_MERGE_CHUNK][4], bool have_first)
-{
-    const int S = p.splits - (p.fault == 2 ? 1 : 0);
-    const float den = w[MLA_MAX_SPLITS] / (PART16 ? p.kv_scale : 1.f); /* f16 partials: kv_scale units */
-    float r[4] = {0.f, 0.f, 0.f, 0.f};
-    for (int s0 = 0; s0 < S; s0 += MLA_MERGE_CHUNK) {
-        if (s0 > 0 || !have_first) merge_load<PART16>(p, tok, h, c4, s0, S, v);
-#pragma unroll
-        for (int k = 0; k < MLA_MERGE_CHUNK; k++) {
-            const float ws = s0 + k < S ? w[s0 + k] : 0.f;
-#pragma unroll
-            for (int e = 0; e < 4; e++) r[e] += ws != 0.f ? ws * v[k][e] : 0.f; /* empty splits add nothing */
-        }
-    }
-    uint32_t b[2] = {0, 0};
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-        const float x = den > 0.f ? (FAST ? r[k] * mlab_rcp_fast(den) : mlab_div_rn(r[k], den)) : 0.f;
-        b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(x) << (16 * (k & 1));
-    }
-    *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * c4) = make_uint2(b[0], b[1]);
-}
+#endif
 
 #ifdef MLAB_ONE_LAUNCH
 /* The whole row, by one block of MLA_NT threads (the inline merge). sw:
@@ -841,25 +787,67 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
  * into weights in shared memory, then each thread owns 4 output columns and
  * issues its splits' loads back to back (independent, unrolled), so the
  * block waits about one memory latency, not one per split. */
+/* One block a (token, head): the first warp turns the splits' log-sum-exps
+ * into weights in shared memory, then each thread owns 4 output columns and
+ * issues its splits' loads back to back (independent, unrolled), so the
+ * block waits about one memory latency, not one per split. (0f09366's, kept
+ * as it was: loading the partials before the weights, 16 or 8 splits ahead,
+ * was 2-18% slower on split cases, papers/perf-notes.md v7.) */
 template <bool FAST, bool PART16>
-__global__ void __launch_bounds__(MLA_DV / 4, 8) mla_combine(const mla_params p)
+__global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
 {
-    /* One block a (token, head) when a row has more splits than one block
-     * merges quickly (MLA_INLINE_MERGE_MAX): the first warp makes the weights,
-     * each thread then owns 4 output columns. */
     __shared__ float w[MLA_MAX_SPLITS + 1];
     MLAB_TR(unsigned long long tr0 = mlab_gtime();)
     mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
     MLAB_TR(unsigned long long tr1 = mlab_gtime();)
     const int tok = blockIdx.x / MLA_H, h = blockIdx.x % MLA_H, tid = threadIdx.x;
-    /* the first MLA_MERGE_CHUNK splits' partials are loaded before the
-     * weights are known, so the two L2 round trips overlap (H200, 4x1024:
-     * the combine took 3.1 us after its wait, one dependent trip after another) */
-    float v[MLA_MERGE_CHUNK][4];
-    merge_load<PART16>(p, tok, h, tid, 0, p.splits - (p.fault == 2 ? 1 : 0), v);
-    if (tid < MLAB_WARP) merge_weights<FAST>(p, tok, h, w, tid);
+    const float *lse = p.part_lse + (size_t)tok * p.splits * MLA_H + h;
+    const int S = p.splits - (p.fault == 2 ? 1 : 0); /* the negative control leaves the last split out */
+    if (tid < MLAB_WARP) {
+        float mx = -INFINITY;
+        for (int s = tid; s < S; s += MLAB_WARP) mx = fmaxf(mx, lse[(size_t)s * MLA_H]);
+        for (int m = MLAB_WARP / 2; m; m >>= 1) mx = fmaxf(mx, mlab_shfl_xor(mx, m));
+        float den = 0.f;
+        for (int s = tid; s < S; s += MLAB_WARP) {
+            const float l = lse[(size_t)s * MLA_H];
+            const float ws = mx == -INFINITY || l == -INFINITY ? 0.f : FAST ? mlab_exp2_fast(l - mx) : exp2f(l - mx);
+            w[s] = ws;
+            den += ws;
+        }
+        for (int m = MLAB_WARP / 2; m; m >>= 1) den += mlab_shfl_xor(den, m);
+        if (tid == 0) w[MLA_MAX_SPLITS] = den;
+    }
     __syncthreads();
-    merge_group<FAST, PART16>(p, tok, h, tid, w, v, true);
+    const float den = w[MLA_MAX_SPLITS] / (PART16 ? p.kv_scale : 1.f); /* f16 partials: kv_scale units */
+    const size_t first = ((size_t)tok * p.splits * MLA_H + h) * MLA_DV / 4 + tid; /* in 4-column groups */
+    const size_t stride = (size_t)MLA_H * MLA_DV / 4; /* groups from one split to the next */
+    float r[4] = {0.f, 0.f, 0.f, 0.f};
+#pragma unroll 8
+    for (int s = 0; s < S; s++) {
+        const float ws = w[s];
+        if (ws != 0.f) { /* splits with no rows add nothing */
+            float v[4];
+            if (PART16) {
+                const uint2 b = ((const uint2 *)p.part_o)[first + s * stride];
+                v[0] = mlab_f16_bits_to_f32((uint16_t)b.x);
+                v[1] = mlab_f16_bits_to_f32((uint16_t)(b.x >> 16));
+                v[2] = mlab_f16_bits_to_f32((uint16_t)b.y);
+                v[3] = mlab_f16_bits_to_f32((uint16_t)(b.y >> 16));
+            } else {
+                const float4 f = ((const float4 *)p.part_o)[first + s * stride];
+                v[0] = f.x; v[1] = f.y; v[2] = f.z; v[3] = f.w;
+            }
+#pragma unroll
+            for (int k = 0; k < 4; k++) r[k] += ws * v[k];
+        }
+    }
+    uint32_t b[2] = {0, 0};
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const float v = den > 0.f ? (FAST ? r[k] * mlab_rcp_fast(den) : mlab_div_rn(r[k], den)) : 0.f;
+        b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(v) << (16 * (k & 1));
+    }
+    *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * tid) = make_uint2(b[0], b[1]);
     MLAB_TR(if (tid == 0 && p.trace) {
         unsigned long long *tb = p.trace + MLAB_TR_COMBINE + 4 * blockIdx.x;
         tb[0] = tr0; tb[1] = tr1; tb[2] = mlab_gtime(); tb[3] = 1;
