@@ -820,6 +820,7 @@ int mlab_cmd_run(int argc, char **argv)
             goto out_results;
     }
     rc = failed ? MLAB_EXIT_ACCURACY : MLAB_EXIT_OK;
+    mlab_results_fill_read_limits(&res); /* the peers' rows: their case's read limit */
     if (o.out) {
         int wrc = mlab_results_write(o.out, &res, why, sizeof why);
         if (wrc) {

@@ -93,6 +93,27 @@ void mlab_row_summarize(mlab_row *row)
     free(s);
 }
 
+size_t mlab_results_fill_read_limits(mlab_results *r)
+{
+    size_t filled = 0;
+    for (size_t i = 0; i < r->nrows; i++) {
+        mlab_row *w = &r->rows[i];
+        if (w->read_limit_us > 0 || strcmp(w->kind, "cpu") == 0)
+            continue;
+        for (size_t j = 0; j < r->nrows; j++) {
+            const mlab_row *v = &r->rows[j];
+            if (v->read_limit_us > 0 && strcmp(v->case_name, w->case_name) == 0 &&
+                strcmp(v->kv_format, w->kv_format) == 0) {
+                w->read_limit_us = v->read_limit_us;
+                w->read_limit_ratio = w->median_us > 0 ? w->median_us / w->read_limit_us : 0;
+                filled++;
+                break;
+            }
+        }
+    }
+    return filled;
+}
+
 /* ---- field tables ------------------------------------------------------- */
 
 #define FLD(T, m, k) {#m, k, offsetof(T, m), sizeof(((T *)0)->m)}

@@ -117,6 +117,11 @@ int mlab_results_add_input(mlab_results *r, const mlab_input_file *in);
  * (quartiles by linear interpolation, numpy's default; sample stdev, n - 1).
  * With no samples all six are 0 (stop_reason says "not_timed"). */
 void mlab_row_summarize(mlab_row *row);
+/* A row without a read limit (a peer's: the limit is measured per case and
+ * format by the GPU half) takes the one a GPU row of the same case and KV
+ * format carries in the same results, and its read_limit_ratio with it.
+ * Returns the number of rows filled. */
+size_t mlab_results_fill_read_limits(mlab_results *r);
 
 /* The scalar fields of mlab_env and mlab_row, in file order. One table drives
  * the results file's root attributes and /rows compound, the CSV export,

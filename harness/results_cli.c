@@ -56,6 +56,8 @@ int mlab_cli_load(const char *cmd, const char *path, mlab_results *r)
     int rc = mlab_results_read(path, r, why, sizeof why);
     if (rc != MLAB_EXIT_OK)
         mlab_cli_err(cmd, rc, "%s", why);
+    else
+        mlab_results_fill_read_limits(r); /* peers' rows in files written before they carried it */
     return rc;
 }
 
