@@ -147,20 +147,12 @@ static double call_flops(const mlab_case *c)
 
 static void row_from_case(mlab_row *r, const mlab_case *c, const run_opts *o, int gpu_row)
 {
-    memset(r, 0, sizeof *r);
+    mlab_row_for_case(r, c);
     /* where the row ran: the host always; the device for GPU rows (-1 for CPU rows) */
     snprintf(r->host, sizeof r->host, "%.63s", o->env->host);
     r->device_index = gpu_row && o->gpu_open ? o->device : -1;
     if (gpu_row && o->gpu_open)
         snprintf(r->gpu_uuid, sizeof r->gpu_uuid, "%s", o->env->gpu_uuid);
-    snprintf(r->case_name, sizeof r->case_name, "%s", c->name);
-    r->batch = c->batch;
-    r->q_seq_len = c->q_seq_len;
-    r->kv_len = c->kv_len;
-    r->total_q = c->total_q;
-    r->total_kv = c->total_kv;
-    r->valid = -1;
-    snprintf(r->stop_reason, sizeof r->stop_reason, "not_timed");
 }
 
 /* The (informative) tolerance row of a format's total error vs bf16 truth. */

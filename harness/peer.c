@@ -390,20 +390,12 @@ static const char *total_tol(mlab_kv_fmt f)
 
 static void row_init(mlab_row *r, const mlab_case *c, const mlab_peer *p, int idx)
 {
-    memset(r, 0, sizeof *r);
-    snprintf(r->case_name, sizeof r->case_name, "%s", c->name);
-    r->batch = c->batch;
-    r->q_seq_len = c->q_seq_len;
-    r->kv_len = c->kv_len;
-    r->total_q = c->total_q;
-    r->total_kv = c->total_kv;
+    mlab_row_for_case(r, c);
     snprintf(r->kind, sizeof r->kind, "peer");
     snprintf(r->variant, sizeof r->variant, "%s", p->name);
     r->variant_id = -100 - idx; /* peers: -100, -101, ... in --peers order */
     snprintf(r->kv_format, sizeof r->kv_format, "%s", mlab_kv_fmt_name(p->kv));
     snprintf(r->kernel_tol, sizeof r->kernel_tol, "%s", tol_name(p->ref));
-    r->valid = -1;
-    snprintf(r->stop_reason, sizeof r->stop_reason, "not_timed");
 }
 
 /* Returns 0 (the row, if any, is appended; *failed set on failure) or an

@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,19 @@ void mlab_row_summarize(mlab_row *row)
     row->median_us = mlab_quantile_sorted(s, n, 0.5);
     row->q3_us = mlab_quantile_sorted(s, n, 0.75);
     free(s);
+}
+
+void mlab_row_for_case(mlab_row *r, const mlab_case *c)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->case_name, sizeof r->case_name, "%s", c->name);
+    r->batch = c->batch;
+    r->q_seq_len = c->q_seq_len;
+    r->kv_len = c->kv_len;
+    r->total_q = c->total_q;
+    r->total_kv = c->total_kv;
+    r->valid = -1;
+    snprintf(r->stop_reason, sizeof r->stop_reason, "not_timed");
 }
 
 size_t mlab_results_fill_read_limits(mlab_results *r)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../reference/case.h"    /* mlab_case */
 #include "../reference/metrics.h" /* mlab_err */
 
 #define MLAB_RESULTS_FORMAT "mlabench-results"
@@ -122,6 +123,10 @@ void mlab_row_summarize(mlab_row *row);
  * format carries in the same results, and its read_limit_ratio with it.
  * Returns the number of rows filled. */
 size_t mlab_results_fill_read_limits(mlab_results *r);
+/* A fresh row for case c: zeroed, the case's name and shape, not validated
+ * (valid -1), not timed. Every producer of rows (variants, CPU references,
+ * peers) starts here. */
+void mlab_row_for_case(mlab_row *r, const mlab_case *c);
 
 /* The scalar fields of mlab_env and mlab_row, in file order. One table drives
  * the results file's root attributes and /rows compound, the CSV export,
