@@ -1,0 +1,400 @@
+/* run_rows.c: the rows of `mlabench run` for one case (run_rows.h).
+ *
+ * The CPU half: the OpenBLAS reference for every KV format and what each
+ * costs against bf16 truth. The GPU half: the read limit of each format (a
+ * streaming read of the call's fewest bytes, timed like the variants), then
+ * every selected variant validated against the reference on the same
+ * quantized inputs with NaN poison past each sequence end and in the output,
+ * and only then timed (cold, device events, harness/sampler.c). The peers:
+ * the same validation and timing through a child process (peer.c).
+ */
+#include "run_rows.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../reference/mla_ref.h"
+#include "../reference/metrics.h"
+#include "exitcodes.h"
+
+mlab_progress mlab_run_progress;
+
+/* The device fields of the environment, from the GPU side's report. */
+void mlab_run_env_from_gpu(mlab_env *e, const mlab_gpu_info *gi)
+{
+    e->gpu_index = gi->index;
+    snprintf(e->gpu_backend, sizeof e->gpu_backend, "%s", gi->backend);
+    snprintf(e->gpu_name, sizeof e->gpu_name, "%s", gi->name);
+    snprintf(e->gpu_arch, sizeof e->gpu_arch, "%s", gi->arch);
+    snprintf(e->gpu_uuid, sizeof e->gpu_uuid, "%s", gi->uuid);
+    snprintf(e->runtime_version, sizeof e->runtime_version, "%s", gi->runtime);
+    snprintf(e->driver_version, sizeof e->driver_version, "%s", gi->driver);
+    e->gpu_cu_count = gi->sms;
+    e->gpu_clock_mhz = gi->clock_mhz;
+    e->gpu_mem_clock_mhz = gi->mem_clock_mhz;
+    e->gpu_l2_bytes = gi->l2_bytes;
+    snprintf(e->kernel_knobs, sizeof e->kernel_knobs, "%s", mlab_gpu_build_knobs());
+}
+
+
+static void progress(void *ctx, int done, int total)
+{
+    const char *what = ctx;
+    if (total >= 8 && done == total && mlab_run_progress.open)
+        mlab_progress_line(&mlab_run_progress, "    %s: %d/%d items", what, done, total);
+    else if (total >= 8 && done % (total / 8) == 0)
+        mlab_progress_update(&mlab_run_progress, "    %s: %d/%d items", what, done, total);
+}
+
+/* Fewest bytes a call must move: Q in (bf16), the KV rows in their format,
+ * indptrs, and the bf16 output. */
+static double call_bytes(const mlab_case *c, mlab_kv_fmt f)
+{
+    double row = f == MLAB_KV_BF16 ? 2.0 * MLAB_DQK
+               : f == MLAB_KV_FP8  ? 1.0 * MLAB_DQK
+                                   : (double)(MLAB_FP4_ROW + MLAB_MX_NBLK);
+    return (double)c->total_q * MLAB_HEADS * MLAB_DQK * 2 + (double)c->total_kv * row +
+           2.0 * (c->batch + 1) * 4 + (double)c->total_q * MLAB_HEADS * MLAB_DV * 2;
+}
+
+static double call_flops(const mlab_case *c)
+{
+    double f = 0;
+    for (int b = 0; b < c->batch; b++) {
+        int n = c->qo_indptr[b + 1] - c->qo_indptr[b], L = c->kv_indptr[b + 1] - c->kv_indptr[b];
+        for (int i = 0; i < n; i++) {
+            int vis = L - n + i + 1;
+            if (vis > 0)
+                f += (double)vis * MLAB_HEADS * 2.0 * (MLAB_DQK + MLAB_DV);
+        }
+    }
+    return f;
+}
+
+static void row_from_case(mlab_row *r, const mlab_case *c, const run_opts *o, int gpu_row)
+{
+    mlab_row_for_case(r, c);
+    /* where the row ran: the host always; the device for GPU rows (-1 for CPU rows) */
+    snprintf(r->host, sizeof r->host, "%.63s", o->env->host);
+    r->device_index = gpu_row && o->gpu_open ? o->device : -1;
+    if (gpu_row && o->gpu_open)
+        snprintf(r->gpu_uuid, sizeof r->gpu_uuid, "%s", o->env->gpu_uuid);
+}
+
+/* The (informative) tolerance row of a format's total error vs bf16 truth. */
+static const char *total_tol_name(mlab_kv_fmt f)
+{
+    return f == MLAB_KV_BF16 ? "total:bf16" : f == MLAB_KV_FP8 ? "total:fp8" : "total:mxfp4";
+}
+
+typedef struct {
+    const char *label;      /* row name: cpu_ref_<label> */
+    mlab_kv_fmt kv;
+    int q_fp8, p_fp8, other_tie;
+} cpu_ref_spec;
+
+static const cpu_ref_spec cpu_refs[] = {
+    {"bf16", MLAB_KV_BF16, 0, 0, 0},
+    {"fp8", MLAB_KV_FP8, 1, 1, 0},
+    {"fp8_pexact", MLAB_KV_FP8, 1, 0, 0},
+    {"fp8_kvonly", MLAB_KV_FP8, 0, 0, 0},
+    {"mxfp4", MLAB_KV_MXFP4, 0, 0, 0},
+    {"mxfp4_othertie", MLAB_KV_MXFP4, 0, 0, 1},
+};
+#define N_CPU_REFS (sizeof cpu_refs / sizeof cpu_refs[0])
+_Static_assert(N_CPU_REFS == MLAB_RUN_NREFS, "run_rows.h: MLAB_RUN_NREFS");
+
+/* The CPU half: every reference; errors against bf16 truth. refs[i] keeps
+ * each output for the GPU half. */
+int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float **refs)
+{
+    size_t nout = (size_t)c->total_q * MLAB_HEADS * MLAB_DV;
+    printf("\n== case %s: batch %d, q rows %d, kv rows %d, q_seq_len %d, input scale %g, "
+           "mxfp4 tie %s\n", c->name, c->batch, c->total_q, c->total_kv, c->q_seq_len,
+           (double)c->input_scale, mlab_fp4_tie_name(c->fp4_tie));
+    printf("CPU reference (OpenBLAS %s), error against bf16 truth:\n", o->truth_dgemm ? "dgemm" : "sgemm");
+    printf("  %-16s %8s %10s %10s %10s %10s %9s %6s\n", "format", "time_s", "rel_rms",
+           "max_abs", "max_rel", "cos_diff", "mism@tol", "comp");
+    for (size_t k = 0; k < N_CPU_REFS; k++) {
+        const cpu_ref_spec *s = &cpu_refs[k];
+        refs[k] = malloc((nout + 1) * sizeof(float));
+        if (!refs[k])
+            return MLAB_EXIT_INTERNAL;
+        mlab_ref_opts ro = {s->kv, (k == 0 && o->truth_dgemm) ? MLAB_REF_DGEMM : MLAB_REF_SGEMM,
+                            s->q_fp8, s->p_fp8, o->quiet ? NULL : progress, (void *)s->label};
+        /* the other MXFP4 tie rule: a view of the case whose MXFP4 tensors are
+         * requantized from kv_bf16 (the case itself is not touched) */
+        mlab_case view = *c;
+        if (s->other_tie) {
+            size_t nkv = (size_t)c->total_kv;
+            view.kv_fp4 = malloc(nkv * MLAB_FP4_ROW + 1);
+            view.kv_e8m0 = malloc(nkv * MLAB_MX_NBLK + 1);
+            if (!view.kv_fp4 || !view.kv_e8m0) {
+                free(view.kv_fp4);
+                free(view.kv_e8m0);
+                return MLAB_EXIT_INTERNAL;
+            }
+            view.fp4_tie = c->fp4_tie == MLAB_TIE_UP ? MLAB_TIE_EVEN : MLAB_TIE_UP;
+#pragma omp parallel for schedule(static)
+            for (long long r = 0; r < (long long)nkv; r++)
+                mlab_mxfp4_quantize_row(c->kv_bf16 + r * MLAB_DQK, MLAB_DQK, view.fp4_tie,
+                                        view.kv_fp4 + r * MLAB_FP4_ROW, view.kv_e8m0 + r * MLAB_MX_NBLK);
+        }
+        double t0 = mlab_now_s();
+        int rc = mlab_ref_compute(&view, &ro, refs[k]);
+        double dt = mlab_now_s() - t0;
+        if (s->other_tie) {
+            free(view.kv_fp4);
+            free(view.kv_e8m0);
+        }
+        if (rc)
+            return MLAB_EXIT_INTERNAL;
+        mlab_row row;
+        row_from_case(&row, c, o, 0);
+        snprintf(row.variant, sizeof row.variant, "cpu_ref_%s", s->label);
+        if (s->other_tie)
+            snprintf(row.variant, sizeof row.variant, "cpu_ref_mxfp4_%s",
+                     mlab_fp4_tie_name(c->fp4_tie == MLAB_TIE_UP ? MLAB_TIE_EVEN : MLAB_TIE_UP));
+        else if (s->kv == MLAB_KV_MXFP4)
+            snprintf(row.variant, sizeof row.variant, "cpu_ref_mxfp4_%s", mlab_fp4_tie_name(c->fp4_tie));
+        row.variant_id = -1 - (int)k;
+        snprintf(row.kind, sizeof row.kind, "cpu");
+        snprintf(row.kv_format, sizeof row.kv_format, "%s", mlab_kv_fmt_name(s->kv));
+        const mlab_tol *tt = mlab_tol_find(total_tol_name(s->kv));
+        mlab_err_judge(refs[k], refs[0], nout, tt, &row.total_err);
+        row.kernel_err = row.total_err;
+        snprintf(row.kernel_tol, sizeof row.kernel_tol, "%s", tt->name);
+        double sample = dt * 1e6;
+        row.nsamples = 1;
+        row.samples_us = &sample;
+        mlab_row_summarize(&row);
+        snprintf(row.stop_reason, sizeof row.stop_reason, "cpu_once");
+        row.bytes = call_bytes(c, s->kv);
+        row.flops = call_flops(c);
+        if (mlab_results_add_row(res, &row))
+            return MLAB_EXIT_INTERNAL;
+        const mlab_err *e = &row.total_err;
+        printf("  %-16s %8.2f %10.3e %10.3e %10.3e %10.3e %9zu %6s\n", row.variant + 8, dt,
+               e->rel_rms, e->max_abs, e->max_rel, e->cos_diff, e->mismatches,
+               e->comp_pass ? "pass" : "FAIL");
+        fflush(stdout);
+    }
+    if (c->ref_out) { /* a reference output stored in the case file (e.g. by the recorder) */
+        float *st = malloc((nout + 1) * sizeof(float));
+        if (!st)
+            return MLAB_EXIT_INTERNAL;
+        for (size_t i = 0; i < nout; i++)
+            st[i] = mlab_bf16_to_f32(c->ref_out[i]);
+        mlab_err e;
+        int ok = mlab_err_judge(st, refs[0], nout, mlab_tol_find("kernel:bf16"), &e);
+        printf("  stored /ref_out against the bf16 reference: rel_rms %.3e, max_abs %.3e, %s "
+               "(kernel:bf16 tolerance)\n", e.rel_rms, e.max_abs, ok ? "agrees" : "DISAGREES");
+        free(st);
+    }
+    return MLAB_EXIT_OK;
+}
+
+/* Print the worst elements of a failed validation. */
+static void print_worst(const uint16_t *out, const float *ref, size_t n, const mlab_err *e)
+{
+    size_t idx[2] = {e->max_abs_idx, e->max_rel_idx};
+    for (int k = 0; k < 2; k++) {
+        size_t i = idx[k];
+        if (i >= n)
+            continue;
+        printf("      worst %s at token %zu head %zu dim %zu: got %.6g, want %.6g\n",
+               k ? "rel" : "abs", i / (MLAB_HEADS * MLAB_DV), (i / MLAB_DV) % MLAB_HEADS,
+               i % MLAB_DV, (double)mlab_bf16_to_f32(out[i]), (double)ref[i]);
+    }
+    if (e->nonfinite_disagree)
+        printf("      %zu NaN/Inf disagreements, first at flat index %zu (got %.6g)\n",
+               e->nonfinite_disagree, e->first_nonfinite_idx,
+               (double)mlab_bf16_to_f32(out[e->first_nonfinite_idx]));
+}
+
+/* The GPU back end as a timing back end (sampler.h) */
+static int gs_warm(void *g, char *why, size_t n) { return mlab_gpu_warm(g, why, n); }
+static int gs_cold(void *g, double *us, char *why, size_t n) { return mlab_gpu_cold(g, us, why, n); }
+static int gs_graph(void *g, int it, double *us, char *why, size_t n) { return mlab_gpu_graph(g, it, us, why, n); }
+
+static mlab_sampler gpu_sampler(mlab_gpu *g)
+{
+    mlab_sampler s = {g, gs_warm, gs_cold, gs_graph, mlab_gpu_flush_s(g)};
+    return s;
+}
+
+/* Median of the selected kernel's cold samples under the run's timing
+ * options (no graph figure). */
+int mlab_run_gpu_cold_median(mlab_gpu *g, const mlab_timing_opts *t, double *us, char *why, size_t n)
+{
+    mlab_timing_opts o = *t;
+    o.graph_iters = 0;
+    mlab_sampler s = gpu_sampler(g);
+    mlab_row r;
+    memset(&r, 0, sizeof r);
+    int rc = mlab_sample(&s, &o, &r, why, n);
+    if (rc)
+        return rc;
+    mlab_row_summarize(&r);
+    *us = r.median_us;
+    free(r.samples_us);
+    return 0;
+}
+
+/* The clocks right after a timed row (its device and host: row_from_case). */
+static void row_clocks(mlab_row *r, mlab_gpu *g, const mlab_env *env)
+{
+    int mhz, temp, thr;
+    mlab_gpu_clocks(g, &mhz, &temp, &thr);
+    r->sm_clock_mhz = mhz;
+    r->temp_c = temp;
+    /* throttled: a slowdown reason was reported, or the clock read below 90%
+     * of the device's maximum right after the samples */
+    r->throttled = thr > 0 || (mhz > 0 && env->gpu_clock_mhz > 0 && mhz < 0.9 * env->gpu_clock_mhz);
+}
+
+int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *res,
+                    float **refs, double copy_bw, int *failed)
+{
+    size_t nout = (size_t)c->total_q * MLAB_HEADS * MLAB_DV;
+    char why[512] = "";
+    int rc = mlab_gpu_load_case(g, c, 1, why, sizeof why);
+    if (rc) {
+        fprintf(stderr, "mlabench run: %s\n", why);
+        return rc;
+    }
+    /* the read limit of each format: a streaming read of the call's fewest
+     * bytes, timed the same way as the variants */
+    double rlim[3] = {0, 0, 0};
+    if (!o->no_time) {
+        for (int f = 0; f < 3; f++) {
+            rc = mlab_gpu_select_read(g, call_bytes(c, (mlab_kv_fmt)f), why, sizeof why);
+            if (!rc)
+                rc = mlab_run_gpu_cold_median(g, &o->timing, &rlim[f], why, sizeof why);
+            if (rc) {
+                fprintf(stderr, "mlabench run: read limit: %s\n", why);
+                return rc;
+            }
+        }
+        printf("read limit (a streaming read of the call's fewest bytes, cold): bf16 %.2f us, "
+               "fp8 %.2f us, mxfp4 %.2f us\n", rlim[0], rlim[1], rlim[2]);
+    }
+    uint16_t *out = malloc((nout + 1) * sizeof *out);
+    float *outf = malloc((nout + 1) * sizeof *outf);
+    if (!out || !outf) {
+        free(out);
+        free(outf);
+        return MLAB_EXIT_INTERNAL;
+    }
+    int n;
+    const mlab_variant *vt = mlab_variant_table(&n);
+    printf("GPU variants (validated with NaN poison, then timed cold; copy bandwidth %.0f GB/s):\n",
+           copy_bw);
+    printf("  %-14s %5s %6s %10s %9s %8s %7s %7s %10s %10s %s\n", "variant", "valid", "splits",
+           "median_us", "iqr_us", "GB/s", "%copy", "x_read", "kern_rms", "total_rms", "samples");
+    for (int i = 0; i < n; i++) {
+        if (!o->want[i])
+            continue;
+        const mlab_variant *v = &vt[i];
+        mlab_row row;
+        row_from_case(&row, c, o, 1);
+        snprintf(row.variant, sizeof row.variant, "%s", v->name);
+        row.variant_id = v->id;
+        snprintf(row.kind, sizeof row.kind, "gpu");
+        snprintf(row.kv_format, sizeof row.kv_format, "%s", mlab_kv_fmt_name(v->kv));
+        mlab_launch_info li;
+        memset(&li, 0, sizeof li);
+        rc = mlab_gpu_run(g, v->id, o->splits, out, &li, why, sizeof why);
+        if (rc) {
+            fprintf(stderr, "mlabench run: %s: %s\n", v->name, why);
+            free(out);
+            free(outf);
+            return rc;
+        }
+        const int splits_used = li.splits;
+        if (li.exact_fallback)
+            printf("  %-14s a block scale of this case is outside what its fast path holds "
+                   "exactly: its exact path runs\n", v->name);
+        row.splits = li.splits;
+        row.grid = li.grid;
+        row.block = li.block;
+        row.smem_bytes = li.smem_bytes;
+        row.blocks_per_sm = li.blocks_per_sm;
+        row.read_limit_us = rlim[v->kv];
+        for (size_t k = 0; k < nout; k++)
+            outf[k] = mlab_bf16_to_f32(out[k]);
+        /* the kernel's own reference: same quantized inputs, same P rounding */
+        const float *kref = v->kv == MLAB_KV_BF16 ? refs[0]
+                          : v->kv == MLAB_KV_FP8  ? refs[v->p_fp8 ? 1 : 2]
+                                                  : refs[4];
+        const mlab_tol *tol = mlab_tol_find(v->tol);
+        row.valid = mlab_err_judge(outf, kref, nout, tol, &row.kernel_err);
+        snprintf(row.kernel_tol, sizeof row.kernel_tol, "%s", tol->name);
+        const mlab_tol *tt = mlab_tol_find(total_tol_name(v->kv));
+        mlab_err_judge(outf, refs[0], nout, tt, &row.total_err);
+        row.bytes = call_bytes(c, v->kv);
+        row.flops = call_flops(c);
+        if (!row.valid) {
+            *failed = 1;
+            printf("  %-14s  FAIL %6d  rel_rms %.3e (max %.1e), %zu mismatches at rtol %.3g atol %.3g\n",
+                   v->name, splits_used, row.kernel_err.rel_rms, tol->max_rel_rms,
+                   row.kernel_err.mismatches, tol->rtol, row.kernel_err.atol);
+            print_worst(out, kref, nout, &row.kernel_err);
+        } else if (!o->no_time) {
+            rc = mlab_gpu_select(g, v->id, o->splits, &li, why, sizeof why);
+            mlab_sampler smp = gpu_sampler(g);
+            if (!rc)
+                rc = mlab_sample(&smp, &o->timing, &row, why, sizeof why);
+            row_clocks(&row, g, &res->env);
+            if (rc) {
+                fprintf(stderr, "mlabench run: %s: %s\n", v->name, why);
+                free(out);
+                free(outf);
+                return rc;
+            }
+            mlab_row_summarize(&row);
+            row.gbps = row.bytes / (row.median_us * 1e3);
+            row.pct_copy_bw = copy_bw > 0 ? 100.0 * row.gbps / copy_bw : 0;
+            row.tflops = row.flops / (row.median_us * 1e6);
+            row.read_limit_ratio = row.read_limit_us > 0 ? row.median_us / row.read_limit_us : 0;
+        }
+        if (row.valid && !o->no_time)
+            printf("  %-14s %5s %6d %10.2f %9.2f %8.0f %6.1f%% %7.2f %10.3e %10.3e %zu (%s)%s\n",
+                   v->name, "ok", splits_used, row.median_us, row.q3_us - row.q1_us, row.gbps,
+                   row.pct_copy_bw, row.read_limit_ratio, row.kernel_err.rel_rms,
+                   row.total_err.rel_rms, row.nsamples, row.stop_reason,
+                   row.throttled > 0 ? " THROTTLED" : "");
+        else if (row.valid)
+            printf("  %-14s %5s %6d %10s %9s %8s %7s %7s %10.3e %10.3e\n", v->name, "ok",
+                   splits_used, "-", "-", "-", "-", "-", row.kernel_err.rel_rms,
+                   row.total_err.rel_rms);
+        fflush(stdout);
+        int arc = mlab_results_add_row(res, &row);
+        free(row.samples_us);
+        if (arc) {
+            free(out);
+            free(outf);
+            return MLAB_EXIT_INTERNAL;
+        }
+    }
+    free(out);
+    free(outf);
+    return MLAB_EXIT_OK;
+}
+
+/* The peers on this case (harness/peer.c), judged against refs[] above. A
+ * case made in memory (path NULL) goes to the peers through a temporary file. */
+int mlab_run_peers_half(mlab_case *c, const char *path, const run_opts *o, const mlab_env *env,
+                      mlab_results *res, float **refs, int *failed)
+{
+    const char *dev = getenv("MLAB_PEER_DEVICE");
+    mlab_peer_refs pr = {{refs[0], refs[1], refs[3], refs[4]}, refs[0],
+                         {call_bytes(c, MLAB_KV_BF16), call_bytes(c, MLAB_KV_FP8),
+                          call_bytes(c, MLAB_KV_MXFP4)}, call_flops(c)};
+    mlab_peer_opts po = {o->peer_python, dev && *dev ? dev : "cuda", env->gpu_l2_bytes,
+                         env->copy_bw_gbs, &o->timing, o->no_time};
+    return mlab_peers_run(o->peers, o->npeers, &po, path, c, &pr, res, failed);
+}
+
