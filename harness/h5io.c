@@ -737,7 +737,7 @@ static int batch_from_indptr(const rd_ctx *x, hid_t f, long *batch)
         return rd_fail(x, rc, obj, "is a link or unreadable: not accepted");
     hid_t ds = H5Dopen2(f, "qo_indptr", H5P_DEFAULT), sp = -1;
     if (ds < 0 || (sp = H5Dget_space(ds)) < 0) {
-        rd_fail(x, rc, obj, "cannot be opened as a dataset (corrupt file?)");
+        rd_fail(x, rc, obj, "is not a dataset, or cannot be opened (corrupt file?)");
         goto out;
     }
     hsize_t d[H5S_MAX_RANK];

@@ -205,6 +205,20 @@ def main():
     rc, so, se = mlab("import", shape, "-o", os.path.join(tmp, "x.h5"))
     check(rc == 3 and "shape.h5" in se and "/kv_bf16" in se and "dims" in se and se.count("\n") == 1,
           "/kv_bf16 of the wrong shape: exit 3, one line", se)
+    # what is present beyond the four is checked as usual; no attribute batch needs /qo_indptr
+    for fname, edit, want in (
+            ("fp8shape", lambda f: f.create_dataset("kv_fp8", data=np.zeros((kv.shape[0] - 1, 1, DQK), np.uint8)),
+             "/kv_fp8: dims"),
+            ("noqo", lambda f: f.__delitem__("qo_indptr"), "/qo_indptr: missing"),
+            ("qorank", lambda f: (f.__delitem__("qo_indptr"), f.create_dataset("qo_indptr", data=qo[None, :])),
+             "/qo_indptr: rank 2"),
+            ("tiebad", lambda f: f.attrs.__setitem__("mxfp4_tie", "odd"), "attribute mxfp4_tie")):
+        path = os.path.join(tmp, fname + ".h5")
+        write_bare(path, q, kv, qo, kvp, "u16")
+        with h5py.File(path, "a") as f:
+            edit(f)
+        rc, so, se = mlab("import", path, "-o", os.path.join(tmp, "x.h5"))
+        check(rc == 3 and f"{fname}.h5: {want}" in se and se.count("\n") == 1, f"{fname}: exit 3, '{want}'", se)
     rc, so, se = mlab("import", os.path.join(tmp, "absent.h5"), "-o", os.path.join(tmp, "x.h5"))
     check(rc == 4 and "absent.h5" in se, "missing input file: exit 4", se)
     before = sha(src)
