@@ -15,5 +15,6 @@ int mlab_cmd_report(int argc, char **argv);   /* cmd_report.c: results -> Markdo
 int mlab_cmd_history(int argc, char **argv);  /* cmd_history.c: runs -> relative history */
 int mlab_cmd_merge(int argc, char **argv);    /* cmd_merge.c: one sweep's files -> one */
 int mlab_cmd_tolerances(int argc, char **argv); /* cmd_run.c: the tolerance table, Markdown */
+int mlab_cmd_import(int argc, char **argv);   /* cmd_import.c: own q/kv -> a full case file */
 
 #endif

@@ -25,6 +25,9 @@
  *      child (read_case with validate_only, under mlab_guard_read), so a
  *      libhdf5 crash or hang on a corrupt file is exit 3, not a dead
  *      mlabench.
+ *      mlab_h5_read_inputs is the same reader in "inputs" mode (import):
+ *      root attributes optional, derived datasets checked when present but
+ *      not required and not read.
  *   5. mlab_h5_write_case: refuses an invalid case, writes "<path>.tmp.<pid>"
  *      with 1.8-compatible object headers (h5py and h5dump of HDF5 1.10 read
  *      it), contiguous and uncompressed (random bits do not compress),
@@ -718,14 +721,57 @@ static int check_format(const rd_ctx *x, hid_t f)
     return MLAB_EXIT_OK;
 }
 
+/* Inputs without an attribute batch: /qo_indptr's length minus one. Only
+ * its link and dataspace are looked at here; open_checked checks it fully
+ * (type, dims against this batch, storage) before anything is read. */
+static int batch_from_indptr(const rd_ctx *x, hid_t f, long *batch)
+{
+    const char *obj = "/qo_indptr";
+    int rc = MLAB_EXIT_BADINPUT;
+    htri_t ex = H5Lexists(f, "qo_indptr", H5P_DEFAULT);
+    if (ex <= 0)
+        return rd_fail(x, rc, obj, ex == 0 ? "missing (and no attribute batch)"
+                                           : "cannot be looked up (corrupt file?)");
+    H5L_info_t li;
+    if (H5Lget_info(f, "qo_indptr", &li, H5P_DEFAULT) < 0 || li.type != H5L_TYPE_HARD)
+        return rd_fail(x, rc, obj, "is a link or unreadable: not accepted");
+    hid_t ds = H5Dopen2(f, "qo_indptr", H5P_DEFAULT), sp = -1;
+    if (ds < 0 || (sp = H5Dget_space(ds)) < 0) {
+        rd_fail(x, rc, obj, "is not a dataset, or cannot be opened (corrupt file?)");
+        goto out;
+    }
+    hsize_t d[H5S_MAX_RANK];
+    int rank = H5Sget_simple_extent_ndims(sp);
+    if (rank != 1 || H5Sget_simple_extent_dims(sp, d, NULL) != 1) {
+        rd_fail(x, rc, obj, "rank %d, expected rank 1 [batch + 1]", rank);
+        goto out;
+    }
+    if (d[0] < 2 || d[0] > (hsize_t)INT_MAX) {
+        rd_fail(x, rc, obj, "dims [%llu]: expected [batch + 1] with batch 1 .. %d",
+                (unsigned long long)d[0], INT_MAX - 1);
+        goto out;
+    }
+    *batch = (long)d[0] - 1;
+    rc = MLAB_EXIT_OK;
+out:
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (ds >= 0)
+        H5Dclose(ds);
+    return rc;
+}
+
 /* The root attributes into c (data/README.md says which are required);
  * *q_seq_len and *kv_len get the stated lengths, or -1. */
-static int read_params(const rd_ctx *x, hid_t f, mlab_case *c, long *q_seq_len, long *kv_len)
+static int read_params(const rd_ctx *x, hid_t f, mlab_case *c, long *q_seq_len, long *kv_len,
+                       int inputs, int *seed_stated)
 {
     char s[64];
     long batch = 0, v = 0;
     double dv = 0;
-    int rc = get_int_attr(x, f, "batch", 1, INT_MAX - 1, 1, &batch);
+    int rc = get_int_attr(x, f, "batch", 1, INT_MAX - 1, !inputs, &batch);
+    if (rc == -1) /* inputs: no attribute batch, /qo_indptr says it */
+        rc = batch_from_indptr(x, f, &batch);
     if (rc != MLAB_EXIT_OK)
         return rc;
     c->batch = (int)batch;
@@ -745,7 +791,8 @@ static int read_params(const rd_ctx *x, hid_t f, mlab_case *c, long *q_seq_len, 
         }
     }
 
-    if ((rc = get_attr(x, f, NULL, "sm_scale", A_FLOAT, &dv, 0, 1)) != MLAB_EXIT_OK)
+    dv = 1.0 / sqrt((double)MLAB_DQK); /* inputs: the model's 1/sqrt(576) when not stated */
+    if ((rc = get_attr(x, f, NULL, "sm_scale", A_FLOAT, &dv, 0, !inputs)) > 0)
         return rc;
     c->sm_scale = (float)dv;
     c->input_scale = 1.0f;
@@ -758,8 +805,10 @@ static int read_params(const rd_ctx *x, hid_t f, mlab_case *c, long *q_seq_len, 
                        "= %g: must be positive and finite", (double)c->input_scale);
     if ((rc = get_attr(x, f, NULL, "seed", A_UINT64, &c->seed, 0, 0)) > 0)
         return rc;
+    *seed_stated = rc == MLAB_EXIT_OK;
 
-    if ((rc = get_attr(x, f, NULL, "fp8_format", A_STR, s, sizeof s, 1)) != MLAB_EXIT_OK)
+    snprintf(s, sizeof s, "float8_e4m3fn"); /* inputs: the defaults when not stated */
+    if ((rc = get_attr(x, f, NULL, "fp8_format", A_STR, s, sizeof s, !inputs)) > 0)
         return rc;
     if (strcmp(s, "float8_e4m3fn") == 0)
         c->fp8_fmt = MLAB_FP8_E4M3FN;
@@ -768,7 +817,8 @@ static int read_params(const rd_ctx *x, hid_t f, mlab_case *c, long *q_seq_len, 
     else
         return rd_fail(x, MLAB_EXIT_BADINPUT, "attribute fp8_format",
                        "= \"%s\": expected \"float8_e4m3fn\" or \"float8_e4m3fnuz\"", s);
-    if ((rc = get_attr(x, f, NULL, "mxfp4_tie", A_STR, s, sizeof s, 1)) != MLAB_EXIT_OK)
+    snprintf(s, sizeof s, "up");
+    if ((rc = get_attr(x, f, NULL, "mxfp4_tie", A_STR, s, sizeof s, !inputs)) > 0)
         return rc;
     if (mlab_fp4_tie_parse(s, &c->fp4_tie) != 0)
         return rd_fail(x, MLAB_EXIT_BADINPUT, "attribute mxfp4_tie",
@@ -840,7 +890,14 @@ out:
 /* The reader. validate_only (in the guard's child): every check and every
  * libhdf5 call of a real read but the data of contiguous datasets, and
  * nothing is kept. */
-static int read_case(const char *path, mlab_case *c, char *why, size_t whylen, int validate_only)
+static int is_derived(int i)
+{
+    return i == DS_KV_FP8 || i == DS_KV_FP8_SCALE || i == DS_KV_MXFP4 || i == DS_KV_MXFP4_SCALE ||
+           i == DS_REF_OUT;
+}
+
+static int read_case(const char *path, mlab_case *c, char *why, size_t whylen, int validate_only,
+                     int inputs, int *seed_stated)
 {
     rd_ctx x = {path, why, whylen};
     ds_open o[DS_COUNT];
@@ -871,8 +928,10 @@ static int read_case(const char *path, mlab_case *c, char *why, size_t whylen, i
     }
 
     long q_seq_len, kv_len;
-    if ((rc = check_format(&x, f)) != MLAB_EXIT_OK ||
-        (rc = read_params(&x, f, c, &q_seq_len, &kv_len)) != MLAB_EXIT_OK)
+    /* inputs: a file without the attribute format is taken as a bare one */
+    if ((!inputs || H5Aexists(f, "format") != 0) && (rc = check_format(&x, f)) != MLAB_EXIT_OK)
+        goto close_file;
+    if ((rc = read_params(&x, f, c, &q_seq_len, &kv_len, inputs, seed_stated)) != MLAB_EXIT_OK)
         goto close_file;
     long batch = c->batch;
 
@@ -889,7 +948,8 @@ static int read_case(const char *path, mlab_case *c, char *why, size_t whylen, i
     for (int i = 0; i < DS_COUNT; i++) {
         if (i == DS_Q || i == DS_KV_BF16)
             continue;
-        rc = open_checked(&x, f, i, total_q, total_kv, batch, c->fp8_fmt, i != DS_REF_OUT, &o[i]);
+        rc = open_checked(&x, f, i, total_q, total_kv, batch, c->fp8_fmt,
+                          i != DS_REF_OUT && !inputs, &o[i]);
         if (rc != MLAB_EXIT_OK)
             goto close_datasets;
     }
@@ -908,7 +968,7 @@ static int read_case(const char *path, mlab_case *c, char *why, size_t whylen, i
                      "allocated (out of memory)", total_q, total_kv);
         goto close_datasets;
     }
-    if (o[DS_REF_OUT].present) {
+    if (o[DS_REF_OUT].present && !inputs) {
         c->ref_out = malloc(((size_t)total_q * MLAB_HEADS * MLAB_DV + 1) * sizeof(uint16_t));
         if (!c->ref_out) {
             rc = rd_fail(&x, MLAB_EXIT_BADINPUT, NULL, "/ref_out cannot be allocated (out of memory)");
@@ -921,8 +981,14 @@ static int read_case(const char *path, mlab_case *c, char *why, size_t whylen, i
         [DS_KV_MXFP4_SCALE] = c->kv_e8m0, [DS_QO_INDPTR] = c->qo_indptr,
         [DS_KV_INDPTR] = c->kv_indptr, [DS_REF_OUT] = c->ref_out,
     };
+    if (inputs) { /* derived tensors are not read: zeros (valid codes), scale 1 */
+        memset(c->kv_fp8, 0, (size_t)total_kv * MLAB_DQK);
+        memset(c->kv_fp4, 0, (size_t)total_kv * MLAB_FP4_ROW);
+        memset(c->kv_e8m0, 0, (size_t)total_kv * MLAB_MX_NBLK);
+        c->kv_fp8_scale = 1.0f;
+    }
     for (int i = 0; i < DS_COUNT; i++) {
-        if (!o[i].present)
+        if (!o[i].present || (inputs && is_derived(i)))
             continue;
         rc = read_checked(&x, i, &o[i], buf[i]);
         if (rc != MLAB_EXIT_OK)
@@ -973,10 +1039,19 @@ quiet_end:
 static int validate_in_child(void *arg, char *why, size_t whylen)
 {
     mlab_case c;
-    return read_case(arg, &c, why, whylen, 1);
+    int seed_stated;
+    return read_case(arg, &c, why, whylen, 1, 0, &seed_stated);
 }
 
-int mlab_h5_read_case(const char *path, mlab_case *c, char *why, size_t whylen)
+static int validate_inputs_in_child(void *arg, char *why, size_t whylen)
+{
+    mlab_case c;
+    int seed_stated;
+    return read_case(arg, &c, why, whylen, 1, 1, &seed_stated);
+}
+
+static int read_guarded(const char *path, mlab_case *c, char *why, size_t whylen, int inputs,
+                        int *seed_stated)
 {
     rd_ctx x = {path, why, whylen};
     memset(c, 0, sizeof *c);
@@ -988,10 +1063,24 @@ int mlab_h5_read_case(const char *path, mlab_case *c, char *why, size_t whylen)
     /* libhdf5 parses the file first in a child (guard.h): a crash or a hang
      * there is a corrupt file, not a dead mlabench */
     mlab_h5_silence();
-    rc = mlab_guard_read(path, validate_in_child, (void *)path, why, whylen);
+    rc = mlab_guard_read(path, inputs ? validate_inputs_in_child : validate_in_child,
+                         (void *)path, why, whylen);
     if (rc != MLAB_EXIT_OK)
         return rc;
-    return read_case(path, c, why, whylen, 0);
+    return read_case(path, c, why, whylen, 0, inputs, seed_stated);
+}
+
+int mlab_h5_read_case(const char *path, mlab_case *c, char *why, size_t whylen)
+{
+    int seed_stated;
+    return read_guarded(path, c, why, whylen, 0, &seed_stated);
+}
+
+int mlab_h5_read_inputs(const char *path, mlab_case *c, int *seed_stated, char *why,
+                        size_t whylen)
+{
+    *seed_stated = 0;
+    return read_guarded(path, c, why, whylen, 1, seed_stated);
 }
 
 /* ---- 5. writing --------------------------------------------------------- */

@@ -22,6 +22,18 @@
 int mlab_h5_read_case(const char *path, mlab_case *c, char *why, size_t whylen);
 int mlab_h5_write_case(const char *path, const mlab_case *c, char *why, size_t whylen);
 
+/* The inputs of `mlabench import`: a file that may hold only /q, /kv_bf16,
+ * /qo_indptr and /kv_indptr (as a PyTorch user writes it with h5py), with
+ * every check of mlab_h5_read_case on what is there. The root attributes
+ * become optional (batch from /qo_indptr, sm_scale 1/sqrt(576), e4m3fn, tie
+ * up, name from the file's stem; a stated one is checked as usual). The
+ * derived datasets (/kv_fp8, /kv_fp8_scale, /kv_mxfp4, /kv_mxfp4_scale,
+ * /ref_out) are checked when present but never read: their buffers come
+ * back zeroed, kv_fp8_scale 1 and ref_out NULL, for the caller to derive.
+ * *seed_stated says whether the file has an attribute seed (c->seed). */
+int mlab_h5_read_inputs(const char *path, mlab_case *c, int *seed_stated, char *why,
+                        size_t whylen);
+
 /* SHA-256 of a file's bytes as 64 hex chars + NUL. Returns MLAB_EXIT_*. */
 int mlab_sha256_file(const char *path, char hex[65], char *why, size_t whylen);
 

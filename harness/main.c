@@ -22,6 +22,7 @@ static const struct {
     {"history", mlab_cmd_history, "results of several runs -> medians relative to the first"},
     {"merge", mlab_cmd_merge, "results files of one sweep -> one results file"},
     {"tolerances", mlab_cmd_tolerances, "print the tolerance table (Markdown)"},
+    {"import", mlab_cmd_import, "own q/kv bf16 + indptrs -> a full case file (fp8, MXFP4, ref)"},
 };
 
 static void usage(FILE *f)
