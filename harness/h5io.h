@@ -34,7 +34,4 @@ int mlab_h5_write_case(const char *path, const mlab_case *c, char *why, size_t w
 int mlab_h5_read_inputs(const char *path, mlab_case *c, int *seed_stated, char *why,
                         size_t whylen);
 
-/* SHA-256 of a file's bytes as 64 hex chars + NUL. Returns MLAB_EXIT_*. */
-int mlab_sha256_file(const char *path, char hex[65], char *why, size_t whylen);
-
 #endif

@@ -7,8 +7,6 @@
  *       line per parameter, the indptrs in full, and per tensor the FNV-1a
  *       64-bit hash of its raw bytes (little-endian), so a test can compare
  *       every bit without dumping the tensors
- *   h5io_tool sha256 PATH
- *       prints mlab_sha256_file's hex digest
  * The exit code is the function's MLAB_EXIT_* code; on failure the one-line
  * reason goes to stderr as "h5io_tool: <why>".
  *
@@ -31,7 +29,7 @@
 #include <string.h>
 
 #include "harness/exitcodes.h" /* MLAB_EXIT_* */
-#include "harness/h5io.h"      /* mlab_h5_read_case, mlab_h5_write_case, mlab_sha256_file */
+#include "harness/h5io.h"      /* mlab_h5_read_case, mlab_h5_write_case */
 
 static uint32_t sample_hash(uint32_t salt, uint64_t i)
 {
@@ -172,8 +170,7 @@ static int read_digest(const char *path)
 static int usage(void)
 {
     fprintf(stderr, "usage: h5io_tool write-sample PATH [--fnuz] [--tie up|even] [--no-ref]\n"
-                    "       h5io_tool read PATH\n"
-                    "       h5io_tool sha256 PATH\n");
+                    "       h5io_tool read PATH\n");
     return MLAB_EXIT_USAGE;
 }
 
@@ -198,15 +195,5 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "read") == 0 && argc == 3)
         return read_digest(argv[2]);
-    if (strcmp(argv[1], "sha256") == 0 && argc == 3) {
-        char hex[65], why[512];
-        int rc = mlab_sha256_file(argv[2], hex, why, sizeof why);
-        if (rc != MLAB_EXIT_OK) {
-            fprintf(stderr, "h5io_tool: %s\n", why);
-            return rc;
-        }
-        printf("%s\n", hex);
-        return MLAB_EXIT_OK;
-    }
     return usage();
 }

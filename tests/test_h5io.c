@@ -1,6 +1,5 @@
 /* test_h5io.c: case files written by mlab_h5_write_case read back bit for
  * bit by mlab_h5_read_case, the writer's refusals and atomicity, and
- * mlab_sha256_file against the FIPS 180-4 example vectors.
  *
  * Pins:
  *   - round trip keeps every byte and parameter: varying q rows per item
@@ -23,7 +22,7 @@
 #include <unistd.h>
 
 #include "harness/exitcodes.h" /* MLAB_EXIT_* */
-#include "harness/h5io.h"      /* mlab_h5_read_case, mlab_h5_write_case, mlab_sha256_file */
+#include "harness/h5io.h"      /* mlab_h5_read_case, mlab_h5_write_case */
 
 #include "mlab_check.h" // CHECK, failed
 
@@ -201,42 +200,6 @@ static void test_overwrite_and_refusals(void)
     mlab_case_free(&b);
 }
 
-static void sha_vector(const char *label, const void *data, size_t n, size_t repeat,
-                       const char *want)
-{
-    char path[512], hex[65], why[512];
-    path_in_dir(path, sizeof path, "sha.bin");
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        CHECK(0, "cannot write %s", path);
-        return;
-    }
-    for (size_t k = 0; k < repeat; k++)
-        fwrite(data, 1, n, f);
-    fclose(f);
-    int rc = mlab_sha256_file(path, hex, why, sizeof why);
-    printf("sha256 of %s\n", label);
-    CHECK(rc == MLAB_EXIT_OK && strcmp(hex, want) == 0, "got %s, want %s", rc ? why : hex, want);
-    unlink(path);
-}
-
-static void test_sha256(void)
-{
-    sha_vector("\"\"", "", 0, 1,
-               "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-    sha_vector("\"abc\"", "abc", 3, 1,
-               "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    sha_vector("the 56-byte two-block message",
-               "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, 1,
-               "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
-    sha_vector("one million 'a'", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 50, 20000,
-               "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
-    char hex[65], why[512], path[512];
-    path_in_dir(path, sizeof path, "absent.bin");
-    printf("sha256 of a missing file is an I/O error (exit 4)\n");
-    CHECK(mlab_sha256_file(path, hex, why, sizeof why) == MLAB_EXIT_IO, "%s", why);
-}
-
 int main(void)
 {
     const char *tmpdir = getenv("TMPDIR");
@@ -257,7 +220,6 @@ int main(void)
     round_trip("no kv rows at all (zero-size datasets)", qo_1, kv_0, 3, MLAB_FP8_E4M3FN,
                MLAB_TIE_UP, 1, 1, 0);
     test_overwrite_and_refusals();
-    test_sha256();
     rmdir(dir);
     printf("%s: %d failure(s)\n", failed ? "FAILED" : "ok", failed);
     return failed ? 1 : 0;

@@ -12,11 +12,9 @@ Pins:
       arrays (h5py stores them as HDF5 opaque types); big-endian integers with
       fixed-length string attributes, int64/float64 attributes and a scalar
       kv_fp8_scale; chunked + gzip-compressed datasets;
-  (c) mlab_sha256_file agrees with hashlib on awkward lengths and ~1 MB.
 Usage: test_h5py.py [PATH/TO/h5io_tool]  (default $MLAB_BUILD/tests/h5io_tool)
 Exit 0 pass, 1 fail, 77 skip (no h5py / numpy / ml_dtypes).
 """
-import hashlib
 import os
 import shutil
 import subprocess
@@ -334,21 +332,6 @@ def test_h5py_to_c(tool, tmp):
               and d["producer"] == "unknown" and d["seed"] == "0", f"minimal defaults: {d}")
 
 
-# ---- (c) sha256 --------------------------------------------------------------
-
-def test_sha256(tool, tmp):
-    print("(c) mlab_sha256_file agrees with hashlib (lengths 0..130 around the block edges, 1 MB + 3)")
-    rng = np.random.default_rng(3)
-    path = os.path.join(tmp, "sha.bin")
-    for n in (0, 1, 3, 55, 56, 57, 63, 64, 65, 119, 120, 128, 130, (1 << 20) + 3):
-        data = rng.integers(0, 256, n, dtype=np.uint8).tobytes()
-        with open(path, "wb") as f:
-            f.write(data)
-        rc, out, err = run_tool(tool, "sha256", path)
-        check(rc == 0 and out.strip() == hashlib.sha256(data).hexdigest(),
-              f"sha256 of {n} bytes: {out.strip() or err.strip()}")
-
-
 def main():
     tool = tool_path()
     if not os.path.exists(tool):
@@ -357,7 +340,6 @@ def main():
     with tempfile.TemporaryDirectory(prefix="mlab_test_h5py_") as tmp:
         test_c_to_h5py(tool, tmp)
         test_h5py_to_c(tool, tmp)
-        test_sha256(tool, tmp)
     print(f"{'FAILED' if FAILURES else 'ok'}: {len(FAILURES)} failure(s)")
     return 1 if FAILURES else 0
 
