@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../variants/gpu_api.h" /* mlab_flush_bytes, mlab_flush_seconds */
 #include "../reference/metrics.h"  /* mlab_err_judge, mlab_tol_find */
 #include "../reference/numerics.h" /* mlab_bf16_to_f32 */
 #include "exitcodes.h"
@@ -164,11 +165,6 @@ int mlab_peers_parse(const char *arg, mlab_peer **list, int *n, char *why, size_
     return rc;
 }
 
-double mlab_peer_flush_bytes(double l2_bytes)
-{
-    double min = 512.0 * 1024 * 1024;
-    return 4 * l2_bytes > min ? 4 * l2_bytes : min;
-}
 
 /* ---- the child process --------------------------------------------------------- */
 
@@ -407,7 +403,7 @@ static int run_one(const mlab_peer *p, int idx, const mlab_peer_opts *po, const 
     const size_t nout = (size_t)c->total_q * MLAB_HEADS * MLAB_DV;
     char why[1024] = "", req[1200], outpath[512];
     child ch = {.pid = 0, .to = -1, .from = -1, .name = p->name};
-    ch.flush_bytes = mlab_peer_flush_bytes(po->l2_bytes);
+    ch.flush_bytes = mlab_flush_bytes(po->l2_bytes);
     uint16_t *bits = NULL;
     float *outf = NULL;
     int rc = 0, erred = 0;
@@ -476,7 +472,7 @@ static int run_one(const mlab_peer *p, int idx, const mlab_peer_opts *po, const 
                row.kernel_err.mismatches, tol->rtol, row.kernel_err.atol, nonfinite);
     } else if (!po->no_time) {
         mlab_sampler s = {&ch, cb_warm, cb_cold, cb_graph,
-                          ch.flush_bytes / 2e12 /* as the GPU back end counts a flush */};
+                          mlab_flush_seconds(ch.flush_bytes)};
         if (mlab_sample(&s, po->timing, &row, why, sizeof why)) {
             free(row.samples_us);
             row.samples_us = NULL;
@@ -543,7 +539,7 @@ int mlab_peers_run(const mlab_peer *peers, int npeers, const mlab_peer_opts *po,
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &old);
     printf("peers (own processes; validated like the variants, then timed by the same sampler; "
-           "flush %.0f MB, device %s):\n", mlab_peer_flush_bytes(po->l2_bytes) / (1 << 20),
+           "flush %.0f MB, device %s):\n", mlab_flush_bytes(po->l2_bytes) / (1 << 20),
            po->device);
     printf("  %-16s %5s %10s %9s %8s %7s %10s %10s %s\n", "peer", "valid", "median_us", "iqr_us",
            "GB/s", "%copy", "kern_rms", "total_rms", "samples");

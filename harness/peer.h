@@ -61,9 +61,6 @@ typedef struct {
  * MLAB_EXIT_USAGE (why says the bad item); *list is allocated. */
 int mlab_peers_parse(const char *arg, mlab_peer **list, int *n, char *why, size_t whylen);
 
-/* The flush between cold samples: 4x L2 and at least 512 MB, the rule of the
- * GPU back end (variants/runner.hip). */
-double mlab_peer_flush_bytes(double l2_bytes);
 
 /* Run every peer on one case: validate, then time, and append a row each
  * (none for a peer that is skipped: not installed, or not for this case or

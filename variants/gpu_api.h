@@ -82,6 +82,17 @@ int mlab_gpu_graph(mlab_gpu *g, int iters, double *us, char *why, size_t whylen)
 /* seconds one flush costs (counted against the sampling time limit) */
 double mlab_gpu_flush_s(const mlab_gpu *g);
 
+/* The cold-timing flush, one rule for the variants and the peers: a buffer
+ * larger than every cache (4x L2 and at least 512 MB: MI355X's Infinity
+ * Cache is 256 MB), overwritten before each sample outside the timed region;
+ * one costs about bytes / 2 TB/s (a memset), counted against the time limit. */
+static inline double mlab_flush_bytes(double l2_bytes)
+{
+    const double min = 512.0 * 1024 * 1024;
+    return 4 * l2_bytes > min ? 4 * l2_bytes : min;
+}
+static inline double mlab_flush_seconds(double bytes) { return bytes / 2e12; }
+
 /* SM clock (MHz), temperature (C) and whether the GPU reports a slowdown
  * reason other than idle; -1 where the driver library is not there. */
 void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *throttled);

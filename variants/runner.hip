@@ -13,6 +13,7 @@
 #include "mla_kernel.h"
 #include "variants.h"
 
+#ifdef MLAB_ONE_LAUNCH
 /* Defaults of the two one-launch choices (prepare): measured on the H200,
  * papers/perf-notes.md v7. */
 #ifndef MLAB_MERGE_INLINE_DEFAULT
@@ -20,6 +21,7 @@
 #endif
 #ifndef MLAB_AMAX_INLINE_DEFAULT
 #define MLAB_AMAX_INLINE_DEFAULT 0
+#endif
 #endif
 
 /* kept in step with launch_decode (launch_common.h) */
@@ -278,7 +280,7 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_gpu_info *info, cha
     nvml_open(g, info->uuid);
     /* a flush larger than every cache: 4x L2 and at least 512 MB (MI355X's
      * Infinity Cache is 256 MB) */
-    g->flush_bytes = g->l2 * 4 > (512u << 20) ? g->l2 * 4 : (512u << 20);
+    g->flush_bytes = (size_t)mlab_flush_bytes((double)g->l2);
     CK(hipMalloc(&g->flush, g->flush_bytes));
     return 0;
 }
@@ -446,6 +448,7 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         if ((rc = dev_alloc(g, &d, sizeof(float) * (size_t)p.amax_blocks, why, whylen))) goto out;
         p.q_amax_part = (float *)d;
         g->amax_blocks = p.amax_blocks;
+#ifdef MLAB_ONE_LAUNCH /* the row counters of the one-launch merge */
         if ((rc = dev_alloc(g, &d, sizeof(int) * (size_t)c->total_q, why, whylen))) goto out;
         p.row_count = (int *)d;
         if (hipMemset(d, 0, sizeof(int) * (size_t)c->total_q) != hipSuccess) {
@@ -453,6 +456,7 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
             snprintf(why, whylen, "zeroing the row counters failed");
             goto out;
         }
+#endif
 #ifdef MLAB_TRACE
         if ((rc = dev_alloc(g, &d, 8 * (size_t)MLAB_TR_WORDS, why, whylen))) goto out;
         p.trace = (unsigned long long *)d;
@@ -563,7 +567,9 @@ extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab
     CK(hipMemsetAsync(p.part_o, 0xff, nout * 4 * (size_t)p.splits, g->s));
     CK(hipMemsetAsync(p.part_lse, 0xff, (size_t)g->total_q * MLA_H * 4 * (size_t)p.splits, g->s));
     CK(hipMemsetAsync(g->scratch, 0xff, (size_t)g->kv_rows * MLA_D * 2, g->s));
+#ifdef MLAB_ONE_LAUNCH
     CK(hipMemsetAsync(p.row_count, 0, sizeof(int) * (size_t)g->total_q, g->s));
+#endif
     CK(impls[id]->launch(&p, g->s, g->scratch));
     CK(hipStreamSynchronize(g->s));
     CK(hipGetLastError());
@@ -596,7 +602,9 @@ extern "C" int mlab_gpu_select(mlab_gpu *g, int id, int splits, mlab_launch_info
 {
     int rc = prepare(g, id, splits, &g->sel_p, why, whylen);
     if (rc) return rc;
+#ifdef MLAB_ONE_LAUNCH
     CK(hipMemset(g->sel_p.row_count, 0, sizeof(int) * (size_t)g->total_q));
+#endif
     g->sel = SEL_VARIANT;
     g->sel_id = id;
     launch_info(g, id, &g->sel_p, li);
@@ -627,7 +635,7 @@ extern "C" int mlab_gpu_cold(mlab_gpu *g, double *us, char *why, size_t whylen)
 
 extern "C" double mlab_gpu_flush_s(const mlab_gpu *g)
 {
-    return (double)g->flush_bytes / 2e12; /* a memset of the flush buffer at ~2 TB/s */
+    return mlab_flush_seconds((double)g->flush_bytes);
 }
 
 extern "C" int mlab_gpu_graph(mlab_gpu *g, int iters, double *us, char *why, size_t whylen)
