@@ -307,6 +307,10 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
         mlab_launch_info li;
         memset(&li, 0, sizeof li);
         rc = mlab_gpu_run(g, v->id, o->splits, out, &li, why, sizeof why);
+        if (rc == MLAB_GPU_NODEV) { /* not runnable on this GPU or build: said, not recorded */
+            printf("  %-14s  skipped: %s\n", v->name, why);
+            continue;
+        }
         if (rc) {
             fprintf(stderr, "mlabench run: %s: %s\n", v->name, why);
             free(out);

@@ -12,6 +12,10 @@ typedef struct {
     int smem_bytes;                          /* dynamic shared memory of its main kernel */
     hipError_t (*launch)(const mla_params *p, hipStream_t s, uint16_t *scratch_bf16);
     int pre_launches;                        /* kernels before the decode sequence (0 for most) */
+    int block_threads;                       /* threads a block of its main kernel; 0 = MLA_NT */
+    const char *unavailable;                 /* NULL: this build runs it; else why not (a variant
+                                                whose idea exists on one vendor or architecture
+                                                only, e.g. "needs NVIDIA sm_90a (wgmma)") */
 } mlab_variant_impl;
 
 /* Kernels one call of the decode sequence launches (launch_common.h keeps it

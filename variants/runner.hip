@@ -499,6 +499,10 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         snprintf(why, whylen, "unknown variant id %d", id);
         return MLAB_GPU_USAGE;
     }
+    if (impls[id]->unavailable) {
+        snprintf(why, whylen, "not in this build: %s", impls[id]->unavailable);
+        return MLAB_GPU_NODEV;
+    }
     if (impls[id]->q_fp8 && !g->has_fp8_mma) {
         snprintf(why, whylen, "variant %d needs fp8 matrix instructions (gfx940+ / sm_89+); this GPU has none",
                  id);
@@ -547,7 +551,7 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
     const mlab_variant_impl *v = impls[id];
     li->splits = p->splits;
     li->grid = p->total_q * p->splits;
-    li->block = MLA_NT;
+    li->block = v->block_threads ? v->block_threads : MLA_NT;
     li->smem_bytes = v->smem_bytes;
     li->blocks_per_sm = v->blocks_per_sm();
     li->launches = v->pre_launches + mlab_decode_launches(v->q_fp8, p);
