@@ -48,40 +48,49 @@ static hipError_t launch_after(K kern, int grid, int block, int smem, hipStream_
 #endif
 }
 
-template <int KVF, bool FAST, bool XCD>
-static hipError_t launch_decode(const mla_params *p, hipStream_t s)
+/* The call's launch sequence around a decode kernel `dec` (block threads,
+ * smem bytes of dynamic shared memory): the Q amax pass first when a8w8 (the
+ * decode launched as its programmatic dependent), the combine after it when
+ * split (also a dependent). PART16: the decode writes f16 partials. */
+template <bool FAST, bool PART16, typename K>
+static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const mla_params *p, hipStream_t s,
+                                  bool &attr_set)
 {
-    typedef mla_cfg<KVF> C;
-    static bool attr_set = false;
     if (!attr_set) {
-        hipError_t e = hipFuncSetAttribute((const void *)mla_decode<KVF, FAST, XCD>,
-                                           hipFuncAttributeMaxDynamicSharedMemorySize, C::SMEM);
+        hipError_t e = hipFuncSetAttribute((const void *)dec, hipFuncAttributeMaxDynamicSharedMemorySize, smem);
         if (e != hipSuccess) return e;
 #if defined(MLAB_NV)
         /* every kernel of the sequence asks for the largest shared-memory
          * carve-out, so the SMs need no L1/shared reconfiguration between
          * them (H200: fp8 1-3% faster, papers/perf-notes.md) */
-        if ((e = cudaFuncSetAttribute(mla_combine<FAST, mla_part16<KVF>::value>,
+        if ((e = cudaFuncSetAttribute(mla_combine<FAST, PART16>,
                                       cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
             (e = cudaFuncSetAttribute(mla_q_amax, cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
-            (e = cudaFuncSetAttribute(mla_decode<KVF, FAST, XCD>, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                      100)) != hipSuccess)
+            (e = cudaFuncSetAttribute(dec, cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess)
             return e;
 #endif
         attr_set = true;
     }
     hipError_t e;
     const int grid = p->total_q * p->splits;
-    if (KVF == KV_FP8 && p->amax_blocks > 0) { /* the decode blocks start their KV loads while the amax pass runs */
+    if (q_fp8 && p->amax_blocks > 0) { /* the decode blocks start their KV loads while the amax pass runs */
         mla_q_amax<<<p->amax_blocks, 256, 0, s>>>(*p);
-        e = launch_after(mla_decode<KVF, FAST, XCD>, grid, MLA_NT, C::SMEM, s, p);
+        e = launch_after(dec, grid, block, smem, s, p);
     } else {
-        mla_decode<KVF, FAST, XCD><<<grid, MLA_NT, C::SMEM, s>>>(*p);
+        dec<<<grid, block, smem, s>>>(*p);
         e = hipGetLastError();
     }
     if (e == hipSuccess && p->splits > 1 && !p->merge_inline)
-        e = launch_after(mla_combine<FAST, mla_part16<KVF>::value>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+        e = launch_after(mla_combine<FAST, PART16>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
     return e != hipSuccess ? e : hipGetLastError();
+}
+
+template <int KVF, bool FAST, bool XCD>
+static hipError_t launch_decode(const mla_params *p, hipStream_t s)
+{
+    static bool attr_set = false;
+    return launch_sequence<FAST, mla_part16<KVF>::value>(mla_decode<KVF, FAST, XCD>, MLA_NT, mla_cfg<KVF>::SMEM,
+                                                          KVF == KV_FP8, p, s, attr_set);
 }
 
 #endif

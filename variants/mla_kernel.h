@@ -382,6 +382,65 @@ MLAB_DEV void merge_row(const mla_params &p, int tok, float *sw)
  * error <= 2^-12, against the bf16 output's 2^-9). H200: fp8 4x8192 (64
  * splits) 38.4 -> 31.6 us, 32x8192 -2 us (papers/perf-notes.md, v6). The
  * bf16 and MXFP4 partials stay fp32: their V has no bounded code range. */
+/* The a8w8 Q of query row tok, quantized per tensor as the task does it
+ * (papers/spec.md): this thread's Q loads are issued first, before the amax
+ * wait (one exposed latency, not five); the amax from the pass's per-block
+ * maxima, every thread loading its share at once (one L2 latency), or, in
+ * one-launch builds with a small Q (amax_blocks == 0), from all of Q read by
+ * this block (at most MLA_QSMALL_ROWS rows); then x / qs rounded to e4m3.
+ * store(h, k, codes) receives the 8 codes of dims 8k .. 8k+7 of head h.
+ * red: NT / MLAB_WARP floats of shared memory. Ends with the block's
+ * barrier passed; returns qs. */
+template <int NT, typename Store>
+MLAB_DEV float q_fp8_row(const mla_params &p, int tok, float *red, Store store)
+{
+    const int tid = threadIdx.x, warp = tid / MLAB_WARP;
+    const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
+    constexpr int QCH = MLA_H * MLA_D / 8, QN = (QCH + NT - 1) / NT;
+    uint4 qv[QN];
+#pragma unroll
+    for (int j = 0; j < QN; j++) {
+        const int c = tid + j * NT;
+        if (c < QCH) qv[j] = *(const uint4 *)(qg + 8 * c);
+    }
+    float a = 0.f;
+#ifdef MLAB_ONE_LAUNCH
+    if (p.amax_blocks == 0) {
+        a = q_amax_range(p.q, (size_t)p.total_q * MLA_H * MLA_D / 8, tid, NT);
+    } else
+#endif
+    {
+        mlab_grid_dep_wait(); /* the amax pass has finished (launched as its dependent) */
+        for (int i = tid; i < p.amax_blocks; i += NT)
+            a = fmaxf(a, p.q_amax_part[i]);
+    }
+    for (int m = MLAB_WARP / 2; m; m >>= 1)
+        a = fmaxf(a, mlab_shfl_xor(a, m));
+    if (tid % MLAB_WARP == 0) red[warp] = a;
+    __syncthreads();
+    float amax = 0.f;
+#pragma unroll
+    for (int w = 0; w < NT / MLAB_WARP; w++) amax = fmaxf(amax, red[w]);
+    const float qs = q_scale_from_amax(amax, p.fp8_max), rqs = mlab_rcp_rn(qs);
+#pragma unroll
+    for (int j = 0; j < QN; j++) {
+        const int c = tid + j * NT;
+        if (c >= QCH) break;
+        const uint4 v = qv[j];
+        const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+        uint32_t o[2] = {0, 0};
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+            float x = mlab_bf16_bits_to_f32((uint16_t)(w[i >> 1] >> (16 * (i & 1))));
+            float y = mlab_bf16_bits_to_f32(mlab_f32_to_bf16_bits(mlab_div_rcp(x, qs, rqs))); /* = x / qs */
+            y = fminf(fmaxf(y, -p.fp8_max), p.fp8_max);
+            o[i >> 2] |= (uint32_t)mlab_f32_to_fp8(y) << (8 * (i & 3));
+        }
+        store(c / (MLA_D / 8), c % (MLA_D / 8), make_uint2(o[0], o[1]));
+    }
+    return qs;
+}
+
 template <int KVF> struct mla_part16 {
     static constexpr bool value = KVF == KV_FP8;
 };
@@ -455,58 +514,11 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     }
 
     if (QFP8) {
-        const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
-        /* all of this thread's Q loads first, before the amax wait: one
-         * exposed latency, not five */
-        constexpr int QCH = MLA_H * MLA_D / 8, QN = (QCH + MLA_NT - 1) / MLA_NT;
-        uint4 qv[QN];
-#pragma unroll
-        for (int j = 0; j < QN; j++) {
-            const int c = tid + j * MLA_NT;
-            if (c < QCH) qv[j] = *(const uint4 *)(qg + 8 * c);
-        }
-        {   /* Q's amax: with a pass (amax_blocks > 0), every thread loads its
-             * share of the pass's per-block maxima at once (one L2 latency);
-             * with a small Q (amax_blocks == 0), every block reads all of Q
-             * itself (at most MLA_QSMALL_ROWS rows, 147 KB) and no pass runs */
-            float a = 0.f;
-#ifdef MLAB_ONE_LAUNCH
-            if (p.amax_blocks == 0) {
-                a = q_amax_range(p.q, (size_t)p.total_q * MLA_H * MLA_D / 8, tid, MLA_NT);
-            } else
-#endif
-            {
-                mlab_grid_dep_wait(); /* the amax pass has finished (launched as its dependent) */
-                for (int i = tid; i < p.amax_blocks; i += MLA_NT)
-                    a = fmaxf(a, p.q_amax_part[i]);
-            }
-            for (int m = MLAB_WARP / 2; m; m >>= 1)
-                a = fmaxf(a, mlab_shfl_xor(a, m));
-            if (tid % MLAB_WARP == 0) sX[8 + warp] = a;
-        }
-        __syncthreads();
+        const float qs = q_fp8_row<MLA_NT>(p, tok, sX + 8, [&](int h, int k, uint2 codes) {
+            *(uint2 *)(sQ + h * C::LDQ + 8 * k) = codes;
+        });
         MLAB_TR(tr1 = mlab_gtime();)
-        float amax = 0.f;
-#pragma unroll
-        for (int w = 0; w < MLA_NW; w++) amax = fmaxf(amax, sX[8 + w]);
-        const float qs = q_scale_from_amax(amax, p.fp8_max), rqs = mlab_rcp_rn(qs);
         qk_scale = p.sm_scale * qs * p.kv_scale;
-#pragma unroll
-        for (int j = 0; j < QN; j++) {
-            const int c = tid + j * MLA_NT;
-            if (c >= QCH) break;
-            int h = c / (MLA_D / 8), k = c % (MLA_D / 8);
-            uint4 v = qv[j];
-            uint32_t w[4] = {v.x, v.y, v.z, v.w}, o[2] = {0, 0};
-#pragma unroll
-            for (int i = 0; i < 8; i++) {
-                float x = mlab_bf16_bits_to_f32((uint16_t)(w[i >> 1] >> (16 * (i & 1))));
-                float y = mlab_bf16_bits_to_f32(mlab_f32_to_bf16_bits(mlab_div_rcp(x, qs, rqs))); /* = x / qs */
-                y = fminf(fmaxf(y, -p.fp8_max), p.fp8_max);
-                o[i >> 2] |= (uint32_t)mlab_f32_to_fp8(y) << (8 * (i & 3));
-            }
-            *(uint2 *)(sQ + h * C::LDQ + 8 * k) = make_uint2(o[0], o[1]);
-        }
     }
     const float sscale = FAST ? qk_scale * MLA_LOG2E : qk_scale;
 #ifdef MLAB_QREG

@@ -24,6 +24,8 @@
     X(5, fp8_xcd, MLAB_KV_FP8, 1, 1, "fp8_exp2rcp", "kernel:fp8",                                   \
       "fp8_exp2rcp with block ids remapped so neighbours share an XCD (8 on MI355X)")            \
     X(6, mxfp4_e4m3, MLAB_KV_MXFP4, 0, 0, "mxfp4", "kernel:mxfp4",                                  \
-      "MXFP4 tiles turned into e4m3 codes with the block scale folded in, then the fp8 core")
+      "MXFP4 tiles turned into e4m3 codes with the block scale folded in, then the fp8 core")     \
+    X(7, fp8_wgmma, MLAB_KV_FP8, 1, 1, "fp8_exp2rcp", "kernel:fp8",                                 \
+      "fp8_exp2rcp on Hopper's warpgroup MMA: kv rows as M, K and Q from shared memory, V^T in registers")
 
 #endif

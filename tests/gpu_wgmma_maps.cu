@@ -1,0 +1,172 @@
+/* gpu_wgmma_maps.cu: the operand and accumulator maps of the wgmma kernel
+ * (variants/arch/nv_wgmma.h, variants/mla_wgmma.h) checked on the GPU against
+ * the CPU, one product at a time, so a wrong map is named, not just seen as a
+ * failed decode:
+ *   qk: S^T[64 x 16] = K[64 x 576] . Q^T, both from shared memory in the
+ *       kernel's layouts (tile chunk c of row r at c * 1024 + 16 r; Q chunk
+ *       at c * 256 + 16 h), read back through the accumulator map;
+ *   pv: O^T[512 x 16] = V^T . P^T, V^T from registers (wg_vt_frag), P^T in
+ *       shared memory in the slot order wg_vslot gives.
+ * Random e4m3 codes (no NaN); products of e4m3 values are exact in fp32, so
+ * only the order of the fp32 sums (and Hopper's fp8 accumulation inside an
+ * instruction) differs: tolerance 1e-3 of the largest |value|.
+ * Exit 0 pass, 1 mismatch, 77 no sm_90a GPU (skipped). */
+#include <cuda_fp8.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "variants/arch/nv_wgmma.h"
+
+#define D 576
+#define DV 512
+#define BN 64
+
+__global__ void k_qk(const uint8_t *k, const uint8_t *q, float *s)
+{
+#if MLAB_HAVE_WGMMA
+    __shared__ __align__(128) uint8_t sk[BN * D], sq[16 * D];
+    for (int i = threadIdx.x; i < BN * D / 16; i += 128) {
+        const int r = i / (D / 16), c = i % (D / 16);
+        *(uint4 *)(sk + c * 16 * BN + 16 * r) = *(const uint4 *)(k + r * D + 16 * c);
+    }
+    for (int i = threadIdx.x; i < 16 * D / 16; i += 128) {
+        const int h = i / (D / 16), c = i % (D / 16);
+        *(uint4 *)(sq + c * 256 + 16 * h) = *(const uint4 *)(q + h * D + 16 * c);
+    }
+    wg_fence_smem();
+    __syncthreads();
+    float d[8];
+    for (int e = 0; e < 8; e++) d[e] = 0.f;
+    const uint64_t dk = wg_desc(sk, 16 * BN, 128), dq = wg_desc(sq, 256, 128);
+    wg_fence();
+    for (int s32 = 0; s32 < D / 32; s32++)
+        wg_e4m3_ss_n16(d, wg_desc_add(dk, 2 * s32 * 16 * BN), wg_desc_add(dq, 2 * s32 * 256), s32 > 0);
+    wg_commit();
+    wg_wait<0>();
+    const int w = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    for (int e = 0; e < 8; e++) {
+        const int row = 16 * w + g + 8 * ((e >> 1) & 1), head = 8 * (e >> 2) + 2 * t + (e & 1);
+        s[row * 16 + head] = d[e];
+    }
+#endif
+}
+
+__global__ void k_pv(const uint8_t *v, const uint8_t *pt, float *o)
+{
+#if MLAB_HAVE_WGMMA
+    __shared__ __align__(128) uint8_t sv[BN * D], sp[16 * BN];
+    for (int i = threadIdx.x; i < BN * D / 16; i += 128) {
+        const int r = i / (D / 16), c = i % (D / 16);
+        *(uint4 *)(sv + c * 16 * BN + 16 * r) = *(const uint4 *)(v + r * D + 16 * c);
+    }
+    for (int i = threadIdx.x; i < 16 * BN; i += 128) { /* P^T[h][kv row r] at its slot */
+        const int h = i / BN, r = i % BN, slot = (r & 32) + wg_vslot(r & 31);
+        sp[(slot >> 4) * 256 + 16 * h + (slot & 15)] = pt[h * BN + r];
+    }
+    wg_fence_smem();
+    __syncthreads();
+    const int w = threadIdx.x / 32, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    float acc[DV / 64][8];
+    for (int m = 0; m < DV / 64; m++)
+        for (int e = 0; e < 8; e++) acc[m][e] = 0.f;
+    const uint64_t dp = wg_desc(sp, 256, 128);
+    wg_fence();
+    for (int m = 0; m < DV / 64; m++)
+        for (int ks = 0; ks < BN / 32; ks++) {
+            uint32_t a[4];
+            wg_vt_frag(a, sv + (4 * m + w) * 16 * BN + 16 * (32 * ks + lane));
+            wg_e4m3_rs_n16(acc[m], a, wg_desc_add(dp, 2 * ks * 256), 1);
+        }
+    wg_commit();
+    wg_wait<0>();
+    for (int m = 0; m < DV / 64; m++)
+        for (int e = 0; e < 8; e++) {
+            const int dim = 64 * m + 16 * w + 2 * g + ((e >> 1) & 1), head = 8 * (e >> 2) + 2 * t + (e & 1);
+            o[head * DV + dim] = acc[m][e];
+        }
+#endif
+}
+
+static float dec(uint8_t c)
+{
+    __half_raw h = __nv_cvt_fp8_to_halfraw((__nv_fp8_storage_t)c, __NV_E4M3);
+    return __half2float(__half(h));
+}
+static uint8_t rnd_code(unsigned *st, int nonneg)
+{
+    for (;;) {
+        *st = *st * 1664525u + 1013904223u;
+        uint8_t c = (uint8_t)(*st >> 24);
+        if (nonneg) c &= 0x7f;
+        if ((c & 0x7f) != 0x7f && (c & 0x78) <= 0x48) return c; /* no NaN; |x| <= 2^2 */
+    }
+}
+static int compare(const char *what, const float *got, const double *want, int n, int ld, const char *rname,
+                   const char *cname)
+{
+    double mx = 0;
+    for (int i = 0; i < n; i++) mx = fmax(mx, fabs(want[i]));
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+        if (!(fabs(got[i] - want[i]) <= 1e-3 * mx)) {
+            if (bad < 5)
+                printf("%s: %s %d %s %d: got %.6g, want %.6g\n", what, rname, i / ld, cname, i % ld, got[i],
+                       want[i]);
+            bad++;
+        }
+    printf("%s: %d of %d elements off (max |value| %.4g)\n", what, bad, n, mx);
+    return bad != 0;
+}
+
+int main(void)
+{
+    int ndev = 0;
+    cudaDeviceProp pr;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0 || cudaGetDeviceProperties(&pr, 0) != cudaSuccess ||
+        pr.major != 9) {
+        printf("skipped: no sm_90 GPU\n");
+        return 77;
+    }
+#if !defined(MLAB_SM90A)
+    printf("skipped: not built for sm_90a\n");
+    return 77;
+#else
+    unsigned st = 12345;
+    static uint8_t k[BN * D], q[16 * D], pt[16 * BN];
+    for (int i = 0; i < BN * D; i++) k[i] = rnd_code(&st, 0);
+    for (int i = 0; i < 16 * D; i++) q[i] = rnd_code(&st, 0);
+    for (int i = 0; i < 16 * BN; i++) pt[i] = rnd_code(&st, 1) & 0x3f; /* P in [0, 1] */
+    uint8_t *dk, *dq, *dpt;
+    float *ds, *dout;
+    cudaMalloc(&dk, sizeof k); cudaMalloc(&dq, sizeof q); cudaMalloc(&dpt, sizeof pt);
+    cudaMalloc(&ds, 4 * BN * 16); cudaMalloc(&dout, 4 * 16 * DV);
+    cudaMemcpy(dk, k, sizeof k, cudaMemcpyHostToDevice);
+    cudaMemcpy(dq, q, sizeof q, cudaMemcpyHostToDevice);
+    cudaMemcpy(dpt, pt, sizeof pt, cudaMemcpyHostToDevice);
+    k_qk<<<1, 128>>>(dk, dq, ds);
+    k_pv<<<1, 128>>>(dk, dpt, dout);
+    static float s[BN * 16], o[16 * DV];
+    if (cudaMemcpy(s, ds, sizeof s, cudaMemcpyDeviceToHost) != cudaSuccess ||
+        cudaMemcpy(o, dout, sizeof o, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        printf("kernel failed: %s\n", cudaGetErrorString(cudaGetLastError()));
+        return 1;
+    }
+    static double ws[BN * 16], wo[16 * DV];
+    for (int r = 0; r < BN; r++)
+        for (int h = 0; h < 16; h++) {
+            double a = 0;
+            for (int d = 0; d < D; d++) a += (double)dec(k[r * D + d]) * dec(q[h * D + d]);
+            ws[r * 16 + h] = a;
+        }
+    for (int h = 0; h < 16; h++)
+        for (int d = 0; d < DV; d++) {
+            double a = 0;
+            for (int r = 0; r < BN; r++) a += (double)dec(pt[h * BN + r]) * dec(k[r * D + d]);
+            wo[h * DV + d] = a;
+        }
+    int bad = compare("qk S^T", s, ws, BN * 16, 16, "kv row", "head");
+    bad |= compare("pv O", o, wo, 16 * DV, DV, "head", "dim");
+    return bad;
+#endif
+}
