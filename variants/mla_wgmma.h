@@ -199,15 +199,22 @@ __global__ void __launch_bounds__(WG_NT, WG_MINB) mla_decode_wg(const mla_params
         for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
             for (int e = 0; e < 8; e++) wg_fence_acc(o[mt][e]);
-        wg_fence();
+        {   /* every A fragment first (64 registers), then one fence and the 16
+             * products back to back: a fragment written between two wgmmas
+             * makes ptxas put a warpgroup.arrive before each (serialized) */
+            uint32_t a[MLA_DV / 64][MLA_BN / 32][4];
 #pragma unroll
-        for (int mt = 0; mt < MLA_DV / 64; mt++)
+            for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-            for (int ks = 0; ks < MLA_BN / 32; ks++) {
-                uint32_t a[4];
-                wg_vt_frag(a, tile + (4 * mt + warp) * (16 * MLA_BN) + 16 * (32 * ks + lane));
-                wg_e4m3_rs_n16(o[mt], a, wg_desc_add(dp, 2 * ks * 16 * MLA_H), 1);
-            }
+                for (int ks = 0; ks < MLA_BN / 32; ks++)
+                    wg_vt_frag(a[mt][ks], tile + (4 * mt + warp) * (16 * MLA_BN) + 16 * (32 * ks + lane));
+            wg_fence();
+#pragma unroll
+            for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+                for (int ks = 0; ks < MLA_BN / 32; ks++)
+                    wg_e4m3_rs_n16(o[mt], a[mt][ks], wg_desc_add(dp, 2 * ks * 16 * MLA_H), 1);
+        }
         wg_commit();
         wg_wait<0>();
 #pragma unroll
