@@ -31,7 +31,12 @@
 #include "mla_kernel.h"
 
 #define WG_NT 128          /* one warpgroup */
-#define WG_TILE (MLA_BN * MLA_D) /* bytes of one fp8 tile: 36 chunks x 64 rows x 16 */
+/* a tile's 16-byte chunk c of kv row r sits at c * WG_LDC + 16 r: chunk
+ * columns 1040 bytes apart, not 1024, so the 8 consecutive chunks of one row
+ * that a quarter-warp's cp.async writes land in 8 different bank groups,
+ * while each core matrix (8 rows of one chunk) stays 128 contiguous bytes */
+#define WG_LDC (16 * MLA_BN + 16)
+#define WG_TILE ((MLA_D / 16) * WG_LDC) /* bytes of one fp8 tile in shared memory */
 #ifndef WG_NSTAGE
 #define WG_NSTAGE 2
 #endif
@@ -46,19 +51,27 @@ struct wg_cfg {
     static constexpr int SMEM = OFF_RED + 160 * 4;
 };
 
+/* -DMLAB_WG_PROF (diagnostics): thread 0 of a few blocks sums clock64()
+ * cycles per phase (wait for the tile, Q.K, softmax, P.V) and prints them */
+#ifdef MLAB_WG_PROF
+#define WG_PROF(...) __VA_ARGS__
+#else
+#define WG_PROF(...)
+#endif
+
 #if MLAB_HAVE_WGMMA
 /* one tile of fp8 rows r0 .. r0+63 (zeros past rend) into the wgmma layout:
- * a warp moves 8 rows x 4 chunks a step (64 contiguous bytes of each row in
- * global memory; 4 x 128 contiguous bytes in shared memory) */
+ * consecutive threads take consecutive 16-byte chunks of the tile's rows,
+ * which are contiguous in global memory (512 bytes a warp instruction) */
 MLAB_DEV void wg_load_tile(const mla_params &p, uint8_t *dst, int first, int r0, int rend)
 {
-    const int warp = threadIdx.x / 32, l = threadIdx.x & 31;
+    constexpr int CH = MLA_D / 16;
+    const uint8_t *base = p.kv_fp8 + (size_t)(first + r0) * MLA_D;
 #pragma unroll 6
-    for (int u = warp; u < (MLA_BN / 8) * (MLA_D / 64); u += WG_NT / 32) {
-        const int r = 8 * (u & 7) + (l & 7), c = 4 * (u >> 3) + (l >> 3), row = r0 + r;
-        const int ok = row < rend;
-        const uint8_t *src = p.kv_fp8 + (size_t)(first + (ok ? row : 0)) * MLA_D + 16 * c;
-        mlab_cp16(dst + c * (16 * MLA_BN) + 16 * r, src, ok);
+    for (int q = threadIdx.x; q < MLA_BN * CH; q += WG_NT) {
+        const int r = q / CH, c = q % CH;
+        const int ok = r0 + r < rend;
+        mlab_cp16(dst + c * WG_LDC + 16 * r, ok ? base + 16 * q : p.kv_fp8, ok);
     }
 }
 #endif
@@ -73,6 +86,8 @@ __global__ void __launch_bounds__(WG_NT, WG_MINB) mla_decode_wg(const mla_params
     float *sMax = (float *)(smem + C::OFF_RED); /* [head][warp] */
     float *sSum = sMax + 64, *sX = sMax + 128;
     const int tid = threadIdx.x, warp = tid / 32, lane = tid & 31, g = lane >> 2, t4 = lane & 3;
+    WG_PROF(long long pc[6] = {0, 0, 0, 0, 0, 0}, pt = clock64(), pt0 = pt;
+            auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };)
 
     const int work = blockIdx.x;
     const int tok = work / p.splits, split = work % p.splits;
@@ -110,6 +125,7 @@ __global__ void __launch_bounds__(WG_NT, WG_MINB) mla_decode_wg(const mla_params
 #pragma unroll
         for (int e = 0; e < 8; e++) o[mt][e] = 0.f;
 
+    WG_PROF(lap(5);)
     const uint64_t dq = wg_desc(sQ, 16 * MLA_H, 128);
     const uint64_t dp = wg_desc(sP, 16 * MLA_H, 128);
     for (int t = t0; t < t1; t++) {
@@ -125,10 +141,11 @@ __global__ void __launch_bounds__(WG_NT, WG_MINB) mla_decode_wg(const mla_params
             mlab_cp_commit();
         }
         const uint8_t *tile = smem + C::OFF_STAGE + (i % WG_NSTAGE) * WG_TILE;
+        WG_PROF(lap(0);)
         /* 1. S^T = K . Q^T */
         float s[8];
         {
-            const uint64_t dk = wg_desc(tile, 16 * MLA_BN, 128);
+            const uint64_t dk = wg_desc(tile, WG_LDC, 128);
 #pragma unroll
             for (int e = 0; e < 8; e++) s[e] = 0.f;
 #pragma unroll
@@ -136,12 +153,13 @@ __global__ void __launch_bounds__(WG_NT, WG_MINB) mla_decode_wg(const mla_params
             wg_fence();
 #pragma unroll
             for (int k = 0; k < MLA_D / 32; k++)
-                wg_e4m3_ss_n16(s, wg_desc_add(dk, 2 * k * 16 * MLA_BN), wg_desc_add(dq, 2 * k * 16 * MLA_H), k > 0);
+                wg_e4m3_ss_n16(s, wg_desc_add(dk, 2 * k * WG_LDC), wg_desc_add(dq, 2 * k * 16 * MLA_H), k > 0);
             wg_commit();
             wg_wait<0>();
 #pragma unroll
             for (int e = 0; e < 8; e++) wg_fence_acc(s[e]);
         }
+        WG_PROF(lap(1);)
         /* 2. online softmax: element 4j + 2h + e is (row 16w + g + 8h, head 8j + 2t + e) */
         float tmax[4];
 #pragma unroll
@@ -194,6 +212,7 @@ __global__ void __launch_bounds__(WG_NT, WG_MINB) mla_decode_wg(const mla_params
                 for (int e = 0; e < 8; e++) o[mt][e] *= alpha[2 * (e >> 2) + (e & 1)];
         wg_fence_smem();
         __syncthreads();
+        WG_PROF(lap(2);)
         /* 3. O^T += V^T . P^T; warp w: chunk 4 mt + w of the 512 dims */
 #pragma unroll
         for (int mt = 0; mt < MLA_DV / 64; mt++)
@@ -207,7 +226,7 @@ __global__ void __launch_bounds__(WG_NT, WG_MINB) mla_decode_wg(const mla_params
             for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
                 for (int ks = 0; ks < MLA_BN / 32; ks++)
-                    wg_vt_frag(a[mt][ks], tile + (4 * mt + warp) * (16 * MLA_BN) + 16 * (32 * ks + lane));
+                    wg_vt_frag(a[mt][ks], tile + (4 * mt + warp) * WG_LDC + 16 * (32 * ks + lane));
             wg_fence();
 #pragma unroll
             for (int mt = 0; mt < MLA_DV / 64; mt++)
@@ -221,6 +240,7 @@ __global__ void __launch_bounds__(WG_NT, WG_MINB) mla_decode_wg(const mla_params
         for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
             for (int e = 0; e < 8; e++) wg_fence_acc(o[mt][e]);
+        WG_PROF(lap(3);)
     }
     mlab_cp_wait<0>();
     mlab_grid_dep_trigger(); /* the combine may start launching */
@@ -273,6 +293,9 @@ __global__ void __launch_bounds__(WG_NT, WG_MINB) mla_decode_wg(const mla_params
                 lse = FAST ? mrun[k] + log2f(lsum[k]) : (mrun[k] + logf(lsum[k])) * MLA_LOG2E;
             p.part_lse[((size_t)tok * p.splits + split) * MLA_H + hd] = lse;
         }
+    WG_PROF(lap(4); if (tid == 0 && blockIdx.x % 37 == 0)
+        printf("wgprof block %d tiles %d: prologue %lld, wait %lld, qk %lld, softmax %lld, pv %lld, epilogue %lld, "
+               "all %lld cycles\n", blockIdx.x, t1 - t0, pc[5], pc[0], pc[1], pc[2], pc[3], pc[4], pt - pt0);)
 #endif
 }
 
