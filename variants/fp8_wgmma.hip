@@ -6,7 +6,8 @@
  * P^T), so 16 heads fill N = 16 without padding; K and Q are read by the
  * instruction straight from shared memory, V^T is built in registers by
  * ldmatrix.trans + byte permutes, so no tile is ever converted or
- * transposed. One warpgroup a block, two blocks an SM (mla_wgmma.h).
+ * transposed. A producer warp and two consumer warpgroups a block, one block an
+ * SM (mla_wgmma.h).
  * NVIDIA sm_90a only (wgmma is an sm_90a feature): elsewhere the variant is
  * unavailable and mlabench says so.
  * Parent: fp8_exp2rcp (it uses exp2 and the fast reciprocal too).

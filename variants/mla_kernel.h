@@ -389,10 +389,10 @@ MLAB_DEV void merge_row(const mla_params &p, int tok, float *sw)
  * one-launch builds with a small Q (amax_blocks == 0), from all of Q read by
  * this block (at most MLA_QSMALL_ROWS rows); then x / qs rounded to e4m3.
  * store(h, k, codes) receives the 8 codes of dims 8k .. 8k+7 of head h.
- * red: NT / MLAB_WARP floats of shared memory. Ends with the block's
- * barrier passed; returns qs. */
-template <int NT, typename Store>
-MLAB_DEV float q_fp8_row(const mla_params &p, int tok, float *red, Store store)
+ * Run by threads 0 .. NT-1; sync() is their barrier (the block's, or a named
+ * one). red: NT / MLAB_WARP floats of shared memory. Returns qs. */
+template <int NT, typename Store, typename Sync>
+MLAB_DEV float q_fp8_row(const mla_params &p, int tok, float *red, Store store, Sync sync)
 {
     const int tid = threadIdx.x, warp = tid / MLAB_WARP;
     const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
@@ -417,7 +417,7 @@ MLAB_DEV float q_fp8_row(const mla_params &p, int tok, float *red, Store store)
     for (int m = MLAB_WARP / 2; m; m >>= 1)
         a = fmaxf(a, mlab_shfl_xor(a, m));
     if (tid % MLAB_WARP == 0) red[warp] = a;
-    __syncthreads();
+    sync();
     float amax = 0.f;
 #pragma unroll
     for (int w = 0; w < NT / MLAB_WARP; w++) amax = fmaxf(amax, red[w]);
@@ -516,7 +516,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     if (QFP8) {
         const float qs = q_fp8_row<MLA_NT>(p, tok, sX + 8, [&](int h, int k, uint2 codes) {
             *(uint2 *)(sQ + h * C::LDQ + 8 * k) = codes;
-        });
+        }, [] { __syncthreads(); });
         MLAB_TR(tr1 = mlab_gtime();)
         qk_scale = p.sm_scale * qs * p.kv_scale;
     }

@@ -56,6 +56,12 @@ template <int N> MLAB_DEV void wg_wait(void)
  * visible to the async proxy that wgmma reads it through; then a barrier. */
 MLAB_DEV void wg_fence_smem(void) { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 
+/* Named barriers (ids 1..15; 0 is __syncthreads): sync waits until n threads
+ * (a multiple of 32) have arrived or synced on id; arrive counts this warp
+ * and goes on. Both order shared-memory accesses like __syncthreads. */
+MLAB_DEV void wg_bar_sync(int id, int n) { asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
+MLAB_DEV void wg_bar_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
+
 /* D[64 x 16] (+)= A[64 x 32] . B[32 x 16], e4m3 x e4m3 -> f32, both from
  * shared memory. acc: 0 = overwrite D, 1 = accumulate. */
 MLAB_DEV void wg_e4m3_ss_n16(float (&d)[8], uint64_t da, uint64_t db, int acc)
