@@ -39,15 +39,18 @@ __global__ void k_qk(const uint8_t *k, const uint8_t *q, float *s)
     float d[8];
     for (int e = 0; e < 8; e++) d[e] = 0.f;
     const uint64_t dk = wg_desc(sk, WG_LDC, 128), dq = wg_desc(sq, 256, 128);
-    wg_fence();
+    wg_fence(); /* A from shared memory (wg_e4m3_ss_n16) */
     for (int s32 = 0; s32 < D / 32; s32++)
         wg_e4m3_ss_n16(d, wg_desc_add(dk, 2 * s32 * WG_LDC), wg_desc_add(dq, 2 * s32 * 256), s32 > 0);
     wg_commit();
     wg_wait<0>();
+    float d2[8]; /* A from registers, as the kernel does it (wg_scores) */
+    wg_scores(d2, sk, dq);
     const int w = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
     for (int e = 0; e < 8; e++) {
         const int row = 16 * w + g + 8 * ((e >> 1) & 1), head = 8 * (e >> 2) + 2 * t + (e & 1);
         s[row * 16 + head] = d[e];
+        s[BN * 16 + row * 16 + head] = d2[e];
     }
 #endif
 }
@@ -140,13 +143,13 @@ int main(void)
     uint8_t *dk, *dq, *dpt;
     float *ds, *dout;
     cudaMalloc(&dk, sizeof k); cudaMalloc(&dq, sizeof q); cudaMalloc(&dpt, sizeof pt);
-    cudaMalloc(&ds, 4 * BN * 16); cudaMalloc(&dout, 4 * 16 * DV);
+    cudaMalloc(&ds, 2 * 4 * BN * 16); cudaMalloc(&dout, 4 * 16 * DV);
     cudaMemcpy(dk, k, sizeof k, cudaMemcpyHostToDevice);
     cudaMemcpy(dq, q, sizeof q, cudaMemcpyHostToDevice);
     cudaMemcpy(dpt, pt, sizeof pt, cudaMemcpyHostToDevice);
     k_qk<<<1, 128>>>(dk, dq, ds);
     k_pv<<<1, 128>>>(dk, dpt, dout);
-    static float s[BN * 16], o[16 * DV];
+    static float s[2 * BN * 16], o[16 * DV];
     if (cudaMemcpy(s, ds, sizeof s, cudaMemcpyDeviceToHost) != cudaSuccess ||
         cudaMemcpy(o, dout, sizeof o, cudaMemcpyDeviceToHost) != cudaSuccess) {
         printf("kernel failed: %s\n", cudaGetErrorString(cudaGetLastError()));
@@ -165,7 +168,8 @@ int main(void)
             for (int r = 0; r < BN; r++) a += (double)dec(pt[h * BN + r]) * dec(k[r * D + d]);
             wo[h * DV + d] = a;
         }
-    int bad = compare("qk S^T", s, ws, BN * 16, 16, "kv row", "head");
+    int bad = compare("qk S^T (K from shared memory)", s, ws, BN * 16, 16, "kv row", "head");
+    bad |= compare("qk S^T (K from registers)", s + BN * 16, ws, BN * 16, 16, "kv row", "head");
     bad |= compare("pv O", o, wo, 16 * DV, DV, "head", "dim");
     return bad;
 #endif

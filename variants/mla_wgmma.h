@@ -5,7 +5,7 @@
  * tensor in the call, e4m3 Q.K, P rounded to e4m3 for P.V, fp32 accumulation.
  *
  * One block = one query row x one split, warp-specialized (FA3's shape):
- *   - a producer warp streams the split's 64-row tiles into a WG_NSTAGE ring
+ *   - a producer warpgroup streams the split's 64-row tiles into a WG_NSTAGE ring
  *     with cp.async (WG_NSTAGE - 1 tiles in flight), waits for each, makes it
  *     visible to wgmma (proxy fence) and signals "full" on a named barrier;
  *   - two consumer warpgroups take the tiles in turn (even, odd), each with
@@ -14,8 +14,8 @@
  *     1 hands its state to consumer 0 through shared memory, which merges.
  * A consumer's tile, in named phases:
  *   1. wg_scores: S^T[64 rows x 16 heads] = K . Q^T, 18 wgmma m64n16k32 e4m3,
- *      both operands from shared memory (Q quantized once a block into the
- *      same K-major layout). Kv rows are M, so the 16 heads fill N = 16.
+ *      K from registers (ldmatrix), Q from shared memory (quantized once a
+ *      block into the K-major layout). Kv rows are M: 16 heads fill N = 16.
  *   2. wg_softmax: online softmax per head (max over a warp by 3 shuffles,
  *      over the 4 warps through shared memory); P rounded to e4m3 and stored
  *      as P^T, the B operand of step 3, in the kv-row order of step 3.
@@ -39,18 +39,27 @@
 #define WG_LDC (16 * MLA_BN + 16)
 #define WG_TILE ((MLA_D / 16) * WG_LDC) /* bytes of one fp8 tile in shared memory */
 #define WG_NCONS 2                    /* consumer warpgroups */
-#define WG_NT (WG_NCONS * 128 + 32)   /* + the producer warp */
+#define WG_NT (WG_NCONS * 128 + 128)  /* + the producer warpgroup */
+/* registers a thread: 65536 / 384 = 168 at launch; the producer gives back
+ * down to 40, the consumers take up to 232 (128 x 40 + 256 x 232 = 64512) */
+#define WG_REGS_PRODUCER 40
+#define WG_REGS_CONSUMER 232
 #ifndef WG_NSTAGE
 #define WG_NSTAGE 4 /* even: stage s always holds tiles of consumer s % 2 */
 #endif
 static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
 #define WG_LAG (WG_NSTAGE - 1) /* tiles the producer keeps in flight */
+#ifndef WG_QK_BATCH
+#define WG_QK_BATCH 6 /* K fragments loaded per batch of Q.K products (18 = all at once) */
+#endif
+static_assert((MLA_D / 32) % WG_QK_BATCH == 0, "whole batches");
 /* named barriers */
 #define WG_BAR_FULL(s) (1 + (s))
 #define WG_BAR_EMPTY(s) (1 + WG_NSTAGE + (s))
 #define WG_BAR_CONS(c) (1 + 2 * WG_NSTAGE + (c))
 #define WG_BAR_Q (1 + 2 * WG_NSTAGE + WG_NCONS)
-static_assert(WG_BAR_Q < 16, "16 named barriers a block");
+#define WG_BAR_MERGE (WG_BAR_Q + 1)
+static_assert(WG_BAR_MERGE < 16, "16 named barriers a block");
 struct wg_cfg {
     static constexpr int OFF_Q = 0;                          /* fp8 Q: 36 chunks x 16 heads x 16 */
     static constexpr int OFF_STAGE = OFF_Q + MLA_H * MLA_D;  /* WG_NSTAGE tiles */
@@ -71,15 +80,15 @@ struct wg_cfg {
 
 #if MLAB_HAVE_WGMMA
 /* one tile of fp8 rows r0 .. r0+63 (zeros past rend) into the wgmma layout,
- * by the producer warp: consecutive lanes take consecutive 16-byte chunks of
- * the tile's rows, which are contiguous in global memory (512 bytes a warp
- * instruction) */
+ * by the producer warpgroup: consecutive threads take consecutive 16-byte
+ * chunks of the tile's rows, which are contiguous in global memory (512
+ * bytes a warp instruction) */
 MLAB_DEV void wg_load_tile(const mla_params &p, uint8_t *dst, int first, int r0, int rend)
 {
     constexpr int CH = MLA_D / 16;
     const uint8_t *base = p.kv_fp8 + (size_t)(first + r0) * MLA_D;
 #pragma unroll 8
-    for (int q = threadIdx.x & 31; q < MLA_BN * CH; q += 32) {
+    for (int q = threadIdx.x & 127; q < MLA_BN * CH; q += 128) {
         const int r = q / CH, c = q % CH;
         const int ok = r0 + r < rend;
         mlab_cp16(dst + c * WG_LDC + 16 * r, ok ? base + 16 * q : p.kv_fp8, ok);
@@ -96,19 +105,33 @@ struct wg_state {
 MLAB_DEV int wg_head(int k) { return 8 * (k >> 1) + 2 * (threadIdx.x & 3) + (k & 1); }
 
 /* 1. S^T = K . Q^T of one tile: element 4 j + 2 h + e is (kv row 16 w + g + 8 h,
- * head 8 j + 2 t + e) */
+ * head 8 j + 2 t + e). K from registers (one ldmatrix a 32-dim step, in
+ * batches of WG_QK_BATCH fragments, each followed by its products; a batch's
+ * registers are reused once the batch before it is done): wgmma reading a
+ * no-swizzle A from shared memory ran at ~110-280 cycles an instruction on
+ * the H200 (perf-notes v8), reading it from registers ~60. Q (B) from
+ * shared memory. */
 MLAB_DEV void wg_scores(float (&s)[8], const uint8_t *tile, uint64_t dq)
 {
-    const uint64_t dk = wg_desc(tile, WG_LDC, 128);
+    const int warp = (threadIdx.x / 32) & 3, l = threadIdx.x & 31;
+    const uint8_t *row = tile + (l >> 4) * WG_LDC + 16 * (16 * warp + (l & 7) + 8 * ((l >> 3) & 1));
+    constexpr int KS = MLA_D / 32, BATCH = WG_QK_BATCH;
 #pragma unroll
     for (int e = 0; e < 8; e++) s[e] = 0.f;
 #pragma unroll
-    for (int e = 0; e < 8; e++) wg_fence_acc(s[e]);
-    wg_fence();
+    for (int b = 0; b < KS; b += BATCH) {
+        uint32_t a[BATCH][4];
 #pragma unroll
-    for (int k = 0; k < MLA_D / 32; k++)
-        wg_e4m3_ss_n16(s, wg_desc_add(dk, 2 * k * WG_LDC), wg_desc_add(dq, 2 * k * 16 * MLA_H), k > 0);
-    wg_commit();
+        for (int k = 0; k < BATCH; k++) wg_k_frag(a[k], row + 2 * (b + k) * WG_LDC);
+#pragma unroll
+        for (int e = 0; e < 8; e++) wg_fence_acc(s[e]);
+        wg_fence();
+#pragma unroll
+        for (int k = 0; k < BATCH; k++)
+            wg_e4m3_rs_n16(s, a[k], wg_desc_add(dq, 2 * (b + k) * 16 * MLA_H), b + k > 0);
+        wg_commit();
+        wg_wait<1>(); /* the batch before this one is done: its registers are free */
+    }
     wg_wait<0>();
 #pragma unroll
     for (int e = 0; e < 8; e++) wg_fence_acc(s[e]);
@@ -261,10 +284,10 @@ MLAB_DEV void wg_produce(const mla_params &p, uint8_t *stages, int first, int t0
     for (int i = 0; i < n; i++) {
         mlab_cp_wait<WG_LAG - 1>(); /* groups 0 .. i have landed */
         wg_fence_smem();
-        wg_bar_arrive(WG_BAR_FULL(i % WG_NSTAGE), 128 + 32);
+        wg_bar_arrive(WG_BAR_FULL(i % WG_NSTAGE), 256);
         const int li = i + WG_LAG;
         if (li < n) {
-            if (li >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(li % WG_NSTAGE), 128 + 32);
+            if (li >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(li % WG_NSTAGE), 256);
             wg_load_tile(p, stages + (li % WG_NSTAGE) * WG_TILE, first, (t0 + li) * MLA_BN, rend);
         }
         mlab_cp_commit();
@@ -293,8 +316,8 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
     const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles), n = t1 - t0;
     const int rend = vis + (p.fault == 1 && vis > 0 ? 1 : 0); /* negative control: one row too many */
 
-    wg_state st;
-    if (cons == WG_NCONS) { /* the producer warp: the first tiles at once, then the ring */
+    if (cons == WG_NCONS) { /* the producer warpgroup: the first tiles at once, then the ring */
+        wg_regs_dec<WG_REGS_PRODUCER>();
 #pragma unroll
         for (int i = 0; i < WG_LAG; i++) {
             if (i < n) wg_load_tile(p, stages + i * WG_TILE, first, (t0 + i) * MLA_BN, rend);
@@ -302,6 +325,8 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
         }
         wg_produce(p, stages, first, t0, n, rend);
     } else {
+        wg_regs_inc<WG_REGS_CONSUMER>();
+        wg_state st;
         /* Q (its loads before the amax wait), quantized by the consumers into
          * the K-major layout of the B operand of step 1 */
         const float qs = q_fp8_row<WG_NCONS * 128>(
@@ -326,7 +351,7 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
         const uint64_t dq = wg_desc(sQ, 16 * MLA_H, 128), dp = wg_desc(sP, 16 * MLA_H, 128);
         for (int i = cons; i < n; i += WG_NCONS) {
             const uint8_t *tile = stages + (i % WG_NSTAGE) * WG_TILE;
-            wg_bar_sync(WG_BAR_FULL(i % WG_NSTAGE), 128 + 32);
+            wg_bar_sync(WG_BAR_FULL(i % WG_NSTAGE), 256);
             WG_PROF(lap(0);)
             float s[8];
             wg_scores(s, tile, dq);
@@ -334,50 +359,51 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
             wg_softmax<FAST>(st, s, t0 + i, rend, sscale, red, sP, WG_BAR_CONS(cons));
             WG_PROF(lap(2);)
             wg_pv(st, tile, dp);
-            wg_bar_arrive(WG_BAR_EMPTY(i % WG_NSTAGE), 128 + 32);
+            wg_bar_arrive(WG_BAR_EMPTY(i % WG_NSTAGE), 256);
             WG_PROF(lap(3);)
         }
         mlab_grid_dep_trigger(); /* the combine may start launching */
-    }
-    /* consumer 1 hands its state to consumer 0 over the stages (every tile
-     * has landed and been consumed once all passed this barrier) */
-    float *xs = (float *)stages;
-    const int t = tid & 127;
-    __syncthreads();
-    if (cons == 1) {
+        /* consumer 1 hands its state to consumer 0 over the stages (every tile
+         * has landed and been consumed once both passed this barrier; the
+         * producer, which ran with fewer registers, has left) */
+        float *xs = (float *)stages;
+        const int t = tid & 127;
+        wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
+        if (cons == 1) {
 #pragma unroll
-        for (int mt = 0; mt < MLA_DV / 64; mt++)
+            for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-            for (int e = 0; e < 8; e++) xs[(8 * mt + e) * 128 + t] = st.o[mt][e];
+                for (int e = 0; e < 8; e++) xs[(8 * mt + e) * 128 + t] = st.o[mt][e];
 #pragma unroll
-        for (int k = 0; k < 4; k++) {
-            xs[(64 + k) * 128 + t] = st.m[k];
-            xs[(68 + k) * 128 + t] = st.l[k];
-        }
-    }
-    __syncthreads();
-    if (cons == 0) {
-        float a0[4], a1[4];
-#pragma unroll
-        for (int k = 0; k < 4; k++) { /* each side's weight: 0 for a side that saw no rows */
-            const float m1 = xs[(64 + k) * 128 + t], m = fmaxf(st.m[k], m1);
-            a0[k] = st.m[k] == -INFINITY ? 0.f : mla_exp(st.m[k] - m, FAST);
-            a1[k] = m1 == -INFINITY ? 0.f : mla_exp(m1 - m, FAST);
-            st.m[k] = m;
-            st.l[k] = st.l[k] * a0[k] + xs[(68 + k) * 128 + t] * a1[k];
-        }
-#pragma unroll
-        for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-            for (int e = 0; e < 8; e++) {
-                const int k = 2 * (e >> 2) + (e & 1);
-                st.o[mt][e] = st.o[mt][e] * a0[k] + xs[(8 * mt + e) * 128 + t] * a1[k];
+            for (int k = 0; k < 4; k++) {
+                xs[(64 + k) * 128 + t] = st.m[k];
+                xs[(68 + k) * 128 + t] = st.l[k];
             }
-        wg_epilogue<FAST>(p, st, tok, split, (float *)(smem + C::OFF_RED));
-        WG_PROF(lap(4); if (tid == 0 && blockIdx.x % 37 == 0)
-            printf("wgprof block %d tiles %d: prologue %lld, wait %lld, qk %lld, softmax %lld, pv %lld, "
-                   "epilogue %lld, all %lld cycles (consumer 0)\n", blockIdx.x, n, pc[5], pc[0], pc[1], pc[2],
-                   pc[3], pc[4], pt - pt0);)
+        }
+        wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
+        if (cons == 0) {
+            float a0[4], a1[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) { /* each side's weight: 0 for a side that saw no rows */
+                const float m1 = xs[(64 + k) * 128 + t], m = fmaxf(st.m[k], m1);
+                a0[k] = st.m[k] == -INFINITY ? 0.f : mla_exp(st.m[k] - m, FAST);
+                a1[k] = m1 == -INFINITY ? 0.f : mla_exp(m1 - m, FAST);
+                st.m[k] = m;
+                st.l[k] = st.l[k] * a0[k] + xs[(68 + k) * 128 + t] * a1[k];
+            }
+#pragma unroll
+            for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+                for (int e = 0; e < 8; e++) {
+                    const int k = 2 * (e >> 2) + (e & 1);
+                    st.o[mt][e] = st.o[mt][e] * a0[k] + xs[(8 * mt + e) * 128 + t] * a1[k];
+                }
+            wg_epilogue<FAST>(p, st, tok, split, (float *)(smem + C::OFF_RED));
+            WG_PROF(lap(4); if (tid == 0 && blockIdx.x % 37 == 0)
+                printf("wgprof block %d tiles %d: prologue %lld, wait %lld, qk %lld, softmax %lld, pv %lld, "
+                       "epilogue %lld, all %lld cycles (consumer 0)\n", blockIdx.x, n, pc[5], pc[0], pc[1], pc[2],
+                       pc[3], pc[4], pt - pt0);)
+        }
     }
 #endif
 }

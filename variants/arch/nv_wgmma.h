@@ -62,6 +62,11 @@ MLAB_DEV void wg_fence_smem(void) { asm volatile("fence.proxy.async.shared::cta;
 MLAB_DEV void wg_bar_sync(int id, int n) { asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
 MLAB_DEV void wg_bar_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
 
+/* Move registers between warpgroups (all threads of the warpgroup): the
+ * producer gives some back, the consumers take them (sm_90a setmaxnreg). */
+template <int N> MLAB_DEV void wg_regs_dec(void) { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N)); }
+template <int N> MLAB_DEV void wg_regs_inc(void) { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N)); }
+
 /* D[64 x 16] (+)= A[64 x 32] . B[32 x 16], e4m3 x e4m3 -> f32, both from
  * shared memory. acc: 0 = overwrite D, 1 = accumulate. */
 MLAB_DEV void wg_e4m3_ss_n16(float (&d)[8], uint64_t da, uint64_t db, int acc)
@@ -82,6 +87,19 @@ MLAB_DEV void wg_e4m3_rs_n16(float (&d)[8], const uint32_t (&a)[4], uint64_t db,
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
                    "+f"(d[7])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(acc));
+}
+
+/* The A fragment of K (M = 16 kv rows of this warp, K = 32 dims = two
+ * 16-byte chunks) from a K-major fp8 tile: one ldmatrix.x4 (matrices: rows
+ * 0-7 and 8-15 of the first chunk, then of the second) gives lane (g, t) the
+ * codes K[g][4t..4t+3], K[g+8][..], K[g][16+4t..], K[g+8][16+4t..]: the
+ * fragment as it is. row: the address of this lane's row and chunk:
+ * row (l & 7) + 8 ((l >> 3) & 1), chunk l >> 4. */
+MLAB_DEV void wg_k_frag(uint32_t (&a)[4], const void *row)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+                 : "r"((uint32_t)__cvta_generic_to_shared(row)));
 }
 
 /* The A fragment of V^T (M = 16 dims of one 16-byte chunk, K = 32 kv rows)
