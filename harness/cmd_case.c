@@ -14,8 +14,9 @@
 #include "exitcodes.h"
 #include "gen.h"
 #include "sampler.h" /* mlab_now_s */
-#include "guard.h" /* mlab_escape */
-#include "h5io.h"
+#include "case_read.h"  /* mlab_h5_read_case */
+#include "case_write.h" /* mlab_h5_write_case */
+#include "reason.h"     /* mlab_escape */
 #include "progress.h"
 #include "sweep.h"
 

@@ -24,11 +24,12 @@
 #include "env.h"
 #include "exitcodes.h"
 #include "gen.h"
-#include "h5io.h"
+#include "case_read.h"   /* mlab_h5_read_case */
+#include "case_schema.h" /* MLAB_CASE_FORMAT, MLAB_CASE_VERSION */
 #include "peer.h"
 #include "progress.h"
 #include "results.h"
-#include "results_h5.h"
+#include "results_write.h" /* mlab_results_write */
 #include "sweep.h"
 #include "tensor_hash.h" /* mlab_tensor_hash_case */
 #include <sys/stat.h>

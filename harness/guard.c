@@ -26,26 +26,6 @@ void mlab_h5_silence(void)
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
-const char *mlab_escape(const char *s, char *buf, size_t len, int all_bytes)
-{
-    size_t k = 0;
-    if (!len)
-        return buf;
-    for (; *s && k + 5 < len; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '\n' || ch == '\t' || ch == '\r') {
-            buf[k++] = '\\';
-            buf[k++] = ch == '\n' ? 'n' : ch == '\t' ? 't' : 'r';
-        } else if (ch < 0x20 || ch == 0x7f || (all_bytes && ch >= 0x80)) {
-            k += (size_t)snprintf(buf + k, len - k, "\\x%02x", ch);
-        } else {
-            buf[k++] = (char)ch;
-        }
-    }
-    buf[k] = '\0';
-    return buf;
-}
-
 /* ---- errno of a failed write, from libhdf5's error stack ------------------ */
 
 static int captured_errno;

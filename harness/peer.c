@@ -18,7 +18,7 @@
 #include "../reference/metrics.h"  /* mlab_err_judge, mlab_tol_find */
 #include "../reference/numerics.h" /* mlab_bf16_to_f32 */
 #include "exitcodes.h"
-#include "h5io.h" /* mlab_h5_write_case */
+#include "case_write.h" /* mlab_h5_write_case */
 
 #ifndef MLAB_PEERS_DIR
 #define MLAB_PEERS_DIR "harness/peers"

@@ -1,4 +1,4 @@
-/* test_results_h5.c: results files in C (harness/results_h5.c, env.c).
+/* test_results_h5.c: results files in C (harness/results_read.c, results_write.c, env.c).
  *
  * Pins: every field of the environment, the inputs and the rows (with a
  * row that has no samples) survives a write and a read; the reader refuses
@@ -22,7 +22,8 @@
 #include "harness/env.h"
 #include "harness/exitcodes.h"
 #include "harness/results.h"
-#include "harness/results_h5.h"
+#include "harness/results_read.h"  /* mlab_results_read */
+#include "harness/results_write.h" /* mlab_results_write */
 
 #include "mlab_check.h" // CHECK, failed
 
