@@ -105,7 +105,7 @@ int mlab_atomic_commit(const char *tmp, const char *path, char *why, size_t whyl
 
 typedef struct {
     mlab_write_fn write;
-    const char *tmp;
+    const char *path, *tmp;
     void *arg;
 } write_job;
 
@@ -113,8 +113,9 @@ typedef struct {
 static int run_write(void *a, char *why, size_t whylen)
 {
     const write_job *j = a;
+    mlab_why w = {j->path, why, whylen};
     mlab_h5_capture_errno();
-    int rc = j->write(j->tmp, j->arg, why, whylen);
+    int rc = j->write(&w, j->tmp, j->arg);
     int e = mlab_h5_write_errno();
     if (rc != MLAB_EXIT_OK && e && why && !strstr(why, strerror(e))) {
         size_t n = strlen(why);
@@ -134,7 +135,7 @@ int mlab_atomic_write(const char *path, mlab_write_fn write, void *arg, char *wh
         return mlab_fail(&w, MLAB_EXIT_IO, NULL, "cannot create %s: %s", tmp, strerror(errno));
     close(fd);
 
-    write_job job = {write, tmp, arg};
+    write_job job = {write, path, tmp, arg};
     int rc = MLAB_EXIT_IO;
     mlab_h5_silence();
     int g = mlab_guard_run(run_write, &job, 0, 0, &rc, msg, sizeof msg);

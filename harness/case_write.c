@@ -112,9 +112,11 @@ close:
         H5Sclose(sp);
 }
 
-/* Write the whole file at tmp; returns MLAB_EXIT_OK or the first failure. */
-static int write_file(const mlab_why *w, const char *tmp, const mlab_case *c)
+/* In mlab_atomic_write's child: the whole file at tmp. Returns
+ * MLAB_EXIT_OK or the first failure. */
+static int write_file(const mlab_why *w, const char *tmp, void *arg)
 {
+    const mlab_case *c = arg;
     writer o = {-1, 0, w};
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     /* 1.8-compatible object headers: readable by HDF5 1.8 and later */
@@ -168,18 +170,6 @@ close_fapl:
     return o.failed ? MLAB_EXIT_IO : MLAB_EXIT_OK;
 }
 
-typedef struct {
-    const char *path;
-    const mlab_case *c;
-} write_args;
-
-/* In mlab_atomic_write's child: the whole file at tmp. */
-static int write_tmp(const char *tmp, void *arg, char *why, size_t whylen)
-{
-    const write_args *a = arg;
-    mlab_why w = {a->path, why, whylen};
-    return write_file(&w, tmp, a->c);
-}
 
 int mlab_h5_write_case(const char *path, const mlab_case *c, char *why, size_t whylen)
 {
@@ -202,6 +192,5 @@ int mlab_h5_write_case(const char *path, const mlab_case *c, char *why, size_t w
     if ((unsigned)c->fp8_fmt > MLAB_FP8_E4M3FNUZ || (unsigned)c->fp4_tie > MLAB_TIE_EVEN)
         return mlab_fail(&w, MLAB_EXIT_INTERNAL, NULL, "not written: bad fp8 format or tie rule");
     /* temporary, child process, fsync, rename: atomic.h */
-    write_args a = {path, c};
-    return mlab_atomic_write(path, write_tmp, &a, why, whylen);
+    return mlab_atomic_write(path, write_file, (void *)c, why, whylen);
 }

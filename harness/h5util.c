@@ -97,6 +97,16 @@ close_fd:
 
 /* ---- the attribute reader ------------------------------------------------ */
 
+/* How messages name attribute name of obj: "attribute batch" (the root),
+ * "/kv_fp8: attribute dtype". */
+static void attr_label(const char *obj, const char *name, char *buf, size_t len)
+{
+    if (obj)
+        snprintf(buf, len, "%s: attribute %s", obj, name);
+    else
+        snprintf(buf, len, "attribute %s", name);
+}
+
 /* A string attribute a (type t) into s[outlen]. */
 static int read_str(const mlab_why *w, const char *label, hid_t a, hid_t t, char *s,
                     size_t outlen)
@@ -185,10 +195,7 @@ int mlab_h5_attr_get(const mlab_why *w, hid_t loc, const char *obj, const char *
     char label[96], td[48];
     int rc = MLAB_EXIT_BADINPUT;
     hid_t a = -1, t = -1, sp = -1;
-    if (obj)
-        snprintf(label, sizeof label, "%s: attribute %s", obj, name);
-    else
-        snprintf(label, sizeof label, "attribute %s", name);
+    attr_label(obj, name, label, sizeof label);
 
     htri_t ex = H5Aexists(loc, name);
     if (ex < 0)
@@ -244,10 +251,7 @@ int mlab_h5_attr_int(const mlab_why *w, hid_t loc, const char *obj, const char *
         return rc;
     if (v < lo || v > hi) {
         char label[96];
-        if (obj)
-            snprintf(label, sizeof label, "%s: attribute %s", obj, name);
-        else
-            snprintf(label, sizeof label, "attribute %s", name);
+        attr_label(obj, name, label, sizeof label);
         return mlab_fail(w, MLAB_EXIT_BADINPUT, label, "= %lld: must be in %ld..%ld", v, lo, hi);
     }
     *out = (long)v;

@@ -201,31 +201,23 @@ out:
     return failed;
 }
 
-typedef struct {
-    const char *path;
-    const mlab_results *r;
-} write_args;
-
 /* In the writer's child (mlab_atomic_write): the whole file at tmp. */
-static int write_tmp(const char *tmp, void *arg, char *why, size_t whylen)
+static int write_file(const mlab_why *w, const char *tmp, void *arg)
 {
-    const write_args *a = arg;
-    mlab_why w = {a->path, why, whylen};
     hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0)
-        return mlab_fail(&w, MLAB_EXIT_IO, NULL, "HDF5 cannot create %s", tmp);
-    const char *failed = write_body(f, a->r);
+        return mlab_fail(w, MLAB_EXIT_IO, NULL, "HDF5 cannot create %s", tmp);
+    const char *failed = write_body(f, arg);
     if (!failed && H5Fflush(f, H5F_SCOPE_GLOBAL) < 0)
         failed = "flush";
     if (H5Fclose(f) < 0 && !failed)
         failed = "close";
     if (failed)
-        return mlab_fail(&w, MLAB_EXIT_IO, NULL, "cannot write %s (HDF5 error)", failed);
+        return mlab_fail(w, MLAB_EXIT_IO, NULL, "cannot write %s (HDF5 error)", failed);
     return MLAB_EXIT_OK;
 }
 
 int mlab_results_write(const char *path, const mlab_results *r, char *why, size_t whylen)
 {
-    write_args a = {path, r};
-    return mlab_atomic_write(path, write_tmp, &a, why, whylen);
+    return mlab_atomic_write(path, write_file, (void *)r, why, whylen);
 }
