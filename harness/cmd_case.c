@@ -126,8 +126,11 @@ int mlab_cmd_gen(int argc, char **argv)
         goto done;
     }
     w.given = 1; /* no case option: one default custom case */
-    if (mlab_sweep_check(&w, "gen"))
+    char swhy[512];
+    if (mlab_sweep_check(&w, swhy, sizeof swhy)) {
+        fprintf(stderr, "mlabench gen: %s\n", swhy);
         goto done;
+    }
     size_t n = mlab_sweep_count(&w);
     int folder = w.suite || n > 1;
     if (!out && !dry) {
