@@ -20,6 +20,7 @@
 #include <hdf5.h>
 
 #include "exitcodes.h" /* MLAB_EXIT_* */
+#include "reason.h"    /* mlab_why, mlab_fail */
 
 void mlab_h5_silence(void)
 {
@@ -314,6 +315,7 @@ double mlab_guard_timeout(const char *path)
 
 int mlab_guard_read(const char *path, mlab_guard_fn fn, void *arg, char *why, size_t whylen)
 {
+    mlab_why w = {path, why, whylen};
     char msg[1024];
     int rc = 0;
     unsigned maj = 0, min = 0, rel = 0;
@@ -332,16 +334,15 @@ int mlab_guard_read(const char *path, mlab_guard_fn fn, void *arg, char *why, si
             snprintf(how, sizeof how, "signal %d, %s", rc, strsignal(rc));
         else /* a sanitizer's handler exits instead of dying of the signal */
             snprintf(how, sizeof how, "exit status %d without an answer", -rc);
-        snprintf(why, whylen, "%s: the HDF5 library (%d.%d.%d) crashed reading it (%s): corrupt file",
-                 path, maj, min, rel, how);
-        return MLAB_EXIT_BADINPUT;
+        return mlab_fail(&w, MLAB_EXIT_BADINPUT, NULL,
+                         "the HDF5 library (%d.%d.%d) crashed reading it (%s): corrupt file", maj,
+                         min, rel, how);
     }
     case MLAB_GUARD_TIMEOUT:
-        snprintf(why, whylen, "%s: the HDF5 library (%d.%d.%d) did not finish reading it in %.0f s: "
-                 "corrupt file (or raise MLAB_H5_TIMEOUT)", path, maj, min, rel, limit);
-        return MLAB_EXIT_BADINPUT;
+        return mlab_fail(&w, MLAB_EXIT_BADINPUT, NULL,
+                         "the HDF5 library (%d.%d.%d) did not finish reading it in %.0f s: "
+                         "corrupt file (or raise MLAB_H5_TIMEOUT)", maj, min, rel, limit);
     default:
-        snprintf(why, whylen, "%s: %s", path, msg);
-        return MLAB_EXIT_INTERNAL;
+        return mlab_fail(&w, MLAB_EXIT_INTERNAL, NULL, "%s", msg);
     }
 }
