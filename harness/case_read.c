@@ -204,7 +204,7 @@ static int read_case(const char *path, mlab_case *c, char *why, size_t whylen, i
     mlab_why w = {path, why, whylen};
     mlab_case_ds o[MLAB_DS_COUNT];
     mlab_h5_quiet quiet;
-    hid_t fapl = -1, f = -1;
+    hid_t f = -1;
     int rc;
 
     memset(c, 0, sizeof *c);
@@ -215,18 +215,10 @@ static int read_case(const char *path, mlab_case *c, char *why, size_t whylen, i
 
     mlab_h5_quiet_begin(&quiet);
     rc = MLAB_EXIT_BADINPUT;
-    fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl < 0) {
-        rc = mlab_fail(&w, MLAB_EXIT_INTERNAL, NULL, "cannot create HDF5 properties");
-        goto quiet_end;
-    }
-#if H5_VERSION_GE(1, 10, 7)
-    H5Pset_file_locking(fapl, 0, 1); /* readers need no lock; NFS may have none */
-#endif
-    f = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    f = mlab_h5_open_read(path);
     if (f < 0) {
         mlab_fail(&w, rc, NULL, "truncated or corrupt HDF5 file");
-        goto close_fapl;
+        goto quiet_end;
     }
 
     long q_seq_len, kv_len;
@@ -329,8 +321,6 @@ close_datasets:
         mlab_case_ds_close(&o[i]);
 close_file:
     H5Fclose(f);
-close_fapl:
-    H5Pclose(fapl);
 quiet_end:
     mlab_h5_quiet_end(&quiet);
     return rc;

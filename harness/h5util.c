@@ -95,6 +95,19 @@ close_fd:
     return rc;
 }
 
+hid_t mlab_h5_open_read(const char *path)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+#if H5_VERSION_GE(1, 10, 7)
+    if (fapl >= 0)
+        H5Pset_file_locking(fapl, 0, 1);
+#endif
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, fapl >= 0 ? fapl : H5P_DEFAULT);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    return f;
+}
+
 /* ---- the attribute reader ------------------------------------------------ */
 
 /* How messages name attribute name of obj: "attribute batch" (the root),

@@ -36,6 +36,10 @@ void mlab_h5_type_desc(hid_t t, char *buf, size_t len);
  * else MLAB_EXIT_BADINPUT "not an HDF5 file"). */
 int mlab_h5_probe(const mlab_why *w);
 
+/* Open path read-only, without a file lock (readers need none, and NFS may
+ * have none; HDF5 1.10.7 and later). Returns the file, or -1. */
+hid_t mlab_h5_open_read(const char *path);
+
 /* One typed attribute reader, accepting what h5py and the C API both
  * write: fixed or variable-length strings (ASCII or UTF-8; a string longer
  * than outlen - 1 is refused), any integer width, scalar or one-element

@@ -316,7 +316,7 @@ static int read_file(const char *path, mlab_results *r, char *why, size_t whylen
     mlab_results_init(r);
     mlab_h5_quiet_begin(&quiet);
     int rc = MLAB_EXIT_BADINPUT;
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t f = mlab_h5_open_read(path);
     if (f < 0)
         mlab_fail(&w, rc, NULL, "truncated or corrupt HDF5 file");
     else
