@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,18 +16,7 @@
 
 #include "exitcodes.h" /* MLAB_EXIT_* */
 #include "guard.h"     /* mlab_guard_run, mlab_h5_capture_errno */
-
-static int fail(char *why, size_t whylen, int code, const char *path, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (why && whylen)
-        snprintf(why, whylen, "%s: %s", path, msg);
-    return code;
-}
+#include "reason.h"    /* mlab_why, mlab_fail */
 
 /* Split path into its folder ("." when none) and base name. */
 static void split_path(const char *path, char *dir, size_t dirlen, const char **base)
@@ -86,20 +74,21 @@ int mlab_atomic_begin(const char *path, char *tmp, size_t tmplen)
 
 int mlab_atomic_commit(const char *tmp, const char *path, char *why, size_t whylen)
 {
+    mlab_why w = {path, why, whylen};
     int fd = open(tmp, O_RDONLY);
     if (fd < 0 || fsync(fd) != 0) {
         int err = errno;
         if (fd >= 0)
             close(fd);
         unlink(tmp);
-        return fail(why, whylen, MLAB_EXIT_IO, path, "cannot fsync %s: %s", tmp, strerror(err));
+        return mlab_fail(&w, MLAB_EXIT_IO, NULL, "cannot fsync %s: %s", tmp, strerror(err));
     }
     close(fd);
     if (rename(tmp, path) != 0) {
         int err = errno;
         unlink(tmp);
-        return fail(why, whylen, MLAB_EXIT_IO, path, "cannot rename %s over it: %s", tmp,
-                    strerror(err));
+        return mlab_fail(&w, MLAB_EXIT_IO, NULL, "cannot rename %s over it: %s", tmp,
+                         strerror(err));
     }
     /* the rename itself is durable once the folder is synced (best effort:
      * some file systems refuse fsync on a folder) */
@@ -116,7 +105,7 @@ int mlab_atomic_commit(const char *tmp, const char *path, char *why, size_t whyl
 
 typedef struct {
     mlab_write_fn write;
-    const char *tmp;
+    const char *path, *tmp;
     void *arg;
 } write_job;
 
@@ -124,8 +113,9 @@ typedef struct {
 static int run_write(void *a, char *why, size_t whylen)
 {
     const write_job *j = a;
+    mlab_why w = {j->path, why, whylen};
     mlab_h5_capture_errno();
-    int rc = j->write(j->tmp, j->arg, why, whylen);
+    int rc = j->write(&w, j->tmp, j->arg);
     int e = mlab_h5_write_errno();
     if (rc != MLAB_EXIT_OK && e && why && !strstr(why, strerror(e))) {
         size_t n = strlen(why);
@@ -136,15 +126,16 @@ static int run_write(void *a, char *why, size_t whylen)
 
 int mlab_atomic_write(const char *path, mlab_write_fn write, void *arg, char *why, size_t whylen)
 {
+    mlab_why w = {path, why, whylen};
     char tmp[4200], msg[1024];
     if (mlab_atomic_begin(path, tmp, sizeof tmp) != 0)
-        return fail(why, whylen, MLAB_EXIT_IO, path, "path too long");
+        return mlab_fail(&w, MLAB_EXIT_IO, NULL, "path too long");
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
     if (fd < 0)
-        return fail(why, whylen, MLAB_EXIT_IO, path, "cannot create %s: %s", tmp, strerror(errno));
+        return mlab_fail(&w, MLAB_EXIT_IO, NULL, "cannot create %s: %s", tmp, strerror(errno));
     close(fd);
 
-    write_job job = {write, tmp, arg};
+    write_job job = {write, path, tmp, arg};
     int rc = MLAB_EXIT_IO;
     mlab_h5_silence();
     int g = mlab_guard_run(run_write, &job, 0, 0, &rc, msg, sizeof msg);
@@ -157,12 +148,12 @@ int mlab_atomic_write(const char *path, mlab_write_fn write, void *arg, char *wh
         return rc;
     }
     if (g == MLAB_GUARD_SIGNAL && rc > 0)
-        return fail(why, whylen, MLAB_EXIT_IO, path, "the writing process died (signal %d, %s)",
-                    rc, strsignal(rc));
+        return mlab_fail(&w, MLAB_EXIT_IO, NULL, "the writing process died (signal %d, %s)",
+                         rc, strsignal(rc));
     if (g == MLAB_GUARD_SIGNAL)
-        return fail(why, whylen, MLAB_EXIT_IO, path, "the writing process failed (exit status %d)",
-                    -rc);
-    return fail(why, whylen, MLAB_EXIT_IO, path, "%s", msg);
+        return mlab_fail(&w, MLAB_EXIT_IO, NULL,
+                         "the writing process failed (exit status %d)", -rc);
+    return mlab_fail(&w, MLAB_EXIT_IO, NULL, "%s", msg);
 }
 
 static const char *file_kind(mode_t m)
@@ -175,37 +166,39 @@ static const char *file_kind(mode_t m)
 int mlab_output_check(const char *out, const char *const *inputs, int ninputs, char *why,
                       size_t whylen)
 {
+    mlab_why w = {out, why, whylen};
     struct stat so, si;
     if (strcmp(out, "-") == 0)
         return MLAB_EXIT_OK; /* standard output, where a command takes it */
     if (lstat(out, &so) != 0)
         return MLAB_EXIT_OK; /* a new file (or an unreachable folder: the write says why) */
     if (!S_ISREG(so.st_mode))
-        return fail(why, whylen, MLAB_EXIT_USAGE, out,
-                    "is %s, not a regular file: refusing to replace it (-o takes a file path)",
-                    file_kind(so.st_mode));
+        return mlab_fail(&w, MLAB_EXIT_USAGE, NULL,
+                         "is %s, not a regular file: refusing to replace it (-o takes a file path)",
+                         file_kind(so.st_mode));
     for (int i = 0; i < ninputs; i++)
         if (inputs[i] && stat(inputs[i], &si) == 0 && si.st_dev == so.st_dev &&
             si.st_ino == so.st_ino)
-            return fail(why, whylen, MLAB_EXIT_USAGE, out,
-                        "is also an input (%s): refusing to overwrite it", inputs[i]);
+            return mlab_fail(&w, MLAB_EXIT_USAGE, NULL,
+                             "is also an input (%s): refusing to overwrite it", inputs[i]);
     return MLAB_EXIT_OK;
 }
 
 int mlab_input_check(const char *path, char *why, size_t whylen)
 {
+    mlab_why w = {path, why, whylen};
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
-        return fail(why, whylen, MLAB_EXIT_IO, path, "cannot open: %s", strerror(errno));
+        return mlab_fail(&w, MLAB_EXIT_IO, NULL, "cannot open: %s", strerror(errno));
     struct stat st;
     int rc = MLAB_EXIT_OK;
     if (fstat(fd, &st) != 0)
-        rc = fail(why, whylen, MLAB_EXIT_IO, path, "cannot open: %s", strerror(errno));
+        rc = mlab_fail(&w, MLAB_EXIT_IO, NULL, "cannot open: %s", strerror(errno));
     else if (S_ISDIR(st.st_mode))
-        rc = fail(why, whylen, MLAB_EXIT_IO, path, "cannot open: %s", strerror(EISDIR));
+        rc = mlab_fail(&w, MLAB_EXIT_IO, NULL, "cannot open: %s", strerror(EISDIR));
     else if (!S_ISREG(st.st_mode))
-        rc = fail(why, whylen, MLAB_EXIT_BADINPUT, path, "not a regular file (%s)",
-                  file_kind(st.st_mode));
+        rc = mlab_fail(&w, MLAB_EXIT_BADINPUT, NULL, "not a regular file (%s)",
+                       file_kind(st.st_mode));
     close(fd);
     return rc;
 }

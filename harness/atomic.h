@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "reason.h" /* mlab_why */
+
 /* Remove the stale temporaries of path that dead writers left and name
  * this process's temporary in tmp. Returns 0, or -1 when tmplen is too
  * small. */
@@ -30,8 +32,10 @@ int mlab_atomic_commit(const char *tmp, const char *path, char *why, size_t whyl
  * returns its code; when libhdf5 failed on a system call (disk full, file
  * size limit, quota), the system's reason is added to the message. A child
  * keeps a library that failed to flush a file from crashing this process
- * at exit (libhdf5 1.10 does, closing the file again at shutdown). */
-typedef int (*mlab_write_fn)(const char *tmp, void *arg, char *why, size_t whylen);
+ * at exit (libhdf5 1.10 does, closing the file again at shutdown).
+ * write gets w, whose path is the destination (the file its messages name),
+ * and returns an MLAB_EXIT_* code with its reason in w (reason.h). */
+typedef int (*mlab_write_fn)(const mlab_why *w, const char *tmp, void *arg);
 int mlab_atomic_write(const char *path, mlab_write_fn write, void *arg, char *why, size_t whylen);
 
 /* Before any work: an output path must not be one of the inputs (same

@@ -14,8 +14,9 @@
 #include "exitcodes.h"
 #include "gen.h"
 #include "sampler.h" /* mlab_now_s */
-#include "guard.h" /* mlab_escape */
-#include "h5io.h"
+#include "case_read.h"  /* mlab_h5_read_case */
+#include "case_write.h" /* mlab_h5_write_case */
+#include "reason.h"     /* mlab_escape */
 #include "progress.h"
 #include "sweep.h"
 
@@ -125,8 +126,11 @@ int mlab_cmd_gen(int argc, char **argv)
         goto done;
     }
     w.given = 1; /* no case option: one default custom case */
-    if (mlab_sweep_check(&w, "gen"))
+    char swhy[512];
+    if (mlab_sweep_check(&w, swhy, sizeof swhy)) {
+        fprintf(stderr, "mlabench gen: %s\n", swhy);
         goto done;
+    }
     size_t n = mlab_sweep_count(&w);
     int folder = w.suite || n > 1;
     if (!out && !dry) {

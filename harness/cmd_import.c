@@ -19,7 +19,8 @@
 #include "commands.h"
 #include "exitcodes.h"
 #include "gen.h"       /* mlab_gen_name */
-#include "h5io.h"      /* mlab_h5_read_inputs, mlab_h5_write_case */
+#include "case_read.h"  /* mlab_h5_read_inputs */
+#include "case_write.h" /* mlab_h5_write_case */
 #include "progress.h"
 #include "sampler.h"   /* mlab_now_s */
 #include "../reference/mla_ref.h"

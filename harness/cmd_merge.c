@@ -18,7 +18,7 @@
 #include "env.h" /* mlab_env_fill_host */
 #include "exitcodes.h"
 #include "results_cli.h" /* mlab_cli_*, mlab_runs_load, mlab_field_* */
-#include "results_h5.h"  /* mlab_results_write */
+#include "results_write.h" /* mlab_results_write */
 
 /* The environment fields that make a sweep one sweep. */
 static const char *const must_match[] = {

@@ -24,11 +24,12 @@
 #include "env.h"
 #include "exitcodes.h"
 #include "gen.h"
-#include "h5io.h"
+#include "case_read.h"   /* mlab_h5_read_case */
+#include "case_schema.h" /* MLAB_CASE_FORMAT, MLAB_CASE_VERSION */
 #include "peer.h"
 #include "progress.h"
 #include "results.h"
-#include "results_h5.h"
+#include "results_write.h" /* mlab_results_write */
 #include "sweep.h"
 #include "tensor_hash.h" /* mlab_tensor_hash_case */
 #include <sys/stat.h>
@@ -198,7 +199,12 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
                 return -1;
         }
     }
-    return mlab_sweep_check(w, "run");
+    char swhy[512];
+    if (mlab_sweep_check(w, swhy, sizeof swhy)) {
+        fprintf(stderr, "mlabench run: %s\n", swhy);
+        return -1;
+    }
+    return 0;
 }
 
 int mlab_cmd_run(int argc, char **argv)
@@ -406,19 +412,22 @@ int mlab_cmd_run(int argc, char **argv)
             mlab_progress_line(&mlab_run_progress, "mlabench run: case %zu/%zu: %s", j + 1, npick, c.name);
 
         float *refs[MLAB_RUN_NREFS] = {0};
-        rc = mlab_run_cpu_half(&c, &o, &res, refs);
+        rc = mlab_run_cpu_half(&c, &o, &res, refs, why, sizeof why);
         if (!rc && g && !o.peers_only)
-            rc = mlab_run_gpu_half(g, &c, &o, &res, refs, copy_bw, &failed);
+            rc = mlab_run_gpu_half(g, &c, &o, &res, refs, copy_bw, &failed, why, sizeof why);
         if (!rc && o.npeers && (g || getenv("MLAB_PEER_DEVICE")))
-            rc = mlab_run_peers_half(&c, it->path, &o, &res.env, &res, refs, &failed);
+            rc = mlab_run_peers_half(&c, it->path, &o, &res.env, &res, refs, &failed, why,
+                                     sizeof why);
         else if (!rc && o.npeers)
             printf("peers skipped: no GPU (MLAB_PEER_DEVICE=cuda runs them on a GPU this "
                    "build has no back end for)\n");
         for (size_t r = 0; r < MLAB_RUN_NREFS; r++)
             free(refs[r]);
         mlab_case_free(&c);
-        if (rc)
+        if (rc) {
+            fprintf(stderr, "mlabench run: %s\n", why);
             goto out_results;
+        }
     }
     rc = failed ? MLAB_EXIT_ACCURACY : MLAB_EXIT_OK;
     mlab_results_fill_read_limits(&res); /* the peers' rows: their case's read limit */

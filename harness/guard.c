@@ -20,30 +20,11 @@
 #include <hdf5.h>
 
 #include "exitcodes.h" /* MLAB_EXIT_* */
+#include "reason.h"    /* mlab_why, mlab_fail */
 
 void mlab_h5_silence(void)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-}
-
-const char *mlab_escape(const char *s, char *buf, size_t len, int all_bytes)
-{
-    size_t k = 0;
-    if (!len)
-        return buf;
-    for (; *s && k + 5 < len; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '\n' || ch == '\t' || ch == '\r') {
-            buf[k++] = '\\';
-            buf[k++] = ch == '\n' ? 'n' : ch == '\t' ? 't' : 'r';
-        } else if (ch < 0x20 || ch == 0x7f || (all_bytes && ch >= 0x80)) {
-            k += (size_t)snprintf(buf + k, len - k, "\\x%02x", ch);
-        } else {
-            buf[k++] = (char)ch;
-        }
-    }
-    buf[k] = '\0';
-    return buf;
 }
 
 /* ---- errno of a failed write, from libhdf5's error stack ------------------ */
@@ -334,6 +315,7 @@ double mlab_guard_timeout(const char *path)
 
 int mlab_guard_read(const char *path, mlab_guard_fn fn, void *arg, char *why, size_t whylen)
 {
+    mlab_why w = {path, why, whylen};
     char msg[1024];
     int rc = 0;
     unsigned maj = 0, min = 0, rel = 0;
@@ -352,16 +334,15 @@ int mlab_guard_read(const char *path, mlab_guard_fn fn, void *arg, char *why, si
             snprintf(how, sizeof how, "signal %d, %s", rc, strsignal(rc));
         else /* a sanitizer's handler exits instead of dying of the signal */
             snprintf(how, sizeof how, "exit status %d without an answer", -rc);
-        snprintf(why, whylen, "%s: the HDF5 library (%d.%d.%d) crashed reading it (%s): corrupt file",
-                 path, maj, min, rel, how);
-        return MLAB_EXIT_BADINPUT;
+        return mlab_fail(&w, MLAB_EXIT_BADINPUT, NULL,
+                         "the HDF5 library (%d.%d.%d) crashed reading it (%s): corrupt file", maj,
+                         min, rel, how);
     }
     case MLAB_GUARD_TIMEOUT:
-        snprintf(why, whylen, "%s: the HDF5 library (%d.%d.%d) did not finish reading it in %.0f s: "
-                 "corrupt file (or raise MLAB_H5_TIMEOUT)", path, maj, min, rel, limit);
-        return MLAB_EXIT_BADINPUT;
+        return mlab_fail(&w, MLAB_EXIT_BADINPUT, NULL,
+                         "the HDF5 library (%d.%d.%d) did not finish reading it in %.0f s: "
+                         "corrupt file (or raise MLAB_H5_TIMEOUT)", maj, min, rel, limit);
     default:
-        snprintf(why, whylen, "%s: %s", path, msg);
-        return MLAB_EXIT_INTERNAL;
+        return mlab_fail(&w, MLAB_EXIT_INTERNAL, NULL, "%s", msg);
     }
 }

@@ -57,13 +57,6 @@ double mlab_guard_timeout(const char *path);
  * elem: bytes per element in the file. Returns 0 when it may be read. */
 int mlab_h5_storage_check(hid_t ds, size_t elem, char *msg, size_t msglen);
 
-/* Text from a file (or a path) made safe for a one-line message: control
- * characters become \n, \t, \r or \xNN; with all_bytes, bytes from 0x80 on
- * become \xNN too (a mutated string is seldom valid UTF-8, and U+0085 or
- * U+2028 would break a line). Writes at most len bytes, NUL included;
- * returns buf. */
-const char *mlab_escape(const char *s, char *buf, size_t len, int all_bytes);
-
 /* In a writer's child: record the errno of the first failed system call
  * libhdf5 reports (its error stack says "errno = 28, error message = ...")
  * instead of printing anything. mlab_h5_write_errno returns it (0: none). */

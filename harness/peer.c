@@ -18,7 +18,7 @@
 #include "../reference/metrics.h"  /* mlab_err_judge, mlab_tol_find */
 #include "../reference/numerics.h" /* mlab_bf16_to_f32 */
 #include "exitcodes.h"
-#include "h5io.h" /* mlab_h5_write_case */
+#include "case_write.h" /* mlab_h5_write_case */
 
 #ifndef MLAB_PEERS_DIR
 #define MLAB_PEERS_DIR "harness/peers"
@@ -395,10 +395,11 @@ static void row_init(mlab_row *r, const mlab_case *c, const mlab_peer *p, int id
 }
 
 /* Returns 0 (the row, if any, is appended; *failed set on failure) or an
- * MLAB_EXIT_* code of mlabench's own. */
+ * MLAB_EXIT_* code of mlabench's own with its reason in err. why is the
+ * peer's own trouble, which goes into its table line. */
 static int run_one(const mlab_peer *p, int idx, const mlab_peer_opts *po, const char *server,
                    const char *case_path, const mlab_case *c, const mlab_peer_refs *refs,
-                   mlab_results *res, int *failed)
+                   mlab_results *res, int *failed, char *err, size_t errlen)
 {
     const size_t nout = (size_t)c->total_q * MLAB_HEADS * MLAB_DV;
     char why[1024] = "", req[1200], outpath[512];
@@ -416,11 +417,9 @@ static int run_one(const mlab_peer *p, int idx, const mlab_peer_opts *po, const 
     const char *python = po->python ? po->python : getenv("MLAB_PEER_PYTHON");
     if (!python || !*python)
         python = "python3";
-    rc = child_start(&ch, python, server, p->spec, po->device, why, sizeof why);
-    if (rc) {
-        fprintf(stderr, "mlabench run: %s\n", why);
+    rc = child_start(&ch, python, server, p->spec, po->device, err, errlen);
+    if (rc)
         return rc;
-    }
     /* greeting, then the case */
     if (child_read(&ch, T_HELLO, why, sizeof why))
         goto peer_error;
@@ -446,6 +445,7 @@ static int run_one(const mlab_peer *p, int idx, const mlab_peer_opts *po, const 
     bits = malloc((nout + 1) * sizeof *bits);
     outf = malloc((nout + 1) * sizeof *outf);
     if (!bits || !outf) {
+        snprintf(err, errlen, "%s: out of memory", p->name);
         rc = MLAB_EXIT_INTERNAL;
         goto done;
     }
@@ -501,8 +501,10 @@ peer_error:
     snprintf(row.stop_reason, sizeof row.stop_reason, "peer_error");
     printf("  %-16s ERROR %s\n", p->name, why);
 add_row:
-    if (mlab_results_add_row(res, &row))
+    if (mlab_results_add_row(res, &row)) {
+        snprintf(err, errlen, "%s: out of memory", p->name);
         rc = MLAB_EXIT_INTERNAL;
+    }
     free(row.samples_us);
     goto done;
 skipped:
@@ -518,18 +520,16 @@ done:
 
 int mlab_peers_run(const mlab_peer *peers, int npeers, const mlab_peer_opts *po,
                    const char *case_path, const mlab_case *c, const mlab_peer_refs *refs,
-                   mlab_results *res, int *failed)
+                   mlab_results *res, int *failed, char *why, size_t whylen)
 {
-    char server[1024], tmp[512] = "", why[512];
+    char server[1024], tmp[512] = "";
     if (!case_path) { /* a case made in memory: the peers read it from a temporary file */
         const char *td = getenv("TMPDIR");
         snprintf(tmp, sizeof tmp, "%s/mlab_peer_case_%ld.h5", td && *td ? td : "/tmp",
                  (long)getpid());
-        int wrc = mlab_h5_write_case(tmp, c, why, sizeof why);
-        if (wrc) {
-            fprintf(stderr, "mlabench run: %s\n", why);
+        int wrc = mlab_h5_write_case(tmp, c, why, whylen);
+        if (wrc)
             return wrc;
-        }
         case_path = tmp;
     }
     const char *dir = getenv("MLAB_PEERS_DIR");
@@ -545,7 +545,7 @@ int mlab_peers_run(const mlab_peer *peers, int npeers, const mlab_peer_opts *po,
            "GB/s", "%copy", "kern_rms", "total_rms", "samples");
     int rc = 0;
     for (int i = 0; i < npeers && !rc; i++)
-        rc = run_one(&peers[i], i, po, server, case_path, c, refs, res, failed);
+        rc = run_one(&peers[i], i, po, server, case_path, c, refs, res, failed, why, whylen);
     sigaction(SIGPIPE, &old, NULL);
     if (*tmp)
         remove(tmp);

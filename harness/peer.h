@@ -65,11 +65,13 @@ int mlab_peers_parse(const char *arg, mlab_peer **list, int *n, char *why, size_
 /* Run every peer on one case: validate, then time, and append a row each
  * (none for a peer that is skipped: not installed, or not for this case or
  * device; a line on stdout says why). case_path is a readable case file
- * holding c, or NULL: c is written to a temporary file for the peers. *failed is set when a peer failed validation or errored.
- * Returns 0, or an MLAB_EXIT_* code for mlabench's own failures (cannot
- * start a process, out of memory). */
+ * holding c, or NULL: c is written to a temporary file for the peers.
+ * *failed is set when a peer failed validation or errored (its table line
+ * on stdout says how). Returns 0, or an MLAB_EXIT_* code for mlabench's
+ * own failures (cannot start a process, write the case, out of memory)
+ * with the one-line reason in why. */
 int mlab_peers_run(const mlab_peer *peers, int npeers, const mlab_peer_opts *po,
                    const char *case_path, const mlab_case *c, const mlab_peer_refs *refs,
-                   mlab_results *res, int *failed);
+                   mlab_results *res, int *failed, char *why, size_t whylen);
 
 #endif

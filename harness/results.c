@@ -4,7 +4,7 @@
  *   mlab_results_add_row/input  append deep copies (samples copied)
  *   mlab_row_summarize          median, q1, q3 (numpy's linear interpolation),
  *                               min, mean, sample stdev of the raw samples
- *   mlab_env_fields/row_fields  the field tables that results_h5.c, the CSV
+ *   mlab_env_fields/row_fields  the field tables that results_write.c, the CSV
  *                               export, compare and report all walk
  */
 #include "results.h"

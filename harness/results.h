@@ -1,5 +1,5 @@
 /* results.h: one run's results in memory: the environment it ran in and one
- * row per (case, variant). results_h5.c writes and reads it as an HDF5 file
+ * row per (case, variant). results_write.c and results_read.c store it as an HDF5 file
  * (schema "mlabench-results", see data/README.md); cmd_export.c exports CSV.
  */
 #ifndef MLAB_RESULTS_H

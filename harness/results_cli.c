@@ -1,7 +1,7 @@
 /* results_cli.c: the helpers the results subcommands share (results_cli.h). */
 #include "results_cli.h"
 
-#include "atomic.h" /* mlab_output_check */
+#include "atomic.h" /* mlab_output_check, mlab_atomic_begin/commit */
 
 #include <errno.h>
 #include <math.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "exitcodes.h"  /* MLAB_EXIT_* */
-#include "results_h5.h" /* mlab_results_read, mlab_atomic_begin/commit */
+#include "results_read.h" /* mlab_results_read */
 
 int mlab_cli_err(const char *cmd, int code, const char *fmt, ...)
 {

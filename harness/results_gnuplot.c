@@ -12,7 +12,7 @@
 
 #include "exitcodes.h"   /* MLAB_EXIT_* */
 #include "results_cli.h" /* mlab_cli_err */
-#include "results_h5.h"  /* mlab_atomic_begin/commit */
+#include "atomic.h"        /* mlab_atomic_begin/commit */
 
 #ifndef MLAB_PLOTS_DIR
 #define MLAB_PLOTS_DIR "plots"

@@ -50,6 +50,12 @@ static void progress(void *ctx, int done, int total)
 
 /* Fewest bytes a call must move: Q in (bf16), the KV rows in their format,
  * indptrs, and the bf16 output. */
+static int out_of_memory(char *why, size_t whylen)
+{
+    snprintf(why, whylen, "out of memory");
+    return MLAB_EXIT_INTERNAL;
+}
+
 static double call_bytes(const mlab_case *c, mlab_kv_fmt f)
 {
     double row = f == MLAB_KV_BF16 ? 2.0 * MLAB_DQK
@@ -108,7 +114,8 @@ _Static_assert(N_CPU_REFS == MLAB_RUN_NREFS, "run_rows.h: MLAB_RUN_NREFS");
 
 /* The CPU half: every reference; errors against bf16 truth. refs[i] keeps
  * each output for the GPU half. */
-int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float **refs)
+int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float **refs,
+                      char *why, size_t whylen)
 {
     size_t nout = (size_t)c->total_q * MLAB_HEADS * MLAB_DV;
     printf("\n== case %s: batch %d, q rows %d, kv rows %d, q_seq_len %d, input scale %g, "
@@ -121,7 +128,7 @@ int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float 
         const cpu_ref_spec *s = &cpu_refs[k];
         refs[k] = malloc((nout + 1) * sizeof(float));
         if (!refs[k])
-            return MLAB_EXIT_INTERNAL;
+            return out_of_memory(why, whylen);
         mlab_ref_opts ro = {s->kv, (k == 0 && o->truth_dgemm) ? MLAB_REF_DGEMM : MLAB_REF_SGEMM,
                             s->q_fp8, s->p_fp8, o->quiet ? NULL : progress, (void *)s->label};
         /* the other MXFP4 tie rule: a view of the case whose MXFP4 tensors are
@@ -134,7 +141,7 @@ int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float 
             if (!view.kv_fp4 || !view.kv_e8m0) {
                 free(view.kv_fp4);
                 free(view.kv_e8m0);
-                return MLAB_EXIT_INTERNAL;
+                return out_of_memory(why, whylen);
             }
             view.fp4_tie = c->fp4_tie == MLAB_TIE_UP ? MLAB_TIE_EVEN : MLAB_TIE_UP;
 #pragma omp parallel for schedule(static)
@@ -149,8 +156,10 @@ int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float 
             free(view.kv_fp4);
             free(view.kv_e8m0);
         }
-        if (rc)
+        if (rc) {
+            snprintf(why, whylen, "the CPU reference %s failed (out of memory)", s->label);
             return MLAB_EXIT_INTERNAL;
+        }
         mlab_row row;
         row_from_case(&row, c, o, 0);
         snprintf(row.variant, sizeof row.variant, "cpu_ref_%s", s->label);
@@ -174,7 +183,7 @@ int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float 
         row.bytes = call_bytes(c, s->kv);
         row.flops = call_flops(c);
         if (mlab_results_add_row(res, &row))
-            return MLAB_EXIT_INTERNAL;
+            return out_of_memory(why, whylen);
         const mlab_err *e = &row.total_err;
         printf("  %-16s %8.2f %10.3e %10.3e %10.3e %10.3e %9zu %6s\n", row.variant + 8, dt,
                e->rel_rms, e->max_abs, e->max_rel, e->cos_diff, e->mismatches,
@@ -184,7 +193,7 @@ int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float 
     if (c->ref_out) { /* a reference output stored in the case file (e.g. by the recorder) */
         float *st = malloc((nout + 1) * sizeof(float));
         if (!st)
-            return MLAB_EXIT_INTERNAL;
+            return out_of_memory(why, whylen);
         for (size_t i = 0; i < nout; i++)
             st[i] = mlab_bf16_to_f32(c->ref_out[i]);
         mlab_err e;
@@ -256,25 +265,23 @@ static void row_clocks(mlab_row *r, mlab_gpu *g, const mlab_env *env)
 }
 
 int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *res,
-                    float **refs, double copy_bw, int *failed)
+                      float **refs, double copy_bw, int *failed, char *why, size_t whylen)
 {
     size_t nout = (size_t)c->total_q * MLAB_HEADS * MLAB_DV;
-    char why[512] = "";
-    int rc = mlab_gpu_load_case(g, c, 1, why, sizeof why);
-    if (rc) {
-        fprintf(stderr, "mlabench run: %s\n", why);
+    char err[512] = "";
+    int rc = mlab_gpu_load_case(g, c, 1, why, whylen);
+    if (rc)
         return rc;
-    }
     /* the read limit of each format: a streaming read of the call's fewest
      * bytes, timed the same way as the variants */
     double rlim[3] = {0, 0, 0};
     if (!o->no_time) {
         for (int f = 0; f < 3; f++) {
-            rc = mlab_gpu_select_read(g, call_bytes(c, (mlab_kv_fmt)f), why, sizeof why);
+            rc = mlab_gpu_select_read(g, call_bytes(c, (mlab_kv_fmt)f), err, sizeof err);
             if (!rc)
-                rc = mlab_run_gpu_cold_median(g, &o->timing, &rlim[f], why, sizeof why);
+                rc = mlab_run_gpu_cold_median(g, &o->timing, &rlim[f], err, sizeof err);
             if (rc) {
-                fprintf(stderr, "mlabench run: read limit: %s\n", why);
+                snprintf(why, whylen, "read limit: %s", err);
                 return rc;
             }
         }
@@ -286,7 +293,7 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
     if (!out || !outf) {
         free(out);
         free(outf);
-        return MLAB_EXIT_INTERNAL;
+        return out_of_memory(why, whylen);
     }
     int n;
     const mlab_variant *vt = mlab_variant_table(&n);
@@ -306,13 +313,13 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
         snprintf(row.kv_format, sizeof row.kv_format, "%s", mlab_kv_fmt_name(v->kv));
         mlab_launch_info li;
         memset(&li, 0, sizeof li);
-        rc = mlab_gpu_run(g, v->id, o->splits, out, &li, why, sizeof why);
+        rc = mlab_gpu_run(g, v->id, o->splits, out, &li, err, sizeof err);
         if (rc == MLAB_GPU_NODEV) { /* not runnable on this GPU or build: said, not recorded */
-            printf("  %-14s  skipped: %s\n", v->name, why);
+            printf("  %-14s  skipped: %s\n", v->name, err);
             continue;
         }
         if (rc) {
-            fprintf(stderr, "mlabench run: %s: %s\n", v->name, why);
+            snprintf(why, whylen, "%s: %s", v->name, err);
             free(out);
             free(outf);
             return rc;
@@ -347,13 +354,13 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
                    row.kernel_err.mismatches, tol->rtol, row.kernel_err.atol);
             print_worst(out, kref, nout, &row.kernel_err);
         } else if (!o->no_time) {
-            rc = mlab_gpu_select(g, v->id, o->splits, &li, why, sizeof why);
+            rc = mlab_gpu_select(g, v->id, o->splits, &li, err, sizeof err);
             mlab_sampler smp = gpu_sampler(g);
             if (!rc)
-                rc = mlab_sample(&smp, &o->timing, &row, why, sizeof why);
+                rc = mlab_sample(&smp, &o->timing, &row, err, sizeof err);
             row_clocks(&row, g, &res->env);
             if (rc) {
-                fprintf(stderr, "mlabench run: %s: %s\n", v->name, why);
+                snprintf(why, whylen, "%s: %s", v->name, err);
                 free(out);
                 free(outf);
                 return rc;
@@ -380,7 +387,7 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
         if (arc) {
             free(out);
             free(outf);
-            return MLAB_EXIT_INTERNAL;
+            return out_of_memory(why, whylen);
         }
     }
     free(out);
@@ -391,7 +398,7 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
 /* The peers on this case (harness/peer.c), judged against refs[] above. A
  * case made in memory (path NULL) goes to the peers through a temporary file. */
 int mlab_run_peers_half(mlab_case *c, const char *path, const run_opts *o, const mlab_env *env,
-                      mlab_results *res, float **refs, int *failed)
+                        mlab_results *res, float **refs, int *failed, char *why, size_t whylen)
 {
     const char *dev = getenv("MLAB_PEER_DEVICE");
     mlab_peer_refs pr = {{refs[0], refs[1], refs[3], refs[4]}, refs[0],
@@ -399,6 +406,6 @@ int mlab_run_peers_half(mlab_case *c, const char *path, const run_opts *o, const
                           call_bytes(c, MLAB_KV_MXFP4)}, call_flops(c)};
     mlab_peer_opts po = {o->peer_python, dev && *dev ? dev : "cuda", env->gpu_l2_bytes,
                          env->copy_bw_gbs, &o->timing, o->no_time};
-    return mlab_peers_run(o->peers, o->npeers, &po, path, c, &pr, res, failed);
+    return mlab_peers_run(o->peers, o->npeers, &po, path, c, &pr, res, failed, why, whylen);
 }
 

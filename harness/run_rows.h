@@ -5,6 +5,7 @@
 #ifndef MLAB_RUN_ROWS_H
 #define MLAB_RUN_ROWS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../reference/case.h"     /* mlab_case */
@@ -40,14 +41,18 @@ extern mlab_progress mlab_run_progress;
 void mlab_run_env_from_gpu(mlab_env *e, const mlab_gpu_info *gi);
 /* Median of the selected kernel's cold samples under the run's timing options. */
 int mlab_run_gpu_cold_median(mlab_gpu *g, const mlab_timing_opts *t, double *us, char *why, size_t n);
+/* The halves print the run's table on stdout, row by row as rows complete
+ * (the run's output); a failure is returned as an MLAB_EXIT_* code with its
+ * one-line reason in why, for cmd_run.c to print (README.md, "Errors"). */
 /* The CPU half: every reference (refs[MLAB_RUN_NREFS], allocated, kept for the
  * halves after it); errors against bf16 truth. */
-int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float **refs);
+int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float **refs,
+                      char *why, size_t whylen);
 /* The GPU half: read limits, then each selected variant validated, then timed. */
 int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *res, float **refs,
-                      double copy_bw, int *failed);
+                      double copy_bw, int *failed, char *why, size_t whylen);
 /* The peers on this case (path NULL: a case made in memory). */
 int mlab_run_peers_half(mlab_case *c, const char *path, const run_opts *o, const mlab_env *env,
-                        mlab_results *res, float **refs, int *failed);
+                        mlab_results *res, float **refs, int *failed, char *why, size_t whylen);
 
 #endif

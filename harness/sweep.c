@@ -2,11 +2,13 @@
 #include "sweep.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"
+#include "args.h"      /* mlab_arg_* */
+#include "exitcodes.h" /* MLAB_EXIT_USAGE */
 
 void mlab_sweep_usage(FILE *f)
 {
@@ -146,52 +148,52 @@ void mlab_sweep_spec(const mlab_sweep *w, size_t i, mlab_gen_spec *s)
     s->fp8_fmt = w->fp8;
 }
 
-int mlab_sweep_check(const mlab_sweep *w, const char *cmd)
+/* Write the reason of a refused command line into why; MLAB_EXIT_USAGE. */
+static int refuse(char *why, size_t whylen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, whylen, fmt, ap);
+    va_end(ap);
+    return MLAB_EXIT_USAGE;
+}
+
+int mlab_sweep_check(const mlab_sweep *w, char *why, size_t whylen)
 {
     if (w->suite && (w->batch || w->kv_len || w->kv_lens || w->qlen || w->seed_given || w->name[0])) {
         const char *o = w->batch ? "--batch" : w->kv_len ? "--kv-len" : w->kv_lens ? "--kv-lens"
                       : w->qlen ? "--q-seq-len" : w->seed_given ? "--seed" : "--name";
-        fprintf(stderr, "mlabench %s: --suite fixes batch, kv length, q_seq_len, seed and names: "
-                        "drop %s (or drop --suite for a sweep)\n", cmd, o);
-        return -1;
+        return refuse(why, whylen, "--suite fixes batch, kv length, q_seq_len, seed and names: "
+                      "drop %s (or drop --suite for a sweep)", o);
     }
     if (w->kv_lens && w->kv_len) {
-        fprintf(stderr, "mlabench %s: --kv-len and --kv-lens contradict each other: give one\n", cmd);
-        return -1;
+        return refuse(why, whylen, "--kv-len and --kv-lens contradict each other: give one");
     }
     if (w->kv_lens && w->batch && (w->nbatch != 1 || w->batch[0] != w->nkv_lens)) {
-        fprintf(stderr, "mlabench %s: --batch %d but --kv-lens lists %d lengths: drop --batch "
-                        "(the list gives the batch)\n", cmd, w->batch[0], w->nkv_lens);
-        return -1;
+        return refuse(why, whylen, "--batch %d but --kv-lens lists %d lengths: drop --batch "
+                      "(the list gives the batch)", w->batch[0], w->nkv_lens);
     }
     size_t n = mlab_sweep_count(w);
     if (w->name[0] && n > 1) {
-        fprintf(stderr, "mlabench %s: --name names one case, the options give %zu\n", cmd, n);
-        return -1;
+        return refuse(why, whylen, "--name names one case, the options give %zu", n);
     }
     for (size_t i = 0; i < n; i++) {
         mlab_gen_spec s;
-        char name[64], why[256];
+        char name[64], err[256];
         mlab_sweep_spec(w, i, &s);
-        if (mlab_gen_name(&s, name, sizeof name, why, sizeof why)) {
-            fprintf(stderr, "mlabench %s: %s\n", cmd, why);
-            return -1;
-        }
+        if (mlab_gen_name(&s, name, sizeof name, err, sizeof err))
+            return refuse(why, whylen, "%s", err);
         double kv = mlab_gen_file_bytes(&s) / (MLAB_DQK * 2 + MLAB_DQK + MLAB_FP4_ROW + MLAB_MX_NBLK);
-        if (kv > 2147483647.0) {
-            fprintf(stderr, "mlabench %s: case %s: about %.0f kv rows, more than int32 indptrs hold\n",
-                    cmd, name, kv);
-            return -1;
-        }
+        if (kv > 2147483647.0)
+            return refuse(why, whylen, "case %s: about %.0f kv rows, more than int32 indptrs hold",
+                          name, kv);
         for (size_t j = 0; j < i; j++) { /* a list with a repeated value: the same case twice */
             mlab_gen_spec t;
             char other[64];
             mlab_sweep_spec(w, j, &t);
-            if (!mlab_gen_name(&t, other, sizeof other, why, sizeof why) && !strcmp(other, name)) {
-                fprintf(stderr, "mlabench %s: case %s is asked for twice (a repeated list value)\n",
-                        cmd, name);
-                return -1;
-            }
+            if (!mlab_gen_name(&t, other, sizeof other, err, sizeof err) && !strcmp(other, name))
+                return refuse(why, whylen, "case %s is asked for twice (a repeated list value)",
+                              name);
         }
     }
     return 0;

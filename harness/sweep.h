@@ -51,13 +51,14 @@ void mlab_sweep_usage(FILE *f);
 void mlab_sweep_init(mlab_sweep *w);
 void mlab_sweep_free(mlab_sweep *w);
 /* Take option code (an MLAB_OPT_*) with value v. 0, or -1 after printing
- * "mlabench <cmd>: --opt: why". */
+ * "mlabench <cmd>: --opt: why" (a command-line helper: it prints for the
+ * command named cmd, like args.h). */
 int mlab_sweep_option(mlab_sweep *w, const char *cmd, int code, const char *v);
 /* After parsing: refuse contradictions (--suite with shape options, --kv-len
  * with --kv-lens, a --batch that is not the --kv-lens count, --name for more
- * than one case) and every case whose name or size is impossible. 0, or -1
- * with a one-line message. */
-int mlab_sweep_check(const mlab_sweep *w, const char *cmd);
+ * than one case) and every case whose name or size is impossible. 0, or
+ * MLAB_EXIT_USAGE with the one-line reason in why. */
+int mlab_sweep_check(const mlab_sweep *w, char *why, size_t whylen);
 /* Number of cases: 8 for the suite, the product of the list lengths for a
  * sweep, 1 for a custom case; 0 when no case option was given. */
 size_t mlab_sweep_count(const mlab_sweep *w);
@@ -70,7 +71,8 @@ void mlab_sweep_spec(const mlab_sweep *w, size_t i, mlab_gen_spec *s);
  * totals are close. pick[j] gets the indices of slice k in their original
  * order; returns their count, (size_t)-1 when out of memory. Deterministic. */
 size_t mlab_slice_pick(const double *cost, size_t nitems, int k, int n, size_t *pick);
-/* Parse "K/N" (0 <= K < N <= 4096). 0, or -1 with a message. */
+/* Parse "K/N" (0 <= K < N <= 4096). 0, or -1 after printing
+ * "mlabench <cmd>: --slice: ..." (a command-line helper, like args.h). */
 int mlab_slice_parse(const char *cmd, const char *v, int *k, int *n);
 
 /* Estimated cost of one case, in bytes of file (the slicing weight): its

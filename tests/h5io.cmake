@@ -1,4 +1,4 @@
-# h5io.cmake: case files (harness/h5io.c): C round trip and SHA-256,
+# h5io.cmake: case files (harness/case_*.c): C round trip and SHA-256,
 # h5py interoperability both ways, and the reader's refusals of bad files.
 mlab_c_test(test_h5io test_h5io.c LABELS cpu)
 

@@ -29,7 +29,8 @@
 #include <string.h>
 
 #include "harness/exitcodes.h" /* MLAB_EXIT_* */
-#include "harness/h5io.h"      /* mlab_h5_read_case, mlab_h5_write_case */
+#include "harness/case_read.h"  /* mlab_h5_read_case */
+#include "harness/case_write.h" /* mlab_h5_write_case */
 
 static uint32_t sample_hash(uint32_t salt, uint64_t i)
 {

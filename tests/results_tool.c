@@ -21,7 +21,7 @@
  *     reads FILE with mlab_results_read; prints "ok ROWS SAMPLES" and exits
  *     0, or prints the reason and exits with its MLAB_EXIT_* code.
  * With MLAB_RESULTS_TEST_KILL=1 in the environment, write dies by SIGKILL
- * in the middle of writing the temporary (results_h5.c's test hook).
+ * in the middle of writing the temporary (results_write.c's test hook).
  */
 #include <math.h>
 #include <stdint.h>
@@ -32,7 +32,8 @@
 #include "harness/env.h"        /* mlab_env_fill_host */
 #include "harness/exitcodes.h"
 #include "harness/results.h"    /* mlab_results, mlab_row_summarize */
-#include "harness/results_h5.h" /* mlab_results_write, mlab_results_read */
+#include "harness/results_read.h"  /* mlab_results_read */
+#include "harness/results_write.h" /* mlab_results_write */
 
 static uint64_t rng_state;
 

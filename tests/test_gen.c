@@ -120,7 +120,7 @@ static void test_streams(float scale)
  * the generator computed them when this test was written. If this fails
  * because the generator was changed on purpose, every case file made before
  * holds different numbers: that change needs a new case-file major version
- * (MLAB_CASE_VERSION in harness/h5io.h), and these values pasted anew. */
+ * (MLAB_CASE_VERSION in harness/case_schema.h), and these values pasted anew. */
 static void test_golden(void)
 {
     /* -1.203 1.188 0.574 -0.044 and 1.477 -1.539 -3.578 -1.297 */

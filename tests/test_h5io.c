@@ -22,7 +22,8 @@
 #include <unistd.h>
 
 #include "harness/exitcodes.h" /* MLAB_EXIT_* */
-#include "harness/h5io.h"      /* mlab_h5_read_case, mlab_h5_write_case */
+#include "harness/case_read.h"  /* mlab_h5_read_case */
+#include "harness/case_write.h" /* mlab_h5_write_case */
 
 #include "mlab_check.h" // CHECK, failed
 

@@ -4,7 +4,7 @@ leaves the previous file intact and no partial file at the destination.
 
 Pins:
   (a) deterministic: a writer killed by SIGKILL in the middle of writing
-      (results_h5.c's hook MLAB_RESULTS_TEST_KILL=1, after /rows is in the
+      (results_write.c's hook MLAB_RESULTS_TEST_KILL=1, after /rows is in the
       temporary) leaves the old file byte for byte and its "<path>.tmp.<pid>"
       temporary (proof that it died mid-write); the next write to the same
       path succeeds and removes that stale temporary;

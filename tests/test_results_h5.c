@@ -1,9 +1,11 @@
-/* test_results_h5.c: results files in C (harness/results_h5.c, env.c).
+/* test_results_h5.c: results files in C (harness/results_read.c,
+ * results_write.c, env.c).
  *
  * Pins: every field of the environment, the inputs and the rows (with a
  * row that has no samples) survives a write and a read; the reader refuses
- * a newer format_version with a clear message and exit 3, a case file, a
- * non-HDF5 file (3) and a missing file (4); a write leaves no temporary
+ * a newer format_version with a clear message and exit 3, a root attribute
+ * of the wrong type (naming it), a case file, a non-HDF5 file (3) and a
+ * missing file (4); a write leaves no temporary
  * behind, removes a stale temporary of a dead writer and keeps one of a
  * live process; a write into a missing folder fails with 4 and leaves
  * nothing; mlab_env_fill_host fills the host fields and quotes and cuts the
@@ -22,7 +24,8 @@
 #include "harness/env.h"
 #include "harness/exitcodes.h"
 #include "harness/results.h"
-#include "harness/results_h5.h"
+#include "harness/results_read.h"  /* mlab_results_read */
+#include "harness/results_write.h" /* mlab_results_write */
 
 #include "mlab_check.h" // CHECK, failed
 
@@ -163,6 +166,16 @@ static void refusals(void)
     patch_attr(path, "format", 0, "mlabench-case"); /* fixed-length string this time */
     rc = mlab_results_read(path, &back, why, sizeof why);
     CHECK(rc == MLAB_EXIT_BADINPUT && strstr(why, "a case file"), "case file: rc %d: %s", rc, why);
+
+    /* refuses a root attribute of the wrong type, naming it (the shared
+     * attribute reader, h5util.h) */
+    snprintf(path, sizeof path, "%s/wrongtype.h5", dir);
+    mlab_results_write(path, &r, why, sizeof why);
+    patch_attr(path, "gpu_name", 7, NULL); /* an int32 where a string belongs */
+    rc = mlab_results_read(path, &back, why, sizeof why);
+    CHECK(rc == MLAB_EXIT_BADINPUT && strstr(why, path) && strstr(why, "attribute gpu_name") &&
+              strstr(why, "expected a string"),
+          "gpu_name as int32: rc %d: %s", rc, why);
 
     snprintf(path, sizeof path, "%s/text.h5", dir);
     FILE *f = fopen(path, "w");

@@ -1,26 +1,22 @@
-/* h5io.h: case files (schema "mlabench-case", data/README.md) in HDF5.
+/* case_read.h: reading case files (schema "mlabench-case", data/README.md).
  *
  * Reading checks every dataset's type class, size, rank and dims before it
  * reads a byte (HDF5 would silently convert values, not bits), accepts the
  * opaque types h5py writes for ml_dtypes arrays, then validates indptrs and
- * values with mlab_case_validate. Writing goes to "<path>.tmp.<pid>", is
- * flushed, fsync'd and renamed over path, so a crash never leaves half a file.
+ * values with mlab_case_validate. An untrusted file is parsed first in a
+ * forked child (guard.h), so a libhdf5 crash or hang on it is exit 3.
  * Each function returns an MLAB_EXIT_* code (exitcodes.h) and, on failure,
- * a one-line message naming the file and the dataset, e.g.
+ * a one-line message naming the file and the dataset (reason.h), e.g.
  *   "cases/x.h5: /kv_indptr: kv_indptr[3] = 10 < kv_indptr[2] = 12: decreases"
  */
-#ifndef MLAB_H5IO_H
-#define MLAB_H5IO_H
+#ifndef MLAB_CASE_READ_H
+#define MLAB_CASE_READ_H
 
 #include <stddef.h>
 
 #include "../reference/case.h" /* mlab_case */
 
-#define MLAB_CASE_FORMAT "mlabench-case"
-#define MLAB_CASE_VERSION 1
-
 int mlab_h5_read_case(const char *path, mlab_case *c, char *why, size_t whylen);
-int mlab_h5_write_case(const char *path, const mlab_case *c, char *why, size_t whylen);
 
 /* The inputs of `mlabench import`: a file that may hold only /q, /kv_bf16,
  * /qo_indptr and /kv_indptr (as a PyTorch user writes it with h5py), with
