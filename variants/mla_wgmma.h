@@ -52,6 +52,12 @@ static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
 #ifndef WG_QK_BATCH
 #define WG_QK_BATCH 6 /* K fragments loaded per batch of Q.K products (18 = all at once) */
 #endif
+#ifndef WG_QK_ACC
+#define WG_QK_ACC 3   /* independent Q.K accumulators (the k-steps go round them) */
+#endif
+#ifndef WG_QK_SS
+#define WG_QK_SS 0    /* 1: K read by wgmma from shared memory instead of registers */
+#endif
 static_assert((MLA_D / 32) % WG_QK_BATCH == 0, "whole batches");
 /* named barriers */
 #define WG_BAR_FULL(s) (1 + (s))
@@ -105,36 +111,56 @@ struct wg_state {
 MLAB_DEV int wg_head(int k) { return 8 * (k >> 1) + 2 * (threadIdx.x & 3) + (k & 1); }
 
 /* 1. S^T = K . Q^T of one tile: element 4 j + 2 h + e is (kv row 16 w + g + 8 h,
- * head 8 j + 2 t + e). K from registers (one ldmatrix a 32-dim step, in
- * batches of WG_QK_BATCH fragments, each followed by its products; a batch's
- * registers are reused once the batch before it is done): wgmma reading a
- * no-swizzle A from shared memory ran at ~110-280 cycles an instruction on
- * the H200 (perf-notes v8), reading it from registers ~60. Q (B) from
- * shared memory. */
+ * head 8 j + 2 t + e). The 18 k-steps go round WG_QK_ACC accumulators (a
+ * chain of dependent m64n16k32 products waits on each one's latency: the
+ * instruction is short at N = 16), summed at the end. K comes from shared
+ * memory (WG_QK_SS) or from registers (ldmatrix, WG_QK_BATCH fragments a
+ * batch, a batch's registers reused once the batch before it is done); Q
+ * (B) from shared memory. */
 MLAB_DEV void wg_scores(float (&s)[8], const uint8_t *tile, uint64_t dq)
 {
+    constexpr int KS = MLA_D / 32, NA = WG_QK_ACC;
+    float acc[NA][8];
+#pragma unroll
+    for (int c = 0; c < NA; c++)
+#pragma unroll
+        for (int e = 0; e < 8; e++) wg_fence_acc(acc[c][e]);
+#if WG_QK_SS
+    const uint64_t dk = wg_desc(tile, WG_LDC, 128);
+    wg_fence();
+#pragma unroll
+    for (int k = 0; k < KS; k++)
+        wg_e4m3_ss_n16(acc[k % NA], wg_desc_add(dk, 2 * k * WG_LDC), wg_desc_add(dq, 2 * k * 16 * MLA_H), k >= NA);
+    wg_commit();
+#else
     const int warp = (threadIdx.x / 32) & 3, l = threadIdx.x & 31;
     const uint8_t *row = tile + (l >> 4) * WG_LDC + 16 * (16 * warp + (l & 7) + 8 * ((l >> 3) & 1));
-    constexpr int KS = MLA_D / 32, BATCH = WG_QK_BATCH;
-#pragma unroll
-    for (int e = 0; e < 8; e++) s[e] = 0.f;
+    constexpr int BATCH = WG_QK_BATCH;
 #pragma unroll
     for (int b = 0; b < KS; b += BATCH) {
         uint32_t a[BATCH][4];
 #pragma unroll
         for (int k = 0; k < BATCH; k++) wg_k_frag(a[k], row + 2 * (b + k) * WG_LDC);
-#pragma unroll
-        for (int e = 0; e < 8; e++) wg_fence_acc(s[e]);
         wg_fence();
 #pragma unroll
         for (int k = 0; k < BATCH; k++)
-            wg_e4m3_rs_n16(s, a[k], wg_desc_add(dq, 2 * (b + k) * 16 * MLA_H), b + k > 0);
+            wg_e4m3_rs_n16(acc[(b + k) % NA], a[k], wg_desc_add(dq, 2 * (b + k) * 16 * MLA_H), b + k >= NA);
         wg_commit();
         wg_wait<1>(); /* the batch before this one is done: its registers are free */
     }
+#endif
     wg_wait<0>();
 #pragma unroll
-    for (int e = 0; e < 8; e++) wg_fence_acc(s[e]);
+    for (int c = 0; c < NA; c++)
+#pragma unroll
+        for (int e = 0; e < 8; e++) wg_fence_acc(acc[c][e]);
+#pragma unroll
+    for (int e = 0; e < 8; e++) {
+        float x = acc[0][e];
+#pragma unroll
+        for (int c = 1; c < NA; c++) x += acc[c][e];
+        s[e] = x;
+    }
 }
 
 /* 2. online softmax of tile t (rows past rend masked): the consumer's 4 warps
