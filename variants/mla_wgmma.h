@@ -53,11 +53,14 @@ static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
 #define WG_QK_BATCH 6 /* K fragments loaded per batch of Q.K products (18 = all at once) */
 #endif
 #ifndef WG_QK_ACC
-#define WG_QK_ACC 3   /* independent Q.K accumulators (the k-steps go round them) */
+#define WG_QK_ACC 6   /* independent Q.K accumulators (the k-steps go round them) */
 #endif
 #ifndef WG_QK_SS
-#define WG_QK_SS 0    /* 1: K read by wgmma from shared memory instead of registers */
+#define WG_QK_SS 1    /* K read by wgmma from shared memory (0: from registers by ldmatrix) */
 #endif
+/* H200 (perf-notes v8): ss or rs, 1, 3 or 6 accumulators, batches of 6 or
+ * 18 all within 1% of each other (256 x 8192: 568-572 us): the products'
+ * issue rate, not their dependences, bounds Q.K */
 static_assert((MLA_D / 32) % WG_QK_BATCH == 0, "whole batches");
 /* named barriers */
 #define WG_BAR_FULL(s) (1 + (s))
