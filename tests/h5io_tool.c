@@ -1,4 +1,4 @@
-/* h5io_tool.c: a small driver of harness/h5io.c for the Python tests.
+/* h5io_tool.c: a small driver of harness/case_read.c and case_write.c for the Python tests.
  *
  *   h5io_tool write-sample PATH [--fnuz] [--tie even] [--no-ref]
  *       writes the sample case below with mlab_h5_write_case
