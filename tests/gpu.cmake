@@ -57,10 +57,17 @@ set_tests_properties(gpu_validate_inline_merge16 PROPERTIES FIXTURES_REQUIRED gp
                      SKIP_RETURN_CODE 77 ENVIRONMENT "MLAB_MERGE=inline;MLAB_AMAX=inline")
 # negative controls: a deliberately broken kernel (one poisoned row read past
 # each sequence end; a merge that leaves the last split out) must FAIL
-# validation (exit 5); any other outcome fails the test
-foreach(fault overread merge)
-  add_test(NAME gpu_negative_control_${fault} COMMAND sh -c
-           "MLAB_FAULT=${fault} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --splits 4 ${_gd}/varlen.h5 >/dev/null; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 5 ] && { echo 'caught (exit 5)'; exit 0; }; echo \"not caught: exit $rc\"; exit 1")
-  set_tests_properties(gpu_negative_control_${fault} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
-                       SKIP_RETURN_CODE 77)
+# validation (exit 5), for every variant on its own; a variant this build
+# cannot run is skipped (77); any other outcome fails the test
+foreach(src ${MLAB_VARIANT_SOURCES})
+  get_filename_component(_v ${src} NAME_WE)
+  if(_v STREQUAL "runner")
+    continue()
+  endif()
+  foreach(fault overread merge)
+    add_test(NAME gpu_negative_control_${fault}_${_v} COMMAND sh -c
+             "out=$(MLAB_FAULT=${fault} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --splits 4 --variants ${_v} ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; echo \"$out\" | grep -q ' skipped: ' && { echo \"$out\" | grep ' skipped: '; exit 77; }; [ $rc = 5 ] && { echo 'caught (exit 5)'; exit 0; }; echo \"not caught: exit $rc\"; exit 1")
+    set_tests_properties(gpu_negative_control_${fault}_${_v} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
+                         SKIP_RETURN_CODE 77)
+  endforeach()
 endforeach()
