@@ -9,3 +9,9 @@ if(CMAKE_CXX_COMPILER)
   add_test(NAME test_mfma_lanes COMMAND test_mfma_lanes)
   set_tests_properties(test_mfma_lanes PROPERTIES LABELS "cpu")
 endif()
+
+# fp8_xcd's block placement over XCDs (variants/xcd_map.h), plain C.
+add_executable(test_xcd_map test_xcd_map.c)
+target_include_directories(test_xcd_map PRIVATE ${CMAKE_SOURCE_DIR})
+add_test(NAME test_xcd_map COMMAND test_xcd_map)
+set_tests_properties(test_xcd_map PROPERTIES LABELS "cpu")

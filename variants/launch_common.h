@@ -67,11 +67,17 @@ static hipError_t launch_decode(const mla_params *p, hipStream_t s)
             (e = cudaFuncSetAttribute(mla_decode<KVF, FAST, XCD>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                       100)) != hipSuccess)
             return e;
+        if constexpr (XCD)
+            if ((e = cudaFuncSetAttribute(mla_combine_xcd<FAST, mla_part16<KVF>::value>,
+                                          cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess)
+                return e;
 #endif
         attr_set = true;
     }
     hipError_t e;
-    const int grid = p->total_q * p->splits;
+    /* fp8_xcd: a row's blocks on one XCD, the grid padded (xcd_map.h) */
+    const bool place = XCD && p->xcd_count > 1;
+    const int grid = place ? mlab_xcd_grid(p->total_q, p->splits, p->xcd_count) : p->total_q * p->splits;
     if (KVF == KV_FP8 && p->amax_blocks > 0) { /* the decode blocks start their KV loads while the amax pass runs */
         mla_q_amax<<<p->amax_blocks, 256, 0, s>>>(*p);
         e = launch_after(mla_decode<KVF, FAST, XCD>, grid, MLA_NT, C::SMEM, s, p);
@@ -79,8 +85,14 @@ static hipError_t launch_decode(const mla_params *p, hipStream_t s)
         mla_decode<KVF, FAST, XCD><<<grid, MLA_NT, C::SMEM, s>>>(*p);
         e = hipGetLastError();
     }
-    if (e == hipSuccess && p->splits > 1 && !p->merge_inline)
-        e = launch_after(mla_combine<FAST, mla_part16<KVF>::value>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+    if (e == hipSuccess && p->splits > 1 && !p->merge_inline) {
+        if constexpr (XCD) /* (only fp8_xcd instantiates the placed combine) */
+            e = place ? launch_after(mla_combine_xcd<FAST, mla_part16<KVF>::value>,
+                                     mlab_xcd_grid(p->total_q, MLA_H, p->xcd_count), MLA_DV / 4, 0, s, p)
+                      : launch_after(mla_combine<FAST, mla_part16<KVF>::value>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+        else
+            e = launch_after(mla_combine<FAST, mla_part16<KVF>::value>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+    }
     return e != hipSuccess ? e : hipGetLastError();
 }
 

@@ -15,7 +15,7 @@
  * partial O (fp32; f16 in kv_scale units for fp8 KV, mla_part16) and
  * log2-sum-exp2 for mla_combine.
  * Template knobs: KVF (kv format), FAST (exp2 + fast reciprocal instead of
- * expf + IEEE division), XCD (block id remap over xcd_count XCDs).
+ * expf + IEEE division), XCD (a query row's blocks on one XCD, xcd_map.h).
  */
 #ifndef MLAB_MLA_KERNEL_H
 #define MLAB_MLA_KERNEL_H
@@ -23,6 +23,7 @@
 #include "mla_mma.h"
 #include "mla_params.h"
 #include "mlab_div.h"
+#include "xcd_map.h" // mlab_xcd_work: fp8_xcd's block placement
 
 /* template arguments: the three case formats, and KV_MX8, MXFP4 read from
  * memory but converted tile by tile to e4m3 codes (block scales folded in)
@@ -93,16 +94,6 @@ template <int KVF> struct mla_cfg {
     static constexpr int OFF_SC = OFF_ROW + 4 * 16 * 4;  /* mxfp4: E8M0 bytes of 2 tiles */
     static constexpr int SMEM = OFF_SC + (MX ? 2 * MLA_BN * MLA_NBLK : 0);
 };
-
-/* Renumber block ids so that consecutive work lands on one XCD: the GPU
- * deals blocks round-robin over xcds (MI300/MI355X). */
-MLAB_DEV int xcd_remap(int pid, int grid, int xcds)
-{
-    int per = (grid + xcds - 1) / xcds, tall = grid % xcds;
-    if (tall == 0) tall = xcds;
-    int xcd = pid % xcds, local = pid / xcds;
-    return xcd < tall ? xcd * per + local : tall * per + (xcd - tall) * (per - 1) + local;
-}
 
 /* N consecutive floats from shared memory in one access (N = 2 or 4, aligned) */
 template <int N> MLAB_DEV void lds_vec(float (&v)[N], const float *r)
@@ -401,8 +392,10 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     MLAB_TR(unsigned long long tr0 = mlab_gtime(), tr1 = 0, tr2 = 0, tr3 = 0;)
 
     int work = blockIdx.x;
-    if (XCD && p.xcd_count > 1)
-        work = xcd_remap(work, gridDim.x, p.xcd_count);
+    if (XCD && p.xcd_count > 1) { /* the row's splits on one XCD; padding blocks return */
+        work = mlab_xcd_work(work, p.total_q, p.splits, p.xcd_count);
+        if (work < 0) return;
+    }
     const int tok = work / p.splits, split = work % p.splits;
     const int item = p.tok_item[tok], nq = p.tok_nq[tok], pos = p.tok_pos[tok];
     const int L = p.kv_indptr[item + 1] - p.kv_indptr[item];
@@ -793,14 +786,12 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
  * block waits about one memory latency, not one per split. (0f09366's, kept
  * as it was: loading the partials before the weights, 16 or 8 splits ahead,
  * was 2-18% slower on split cases, papers/perf-notes.md v7.) */
+/* The merge of one (token, head), by one block of MLA_DV / 4 threads. */
 template <bool FAST, bool PART16>
-__global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
+MLAB_DEV void combine_one(const mla_params &p, int tok, int h)
 {
     __shared__ float w[MLA_MAX_SPLITS + 1];
-    MLAB_TR(unsigned long long tr0 = mlab_gtime();)
-    mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
-    MLAB_TR(unsigned long long tr1 = mlab_gtime();)
-    const int tok = blockIdx.x / MLA_H, h = blockIdx.x % MLA_H, tid = threadIdx.x;
+    const int tid = threadIdx.x;
     const float *lse = p.part_lse + (size_t)tok * p.splits * MLA_H + h;
     const int S = p.splits - (p.fault == 2 ? 1 : 0); /* the negative control leaves the last split out */
     if (tid < MLAB_WARP) {
@@ -848,10 +839,30 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
         b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(v) << (16 * (k & 1));
     }
     *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * tid) = make_uint2(b[0], b[1]);
-    MLAB_TR(if (tid == 0 && p.trace) {
+}
+
+template <bool FAST, bool PART16>
+__global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
+{
+    MLAB_TR(unsigned long long tr0 = mlab_gtime();)
+    mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
+    MLAB_TR(unsigned long long tr1 = mlab_gtime();)
+    combine_one<FAST, PART16>(p, blockIdx.x / MLA_H, blockIdx.x % MLA_H);
+    MLAB_TR(if (threadIdx.x == 0 && p.trace) {
         unsigned long long *tb = p.trace + MLAB_TR_COMBINE + 4 * blockIdx.x;
         tb[0] = tr0; tb[1] = tr1; tb[2] = mlab_gtime(); tb[3] = 1;
     })
+}
+
+/* fp8_xcd's combine: a row's 16 head blocks on the XCD that ran its splits
+ * (xcd_map.h; launched with mlab_xcd_grid(total_q, MLA_H, xcd_count) blocks) */
+template <bool FAST, bool PART16>
+__global__ void __launch_bounds__(MLA_DV / 4) mla_combine_xcd(const mla_params p)
+{
+    mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
+    const int work = mlab_xcd_work(blockIdx.x, p.total_q, MLA_H, p.xcd_count);
+    if (work < 0) return; /* padding */
+    combine_one<FAST, PART16>(p, work / MLA_H, work % MLA_H);
 }
 
 /* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */
