@@ -24,11 +24,13 @@
 #include "mla_params.h"
 #include "mlab_div.h"
 #include "xcd_map.h" // mlab_xcd_work: fp8_xcd's block placement
+#include "mfma_scale_lanes.h" // mlab_mx8_scale_byte: mxfp4_mfma_scale's Q quantization
 
 /* template arguments: the three case formats, and KV_MX8, MXFP4 read from
  * memory but converted tile by tile to e4m3 codes (block scales folded in)
- * for the fp8 core (variants/mxfp4_e4m3.hip) */
-enum { KV_BF16 = MLAB_KV_BF16, KV_FP8 = MLAB_KV_FP8, KV_MXFP4 = MLAB_KV_MXFP4, KV_MX8 = 3 };
+ * for the fp8 core (variants/mxfp4_e4m3.hip), and KV_MXS, MXFP4 fed as
+ * stored to gfx950's scaled MFMA (variants/mxfp4_mfma_scale.hip) */
+enum { KV_BF16 = MLAB_KV_BF16, KV_FP8 = MLAB_KV_FP8, KV_MXFP4 = MLAB_KV_MXFP4, KV_MX8 = 3, KV_MXS = 4 };
 
 /* -DMLAB_TRACE (NVIDIA, diagnostics): every kernel of the sequence records
  * %globaltimer (ns) at its phases into a buffer the runner passes in the
@@ -55,9 +57,11 @@ MLAB_DEV unsigned long long mlab_gtime(void)
 
 /* bytes per shared row of Q and KV tiles: +16 so ldmatrix rows hit distinct banks */
 template <int KVF> struct mla_cfg {
-    static constexpr bool MX = KVF == KV_MXFP4 || KVF == KV_MX8;   /* reads E2M1 + E8M0 */
+    static constexpr bool MX = KVF == KV_MXFP4 || KVF == KV_MX8 || KVF == KV_MXS; /* reads E2M1 + E8M0 */
+    static constexpr bool MXS = KVF == KV_MXS;  /* no compute tile: the staged rows are the operands */
+    static constexpr bool TILE = MX && !MXS;    /* staged rows converted into a compute tile */
     static constexpr bool F8T = KVF == KV_FP8 || KVF == KV_MX8;    /* compute tile of e4m3 codes */
-    static constexpr int LDQ = KVF == KV_FP8 ? MLA_D + 16 : 2 * MLA_D + 16; /* fp8 codes; bf16; f16 (MX8) */
+    static constexpr int LDQ = KVF == KV_FP8 || KVF == KV_MXS ? MLA_D + 16 : 2 * MLA_D + 16; /* fp8 codes; bf16; f16 (MX8) */
     static constexpr int LDK = F8T ? MLA_D + 16 : 2 * MLA_D + 16;           /* compute tile */
 #ifdef MLAB_NV
     /* H100/H200: 227 KB of shared memory a block */
@@ -84,15 +88,16 @@ template <int KVF> struct mla_cfg {
 #endif
     static constexpr int QK_DS = QREG ? 4 : 2;
     static constexpr int LDS = MLA_BN + 4;          /* floats */
-    static constexpr int LDP = 2 * (MLA_BN + 8);    /* bytes */
+    static constexpr int LDP = MXS ? 4 * (MLA_BN + 4) : 2 * (MLA_BN + 8); /* bytes: P as fp32 (MXS), else 16 bits */
     static constexpr int OFF_Q = 0;
     static constexpr int OFF_STAGE = OFF_Q + 16 * LDQ;
     static constexpr int OFF_TILE = OFF_STAGE + NSTAGE * MLA_BN * RAW_ROW; /* mxfp4 only */
-    static constexpr int OFF_S = OFF_TILE + (MX ? MLA_BN * LDK : 0);
+    static constexpr int OFF_S = OFF_TILE + (TILE ? MLA_BN * LDK : 0);
     static constexpr int OFF_P = OFF_S + QK_DS * 16 * LDS * 4; /* one S a dim slice */
     static constexpr int OFF_ROW = OFF_P + 16 * LDP;
     static constexpr int OFF_SC = OFF_ROW + 4 * 16 * 4;  /* mxfp4: E8M0 bytes of 2 tiles */
-    static constexpr int SMEM = OFF_SC + (MX ? 2 * MLA_BN * MLA_NBLK : 0);
+    static constexpr int OFF_QS = OFF_SC + (MX ? 2 * MLA_BN * MLA_NBLK : 0); /* MXS: Q's E8M0 scales [16][18] */
+    static constexpr int SMEM = OFF_QS + (MXS ? 16 * MLA_NBLK : 0);
 };
 
 /* N consecutive floats from shared memory in one access (N = 2 or 4, aligned) */
@@ -427,6 +432,36 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
                 row[mlab_qk_perm16((d0 & 15) + i)] = mlab_f32_to_f16_bits(mlab_bf16_bits_to_f32(b));
             }
         }
+    } else if (C::MXS) {
+        /* Q as MXFP8 (OCP e4m3 codes, an E8M0 scale a head row and block of
+         * 32 dims: mfma_scale_lanes.h, mlab_mx8_scale_byte), for the scaled
+         * MFMA's A; one thread a (head, block) */
+        uint8_t *sqs = smem + C::OFF_QS;
+        for (int c = tid; c < MLA_H * MLA_NBLK; c += MLA_NT) {
+            const int h = c / MLA_NBLK, b = c % MLA_NBLK;
+            const uint4 *src = (const uint4 *)(p.q + ((size_t)tok * MLA_H + h) * MLA_D + 32 * b);
+            float x[32], amax = 0.f;
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const uint4 v = src[k];
+                const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+                for (int i = 0; i < 8; i++) {
+                    x[8 * k + i] = mlab_bf16_bits_to_f32((uint16_t)(w[i >> 1] >> (16 * (i & 1))));
+                    amax = fmaxf(amax, fabsf(x[8 * k + i]));
+                }
+            }
+            const int e = mlab_mx8_scale_byte(amax);
+            const float inv = mlab_mx8_inv_scale(e);
+            uint32_t o[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+#pragma unroll
+            for (int i = 0; i < 32; i++)
+                o[i >> 2] |= (uint32_t)mlab_f32_to_fp8(x[i] * inv) << (8 * (i & 3)); /* saturating RNE */
+            uint4 *dq = (uint4 *)(sQ + h * C::LDQ + 32 * b);
+            dq[0] = make_uint4(o[0], o[1], o[2], o[3]);
+            dq[1] = make_uint4(o[4], o[5], o[6], o[7]);
+            sqs[c] = (uint8_t)e;
+        }
     } else if (!QFP8) {
             const uint8_t *qg = (const uint8_t *)(p.q + (size_t)tok * MLA_H * MLA_D);
             for (int c = tid; c < MLA_H * (2 * MLA_D / 16); c += MLA_NT) {
@@ -565,7 +600,9 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             }
         }
         uint8_t *tile = smem + C::OFF_STAGE + (i % C::NSTAGE) * MLA_BN * C::RAW_ROW;
-        if (MX) {
+        if (C::MXS) /* the staged rows are the operands; the scales as mxfp4's */
+            fetch_scales(t + 1);
+        if (C::TILE) {
             fetch_scales(t + 1);
             if (KVF == KV_MX8)
                 e4m3_tile(sSc + (i & 1) * MLA_BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * MLA_BN, rend);
@@ -591,6 +628,23 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #pragma unroll
                 for (int e = 0; e < MLAB_ACC_N; e += 2)
                     *(float2 *)(sh + acc_row(e) * C::LDS + 16 * n + acc_col(e)) = make_float2(s[n].c[e], s[n].c[e + 1]);
+        } else
+#endif
+#ifdef MLAB_MFMA_SCALE
+        if (C::MXS) { /* gfx950 scaled MFMA: dims half w / 4 = MX blocks 9 (w / 4) .. +8 */
+            const int cg = warp & 3, half = warp >> 2;
+            acc16 s;
+#pragma unroll
+            for (int e = 0; e < MLAB_ACC_N; e++) s.c[e] = 0.f;
+            const uint8_t *sks = sSc + (i & 1) * MLA_BN * MLA_NBLK + 16 * cg * MLA_NBLK;
+#pragma unroll
+            for (int c = 0; c < 3; c++)
+                qk_mxs(s, sQ, C::LDQ, smem + C::OFF_QS, tile + 16 * cg * C::RAW_ROW, C::RAW_ROW, sks,
+                       9 * half + 4 * c, c < 2 ? 4 : 1);
+            float *sh = sS + half * 16 * C::LDS;
+#pragma unroll
+            for (int e = 0; e < MLAB_ACC_N; e++)
+                sh[acc_row(e) * C::LDS + 16 * cg + acc_col(e)] = s.c[e];
         } else
 #endif
         {
@@ -645,6 +699,10 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             for (int j = 0; j < CPR; j++) {
                 float pj = none ? 0.f : mla_exp(x[j] - mnew, FAST);
                 sum += pj;
+                if (C::MXS) { /* fp32 P: pv_mxs folds V's scales in before it rounds */
+                    ((float *)sP)[srow * (C::LDP / 4) + spart * CPR + j] = pj;
+                    continue;
+                }
                 uint16_t bits;
                 if (PFP8) {
                     uint16_t two = mlab_f32_to_fp8(pj); /* round to e4m3, then exact f16 */
@@ -680,6 +738,12 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #pragma unroll
                     for (int e = 0; e < MLAB_ACC_N; e++) o[q].c[e] *= al[e];
         }
+#ifdef MLAB_MFMA_SCALE
+        if (C::MXS)
+            pv_mxs<OT>(o, (const float *)sP, C::LDP / 4, tile, C::RAW_ROW, sSc + (i & 1) * MLA_BN * MLA_NBLK,
+                       OCOLS * warp);
+        else
+#endif
         if (F8T)
             pv_fp8<OT>(o, sP, C::LDP, tile + OCOLS * warp, C::LDK);
         else
