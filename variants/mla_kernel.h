@@ -3,8 +3,9 @@
  *
  * One block = one query row (16 heads) x one split of its visible kv rows
  * (causal rule folded in: query i of n over L rows sees L-n+i+1 rows).
- * 8 warps (NVIDIA) or 8 waves (AMD); tiles of BN = 64 kv rows stream through
- * shared memory in an NSTAGE-deep cp.async pipeline. Per tile:
+ * 8 warps (NVIDIA) or 8 waves (AMD); tiles of BN = 64 kv rows (32 for bf16
+ * and MXFP4 on MI300X's 64 KB: mla_cfg) stream through shared memory in an
+ * NSTAGE-deep cp.async pipeline. Per tile:
  *   1. S = Q K^T: warp w computes kv columns 16(w%4)..+15 over one half of
  *      the 576 dims (w/4) on the matrix units; the two partial S, scaled and
  *      masked past the sequence end, go to sS.
@@ -70,13 +71,24 @@ template <int KVF> struct mla_cfg {
 #else
     /* MI355X: 160 KB of LDS a CU; global -> LDS copies are synchronous here,
      * so one stage for bf16 (102 KB), two for fp8 (94 KB) and the MXFP4 raw
-     * rows (141 KB). MI300X/MI325X (MLAB_AMD_LDS64, mlab_hip.h): 64 KB, so
-     * the fp8 KV takes one stage (57 KB); bf16 and MXFP4 tiles of 64 rows
-     * need more than 64 KB even with one stage (32-row tiles: not done; the
-     * runner refuses them with the sizes). */
-    static constexpr int NSTAGE = KVF == KV_BF16 || (MLAB_AMD_LDS64 && KVF == KV_FP8) ? 1 : 2;
+     * rows (141 KB). MI300X/MI325X (MLAB_AMD_LDS64, mlab_hip.h): 64 KB a
+     * block, so one stage everywhere, 64-row tiles for fp8 (57 KB) and 32-row
+     * tiles for bf16 (61 KB), MXFP4 (60 KB: its bf16 tile dequantized
+     * straight from global memory, no raw stage) and MX8 (53 KB); at 32 rows
+     * only 4 of the 8 waves have Q.K work (2 column groups x 2 dim halves:
+     * 4 halves' S would not fit). */
+    static constexpr int NSTAGE = KVF == KV_BF16 || (MLAB_AMD_LDS64 && KVF != KV_MXS) ? 1 : 2;
     static constexpr int MINB = 1;
 #endif
+#if defined(MLAB_AMD) && MLAB_AMD_LDS64
+    static constexpr int BN = KVF == KV_FP8 ? 64 : 32; /* kv rows a tile */
+    static constexpr bool DIRECT = KVF == KV_MXFP4;    /* tile dequantized from global, no raw stage */
+#else
+    static constexpr int BN = MLA_BN;
+    static constexpr bool DIRECT = false;
+#endif
+    static constexpr int NCG = BN / 16, NCG_LOG = BN == 64 ? 2 : BN == 32 ? 1 : 0; /* Q.K column groups */
+    static_assert(BN == 64 || BN == 32, "mla_cfg: tiles of 32 or 64 rows");
     static constexpr int RAW_ROW = MX ? MLA_FP4_ROW : LDK;  /* a staged row */
     static constexpr int ROW_BYTES = KVF == KV_BF16 ? 2 * MLA_D : KVF == KV_FP8 ? MLA_D : MLA_FP4_ROW;
 #if defined(MLAB_QREG)
@@ -87,23 +99,28 @@ template <int KVF> struct mla_cfg {
     static constexpr bool QREG = false;
 #endif
     static constexpr int QK_DS = QREG ? 4 : 2;
-    static constexpr int LDS = MLA_BN + 4;          /* floats */
-    static constexpr int LDP = MXS ? 4 * (MLA_BN + 4) : 2 * (MLA_BN + 8); /* bytes: P as fp32 (MXS), else 16 bits */
+    static constexpr int LDS = BN + 4;          /* floats */
+    static constexpr int LDP = MXS ? 4 * (BN + 4) : 2 * (BN + 8); /* bytes: P as fp32 (MXS), else 16 bits */
     static constexpr int OFF_Q = 0;
     static constexpr int OFF_STAGE = OFF_Q + 16 * LDQ;
-    static constexpr int OFF_TILE = OFF_STAGE + NSTAGE * MLA_BN * RAW_ROW; /* mxfp4 only */
-    static constexpr int OFF_S = OFF_TILE + (TILE ? MLA_BN * LDK : 0);
+    static constexpr int OFF_TILE = OFF_STAGE + (DIRECT ? 0 : NSTAGE * BN * RAW_ROW); /* mxfp4 only */
+    static constexpr int OFF_S = OFF_TILE + (TILE ? BN * LDK : 0);
     static constexpr int OFF_P = OFF_S + QK_DS * 16 * LDS * 4; /* one S a dim slice */
     static constexpr int OFF_ROW = OFF_P + 16 * LDP;
     static constexpr int OFF_SC = OFF_ROW + 4 * 16 * 4;  /* mxfp4: E8M0 bytes of 2 tiles */
-    static constexpr int OFF_QS = OFF_SC + (MX ? 2 * MLA_BN * MLA_NBLK : 0); /* MXS: Q's E8M0 scales [16][18] */
+    static constexpr int OFF_QS = OFF_SC + (MX ? 2 * BN * MLA_NBLK : 0); /* MXS: Q's E8M0 scales [16][18] */
     static constexpr int SMEM = OFF_QS + (MXS ? 16 * MLA_NBLK : 0);
+#if defined(MLAB_AMD) && MLAB_AMD_LDS64
+    static_assert(SMEM <= 65536, "mla_cfg: an MI300X configuration over 64 KB of LDS");
+#endif
 };
 
 /* N consecutive floats from shared memory in one access (N = 2 or 4, aligned) */
 template <int N> MLAB_DEV void lds_vec(float (&v)[N], const float *r)
 {
-    if (N == 4) {
+    if (N == 1) {
+        v[0] = *r;
+    } else if (N == 4) {
         const float4 a = *(const float4 *)r;
         v[0] = a.x; v[1] = a.y; v[N > 2 ? 2 : 0] = a.z; v[N > 3 ? 3 : 0] = a.w;
     } else {
@@ -128,7 +145,7 @@ MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, i
     const uint8_t *base = KVF == KV_BF16 ? (const uint8_t *)p.kv_bf16 : KVF == KV_FP8 ? p.kv_fp8 : p.kv_fp4;
     static_assert(KVF != KV_MX8 || C::ROW_BYTES == MLA_FP4_ROW, "MX8 stages raw E2M1 rows");
     constexpr int CH = C::ROW_BYTES / 16; /* 16-byte chunks a row */
-    for (int c = threadIdx.x; c < MLA_BN * CH; c += MLA_NT) {
+    for (int c = threadIdx.x; c < C::BN * CH; c += MLA_NT) {
         int r = c / CH, k = c % CH, row = r0 + r;
         int ok = row < rend;
         const uint8_t *src = base + ((size_t)(first + (ok ? row : 0)) * C::ROW_BYTES) + 16 * k;
@@ -192,7 +209,7 @@ MLAB_DEV void dequant_block(uint4 pk, uint32_t e, uint32_t o[16])
 MLAB_DEV void dequant_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile, int r0, int rend)
 {
     typedef mla_cfg<KV_MXFP4> C;
-    for (int c = threadIdx.x; c < MLA_BN * MLA_NBLK; c += MLA_NT) {
+    for (int c = threadIdx.x; c < C::BN * MLA_NBLK; c += MLA_NT) {
         int r = c / MLA_NBLK, b = c % MLA_NBLK, row = r0 + r;
         uint4 *d = (uint4 *)(tile + r * C::LDK + 64 * b);
         if (row >= rend) {
@@ -244,7 +261,7 @@ MLAB_DEV float q_amax_range(const uint16_t *q, size_t n8, size_t first, size_t s
 MLAB_DEV void e4m3_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile, int r0, int rend)
 {
     typedef mla_cfg<KV_MX8> C;
-    for (int c = threadIdx.x; c < MLA_BN * MLA_NBLK; c += MLA_NT) {
+    for (int c = threadIdx.x; c < C::BN * MLA_NBLK; c += MLA_NT) {
         const int r = c / MLA_NBLK, b = c % MLA_NBLK;
         uint4 *d = (uint4 *)(tile + r * C::LDK + 32 * b);
         if (r0 + r >= rend) {
@@ -405,7 +422,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     const int item = p.tok_item[tok], nq = p.tok_nq[tok], pos = p.tok_pos[tok];
     const int L = p.kv_indptr[item + 1] - p.kv_indptr[item];
     const int vis = max(0, L - nq + pos + 1), first = p.kv_first[item];
-    const int ntiles = (vis + MLA_BN - 1) / MLA_BN;
+    const int ntiles = (vis + C::BN - 1) / C::BN;
     const int per = (ntiles + p.splits - 1) / p.splits;
     const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles);
     /* rows past rend are masked; the negative control (fault 1) lets one
@@ -478,7 +495,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #pragma unroll
     for (int s = 0; s < C::NSTAGE - 1; s++) {
         if (t0 + s < t1)
-            load_stage<KVF>(p, smem + C::OFF_STAGE + s * MLA_BN * C::RAW_ROW, first, (t0 + s) * MLA_BN, rend);
+            load_stage<KVF>(p, smem + C::OFF_STAGE + s * C::BN * C::RAW_ROW, first, (t0 + s) * C::BN, rend);
         mlab_cp_commit();
     }
 
@@ -557,22 +574,22 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     /* mxfp4: a tile's E8M0 bytes are contiguous ((first + r0) * 18 on): each
      * thread fetches its bytes of the next tile into registers during this
      * tile and parks them in shared memory after it, hiding the latency */
-    constexpr int SCN = (MLA_BN * MLA_NBLK + MLA_NT - 1) / MLA_NT;
+    constexpr int SCN = (C::BN * MLA_NBLK + MLA_NT - 1) / MLA_NT;
     uint8_t *sSc = smem + C::OFF_SC;
     uint32_t scn[SCN];
     auto fetch_scales = [&](int tt) {
 #pragma unroll
         for (int k = 0; k < SCN; k++) {
-            const int c = tid + k * MLA_NT, row = tt * MLA_BN + c / MLA_NBLK;
-            scn[k] = c < MLA_BN * MLA_NBLK && tt < t1 && row < rend
-                         ? p.kv_e8m0[(size_t)(first + tt * MLA_BN) * MLA_NBLK + c] : 0u;
+            const int c = tid + k * MLA_NT, row = tt * C::BN + c / MLA_NBLK;
+            scn[k] = c < C::BN * MLA_NBLK && tt < t1 && row < rend
+                         ? p.kv_e8m0[(size_t)(first + tt * C::BN) * MLA_NBLK + c] : 0u;
         }
     };
     auto park_scales = [&](int buf) {
 #pragma unroll
         for (int k = 0; k < SCN; k++) {
             const int c = tid + k * MLA_NT;
-            if (c < MLA_BN * MLA_NBLK) sSc[buf * MLA_BN * MLA_NBLK + c] = (uint8_t)scn[k];
+            if (c < C::BN * MLA_NBLK) sSc[buf * C::BN * MLA_NBLK + c] = (uint8_t)scn[k];
         }
     };
     if (MX && t0 < t1) {
@@ -580,7 +597,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         park_scales(0);
     }
 
-    constexpr int TPR = MLA_NT / 16, CPR = MLA_BN / TPR;
+    constexpr int TPR = MLA_NT / 16, CPR = C::BN / TPR;
     const int srow = tid / TPR, spart = tid % TPR;
 
     for (int t = t0; t < t1; t++) {
@@ -588,26 +605,27 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         mlab_cp_wait<(C::NSTAGE > 1 ? C::NSTAGE - 2 : 0)>();
         __syncthreads();
         MLAB_TR(if (i == 0) tr2 = mlab_gtime();)
-        {   /* refill the stage freed by the previous tile */
+        if (!C::DIRECT) { /* refill the stage freed by the previous tile */
             int nt = t + C::NSTAGE - 1;
             if (nt < t1)
-                load_stage<KVF>(p, smem + C::OFF_STAGE + ((i + C::NSTAGE - 1) % C::NSTAGE) * MLA_BN * C::RAW_ROW,
-                                first, nt * MLA_BN, rend);
+                load_stage<KVF>(p, smem + C::OFF_STAGE + ((i + C::NSTAGE - 1) % C::NSTAGE) * C::BN * C::RAW_ROW,
+                                first, nt * C::BN, rend);
             mlab_cp_commit();
             if (C::NSTAGE == 1) { /* the tile just loaded is this one */
                 mlab_cp_wait<0>();
                 __syncthreads();
             }
         }
-        uint8_t *tile = smem + C::OFF_STAGE + (i % C::NSTAGE) * MLA_BN * C::RAW_ROW;
+        uint8_t *tile = C::DIRECT ? (uint8_t *)p.kv_fp4 + (size_t)(first + t * C::BN) * MLA_FP4_ROW /* global rows */
+                                  : smem + C::OFF_STAGE + (i % C::NSTAGE) * C::BN * C::RAW_ROW;
         if (C::MXS) /* the staged rows are the operands; the scales as mxfp4's */
             fetch_scales(t + 1);
         if (C::TILE) {
             fetch_scales(t + 1);
             if (KVF == KV_MX8)
-                e4m3_tile(sSc + (i & 1) * MLA_BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * MLA_BN, rend);
+                e4m3_tile(sSc + (i & 1) * C::BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * C::BN, rend);
             else
-                dequant_tile(sSc + (i & 1) * MLA_BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * MLA_BN, rend);
+                dequant_tile(sSc + (i & 1) * C::BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * C::BN, rend);
             tile = smem + C::OFF_TILE;
             __syncthreads();
         }
@@ -636,7 +654,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             acc16 s;
 #pragma unroll
             for (int e = 0; e < MLAB_ACC_N; e++) s.c[e] = 0.f;
-            const uint8_t *sks = sSc + (i & 1) * MLA_BN * MLA_NBLK + 16 * cg * MLA_NBLK;
+            const uint8_t *sks = sSc + (i & 1) * C::BN * MLA_NBLK + 16 * cg * MLA_NBLK;
 #pragma unroll
             for (int c = 0; c < 3; c++)
                 qk_mxs(s, sQ, C::LDQ, smem + C::OFF_QS, tile + 16 * cg * C::RAW_ROW, C::RAW_ROW, sks,
@@ -647,8 +665,8 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
                 sh[acc_row(e) * C::LDS + 16 * cg + acc_col(e)] = s.c[e];
         } else
 #endif
-        {
-            const int cg = warp & 3, half = warp >> 2;
+        if (C::NCG * C::QK_DS == MLA_NW || warp < C::NCG * C::QK_DS) { /* 32-row tiles: 4 waves */
+            const int cg = warp & (C::NCG - 1), half = warp >> C::NCG_LOG;
             constexpr int KB = F8T ? MLA_D / 2 : MLA_D; /* bytes of half a row */
             acc16 s;
 #pragma unroll
@@ -671,7 +689,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         __syncthreads();
         /* 2. online softmax, TPR threads a head row */
         {
-            float x[MLA_BN / (MLA_NT / 16)];
+            float x[C::BN / (MLA_NT / 16)];
             float mx = -INFINITY;
 #pragma unroll
             for (int j = 0; j < CPR; j++) x[j] = 0.f;
@@ -686,7 +704,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #pragma unroll
             for (int j = 0; j < CPR; j++) {
                 const int col = spart * CPR + j;
-                x[j] = t * MLA_BN + col < rend ? x[j] * sscale : -INFINITY;
+                x[j] = t * C::BN + col < rend ? x[j] * sscale : -INFINITY;
                 mx = fmaxf(mx, x[j]);
             }
             for (int m = TPR / 2; m; m >>= 1)
@@ -740,14 +758,14 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         }
 #ifdef MLAB_MFMA_SCALE
         if (C::MXS)
-            pv_mxs<OT>(o, (const float *)sP, C::LDP / 4, tile, C::RAW_ROW, sSc + (i & 1) * MLA_BN * MLA_NBLK,
+            pv_mxs<OT>(o, (const float *)sP, C::LDP / 4, tile, C::RAW_ROW, sSc + (i & 1) * C::BN * MLA_NBLK,
                        OCOLS * warp);
         else
 #endif
         if (F8T)
-            pv_fp8<OT>(o, sP, C::LDP, tile + OCOLS * warp, C::LDK);
+            pv_fp8<OT, C::BN>(o, sP, C::LDP, tile + OCOLS * warp, C::LDK);
         else
-            pv_bf16<OT>(o, sP, C::LDP, (const uint16_t *)(tile + 2 * OCOLS * warp), C::LDK);
+            pv_bf16<OT, C::BN>(o, sP, C::LDP, (const uint16_t *)(tile + 2 * OCOLS * warp), C::LDK);
         if (MX)
             park_scales((i + 1) & 1);
     }

@@ -176,9 +176,10 @@ MLAB_DEV void qk_f16q_fp8k(acc16 &s, const uint8_t *sq, int ldq, const uint8_t *
 
 /* O[16 x 16 NT] += P[16 x 64] . V[64 x 16 NT]; P bf16 row-major (ldp bytes), V bf16
  * [kv row][dim] (ldv bytes), pointing at this warp's first column. */
-template <int NT>
+template <int NT, int KR = 64> /* KR: kv rows of the tile */
 MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv, int ldv)
 {
+    static_assert(KR == 64, "mla_mma.h: NVIDIA tiles are 64 rows");
     const int l = lane_id();
     const uint8_t *pa = (const uint8_t *)sp + (l & 15) * ldp + 16 * (l >> 4);
     /* .trans: matrices (k0-7,n0-7) (k8-15,n0-7) (k0-7,n8-15) (k8-15,n8-15) */
@@ -202,9 +203,10 @@ MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv,
  * MMA is emulated, see qk_fp8_qreg). ldmatrix.trans on byte pairs
  * gives lane (g, t) the bytes {V[2t][2g], V[2t][2g+1], V[2t+1][2g], V[2t+1][2g+1]};
  * bytes 0,2 are column 2g (the "even" n8 tile), bytes 1,3 column 2g+1 ("odd"). */
-template <int NT>
+template <int NT, int KR = 64> /* KR: kv rows of the tile */
 MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, int ldv)
 {
+    static_assert(KR == 64, "mla_mma.h: NVIDIA tiles are 64 rows");
     const int l = lane_id();
     const uint8_t *pa = (const uint8_t *)sp + (l & 15) * ldp + 16 * (l >> 4);
     /* matrices: (k0-7, bytes 0-15) (k8-15, bytes 0-15) (k0-7, 16-31) (k8-15, 16-31) */
@@ -334,13 +336,13 @@ MLAB_DEV void qk_f16q_fp8k(acc16 &s, const uint8_t *sq, int ldq, const uint8_t *
 }
 /* O += P . V: A = P (row-major), B = V [kv row = k][dim = column], item j of
  * lane l from V row k0 + mlab_mfma_k(l, j), column 16 t + l % 16 */
-template <int NT>
+template <int NT, int KR = 64> /* KR: kv rows of the tile */
 MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv, int ldv)
 {
     const int l = lane_id();
     const uint8_t *pa = (const uint8_t *)sp + mlab_mfma_a_off(l, ldp, MLAB_KPL16, 2);
 #pragma unroll
-    for (int kk = 0; kk < 64; kk += 4 * MLAB_KPL16) {
+    for (int kk = 0; kk < KR; kk += 4 * MLAB_KPL16) {
 #ifdef MLAB_MFMA_K32
         mlab_bf8 a = *(const mlab_bf8 *)(pa + 2 * kk);
 #else
@@ -373,14 +375,14 @@ MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv,
 #if defined(__gfx950__) && __has_builtin(__builtin_amdgcn_cvt_pk_fp8_f32)
 #define MLAB_PV_FP8_MFMA 1
 #endif
-template <int NT>
+template <int NT, int KR = 64> /* KR: kv rows of the tile */
 MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, int ldv)
 {
     const int l = lane_id();
 #ifdef MLAB_PV_FP8_MFMA
     const uint8_t *pa = (const uint8_t *)sp + mlab_mfma_a_off(l, ldp, 8, 2);
 #pragma unroll
-    for (int kk = 0; kk < 64; kk += 32) {
+    for (int kk = 0; kk < KR; kk += 32) {
         const mlab_h8 ph = *(const mlab_h8 *)(pa + 2 * kk);
         int lo = 0, hi = 0; /* codes of items 0-3 and 4-7, item 0 in the low byte */
         lo = __builtin_amdgcn_cvt_pk_fp8_f32((float)ph[0], (float)ph[1], lo, false);
@@ -403,7 +405,7 @@ MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, i
 #else
     const uint8_t *pa = (const uint8_t *)sp + mlab_mfma_a_off(l, ldp, 4, 2);
 #pragma unroll
-    for (int kk = 0; kk < 64; kk += 16) {
+    for (int kk = 0; kk < KR; kk += 16) {
         mlab_h4 a = *(const mlab_h4 *)(pa + 2 * kk);
 #pragma unroll
         for (int t = 0; t < NT; t++) {
