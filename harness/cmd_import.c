@@ -115,7 +115,7 @@ static int derive_ref(mlab_case *c, mlab_progress *p)
         return -1;
     }
     ref_progress_ctx ctx = {p};
-    mlab_ref_opts o = {MLAB_KV_BF16, MLAB_REF_DGEMM, 0, 0, ref_progress, &ctx};
+    mlab_ref_opts o = {MLAB_KV_BF16, MLAB_REF_DGEMM, 0, 0, ref_progress, &ctx, 0};
     if (mlab_ref_compute(c, &o, out)) {
         free(out);
         return -1;

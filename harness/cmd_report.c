@@ -263,6 +263,8 @@ static void write_glossary(FILE *f)
             "| cpu_ref_mxfp4_up, cpu_ref_mxfp4_even | MXFP4 KV (E2M1 values, an E8M0 scale per "
             "32) with the case's tie rule and with the other one (ties away from zero / to "
             "even) |\n"
+            "| cpu_ref_mxfp4_mx8 | MXFP4 KV as gfx950's scaled MFMA reads it (mxfp4_mfma_scale): "
+            "Q as MXFP8, P times V's block scales rounded as MXFP8 along the kv rows |\n"
             "| tolerance row | `kernel:<fmt>` judges a kernel, `total:<fmt>` a format against "
             "truth, `ref:*` the reference itself (reference/metrics.c, `mlabench "
             "tolerances`) |\n");

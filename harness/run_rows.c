@@ -99,15 +99,17 @@ typedef struct {
     const char *label;      /* row name: cpu_ref_<label> */
     mlab_kv_fmt kv;
     int q_fp8, p_fp8, other_tie;
+    int mx_native; /* MXFP4 as gfx950's scaled MFMA reads it (mla_ref.h) */
 } cpu_ref_spec;
 
 static const cpu_ref_spec cpu_refs[] = {
-    {"bf16", MLAB_KV_BF16, 0, 0, 0},
-    {"fp8", MLAB_KV_FP8, 1, 1, 0},
-    {"fp8_pexact", MLAB_KV_FP8, 1, 0, 0},
-    {"fp8_kvonly", MLAB_KV_FP8, 0, 0, 0},
-    {"mxfp4", MLAB_KV_MXFP4, 0, 0, 0},
-    {"mxfp4_othertie", MLAB_KV_MXFP4, 0, 0, 1},
+    {"bf16", MLAB_KV_BF16, 0, 0, 0, 0},
+    {"fp8", MLAB_KV_FP8, 1, 1, 0, 0},
+    {"fp8_pexact", MLAB_KV_FP8, 1, 0, 0, 0},
+    {"fp8_kvonly", MLAB_KV_FP8, 0, 0, 0, 0},
+    {"mxfp4", MLAB_KV_MXFP4, 0, 0, 0, 0},
+    {"mxfp4_othertie", MLAB_KV_MXFP4, 0, 0, 1, 0},
+    {"mxfp4_mx8", MLAB_KV_MXFP4, 0, 0, 0, 1}, /* mxfp4_mfma_scale's arithmetic */
 };
 #define N_CPU_REFS (sizeof cpu_refs / sizeof cpu_refs[0])
 _Static_assert(N_CPU_REFS == MLAB_RUN_NREFS, "run_rows.h: MLAB_RUN_NREFS");
@@ -130,7 +132,7 @@ int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float 
         if (!refs[k])
             return out_of_memory(why, whylen);
         mlab_ref_opts ro = {s->kv, (k == 0 && o->truth_dgemm) ? MLAB_REF_DGEMM : MLAB_REF_SGEMM,
-                            s->q_fp8, s->p_fp8, o->quiet ? NULL : progress, (void *)s->label};
+                            s->q_fp8, s->p_fp8, o->quiet ? NULL : progress, (void *)s->label, s->mx_native};
         /* the other MXFP4 tie rule: a view of the case whose MXFP4 tensors are
          * requantized from kv_bf16 (the case itself is not touched) */
         mlab_case view = *c;
@@ -166,6 +168,8 @@ int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float 
         if (s->other_tie)
             snprintf(row.variant, sizeof row.variant, "cpu_ref_mxfp4_%s",
                      mlab_fp4_tie_name(c->fp4_tie == MLAB_TIE_UP ? MLAB_TIE_EVEN : MLAB_TIE_UP));
+        else if (s->mx_native)
+            snprintf(row.variant, sizeof row.variant, "cpu_ref_%s", s->label);
         else if (s->kv == MLAB_KV_MXFP4)
             snprintf(row.variant, sizeof row.variant, "cpu_ref_mxfp4_%s", mlab_fp4_tie_name(c->fp4_tie));
         row.variant_id = -1 - (int)k;
@@ -339,6 +343,7 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
         /* the kernel's own reference: same quantized inputs, same P rounding */
         const float *kref = v->kv == MLAB_KV_BF16 ? refs[0]
                           : v->kv == MLAB_KV_FP8  ? refs[v->p_fp8 ? 1 : 2]
+                          : v->p_fp8              ? refs[6] /* MXFP4 with MX-rounded Q and P: mxfp4_mfma_scale */
                                                   : refs[4];
         const mlab_tol *tol = mlab_tol_find(v->tol);
         row.valid = mlab_err_judge(outf, kref, nout, tol, &row.kernel_err);

@@ -57,12 +57,20 @@ void mlab_ref_dequant_kv(const mlab_case *c, mlab_kv_fmt f, size_t r0, size_t n,
 
 /* Q as fp32 [total_q*16, 576], and the factor to fold into sm_scale. With
  * q_fp8 the codes are dequantized with their scale here already (exact). */
-static float *load_q(const mlab_case *c, int q_fp8)
+static float *load_q(const mlab_case *c, int q_fp8, int mx_native)
 {
     size_t n = (size_t)c->total_q * MLAB_HEADS * MLAB_DQK;
     float *q = malloc((n + 1) * sizeof *q);
     if (!q)
         return NULL;
+    if (mx_native) { /* MXFP8 per (head row, 32 dims): dequantized exactly */
+        for (size_t i = 0; i < n; i++)
+            q[i] = mlab_bf16_to_f32(c->q[i]);
+        uint8_t codes[32];
+        for (size_t b = 0; b < n / 32; b++)
+            mlab_mxfp8_quantize_block(q + 32 * b, codes, q + 32 * b);
+        return q;
+    }
     if (!q_fp8) {
         for (size_t i = 0; i < n; i++)
             q[i] = mlab_bf16_to_f32(c->q[i]);
@@ -127,9 +135,61 @@ static int bufs_alloc(ref_bufs *w, int maxL, int dbl)
     return 0;
 }
 
+/* mx_native P.V of item rows [k0, k0 + L): ob[m x 512] = sum_r P'[i][r] E2M1[r][d],
+ * P'[i][r] the MXFP8 of p[i][r] 2^(e[r][d / 32] - 127) along blocks of 32
+ * rows (per query row i and 32-dim block), p = s (fp32 or fp64, m x L).
+ * Returns -1 out of memory. */
+static int mx_native_pv(const mlab_case *c, int dbl, const void *s, int m, int k0, int L, void *ob)
+{
+    const int nb = (L + 31) / 32, Lp = 32 * nb;
+    float *pq = malloc(((size_t)m * Lp + 1) * sizeof *pq), *vr = malloc(((size_t)Lp * 32 + 1) * sizeof *vr);
+    double *pd = dbl ? malloc(((size_t)m * Lp + 1) * sizeof *pd) : NULL;
+    double *vd = dbl ? malloc(((size_t)Lp * 32 + 1) * sizeof *vd) : NULL;
+    if (!pq || !vr || (dbl && (!pd || !vd))) {
+        free(pq); free(vr); free(pd); free(vd);
+        return -1;
+    }
+    for (int db = 0; db < MLAB_DV / 32; db++) {
+        /* V's raw E2M1 of this dim block, rows past L zero */
+        for (int r = 0; r < Lp; r++)
+            for (int d = 0; d < 32; d++) {
+                float v = 0.0f;
+                if (r < L) {
+                    uint8_t byte = c->kv_fp4[(size_t)(k0 + r) * MLAB_FP4_ROW + (32 * db + d) / 2];
+                    v = mlab_e2m1_decode((d & 1) ? (uint8_t)(byte >> 4) : (uint8_t)(byte & 15));
+                }
+                vr[r * 32 + d] = v;
+            }
+        for (int i = 0; i < m; i++)
+            for (int b = 0; b < nb; b++) {
+                float x[32];
+                uint8_t codes[32];
+                for (int j = 0; j < 32; j++) {
+                    const int r = 32 * b + j;
+                    const double p = r < L ? (dbl ? ((const double *)s)[(size_t)i * L + r]
+                                                  : ((const float *)s)[(size_t)i * L + r]) : 0.0;
+                    x[j] = r < L ? (float)p * mlab_e8m0_decode(c->kv_e8m0[(size_t)(k0 + r) * MLAB_MX_NBLK + db])
+                                 : 0.0f;
+                }
+                mlab_mxfp8_quantize_block(x, codes, pq + (size_t)i * Lp + 32 * b);
+            }
+        if (dbl) {
+            for (size_t k = 0; k < (size_t)m * Lp; k++) pd[k] = pq[k];
+            for (size_t k = 0; k < (size_t)Lp * 32; k++) vd[k] = vr[k];
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, 32, Lp, 1.0, pd, Lp, vd, 32, 0.0,
+                        (double *)ob + 32 * db, MLAB_DV);
+        } else {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, 32, Lp, 1.0f, pq, Lp, vr, 32, 0.0f,
+                        (float *)ob + 32 * db, MLAB_DV);
+        }
+    }
+    free(pq); free(vr); free(pd); free(vd);
+    return 0;
+}
+
 /* Item b: S = Q K^T, softmax (optionally fp8 P), O = P V / l. */
-static void ref_item(const mlab_case *c, const mlab_ref_opts *o, const float *q, int b,
-                     ref_bufs *w, float *out)
+static int ref_item(const mlab_case *c, const mlab_ref_opts *o, const float *q, int b,
+                    ref_bufs *w, float *out)
 {
     const int dbl = o->prec == MLAB_REF_DGEMM;
     int q0 = c->qo_indptr[b], n = c->qo_indptr[b + 1] - q0;
@@ -138,7 +198,7 @@ static void ref_item(const mlab_case *c, const mlab_ref_opts *o, const float *q,
     float *outb = out + (size_t)q0 * MLAB_HEADS * MLAB_DV;
     if (L == 0) {
         memset(outb, 0, (size_t)m * MLAB_DV * sizeof(float));
-        return;
+        return 0;
     }
     float *kf = w->kf;
     void *s = w->s, *ob = w->ob;
@@ -178,16 +238,19 @@ static void ref_item(const mlab_case *c, const mlab_ref_opts *o, const float *q,
             if (dbl) {
                 double p = exp((((double *)s)[at] - mx) * c->sm_scale);
                 sum += p;
-                ((double *)s)[at] = o->emulate_fp8_p ? round_p_fp8((float)p, c->fp8_fmt) : p;
+                ((double *)s)[at] = o->emulate_fp8_p && !o->mx_native ? round_p_fp8((float)p, c->fp8_fmt) : p;
             } else {
                 float p = expf((((float *)s)[at] - (float)mx) * c->sm_scale);
                 sum += p;
-                ((float *)s)[at] = o->emulate_fp8_p ? round_p_fp8(p, c->fp8_fmt) : p;
+                ((float *)s)[at] = o->emulate_fp8_p && !o->mx_native ? round_p_fp8(p, c->fp8_fmt) : p;
             }
         }
         sums[r] = sum;
     }
-    if (dbl)
+    if (o->mx_native && o->kv == MLAB_KV_MXFP4) {
+        if (mx_native_pv(c, dbl, s, m, k0, L, ob))
+            return -1;
+    } else if (dbl)
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, MLAB_DV, L, 1.0, s, L, w->k,
                     MLAB_DQK, 0.0, ob, MLAB_DV);
     else
@@ -200,6 +263,7 @@ static void ref_item(const mlab_case *c, const mlab_ref_opts *o, const float *q,
             outb[(size_t)r * MLAB_DV + d] = (float)(v * inv);
         }
     }
+    return 0;
 }
 
 /* Items run in parallel (OpenMP), each GEMM on one OpenBLAS thread: many
@@ -215,7 +279,7 @@ int mlab_ref_compute(const mlab_case *c, const mlab_ref_opts *o, float *out)
         if (L > maxL)
             maxL = L;
     }
-    float *q = load_q(c, o->q_fp8);
+    float *q = load_q(c, o->q_fp8, o->mx_native);
     if (!q)
         return -1;
 #ifdef _OPENMP
@@ -234,7 +298,10 @@ int mlab_ref_compute(const mlab_case *c, const mlab_ref_opts *o, float *out)
         for (int b = 0; b < c->batch; b++) {
             if (!ok)
                 continue;
-            ref_item(c, o, q, b, &w, out);
+            if (ref_item(c, o, q, b, &w, out)) {
+#pragma omp atomic write
+                failed = 1;
+            }
             if (o->progress) {
 #pragma omp critical(mlab_ref_progress)
                 o->progress(o->progress_ctx, ++done, c->batch);
@@ -252,7 +319,7 @@ int mlab_ref_compute(const mlab_case *c, const mlab_ref_opts *o, float *out)
 
 int mlab_ref_naive(const mlab_case *c, const mlab_ref_opts *o, float *out)
 {
-    float *q = load_q(c, o->q_fp8);
+    float *q = load_q(c, o->q_fp8, o->mx_native);
     int maxL = 0;
     for (int b = 0; b < c->batch; b++)
         if (c->kv_indptr[b + 1] - c->kv_indptr[b] > maxL)
@@ -286,12 +353,29 @@ int mlab_ref_naive(const mlab_case *c, const mlab_ref_opts *o, float *out)
                 for (int j = 0; j < vis; j++) {
                     long double e = expl(p[j] - mx);
                     sum += e;
-                    p[j] = o->emulate_fp8_p ? (long double)round_p_fp8((float)e, c->fp8_fmt) : e;
+                    p[j] = o->emulate_fp8_p && !o->mx_native ? (long double)round_p_fp8((float)e, c->fp8_fmt) : e;
                 }
                 for (int d = 0; d < MLAB_DV; d++) {
                     long double acc = 0;
-                    for (int j = 0; j < vis; j++)
-                        acc += p[j] * k[(size_t)j * MLAB_DQK + d];
+                    if (o->mx_native && o->kv == MLAB_KV_MXFP4) { /* mla_ref.h: P' x raw E2M1 */
+                        for (int j0 = 0; j0 < vis; j0 += 32) {
+                            float x[32], dq[32];
+                            uint8_t codes[32];
+                            for (int j = 0; j < 32; j++) {
+                                const size_t row = (size_t)(k0 + j0 + j);
+                                x[j] = j0 + j < vis ? (float)p[j0 + j] * mlab_e8m0_decode(c->kv_e8m0[row * MLAB_MX_NBLK + d / 32])
+                                                    : 0.0f;
+                            }
+                            mlab_mxfp8_quantize_block(x, codes, dq);
+                            for (int j = 0; j < 32 && j0 + j < vis; j++) {
+                                const uint8_t byte = c->kv_fp4[(size_t)(k0 + j0 + j) * MLAB_FP4_ROW + d / 2];
+                                acc += (long double)dq[j] * mlab_e2m1_decode((d & 1) ? (uint8_t)(byte >> 4) : (uint8_t)(byte & 15));
+                            }
+                        }
+                    } else {
+                        for (int j = 0; j < vis; j++)
+                            acc += p[j] * k[(size_t)j * MLAB_DQK + d];
+                    }
                     orow[d] = vis ? (float)(acc / sum) : 0.0f;
                 }
             }

@@ -27,6 +27,13 @@ typedef struct {
     int emulate_fp8_p;     /* round exp(s - max) to fp8 before P.V */
     void (*progress)(void *ctx, int done, int total); /* may be NULL */
     void *progress_ctx;
+    int mx_native;         /* MXFP4 KV as gfx950's scaled MFMA reads it (mxfp4_mfma_scale):
+                              Q as MXFP8 (mlab_mxfp8_quantize_block per head row and 32
+                              dims, instead of q_fp8's per-tensor fp8); P.V as P'[r] =
+                              MXFP8 of p[r] 2^(e[r] - 127) along blocks of 32 kv rows (from
+                              the item's row 0), per 32-dim block of V, times V's raw E2M1;
+                              the row sum from the unrounded p. Ignores q_fp8 and
+                              emulate_fp8_p. */
 } mlab_ref_opts;
 
 /* out: [total_q, 16, 512] fp32, written fully. Returns 0, -1 out of memory. */

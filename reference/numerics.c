@@ -358,3 +358,21 @@ void mlab_mxfp4_dequant_row(const uint8_t *packed, const uint8_t *scales,
         out[i] = mlab_e2m1_decode(nibble) * mlab_e8m0_decode(scales[i / 32]);
     }
 }
+
+uint8_t mlab_mxfp8_quantize_block(const float x[32], uint8_t codes[32], float deq[32])
+{
+    float amax = 0.0f;
+    for (int i = 0; i < 32; i++)
+        if (!f32_is_nan(x[i]) && fabsf(x[i]) > amax)
+            amax = fabsf(x[i]);
+    int b = (int)mlab_e8m0_encode(amax) - 8; /* amax = 0 -> 0 - 8 -> 0 */
+    if (b < 0)
+        b = 0;
+    const float inv = ldexpf(1.0f, 127 - b), sc = mlab_e8m0_decode((uint8_t)b); /* exact powers of two */
+    for (int i = 0; i < 32; i++) {
+        codes[i] = mlab_fp8_encode(x[i] * inv, MLAB_FP8_E4M3FN); /* RNE, saturating */
+        if (deq)
+            deq[i] = mlab_fp8_decode(codes[i], MLAB_FP8_E4M3FN) * sc;
+    }
+    return (uint8_t)b;
+}

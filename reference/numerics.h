@@ -111,6 +111,15 @@ uint8_t mlab_mxfp4_quantize_block(const uint16_t *x_bf16, mlab_fp4_tie tie,
  * dim/32 scale bytes. */
 void mlab_mxfp4_quantize_row(const uint16_t *x_bf16, size_t dim, mlab_fp4_tie tie,
                              uint8_t *packed, uint8_t *scales);
+/* OCP MXFP8 (e4m3fn elements) of one block of 32 fp32 values, the OCP
+ * rule: scale byte = e8m0(amax) - 8 (e4m3's largest power of two is 2^8),
+ * at least 0 (amax = max |x| over the non-NaN values; a block of zeros or
+ * tiny values gets 2^-127); element = e4m3fn RNE of x / 2^(byte - 127),
+ * saturated at +-448 (|x| / 2^E is below 512); NaN stays the NaN code.
+ * Dequantized: decode(code) * 2^(byte - 127), written to deq when non-NULL.
+ * Returns the scale byte. gfx950's scaled MFMA reads exactly this format
+ * (mxfp4_mfma_scale quantizes Q and its folded P so). */
+uint8_t mlab_mxfp8_quantize_block(const float x[32], uint8_t codes[32], float deq[32]);
 /* Dequantize one row to fp32: e2m1 value * 2^(byte - 127), exact except
  * that products of 2^128 and up become +-Inf (byte 254 with |e2m1| >= 2,
  * byte 253 with |e2m1| >= 4), and scale byte 255 gives NaN for the block. */

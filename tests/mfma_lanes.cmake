@@ -9,3 +9,19 @@ if(CMAKE_CXX_COMPILER)
   add_test(NAME test_mfma_lanes COMMAND test_mfma_lanes)
   set_tests_properties(test_mfma_lanes PROPERTIES LABELS "cpu")
 endif()
+
+# fp8_xcd's block placement over XCDs (variants/xcd_map.h), plain C.
+add_executable(test_xcd_map test_xcd_map.c)
+target_include_directories(test_xcd_map PRIVATE ${CMAKE_SOURCE_DIR})
+add_test(NAME test_xcd_map COMMAND test_xcd_map)
+set_tests_properties(test_xcd_map PROPERTIES LABELS "cpu")
+
+# gfx950's scaled MFMA as mxfp4_mfma_scale feeds it (variants/mfma_scale_lanes.h),
+# modelled from AMD's documented layouts, C++ host build with the reference quantizers.
+if(CMAKE_CXX_COMPILER)
+  add_executable(test_mfma_scale_lanes test_mfma_scale_lanes.cpp)
+  target_include_directories(test_mfma_scale_lanes PRIVATE ${CMAKE_SOURCE_DIR})
+  target_link_libraries(test_mfma_scale_lanes PRIVATE mlab_core)
+  add_test(NAME test_mfma_scale_lanes COMMAND test_mfma_scale_lanes)
+  set_tests_properties(test_mfma_scale_lanes PROPERTIES LABELS "cpu")
+endif()

@@ -68,7 +68,7 @@ static size_t n_out(const mlab_case *c) { return (size_t)c->total_q * MLAB_HEADS
 static float *run(const mlab_case *c, mlab_kv_fmt kv, int naive, mlab_ref_prec prec, int q_fp8,
                   int p_fp8)
 {
-    mlab_ref_opts o = {kv, prec, q_fp8, p_fp8, NULL, NULL};
+    mlab_ref_opts o = {kv, prec, q_fp8, p_fp8, NULL, NULL, 0};
     float *out = malloc((n_out(c) + 1) * sizeof *out);
     if (out && (naive ? mlab_ref_naive(c, &o, out) : mlab_ref_compute(c, &o, out))) {
         free(out);
@@ -393,8 +393,45 @@ static void test_dequant(mlab_kv_fmt kv)
     mlab_case_free(&c);
 }
 
+/* mx_native (mxfp4_mfma_scale's arithmetic): the BLAS reference equals the
+ * naive loop (DGEMM; the MX roundings flip only on p within ~1e-16 of a
+ * midpoint, as with P rounded to fp8 above), stays within a few % of the
+ * exact MXFP4 reference, and differs from it (Q and P' are rounded). */
+static void test_mx_native(const spec_def *d)
+{
+    mlab_case c;
+    if (make(d, 77, &c)) {
+        check(0, "gen builds the small case");
+        return;
+    }
+    size_t n = n_out(&c);
+    char what[320];
+    mlab_ref_opts o = {MLAB_KV_MXFP4, MLAB_REF_DGEMM, 0, 0, NULL, NULL, 1};
+    float *nv = malloc((n + 1) * sizeof *nv), *dg = malloc((n + 1) * sizeof *dg);
+    int ok = nv && dg && !mlab_ref_naive(&c, &o, nv) && !mlab_ref_compute(&c, &o, dg);
+    float *ex = run(&c, MLAB_KV_MXFP4, 0, MLAB_REF_DGEMM, 0, 0);
+    snprintf(what, sizeof what, "mx_native reference matches the naive long-double loop (DGEMM; %s)", d->what);
+    judge(ok ? dg : NULL, nv, n, "ref:sgemm_vs_naive", what);
+    {   /* the MX e4m3 roundings of Q and P' cost a few % (e4m3: 2^-4 relative a value) */
+        mlab_err e;
+        int close = ok && ex && (mlab_err_judge(dg, ex, n, mlab_tol_find("total:mxfp4"), &e), e.rel_rms < 0.05);
+        snprintf(what, sizeof what, "mx_native is within 5%% rel RMS of the exact MXFP4 reference (%s)", d->what);
+        check(close, what);
+    }
+    if (d->scale == 1.0f) {
+        snprintf(what, sizeof what, "mx_native rounds Q and P': its output differs from exact MXFP4 (%s)", d->what);
+        check(ok && ex && memcmp(dg, ex, n * sizeof *dg) != 0, what);
+    }
+    free(nv);
+    free(dg);
+    free(ex);
+    mlab_case_free(&c);
+}
+
 int main(void)
 {
+    for (size_t k = 0; k < N_SPECS; k++)
+        test_mx_native(&specs[k]);
     static const mlab_kv_fmt fmts[] = {MLAB_KV_BF16, MLAB_KV_FP8, MLAB_KV_MXFP4};
     for (size_t k = 0; k < N_SPECS; k++)
         for (int f = 0; f < 3; f++)

@@ -34,7 +34,7 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;
     static bool attr_set = false;
-    return launch_sequence<true, true>(mla_decode_wg<true>, WG_NT, wg_cfg::SMEM, true, p, s, attr_set);
+    return launch_sequence<true, true, false>(mla_decode_wg<true>, WG_NT, wg_cfg::SMEM, true, p, s, attr_set);
 }
 #define WG_WHY NULL
 #else

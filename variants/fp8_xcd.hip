@@ -1,12 +1,35 @@
 /* fp8_xcd.hip: variant 'fp8_xcd' (id 5).
- * Idea: fp8_exp2rcp with block ids remapped so that consecutive work items
- * (the splits of one query row) land on one XCD: MI355X deals work-groups
- * round-robin over its 8 XCDs, each with its own L2. On the H200 (one L2) it
- * is a control: it should cost nothing and gain nothing.
+ * Idea: fp8_exp2rcp with its blocks placed by query row on the XCDs
+ * (variants/xcd_map.h). MI300X and MI355X are 8 XCDs, each with its own L2
+ * (4 MB), and deal a grid's blocks round-robin over them (block b on XCD
+ * b % 8, in the one-partition mode). Unplaced, the S split blocks of a row
+ * land on up to 8 XCDs, and the combine's 16 head blocks of that row on 8
+ * others. Placed, XCD x runs rows x*RP .. x*RP+RP-1 (RP = rows / 8, rounded
+ * up): the row's split blocks, then its 16 combine blocks (mla_combine_xcd),
+ * all on one XCD; padding blocks (grid rounded up to 8 x RP x blocks a row)
+ * return at once.
+ * Expected on MI355X: (1) the row's Q (16 x 576 bf16, 18 KB) and Q-amax
+ * maxima are fetched into one L2 instead of up to 8: S - 1 of the S reads
+ * hit; (2) the combine reads the row's S x 16 KB of f16 partials from the L2
+ * the decode wrote them to, if they survive the kernel boundary there (the
+ * kernel-end release writes L2 back; whether the next kernel's acquire also
+ * invalidates it depends on the memory's coherence mode and the runtime, so
+ * this part may show nothing); (3) queries of one item (consecutive rows)
+ * share an XCD, so their common KV is fetched into one L2. Cost: with fewer
+ * than 8 rows only that many XCDs work (4x1024 and 4x8192: 4 of 8, expect a
+ * loss there), and rows not a multiple of 8 leave XCDs unevenly loaded.
+ * The gain, if any, is a few us on split cases (the combine's read latency
+ * and Q's misses), not bandwidth: KV, the bulk, is read once either way.
+ * The H200 has one L2 and no XCDs: there it can only show the cost of the
+ * padding and the changed block order (a control: it should be within noise
+ * of fp8_exp2rcp on 32+ rows and slower on the 4-row cases), never the
+ * locality it is built for.
  * Parent: fp8_exp2rcp.
- * Measured (H200, v6 2041b49, recorded inputs): within 1.5% of fp8_exp2rcp
- * on every case (256x8192 419 vs 423 us; geomean 51.6 vs 51.3 us). As
- * expected on a GPU without XCDs; the effect on MI355X is not measurable here.
+ * Measured (H200, v6 2041b49, recorded inputs, with the earlier remap of
+ * consecutive blocks onto one XCD, without the combine's placement): within
+ * 1.5% of fp8_exp2rcp on every case (256x8192 419 vs 423 us; geomean 51.6 vs
+ * 51.3 us). The placement above is not measured anywhere yet; its mapping is
+ * tested on the CPU (tests/test_xcd_map.c).
  */
 #include "launch_common.h"
 #include "variants.h"

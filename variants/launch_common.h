@@ -51,8 +51,10 @@ static hipError_t launch_after(K kern, int grid, int block, int smem, hipStream_
 /* The call's launch sequence around a decode kernel `dec` (block threads,
  * smem bytes of dynamic shared memory): the Q amax pass first when a8w8 (the
  * decode launched as its programmatic dependent), the combine after it when
- * split (also a dependent). PART16: the decode writes f16 partials. */
-template <bool FAST, bool PART16, typename K>
+ * split (also a dependent). PART16: the decode writes f16 partials. XCD
+ * (fp8_xcd): a row's split blocks and its combine placed on one XCD, the
+ * grids padded (xcd_map.h). */
+template <bool FAST, bool PART16, bool XCD, typename K>
 static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const mla_params *p, hipStream_t s,
                                   bool &attr_set)
 {
@@ -68,11 +70,16 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
             (e = cudaFuncSetAttribute(mla_q_amax, cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
             (e = cudaFuncSetAttribute(dec, cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess)
             return e;
+        if constexpr (XCD)
+            if ((e = cudaFuncSetAttribute(mla_combine_xcd<FAST, PART16>,
+                                          cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess)
+                return e;
 #endif
         attr_set = true;
     }
     hipError_t e;
-    const int grid = p->total_q * p->splits;
+    const bool place = XCD && p->xcd_count > 1;
+    const int grid = place ? mlab_xcd_grid(p->total_q, p->splits, p->xcd_count) : p->total_q * p->splits;
     if (q_fp8 && p->amax_blocks > 0) { /* the decode blocks start their KV loads while the amax pass runs */
         mla_q_amax<<<p->amax_blocks, 256, 0, s>>>(*p);
         e = launch_after(dec, grid, block, smem, s, p);
@@ -80,8 +87,14 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
         dec<<<grid, block, smem, s>>>(*p);
         e = hipGetLastError();
     }
-    if (e == hipSuccess && p->splits > 1 && !p->merge_inline)
-        e = launch_after(mla_combine<FAST, PART16>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+    if (e == hipSuccess && p->splits > 1 && !p->merge_inline) {
+        if constexpr (XCD) /* (only fp8_xcd instantiates the placed combine) */
+            e = place ? launch_after(mla_combine_xcd<FAST, PART16>, mlab_xcd_grid(p->total_q, MLA_H, p->xcd_count),
+                                     MLA_DV / 4, 0, s, p)
+                      : launch_after(mla_combine<FAST, PART16>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+        else
+            e = launch_after(mla_combine<FAST, PART16>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+    }
     return e != hipSuccess ? e : hipGetLastError();
 }
 
@@ -89,8 +102,8 @@ template <int KVF, bool FAST, bool XCD>
 static hipError_t launch_decode(const mla_params *p, hipStream_t s)
 {
     static bool attr_set = false;
-    return launch_sequence<FAST, mla_part16<KVF>::value>(mla_decode<KVF, FAST, XCD>, MLA_NT, mla_cfg<KVF>::SMEM,
-                                                          KVF == KV_FP8, p, s, attr_set);
+    return launch_sequence<FAST, mla_part16<KVF>::value, XCD>(mla_decode<KVF, FAST, XCD>, MLA_NT,
+                                                               mla_cfg<KVF>::SMEM, KVF == KV_FP8, p, s, attr_set);
 }
 
 #endif

@@ -3,8 +3,9 @@
  *
  * One block = one query row (16 heads) x one split of its visible kv rows
  * (causal rule folded in: query i of n over L rows sees L-n+i+1 rows).
- * 8 warps (NVIDIA) or 8 waves (AMD); tiles of BN = 64 kv rows stream through
- * shared memory in an NSTAGE-deep cp.async pipeline. Per tile:
+ * 8 warps (NVIDIA) or 8 waves (AMD); tiles of BN = 64 kv rows (32 for bf16
+ * and MXFP4 on MI300X's 64 KB: mla_cfg) stream through shared memory in an
+ * NSTAGE-deep cp.async pipeline. Per tile:
  *   1. S = Q K^T: warp w computes kv columns 16(w%4)..+15 over one half of
  *      the 576 dims (w/4) on the matrix units; the two partial S, scaled and
  *      masked past the sequence end, go to sS.
@@ -15,7 +16,7 @@
  * partial O (fp32; f16 in kv_scale units for fp8 KV, mla_part16) and
  * log2-sum-exp2 for mla_combine.
  * Template knobs: KVF (kv format), FAST (exp2 + fast reciprocal instead of
- * expf + IEEE division), XCD (block id remap over xcd_count XCDs).
+ * expf + IEEE division), XCD (a query row's blocks on one XCD, xcd_map.h).
  */
 #ifndef MLAB_MLA_KERNEL_H
 #define MLAB_MLA_KERNEL_H
@@ -23,11 +24,14 @@
 #include "mla_mma.h"
 #include "mla_params.h"
 #include "mlab_div.h"
+#include "xcd_map.h" // mlab_xcd_work: fp8_xcd's block placement
+#include "mfma_scale_lanes.h" // mlab_mx8_scale_byte: mxfp4_mfma_scale's Q quantization
 
 /* template arguments: the three case formats, and KV_MX8, MXFP4 read from
  * memory but converted tile by tile to e4m3 codes (block scales folded in)
- * for the fp8 core (variants/mxfp4_e4m3.hip) */
-enum { KV_BF16 = MLAB_KV_BF16, KV_FP8 = MLAB_KV_FP8, KV_MXFP4 = MLAB_KV_MXFP4, KV_MX8 = 3 };
+ * for the fp8 core (variants/mxfp4_e4m3.hip), and KV_MXS, MXFP4 fed as
+ * stored to gfx950's scaled MFMA (variants/mxfp4_mfma_scale.hip) */
+enum { KV_BF16 = MLAB_KV_BF16, KV_FP8 = MLAB_KV_FP8, KV_MXFP4 = MLAB_KV_MXFP4, KV_MX8 = 3, KV_MXS = 4 };
 
 /* -DMLAB_TRACE (NVIDIA, diagnostics): every kernel of the sequence records
  * %globaltimer (ns) at its phases into a buffer the runner passes in the
@@ -54,9 +58,11 @@ MLAB_DEV unsigned long long mlab_gtime(void)
 
 /* bytes per shared row of Q and KV tiles: +16 so ldmatrix rows hit distinct banks */
 template <int KVF> struct mla_cfg {
-    static constexpr bool MX = KVF == KV_MXFP4 || KVF == KV_MX8;   /* reads E2M1 + E8M0 */
+    static constexpr bool MX = KVF == KV_MXFP4 || KVF == KV_MX8 || KVF == KV_MXS; /* reads E2M1 + E8M0 */
+    static constexpr bool MXS = KVF == KV_MXS;  /* no compute tile: the staged rows are the operands */
+    static constexpr bool TILE = MX && !MXS;    /* staged rows converted into a compute tile */
     static constexpr bool F8T = KVF == KV_FP8 || KVF == KV_MX8;    /* compute tile of e4m3 codes */
-    static constexpr int LDQ = KVF == KV_FP8 ? MLA_D + 16 : 2 * MLA_D + 16; /* fp8 codes; bf16; f16 (MX8) */
+    static constexpr int LDQ = KVF == KV_FP8 || KVF == KV_MXS ? MLA_D + 16 : 2 * MLA_D + 16; /* fp8 codes; bf16; f16 (MX8) */
     static constexpr int LDK = F8T ? MLA_D + 16 : 2 * MLA_D + 16;           /* compute tile */
 #ifdef MLAB_NV
     /* H100/H200: 227 KB of shared memory a block */
@@ -65,13 +71,24 @@ template <int KVF> struct mla_cfg {
 #else
     /* MI355X: 160 KB of LDS a CU; global -> LDS copies are synchronous here,
      * so one stage for bf16 (102 KB), two for fp8 (94 KB) and the MXFP4 raw
-     * rows (141 KB). MI300X/MI325X (MLAB_AMD_LDS64, mlab_hip.h): 64 KB, so
-     * the fp8 KV takes one stage (57 KB); bf16 and MXFP4 tiles of 64 rows
-     * need more than 64 KB even with one stage (32-row tiles: not done; the
-     * runner refuses them with the sizes). */
-    static constexpr int NSTAGE = KVF == KV_BF16 || (MLAB_AMD_LDS64 && KVF == KV_FP8) ? 1 : 2;
+     * rows (141 KB). MI300X/MI325X (MLAB_AMD_LDS64, mlab_hip.h): 64 KB a
+     * block, so one stage everywhere, 64-row tiles for fp8 (57 KB) and 32-row
+     * tiles for bf16 (61 KB), MXFP4 (60 KB: its bf16 tile dequantized
+     * straight from global memory, no raw stage) and MX8 (53 KB); at 32 rows
+     * only 4 of the 8 waves have Q.K work (2 column groups x 2 dim halves:
+     * 4 halves' S would not fit). */
+    static constexpr int NSTAGE = KVF == KV_BF16 || (MLAB_AMD_LDS64 && KVF != KV_MXS) ? 1 : 2;
     static constexpr int MINB = 1;
 #endif
+#if defined(MLAB_AMD) && MLAB_AMD_LDS64
+    static constexpr int BN = KVF == KV_FP8 ? 64 : 32; /* kv rows a tile */
+    static constexpr bool DIRECT = KVF == KV_MXFP4;    /* tile dequantized from global, no raw stage */
+#else
+    static constexpr int BN = MLA_BN;
+    static constexpr bool DIRECT = false;
+#endif
+    static constexpr int NCG = BN / 16, NCG_LOG = BN == 64 ? 2 : BN == 32 ? 1 : 0; /* Q.K column groups */
+    static_assert(BN == 64 || BN == 32, "mla_cfg: tiles of 32 or 64 rows");
     static constexpr int RAW_ROW = MX ? MLA_FP4_ROW : LDK;  /* a staged row */
     static constexpr int ROW_BYTES = KVF == KV_BF16 ? 2 * MLA_D : KVF == KV_FP8 ? MLA_D : MLA_FP4_ROW;
 #if defined(MLAB_QREG)
@@ -82,32 +99,28 @@ template <int KVF> struct mla_cfg {
     static constexpr bool QREG = false;
 #endif
     static constexpr int QK_DS = QREG ? 4 : 2;
-    static constexpr int LDS = MLA_BN + 4;          /* floats */
-    static constexpr int LDP = 2 * (MLA_BN + 8);    /* bytes */
+    static constexpr int LDS = BN + 4;          /* floats */
+    static constexpr int LDP = MXS ? 4 * (BN + 4) : 2 * (BN + 8); /* bytes: P as fp32 (MXS), else 16 bits */
     static constexpr int OFF_Q = 0;
     static constexpr int OFF_STAGE = OFF_Q + 16 * LDQ;
-    static constexpr int OFF_TILE = OFF_STAGE + NSTAGE * MLA_BN * RAW_ROW; /* mxfp4 only */
-    static constexpr int OFF_S = OFF_TILE + (MX ? MLA_BN * LDK : 0);
+    static constexpr int OFF_TILE = OFF_STAGE + (DIRECT ? 0 : NSTAGE * BN * RAW_ROW); /* mxfp4 only */
+    static constexpr int OFF_S = OFF_TILE + (TILE ? BN * LDK : 0);
     static constexpr int OFF_P = OFF_S + QK_DS * 16 * LDS * 4; /* one S a dim slice */
     static constexpr int OFF_ROW = OFF_P + 16 * LDP;
     static constexpr int OFF_SC = OFF_ROW + 4 * 16 * 4;  /* mxfp4: E8M0 bytes of 2 tiles */
-    static constexpr int SMEM = OFF_SC + (MX ? 2 * MLA_BN * MLA_NBLK : 0);
+    static constexpr int OFF_QS = OFF_SC + (MX ? 2 * BN * MLA_NBLK : 0); /* MXS: Q's E8M0 scales [16][18] */
+    static constexpr int SMEM = OFF_QS + (MXS ? 16 * MLA_NBLK : 0);
+#if defined(MLAB_AMD) && MLAB_AMD_LDS64
+    static_assert(SMEM <= 65536, "mla_cfg: an MI300X configuration over 64 KB of LDS");
+#endif
 };
-
-/* Renumber block ids so that consecutive work lands on one XCD: the GPU
- * deals blocks round-robin over xcds (MI300/MI355X). */
-MLAB_DEV int xcd_remap(int pid, int grid, int xcds)
-{
-    int per = (grid + xcds - 1) / xcds, tall = grid % xcds;
-    if (tall == 0) tall = xcds;
-    int xcd = pid % xcds, local = pid / xcds;
-    return xcd < tall ? xcd * per + local : tall * per + (xcd - tall) * (per - 1) + local;
-}
 
 /* N consecutive floats from shared memory in one access (N = 2 or 4, aligned) */
 template <int N> MLAB_DEV void lds_vec(float (&v)[N], const float *r)
 {
-    if (N == 4) {
+    if (N == 1) {
+        v[0] = *r;
+    } else if (N == 4) {
         const float4 a = *(const float4 *)r;
         v[0] = a.x; v[1] = a.y; v[N > 2 ? 2 : 0] = a.z; v[N > 3 ? 3 : 0] = a.w;
     } else {
@@ -132,7 +145,7 @@ MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, i
     const uint8_t *base = KVF == KV_BF16 ? (const uint8_t *)p.kv_bf16 : KVF == KV_FP8 ? p.kv_fp8 : p.kv_fp4;
     static_assert(KVF != KV_MX8 || C::ROW_BYTES == MLA_FP4_ROW, "MX8 stages raw E2M1 rows");
     constexpr int CH = C::ROW_BYTES / 16; /* 16-byte chunks a row */
-    for (int c = threadIdx.x; c < MLA_BN * CH; c += MLA_NT) {
+    for (int c = threadIdx.x; c < C::BN * CH; c += MLA_NT) {
         int r = c / CH, k = c % CH, row = r0 + r;
         int ok = row < rend;
         const uint8_t *src = base + ((size_t)(first + (ok ? row : 0)) * C::ROW_BYTES) + 16 * k;
@@ -196,7 +209,7 @@ MLAB_DEV void dequant_block(uint4 pk, uint32_t e, uint32_t o[16])
 MLAB_DEV void dequant_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile, int r0, int rend)
 {
     typedef mla_cfg<KV_MXFP4> C;
-    for (int c = threadIdx.x; c < MLA_BN * MLA_NBLK; c += MLA_NT) {
+    for (int c = threadIdx.x; c < C::BN * MLA_NBLK; c += MLA_NT) {
         int r = c / MLA_NBLK, b = c % MLA_NBLK, row = r0 + r;
         uint4 *d = (uint4 *)(tile + r * C::LDK + 64 * b);
         if (row >= rend) {
@@ -248,7 +261,7 @@ MLAB_DEV float q_amax_range(const uint16_t *q, size_t n8, size_t first, size_t s
 MLAB_DEV void e4m3_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile, int r0, int rend)
 {
     typedef mla_cfg<KV_MX8> C;
-    for (int c = threadIdx.x; c < MLA_BN * MLA_NBLK; c += MLA_NT) {
+    for (int c = threadIdx.x; c < C::BN * MLA_NBLK; c += MLA_NT) {
         const int r = c / MLA_NBLK, b = c % MLA_NBLK;
         uint4 *d = (uint4 *)(tile + r * C::LDK + 32 * b);
         if (r0 + r >= rend) {
@@ -460,13 +473,15 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     MLAB_TR(unsigned long long tr0 = mlab_gtime(), tr1 = 0, tr2 = 0, tr3 = 0;)
 
     int work = blockIdx.x;
-    if (XCD && p.xcd_count > 1)
-        work = xcd_remap(work, gridDim.x, p.xcd_count);
+    if (XCD && p.xcd_count > 1) { /* the row's splits on one XCD; padding blocks return */
+        work = mlab_xcd_work(work, p.total_q, p.splits, p.xcd_count);
+        if (work < 0) return;
+    }
     const int tok = work / p.splits, split = work % p.splits;
     const int item = p.tok_item[tok], nq = p.tok_nq[tok], pos = p.tok_pos[tok];
     const int L = p.kv_indptr[item + 1] - p.kv_indptr[item];
     const int vis = max(0, L - nq + pos + 1), first = p.kv_first[item];
-    const int ntiles = (vis + MLA_BN - 1) / MLA_BN;
+    const int ntiles = (vis + C::BN - 1) / C::BN;
     const int per = (ntiles + p.splits - 1) / p.splits;
     const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles);
     /* rows past rend are masked; the negative control (fault 1) lets one
@@ -493,6 +508,36 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
                 row[mlab_qk_perm16((d0 & 15) + i)] = mlab_f32_to_f16_bits(mlab_bf16_bits_to_f32(b));
             }
         }
+    } else if (C::MXS) {
+        /* Q as MXFP8 (OCP e4m3 codes, an E8M0 scale a head row and block of
+         * 32 dims: mfma_scale_lanes.h, mlab_mx8_scale_byte), for the scaled
+         * MFMA's A; one thread a (head, block) */
+        uint8_t *sqs = smem + C::OFF_QS;
+        for (int c = tid; c < MLA_H * MLA_NBLK; c += MLA_NT) {
+            const int h = c / MLA_NBLK, b = c % MLA_NBLK;
+            const uint4 *src = (const uint4 *)(p.q + ((size_t)tok * MLA_H + h) * MLA_D + 32 * b);
+            float x[32], amax = 0.f;
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                const uint4 v = src[k];
+                const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+                for (int i = 0; i < 8; i++) {
+                    x[8 * k + i] = mlab_bf16_bits_to_f32((uint16_t)(w[i >> 1] >> (16 * (i & 1))));
+                    amax = fmaxf(amax, fabsf(x[8 * k + i]));
+                }
+            }
+            const int e = mlab_mx8_scale_byte(amax);
+            const float inv = mlab_mx8_inv_scale(e);
+            uint32_t o[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+#pragma unroll
+            for (int i = 0; i < 32; i++)
+                o[i >> 2] |= (uint32_t)mlab_f32_to_fp8(x[i] * inv) << (8 * (i & 3)); /* saturating RNE */
+            uint4 *dq = (uint4 *)(sQ + h * C::LDQ + 32 * b);
+            dq[0] = make_uint4(o[0], o[1], o[2], o[3]);
+            dq[1] = make_uint4(o[4], o[5], o[6], o[7]);
+            sqs[c] = (uint8_t)e;
+        }
     } else if (!QFP8) {
             const uint8_t *qg = (const uint8_t *)(p.q + (size_t)tok * MLA_H * MLA_D);
             for (int c = tid; c < MLA_H * (2 * MLA_D / 16); c += MLA_NT) {
@@ -509,7 +554,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #pragma unroll
     for (int s = 0; s < C::NSTAGE - 1; s++) {
         if (t0 + s < t1)
-            load_stage<KVF>(p, smem + C::OFF_STAGE + s * MLA_BN * C::RAW_ROW, first, (t0 + s) * MLA_BN, rend);
+            load_stage<KVF>(p, smem + C::OFF_STAGE + s * C::BN * C::RAW_ROW, first, (t0 + s) * C::BN, rend);
         mlab_cp_commit();
     }
 
@@ -541,22 +586,22 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     /* mxfp4: a tile's E8M0 bytes are contiguous ((first + r0) * 18 on): each
      * thread fetches its bytes of the next tile into registers during this
      * tile and parks them in shared memory after it, hiding the latency */
-    constexpr int SCN = (MLA_BN * MLA_NBLK + MLA_NT - 1) / MLA_NT;
+    constexpr int SCN = (C::BN * MLA_NBLK + MLA_NT - 1) / MLA_NT;
     uint8_t *sSc = smem + C::OFF_SC;
     uint32_t scn[SCN];
     auto fetch_scales = [&](int tt) {
 #pragma unroll
         for (int k = 0; k < SCN; k++) {
-            const int c = tid + k * MLA_NT, row = tt * MLA_BN + c / MLA_NBLK;
-            scn[k] = c < MLA_BN * MLA_NBLK && tt < t1 && row < rend
-                         ? p.kv_e8m0[(size_t)(first + tt * MLA_BN) * MLA_NBLK + c] : 0u;
+            const int c = tid + k * MLA_NT, row = tt * C::BN + c / MLA_NBLK;
+            scn[k] = c < C::BN * MLA_NBLK && tt < t1 && row < rend
+                         ? p.kv_e8m0[(size_t)(first + tt * C::BN) * MLA_NBLK + c] : 0u;
         }
     };
     auto park_scales = [&](int buf) {
 #pragma unroll
         for (int k = 0; k < SCN; k++) {
             const int c = tid + k * MLA_NT;
-            if (c < MLA_BN * MLA_NBLK) sSc[buf * MLA_BN * MLA_NBLK + c] = (uint8_t)scn[k];
+            if (c < C::BN * MLA_NBLK) sSc[buf * C::BN * MLA_NBLK + c] = (uint8_t)scn[k];
         }
     };
     if (MX && t0 < t1) {
@@ -564,7 +609,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         park_scales(0);
     }
 
-    constexpr int TPR = MLA_NT / 16, CPR = MLA_BN / TPR;
+    constexpr int TPR = MLA_NT / 16, CPR = C::BN / TPR;
     const int srow = tid / TPR, spart = tid % TPR;
 
     for (int t = t0; t < t1; t++) {
@@ -572,24 +617,27 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         mlab_cp_wait<(C::NSTAGE > 1 ? C::NSTAGE - 2 : 0)>();
         __syncthreads();
         MLAB_TR(if (i == 0) tr2 = mlab_gtime();)
-        {   /* refill the stage freed by the previous tile */
+        if (!C::DIRECT) { /* refill the stage freed by the previous tile */
             int nt = t + C::NSTAGE - 1;
             if (nt < t1)
-                load_stage<KVF>(p, smem + C::OFF_STAGE + ((i + C::NSTAGE - 1) % C::NSTAGE) * MLA_BN * C::RAW_ROW,
-                                first, nt * MLA_BN, rend);
+                load_stage<KVF>(p, smem + C::OFF_STAGE + ((i + C::NSTAGE - 1) % C::NSTAGE) * C::BN * C::RAW_ROW,
+                                first, nt * C::BN, rend);
             mlab_cp_commit();
             if (C::NSTAGE == 1) { /* the tile just loaded is this one */
                 mlab_cp_wait<0>();
                 __syncthreads();
             }
         }
-        uint8_t *tile = smem + C::OFF_STAGE + (i % C::NSTAGE) * MLA_BN * C::RAW_ROW;
-        if (MX) {
+        uint8_t *tile = C::DIRECT ? (uint8_t *)p.kv_fp4 + (size_t)(first + t * C::BN) * MLA_FP4_ROW /* global rows */
+                                  : smem + C::OFF_STAGE + (i % C::NSTAGE) * C::BN * C::RAW_ROW;
+        if (C::MXS) /* the staged rows are the operands; the scales as mxfp4's */
+            fetch_scales(t + 1);
+        if (C::TILE) {
             fetch_scales(t + 1);
             if (KVF == KV_MX8)
-                e4m3_tile(sSc + (i & 1) * MLA_BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * MLA_BN, rend);
+                e4m3_tile(sSc + (i & 1) * C::BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * C::BN, rend);
             else
-                dequant_tile(sSc + (i & 1) * MLA_BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * MLA_BN, rend);
+                dequant_tile(sSc + (i & 1) * C::BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * C::BN, rend);
             tile = smem + C::OFF_TILE;
             __syncthreads();
         }
@@ -612,8 +660,25 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
                     *(float2 *)(sh + acc_row(e) * C::LDS + 16 * n + acc_col(e)) = make_float2(s[n].c[e], s[n].c[e + 1]);
         } else
 #endif
-        {
+#ifdef MLAB_MFMA_SCALE
+        if (C::MXS) { /* gfx950 scaled MFMA: dims half w / 4 = MX blocks 9 (w / 4) .. +8 */
             const int cg = warp & 3, half = warp >> 2;
+            acc16 s;
+#pragma unroll
+            for (int e = 0; e < MLAB_ACC_N; e++) s.c[e] = 0.f;
+            const uint8_t *sks = sSc + (i & 1) * C::BN * MLA_NBLK + 16 * cg * MLA_NBLK;
+#pragma unroll
+            for (int c = 0; c < 3; c++)
+                qk_mxs(s, sQ, C::LDQ, smem + C::OFF_QS, tile + 16 * cg * C::RAW_ROW, C::RAW_ROW, sks,
+                       9 * half + 4 * c, c < 2 ? 4 : 1);
+            float *sh = sS + half * 16 * C::LDS;
+#pragma unroll
+            for (int e = 0; e < MLAB_ACC_N; e++)
+                sh[acc_row(e) * C::LDS + 16 * cg + acc_col(e)] = s.c[e];
+        } else
+#endif
+        if (C::NCG * C::QK_DS == MLA_NW || warp < C::NCG * C::QK_DS) { /* 32-row tiles: 4 waves */
+            const int cg = warp & (C::NCG - 1), half = warp >> C::NCG_LOG;
             constexpr int KB = F8T ? MLA_D / 2 : MLA_D; /* bytes of half a row */
             acc16 s;
 #pragma unroll
@@ -636,7 +701,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         __syncthreads();
         /* 2. online softmax, TPR threads a head row */
         {
-            float x[MLA_BN / (MLA_NT / 16)];
+            float x[C::BN / (MLA_NT / 16)];
             float mx = -INFINITY;
 #pragma unroll
             for (int j = 0; j < CPR; j++) x[j] = 0.f;
@@ -651,7 +716,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #pragma unroll
             for (int j = 0; j < CPR; j++) {
                 const int col = spart * CPR + j;
-                x[j] = t * MLA_BN + col < rend ? x[j] * sscale : -INFINITY;
+                x[j] = t * C::BN + col < rend ? x[j] * sscale : -INFINITY;
                 mx = fmaxf(mx, x[j]);
             }
             for (int m = TPR / 2; m; m >>= 1)
@@ -664,6 +729,10 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             for (int j = 0; j < CPR; j++) {
                 float pj = none ? 0.f : mla_exp(x[j] - mnew, FAST);
                 sum += pj;
+                if (C::MXS) { /* fp32 P: pv_mxs folds V's scales in before it rounds */
+                    ((float *)sP)[srow * (C::LDP / 4) + spart * CPR + j] = pj;
+                    continue;
+                }
                 uint16_t bits;
                 if (PFP8) {
                     uint16_t two = mlab_f32_to_fp8(pj); /* round to e4m3, then exact f16 */
@@ -699,10 +768,16 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #pragma unroll
                     for (int e = 0; e < MLAB_ACC_N; e++) o[q].c[e] *= al[e];
         }
-        if (F8T)
-            pv_fp8<OT>(o, sP, C::LDP, tile + OCOLS * warp, C::LDK);
+#ifdef MLAB_MFMA_SCALE
+        if (C::MXS)
+            pv_mxs<OT>(o, (const float *)sP, C::LDP / 4, tile, C::RAW_ROW, sSc + (i & 1) * C::BN * MLA_NBLK,
+                       OCOLS * warp);
         else
-            pv_bf16<OT>(o, sP, C::LDP, (const uint16_t *)(tile + 2 * OCOLS * warp), C::LDK);
+#endif
+        if (F8T)
+            pv_fp8<OT, C::BN>(o, sP, C::LDP, tile + OCOLS * warp, C::LDK);
+        else
+            pv_bf16<OT, C::BN>(o, sP, C::LDP, (const uint16_t *)(tile + 2 * OCOLS * warp), C::LDK);
         if (MX)
             park_scales((i + 1) & 1);
     }
@@ -805,14 +880,12 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
  * block waits about one memory latency, not one per split. (0f09366's, kept
  * as it was: loading the partials before the weights, 16 or 8 splits ahead,
  * was 2-18% slower on split cases, papers/perf-notes.md v7.) */
+/* The merge of one (token, head), by one block of MLA_DV / 4 threads. */
 template <bool FAST, bool PART16>
-__global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
+MLAB_DEV void combine_one(const mla_params &p, int tok, int h)
 {
     __shared__ float w[MLA_MAX_SPLITS + 1];
-    MLAB_TR(unsigned long long tr0 = mlab_gtime();)
-    mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
-    MLAB_TR(unsigned long long tr1 = mlab_gtime();)
-    const int tok = blockIdx.x / MLA_H, h = blockIdx.x % MLA_H, tid = threadIdx.x;
+    const int tid = threadIdx.x;
     const float *lse = p.part_lse + (size_t)tok * p.splits * MLA_H + h;
     const int S = p.splits - (p.fault == 2 ? 1 : 0); /* the negative control leaves the last split out */
     if (tid < MLAB_WARP) {
@@ -860,10 +933,30 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
         b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(v) << (16 * (k & 1));
     }
     *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * tid) = make_uint2(b[0], b[1]);
-    MLAB_TR(if (tid == 0 && p.trace) {
+}
+
+template <bool FAST, bool PART16>
+__global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
+{
+    MLAB_TR(unsigned long long tr0 = mlab_gtime();)
+    mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
+    MLAB_TR(unsigned long long tr1 = mlab_gtime();)
+    combine_one<FAST, PART16>(p, blockIdx.x / MLA_H, blockIdx.x % MLA_H);
+    MLAB_TR(if (threadIdx.x == 0 && p.trace) {
         unsigned long long *tb = p.trace + MLAB_TR_COMBINE + 4 * blockIdx.x;
         tb[0] = tr0; tb[1] = tr1; tb[2] = mlab_gtime(); tb[3] = 1;
     })
+}
+
+/* fp8_xcd's combine: a row's 16 head blocks on the XCD that ran its splits
+ * (xcd_map.h; launched with mlab_xcd_grid(total_q, MLA_H, xcd_count) blocks) */
+template <bool FAST, bool PART16>
+__global__ void __launch_bounds__(MLA_DV / 4) mla_combine_xcd(const mla_params p)
+{
+    mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
+    const int work = mlab_xcd_work(blockIdx.x, p.total_q, MLA_H, p.xcd_count);
+    if (work < 0) return; /* padding */
+    combine_one<FAST, PART16>(p, work / MLA_H, work % MLA_H);
 }
 
 /* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */

@@ -176,9 +176,10 @@ MLAB_DEV void qk_f16q_fp8k(acc16 &s, const uint8_t *sq, int ldq, const uint8_t *
 
 /* O[16 x 16 NT] += P[16 x 64] . V[64 x 16 NT]; P bf16 row-major (ldp bytes), V bf16
  * [kv row][dim] (ldv bytes), pointing at this warp's first column. */
-template <int NT>
+template <int NT, int KR = 64> /* KR: kv rows of the tile */
 MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv, int ldv)
 {
+    static_assert(KR == 64, "mla_mma.h: NVIDIA tiles are 64 rows");
     const int l = lane_id();
     const uint8_t *pa = (const uint8_t *)sp + (l & 15) * ldp + 16 * (l >> 4);
     /* .trans: matrices (k0-7,n0-7) (k8-15,n0-7) (k0-7,n8-15) (k8-15,n8-15) */
@@ -202,9 +203,10 @@ MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv,
  * MMA is emulated, see qk_fp8_qreg). ldmatrix.trans on byte pairs
  * gives lane (g, t) the bytes {V[2t][2g], V[2t][2g+1], V[2t+1][2g], V[2t+1][2g+1]};
  * bytes 0,2 are column 2g (the "even" n8 tile), bytes 1,3 column 2g+1 ("odd"). */
-template <int NT>
+template <int NT, int KR = 64> /* KR: kv rows of the tile */
 MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, int ldv)
 {
+    static_assert(KR == 64, "mla_mma.h: NVIDIA tiles are 64 rows");
     const int l = lane_id();
     const uint8_t *pa = (const uint8_t *)sp + (l & 15) * ldp + 16 * (l >> 4);
     /* matrices: (k0-7, bytes 0-15) (k8-15, bytes 0-15) (k0-7, 16-31) (k8-15, 16-31) */
@@ -334,13 +336,13 @@ MLAB_DEV void qk_f16q_fp8k(acc16 &s, const uint8_t *sq, int ldq, const uint8_t *
 }
 /* O += P . V: A = P (row-major), B = V [kv row = k][dim = column], item j of
  * lane l from V row k0 + mlab_mfma_k(l, j), column 16 t + l % 16 */
-template <int NT>
+template <int NT, int KR = 64> /* KR: kv rows of the tile */
 MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv, int ldv)
 {
     const int l = lane_id();
     const uint8_t *pa = (const uint8_t *)sp + mlab_mfma_a_off(l, ldp, MLAB_KPL16, 2);
 #pragma unroll
-    for (int kk = 0; kk < 64; kk += 4 * MLAB_KPL16) {
+    for (int kk = 0; kk < KR; kk += 4 * MLAB_KPL16) {
 #ifdef MLAB_MFMA_K32
         mlab_bf8 a = *(const mlab_bf8 *)(pa + 2 * kk);
 #else
@@ -373,14 +375,14 @@ MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv,
 #if defined(__gfx950__) && __has_builtin(__builtin_amdgcn_cvt_pk_fp8_f32)
 #define MLAB_PV_FP8_MFMA 1
 #endif
-template <int NT>
+template <int NT, int KR = 64> /* KR: kv rows of the tile */
 MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, int ldv)
 {
     const int l = lane_id();
 #ifdef MLAB_PV_FP8_MFMA
     const uint8_t *pa = (const uint8_t *)sp + mlab_mfma_a_off(l, ldp, 8, 2);
 #pragma unroll
-    for (int kk = 0; kk < 64; kk += 32) {
+    for (int kk = 0; kk < KR; kk += 32) {
         const mlab_h8 ph = *(const mlab_h8 *)(pa + 2 * kk);
         int lo = 0, hi = 0; /* codes of items 0-3 and 4-7, item 0 in the low byte */
         lo = __builtin_amdgcn_cvt_pk_fp8_f32((float)ph[0], (float)ph[1], lo, false);
@@ -403,7 +405,7 @@ MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, i
 #else
     const uint8_t *pa = (const uint8_t *)sp + mlab_mfma_a_off(l, ldp, 4, 2);
 #pragma unroll
-    for (int kk = 0; kk < 64; kk += 16) {
+    for (int kk = 0; kk < KR; kk += 16) {
         mlab_h4 a = *(const mlab_h4 *)(pa + 2 * kk);
 #pragma unroll
         for (int t = 0; t < NT; t++) {
@@ -420,6 +422,103 @@ MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, i
     }
 #endif
 }
+
+/* gfx950: the scaled MFMA on MXFP4 read as it is stored (mxfp4_mfma_scale).
+ * v_mfma_scale_f32_16x16x128_f8f6f4 with A in e4m3 (cbsz 0) and B in e2m1
+ * (blgp 4), one E8M0 scale a row / column and k-block of 32; the operand
+ * maps are mfma_scale_lanes.h's, tested on the CPU. */
+#if defined(__gfx950__) && __has_builtin(__builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4)
+#define MLAB_MFMA_SCALE 1
+#include "mfma_scale_lanes.h" // mlab_mfs_*, mlab_mx8_*: checked by tests/test_mfma_scale_lanes.cpp
+#include "mla_params.h"       // MLA_NBLK
+typedef __attribute__((ext_vector_type(8))) int mlab_i8v;
+
+/* S[16 x 16] += Q . K^T over the MX blocks b0 .. b0 + nblk - 1 (nblk <= 4):
+ * sq = e4m3 codes of Q (16 rows, ldq bytes), sqs = their E8M0 scales
+ * [16][18]; sk = 16 raw MXFP4 K rows (ldk bytes), sks = their E8M0 bytes
+ * [16][18]. K goes in as stored: packed E2M1 and its block scales. */
+MLAB_DEV void qk_mxs(acc16 &s, const uint8_t *sq, int ldq, const uint8_t *sqs, const uint8_t *sk, int ldk,
+                     const uint8_t *sks, int b0, int nblk)
+{
+    const int l = lane_id(), g = l >> 4, r = l & 15;
+    /* every lane loads (past the last block it reads the next row or region
+     * of LDS, never beyond it), then the items of blocks past nblk are
+     * masked to zero: a select of loads would put the zeros in scratch */
+    const uint8_t *qr = sq + r * ldq + 32 * b0;
+    const uint4 lo = *(const uint4 *)(qr + mlab_mfs_q_off(l, 0)), hi = *(const uint4 *)(qr + mlab_mfs_q_off(l, 1));
+    const uint4 kk = *(const uint4 *)(sk + r * ldk + 16 * b0 + mlab_mfs_k_off(l));
+    const int ml = mlab_mfs_q_blk(l, 0) < nblk ? -1 : 0, mh = mlab_mfs_q_blk(l, 1) < nblk ? -1 : 0,
+              mk = g < nblk ? -1 : 0;
+    const mlab_i8v a = {(int)lo.x & ml, (int)lo.y & ml, (int)lo.z & ml, (int)lo.w & ml,
+                        (int)hi.x & mh, (int)hi.y & mh, (int)hi.z & mh, (int)hi.w & mh};
+    const mlab_i8v b = {(int)kk.x & mk, (int)kk.y & mk, (int)kk.z & mk, (int)kk.w & mk, 0, 0, 0, 0};
+    const int sa = g < nblk ? sqs[r * MLA_NBLK + b0 + g] : 127;
+    const int sb = g < nblk ? sks[r * MLA_NBLK + b0 + g] : 127;
+    from_f4(s, __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(a, b, to_f4(s), 0, 4, 0, sa, 0, sb));
+}
+
+/* 2^(e - 127) of an E8M0 byte (255: NaN), as the dequantizers read it */
+MLAB_DEV float mlab_e8m0_f32(uint32_t e)
+{
+    return e == 255 ? __uint_as_float(0x7fc00000u) : e ? __uint_as_float(e << 23) : __uint_as_float(0x00400000u);
+}
+
+/* O[16 x 16 NT] += P . V for a 64-row tile, V as stored (raw E2M1 rows, ldv
+ * bytes; its E8M0 bytes svs [64][18]) from output column col0 on; P fp32
+ * [16][ldp floats]. V's block scale runs along the output dims, not along
+ * the kv rows P.V sums over, so it cannot be the B scale; it is folded into
+ * P instead: for the 32-dim block of an output tile, P'[h][r] = P[h][r]
+ * 2^(e[r] - 127), MX-quantized to e4m3 along r (blocks of 32 rows, the A
+ * scale), times V's raw E2M1 (B scale 1). k = the tile's 64 rows: A uses its
+ * items j < 16, B its lane groups 0 and 1 (the rest zero). */
+template <int NT>
+MLAB_DEV void pv_mxs(acc16 *o, const float *sp, int ldp, const uint8_t *sv, int ldv, const uint8_t *svs, int col0)
+{
+    const int l = lane_id(), g = l >> 4, h = l & 15;
+#pragma unroll
+    for (int bb = 0; bb < NT / 2; bb++) {
+        const int blk = (col0 >> 5) + bb;
+        float x[16], amax = 0.f;
+#pragma unroll
+        for (int j = 0; j < 16; j++) {
+            const int r = mlab_mfs_p_row(l, j);
+            x[j] = sp[h * ldp + r] * mlab_e8m0_f32(svs[r * MLA_NBLK + blk]);
+            amax = fmaxf(amax, fabsf(x[j]));
+        }
+        amax = fmaxf(amax, __shfl_xor(amax, 16)); /* the block's other 16 rows: lane l ^ 16 */
+        const int e = mlab_mx8_scale_byte(amax), eup = __shfl(e, (l + 16) & 63);
+        const float inv = mlab_mx8_inv_scale(e);
+        int c[4] = {0, 0, 0, 0}; /* item j = byte j */
+#pragma unroll
+        for (int j = 0; j < 16; j += 4) { /* saturate, then RNE (the reference's rule) */
+            float y[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) y[k] = fminf(fmaxf(x[j + k] * inv, -448.f), 448.f);
+            c[j >> 2] = __builtin_amdgcn_cvt_pk_fp8_f32(y[0], y[1], 0, false);
+            c[j >> 2] = __builtin_amdgcn_cvt_pk_fp8_f32(y[2], y[3], c[j >> 2], true);
+        }
+        const mlab_i8v a = {c[0], c[1], c[2], c[3], 0, 0, 0, 0};
+        /* A scale of lane l: k-block g = rows 32 g .. 32 g + 31; block 0's
+         * scale is in lane groups 0/1 (own), block 1's in groups 2/3 */
+        const int sa = g == 0 ? e : g == 1 ? eup : 127;
+#pragma unroll
+        for (int tt = 0; tt < 2; tt++) {
+            const int col = col0 + 32 * bb + 16 * tt + h, sh = 4 * (col & 1);
+            uint32_t w[4] = {0, 0, 0, 0}; /* item j = nibble j, low first */
+            if (g < 2) {
+#pragma unroll
+                for (int j = 0; j < 32; j++) {
+                    const uint32_t nib = (sv[mlab_mfs_v_row(l, j) * ldv + (col >> 1)] >> sh) & 15u;
+                    w[j >> 3] |= nib << (4 * (j & 7));
+                }
+            }
+            const mlab_i8v b = {(int)w[0], (int)w[1], (int)w[2], (int)w[3], 0, 0, 0, 0};
+            const int t = 2 * bb + tt;
+            from_f4(o[t], __builtin_amdgcn_mfma_scale_f32_16x16x128_f8f6f4(a, b, to_f4(o[t]), 0, 4, 0, sa, 0, 127));
+        }
+    }
+}
+#endif
 #endif
 
 #endif

@@ -32,6 +32,23 @@
 #else
 #define MLAB_AMD_LDS64 0
 #endif
+/* MLAB_AMD_GFX950: the target is gfx950 (MI355X), whose scaled MFMA the
+ * variant mxfp4_mfma_scale needs; the host pass learns it from CMake
+ * (-DMLAB_AMD_GFX950_BUILD=0|1), and the device pass checks they agree. */
+#if defined(__HIP_DEVICE_COMPILE__)
+#if defined(__gfx950__)
+#define MLAB_AMD_GFX950 1
+#else
+#define MLAB_AMD_GFX950 0
+#endif
+#if defined(MLAB_AMD_GFX950_BUILD) && MLAB_AMD_GFX950_BUILD != MLAB_AMD_GFX950
+#error "mlab_hip.h: MLAB_AMD_GFX950_BUILD (the host's variant table) disagrees with this device arch"
+#endif
+#elif defined(MLAB_AMD_GFX950_BUILD)
+#define MLAB_AMD_GFX950 MLAB_AMD_GFX950_BUILD
+#else
+#define MLAB_AMD_GFX950 0
+#endif
 #else
 #define MLAB_NV 1
 #include <cuda_runtime.h>

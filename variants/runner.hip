@@ -550,7 +550,8 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
 {
     const mlab_variant_impl *v = impls[id];
     li->splits = p->splits;
-    li->grid = p->total_q * p->splits;
+    li->grid = id == MLAB_V_fp8_xcd ? mlab_xcd_grid(p->total_q, p->splits, p->xcd_count) /* padded: xcd_map.h */
+                                    : p->total_q * p->splits;
     li->block = v->block_threads ? v->block_threads : MLA_NT;
     li->smem_bytes = v->smem_bytes;
     li->blocks_per_sm = v->blocks_per_sm();

@@ -22,10 +22,12 @@
     X(4, fp8_exp2rcp, MLAB_KV_FP8, 1, 1, "fp8", "kernel:fp8",                                       \
       "fp8 with softmax in exp2 (log2 e folded into the scale) and a fast reciprocal at the end")  \
     X(5, fp8_xcd, MLAB_KV_FP8, 1, 1, "fp8_exp2rcp", "kernel:fp8",                                   \
-      "fp8_exp2rcp with block ids remapped so neighbours share an XCD (8 on MI355X)")            \
+      "fp8_exp2rcp with a row's split blocks and its combine placed on one XCD (8 on MI355X)")     \
     X(6, mxfp4_e4m3, MLAB_KV_MXFP4, 0, 0, "mxfp4", "kernel:mxfp4",                                  \
-      "MXFP4 tiles turned into e4m3 codes with the block scale folded in, then the fp8 core")     \
+      "MXFP4 tiles turned into e4m3 codes with the block scale folded in, then the fp8 core")      \
     X(7, fp8_wgmma, MLAB_KV_FP8, 1, 1, "fp8_exp2rcp", "kernel:fp8",                                 \
-      "fp8_exp2rcp on Hopper's warpgroup MMA: kv rows as M, K and Q from shared memory, V^T in registers")
+      "fp8_exp2rcp on Hopper's warpgroup MMA: kv rows as M, K and Q from shared memory, V^T in registers") \
+    X(8, mxfp4_mfma_scale, MLAB_KV_MXFP4, 1, 1, "mxfp4", "kernel:mxfp4_mx8",                        \
+      "gfx950 scaled MFMA: K as stored (E2M1 + E8M0), Q as MXFP8, P with V's scales folded as MXFP8")
 
 #endif

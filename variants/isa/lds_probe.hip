@@ -11,4 +11,6 @@ MLAB_LDS_PROBE(0) /* KV_BF16 */
 MLAB_LDS_PROBE(1) /* KV_FP8 */
 MLAB_LDS_PROBE(2) /* KV_MXFP4 */
 MLAB_LDS_PROBE(3) /* KV_MX8: MXFP4 turned into e4m3 tiles (mxfp4_e4m3) */
-static_assert(KV_BF16 == 0 && KV_FP8 == 1 && KV_MXFP4 == 2 && KV_MX8 == 3, "lds_probe.hip: KV format numbers changed");
+MLAB_LDS_PROBE(4) /* KV_MXS: MXFP4 as stored into the scaled MFMA (mxfp4_mfma_scale, gfx950) */
+static_assert(KV_BF16 == 0 && KV_FP8 == 1 && KV_MXFP4 == 2 && KV_MX8 == 3 && KV_MXS == 4,
+              "lds_probe.hip: KV format numbers changed");
