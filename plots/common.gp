@@ -32,10 +32,12 @@ set datafile missing 'nan'
 
 # One colour per variant name, the same in every figure. Names not listed
 # (peers, new variants) get one of the spare colours by the length of the name.
-spare = '#8c564b #e377c2 #bcbd22 #17becf #393b79 #637939'
+spare = '#8c564b #5254a3 #8ca252 #bd9e39 #ad494a #a55194'
 pal(n) = n eq 'bf16' ? '#1f77b4' : n eq 'fp8' ? '#d62728' : n eq 'mxfp4' ? '#2ca02c' : \
          n eq 'mxfp4_unfused' ? '#98df8a' : n eq 'fp8_exp2rcp' ? '#ff7f0e' : \
-         n eq 'fp8_xcd' ? '#9467bd' : n eq 'cpu_ref_bf16' ? '#aec7e8' : \
+         n eq 'fp8_xcd' ? '#9467bd' : n eq 'mxfp4_e4m3' ? '#393b79' : n eq 'fp8_wgmma' ? '#e377c2' : \
+         n eq 'mxfp4_mfma_scale' ? '#637939' : n eq 'flashinfer_bf16' ? '#17becf' : \
+         n eq 'flashinfer_fp8' ? '#bcbd22' : n eq 'cpu_ref_bf16' ? '#aec7e8' : \
          n eq 'cpu_ref_fp8' ? '#ff9896' : n eq 'cpu_ref_fp8_pexact' ? '#c49c94' : \
          n eq 'cpu_ref_fp8_kvonly' ? '#f7b6d2' : n eq 'cpu_ref_mxfp4_up' ? '#7f7f7f' : \
          n eq 'cpu_ref_mxfp4_even' ? '#c7c7c7' : word(spare, strlen(n) % 6 + 1)
