@@ -14,7 +14,19 @@
  * Tolerance: kernel:fp8 (same arithmetic; Hopper's fp8 MMA accumulates with
  * fewer mantissa bits than fp32 inside each instruction, far below fp8's
  * own rounding).
- * Measured: see papers/perf-notes.md v8.
+ * Measured (H200, c043d91, recorded inputs, papers/reports/h200-2026-12-01c):
+ * 4x8192 23.3 us against fp8_exp2rcp's 25.0 (0.93x: 32 splits of 4 tiles,
+ * where two consumers and a 3-tile-deep ring beat two blocks of 2 stages);
+ * 4x1024 14.0 vs 13.3; 1.31-1.36x slower on the large cases (256x8192 570
+ * vs 420 us); geomean 61.1 vs 51.4 us. Kernel rel RMS as fp8's (1.1e-2 ..
+ * 2.5e-2). What bounds it (perf-notes v8): at N = 16 a wgmma m64n16k32 e4m3
+ * costs ~60 cycles however its operands arrive (1/7 of the fp8 rate), so a
+ * tile's 34 products take about as long as its bytes; the way on is N >= 64.
+ * Tried (papers/reports/h200-2026-12-01d): one warpgroup, 2 stages, 2 blocks
+ * an SM (643 us at 256x8192); fragments first (622); loads of 512
+ * contiguous bytes without bank conflicts (591); 3-5 stages, one block
+ * (636-677); warp-specialized (582); K from registers + setmaxnreg (571);
+ * 3 or 6 Q.K accumulators (568-572).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
