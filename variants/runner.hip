@@ -553,7 +553,7 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
     li->grid = id == MLAB_V_fp8_xcd ? mlab_xcd_grid(p->total_q, p->splits, p->xcd_count) /* padded: xcd_map.h */
                                     : p->total_q * p->splits;
     li->block = v->block_threads ? v->block_threads : MLA_NT;
-    li->smem_bytes = v->smem_bytes;
+    li->smem_bytes = v->smem_used ? v->smem_used() : v->smem_bytes;
     li->blocks_per_sm = v->blocks_per_sm();
     li->launches = v->pre_launches + mlab_decode_launches(v->q_fp8, p);
     li->exact_fallback = id == MLAB_V_mxfp4_e4m3 && !p->mx_e4m3_ok;
