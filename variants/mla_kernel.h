@@ -62,6 +62,7 @@ MLAB_DEV unsigned long long mlab_gtime(void)
 
 /* bytes per shared row of Q and KV tiles: +16 so ldmatrix rows hit distinct banks */
 template <int KVF> struct mla_cfg {
+    static_assert((KVF & ~(7 | MLA_KV_SMALL)) == 0, "mla_cfg: KV formats are 0..7, bit 3 is MLA_KV_SMALL");
     static constexpr int FMT = KVF & 7;                      /* the format (KV_*) */
     static constexpr bool SMALL = (KVF & MLA_KV_SMALL) != 0; /* the 64 KB configuration */
     static constexpr bool MX = FMT == KV_MXFP4 || FMT == KV_MX8 || FMT == KV_MXS; /* reads E2M1 + E8M0 */
