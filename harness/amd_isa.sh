@@ -80,7 +80,7 @@ summary=$out/isa-summary.txt
   echo "# regenerate: bash harness/amd_isa.sh --update; fields: see harness/amd_isa.sh"
   for a in $archs; do
     case $a in gfx942) ldsmax=65536 ;; *) ldsmax=163840 ;; esac
-    dyn=$(awk '/^mlab_dyn_lds_[0-9]:/ { k = substr($1, 14, 1); getline; printf "%s=%s ", k, $2 }' "$out/lds_probe.$a.s")
+    dyn=$(awk '/^mlab_dyn_lds_[0-9]+:/ { k = substr($1, 14, length($1) - 14); getline; printf "%s=%s ", k, $2 }' "$out/lds_probe.$a.s")
     for s in $srcs; do
       b=$(basename "$s" .hip)
       awk -v arch="$a" -v file="$b" -v dyn="$dyn" -v ldsmax="$ldsmax" '
@@ -127,7 +127,7 @@ summary=$out/isa-summary.txt
           for (i = 1; i <= nk; i++) {
             k = K[i]
             dl = 0
-            if (k ~ /^_Z10mla_decodeILi[0-9]/) dl = D[substr(k, 18, 1)] + 0
+            if (match(k, /^_Z10mla_decodeILi[0-9]+E/)) dl = D[substr(k, 18, RLENGTH - 18)] + 0
             tot = SL[k] + dl
             occ = OC[k]
             if (tot > ldsmax) occ = "0(lds>" ldsmax ")"

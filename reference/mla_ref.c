@@ -141,37 +141,40 @@ static int bufs_alloc(ref_bufs *w, int maxL, int dbl)
  * Returns -1 out of memory. */
 static int mx_native_pv(const mlab_case *c, int dbl, const void *s, int m, int k0, int L, void *ob)
 {
+    enum { NDB = MLAB_DV / 32 };
     const int nb = (L + 31) / 32, Lp = 32 * nb;
     float *pq = malloc(((size_t)m * Lp + 1) * sizeof *pq), *vr = malloc(((size_t)Lp * 32 + 1) * sizeof *vr);
+    float *sc = malloc(((size_t)Lp * NDB + 1) * sizeof *sc), *pf = malloc(((size_t)m * Lp + 1) * sizeof *pf);
     double *pd = dbl ? malloc(((size_t)m * Lp + 1) * sizeof *pd) : NULL;
     double *vd = dbl ? malloc(((size_t)Lp * 32 + 1) * sizeof *vd) : NULL;
-    if (!pq || !vr || (dbl && (!pd || !vd))) {
-        free(pq); free(vr); free(pd); free(vd);
+    if (!pq || !vr || !sc || !pf || (dbl && (!pd || !vd))) {
+        free(pq); free(vr); free(sc); free(pf); free(pd); free(vd);
         return -1;
     }
-    for (int db = 0; db < MLAB_DV / 32; db++) {
-        /* V's raw E2M1 of this dim block, rows past L zero */
+    float lut[16];
+    for (int k = 0; k < 16; k++) lut[k] = mlab_e2m1_decode((uint8_t)k);
+    /* p as fp32 and V's block scales as factors, rows past L zero */
+    for (int i = 0; i < m; i++)
         for (int r = 0; r < Lp; r++)
-            for (int d = 0; d < 32; d++) {
-                float v = 0.0f;
-                if (r < L) {
-                    uint8_t byte = c->kv_fp4[(size_t)(k0 + r) * MLAB_FP4_ROW + (32 * db + d) / 2];
-                    v = mlab_e2m1_decode((d & 1) ? (uint8_t)(byte >> 4) : (uint8_t)(byte & 15));
-                }
-                vr[r * 32 + d] = v;
+            pf[(size_t)i * Lp + r] = r < L ? (dbl ? (float)((const double *)s)[(size_t)i * L + r]
+                                                  : ((const float *)s)[(size_t)i * L + r]) : 0.0f;
+    for (int r = 0; r < Lp; r++)
+        for (int db = 0; db < NDB; db++)
+            sc[(size_t)r * NDB + db] = r < L ? mlab_e8m0_decode(c->kv_e8m0[(size_t)(k0 + r) * MLAB_MX_NBLK + db]) : 0.0f;
+    for (int db = 0; db < NDB; db++) {
+        /* V's raw E2M1 of this dim block */
+        for (int r = 0; r < Lp; r++)
+            for (int d = 0; d < 32; d += 2) {
+                const uint8_t byte = r < L ? c->kv_fp4[(size_t)(k0 + r) * MLAB_FP4_ROW + 16 * db + d / 2] : 0;
+                vr[r * 32 + d] = lut[byte & 15];
+                vr[r * 32 + d + 1] = lut[byte >> 4];
             }
         for (int i = 0; i < m; i++)
             for (int b = 0; b < nb; b++) {
                 float x[32];
-                uint8_t codes[32];
-                for (int j = 0; j < 32; j++) {
-                    const int r = 32 * b + j;
-                    const double p = r < L ? (dbl ? ((const double *)s)[(size_t)i * L + r]
-                                                  : ((const float *)s)[(size_t)i * L + r]) : 0.0;
-                    x[j] = r < L ? (float)p * mlab_e8m0_decode(c->kv_e8m0[(size_t)(k0 + r) * MLAB_MX_NBLK + db])
-                                 : 0.0f;
-                }
-                mlab_mxfp8_quantize_block(x, codes, pq + (size_t)i * Lp + 32 * b);
+                const float *pr = pf + (size_t)i * Lp + 32 * b, *sr = sc + (size_t)32 * b * NDB + db;
+                for (int j = 0; j < 32; j++) x[j] = pr[j] * sr[(size_t)j * NDB];
+                mlab_mxfp8_round_block(x, pq + (size_t)i * Lp + 32 * b);
             }
         if (dbl) {
             for (size_t k = 0; k < (size_t)m * Lp; k++) pd[k] = pq[k];
@@ -183,7 +186,7 @@ static int mx_native_pv(const mlab_case *c, int dbl, const void *s, int m, int k
                         (float *)ob + 32 * db, MLAB_DV);
         }
     }
-    free(pq); free(vr); free(pd); free(vd);
+    free(pq); free(vr); free(sc); free(pf); free(pd); free(vd);
     return 0;
 }
 

@@ -376,3 +376,33 @@ uint8_t mlab_mxfp8_quantize_block(const float x[32], uint8_t codes[32], float de
     }
     return (uint8_t)b;
 }
+
+void mlab_mxfp8_round_block(const float x[32], float deq[32])
+{
+    float amax = 0.0f;
+    for (int i = 0; i < 32; i++)
+        if (!f32_is_nan(x[i]) && fabsf(x[i]) > amax)
+            amax = fabsf(x[i]);
+    int b = (int)mlab_e8m0_encode(amax) - 8;
+    if (b < 0)
+        b = 0;
+    const float inv = ldexpf(1.0f, 127 - b), sc = mlab_e8m0_decode((uint8_t)b);
+    for (int i = 0; i < 32; i++) {
+        float y = x[i] * inv, r;
+        if (f32_is_nan(y)) {
+            deq[i] = y;
+            continue;
+        }
+        if (fabsf(y) < 0x1p-6f) {
+            r = nearbyintf(y * 512.0f) / 512.0f; /* e4m3 subnormals: multiples of 2^-9, RNE */
+        } else {
+            uint32_t u = mlab_f32_bits(y);
+            u += 0x7FFFFu + ((u >> 20) & 1u); /* RNE to 3 mantissa bits */
+            u &= 0xFFF00000u;
+            r = mlab_f32_from_bits(u);
+        }
+        if (r > 448.0f) r = 448.0f;
+        if (r < -448.0f) r = -448.0f;
+        deq[i] = r * sc;
+    }
+}

@@ -16,6 +16,7 @@
 //    (mlab_mxfp8_quantize_block of p 2^(e - 127) along 32 rows, times raw E2M1).
 // 4. The kernel's MX scale rule (mlab_mx8_scale_byte) equals the reference's
 //    (mlab_mxfp8_quantize_block) on random and edge blocks.
+// 4b. The reference's fast rounding (mlab_mxfp8_round_block) equals the encoder.
 // 5. The checker can fail: an e4m3 operand packed as if its 32 items were
 //    contiguous (the e2m1 layout) is caught.
 #include <math.h>   // ldexp, fabs
@@ -243,6 +244,19 @@ int main(void)
             sbad += mlab_fp8_encode(x[i] * mlab_mx8_inv_scale(want), MLAB_FP8_E4M3FN) != codes[i];
     }
     CHECK(sbad == 0, "the kernel's MX e4m3 scale rule and codes equal the reference quantizer's (%d off)", sbad);
+    /* the reference's fast rounding equals the encoder's, elements down to
+     * 2^-24 of the block's largest (e4m3 subnormals and zeros included) */
+    int fbad = 0;
+    for (int t = 0; t < 20000; t++) {
+        float x[32], dq[32], fq[32];
+        uint8_t codes[32];
+        const int ex = (int)(rnd() % 260) - 140;
+        for (int i = 0; i < 32; i++) x[i] = ldexpf(rand_val(), ex - (int)(rnd() % 20));
+        mlab_mxfp8_quantize_block(x, codes, dq);
+        mlab_mxfp8_round_block(x, fq);
+        for (int i = 0; i < 32; i++) fbad += memcmp(&dq[i], &fq[i], sizeof(float)) != 0;
+    }
+    CHECK(fbad == 0, "mlab_mxfp8_round_block equals mlab_mxfp8_quantize_block's dequantized values (%d off)", fbad);
     // 2, 3
     int q = test_qk(mlab_mfs_k_f8, false);
     CHECK(q == 0, "Q.K through the modelled scaled MFMA equals sum_d q k (%d of 256 off)", q);

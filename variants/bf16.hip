@@ -20,12 +20,13 @@
 #include "launch_common.h"
 #include "variants.h"
 
-static int bps(void) { return blocks_per_sm_of<KV_BF16, false, false>(); }
+static int bps(void) { return blocks_per_sm_fit<KV_BF16, false, false>(); }
+static int smem_now(void) { return smem_fit<KV_BF16>(); }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;
-    return launch_decode<KV_BF16, false, false>(p, s);
+    return launch_fit<KV_BF16, false, false>(p, s);
 }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
-extern const mlab_variant_impl mlab_impl_bf16 = {MLAB_V_bf16, 0, bps, mla_cfg<KV_BF16>::SMEM, launch};
+extern const mlab_variant_impl mlab_impl_bf16 = {MLAB_V_bf16, 0, bps, mla_smem_min<KV_BF16>(), launch, 0, 0, NULL, smem_now};
 #endif

@@ -103,7 +103,69 @@ static hipError_t launch_decode(const mla_params *p, hipStream_t s)
 {
     static bool attr_set = false;
     return launch_sequence<FAST, mla_part16<KVF>::value, XCD>(mla_decode<KVF, FAST, XCD>, MLA_NT,
-                                                               mla_cfg<KVF>::SMEM, KVF == KV_FP8, p, s, attr_set);
+                                                               mla_cfg<KVF>::SMEM, (KVF & 7) == KV_FP8, p, s, attr_set);
+}
+
+/* AMD: the decode configuration for this device. A build for MI300X/MI325X
+ * (MLAB_AMD_LDS64) holds only the 64 KB one (KVF | MLA_KV_SMALL); a build for
+ * MI355X holds both and takes the large one when the device's LDS (read as
+ * the runner reads it, maxSharedMemoryPerMultiProcessor) holds it, else the
+ * 64 KB one. NVIDIA: the one configuration (227 KB). */
+#if defined(MLAB_AMD)
+static int mlab_device_lds(void)
+{
+    static int lds = -1;
+    if (lds < 0) {
+        int d = 0;
+        hipDeviceProp_t pr;
+        lds = hipGetDevice(&d) == hipSuccess && hipGetDeviceProperties(&pr, d) == hipSuccess
+                  ? (int)pr.maxSharedMemoryPerMultiProcessor : 0;
+    }
+    return lds;
+}
+template <int KVF> static bool mla_use_small(void)
+{
+    return MLAB_AMD_LDS64 || mlab_device_lds() < mla_cfg<KVF>::SMEM;
+}
+#endif
+/* the least shared memory a variant of format KVF runs in (the runner's refusal) */
+template <int KVF> constexpr int mla_smem_min(void)
+{
+#if defined(MLAB_AMD)
+    return mla_cfg<KVF | MLA_KV_SMALL>::SMEM;
+#else
+    return mla_cfg<KVF>::SMEM;
+#endif
+}
+/* the shared memory of the configuration launch_fit takes on this device */
+template <int KVF> static int smem_fit(void)
+{
+#if defined(MLAB_AMD)
+    if (mla_use_small<KVF>()) return mla_cfg<KVF | MLA_KV_SMALL>::SMEM;
+#endif
+    return mla_cfg<KVF>::SMEM;
+}
+template <int KVF, bool FAST, bool XCD> static int blocks_per_sm_fit(void)
+{
+#if defined(MLAB_AMD)
+#if !MLAB_AMD_LDS64
+    if (!mla_use_small<KVF>()) return blocks_per_sm_of<KVF, FAST, XCD>();
+#endif
+    return blocks_per_sm_of<KVF | MLA_KV_SMALL, FAST, XCD>();
+#else
+    return blocks_per_sm_of<KVF, FAST, XCD>();
+#endif
+}
+template <int KVF, bool FAST, bool XCD> static hipError_t launch_fit(const mla_params *p, hipStream_t s)
+{
+#if defined(MLAB_AMD)
+#if !MLAB_AMD_LDS64
+    if (!mla_use_small<KVF>()) return launch_decode<KVF, FAST, XCD>(p, s);
+#endif
+    return launch_decode<KVF | MLA_KV_SMALL, FAST, XCD>(p, s);
+#else
+    return launch_decode<KVF, FAST, XCD>(p, s);
+#endif
 }
 
 #endif

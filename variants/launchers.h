@@ -16,6 +16,9 @@ typedef struct {
     const char *unavailable;                 /* NULL: this build runs it; else why not (a variant
                                                 whose idea exists on one vendor or architecture
                                                 only, e.g. "needs NVIDIA sm_90a (wgmma)") */
+    int (*smem_used)(void);                  /* the main kernel's shared memory on this device
+                                                (AMD: the configuration launch_fit picks); NULL:
+                                                smem_bytes, which is then the least it needs */
 } mlab_variant_impl;
 
 /* Kernels one call of the decode sequence launches (launch_common.h keeps it

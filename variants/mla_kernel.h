@@ -32,6 +32,10 @@
  * for the fp8 core (variants/mxfp4_e4m3.hip), and KV_MXS, MXFP4 fed as
  * stored to gfx950's scaled MFMA (variants/mxfp4_mfma_scale.hip) */
 enum { KV_BF16 = MLAB_KV_BF16, KV_FP8 = MLAB_KV_FP8, KV_MXFP4 = MLAB_KV_MXFP4, KV_MX8 = 3, KV_MXS = 4 };
+/* KVF | MLA_KV_SMALL (AMD): the same format in the configuration that fits
+ * 64 KB of LDS (MI300X/MI325X), mla_cfg; the launcher picks it from the
+ * device's LDS (launch_common.h, launch_fit) */
+enum { MLA_KV_SMALL = 8 };
 
 /* -DMLAB_TRACE (NVIDIA, diagnostics): every kernel of the sequence records
  * %globaltimer (ns) at its phases into a buffer the runner passes in the
@@ -58,31 +62,35 @@ MLAB_DEV unsigned long long mlab_gtime(void)
 
 /* bytes per shared row of Q and KV tiles: +16 so ldmatrix rows hit distinct banks */
 template <int KVF> struct mla_cfg {
-    static constexpr bool MX = KVF == KV_MXFP4 || KVF == KV_MX8 || KVF == KV_MXS; /* reads E2M1 + E8M0 */
-    static constexpr bool MXS = KVF == KV_MXS;  /* no compute tile: the staged rows are the operands */
+    static_assert((KVF & ~(7 | MLA_KV_SMALL)) == 0, "mla_cfg: KV formats are 0..7, bit 3 is MLA_KV_SMALL");
+    static constexpr int FMT = KVF & 7;                      /* the format (KV_*) */
+    static constexpr bool SMALL = (KVF & MLA_KV_SMALL) != 0; /* the 64 KB configuration */
+    static constexpr bool MX = FMT == KV_MXFP4 || FMT == KV_MX8 || FMT == KV_MXS; /* reads E2M1 + E8M0 */
+    static constexpr bool MXS = FMT == KV_MXS;  /* no compute tile: the staged rows are the operands */
     static constexpr bool TILE = MX && !MXS;    /* staged rows converted into a compute tile */
-    static constexpr bool F8T = KVF == KV_FP8 || KVF == KV_MX8;    /* compute tile of e4m3 codes */
-    static constexpr int LDQ = KVF == KV_FP8 || KVF == KV_MXS ? MLA_D + 16 : 2 * MLA_D + 16; /* fp8 codes; bf16; f16 (MX8) */
+    static constexpr bool F8T = FMT == KV_FP8 || FMT == KV_MX8;    /* compute tile of e4m3 codes */
+    static constexpr int LDQ = FMT == KV_FP8 || FMT == KV_MXS ? MLA_D + 16 : 2 * MLA_D + 16; /* fp8 codes; bf16; f16 (MX8) */
     static constexpr int LDK = F8T ? MLA_D + 16 : 2 * MLA_D + 16;           /* compute tile */
 #ifdef MLAB_NV
     /* H100/H200: 227 KB of shared memory a block */
-    static constexpr int NSTAGE = KVF == KV_MXFP4 ? 3 : 2;
+    static constexpr int NSTAGE = FMT == KV_MXFP4 ? 3 : 2;
     static constexpr int MINB = F8T ? 2 : 1; /* resident blocks an SM (MX8: 104.5 KB) */
+    static_assert(!SMALL, "mla_cfg: the 64 KB configuration is AMD's");
 #else
     /* MI355X: 160 KB of LDS a CU; global -> LDS copies are synchronous here,
      * so one stage for bf16 (102 KB), two for fp8 (94 KB) and the MXFP4 raw
-     * rows (141 KB). MI300X/MI325X (MLAB_AMD_LDS64, mlab_hip.h): 64 KB a
-     * block, so one stage everywhere, 64-row tiles for fp8 (57 KB) and 32-row
+     * rows (141 KB). The 64 KB configuration (SMALL: MI300X/MI325X, or any
+     * device reporting less than the large one needs): one stage everywhere, 64-row tiles for fp8 (57 KB) and 32-row
      * tiles for bf16 (61 KB), MXFP4 (60 KB: its bf16 tile dequantized
      * straight from global memory, no raw stage) and MX8 (53 KB); at 32 rows
      * only 4 of the 8 waves have Q.K work (2 column groups x 2 dim halves:
      * 4 halves' S would not fit). */
-    static constexpr int NSTAGE = KVF == KV_BF16 || (MLAB_AMD_LDS64 && KVF != KV_MXS) ? 1 : 2;
+    static constexpr int NSTAGE = FMT == KV_BF16 || SMALL ? 1 : 2;
     static constexpr int MINB = 1;
 #endif
-#if defined(MLAB_AMD) && MLAB_AMD_LDS64
-    static constexpr int BN = KVF == KV_FP8 ? 64 : 32; /* kv rows a tile */
-    static constexpr bool DIRECT = KVF == KV_MXFP4;    /* tile dequantized from global, no raw stage */
+#if defined(MLAB_AMD)
+    static constexpr int BN = SMALL && FMT != KV_FP8 ? 32 : 64; /* kv rows a tile */
+    static constexpr bool DIRECT = SMALL && FMT == KV_MXFP4;    /* tile dequantized from global, no raw stage */
 #else
     static constexpr int BN = MLA_BN;
     static constexpr bool DIRECT = false;
@@ -90,11 +98,11 @@ template <int KVF> struct mla_cfg {
     static constexpr int NCG = BN / 16, NCG_LOG = BN == 64 ? 2 : BN == 32 ? 1 : 0; /* Q.K column groups */
     static_assert(BN == 64 || BN == 32, "mla_cfg: tiles of 32 or 64 rows");
     static constexpr int RAW_ROW = MX ? MLA_FP4_ROW : LDK;  /* a staged row */
-    static constexpr int ROW_BYTES = KVF == KV_BF16 ? 2 * MLA_D : KVF == KV_FP8 ? MLA_D : MLA_FP4_ROW;
+    static constexpr int ROW_BYTES = FMT == KV_BF16 ? 2 * MLA_D : FMT == KV_FP8 ? MLA_D : MLA_FP4_ROW;
 #if defined(MLAB_QREG)
     /* Q.K work split: QK_DS dim slices x (8 / QK_DS) column groups of warps;
      * the NVIDIA fp8 path keeps its Q slice (576 / 4 dims) in registers */
-    static constexpr bool QREG = KVF == KV_FP8;
+    static constexpr bool QREG = FMT == KV_FP8;
 #else
     static constexpr bool QREG = false;
 #endif
@@ -110,9 +118,7 @@ template <int KVF> struct mla_cfg {
     static constexpr int OFF_SC = OFF_ROW + 4 * 16 * 4;  /* mxfp4: E8M0 bytes of 2 tiles */
     static constexpr int OFF_QS = OFF_SC + (MX ? 2 * BN * MLA_NBLK : 0); /* MXS: Q's E8M0 scales [16][18] */
     static constexpr int SMEM = OFF_QS + (MXS ? 16 * MLA_NBLK : 0);
-#if defined(MLAB_AMD) && MLAB_AMD_LDS64
-    static_assert(SMEM <= 65536, "mla_cfg: an MI300X configuration over 64 KB of LDS");
-#endif
+    static_assert(!SMALL || SMEM <= 65536, "mla_cfg: the MI300X configuration is over 64 KB of LDS");
 };
 
 /* N consecutive floats from shared memory in one access (N = 2 or 4, aligned) */
@@ -142,8 +148,8 @@ template <int KVF>
 MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, int rend)
 {
     typedef mla_cfg<KVF> C;
-    const uint8_t *base = KVF == KV_BF16 ? (const uint8_t *)p.kv_bf16 : KVF == KV_FP8 ? p.kv_fp8 : p.kv_fp4;
-    static_assert(KVF != KV_MX8 || C::ROW_BYTES == MLA_FP4_ROW, "MX8 stages raw E2M1 rows");
+    const uint8_t *base = C::FMT == KV_BF16 ? (const uint8_t *)p.kv_bf16 : C::FMT == KV_FP8 ? p.kv_fp8 : p.kv_fp4;
+    static_assert(C::FMT != KV_MX8 || C::ROW_BYTES == MLA_FP4_ROW, "MX8 stages raw E2M1 rows");
     constexpr int CH = C::ROW_BYTES / 16; /* 16-byte chunks a row */
     for (int c = threadIdx.x; c < C::BN * CH; c += MLA_NT) {
         int r = c / CH, k = c % CH, row = r0 + r;
@@ -455,7 +461,7 @@ MLAB_DEV float q_fp8_row(const mla_params &p, int tok, float *red, Store store, 
 }
 
 template <int KVF> struct mla_part16 {
-    static constexpr bool value = KVF == KV_FP8;
+    static constexpr bool value = (KVF & 7) == KV_FP8;
 };
 
 template <int KVF, bool FAST, bool XCD>
@@ -463,7 +469,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 {
     typedef mla_cfg<KVF> C;
     constexpr bool PART16 = mla_part16<KVF>::value;
-    constexpr bool QFP8 = KVF == KV_FP8, PFP8 = KVF == KV_FP8, MX = C::MX, F8T = C::F8T;
+    constexpr bool QFP8 = C::FMT == KV_FP8, PFP8 = C::FMT == KV_FP8, MX = C::MX, F8T = C::F8T;
     extern __shared__ __align__(16) uint8_t smem[];
     uint8_t *sQ = smem + C::OFF_Q;
     float *sS = (float *)(smem + C::OFF_S);
@@ -492,7 +498,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
      * a8w8 variants quantize it to fp8 below, after the KV prologue is issued,
      * so the quantization overlaps the first tiles' loads */
     float qk_scale = p.sm_scale;
-    if (KVF == KV_MX8) {
+    if (C::FMT == KV_MX8) {
         /* Q as f16 for the fp8 core (f16 of a bf16 value is exact in
          * [2^-14, 65504]; |q| < 2^-14 loses low bits: far below what Q.K
          * resolves), each 16-dim group in the k-slot order of qk_f16q_fp8k */
@@ -634,7 +640,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             fetch_scales(t + 1);
         if (C::TILE) {
             fetch_scales(t + 1);
-            if (KVF == KV_MX8)
+            if (C::FMT == KV_MX8)
                 e4m3_tile(sSc + (i & 1) * C::BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * C::BN, rend);
             else
                 dequant_tile(sSc + (i & 1) * C::BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * C::BN, rend);
@@ -685,11 +691,11 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             for (int e = 0; e < MLAB_ACC_N; e++) s.c[e] = 0.f;
             const uint8_t *kt = tile + 16 * cg * C::LDK + half * KB;
 #ifndef MLAB_QREG /* fp8 on NVIDIA always takes the register path above */
-            if (KVF == KV_FP8)
+            if (C::FMT == KV_FP8)
                 qk_fp8<KB>(s, sQ + half * KB, C::LDQ, kt, C::LDK);
             else
 #endif
-            if (KVF == KV_MX8)
+            if (C::FMT == KV_MX8)
                 qk_f16q_fp8k<KB>(s, sQ + 2 * half * KB, C::LDQ, kt, C::LDK);
             else
                 qk_bf16<KB>(s, (const uint16_t *)(sQ + half * KB), C::LDQ, (const uint16_t *)kt, C::LDK);
@@ -788,7 +794,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 
     /* epilogue */
     /* f16 partials stay in units of kv_scale (the combine applies it) */
-    const float vscale = KVF == KV_FP8 && !(PART16 && p.splits > 1) ? p.kv_scale : 1.f;
+    const float vscale = C::FMT == KV_FP8 && !(PART16 && p.splits > 1) ? p.kv_scale : 1.f;
     float rl[MLAB_ACC_N]; /* 1 / l of each element's row: fast, or IEEE for mlab_div_rcp */
 #pragma unroll
     for (int e = 0; e < MLAB_ACC_N; e++) {

@@ -14,7 +14,8 @@
 #include <hip/hip_fp16.h>
 #define MLAB_WARP 64
 /* MLAB_AMD_LDS64: the target has 64 KB of LDS a CU (gfx940/941/942: MI300X,
- * MI325X), not gfx950's 160 KB; the tile configuration (mla_cfg) follows it.
+ * MI325X), not gfx950's 160 KB: only the 64 KB configurations are built
+ * (mla_cfg, KVF | MLA_KV_SMALL; launch_common.h, launch_fit).
  * The device pass knows its arch; the host pass (the launcher's shared-memory
  * size) learns the build's arch from CMake (-DMLAB_AMD_LDS64_BUILD=0|1), and
  * the device pass checks that the two agree. */

@@ -11,14 +11,15 @@
 #include "launch_common.h"
 #include "variants.h"
 
-static int bps(void) { return blocks_per_sm_of<KV_BF16, false, false>(); }
+static int bps(void) { return blocks_per_sm_fit<KV_BF16, false, false>(); }
+static int smem_now(void) { return smem_fit<KV_BF16>(); }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     mla_dequant_mxfp4<<<1024, 256, 0, s>>>(*p, scratch);
     mla_params q = *p;
     q.kv_bf16 = scratch;
-    return launch_decode<KV_BF16, false, false>(&q, s);
+    return launch_fit<KV_BF16, false, false>(&q, s);
 }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
-extern const mlab_variant_impl mlab_impl_mxfp4_unfused = {MLAB_V_mxfp4_unfused, 0, bps, mla_cfg<KV_BF16>::SMEM, launch, 1};
+extern const mlab_variant_impl mlab_impl_mxfp4_unfused = {MLAB_V_mxfp4_unfused, 0, bps, mla_smem_min<KV_BF16>(), launch, 1, 0, NULL, smem_now};
 #endif

@@ -41,7 +41,15 @@ extern "C" {
 #define GAP_ROWS (MLA_BN + 16) /* poisoned rows before and between items */
 
 #define MLAB_V_IMPL(id, name, ...) &mlab_impl_##name,
-static const mlab_variant_impl *impls[MLAB_V_COUNT] = {MLAB_VARIANT_LIST(MLAB_V_IMPL)};
+static const mlab_variant_impl *impls_list[MLAB_V_COUNT] = {MLAB_VARIANT_LIST(MLAB_V_IMPL)};
+/* by id: ids are stable and may leave gaps (variant_list.h), so the list's
+ * position is not the id; NULL for an id no variant has */
+static const mlab_variant_impl *impl_of(int id)
+{
+    for (int i = 0; i < MLAB_V_COUNT; i++)
+        if (impls_list[i]->id == id) return impls_list[i];
+    return NULL;
+}
 #undef MLAB_V_IMPL
 
 /* The read-limit probe: every thread streams 16-byte loads (UNROLL in
@@ -495,28 +503,28 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         snprintf(why, whylen, "no case loaded");
         return MLAB_GPU_ERR;
     }
-    if (id < 0 || id >= MLAB_V_COUNT) {
+    if (!impl_of(id)) {
         snprintf(why, whylen, "unknown variant id %d", id);
         return MLAB_GPU_USAGE;
     }
-    if (impls[id]->unavailable) {
-        snprintf(why, whylen, "not in this build: %s", impls[id]->unavailable);
+    if (impl_of(id)->unavailable) {
+        snprintf(why, whylen, "not in this build: %s", impl_of(id)->unavailable);
         return MLAB_GPU_NODEV;
     }
-    if (impls[id]->q_fp8 && !g->has_fp8_mma) {
+    if (impl_of(id)->q_fp8 && !g->has_fp8_mma) {
         snprintf(why, whylen, "variant %d needs fp8 matrix instructions (gfx940+ / sm_89+); this GPU has none",
                  id);
         return MLAB_GPU_NODEV;
     }
-    if (impls[id]->smem_bytes > g->smem_max) {
+    if (impl_of(id)->smem_bytes > g->smem_max) {
         snprintf(why, whylen, "variant %d needs %d bytes of shared memory a block, this GPU allows %d "
                  "(a smaller tile configuration is needed: see variants/mla_kernel.h)",
-                 id, impls[id]->smem_bytes, g->smem_max);
+                 id, impl_of(id)->smem_bytes, g->smem_max);
         return MLAB_GPU_NODEV;
     }
     *p = g->base;
     if (splits <= 0)
-        splits = mlab_choose_splits(g->total_q, g->max_tiles, g->sms * impls[id]->blocks_per_sm());
+        splits = mlab_choose_splits(g->total_q, g->max_tiles, g->sms * impl_of(id)->blocks_per_sm());
     if (splits > g->max_splits) splits = g->max_splits;
     p->splits = splits;
     /* one launch where it pays: the row's last block merges up to
@@ -548,12 +556,12 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
 
 static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_info *li)
 {
-    const mlab_variant_impl *v = impls[id];
+    const mlab_variant_impl *v = impl_of(id);
     li->splits = p->splits;
     li->grid = id == MLAB_V_fp8_xcd ? mlab_xcd_grid(p->total_q, p->splits, p->xcd_count) /* padded: xcd_map.h */
                                     : p->total_q * p->splits;
     li->block = v->block_threads ? v->block_threads : MLA_NT;
-    li->smem_bytes = v->smem_bytes;
+    li->smem_bytes = v->smem_used ? v->smem_used() : v->smem_bytes;
     li->blocks_per_sm = v->blocks_per_sm();
     li->launches = v->pre_launches + mlab_decode_launches(v->q_fp8, p);
     li->exact_fallback = id == MLAB_V_mxfp4_e4m3 && !p->mx_e4m3_ok;
@@ -575,7 +583,7 @@ extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab
 #ifdef MLAB_ONE_LAUNCH
     CK(hipMemsetAsync(p.row_count, 0, sizeof(int) * (size_t)g->total_q, g->s));
 #endif
-    CK(impls[id]->launch(&p, g->s, g->scratch));
+    CK(impl_of(id)->launch(&p, g->s, g->scratch));
     CK(hipStreamSynchronize(g->s));
     CK(hipGetLastError());
     CK(hipMemcpy(out, p.out, nout * 2, hipMemcpyDeviceToHost));
@@ -588,7 +596,7 @@ static hipError_t launch_selected(mlab_gpu *g)
 {
     switch (g->sel) {
     case SEL_VARIANT:
-        return impls[g->sel_id]->launch(&g->sel_p, g->s, g->scratch);
+        return impl_of(g->sel_id)->launch(&g->sel_p, g->s, g->scratch);
     case SEL_READ:
         if (g->r_unroll == 4)
             mlab_read_kernel<4><<<g->r_grid, 512, 0, g->s>>>((const uint4 *)g->rbuf, g->r_n16, g->rsink);
