@@ -19,6 +19,7 @@ typedef struct {
     int (*smem_used)(void);                  /* the main kernel's shared memory on this device
                                                 (AMD: the configuration launch_fit picks); NULL:
                                                 smem_bytes, which is then the least it needs */
+    int tile_rows;                           /* kv rows a tile, for the split rule; 0 = 64 */
 } mlab_variant_impl;
 
 /* Kernels one call of the decode sequence launches (launch_common.h keeps it

@@ -32,9 +32,10 @@
  * for the fp8 core (variants/mxfp4_e4m3.hip), and KV_MXS, MXFP4 fed as
  * stored to gfx950's scaled MFMA (variants/mxfp4_mfma_scale.hip) */
 enum { KV_BF16 = MLAB_KV_BF16, KV_FP8 = MLAB_KV_FP8, KV_MXFP4 = MLAB_KV_MXFP4, KV_MX8 = 3, KV_MXS = 4 };
-/* KVF | MLA_KV_SMALL (AMD): the same format in the configuration that fits
+/* KVF | MLA_KV_SMALL: on AMD, the same format in the configuration that fits
  * 64 KB of LDS (MI300X/MI325X), mla_cfg; the launcher picks it from the
- * device's LDS (launch_common.h, launch_fit) */
+ * device's LDS (launch_common.h, launch_fit). On NVIDIA, bf16 in 32-row
+ * tiles (variants/bf16_t32.hip). */
 enum { MLA_KV_SMALL = 8 };
 
 /* -DMLAB_TRACE (NVIDIA, diagnostics): every kernel of the sequence records
@@ -74,8 +75,10 @@ template <int KVF> struct mla_cfg {
 #ifdef MLAB_NV
     /* H100/H200: 227 KB of shared memory a block */
     static constexpr int NSTAGE = FMT == KV_MXFP4 ? 3 : 2;
-    static constexpr int MINB = F8T ? 2 : 1; /* resident blocks an SM (MX8: 104.5 KB) */
-    static_assert(!SMALL, "mla_cfg: the 64 KB configuration is AMD's");
+    static constexpr int MINB = F8T || SMALL ? 2 : 1; /* resident blocks an SM (MX8: 104.5 KB) */
+    /* SMALL on NVIDIA: bf16 in 32-row tiles (variants/bf16_t32.hip), twice
+     * the blocks for calls of a few tiles a row */
+    static_assert(!SMALL || FMT == KV_BF16, "mla_cfg: NVIDIA's 32-row tiles are bf16's");
 #else
     /* MI355X: 160 KB of LDS a CU; global -> LDS copies are synchronous here,
      * so one stage for bf16 (102 KB), two for fp8 (94 KB) and the MXFP4 raw
@@ -92,7 +95,7 @@ template <int KVF> struct mla_cfg {
     static constexpr int BN = SMALL && FMT != KV_FP8 ? 32 : 64; /* kv rows a tile */
     static constexpr bool DIRECT = SMALL && FMT == KV_MXFP4;    /* tile dequantized from global, no raw stage */
 #else
-    static constexpr int BN = MLA_BN;
+    static constexpr int BN = SMALL ? 32 : MLA_BN;
     static constexpr bool DIRECT = false;
 #endif
     static constexpr int NCG = BN / 16, NCG_LOG = BN == 64 ? 2 : BN == 32 ? 1 : 0; /* Q.K column groups */
@@ -118,7 +121,9 @@ template <int KVF> struct mla_cfg {
     static constexpr int OFF_SC = OFF_ROW + 4 * 16 * 4;  /* mxfp4: E8M0 bytes of 2 tiles */
     static constexpr int OFF_QS = OFF_SC + (MX ? 2 * BN * MLA_NBLK : 0); /* MXS: Q's E8M0 scales [16][18] */
     static constexpr int SMEM = OFF_QS + (MXS ? 16 * MLA_NBLK : 0);
+#if defined(MLAB_AMD)
     static_assert(!SMALL || SMEM <= 65536, "mla_cfg: the MI300X configuration is over 64 KB of LDS");
+#endif
 };
 
 /* N consecutive floats from shared memory in one access (N = 2 or 4, aligned) */

@@ -181,13 +181,13 @@ MLAB_DEV void qk_f16q_fp8k(acc16 &s, const uint8_t *sq, int ldq, const uint8_t *
 template <int NT, int KR = 64> /* KR: kv rows of the tile */
 MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv, int ldv)
 {
-    static_assert(KR == 64, "mla_mma.h: NVIDIA tiles are 64 rows");
+    static_assert(KR == 64 || KR == 32, "mla_mma.h: NVIDIA tiles are 64 or 32 rows");
     const int l = lane_id();
     const uint8_t *pa = (const uint8_t *)sp + (l & 15) * ldp + 16 * (l >> 4);
     /* .trans: matrices (k0-7,n0-7) (k8-15,n0-7) (k0-7,n8-15) (k8-15,n8-15) */
     const uint8_t *vb = (const uint8_t *)sv + ((l & 7) + 8 * ((l >> 3) & 1)) * ldv + 16 * (l >> 4);
 #pragma unroll
-    for (int kk = 0; kk < 4; kk++) {
+    for (int kk = 0; kk < KR / 16; kk++) {
         uint32_t a[4];
         ldsm4(a, pa + 32 * kk);
 #pragma unroll
@@ -208,13 +208,13 @@ MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv,
 template <int NT, int KR = 64> /* KR: kv rows of the tile */
 MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, int ldv)
 {
-    static_assert(KR == 64, "mla_mma.h: NVIDIA tiles are 64 rows");
+    static_assert(KR == 64 || KR == 32, "mla_mma.h: NVIDIA tiles are 64 or 32 rows");
     const int l = lane_id();
     const uint8_t *pa = (const uint8_t *)sp + (l & 15) * ldp + 16 * (l >> 4);
     /* matrices: (k0-7, bytes 0-15) (k8-15, bytes 0-15) (k0-7, 16-31) (k8-15, 16-31) */
     const uint8_t *vb = sv + ((l & 7) + 8 * ((l >> 3) & 1)) * ldv + 16 * (l >> 4);
 #pragma unroll
-    for (int kk = 0; kk < 4; kk++) {
+    for (int kk = 0; kk < KR / 16; kk++) {
         uint32_t a[4];
         ldsm4(a, pa + 32 * kk);
 #pragma unroll

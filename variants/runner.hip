@@ -89,6 +89,7 @@ struct mlab_gpu {
     size_t flush_bytes;
     /* the loaded case */
     int loaded, total_q, batch, kv_rows, max_tiles, max_splits;
+    int max_vis;            /* the longest visible sequence (rows) */
     int amax_blocks;        /* of the Q amax pass, when Q is too large to take whole */
     mla_params base;
     mlab_fp8_fmt fp8_fmt;
@@ -416,6 +417,7 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
             if (L > maxvis) maxvis = L;
         }
         g->max_tiles = (maxvis + MLA_BN - 1) / MLA_BN;
+        g->max_vis = maxvis;
     }
     {
         mla_params &p = g->base;
@@ -523,8 +525,10 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         return MLAB_GPU_NODEV;
     }
     *p = g->base;
-    if (splits <= 0)
-        splits = mlab_choose_splits(g->total_q, g->max_tiles, g->sms * impl_of(id)->blocks_per_sm());
+    if (splits <= 0) {
+        const int tr = impl_of(id)->tile_rows ? impl_of(id)->tile_rows : MLA_BN;
+        splits = mlab_choose_splits(g->total_q, (g->max_vis + tr - 1) / tr, g->sms * impl_of(id)->blocks_per_sm());
+    }
     if (splits > g->max_splits) splits = g->max_splits;
     p->splits = splits;
     /* one launch where it pays: the row's last block merges up to

@@ -28,6 +28,8 @@
     X(7, fp8_wgmma, MLAB_KV_FP8, 1, 1, "fp8_exp2rcp", "kernel:fp8",                                 \
       "fp8_exp2rcp on Hopper's warpgroup MMA: kv rows as M, K and Q from shared memory, V^T in registers") \
     X(8, mxfp4_mfma_scale, MLAB_KV_MXFP4, 1, 1, "mxfp4", "kernel:mxfp4_mx8",                        \
-      "gfx950 scaled MFMA: K as stored (E2M1 + E8M0), Q as MXFP8, P with V's scales folded as MXFP8")
+      "gfx950 scaled MFMA: K as stored (E2M1 + E8M0), Q as MXFP8, P with V's scales folded as MXFP8") \
+    X(9, bf16_t32, MLAB_KV_BF16, 0, 0, "bf16", "kernel:bf16",                                       \
+      "bf16 in 32-row tiles: twice the blocks, half the chain each, for calls of a few tiles a row")
 
 #endif
