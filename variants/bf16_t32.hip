@@ -8,7 +8,16 @@
  * The same kernel as bf16 (mla_decode<KV_BF16 | MLA_KV_SMALL>): on AMD that
  * is the 64 KB configuration MI300X runs. The split rule counts 32-row tiles.
  * Parent: bf16. Tolerance: kernel:bf16 (the same arithmetic).
- * Measured: papers/perf-notes.md v8.
+ * Measured (H200, 0bfbdf2, recorded inputs, papers/reports/h200-2026-12-01e):
+ * the prediction was wrong where it was aimed and right elsewhere. Long
+ * calls are faster: 256x8192 596.5 us against bf16's 647.6 (0.92x, 1.10x
+ * its read limit), 256x1024 0.92x, 64x8192 0.95x, 32x8192 0.97x: 99.6 KB a
+ * block, so two blocks an SM, two independent tile chains where bf16 has
+ * one. Short calls are slower: 4x1024 15.6 against 13.5 us, 4x8192 32.3
+ * against 28.0, and at no forced split count (4..32) does it beat bf16
+ * there (4x1024 best 13.9 at 16 splits): more blocks also mean more Q
+ * loads and more partials to merge. Geomean 68.4 against 67.8 us. 116
+ * registers, kernel rel RMS as bf16's.
  */
 #include "launch_common.h"
 #include "variants.h"
