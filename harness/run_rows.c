@@ -299,7 +299,7 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
         free(outf);
         return out_of_memory(why, whylen);
     }
-    int n;
+    int n, ran = 0, skipped = 0;
     const mlab_variant *vt = mlab_variant_table(&n);
     printf("GPU variants (validated with NaN poison, then timed cold; copy bandwidth %.0f GB/s):\n",
            copy_bw);
@@ -320,6 +320,7 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
         rc = mlab_gpu_run(g, v->id, o->splits, out, &li, err, sizeof err);
         if (rc == MLAB_GPU_NODEV) { /* not runnable on this GPU or build: said, not recorded */
             printf("  %-14s  skipped: %s\n", v->name, err);
+            skipped++;
             continue;
         }
         if (rc) {
@@ -328,6 +329,7 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
             free(outf);
             return rc;
         }
+        ran++;
         const int splits_used = li.splits;
         if (li.exact_fallback)
             printf("  %-14s a block scale of this case is outside what its fast path holds "
@@ -397,6 +399,10 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
     }
     free(out);
     free(outf);
+    if (skipped && !ran && !o->npeers) { /* nothing asked for can run here: not a pass */
+        snprintf(why, whylen, "none of the %d variant(s) asked for can run on this GPU or build", skipped);
+        return MLAB_GPU_NODEV;
+    }
     return MLAB_EXIT_OK;
 }
 
