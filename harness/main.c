@@ -35,7 +35,7 @@ static void usage(FILE *f)
     fprintf(f, "\nexit codes: 0 ok, 1 internal error, 2 usage, 3 bad input, 4 I/O error,\n"
                "  5 accuracy failure, 6 regression found (compare), 7 different GPUs (compare),\n"
                "  8 nothing paired (compare), 9 different inputs (compare), 10 merge refused,\n"
-               "  77 no usable GPU\n");
+               "  77 no usable GPU, or no variant asked for can run here\n");
 }
 
 int main(int argc, char **argv)
