@@ -1,6 +1,6 @@
 /* lds_lanes.h: which LDS bytes each lane of a wave (64 lanes) addresses with
  * gfx950's two LDS instructions the decode kernel uses, as plain host/device
- * functions, so that tests/test_lds_lanes.cpp checks them on the CPU against
+ * functions, so that tests/test_lds_lanes.c checks them on the CPU against
  * an emulation of each instruction (no AMD GPU is at hand).
  *
  * 1. global_load_lds_dwordx4 (KV tile staging, arch/amd_lds.h): one

@@ -7,7 +7,14 @@
  *     staging pipeline waits for those loads
  *   - ds_read_b64_tr_b16 / ds_read_b64_tr_b8: LDS reads that transpose
  *     within 16-lane groups; V's B operand of P.V (arch/amd_mfma.h)
- * Lane maps: ../lds_lanes.h, checked by tests/test_lds_lanes.cpp. gfx942 has
+ * The overlap, as compiled (clang 22): clang puts vmcnt(0) before every
+ * __syncthreads, whose workgroup release fence covers LDS written by DMA, so
+ * the next tile's staging (issued after a tile's first barrier) overlaps
+ * that tile's Q.K^T and has landed by its second barrier. A barrier with an
+ * LDS-only wait (s_waitcnt lgkmcnt(0); s_barrier) was tried there: clang's
+ * waitcnt pass then waits before the softmax's first LDS read instead (it
+ * cannot tell S from the staged rows), so it was not kept.
+ * Lane maps: ../lds_lanes.h, checked by tests/test_lds_lanes.c. gfx942 has
  * neither the dwordx4 LDS DMA nor the transposing reads: there nothing here
  * is defined and the callers keep their plain loads. Included by mlab_hip.h
  * (AMD only). */
