@@ -24,6 +24,10 @@
 #   perm=N                   permutes (v_perm_b32, v_permlane*), then exp= rcp=
 #                            (v_exp_f32, v_rcp_f32) and div= (IEEE divisions:
 #                            v_div_fixup_f32)
+#   lds_dma=N                global -> LDS loads (global_load_lds*: gfx950's
+#                            dwordx4 form stages the KV tiles)
+#   tr=N                     transposing LDS reads (ds_read_*_tr_*: gfx950's
+#                            b16/b8 forms read V for P.V)
 # --check fails (exit 1) when the fresh summary differs from the committed one
 # or any kernel uses scratch; exit 77 when the toolchain is absent (unless
 # MLAB_REQUIRE_AMD_ISA=1, as in CI, where that is a failure too).
@@ -100,8 +104,9 @@ summary=$out/isa-summary.txt
           SL[k] = l; OC[k] = oc; BY[k] = by
           ops = sorted(mf, " mfma:") " cvt=" (cv + 0) sorted(cn, " ")
           ops = ops " perm=" (pm + 0) " exp=" (ex + 0) " rcp=" (rc + 0) " div=" (dv + 0)
+          ops = ops " lds_dma=" (ld + 0) " tr=" (tr + 0)
           OPS[k] = ops
-          delete mf; delete cn; cv = pm = ex = rc = dv = 0; k = ""
+          delete mf; delete cn; cv = pm = ex = rc = dv = ld = tr = 0; k = ""
         }
         /^\t\.globl\t/ { flush(); k = $2; if (k ~ /^__hip_cuid/) k = "" }
         k != "" && /^\t[sv]_|^\t(ds|global|buffer)_/ {
@@ -112,6 +117,8 @@ summary=$out/isa-summary.txt
           if (op ~ /^v_exp_f32/) ex++
           if (op ~ /^v_rcp_f32/) rc++
           if (op ~ /^v_div_fixup_f32/) dv++
+          if (op ~ /^global_load_lds/) ld++
+          if (op ~ /^ds_read.*_tr_/) tr++
         }
         /^; codeLenInByte = / { by = $4 }
         /^; TotalNumSgprs: / { sg = $3 }

@@ -25,3 +25,10 @@ if(CMAKE_CXX_COMPILER)
   add_test(NAME test_mfma_scale_lanes COMMAND test_mfma_scale_lanes)
   set_tests_properties(test_mfma_scale_lanes PROPERTIES LABELS "cpu")
 endif()
+
+# gfx950's LDS DMA staging and transposing V reads (variants/lds_lanes.h)
+# against emulations of the two instructions, plain C.
+add_executable(test_lds_lanes test_lds_lanes.c)
+target_include_directories(test_lds_lanes PRIVATE ${CMAKE_SOURCE_DIR})
+add_test(NAME test_lds_lanes COMMAND test_lds_lanes)
+set_tests_properties(test_lds_lanes PROPERTIES LABELS "cpu")

@@ -155,6 +155,11 @@ MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, i
     typedef mla_cfg<KVF> C;
     const uint8_t *base = C::FMT == KV_BF16 ? (const uint8_t *)p.kv_bf16 : C::FMT == KV_FP8 ? p.kv_fp8 : p.kv_fp4;
     static_assert(C::FMT != KV_MX8 || C::ROW_BYTES == MLA_FP4_ROW, "MX8 stages raw E2M1 rows");
+#ifdef MLAB_LDS_DMA
+    /* gfx950: global_load_lds_dwordx4, straight into the padded rows
+     * (arch/amd_lds.h; rows past rend zeroed there, never read) */
+    mlab_lds_dma_rows<C::BN, C::RAW_ROW, C::ROW_BYTES, MLA_NT>(dst, base + (size_t)first * C::ROW_BYTES, r0, rend);
+#else
     constexpr int CH = C::ROW_BYTES / 16; /* 16-byte chunks a row */
     for (int c = threadIdx.x; c < C::BN * CH; c += MLA_NT) {
         int r = c / CH, k = c % CH, row = r0 + r;
@@ -162,6 +167,7 @@ MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, i
         const uint8_t *src = base + ((size_t)(first + (ok ? row : 0)) * C::ROW_BYTES) + 16 * k;
         mlab_cp16(dst + r * C::RAW_ROW + 16 * k, src, ok);
     }
+#endif
 }
 
 /* Four E2M1 values (the low 16 bits of w, low nibble first) -> four bf16

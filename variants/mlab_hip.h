@@ -329,6 +329,10 @@ MLAB_DEV void mlab_grid_dep_trigger(void)
 #endif
 }
 
+#ifdef MLAB_AMD
+#include "arch/amd_lds.h" // gfx950: LDS DMA (mlab_lds_dma_rows, mlab_amd_wait_vm0), transposing LDS reads
+#endif
+
 /* ---- global -> shared copies of 16 bytes, asynchronous where the GPU can ---- */
 /* valid == 0 fills the 16 bytes with zeros (rows past a sequence end). */
 MLAB_DEV void mlab_cp16(void *smem, const void *gmem, int valid)
@@ -353,6 +357,10 @@ template <int N> MLAB_DEV void mlab_cp_wait(void)
 {
 #ifdef MLAB_NV
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#elif defined(MLAB_LDS_DMA)
+    /* gfx950: vmcnt counts a wave's loads, not groups, so every N waits for
+     * all of them (AMD's pipelines are at most 2 deep: N is 0 there) */
+    mlab_amd_wait_vm0();
 #endif
 }
 

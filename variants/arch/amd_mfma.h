@@ -112,7 +112,9 @@ MLAB_DEV void qk_f16q_fp8k(acc16 &s, const uint8_t *sq, int ldq, const uint8_t *
     from_f4(s, acc);
 }
 /* O += P . V: A = P (row-major), B = V [kv row = k][dim = column], item j of
- * lane l from V row k0 + mlab_mfma_k(l, j), column 16 t + l % 16 */
+ * lane l from V row k0 + mlab_mfma_k(l, j), column 16 t + l % 16; on gfx950
+ * read by the transposing LDS reads (arch/amd_lds.h, lds_lanes.h), elsewhere
+ * one 16-bit LDS read an item */
 template <int NT, int KR = 64> /* KR: kv rows of the tile */
 MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv, int ldv)
 {
@@ -127,6 +129,16 @@ MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv,
 #endif
 #pragma unroll
         for (int t = 0; t < NT; t++) {
+#if defined(MLAB_MFMA_K32) && defined(MLAB_LDS_TR)
+            /* gfx950: two ds_read_b64_tr_b16, items 0-3 and 4-7 (lds_lanes.h) */
+            const uint8_t *v0 = (const uint8_t *)sv + kk * ldv + 2 * 16 * t;
+            const uint64_t lo = mlab_lds_tr16(v0 + mlab_tr16_off(l, 0, ldv));
+            const uint64_t hi = mlab_lds_tr16(v0 + mlab_tr16_off(l, 1, ldv));
+            typedef __attribute__((ext_vector_type(2))) uint64_t mlab_u64x2;
+            const mlab_u64x2 q = {lo, hi};
+            const mlab_bf8 b = __builtin_bit_cast(mlab_bf8, q);
+            from_f4(o[t], __builtin_amdgcn_mfma_f32_16x16x32_bf16(a, b, to_f4(o[t]), 0, 0, 0));
+#else
             const uint8_t *v = (const uint8_t *)sv + (kk + mlab_mfma_k(l, 0, MLAB_KPL16)) * ldv +
                                2 * (16 * t + mlab_mfma_row(l));
 #ifdef MLAB_MFMA_K32
@@ -140,6 +152,7 @@ MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv,
                 b[i] = (short)*(const uint16_t *)(v + i * ldv);
             from_f4(o[t], __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(a, b, to_f4(o[t]), 0, 0, 0));
 #endif
+#endif
         }
     }
 }
@@ -147,7 +160,8 @@ MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv,
  * gfx950: on the fp8 MFMA (OCP e4m3, 16x16x32): P's values are fp8 values
  * already (the caller rounded them), so v_cvt_pk_fp8_f32 turns them back
  * into codes exactly, once per 32 k for all NT tiles; V's codes go in as
- * they are (item j = byte j = V row k0 + j): no V conversion at all.
+ * they are (item j = byte j = V row k0 + j): no V conversion at all,
+ * read by one ds_read_b64_tr_b8 a tile (arch/amd_lds.h, lds_lanes.h).
  * Elsewhere: V decoded to f16 (mlab_fp8x2_to_f16x2), 16x16x16 f16 MFMA. */
 #if defined(__gfx950__) && __has_builtin(__builtin_amdgcn_cvt_pk_fp8_f32)
 #define MLAB_PV_FP8_MFMA 1
@@ -169,6 +183,10 @@ MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, i
         const long a = (long)(uint32_t)lo | (long)((unsigned long)(uint32_t)hi << 32);
 #pragma unroll
         for (int t = 0; t < NT; t++) {
+#ifdef MLAB_LDS_TR
+            /* one ds_read_b64_tr_b8: byte j = V row kk + 8 (l / 16) + j (lds_lanes.h) */
+            const long b = (long)mlab_lds_tr8(sv + kk * ldv + 16 * t + mlab_tr8_off(l, ldv));
+#else
             const uint8_t *v = sv + (kk + mlab_mfma_k(l, 0, 8)) * ldv + 16 * t + mlab_mfma_row(l);
             uint32_t w[2];
 #pragma unroll
@@ -176,6 +194,7 @@ MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, i
                 w[h] = (uint32_t)v[(4 * h) * ldv] | (uint32_t)v[(4 * h + 1) * ldv] << 8 |
                        (uint32_t)v[(4 * h + 2) * ldv] << 16 | (uint32_t)v[(4 * h + 3) * ldv] << 24;
             const long b = (long)w[0] | (long)((unsigned long)w[1] << 32);
+#endif
             from_f4(o[t], __builtin_amdgcn_mfma_f32_16x16x32_fp8_fp8(a, b, to_f4(o[t]), 0, 0, 0));
         }
     }
