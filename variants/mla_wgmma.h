@@ -13,9 +13,10 @@
  *     consumer's softmax overlaps the other's products; at the end consumer
  *     1 hands its state to consumer 0 through shared memory, which merges.
  * A consumer's tile, in named phases:
- *   1. wg_scores: S^T[64 rows x 16 heads] = K . Q^T, 18 wgmma m64n16k32 e4m3,
- *      K from registers (ldmatrix), Q from shared memory (quantized once a
- *      block into the K-major layout). Kv rows are M: 16 heads fill N = 16.
+ *   1. wg_scores: S^T[64 rows x 16 heads] = K . Q^T, 18 wgmma m64n16k32 e4m3
+ *      over 6 accumulators, K and Q from shared memory (Q quantized once a
+ *      block into the K-major layout; WG_QK_SS=0 reads K into registers by
+ *      ldmatrix instead: no faster). Kv rows are M: 16 heads fill N = 16.
  *   2. wg_softmax: online softmax per head (max over a warp by 3 shuffles,
  *      over the 4 warps through shared memory); P rounded to e4m3 and stored
  *      as P^T, the B operand of step 3, in the kv-row order of step 3.
