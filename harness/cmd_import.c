@@ -18,7 +18,7 @@
 #include "build_info.h"
 #include "commands.h"
 #include "exitcodes.h"
-#include "gen.h"       /* mlab_gen_name */
+#include "gen.h"       /* mlab_gen_name, mlab_case_name_finish */
 #include "case_read.h"  /* mlab_h5_read_inputs */
 #include "case_write.h" /* mlab_h5_write_case */
 #include "progress.h"
@@ -92,16 +92,7 @@ static int case_name(const mlab_case *c, const char *given, int seed_stated, cha
         free(lens);
         return rc;
     }
-    char name[256];
-    snprintf(name, sizeof name, "%s%s%s", c->name, c->fp4_tie == MLAB_TIE_EVEN ? "_even" : "",
-             c->fp8_fmt == MLAB_FP8_E4M3FNUZ ? "_fnuz" : "");
-    if (strlen(name) > 63 || strlen(name) >= outlen) {
-        snprintf(why, whylen, "case name %s: %zu characters, the limit is 63: give it a --name",
-                 name, strlen(name));
-        return -1;
-    }
-    snprintf(out, outlen, "%s", name);
-    return 0;
+    return mlab_case_name_finish(c->name, c->fp4_tie, c->fp8_fmt, "", out, outlen, why, whylen);
 }
 
 /* ref_out: the CPU reference over bf16 q and kv in fp64, rounded to bf16. */

@@ -91,9 +91,17 @@ int mlab_gen_name(const mlab_gen_spec *s, char *out, size_t outlen, char *why, s
     }
     if (s->q_seq_len != 1)
         snprintf(q, sizeof q, "_q%d", s->q_seq_len);
+    char stem[160];
+    snprintf(stem, sizeof stem, "b%d_%s_s%llu%s", s->batch, kv, (unsigned long long)s->seed, x);
+    return mlab_case_name_finish(stem, s->fp4_tie, s->fp8_fmt, q, out, outlen, why, whylen);
+}
+
+int mlab_case_name_finish(const char *stem, mlab_fp4_tie tie, mlab_fp8_fmt fp8, const char *tail, char *out,
+                          size_t outlen, char *why, size_t whylen)
+{
     char name[256];
-    snprintf(name, sizeof name, "b%d_%s_s%llu%s%s%s%s", s->batch, kv, (unsigned long long)s->seed, x,
-             s->fp4_tie == MLAB_TIE_EVEN ? "_even" : "", s->fp8_fmt == MLAB_FP8_E4M3FNUZ ? "_fnuz" : "", q);
+    snprintf(name, sizeof name, "%s%s%s%s", stem, tie == MLAB_TIE_EVEN ? "_even" : "",
+             fp8 == MLAB_FP8_E4M3FNUZ ? "_fnuz" : "", tail);
     if (strlen(name) > 63 || strlen(name) >= outlen) {
         snprintf(why, whylen, "case name %s: %zu characters, the limit is 63: give it a --name",
                  name, strlen(name));

@@ -51,6 +51,12 @@ void mlab_gen_spec_init(mlab_gen_spec *s);
  * 63 characters. */
 int mlab_gen_name(const mlab_gen_spec *s, char *out, size_t outlen, char *why, size_t whylen);
 
+/* The end of every case name (gen's, import's): stem, then _even and _fnuz
+ * where the tie rule and fp8 flavour differ from the default, then tail;
+ * -1 (with a reason) past 63 characters. */
+int mlab_case_name_finish(const char *stem, mlab_fp4_tie tie, mlab_fp8_fmt fp8, const char *tail, char *out,
+                          size_t outlen, char *why, size_t whylen);
+
 /* Bytes of the case file mlab_h5_write_case writes for a spec (tensors and
  * indptrs; headers of a few KB aside): the size and memory estimate. */
 double mlab_gen_file_bytes(const mlab_gen_spec *s);
