@@ -41,6 +41,14 @@ static void md_num(FILE *f, double v, const char *fmt)
 {
     mlab_put_num(f, v, fmt, MLAB_FMT_MD);
 }
+/* v when the row has it (have), else "-" */
+static void md_num_or_dash(FILE *f, int have, double v, const char *fmt)
+{
+    if (have)
+        md_num(f, v, fmt);
+    else
+        fprintf(f, "-");
+}
 
 static const mlab_row *row_of(const mlab_results *r, const char *c, const char *v)
 {
@@ -370,20 +378,11 @@ static void write_report(FILE *f, const char *in, const mlab_results *r, const c
                 fprintf(f, "- | - | - | - | -");
             }
             fprintf(f, " | ");
-            if (w->kernel_err.n)
-                md_num(f, w->kernel_err.rel_rms, "%.3g");
-            else
-                fprintf(f, "-");
+            md_num_or_dash(f, w->kernel_err.n > 0, w->kernel_err.rel_rms, "%.3g");
             fprintf(f, " | ");
-            if (w->total_err.n)
-                md_num(f, w->total_err.rel_rms, "%.3g");
-            else
-                fprintf(f, "-");
+            md_num_or_dash(f, w->total_err.n > 0, w->total_err.rel_rms, "%.3g");
             fprintf(f, " | ");
-            if (w->kernel_err.n)
-                md_num(f, w->kernel_err.max_abs, "%.3g");
-            else
-                fprintf(f, "-");
+            md_num_or_dash(f, w->kernel_err.n > 0, w->kernel_err.max_abs, "%.3g");
             fprintf(f, " |\n");
         }
     }

@@ -369,13 +369,13 @@ MLAB_DEV void merge_row(const mla_params &p, int tok, float *sw)
                     if (s0 + k >= S) {
                         v[j][k][0] = v[j][k][1] = v[j][k][2] = v[j][k][3] = 0.f;
                     } else if (PART16) {
-                        const uint2 b = mlab_ldcg_u2((const uint2 *)p.part_o + at);
+                        const uint2 b = mlab_ldcg((const uint2 *)p.part_o + at);
                         v[j][k][0] = mlab_f16_bits_to_f32((uint16_t)b.x);
                         v[j][k][1] = mlab_f16_bits_to_f32((uint16_t)(b.x >> 16));
                         v[j][k][2] = mlab_f16_bits_to_f32((uint16_t)b.y);
                         v[j][k][3] = mlab_f16_bits_to_f32((uint16_t)(b.y >> 16));
                     } else {
-                        const float4 f = mlab_ldcg_f4((const float4 *)p.part_o + at);
+                        const float4 f = mlab_ldcg((const float4 *)p.part_o + at);
                         v[j][k][0] = f.x; v[j][k][1] = f.y; v[j][k][2] = f.z; v[j][k][3] = f.w;
                     }
                 }

@@ -271,23 +271,7 @@ MLAB_DEV uint32_t mlab_fp8x2_to_f16x2(uint16_t two)
 /* ---- loads that skip the SM's L1 (data another block just wrote; the
  * writer fenced, the reader fences after its atomic): ld.global.cg on
  * NVIDIA; on AMD the agent-scope acquire fence already invalidated L1 ---- */
-MLAB_DEV float mlab_ldcg(const float *p)
-{
-#ifdef MLAB_NV
-    return __ldcg(p);
-#else
-    return *(const volatile float *)p;
-#endif
-}
-MLAB_DEV float4 mlab_ldcg_f4(const float4 *p)
-{
-#ifdef MLAB_NV
-    return __ldcg(p);
-#else
-    return *p;
-#endif
-}
-MLAB_DEV uint2 mlab_ldcg_u2(const uint2 *p)
+template <typename T> MLAB_DEV T mlab_ldcg(const T *p) /* float, float4, uint2 */
 {
 #ifdef MLAB_NV
     return __ldcg(p);
