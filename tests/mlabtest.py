@@ -1,8 +1,10 @@
-"""mlabtest.py: what the Python tests of results files share: the failure
-list and check(), where the programs are, a scratch folder, and the closing
-report (failures printed, scratch kept; else removed)."""
+"""mlabtest.py: what the Python tests share: the failure list, check() and
+say() (a check that prints its verdict), run(), where the programs are, a
+scratch folder, and the closing report (failures printed, scratch kept; else
+removed)."""
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -13,6 +15,17 @@ def check(cond, what):
     """Record a failure (what) unless cond holds."""
     if not cond:
         FAILURES.append(what)
+
+
+def say(ok, what, detail="", keep=3000):
+    """check(), printing the verdict, and a failure's detail (its last `keep` characters)."""
+    print(("ok:   " if ok else "FAIL: ") + what + ("" if ok or not detail else "\n      " + detail[-keep:]))
+    check(ok, what)
+
+
+def run(argv, timeout=300, **kw):
+    """A program's run, its output captured as text."""
+    return subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout, **kw)
 
 
 def programs():

@@ -32,17 +32,11 @@ BIN = os.environ.get("MLAB_BIN", "")
 if not BIN or not os.path.isfile(BIN):
     print(f"SKIP: MLAB_BIN ('{BIN}') is not a file")
     sys.exit(77)
-FAILURES = []
-
-
-def check(ok, what, detail=""):
-    print(("ok:   " if ok else "FAIL: ") + what + ("" if ok or not detail else "\n      " + detail))
-    if not ok:
-        FAILURES.append(what)
+from mlabtest import FAILURES, run, say as check  # noqa: E402
 
 
 def mlab(*args):
-    return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=120)
+    return run([BIN, *args], timeout=120)
 
 
 def dry_names(*args):

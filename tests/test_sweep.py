@@ -27,17 +27,15 @@ BIN = os.environ.get("MLAB_BIN", "")
 if not BIN or not os.path.isfile(BIN):
     print(f"SKIP: MLAB_BIN ('{BIN}') is not a file")
     sys.exit(77)
-FAILURES = []
+from mlabtest import FAILURES, run, say  # noqa: E402
 
 
 def check(ok, what, detail=""):
-    print(("ok:   " if ok else "FAIL: ") + what + ("" if ok or not detail else "\n      " + detail[-2000:]))
-    if not ok:
-        FAILURES.append(what)
+    say(ok, what, detail, keep=2000)
 
 
 def mlab(*args):
-    return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=300)
+    return run([BIN, *args])
 
 
 def listed(*args):

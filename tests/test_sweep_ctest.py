@@ -33,17 +33,11 @@ if not BIN or not os.path.isfile(BIN):
     print(f"SKIP: MLAB_BIN ('{BIN}') is not a file")
     sys.exit(77)
 SWEEP = os.path.join(SRC, "harness", "sweep")
-FAILURES = []
-
-
-def check(ok, what, detail=""):
-    print(("ok:   " if ok else "FAIL: ") + what + ("" if ok or not detail else "\n      " + detail[-3000:]))
-    if not ok:
-        FAILURES.append(what)
+from mlabtest import FAILURES, run, say as check  # noqa: E402
 
 
 def sh(*args, **kw):
-    return subprocess.run(list(args), capture_output=True, text=True, timeout=300, **kw)
+    return run(args, **kw)
 
 
 def main():
