@@ -35,16 +35,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 T=${1:-${MLAB_AMD_TOOLCHAIN_DIR:-$root/build/amd-toolchain}}
 ZIGLANG_VERSION=0.17.1
 
-need=""
-for p in hipcc libclang-common-19-dev clang-tools-19 python3-venv; do
-  dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
-done
-if [ -n "$need" ]; then
-  echo "amd_toolchain: installing$need" >&2
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need >/dev/null
-fi
+. "$root/harness/apt_need.sh"
+mlab_apt_need amd_toolchain hipcc libclang-common-19-dev clang-tools-19 python3-venv
 
 mkdir -p "$T/bin" "$T/devlibs"
 if ! "$T/venv/bin/python3" -c "import ziglang" 2>/dev/null; then

@@ -6,18 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pkgs="cmake ninja-build gcc g++ make pkg-config libhdf5-dev hdf5-tools libopenblas-dev libssl-dev
-      gnuplot-nox python3 python3-venv python3-pip git"
-missing=""
-for p in $pkgs; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  echo "setup: installing$missing" >&2
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
-fi
+. harness/apt_need.sh
+mlab_apt_need setup cmake ninja-build gcc g++ make pkg-config libhdf5-dev hdf5-tools libopenblas-dev \
+  libssl-dev gnuplot-nox python3 python3-venv python3-pip git
 
 # Python for the test oracles (numpy, h5py, ml_dtypes), in a venv so that
 # Debian's externally-managed Python is left alone.
