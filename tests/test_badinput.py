@@ -116,14 +116,20 @@ def external_raw(path):
         f.create_dataset("q", shape=q.shape, dtype=q.dtype, external=[(raw, 0, q.nbytes)])
 
 
+def q_moved_out(path, f):
+    """Move /q of the open file f into PATH.other.h5; return (q, that file's path)."""
+    other = path + ".other.h5"
+    q = f["q"][...]
+    del f["q"]
+    with h5py.File(other, "w") as g:
+        g["q"] = q
+    return q, other
+
+
 def external_link(path):
     good(path)
-    other = path + ".other.h5"
     with h5py.File(path, "r+") as f:
-        q = f["q"][...]
-        del f["q"]
-        with h5py.File(other, "w") as g:
-            g["q"] = q
+        _, other = q_moved_out(path, f)
         f["q"] = h5py.ExternalLink(os.path.basename(other), "q")
 
 
@@ -136,12 +142,8 @@ def soft_link(path):
 
 def virtual(path):
     good(path)
-    other = path + ".other.h5"
     with h5py.File(path, "r+") as f:
-        q = f["q"][...]
-        del f["q"]
-        with h5py.File(other, "w") as g:
-            g["q"] = q
+        q, other = q_moved_out(path, f)
         layout = h5py.VirtualLayout(shape=q.shape, dtype=q.dtype)
         layout[...] = h5py.VirtualSource(other, "q", shape=q.shape)
         f.create_virtual_dataset("q", layout)
