@@ -88,8 +88,8 @@ struct mlab_gpu {
     void *flush;
     size_t flush_bytes;
     /* the loaded case */
-    int loaded, total_q, batch, kv_rows, max_tiles, max_splits;
-    int max_vis;            /* the longest visible sequence (rows) */
+    int loaded, total_q, batch, kv_rows, max_splits;
+    int max_vis;            /* the longest sequence (rows): tiles for the split rule */
     int amax_blocks;        /* of the Q amax pass, when Q is too large to take whole */
     mla_params base;
     mlab_fp8_fmt fp8_fmt;
@@ -416,7 +416,6 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
             }
             if (L > maxvis) maxvis = L;
         }
-        g->max_tiles = (maxvis + MLA_BN - 1) / MLA_BN;
         g->max_vis = maxvis;
     }
     {
@@ -505,29 +504,30 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         snprintf(why, whylen, "no case loaded");
         return MLAB_GPU_ERR;
     }
-    if (!impl_of(id)) {
+    const mlab_variant_impl *v = impl_of(id);
+    if (!v) {
         snprintf(why, whylen, "unknown variant id %d", id);
         return MLAB_GPU_USAGE;
     }
-    if (impl_of(id)->unavailable) {
-        snprintf(why, whylen, "not in this build: %s", impl_of(id)->unavailable);
+    if (v->unavailable) {
+        snprintf(why, whylen, "not in this build: %s", v->unavailable);
         return MLAB_GPU_NODEV;
     }
-    if (impl_of(id)->q_fp8 && !g->has_fp8_mma) {
+    if (v->q_fp8 && !g->has_fp8_mma) {
         snprintf(why, whylen, "variant %d needs fp8 matrix instructions (gfx940+ / sm_89+); this GPU has none",
                  id);
         return MLAB_GPU_NODEV;
     }
-    if (impl_of(id)->smem_bytes > g->smem_max) {
+    if (v->smem_bytes > g->smem_max) {
         snprintf(why, whylen, "variant %d needs %d bytes of shared memory a block, this GPU allows %d "
                  "(a smaller tile configuration is needed: see variants/mla_kernel.h)",
-                 id, impl_of(id)->smem_bytes, g->smem_max);
+                 id, v->smem_bytes, g->smem_max);
         return MLAB_GPU_NODEV;
     }
     *p = g->base;
     if (splits <= 0) {
-        const int tr = impl_of(id)->tile_rows ? impl_of(id)->tile_rows : MLA_BN;
-        splits = mlab_choose_splits(g->total_q, (g->max_vis + tr - 1) / tr, g->sms * impl_of(id)->blocks_per_sm());
+        const int tr = v->tile_rows ? v->tile_rows : MLA_BN;
+        splits = mlab_choose_splits(g->total_q, (g->max_vis + tr - 1) / tr, g->sms * v->blocks_per_sm());
     }
     if (splits > g->max_splits) splits = g->max_splits;
     p->splits = splits;
