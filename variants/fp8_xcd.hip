@@ -28,8 +28,12 @@
  * Measured (H200, v6 2041b49, recorded inputs, with the earlier remap of
  * consecutive blocks onto one XCD, without the combine's placement): within
  * 1.5% of fp8_exp2rcp on every case (256x8192 419 vs 423 us; geomean 51.6 vs
- * 51.3 us). The placement above is not measured anywhere yet; its mapping is
- * tested on the CPU (tests/test_xcd_map.c).
+ * 51.3 us). The placement above, on the H200 (c043d91, recorded inputs,
+ * papers/reports/h200-2026-12-01c): +0.1..+4% against fp8_exp2rcp, the most
+ * on the 4-row cases (4x8192 25.95 vs 24.96 us, 4x1024 13.7 vs 13.3),
+ * within 0.6% on 256 rows; geomean 52.4 vs 51.4 us: the control's cost, as
+ * predicted. On an AMD GPU it is not measured yet; its mapping is tested on
+ * the CPU (tests/test_xcd_map.c).
  */
 #include "launch_common.h"
 #include "variants.h"
