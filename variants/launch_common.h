@@ -28,12 +28,48 @@ template <int KVF, bool FAST, bool XCD> static int blocks_per_sm_of(void)
  * mlab_grid_dep_wait), else as a plain launch. Build with -DMLAB_NO_PDL to
  * measure without it (H200: PDL saves 2-3 us a call on fp8). */
 template <typename K>
-static hipError_t launch_after(K kern, int grid, int block, int smem, hipStream_t s, const mla_params *p)
+static hipError_t launch_after(K kern, int grid, int block, int smem, hipStream_t s, const mla_params *p,
+                               int cluster = 1)
 {
-#if defined(MLAB_NV) && !defined(MLAB_NO_PDL)
+#if defined(MLAB_NV)
+    cudaLaunchAttribute attr[2];
+    int n = 0;
+#if !defined(MLAB_NO_PDL)
+    attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[n++].val.programmaticStreamSerializationAllowed = 1;
+#endif
+    if (cluster > 1) { /* blocks cluster-consecutive in blockIdx.x (cluster_merge's rank = split) */
+        attr[n].id = cudaLaunchAttributeClusterDimension;
+        attr[n].val.clusterDim.x = cluster;
+        attr[n].val.clusterDim.y = 1;
+        attr[n++].val.clusterDim.z = 1;
+    }
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(block);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = s;
+    cfg.attrs = attr;
+    cfg.numAttrs = n;
+    return cudaLaunchKernelEx(&cfg, kern, *p);
+#else
+    (void)cluster;
+    kern<<<grid, block, smem, s>>>(*p);
+    return hipGetLastError();
+#endif
+}
+
+/* A launch as a cluster of `cluster` blocks (NVIDIA sm_90+), not a dependent. */
+template <typename K>
+static hipError_t launch_cluster(K kern, int grid, int block, int smem, hipStream_t s, const mla_params *p,
+                                 int cluster)
+{
+#if defined(MLAB_NV)
     cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = cluster;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(grid);
     cfg.blockDim = dim3(block);
@@ -43,6 +79,7 @@ static hipError_t launch_after(K kern, int grid, int block, int smem, hipStream_
     cfg.numAttrs = 1;
     return cudaLaunchKernelEx(&cfg, kern, *p);
 #else
+    (void)cluster;
     kern<<<grid, block, smem, s>>>(*p);
     return hipGetLastError();
 #endif
@@ -51,7 +88,8 @@ static hipError_t launch_after(K kern, int grid, int block, int smem, hipStream_
 /* The call's launch sequence around a decode kernel `dec` (block threads,
  * smem bytes of dynamic shared memory): the Q amax pass first when a8w8 (the
  * decode launched as its programmatic dependent), the combine after it when
- * split (also a dependent). PART16: the decode writes f16 partials. XCD
+ * split and not merged in a cluster (also a dependent). PART16: the decode
+ * writes f16 partials. XCD
  * (fp8_xcd): a row's split blocks and its combine placed on one XCD, the
  * grids padded (xcd_map.h). */
 template <bool FAST, bool PART16, bool XCD, typename K>
@@ -74,20 +112,30 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
             if ((e = cudaFuncSetAttribute(mla_combine_xcd<FAST, PART16>,
                                           cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess)
                 return e;
+#if MLAB_HAVE_CLUSTER
+        /* clusters of up to 16 blocks (the cluster merge; 8 is the portable limit) */
+        if ((e = cudaFuncSetAttribute(dec, cudaFuncAttributeNonPortableClusterSizeAllowed, 1)) != hipSuccess)
+            return e;
+#endif
 #endif
         attr_set = true;
     }
     hipError_t e;
     const bool place = XCD && p->xcd_count > 1;
     const int grid = place ? mlab_xcd_grid(p->total_q, p->splits, p->xcd_count) : p->total_q * p->splits;
+    /* the cluster merge: a row's split blocks one cluster (the runner sets
+     * merge_cluster only for decodes that merge so, NVIDIA sm_90+) */
+    const int cluster = p->merge_cluster ? p->splits : 1;
     if (q_fp8 && p->amax_blocks > 0) { /* the decode blocks start their KV loads while the amax pass runs */
         mla_q_amax<<<p->amax_blocks, 256, 0, s>>>(*p);
-        e = launch_after(dec, grid, block, smem, s, p);
+        e = launch_after(dec, grid, block, smem, s, p, cluster);
+    } else if (cluster > 1) {
+        e = launch_cluster(dec, grid, block, smem, s, p, cluster);
     } else {
         dec<<<grid, block, smem, s>>>(*p);
         e = hipGetLastError();
     }
-    if (e == hipSuccess && p->splits > 1 && !p->merge_inline) {
+    if (e == hipSuccess && p->splits > 1 && !p->merge_inline && !p->merge_cluster) {
         if constexpr (XCD) /* (only fp8_xcd instantiates the placed combine) */
             e = place ? launch_after(mla_combine_xcd<FAST, PART16>, mlab_xcd_grid(p->total_q, MLA_H, p->xcd_count),
                                      MLA_DV / 4, 0, s, p)

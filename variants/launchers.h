@@ -20,6 +20,9 @@ typedef struct {
                                                 (AMD: the configuration launch_fit picks); NULL:
                                                 smem_bytes, which is then the least it needs */
     int tile_rows;                           /* kv rows a tile, for the split rule; 0 = 64 */
+    int no_cluster_merge;                    /* 1: its decode only writes partials for the combine
+                                                kernel; 0: it is mla_decode, which can merge a
+                                                row's splits in a cluster (p->merge_cluster) */
 } mlab_variant_impl;
 
 /* Kernels one call of the decode sequence launches (launch_common.h keeps it

@@ -26,6 +26,7 @@
 #include "mlab_div.h"
 #include "xcd_map.h" // mlab_xcd_work: fp8_xcd's block placement
 #include "mfma_scale_lanes.h" // mlab_mx8_scale_byte: mxfp4_mfma_scale's Q quantization
+#include "arch/nv_cluster.h" // cluster_merge: a row's split blocks merged through distributed shared memory
 
 /* template arguments: the three case formats, and KV_MX8, MXFP4 read from
  * memory but converted tile by tile to e4m3 codes (block scales folded in)
@@ -471,6 +472,91 @@ MLAB_DEV float q_fp8_row(const mla_params &p, int tok, float *red, Store store, 
     return qs;
 }
 
+#if MLAB_HAVE_CLUSTER && defined(__CUDA_ARCH__)
+/* ---- the cluster merge (NVIDIA sm_90+: arch/nv_cluster.h) -------------------
+ * A query row's split blocks are one thread-block cluster (rank = split;
+ * launch_common.h launches the grid so); at the end of its tiles each block
+ * leaves its unnormalized O (fp32, [16][MLA_DV + 4]) in its own shared
+ * memory, its running max m and sum l in sM / sL, and the blocks merge the
+ * row through distributed shared memory: block r of S writes the r-th S-th
+ * of the row's 16 x 512 outputs, as
+ *   out = sum_s w_s O_s / sum_s w_s l_s,   w_s = e^(m_s - max_s m_s)
+ * (2^ for FAST, whose m is in log2 units). No partials in global memory, no
+ * combine launch. Memory order: nv_cluster.h (two cluster barriers). */
+template <typename C, bool FAST>
+MLAB_DEV void cluster_merge(const mla_params &p, int tok, const acc16 (&o)[MLA_DV / MLA_NW / 16], uint8_t *smem,
+                            const float *sM, const float *sL, float *sW)
+{
+    constexpr bool F8T = C::F8T;
+    constexpr int OCOLS = MLA_DV / MLA_NW, OT = OCOLS / 16, LDO = MLA_DV + 4;
+    static_assert(C::DIRECT || C::NSTAGE * C::BN * C::RAW_ROW >= 16 * LDO * 4,
+                  "cluster_merge: O must fit in the stage buffers");
+    float *sO = (float *)(smem + C::OFF_STAGE); /* the stages are free: every copy has landed */
+    const int tid = threadIdx.x, warp = tid / MLAB_WARP, S = p.splits;
+    constexpr int RUN = F8T ? MLAB_RUN_FP8 : MLAB_RUN_BF16;
+#pragma unroll
+    for (int q = 0; q < OT; q++)
+#pragma unroll
+        for (int r = 0; r < MLAB_ACC_N / RUN; r++) {
+            const int e0 = run_elem(F8T, r, 0), h = acc_row(e0);
+            const int col = OCOLS * warp + 16 * q + (F8T ? pv_fp8_col(e0) : pv_bf16_col(e0));
+            float *d = sO + h * LDO + col;
+            if (RUN == 4)
+                *(float4 *)d = make_float4(o[q].c[run_elem(F8T, r, 0)], o[q].c[run_elem(F8T, r, 1 % RUN)],
+                                           o[q].c[run_elem(F8T, r, 2 % RUN)], o[q].c[run_elem(F8T, r, 3 % RUN)]);
+            else
+                *(float2 *)d = make_float2(o[q].c[run_elem(F8T, r, 0)], o[q].c[run_elem(F8T, r, 1 % RUN)]);
+        }
+    mlab_cluster_sync(); /* every block's O, m, l written (release) and visible (acquire) */
+    /* the weights of the row's splits, w_s / sum_s w_s l_s, one thread a head;
+     * the negative control (fault 2) leaves the last split out */
+    const int SU = S - (p.fault == 2 ? 1 : 0);
+    if (tid < MLA_H) {
+        float m[MLAB_CLUSTER_MAX], M = -INFINITY;
+#pragma unroll
+        for (int s = 0; s < MLAB_CLUSTER_MAX; s++) {
+            m[s] = s < SU ? mlab_cluster_ld_f32(mlab_cluster_map(sM + tid, s)) : -INFINITY;
+            M = fmaxf(M, m[s]);
+        }
+        float L = 0.f;
+#pragma unroll
+        for (int s = 0; s < MLAB_CLUSTER_MAX; s++) {
+            m[s] = M == -INFINITY || m[s] == -INFINITY ? 0.f : mla_exp(m[s] - M, FAST);
+            if (s < SU) L += m[s] * mlab_cluster_ld_f32(mlab_cluster_map(sL + tid, s));
+        }
+        const float rL = L > 0.f ? (FAST ? mlab_rcp_fast(L) : mlab_rcp_rn(L)) : 0.f;
+        const float vs = C::FMT == KV_FP8 ? p.kv_scale : 1.f; /* fp8: O is in units of kv_scale */
+#pragma unroll
+        for (int s = 0; s < MLAB_CLUSTER_MAX; s++)
+            if (s < S) sW[s * MLA_H + tid] = s < SU ? m[s] * rL * vs : 0.f;
+    }
+    __syncthreads();
+    /* block r: a contiguous run of the row's 4-column groups (adjacent
+     * threads, adjacent 16 bytes: no bank conflicts in the peers' memory) */
+    constexpr int NG = MLA_H * MLA_DV / 4;
+    const int rank = (int)mlab_cluster_rank(), g1 = (rank + 1) * NG / S;
+    for (int g = rank * NG / S + tid; g < g1; g += MLA_NT) {
+        const int h = g / (MLA_DV / 4), c = 4 * (g % (MLA_DV / 4));
+        float4 v[MLAB_CLUSTER_MAX];
+#pragma unroll
+        for (int s = 0; s < MLAB_CLUSTER_MAX; s++) /* all loads first: one DSMEM latency */
+            if (s < S) v[s] = mlab_cluster_ld_f32x4(mlab_cluster_map(sO + h * LDO + c, s));
+        float r[4] = {0.f, 0.f, 0.f, 0.f};
+#pragma unroll
+        for (int s = 0; s < MLAB_CLUSTER_MAX; s++)
+            if (s < S) {
+                const float w = sW[s * MLA_H + h];
+                r[0] += w * v[s].x; r[1] += w * v[s].y; r[2] += w * v[s].z; r[3] += w * v[s].w;
+            }
+        uint32_t b[2] = {0, 0};
+#pragma unroll
+        for (int k = 0; k < 4; k++) b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(r[k]) << (16 * (k & 1));
+        *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + c) = make_uint2(b[0], b[1]);
+    }
+    mlab_cluster_sync(); /* no block leaves while a peer may still read its shared memory */
+}
+#endif
+
 template <int KVF> struct mla_part16 {
     static constexpr bool value = (KVF & 7) == KV_FP8;
 };
@@ -802,6 +888,12 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     __syncthreads();
     MLAB_TR(tr3 = mlab_gtime();)
     mlab_grid_dep_trigger(); /* the combine may start launching */
+#if MLAB_HAVE_CLUSTER && defined(__CUDA_ARCH__)
+    if (p.merge_cluster) { /* the row's split blocks are a cluster: merge through their shared memory */
+        cluster_merge<C, FAST>(p, tok, o, smem, sM, sL, sS);
+        return;
+    }
+#endif
 
     /* epilogue */
     /* f16 partials stay in units of kv_scale (the combine applies it) */

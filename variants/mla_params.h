@@ -45,6 +45,10 @@ typedef struct {
                                  merges the row (0 between calls; the merger resets it) */
     int merge_inline;         /* 1: split partials merged by the row's last block (one
                                  launch); 0: by mla_combine (a second launch) */
+    int merge_cluster;        /* 1: a row's split blocks are one thread-block cluster and merge
+                                 through distributed shared memory (NVIDIA sm_90+, up to
+                                 MLAB_CLUSTER_MAX splits; mla_kernel.h cluster_merge); no
+                                 partials, no combine launch */
     int mx_e4m3_ok;           /* every E8M0 scale of the case folds into e4m3 exactly
                                  (mxfp4_e4m3 runs its fast path; else the exact one) */
     int fault;                /* negative control (MLAB_FAULT): 1 = read one row past each

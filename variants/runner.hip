@@ -27,7 +27,8 @@
 /* kept in step with launch_decode (launch_common.h) */
 int mlab_decode_launches(int q_fp8, const mla_params *p)
 {
-    return (q_fp8 && p->amax_blocks > 0 ? 1 : 0) + 1 + (p->splits > 1 && !p->merge_inline ? 1 : 0);
+    return (q_fp8 && p->amax_blocks > 0 ? 1 : 0) + 1 +
+           (p->splits > 1 && !p->merge_inline && !p->merge_cluster ? 1 : 0);
 }
 
 extern "C" {
@@ -83,6 +84,7 @@ struct mlab_gpu {
     int dev, sms, smem_max; /* shared memory (LDS) a block may use, bytes */
     int clock_mhz;
     int has_fp8_mma;        /* fp8 matrix instructions: sm_89+, gfx940+ */
+    int cluster_ok;         /* thread-block clusters: NVIDIA sm_90+ */
     size_t l2;
     hipStream_t s;
     void *flush;
@@ -267,6 +269,7 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_gpu_info *info, cha
              rv / 1000, (rv % 1000) / 10, dv / 1000, (dv % 1000) / 10);
     g->fp8_fmt = MLAB_FP8_E4M3FN;
     g->has_fp8_mma = 1; /* the build targets sm_89+ (mma e4m3) or it would not compile */
+    g->cluster_ok = prop.major >= 9; /* thread-block clusters (the cluster merge) */
 #else
     snprintf(info->backend, sizeof info->backend, "hip");
     snprintf(info->arch, sizeof info->arch, "%s", prop.gcnArchName);
@@ -554,6 +557,18 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     p->merge_inline = 0;
     p->amax_blocks = g->amax_blocks;
 #endif
+    /* the cluster merge (NVIDIA sm_90+ builds and GPUs, mla_decode's
+     * variants, 2..MLAB_CLUSTER_MAX splits): the default where it can run;
+     * MLAB_MERGE=combine forces the combine kernel (the GPU tests run both) */
+    p->merge_cluster = 0;
+#if MLAB_HAVE_CLUSTER
+    p->merge_cluster = g->cluster_ok && !v->no_cluster_merge && !p->merge_inline && splits >= 2 &&
+                       splits <= MLAB_CLUSTER_MAX && !(m && !strcmp(m, "combine"));
+#endif
+    if (m && strcmp(m, "combine") && strcmp(m, "inline") && strcmp(m, "cluster")) {
+        snprintf(why, whylen, "MLAB_MERGE=%.32s: expected combine, cluster or inline", m);
+        return MLAB_GPU_USAGE;
+    }
     p->fault = f && !strcmp(f, "overread") ? 1 : f && !strcmp(f, "merge") ? 2 : 0;
     return 0;
 }
