@@ -28,5 +28,24 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
     return launch_fit<KV_BF16, false, false>(p, s);
 }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
-extern const mlab_variant_impl mlab_impl_bf16 = {MLAB_V_bf16, 0, bps, mla_smem_min<KV_BF16>(), launch, 0, 0, NULL, smem_now};
+/* Long calls run bf16_t32's configuration (32-row tiles, two blocks an SM):
+ * on the H200 it is 4-10% faster where blocks run many tiles each and
+ * 2-15% slower where a call is a few tiles a block (papers/perf-notes.md
+ * v9: the four calls of 31+ 64-row tiles an SM against those of 8 or
+ * fewer); the crossover is taken at 16 tiles an SM. NVIDIA only (measured
+ * there; AMD's configuration is chosen by the device's LDS, launch_fit). */
+#define BF16_T32_TILES_PER_SM 16
+static const mlab_variant_impl *pick(int total_q, int max_vis, int sms)
+{
+    extern const mlab_variant_impl mlab_impl_bf16;
+#if defined(MLAB_NV)
+    const long tiles = (long)total_q * ((max_vis + MLA_BN - 1) / MLA_BN);
+    if (tiles >= (long)BF16_T32_TILES_PER_SM * sms) return &mlab_impl_bf16_t32;
+#else
+    (void)total_q; (void)max_vis; (void)sms;
+#endif
+    return &mlab_impl_bf16;
+}
+extern const mlab_variant_impl mlab_impl_bf16 = {MLAB_V_bf16, 0, bps, mla_smem_min<KV_BF16>(), launch, 0, 0, NULL, smem_now,
+                                                 0, 0, pick};
 #endif

@@ -5,7 +5,7 @@
 #include "mla_params.h"
 #include "mlab_hip.h"
 
-typedef struct {
+typedef struct mlab_variant_impl {
     int id;                                  /* mlab_variant_id (variants.h) */
     int q_fp8;                               /* needs the Q amax pass */
     int (*blocks_per_sm)(void);              /* occupancy of its main kernel */
@@ -23,6 +23,12 @@ typedef struct {
     int no_cluster_merge;                    /* 1: its decode only writes partials for the combine
                                                 kernel; 0: it is mla_decode, which can merge a
                                                 row's splits in a cluster (p->merge_cluster) */
+    /* NULL, or the implementation that runs a call of total_q query rows
+     * whose longest sequence is max_vis rows on a GPU of sms SMs: a variant
+     * may pick another configuration by the call's size (bf16: 32-row tiles
+     * on long calls); the runner then uses that entry for everything (split
+     * rule, launch, launch info), the results row keeps this variant's name */
+    const struct mlab_variant_impl *(*pick)(int total_q, int max_vis, int sms);
 } mlab_variant_impl;
 
 /* Kernels one call of the decode sequence launches (launch_common.h keeps it

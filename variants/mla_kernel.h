@@ -42,6 +42,9 @@ enum { MLA_KV_SMALL = 8 };
 /* -DMLAB_TRACE (NVIDIA, diagnostics): every kernel of the sequence records
  * %globaltimer (ns) at its phases into a buffer the runner passes in the
  * trace field and prints after the cold samples (layout: MLAB_TR_* below). */
+#define MLAB_TR_DECODE 1024                        /* amax block b: [2b], [2b + 1] */
+#define MLAB_TR_COMBINE (MLAB_TR_DECODE + 8 * 65536) /* decode block b: 8 words */
+#define MLAB_TR_WORDS (MLAB_TR_COMBINE + 4 * 65536)  /* combine block b: 4 words */
 #if defined(MLAB_TRACE) && defined(MLAB_NV)
 MLAB_DEV unsigned long long mlab_gtime(void)
 {
@@ -50,12 +53,20 @@ MLAB_DEV unsigned long long mlab_gtime(void)
     return t;
 }
 #define MLAB_TR(...) __VA_ARGS__
+/* a decode block's record: start, amax wait done, first tile ready, loop end, end, SM, tiles */
+MLAB_DEV void trace_decode(const mla_params &p, unsigned long long tr0, unsigned long long tr1,
+                           unsigned long long tr2, unsigned long long tr3, int tiles)
+{
+    if (threadIdx.x != 0 || !p.trace) return;
+    unsigned long long *tb = p.trace + MLAB_TR_DECODE + 8 * blockIdx.x;
+    unsigned sm;
+    asm("mov.u32 %0, %%smid;" : "=r"(sm));
+    tb[0] = tr0; tb[1] = tr1; tb[2] = tr2; tb[3] = tr3; tb[4] = mlab_gtime();
+    tb[5] = sm; tb[6] = tiles; tb[7] = 1;
+}
 #else
 #define MLAB_TR(...)
 #endif
-#define MLAB_TR_DECODE 1024                        /* amax block b: [2b], [2b + 1] */
-#define MLAB_TR_COMBINE (MLAB_TR_DECODE + 8 * 65536) /* decode block b: 8 words */
-#define MLAB_TR_WORDS (MLAB_TR_COMBINE + 4 * 65536)  /* combine block b: 4 words */
 
 #define MLA_BN 64
 #define MLA_NW 8
@@ -473,7 +484,7 @@ MLAB_DEV float q_fp8_row(const mla_params &p, int tok, float *red, Store store, 
 }
 
 #if MLAB_HAVE_CLUSTER && defined(__CUDA_ARCH__)
-/* ---- the cluster merge (NVIDIA sm_90+: arch/nv_cluster.h) -------------------
+/* ---- the cluster merge (-DMLAB_ONE_LAUNCH, NVIDIA sm_90+: arch/nv_cluster.h) -
  * A query row's split blocks are one thread-block cluster (rank = split;
  * launch_common.h launches the grid so); at the end of its tiles each block
  * leaves its unnormalized O (fp32, [16][MLA_DV + 4]) in its own shared
@@ -482,7 +493,11 @@ MLAB_DEV float q_fp8_row(const mla_params &p, int tok, float *red, Store store, 
  * of the row's 16 x 512 outputs, as
  *   out = sum_s w_s O_s / sum_s w_s l_s,   w_s = e^(m_s - max_s m_s)
  * (2^ for FAST, whose m is in log2 units). No partials in global memory, no
- * combine launch. Memory order: nv_cluster.h (two cluster barriers). */
+ * combine launch. Memory order: nv_cluster.h (two cluster barriers).
+ * Measured on the H200 (papers/perf-notes.md v9): not faster than the
+ * combine kernel where it fits in one wave, and up to 1.9x slower where a
+ * call's clusters do not (the GPU places a cluster only where all its
+ * blocks fit in one GPC at once), so MLAB_MERGE=cluster asks for it. */
 template <typename C, bool FAST>
 MLAB_DEV void cluster_merge(const mla_params &p, int tok, const acc16 (&o)[MLA_DV / MLA_NW / 16], uint8_t *smem,
                             const float *sM, const float *sL, float *sW)
@@ -891,6 +906,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #if MLAB_HAVE_CLUSTER && defined(__CUDA_ARCH__)
     if (p.merge_cluster) { /* the row's split blocks are a cluster: merge through their shared memory */
         cluster_merge<C, FAST>(p, tok, o, smem, sM, sL, sS);
+        MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, t1 - t0);)
         return;
     }
 #endif
@@ -970,12 +986,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         }
     }
 #endif
-    MLAB_TR(if (tid == 0 && p.trace) {
-        unsigned long long *tb = p.trace + MLAB_TR_DECODE + 8 * blockIdx.x;
-        unsigned sm; asm("mov.u32 %0, %%smid;" : "=r"(sm));
-        tb[0] = tr0; tb[1] = tr1; tb[2] = tr2; tb[3] = tr3; tb[4] = mlab_gtime();
-        tb[5] = sm; tb[6] = t1 - t0; tb[7] = 1;
-    })
+    MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, t1 - t0);)
 }
 
 /* out[tok, h, :] = sum_s 2^(lse_s - max) O_s / sum_s 2^(lse_s - max); zeros if no rows.

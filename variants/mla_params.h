@@ -45,10 +45,6 @@ typedef struct {
                                  merges the row (0 between calls; the merger resets it) */
     int merge_inline;         /* 1: split partials merged by the row's last block (one
                                  launch); 0: by mla_combine (a second launch) */
-    int merge_cluster;        /* 1: a row's split blocks are one thread-block cluster and merge
-                                 through distributed shared memory (NVIDIA sm_90+, up to
-                                 MLAB_CLUSTER_MAX splits; mla_kernel.h cluster_merge); no
-                                 partials, no combine launch */
     int mx_e4m3_ok;           /* every E8M0 scale of the case folds into e4m3 exactly
                                  (mxfp4_e4m3 runs its fast path; else the exact one) */
     int fault;                /* negative control (MLAB_FAULT): 1 = read one row past each
@@ -61,6 +57,11 @@ typedef struct {
     float kv_scale;           /* fp8 per-tensor scale (x = code * kv_scale); 1 otherwise */
     float fp8_max;            /* 448 (e4m3fn) or 240 (fnuz) */
     int xcd_count;            /* XCD remap: 8 on MI355X; 0 = no remap */
+    int merge_cluster;        /* 1: a row's split blocks are one thread-block cluster and merge
+                                 through distributed shared memory (MLAB_MERGE=cluster in
+                                 -DMLAB_ONE_LAUNCH builds, NVIDIA sm_90+, up to
+                                 MLAB_CLUSTER_MAX splits; mla_kernel.h cluster_merge); no
+                                 partials, no combine launch */
 } mla_params;
 
 #endif

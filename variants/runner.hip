@@ -115,6 +115,14 @@ struct mlab_gpu {
     int (*nvml_reasons)(void *, unsigned long long *);
 };
 
+/* what runs variant id on the loaded case: its entry, or the one its pick
+ * chooses for the case's size (launchers.h) */
+static const mlab_variant_impl *impl_for(const mlab_gpu *g, int id)
+{
+    const mlab_variant_impl *v = impl_of(id);
+    return v && v->pick ? v->pick(g->total_q, g->max_vis, g->sms) : v;
+}
+
 #define CK(call)                                                                          \
     do {                                                                                  \
         hipError_t e_ = (call);                                                           \
@@ -507,7 +515,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         snprintf(why, whylen, "no case loaded");
         return MLAB_GPU_ERR;
     }
-    const mlab_variant_impl *v = impl_of(id);
+    const mlab_variant_impl *v = impl_for(g, id);
     if (!v) {
         snprintf(why, whylen, "unknown variant id %d", id);
         return MLAB_GPU_USAGE;
@@ -557,14 +565,20 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     p->merge_inline = 0;
     p->amax_blocks = g->amax_blocks;
 #endif
-    /* the cluster merge (NVIDIA sm_90+ builds and GPUs, mla_decode's
-     * variants, 2..MLAB_CLUSTER_MAX splits): the default where it can run;
-     * MLAB_MERGE=combine forces the combine kernel (the GPU tests run both) */
+    /* MLAB_MERGE=cluster: a row's split blocks one thread-block cluster,
+     * merged through distributed shared memory (-DMLAB_ONE_LAUNCH builds for
+     * sm_90+, NVIDIA sm_90+ GPUs, mla_decode's variants without XCD
+     * placement, 2..MLAB_CLUSTER_MAX splits; elsewhere the combine kernel) */
     p->merge_cluster = 0;
+    if (m && !strcmp(m, "cluster")) {
 #if MLAB_HAVE_CLUSTER
-    p->merge_cluster = g->cluster_ok && !v->no_cluster_merge && !p->merge_inline && splits >= 2 &&
-                       splits <= MLAB_CLUSTER_MAX && !(m && !strcmp(m, "combine"));
+        p->merge_cluster = g->cluster_ok && !v->no_cluster_merge && p->xcd_count <= 1 && splits >= 2 &&
+                           splits <= MLAB_CLUSTER_MAX;
+#else
+        snprintf(why, whylen, "MLAB_MERGE=cluster needs a build with -DMLAB_ONE_LAUNCH=ON for NVIDIA sm_90+");
+        return MLAB_GPU_NODEV;
 #endif
+    }
     if (m && strcmp(m, "combine") && strcmp(m, "inline") && strcmp(m, "cluster")) {
         snprintf(why, whylen, "MLAB_MERGE=%.32s: expected combine, cluster or inline", m);
         return MLAB_GPU_USAGE;
@@ -575,7 +589,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
 
 static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_info *li)
 {
-    const mlab_variant_impl *v = impl_of(id);
+    const mlab_variant_impl *v = impl_for(g, id);
     li->splits = p->splits;
     li->grid = id == MLAB_V_fp8_xcd ? mlab_xcd_grid(p->total_q, p->splits, p->xcd_count) /* padded: xcd_map.h */
                                     : p->total_q * p->splits;
@@ -602,7 +616,7 @@ extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab
 #ifdef MLAB_ONE_LAUNCH
     CK(hipMemsetAsync(p.row_count, 0, sizeof(int) * (size_t)g->total_q, g->s));
 #endif
-    CK(impl_of(id)->launch(&p, g->s, g->scratch));
+    CK(impl_for(g, id)->launch(&p, g->s, g->scratch));
     CK(hipStreamSynchronize(g->s));
     CK(hipGetLastError());
     CK(hipMemcpy(out, p.out, nout * 2, hipMemcpyDeviceToHost));
@@ -615,7 +629,7 @@ static hipError_t launch_selected(mlab_gpu *g)
 {
     switch (g->sel) {
     case SEL_VARIANT:
-        return impl_of(g->sel_id)->launch(&g->sel_p, g->s, g->scratch);
+        return impl_for(g, g->sel_id)->launch(&g->sel_p, g->s, g->scratch);
     case SEL_READ:
         if (g->r_unroll == 4)
             mlab_read_kernel<4><<<g->r_grid, 512, 0, g->s>>>((const uint4 *)g->rbuf, g->r_n16, g->rsink);

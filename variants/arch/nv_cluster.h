@@ -18,16 +18,19 @@
  * shared memory exists until the block exits: a second mlab_cluster_sync
  * after the reads keeps every block alive until its peers have read it.
  *
- * MLAB_HAVE_CLUSTER is 1 in NVIDIA device code for sm_90+ and in host code
- * of builds for such an architecture (CMake defines MLAB_CLUSTER_BUILD);
- * 0 elsewhere (AMD has no clusters: the combine kernel merges there).
+ * MLAB_HAVE_CLUSTER is 1 in builds with the one-launch merges
+ * (-DMLAB_ONE_LAUNCH=ON: the cluster merge measured no faster than the
+ * combine kernel on the H200, papers/perf-notes.md v9) for sm_90+ (CMake
+ * defines MLAB_CLUSTER_BUILD), in their device and host code; 0 elsewhere
+ * (AMD has no clusters: the combine kernel merges there).
  */
 #ifndef MLAB_NV_CLUSTER_H
 #define MLAB_NV_CLUSTER_H
 
 #include "../mlab_hip.h"
 
-#if defined(MLAB_NV) && defined(MLAB_CLUSTER_BUILD) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
+#if defined(MLAB_NV) && defined(MLAB_ONE_LAUNCH) && defined(MLAB_CLUSTER_BUILD) && \
+    (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
 #define MLAB_HAVE_CLUSTER 1
 #else
 #define MLAB_HAVE_CLUSTER 0
