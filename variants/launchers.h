@@ -20,9 +20,9 @@ typedef struct mlab_variant_impl {
                                                 (AMD: the configuration launch_fit picks); NULL:
                                                 smem_bytes, which is then the least it needs */
     int tile_rows;                           /* kv rows a tile, for the split rule; 0 = 64 */
-    int no_cluster_merge;                    /* 1: its decode only writes partials for the combine
-                                                kernel; 0: it is mla_decode, which can merge a
-                                                row's splits in a cluster (p->merge_cluster) */
+    int combine_only;                        /* 1: its decode only writes partials for the combine
+                                                kernel; 0: it is mla_decode, which can also merge a
+                                                row's splits itself (p->merge_inline, merge_cluster) */
     /* NULL, or the implementation that runs a call of total_q query rows
      * whose longest sequence is max_vis rows on a GPU of sms SMs: a variant
      * may pick another configuration by the call's size (bf16: 32-row tiles

@@ -172,12 +172,21 @@ MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, i
      * (arch/amd_lds.h; rows past rend zeroed there, never read) */
     mlab_lds_dma_rows<C::BN, C::RAW_ROW, C::ROW_BYTES, MLA_NT>(dst, base + (size_t)first * C::ROW_BYTES, r0, rend);
 #else
-    constexpr int CH = C::ROW_BYTES / 16; /* 16-byte chunks a row */
-    for (int c = threadIdx.x; c < C::BN * CH; c += MLA_NT) {
-        int r = c / CH, k = c % CH, row = r0 + r;
-        int ok = row < rend;
-        const uint8_t *src = base + ((size_t)(first + (ok ? row : 0)) * C::ROW_BYTES) + 16 * k;
-        mlab_cp16(dst + r * C::RAW_ROW + 16 * k, src, ok);
+    /* A tile's rows are contiguous in global memory: its 16-byte chunk c is
+     * at +16 c there and at +16 c + pad * (c / CH) in shared memory (rows
+     * padded to RAW_ROW). Thread t copies chunks t, t + NT, ...: a warp
+     * reads 512 contiguous bytes, and the loop is unrolled with one base
+     * pointer, so a tile costs a few instructions a chunk (the row index,
+     * its mask, the two addresses) instead of a divided loop counter. */
+    constexpr int CH = C::ROW_BYTES / 16;         /* 16-byte chunks a row */
+    constexpr int N = C::BN * CH, PAD = C::RAW_ROW - C::ROW_BYTES;
+    const uint8_t *tb = base + ((size_t)first + r0) * C::ROW_BYTES + 16 * threadIdx.x; /* r0 < rend: a row of the item */
+    const int nok = rend - r0;                    /* rows of the tile in the sequence */
+#pragma unroll
+    for (int j = 0; j < (N + MLA_NT - 1) / MLA_NT; j++) {
+        const int c = threadIdx.x + j * MLA_NT, r = c / CH;
+        if (N % MLA_NT == 0 || c < N)
+            mlab_cp16(dst + 16 * c + PAD * r, r < nok ? tb + 16 * j * MLA_NT : tb - 16 * threadIdx.x, r < nok);
     }
 #endif
 }

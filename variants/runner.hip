@@ -551,6 +551,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
 #ifdef MLAB_ONE_LAUNCH
     p->merge_inline = splits > 1 && splits <= MLA_INLINE_MERGE_MAX && MLAB_MERGE_INLINE_DEFAULT;
     if (m && !strcmp(m, "inline")) p->merge_inline = splits > 1;
+    if (v->combine_only) p->merge_inline = 0; /* its decode cannot merge (fp8_wgmma) */
     if (m && !strcmp(m, "combine")) p->merge_inline = 0;
     p->amax_blocks = g->total_q <= MLA_QSMALL_ROWS && MLAB_AMAX_INLINE_DEFAULT ? 0 : g->amax_blocks;
     if (a && !strcmp(a, "pass")) p->amax_blocks = g->amax_blocks;
@@ -567,13 +568,14 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
 #endif
     /* MLAB_MERGE=cluster: a row's split blocks one thread-block cluster,
      * merged through distributed shared memory (-DMLAB_ONE_LAUNCH builds for
-     * sm_90+, NVIDIA sm_90+ GPUs, mla_decode's variants without XCD
-     * placement, 2..MLAB_CLUSTER_MAX splits; elsewhere the combine kernel) */
+     * sm_90+, NVIDIA sm_90+ GPUs, mla_decode's variants but fp8_xcd (its
+     * blocks are placed by XCD), 2..MLAB_CLUSTER_MAX splits; elsewhere the
+     * combine kernel) */
     p->merge_cluster = 0;
     if (m && !strcmp(m, "cluster")) {
 #if MLAB_HAVE_CLUSTER
-        p->merge_cluster = g->cluster_ok && !v->no_cluster_merge && p->xcd_count <= 1 && splits >= 2 &&
-                           splits <= MLAB_CLUSTER_MAX;
+        p->merge_cluster = g->cluster_ok && !v->combine_only && id != MLAB_V_fp8_xcd /* blocks placed by XCD */ &&
+                           splits >= 2 && splits <= MLAB_CLUSTER_MAX;
 #else
         snprintf(why, whylen, "MLAB_MERGE=cluster needs a build with -DMLAB_ONE_LAUNCH=ON for NVIDIA sm_90+");
         return MLAB_GPU_NODEV;
