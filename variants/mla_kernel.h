@@ -132,7 +132,8 @@ template <int KVF> struct mla_cfg {
     static constexpr int OFF_ROW = OFF_P + 16 * LDP;
     static constexpr int OFF_SC = OFF_ROW + 4 * 16 * 4;  /* mxfp4: E8M0 bytes of 2 tiles */
     static constexpr int OFF_QS = OFF_SC + (MX ? 2 * BN * MLA_NBLK : 0); /* MXS: Q's E8M0 scales [16][18] */
-    static constexpr int SMEM = OFF_QS + (MXS ? 16 * MLA_NBLK : 0);
+    static constexpr int OFF_LUT = OFF_QS + (MXS ? 16 * MLA_NBLK : 0); /* MX8: e4m3 magnitudes by E8M0 [256][8] */
+    static constexpr int SMEM = OFF_LUT + (FMT == KV_MX8 ? 256 * 8 : 0);
 #if defined(MLAB_AMD)
     static_assert(!SMALL || SMEM <= 65536, "mla_cfg: the MI300X configuration is over 64 KB of LDS");
 #endif
@@ -294,9 +295,28 @@ MLAB_DEV float q_amax_range(const uint16_t *q, size_t n8, size_t first, size_t s
  * value exactly while e - 127 is in [-8, 6] (normal or subnormal e4m3); the
  * runner sends calls with any scale outside to the exact bf16 path
  * (mla_params.mx_e4m3_ok). Per (row, block of 32): the 8 codes of the block's
- * magnitudes by 7 conversions, then 4 nibbles -> 4 codes by one byte permute
- * of that table and one for the signs. Rows past the end -> 0. */
-MLAB_DEV void e4m3_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile, int r0, int rend)
+ * magnitudes from a table by its E8M0 byte, then 4 nibbles -> 4 codes by one
+ * byte permute of them and one of the sign bits. Rows past the end -> 0.
+ *
+ * The e4m3 codes of the 8 E2M1 magnitudes {0, .5, 1, 1.5, 2, 3, 4, 6} times
+ * the E8M0 scale 2^(e - 127) (e = 0: 2^-127 as the spec's "scale 0"), as the
+ * two words a byte permute indexes: lo = codes of {0, .5, 1, 1.5}, hi = codes
+ * of {2, 3, 4, 6} (saturating RNE; exact where the call's scales allow the
+ * fast path, mx_e4m3_ok). */
+MLAB_DEV uint2 e4m3_magnitudes(uint32_t e)
+{
+    const float s = e ? __uint_as_float(e << 23) : __uint_as_float(0x00400000u);
+    return make_uint2((uint32_t)mlab_f32_to_fp8(0.5f * s) << 8 | (uint32_t)mlab_f32_to_fp8(s) << 16 |
+                          (uint32_t)mlab_f32_to_fp8(1.5f * s) << 24,
+                      (uint32_t)mlab_f32_to_fp8(2.f * s) | (uint32_t)mlab_f32_to_fp8(3.f * s) << 8 |
+                          (uint32_t)mlab_f32_to_fp8(4.f * s) << 16 | (uint32_t)mlab_f32_to_fp8(6.f * s) << 24);
+}
+
+/* One staged MXFP4 tile -> e4m3 codes with each block's scale folded in.
+ * lut: e4m3_magnitudes of every E8M0 byte, built once a block (256 x 8
+ * bytes of shared memory), so a (row, block) costs one table read, not 7
+ * conversions. */
+MLAB_DEV void e4m3_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile, int r0, int rend, const uint2 *lut)
 {
     typedef mla_cfg<KV_MX8> C;
     for (int c = threadIdx.x; c < C::BN * MLA_NBLK; c += MLA_NT) {
@@ -306,19 +326,21 @@ MLAB_DEV void e4m3_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile, in
             d[0] = d[1] = make_uint4(0, 0, 0, 0);
             continue;
         }
-        const uint32_t e = sc[c];
-        const float s = e ? __uint_as_float(e << 23) : __uint_as_float(0x00400000u);
-        const uint32_t lo = (uint32_t)mlab_f32_to_fp8(0.5f * s) << 8 | (uint32_t)mlab_f32_to_fp8(s) << 16 |
-                            (uint32_t)mlab_f32_to_fp8(1.5f * s) << 24;
-        const uint32_t hi = (uint32_t)mlab_f32_to_fp8(2.f * s) | (uint32_t)mlab_f32_to_fp8(3.f * s) << 8 |
-                            (uint32_t)mlab_f32_to_fp8(4.f * s) << 16 | (uint32_t)mlab_f32_to_fp8(6.f * s) << 24;
+        const uint2 t = lut[sc[c]];
+        const uint32_t lo = t.x, hi = t.y;
         const uint4 pk = *(const uint4 *)(raw + r * MLA_FP4_ROW + 16 * b);
         const uint32_t w[4] = {pk.x, pk.y, pk.z, pk.w};
         uint32_t o[8];
 #pragma unroll
-        for (int i = 0; i < 8; i++) {
-            const uint32_t q = (w[i >> 1] >> (16 * (i & 1))) & 0xffffu; /* 4 nibbles, low first */
-            o[i] = mlab_prmt(lo, hi, q & 0x7777u) | mlab_prmt(0u, 0x80808080u, (q >> 1) & 0x4444u);
+        for (int k = 0; k < 4; k++) { /* 8 nibbles (low first) -> 8 codes */
+            /* magnitudes: the permute reads the low 4 selector nibbles */
+            const uint32_t sel = w[k] & 0x77777777u;
+            /* signs: nibble j's bit 3 to bit 7 of byte j; after the shift
+             * byte i of ev holds nibble 2i's sign at bit 7, byte i of w
+             * nibble 2i+1's */
+            const uint32_t ev = (w[k] & 0x08080808u) << 4;
+            o[2 * k] = mlab_prmt(lo, hi, sel) | (mlab_prmt(ev, w[k], 0x5140u) & 0x80808080u);
+            o[2 * k + 1] = mlab_prmt(lo, hi, sel >> 16) | (mlab_prmt(ev, w[k], 0x7362u) & 0x80808080u);
         }
         d[0] = make_uint4(o[0], o[1], o[2], o[3]);
         d[1] = make_uint4(o[4], o[5], o[6], o[7]);
@@ -515,8 +537,10 @@ MLAB_DEV void cluster_merge(const mla_params &p, int tok, const acc16 (&o)[MLA_D
     constexpr int OCOLS = MLA_DV / MLA_NW, OT = OCOLS / 16, LDO = MLA_DV + 4;
     static_assert(C::DIRECT || C::NSTAGE * C::BN * C::RAW_ROW >= 16 * LDO * 4,
                   "cluster_merge: O must fit in the stage buffers");
+    static_assert(MLA_NT == MLA_H * MLAB_CLUSTER_MAX, "cluster_merge: one thread a (head, split)");
     float *sO = (float *)(smem + C::OFF_STAGE); /* the stages are free: every copy has landed */
     const int tid = threadIdx.x, warp = tid / MLAB_WARP, S = p.splits;
+    MLAB_TR(unsigned long long *tc = p.trace ? p.trace + MLAB_TR_COMBINE + 4 * blockIdx.x : nullptr;)
     constexpr int RUN = F8T ? MLAB_RUN_FP8 : MLAB_RUN_BF16;
 #pragma unroll
     for (int q = 0; q < OT; q++)
@@ -532,29 +556,30 @@ MLAB_DEV void cluster_merge(const mla_params &p, int tok, const acc16 (&o)[MLA_D
                 *(float2 *)d = make_float2(o[q].c[run_elem(F8T, r, 0)], o[q].c[run_elem(F8T, r, 1 % RUN)]);
         }
     mlab_cluster_sync(); /* every block's O, m, l written (release) and visible (acquire) */
-    /* the weights of the row's splits, w_s / sum_s w_s l_s, one thread a head;
-     * the negative control (fault 2) leaves the last split out */
-    const int SU = S - (p.fault == 2 ? 1 : 0);
-    if (tid < MLA_H) {
-        float m[MLAB_CLUSTER_MAX], M = -INFINITY;
-#pragma unroll
-        for (int s = 0; s < MLAB_CLUSTER_MAX; s++) {
-            m[s] = s < SU ? mlab_cluster_ld_f32(mlab_cluster_map(sM + tid, s)) : -INFINITY;
-            M = fmaxf(M, m[s]);
+    MLAB_TR(if (tid == 0 && tc) tc[0] = mlab_gtime();)
+    /* the weights w_s / sum_s w_s l_s: thread (h, s) = (tid / 16, tid % 16)
+     * reads split s's m and l of head h (one remote round trip for all),
+     * the 16 lanes of a head reduce by shuffles; the negative control
+     * (fault 2) leaves the last split out */
+    {
+        const int h = tid / MLAB_CLUSTER_MAX, s = tid % MLAB_CLUSTER_MAX;
+        const int SU = S - (p.fault == 2 ? 1 : 0);
+        float m = -INFINITY, l = 0.f;
+        if (s < SU) {
+            m = mlab_cluster_ld_f32(mlab_cluster_map(sM + h, s));
+            l = mlab_cluster_ld_f32(mlab_cluster_map(sL + h, s));
         }
-        float L = 0.f;
-#pragma unroll
-        for (int s = 0; s < MLAB_CLUSTER_MAX; s++) {
-            m[s] = M == -INFINITY || m[s] == -INFINITY ? 0.f : mla_exp(m[s] - M, FAST);
-            if (s < SU) L += m[s] * mlab_cluster_ld_f32(mlab_cluster_map(sL + tid, s));
-        }
+        float M = m;
+        for (int k = MLAB_CLUSTER_MAX / 2; k; k >>= 1) M = fmaxf(M, mlab_shfl_xor(M, k));
+        const float w = M == -INFINITY || m == -INFINITY ? 0.f : mla_exp(m - M, FAST);
+        float L = w * l;
+        for (int k = MLAB_CLUSTER_MAX / 2; k; k >>= 1) L += mlab_shfl_xor(L, k);
         const float rL = L > 0.f ? (FAST ? mlab_rcp_fast(L) : mlab_rcp_rn(L)) : 0.f;
         const float vs = C::FMT == KV_FP8 ? p.kv_scale : 1.f; /* fp8: O is in units of kv_scale */
-#pragma unroll
-        for (int s = 0; s < MLAB_CLUSTER_MAX; s++)
-            if (s < S) sW[s * MLA_H + tid] = s < SU ? m[s] * rL * vs : 0.f;
+        if (s < S) sW[s * MLA_H + h] = w * rL * vs;
     }
     __syncthreads();
+    MLAB_TR(if (tid == 0 && tc) tc[1] = mlab_gtime();)
     /* block r: a contiguous run of the row's 4-column groups (adjacent
      * threads, adjacent 16 bytes: no bank conflicts in the peers' memory) */
     constexpr int NG = MLA_H * MLA_DV / 4;
@@ -577,6 +602,7 @@ MLAB_DEV void cluster_merge(const mla_params &p, int tok, const acc16 (&o)[MLA_D
         for (int k = 0; k < 4; k++) b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(r[k]) << (16 * (k & 1));
         *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + c) = make_uint2(b[0], b[1]);
     }
+    MLAB_TR(if (tid == 0 && tc) { tc[2] = mlab_gtime(); tc[3] = 2; })
     mlab_cluster_sync(); /* no block leaves while a peer may still read its shared memory */
 }
 #endif
@@ -676,6 +702,8 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         sM[tid] = -INFINITY;
         sL[tid] = 0.f;
     }
+    if (C::FMT == KV_MX8) /* e4m3_tile's table (read after the first tile's barrier) */
+        for (int e = tid; e < 256; e += MLA_NT) ((uint2 *)(smem + C::OFF_LUT))[e] = e4m3_magnitudes((uint32_t)e);
 
     /* prologue: Q (bf16) rides in the first group */
 #pragma unroll
@@ -762,7 +790,8 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         if (C::TILE) {
             fetch_scales(t + 1);
             if (C::FMT == KV_MX8)
-                e4m3_tile(sSc + (i & 1) * C::BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * C::BN, rend);
+                e4m3_tile(sSc + (i & 1) * C::BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * C::BN, rend,
+                          (const uint2 *)(smem + C::OFF_LUT));
             else
                 dequant_tile(sSc + (i & 1) * C::BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * C::BN, rend);
             tile = smem + C::OFF_TILE;

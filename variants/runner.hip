@@ -699,7 +699,7 @@ extern "C" int mlab_gpu_graph(mlab_gpu *g, int iters, double *us, char *why, siz
                 const unsigned long long *d = tb + MLAB_TR_DECODE + 8 * b;
                 if (d[7]) fprintf(stderr, "TD %d %llu %llu %llu %llu %llu %llu %llu\n", b, d[5], d[6], d[0], d[1], d[2], d[3], d[4]);
                 const unsigned long long *c = tb + MLAB_TR_COMBINE + 4 * b;
-                if (c[3]) fprintf(stderr, "TC %d %llu %llu %llu\n", b, c[0], c[1], c[2]);
+                if (c[3]) fprintf(stderr, "TC %d %llu %llu %llu %llu\n", b, c[0], c[1], c[2], c[3]);
             }
         }
         free(tb);

@@ -9,7 +9,8 @@ after each variant's cold samples, one line per block of the last cold call
   TRACE variant ID last cold sample US us
   TA block start end                                  (Q amax pass, a8w8)
   TD block smid tiles start amax_wait tile0 loop_end end   (decode)
-  TC block start wait_done end                         (split combine)
+  TC block start wait_done end 1                       (split combine)
+  TC block synced weights data_read 2                  (cluster merge, by decode block)
 For each variant this prints, in us from the call's first kernel start: each
 phase's min / median / max over blocks, the time a tile after the first, the
 gap between the loop ends of the two blocks sharing an SM, and the span of
@@ -50,9 +51,14 @@ def report(run):
     if gaps:
         solo = sum(1 for v in by_sm.values() if len(v) == 1)
         print(f"  SMs with two blocks: {len(gaps)}, loop-end gap {q(gaps)}; SMs with one: {solo}")
+    k = [x for x in c if x[3] == 2]  # the cluster merge's phases, recorded by the decode blocks
+    c = [x for x in c if x[3] != 2]
     if c:
         print(f"  combine       start {q([us(x[0]) for x in c])} | wait done {q([us(x[1]) for x in c])}"
               f" | end {q([us(x[2]) for x in c])}")
+    if k:
+        print(f"  cluster merge synced {q([us(x[0]) for x in k])} | weights {q([us(x[1]) for x in k])}"
+              f" | data read {q([us(x[2]) for x in k])}")
     span = max([us(x[6]) for x in d] + [us(x[2]) for x in c])
     print(f"  span, first start to last end: {span:.1f} us (event-timed sample {run['sample']} us)")
 
@@ -73,7 +79,7 @@ def main():
             elif runs and w[0] == "TD":
                 runs[-1]["D"][int(w[1])] = [int(x) for x in w[2:9]]
             elif runs and w[0] == "TC":
-                runs[-1]["C"][int(w[1])] = [int(x) for x in w[2:5]]
+                runs[-1]["C"][int(w[1])] = [int(x) for x in w[2:5]] + [int(w[5]) if len(w) > 5 else 1]
     if not runs:
         sys.exit(f"{sys.argv[1]}: no TRACE lines (was mlabench built with -DMLAB_TRACE?)")
     for run in runs:

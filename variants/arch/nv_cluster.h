@@ -55,7 +55,10 @@ MLAB_DEV unsigned mlab_cluster_rank(void)
     asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
     return r;
 }
-/* the cluster address of the same shared-memory location in block `rank` */
+/* the cluster address of the same shared-memory location in block `rank`.
+ * The loads below are volatile (kept in program order with the barriers,
+ * which clobber memory) but do not clobber memory themselves, so a
+ * thread's loads are issued back to back. */
 MLAB_DEV uint32_t mlab_cluster_map(const void *smem, unsigned rank)
 {
     const uint32_t a = (uint32_t)__cvta_generic_to_shared(smem);
@@ -66,14 +69,14 @@ MLAB_DEV uint32_t mlab_cluster_map(const void *smem, unsigned rank)
 MLAB_DEV float mlab_cluster_ld_f32(uint32_t addr)
 {
     float v;
-    asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(addr) : "memory");
+    asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(addr));
     return v;
 }
 MLAB_DEV float4 mlab_cluster_ld_f32x4(uint32_t addr)
 {
     float4 v;
     asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
-                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(addr) : "memory");
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(addr));
     return v;
 }
 #endif
