@@ -180,6 +180,18 @@ MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, i
      * pointer, so a tile costs a few instructions a chunk (the row index,
      * its mask, the two addresses) instead of a divided loop counter. */
     constexpr int CH = C::ROW_BYTES / 16;         /* 16-byte chunks a row */
+    if (C::FMT == KV_FP8) {
+        /* fp8 keeps the rolled loop: the unrolled copy measured 1-4% slower
+         * at 256 x 8192 (two blocks an SM at the register limit) and no
+         * faster elsewhere (papers/perf-notes.md v9) */
+        for (int c = threadIdx.x; c < C::BN * CH; c += MLA_NT) {
+            int r = c / CH, k = c % CH, row = r0 + r;
+            int ok = row < rend;
+            const uint8_t *src = base + ((size_t)(first + (ok ? row : 0)) * C::ROW_BYTES) + 16 * k;
+            mlab_cp16(dst + r * C::RAW_ROW + 16 * k, src, ok);
+        }
+        return;
+    }
     constexpr int N = C::BN * CH, PAD = C::RAW_ROW - C::ROW_BYTES;
     const uint8_t *tb = base + ((size_t)first + r0) * C::ROW_BYTES + 16 * threadIdx.x; /* r0 < rend: a row of the item */
     const int nok = rend - r0;                    /* rows of the tile in the sequence */
