@@ -180,10 +180,11 @@ MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, i
      * pointer, so a tile costs a few instructions a chunk (the row index,
      * its mask, the two addresses) instead of a divided loop counter. */
     constexpr int CH = C::ROW_BYTES / 16;         /* 16-byte chunks a row */
-    if (C::FMT == KV_FP8) {
-        /* fp8 keeps the rolled loop: the unrolled copy measured 1-4% slower
-         * at 256 x 8192 (two blocks an SM at the register limit) and no
-         * faster elsewhere (papers/perf-notes.md v9) */
+    if (!C::MX) {
+        /* bf16 and fp8 keep the rolled loop: the unrolled copy below measured
+         * 1-4% slower for fp8 at 256 x 8192 (two blocks an SM at the register
+         * limit) and 1-2% slower for bf16 on short calls, faster nowhere
+         * (papers/perf-notes.md v9); the MXFP4 rows (18 chunks) gain 2-4% */
         for (int c = threadIdx.x; c < C::BN * CH; c += MLA_NT) {
             int r = c / CH, k = c % CH, row = r0 + r;
             int ok = row < rend;
