@@ -34,6 +34,18 @@ int main(void)
             snprintf(what, sizeof what, "W %d T %d: %d splits within 1..min(T, 64)", W, T, s);
             check(s >= 1 && s <= (T < 64 ? T : 64), what);
         }
+    /* bf16's tile choice: 32-row tiles on the four long cases, where the
+     * H200 measured them faster (papers/reports/h200-2026-12-01f), 64-row
+     * tiles on the four short ones, where it measured them slower */
+    const int want_t32[8] = {0, 0, 0, 1, 0, 1, 1, 1};
+    for (int i = 0; i < 8; i++) {
+        int W = cases[i][0], T = cases[i][1] / 64;
+        int want = want_t32[i], got = mlab_bf16_small_tiles(W, T, 132);
+        snprintf(what, sizeof what, "bf16 %dx%d on 132 SMs: %s-row tiles (measured faster: %s)", W, cases[i][1],
+                 got ? "32" : "64", want ? "32" : "64");
+        check(got == want, what);
+    }
+    check(!mlab_bf16_small_tiles(1000, 1000, 0), "no SM count: 64-row tiles");
     printf("test_splits: %d checks, %d failed\n", checked, failed);
     return failed ? 1 : 0;
 }

@@ -7,11 +7,18 @@
  * launched as a programmatic dependent of the decode on NVIDIA.
  * Parent: none.
  * Measured (H200, CUDA 13.0, recorded competition inputs, cold medians, v6
- * 2041b49; papers/reports/h200-2026-11-30c, papers/perf-notes.md): 256x8192
+ * 2041b49; papers/reports/h200-2026-11-30c, papers/perf-notes.md), the
+ * 64-row kernel: 256x8192
  * 646 us = 88.6% of copy bandwidth, 64x8192 177 us (80.7%), 32x8192 98.7 us
  * (72.5%), 256x1024 101 us (72.8%), 4x1024 13.7 us; geomean of the 8 cases
  * 68.0 us (v5 71.4 on the same machine; v4 76.9; FlashMLA: 68 us). Kernel
  * error vs the fp32 reference: rel RMS 1.8e-3..2.0e-3 (bf16 output rounding).
+ * Tile rule (v9, 6f6ee29): on NVIDIA a call of 16+ 64-row tiles an SM runs
+ * bf16_t32's configuration (32-row tiles, two blocks an SM; splits.h,
+ * mlab_bf16_small_tiles; the pick below): 256x8192 589 us (1.11x the read
+ * limit, was 647), 256x1024 92.4 (-8%), 64x8192 167 (-5%), 32x8192 95.0
+ * (-3%); the short calls unchanged; geomean 65.8 us, 1.43x the read limit,
+ * 1.01x FlashInfer's (papers/reports/h200-2026-12-01f).
  * Tried and dropped: 4 warps a block (latency-bound, 31-67%); one split per
  * SM wave regardless of block cost (64 splits at 256x8192: 1851 us); a
  * thread per KV row in the cp.async mapping (-12%); L2 prefetch of the tiles
@@ -19,6 +26,9 @@
  */
 #include "launch_common.h"
 #include "variants.h"
+extern "C" {
+#include "splits.h" /* mlab_bf16_small_tiles */
+}
 
 static int bps(void) { return blocks_per_sm_fit<KV_BF16, false, false>(); }
 static int smem_now(void) { return smem_fit<KV_BF16>(); }
@@ -28,19 +38,15 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
     return launch_fit<KV_BF16, false, false>(p, s);
 }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
-/* Long calls run bf16_t32's configuration (32-row tiles, two blocks an SM):
- * on the H200 it is 4-10% faster where blocks run many tiles each and
- * 2-15% slower where a call is a few tiles a block (papers/perf-notes.md
- * v9: the four calls of 31+ 64-row tiles an SM against those of 8 or
- * fewer); the crossover is taken at 16 tiles an SM. NVIDIA only (measured
- * there; AMD's configuration is chosen by the device's LDS, launch_fit). */
-#define BF16_T32_TILES_PER_SM 16
+/* Long calls run bf16_t32's configuration (32-row tiles, two blocks an SM),
+ * by the documented rule mlab_bf16_small_tiles (splits.h): NVIDIA only,
+ * where it was measured; AMD's configuration is chosen by the device's LDS
+ * (launch_fit). */
 static const mlab_variant_impl *pick(int total_q, int max_vis, int sms)
 {
     extern const mlab_variant_impl mlab_impl_bf16;
 #if defined(MLAB_NV)
-    const long tiles = (long)total_q * ((max_vis + MLA_BN - 1) / MLA_BN);
-    if (tiles >= (long)BF16_T32_TILES_PER_SM * sms) return &mlab_impl_bf16_t32;
+    if (mlab_bf16_small_tiles(total_q, (max_vis + MLA_BN - 1) / MLA_BN, sms)) return &mlab_impl_bf16_t32;
 #else
     (void)total_q; (void)max_vis; (void)sms;
 #endif

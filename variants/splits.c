@@ -21,3 +21,8 @@ int mlab_choose_splits(int W, int T, int B)
     }
     return best;
 }
+
+int mlab_bf16_small_tiles(int W, int T, int sms)
+{
+    return sms > 0 && (long)W * T >= (long)MLAB_BF16_T32_TILES * sms;
+}

@@ -12,7 +12,8 @@
 
 #define MLAB_VARIANT_LIST(X)                                                                        \
     X(0, bf16, MLAB_KV_BF16, 0, 0, "", "kernel:bf16",                                               \
-      "split-KV flash decoding, bf16 Q and KV on the matrix units, fp32 accumulation, LSE merge")   \
+      "split-KV flash decoding, bf16 Q and KV on the matrix units, fp32 accumulation, LSE merge; " \
+      "on NVIDIA long calls in 32-row tiles (the tile rule)")                                       \
     X(1, fp8, MLAB_KV_FP8, 1, 1, "bf16", "kernel:fp8",                                              \
       "a8w8: Q quantized per tensor in the call, fp8 KV, fp8 Q.K, P rounded to fp8 for P.V")       \
     X(2, mxfp4, MLAB_KV_MXFP4, 0, 0, "bf16", "kernel:mxfp4",                                        \
