@@ -22,23 +22,27 @@ template <int KVF, bool FAST, bool XCD> static int blocks_per_sm_of(void)
     return n > 0 ? n : 1;
 }
 
-/* Launch kern<<<grid, block, smem, s>>>(p) as a programmatic dependent of
- * the kernel before it in the stream where the GPU supports it (NVIDIA
- * sm_90+: its blocks start while that kernel drains and wait for it with
- * mlab_grid_dep_wait), else as a plain launch. Build with -DMLAB_NO_PDL to
- * measure without it (H200: PDL saves 2-3 us a call on fp8). */
+/* Launch kern<<<grid, block, smem, s>>>(p) through cudaLaunchKernelEx on
+ * NVIDIA: with `dependent`, as a programmatic dependent of the kernel before
+ * it in the stream where the GPU supports it (sm_90+: its blocks start while
+ * that kernel drains and wait for it with mlab_grid_dep_wait; build with
+ * -DMLAB_NO_PDL to measure without it: H200, PDL saves 2-3 us a call on
+ * fp8), and with cluster > 1 as clusters of that many blocks, consecutive in
+ * blockIdx.x (cluster_merge: rank = split). Elsewhere a plain launch. */
 template <typename K>
-static hipError_t launch_after(K kern, int grid, int block, int smem, hipStream_t s, const mla_params *p,
-                               int cluster = 1)
+static hipError_t launch_ex(K kern, int grid, int block, int smem, hipStream_t s, const mla_params *p,
+                            bool dependent, int cluster)
 {
 #if defined(MLAB_NV)
     cudaLaunchAttribute attr[2];
     int n = 0;
 #if !defined(MLAB_NO_PDL)
-    attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[n++].val.programmaticStreamSerializationAllowed = 1;
+    if (dependent) {
+        attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr[n++].val.programmaticStreamSerializationAllowed = 1;
+    }
 #endif
-    if (cluster > 1) { /* blocks cluster-consecutive in blockIdx.x (cluster_merge's rank = split) */
+    if (cluster > 1) {
         attr[n].id = cudaLaunchAttributeClusterDimension;
         attr[n].val.clusterDim.x = cluster;
         attr[n].val.clusterDim.y = 1;
@@ -51,38 +55,19 @@ static hipError_t launch_after(K kern, int grid, int block, int smem, hipStream_
     cfg.stream = s;
     cfg.attrs = attr;
     cfg.numAttrs = n;
+    (void)dependent;
     return cudaLaunchKernelEx(&cfg, kern, *p);
 #else
-    (void)cluster;
+    (void)dependent; (void)cluster;
     kern<<<grid, block, smem, s>>>(*p);
     return hipGetLastError();
 #endif
 }
-
-/* A launch as a cluster of `cluster` blocks (NVIDIA sm_90+), not a dependent. */
 template <typename K>
-static hipError_t launch_cluster(K kern, int grid, int block, int smem, hipStream_t s, const mla_params *p,
-                                 int cluster)
+static hipError_t launch_after(K kern, int grid, int block, int smem, hipStream_t s, const mla_params *p,
+                               int cluster = 1)
 {
-#if defined(MLAB_NV)
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = cluster;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(block);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = s;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    return cudaLaunchKernelEx(&cfg, kern, *p);
-#else
-    (void)cluster;
-    kern<<<grid, block, smem, s>>>(*p);
-    return hipGetLastError();
-#endif
+    return launch_ex(kern, grid, block, smem, s, p, true, cluster);
 }
 
 /* The call's launch sequence around a decode kernel `dec` (block threads,
@@ -130,7 +115,7 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
         mla_q_amax<<<p->amax_blocks, 256, 0, s>>>(*p);
         e = launch_after(dec, grid, block, smem, s, p, cluster);
     } else if (cluster > 1) {
-        e = launch_cluster(dec, grid, block, smem, s, p, cluster);
+        e = launch_ex(dec, grid, block, smem, s, p, false, cluster);
     } else {
         dec<<<grid, block, smem, s>>>(*p);
         e = hipGetLastError();
