@@ -98,7 +98,9 @@ static inline double mlab_flush_seconds(double bytes) { return bytes / 2e12; }
 void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *throttled);
 
 /* The build's knobs and flags that change a kernel's meaning ("pdl=1
- * fast_math=1 trace=0 arch=sm_90a ..."), for the results file. */
+ * fast_math=1 trace=0 arch=sm_90a ..."), then the run-time ones ("merge=
+ * default amax=default fault=none": MLAB_MERGE, MLAB_AMAX, MLAB_FAULT), for
+ * the results file. */
 const char *mlab_gpu_build_knobs(void);
 
 #endif

@@ -186,7 +186,21 @@ extern "C" void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *thro
     if (g->nvml_reasons && g->nvml_reasons(g->nvml_dev, &r) == 0) *throttled = (r & ~3ull) != 0;
 }
 
+/* the build's knobs (below), then the run-time ones that change what a
+ * call runs: the merge (MLAB_MERGE), the Q amax (MLAB_AMAX) and a negative
+ * control (MLAB_FAULT), "default" where unset */
+static const char *build_knobs(void);
 extern "C" const char *mlab_gpu_build_knobs(void)
+{
+    static char buf[256];
+    if (!buf[0]) {
+        const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT");
+        snprintf(buf, sizeof buf, "%s merge=%.16s amax=%.16s fault=%.16s", build_knobs(), m ? m : "default",
+                 a ? a : "default", f ? f : "none");
+    }
+    return buf;
+}
+static const char *build_knobs(void)
 {
     return "backend="
 #ifdef MLAB_NV
