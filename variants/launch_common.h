@@ -41,6 +41,8 @@ static hipError_t launch_ex(K kern, int grid, int block, int smem, hipStream_t s
         attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
         attr[n++].val.programmaticStreamSerializationAllowed = 1;
     }
+#else
+    (void)dependent;
 #endif
     if (cluster > 1) {
         attr[n].id = cudaLaunchAttributeClusterDimension;
@@ -55,7 +57,6 @@ static hipError_t launch_ex(K kern, int grid, int block, int smem, hipStream_t s
     cfg.stream = s;
     cfg.attrs = attr;
     cfg.numAttrs = n;
-    (void)dependent;
     return cudaLaunchKernelEx(&cfg, kern, *p);
 #else
     (void)dependent; (void)cluster;

@@ -173,18 +173,12 @@ MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, i
      * (arch/amd_lds.h; rows past rend zeroed there, never read) */
     mlab_lds_dma_rows<C::BN, C::RAW_ROW, C::ROW_BYTES, MLA_NT>(dst, base + (size_t)first * C::ROW_BYTES, r0, rend);
 #else
-    /* A tile's rows are contiguous in global memory: its 16-byte chunk c is
-     * at +16 c there and at +16 c + pad * (c / CH) in shared memory (rows
-     * padded to RAW_ROW). Thread t copies chunks t, t + NT, ...: a warp
-     * reads 512 contiguous bytes, and the loop is unrolled with one base
-     * pointer, so a tile costs a few instructions a chunk (the row index,
-     * its mask, the two addresses) instead of a divided loop counter. */
     constexpr int CH = C::ROW_BYTES / 16;         /* 16-byte chunks a row */
     if (!C::MX) {
         /* bf16 and fp8 keep the rolled loop: the unrolled copy below measured
          * 1-4% slower for fp8 at 256 x 8192 (two blocks an SM at the register
-         * limit) and 1-2% slower for bf16 on short calls, faster nowhere
-         * (papers/perf-notes.md v9); the MXFP4 rows (18 chunks) gain 2-4% */
+         * limit) and up to 1.3% slower for bf16 on short calls, faster nowhere
+         * (papers/perf-notes.md v9); the MXFP4 rows (18 chunks) gain 1-4% */
         for (int c = threadIdx.x; c < C::BN * CH; c += MLA_NT) {
             int r = c / CH, k = c % CH, row = r0 + r;
             int ok = row < rend;
@@ -193,6 +187,12 @@ MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, i
         }
         return;
     }
+    /* A tile's rows are contiguous in global memory: its 16-byte chunk c is
+     * at +16 c there and at +16 c + pad * (c / CH) in shared memory (rows
+     * padded to RAW_ROW). Thread t copies chunks t, t + NT, ...: a warp
+     * reads 512 contiguous bytes, and the loop is unrolled with one base
+     * pointer, so a tile costs a few instructions a chunk (the row index,
+     * its mask, the two addresses) instead of a divided loop counter. */
     constexpr int N = C::BN * CH, PAD = C::RAW_ROW - C::ROW_BYTES;
     const uint8_t *tb = base + ((size_t)first + r0) * C::ROW_BYTES + 16 * threadIdx.x; /* r0 < rend: a row of the item */
     const int nok = rend - r0;                    /* rows of the tile in the sequence */

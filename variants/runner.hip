@@ -100,6 +100,7 @@ struct mlab_gpu {
     uint16_t *scratch;      /* one of them: kv_rows x 576 bf16 for mxfp4_unfused */
     /* what warm / cold / graph act on */
     int sel, sel_id;
+    const struct mlab_variant_impl *sel_v; /* what runs sel_id on this case (impl_for), resolved once */
     mla_params sel_p;
     void *rbuf;             /* the read probe's source (grows) and its sink */
     size_t rbuf_bytes;
@@ -645,7 +646,7 @@ static hipError_t launch_selected(mlab_gpu *g)
 {
     switch (g->sel) {
     case SEL_VARIANT:
-        return impl_for(g, g->sel_id)->launch(&g->sel_p, g->s, g->scratch);
+        return g->sel_v->launch(&g->sel_p, g->s, g->scratch);
     case SEL_READ:
         if (g->r_unroll == 4)
             mlab_read_kernel<4><<<g->r_grid, 512, 0, g->s>>>((const uint4 *)g->rbuf, g->r_n16, g->rsink);
@@ -669,6 +670,7 @@ extern "C" int mlab_gpu_select(mlab_gpu *g, int id, int splits, mlab_launch_info
 #endif
     g->sel = SEL_VARIANT;
     g->sel_id = id;
+    g->sel_v = impl_for(g, id); /* not on every timed launch */
     launch_info(g, id, &g->sel_p, li);
     return 0;
 }
