@@ -53,5 +53,5 @@ static const mlab_variant_impl *pick(int total_q, int max_vis, int sms)
     return &mlab_impl_bf16;
 }
 extern const mlab_variant_impl mlab_impl_bf16 = {MLAB_V_bf16, 0, bps, mla_smem_min<KV_BF16>(), launch, 0, 0, NULL, smem_now,
-                                                 0, 0, pick};
+                                                 0, pick};
 #endif

@@ -30,6 +30,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
     return launch_decode<T32, false, false>(p, s);
 }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
-extern const mlab_variant_impl mlab_impl_bf16_t32 = {MLAB_V_bf16_t32, 0, bps, mla_cfg<T32>::SMEM, launch, 0, 0, NULL,
-                                                     NULL, 32};
+extern const mlab_variant_impl mlab_impl_bf16_t32 = {MLAB_V_bf16_t32, 0, bps, mla_cfg<T32>::SMEM, launch, 0, 0, NULL};
 #endif

@@ -46,7 +46,7 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;
     static bool attr_set = false;
-    return launch_sequence<true, true, false>(mla_decode_wg<true>, WG_NT, wg_cfg::SMEM, true, p, s, attr_set);
+    return launch_sequence<true, false>(mla_decode_wg<true>, WG_NT, wg_cfg::SMEM, true, p, s, attr_set);
 }
 #define WG_WHY NULL
 #else
@@ -60,5 +60,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 #endif
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
 extern const mlab_variant_impl mlab_impl_fp8_wgmma = {MLAB_V_fp8_wgmma, 1, bps, wg_cfg::SMEM, launch, 0, WG_NT,
-                                                      WG_WHY, NULL, 0, 1 /* combine_only */};
+                                                      WG_WHY, NULL, 1 /* combine_only */};
 #endif

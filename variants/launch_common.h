@@ -74,11 +74,10 @@ static hipError_t launch_after(K kern, int grid, int block, int smem, hipStream_
 /* The call's launch sequence around a decode kernel `dec` (block threads,
  * smem bytes of dynamic shared memory): the Q amax pass first when a8w8 (the
  * decode launched as its programmatic dependent), the combine after it when
- * split and not merged in a cluster (also a dependent). PART16: the decode
- * writes f16 partials. XCD
+ * split and not merged in a cluster (also a dependent). XCD
  * (fp8_xcd): a row's split blocks and its combine placed on one XCD, the
  * grids padded (xcd_map.h). */
-template <bool FAST, bool PART16, bool XCD, typename K>
+template <bool FAST, bool XCD, typename K>
 static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const mla_params *p, hipStream_t s,
                                   bool &attr_set)
 {
@@ -89,13 +88,13 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
         /* every kernel of the sequence asks for the largest shared-memory
          * carve-out, so the SMs need no L1/shared reconfiguration between
          * them (H200: fp8 1-3% faster, papers/perf-notes.md) */
-        if ((e = cudaFuncSetAttribute(mla_combine<FAST, PART16>,
+        if ((e = cudaFuncSetAttribute(mla_combine<FAST>,
                                       cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
             (e = cudaFuncSetAttribute(mla_q_amax, cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
             (e = cudaFuncSetAttribute(dec, cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess)
             return e;
         if constexpr (XCD)
-            if ((e = cudaFuncSetAttribute(mla_combine_xcd<FAST, PART16>,
+            if ((e = cudaFuncSetAttribute(mla_combine_xcd<FAST>,
                                           cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess)
                 return e;
 #if MLAB_HAVE_CLUSTER
@@ -123,11 +122,11 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
     }
     if (e == hipSuccess && p->splits > 1 && !p->merge_inline && !p->merge_cluster) {
         if constexpr (XCD) /* (only fp8_xcd instantiates the placed combine) */
-            e = place ? launch_after(mla_combine_xcd<FAST, PART16>, mlab_xcd_grid(p->total_q, MLA_H, p->xcd_count),
+            e = place ? launch_after(mla_combine_xcd<FAST>, mlab_xcd_grid(p->total_q, MLA_H, p->xcd_count),
                                      MLA_DV / 4, 0, s, p)
-                      : launch_after(mla_combine<FAST, PART16>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+                      : launch_after(mla_combine<FAST>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
         else
-            e = launch_after(mla_combine<FAST, PART16>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+            e = launch_after(mla_combine<FAST>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
     }
     return e != hipSuccess ? e : hipGetLastError();
 }
@@ -136,8 +135,8 @@ template <int KVF, bool FAST, bool XCD>
 static hipError_t launch_decode(const mla_params *p, hipStream_t s)
 {
     static bool attr_set = false;
-    return launch_sequence<FAST, mla_part16<KVF>::value, XCD>(mla_decode<KVF, FAST, XCD>, MLA_NT,
-                                                               mla_cfg<KVF>::SMEM, (KVF & 7) == KV_FP8, p, s, attr_set);
+    return launch_sequence<FAST, XCD>(mla_decode<KVF, FAST, XCD>, MLA_NT, mla_cfg<KVF>::SMEM, (KVF & 7) == KV_FP8, p,
+                                      s, attr_set);
 }
 
 /* AMD: the decode configuration for this device. A build for MI300X/MI325X

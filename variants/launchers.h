@@ -19,7 +19,6 @@ typedef struct mlab_variant_impl {
     int (*smem_used)(void);                  /* the main kernel's shared memory on this device
                                                 (AMD: the configuration launch_fit picks); NULL:
                                                 smem_bytes, which is then the least it needs */
-    int tile_rows;                           /* kv rows a tile, for the split rule; 0 = 64 */
     int combine_only;                        /* 1: its decode only writes partials for the combine
                                                 kernel; 0: it is mla_decode, which can also merge a
                                                 row's splits itself (p->merge_inline, merge_cluster) */

@@ -13,7 +13,7 @@
  *      m, sum l, rescale factor alpha; P to sP (bf16, or fp8-rounded f16).
  *   3. O = alpha O + P V: warp w owns output columns 64w..64w+63.
  * A block writes bf16 output directly when splits == 1, else its normalized
- * partial O (fp32; f16 in kv_scale units for fp8 KV, mla_part16) and
+ * partial O in f16 with a multiplier a head ("split partials" below) and its
  * log2-sum-exp2 for mla_combine.
  * Template knobs: KVF (kv format), FAST (exp2 + fast reciprocal instead of
  * expf + IEEE division), XCD (a query row's blocks on one XCD, xcd_map.h).
@@ -374,6 +374,7 @@ MLAB_DEV void merge_weights(const mla_params &p, int tok, int h, float *w, int l
 {
     const int S = p.splits - (p.fault == 2 ? 1 : 0);
     const float *lse = p.part_lse + (size_t)tok * p.splits * MLA_H + h;
+    const float *mul = p.part_mul + (size_t)tok * p.splits * MLA_H + h;
     float mx = -INFINITY;
     for (int s = lane; s < S; s += MLAB_WARP) mx = fmaxf(mx, mlab_ldcg(lse + (size_t)s * MLA_H));
     for (int m = MLAB_WARP / 2; m; m >>= 1) mx = fmaxf(mx, mlab_shfl_xor(mx, m));
@@ -381,7 +382,7 @@ MLAB_DEV void merge_weights(const mla_params &p, int tok, int h, float *w, int l
     for (int s = lane; s < S; s += MLAB_WARP) {
         const float l = mlab_ldcg(lse + (size_t)s * MLA_H);
         const float ws = mx == -INFINITY || l == -INFINITY ? 0.f : FAST ? mlab_exp2_fast(l - mx) : exp2f(l - mx);
-        w[s] = ws;
+        w[s] = ws != 0.f ? ws * mlab_ldcg(mul + (size_t)s * MLA_H) : 0.f; /* the partial's own scale */
         den += ws;
     }
     for (int m = MLAB_WARP / 2; m; m >>= 1) den += mlab_shfl_xor(den, m);
@@ -396,7 +397,7 @@ MLAB_DEV void merge_weights(const mla_params &p, int tok, int h, float *w, int l
  * (no store in between), so a row of S splits costs (G / GH) x ceil(S / 4)
  * L2 round trips, not G x S (the first version, one group at a time, was
  * 5-10 us slower than mla_combine on the H200). */
-template <bool FAST, bool PART16>
+template <bool FAST>
 MLAB_DEV void merge_row(const mla_params &p, int tok, float *sw)
 {
     const int tid = threadIdx.x, lane = tid % MLAB_WARP, warp = tid / MLAB_WARP;
@@ -424,15 +425,12 @@ MLAB_DEV void merge_row(const mla_params &p, int tok, float *sw)
                     const size_t at = row0 + (size_t)(s0 + k) * stride + tid + (size_t)(g0 + j) * MLA_NT;
                     if (s0 + k >= S) {
                         v[j][k][0] = v[j][k][1] = v[j][k][2] = v[j][k][3] = 0.f;
-                    } else if (PART16) {
+                    } else {
                         const uint2 b = mlab_ldcg((const uint2 *)p.part_o + at);
                         v[j][k][0] = mlab_f16_bits_to_f32((uint16_t)b.x);
                         v[j][k][1] = mlab_f16_bits_to_f32((uint16_t)(b.x >> 16));
                         v[j][k][2] = mlab_f16_bits_to_f32((uint16_t)b.y);
                         v[j][k][3] = mlab_f16_bits_to_f32((uint16_t)(b.y >> 16));
-                    } else {
-                        const float4 f = mlab_ldcg((const float4 *)p.part_o + at);
-                        v[j][k][0] = f.x; v[j][k][1] = f.y; v[j][k][2] = f.z; v[j][k][3] = f.w;
                     }
                 }
 #pragma unroll
@@ -449,7 +447,7 @@ MLAB_DEV void merge_row(const mla_params &p, int tok, float *sw)
 #pragma unroll
         for (int j = 0; j < GH; j++) {
             const int gi = tid + (g0 + j) * MLA_NT, h = gi / NG, c4 = gi % NG;
-            const float den = sw[h * (MLA_MAX_SPLITS + 1) + MLA_MAX_SPLITS] / (PART16 ? p.kv_scale : 1.f);
+            const float den = sw[h * (MLA_MAX_SPLITS + 1) + MLA_MAX_SPLITS];
             uint32_t b[2] = {0, 0};
 #pragma unroll
             for (int k = 0; k < 4; k++) {
@@ -462,12 +460,25 @@ MLAB_DEV void merge_row(const mla_params &p, int tok, float *sw)
 }
 #endif
 
-/* Split partials in f16 (half the bytes of fp32) for the fp8 KV: there the
- * normalized partial O / l, in units of kv_scale, is a convex combination of
- * e4m3 codes (|x| <= 448), and f16 keeps 11 significant bits of it (relative
- * error <= 2^-12, against the bf16 output's 2^-9). H200: fp8 4x8192 (64
- * splits) 38.4 -> 31.6 us, 32x8192 -2 us (papers/perf-notes.md, v6). The
- * bf16 and MXFP4 partials stay fp32: their V has no bounded code range. */
+/* Split partials: a split block stores its normalized O / l of each head as
+ * f16 (half the bytes of fp32) divided by a multiplier part_mul of that
+ * (row, split, head), which the merge multiplies back into the split's weight:
+ *   - fp8 KV: O / l in units of kv_scale is a convex combination of e4m3
+ *     codes (|x| <= 448, well inside f16), multiplier kv_scale. H200: fp8
+ *     4x8192 (64 splits) 38.4 -> 31.6 us, 32x8192 -2 us (perf-notes v6).
+ *   - bf16 and MXFP4 KV (no bounded code range): the multiplier is 2^k with
+ *     k from the head's largest |O / l| over the block (lanes, then warps),
+ *     so that value lands in [2^14, 2^15): no overflow whatever the data's
+ *     range, and every value above 2^-14 of the head's largest keeps f16's 11
+ *     significant bits (relative error <= 2^-12, against the bf16 output's
+ *     2^-9); k is clamped to [-100, 100] (a head whose |O / l| is below
+ *     2^-86 keeps fewer bits). */
+MLAB_DEV int part_exp(unsigned maxbits)
+{
+    const int e = (int)((maxbits >> 23) & 255u) - 127 - 14; /* floor(log2 max) - 14 */
+    return maxbits == 0u ? 0 : e < -100 ? -100 : e > 100 ? 100 : e;
+}
+MLAB_DEV float pow2f_exact(int k) { return __uint_as_float((unsigned)(127 + k) << 23); } /* |k| <= 126 */
 /* The a8w8 Q of query row tok, quantized per tensor as the task does it
  * (papers/spec.md): this thread's Q loads are issued first, before the amax
  * wait (one exposed latency, not five); the amax from the pass's per-block
@@ -620,15 +631,10 @@ MLAB_DEV void cluster_merge(const mla_params &p, int tok, const acc16 (&o)[MLA_D
 }
 #endif
 
-template <int KVF> struct mla_part16 {
-    static constexpr bool value = (KVF & 7) == KV_FP8;
-};
-
 template <int KVF, bool FAST, bool XCD>
 __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const mla_params p)
 {
     typedef mla_cfg<KVF> C;
-    constexpr bool PART16 = mla_part16<KVF>::value;
     constexpr bool QFP8 = C::FMT == KV_FP8, PFP8 = C::FMT == KV_FP8, MX = C::MX, F8T = C::F8T;
     extern __shared__ __align__(16) uint8_t smem[];
     uint8_t *sQ = smem + C::OFF_Q;
@@ -963,13 +969,52 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #endif
 
     /* epilogue */
-    /* f16 partials stay in units of kv_scale (the combine applies it) */
-    const float vscale = C::FMT == KV_FP8 && !(PART16 && p.splits > 1) ? p.kv_scale : 1.f;
+    /* fp8 partials stay in units of kv_scale (their multiplier) */
+    const float vscale = C::FMT == KV_FP8 && p.splits == 1 ? p.kv_scale : 1.f;
     float rl[MLAB_ACC_N]; /* 1 / l of each element's row: fast, or IEEE for mlab_div_rcp */
 #pragma unroll
     for (int e = 0; e < MLAB_ACC_N; e++) {
         const float l = sL[acc_row(e)];
         rl[e] = l > 0.f ? (FAST ? mlab_rcp_fast(l) : mlab_rcp_rn(l)) : 0.f;
+    }
+    /* split partials of bf16 and MXFP4: each head's largest |O / l| over the
+     * block, by row through the lanes that share it, then over the warps
+     * through wmax[head][warp] (in sS: its last reader, the softmax, is
+     * behind the last P.V's barrier) */
+    float pdiv[MLAB_ACC_N]; /* 1 / the multiplier of each element's head */
+    float *wmax = sS;
+#pragma unroll
+    for (int e = 0; e < MLAB_ACC_N; e++) pdiv[e] = 1.f;
+    if (C::FMT != KV_FP8 && p.splits > 1) {
+        float m[MLAB_ACC_N], mr[MLAB_ACC_N];
+#pragma unroll
+        for (int e = 0; e < MLAB_ACC_N; e++) {
+            m[e] = 0.f;
+#pragma unroll
+            for (int q = 0; q < OT; q++) m[e] = fmaxf(m[e], fabsf(o[q].c[e]));
+            m[e] *= rl[e];
+        }
+#pragma unroll
+        for (int e = 0; e < MLAB_ACC_N; e++) { /* this lane's elements of the same row */
+            mr[e] = 0.f;
+#pragma unroll
+            for (int f = 0; f < MLAB_ACC_N; f++) mr[e] = acc_row(f) == acc_row(e) ? fmaxf(mr[e], m[f]) : mr[e];
+        }
+#pragma unroll
+        for (int k = 1; k <= MLAB_ACC_ROW_LANES; k <<= 1)
+#pragma unroll
+            for (int e = 0; e < MLAB_ACC_N; e++) mr[e] = fmaxf(mr[e], mlab_shfl_xor(mr[e], k));
+        if ((lane_id() & MLAB_ACC_ROW_LANES) == 0)
+#pragma unroll
+            for (int e = 0; e < MLAB_ACC_N; e++) wmax[acc_row(e) * MLA_NW + warp] = mr[e];
+        __syncthreads();
+#pragma unroll
+        for (int e = 0; e < MLAB_ACC_N; e++) {
+            float x = 0.f;
+#pragma unroll
+            for (int w = 0; w < MLA_NW; w++) x = fmaxf(x, wmax[acc_row(e) * MLA_NW + w]);
+            pdiv[e] = pow2f_exact(-part_exp(__float_as_uint(x)));
+        }
     }
     /* one vector store a run of consecutive columns (mla_mma.h: run_elem) */
     constexpr int RUN = F8T ? MLAB_RUN_FP8 : MLAB_RUN_BF16;
@@ -989,22 +1034,17 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
                 const float x = o[q].c[e] * vscale;
                 /* l = 0 (no rows): rl = 0 gives 0 either way */
                 v[k] = FAST ? x * rl[e] : mlab_div_rcp(x, sL[h], rl[e]); /* = x / l */
-                /* bf16 output, or f16 partials (|O / l| <= 448: well inside f16's range) */
-                const uint32_t bits = p.splits == 1 ? mlab_f32_to_bf16_bits(v[k]) : mlab_f32_to_f16_bits(v[k]);
+                /* bf16 output, or f16 partials (split partials, above) */
+                const uint32_t bits =
+                    p.splits == 1 ? mlab_f32_to_bf16_bits(v[k]) : mlab_f32_to_f16_bits(v[k] * pdiv[e]);
                 b16[k / 2] |= bits << (16 * (k & 1));
             }
             const size_t po = (((size_t)tok * p.splits + split) * MLA_H + h) * MLA_DV + col;
             uint16_t *d16 = p.splits == 1 ? p.out + ((size_t)tok * MLA_H + h) * MLA_DV + col
                                           : (uint16_t *)p.part_o + po;
-            if (p.splits == 1 || PART16) {
-                if (RUN == 4) *(uint2 *)d16 = make_uint2(b16[0], b16[RUN > 2 ? 1 : 0]);
-                else if (RUN == 2) *(uint32_t *)d16 = b16[0];
-                else *d16 = (uint16_t)b16[0];
-            } else {
-                if (RUN == 4) *(float4 *)(p.part_o + po) = make_float4(v[0], v[1 % RUN], v[2 % RUN], v[3 % RUN]);
-                else if (RUN == 2) *(float2 *)(p.part_o + po) = make_float2(v[0], v[1 % RUN]);
-                else p.part_o[po] = v[0];
-            }
+            if (RUN == 4) *(uint2 *)d16 = make_uint2(b16[0], b16[RUN > 2 ? 1 : 0]);
+            else if (RUN == 2) *(uint32_t *)d16 = b16[0];
+            else *d16 = (uint16_t)b16[0];
         }
     if (p.splits > 1 && tid < 16) {
         const float l = sL[tid], m = sM[tid];
@@ -1012,6 +1052,12 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         if (l > 0.f)
             lse = FAST ? m + log2f(l) : (m + logf(l)) * MLA_LOG2E;
         p.part_lse[((size_t)tok * p.splits + split) * MLA_H + tid] = lse;
+        float x = 0.f;
+        if (C::FMT != KV_FP8)
+#pragma unroll
+            for (int w = 0; w < MLA_NW; w++) x = fmaxf(x, wmax[tid * MLA_NW + w]);
+        p.part_mul[((size_t)tok * p.splits + split) * MLA_H + tid] =
+            C::FMT == KV_FP8 ? p.kv_scale : pow2f_exact(part_exp(__float_as_uint(x)));
     }
 #ifdef MLAB_ONE_LAUNCH
     if (p.splits > 1 && p.merge_inline) {
@@ -1032,7 +1078,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         __syncthreads();
         if (*last) {
             __threadfence();
-            merge_row<FAST, PART16>(p, tok, sS);
+            merge_row<FAST>(p, tok, sS);
             if (tid == 0) p.row_count[tok] = 0;
         }
     }
@@ -1052,29 +1098,41 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
  * as it was: loading the partials before the weights, 16 or 8 splits ahead,
  * was 2-18% slower on split cases, papers/perf-notes.md v7.) */
 /* The merge of one (token, head), by one block of MLA_DV / 4 threads. */
-template <bool FAST, bool PART16>
+template <bool FAST>
 MLAB_DEV void combine_one(const mla_params &p, int tok, int h)
 {
     __shared__ float w[MLA_MAX_SPLITS + 1];
     const int tid = threadIdx.x;
     const float *lse = p.part_lse + (size_t)tok * p.splits * MLA_H + h;
+    const float *mul = p.part_mul + (size_t)tok * p.splits * MLA_H + h;
     const int S = p.splits - (p.fault == 2 ? 1 : 0); /* the negative control leaves the last split out */
-    if (tid < MLAB_WARP) {
+    if (tid < MLAB_WARP) { /* a lane's splits' lse and multipliers loaded at once (one L2 trip) */
+        constexpr int PER = (MLA_MAX_SPLITS + MLAB_WARP - 1) / MLAB_WARP;
+        float ls[PER], ms[PER];
+#pragma unroll
+        for (int k = 0; k < PER; k++) {
+            const int s = tid + k * MLAB_WARP;
+            ls[k] = s < S ? lse[(size_t)s * MLA_H] : -INFINITY;
+            ms[k] = s < S ? mul[(size_t)s * MLA_H] : 0.f;
+        }
         float mx = -INFINITY;
-        for (int s = tid; s < S; s += MLAB_WARP) mx = fmaxf(mx, lse[(size_t)s * MLA_H]);
+#pragma unroll
+        for (int k = 0; k < PER; k++) mx = fmaxf(mx, ls[k]);
         for (int m = MLAB_WARP / 2; m; m >>= 1) mx = fmaxf(mx, mlab_shfl_xor(mx, m));
         float den = 0.f;
-        for (int s = tid; s < S; s += MLAB_WARP) {
-            const float l = lse[(size_t)s * MLA_H];
+#pragma unroll
+        for (int k = 0; k < PER; k++) {
+            const int s = tid + k * MLAB_WARP;
+            const float l = ls[k];
             const float ws = mx == -INFINITY || l == -INFINITY ? 0.f : FAST ? mlab_exp2_fast(l - mx) : exp2f(l - mx);
-            w[s] = ws;
+            if (s < S) w[s] = ws != 0.f ? ws * ms[k] : 0.f; /* the partial's own scale */
             den += ws;
         }
         for (int m = MLAB_WARP / 2; m; m >>= 1) den += mlab_shfl_xor(den, m);
         if (tid == 0) w[MLA_MAX_SPLITS] = den;
     }
     __syncthreads();
-    const float den = w[MLA_MAX_SPLITS] / (PART16 ? p.kv_scale : 1.f); /* f16 partials: kv_scale units */
+    const float den = w[MLA_MAX_SPLITS];
     const size_t first = ((size_t)tok * p.splits * MLA_H + h) * MLA_DV / 4 + tid; /* in 4-column groups */
     const size_t stride = (size_t)MLA_H * MLA_DV / 4; /* groups from one split to the next */
     float r[4] = {0.f, 0.f, 0.f, 0.f};
@@ -1083,16 +1141,11 @@ MLAB_DEV void combine_one(const mla_params &p, int tok, int h)
         const float ws = w[s];
         if (ws != 0.f) { /* splits with no rows add nothing */
             float v[4];
-            if (PART16) {
-                const uint2 b = ((const uint2 *)p.part_o)[first + s * stride];
-                v[0] = mlab_f16_bits_to_f32((uint16_t)b.x);
-                v[1] = mlab_f16_bits_to_f32((uint16_t)(b.x >> 16));
-                v[2] = mlab_f16_bits_to_f32((uint16_t)b.y);
-                v[3] = mlab_f16_bits_to_f32((uint16_t)(b.y >> 16));
-            } else {
-                const float4 f = ((const float4 *)p.part_o)[first + s * stride];
-                v[0] = f.x; v[1] = f.y; v[2] = f.z; v[3] = f.w;
-            }
+            const uint2 b = ((const uint2 *)p.part_o)[first + s * stride];
+            v[0] = mlab_f16_bits_to_f32((uint16_t)b.x);
+            v[1] = mlab_f16_bits_to_f32((uint16_t)(b.x >> 16));
+            v[2] = mlab_f16_bits_to_f32((uint16_t)b.y);
+            v[3] = mlab_f16_bits_to_f32((uint16_t)(b.y >> 16));
 #pragma unroll
             for (int k = 0; k < 4; k++) r[k] += ws * v[k];
         }
@@ -1106,13 +1159,13 @@ MLAB_DEV void combine_one(const mla_params &p, int tok, int h)
     *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * tid) = make_uint2(b[0], b[1]);
 }
 
-template <bool FAST, bool PART16>
+template <bool FAST>
 __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
 {
     MLAB_TR(unsigned long long tr0 = mlab_gtime();)
     mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
     MLAB_TR(unsigned long long tr1 = mlab_gtime();)
-    combine_one<FAST, PART16>(p, blockIdx.x / MLA_H, blockIdx.x % MLA_H);
+    combine_one<FAST>(p, blockIdx.x / MLA_H, blockIdx.x % MLA_H);
     MLAB_TR(if (threadIdx.x == 0 && p.trace) {
         unsigned long long *tb = p.trace + MLAB_TR_COMBINE + 4 * blockIdx.x;
         tb[0] = tr0; tb[1] = tr1; tb[2] = mlab_gtime(); tb[3] = 1;
@@ -1121,13 +1174,13 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
 
 /* fp8_xcd's combine: a row's 16 head blocks on the XCD that ran its splits
  * (xcd_map.h; launched with mlab_xcd_grid(total_q, MLA_H, xcd_count) blocks) */
-template <bool FAST, bool PART16>
+template <bool FAST>
 __global__ void __launch_bounds__(MLA_DV / 4) mla_combine_xcd(const mla_params p)
 {
     mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
     const int work = mlab_xcd_work(blockIdx.x, p.total_q, MLA_H, p.xcd_count);
     if (work < 0) return; /* padding */
-    combine_one<FAST, PART16>(p, work / MLA_H, work % MLA_H);
+    combine_one<FAST>(p, work / MLA_H, work % MLA_H);
 }
 
 /* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */

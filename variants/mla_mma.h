@@ -30,6 +30,8 @@ struct acc16 { float c[8]; };
 MLAB_DEV int lane_id(void) { return threadIdx.x & 31; }
 /* element e: n8 tile j = e / 4, register i = e % 4 */
 MLAB_DEV int acc_row(int e) { return (lane_id() >> 2) + 8 * ((e & 3) >> 1); }
+/* lanes l and l ^ m (m <= MLAB_ACC_ROW_LANES) hold elements of the same rows */
+#define MLAB_ACC_ROW_LANES 3
 MLAB_DEV int acc_col(int e) { return 8 * (e >> 2) + 2 * (lane_id() & 3) + (e & 1); }
 MLAB_DEV int pv_bf16_col(int e) { return acc_col(e); }
 MLAB_DEV int pv_fp8_col(int e) { return 4 * (lane_id() & 3) + 2 * (e & 1) + (e >> 2); }

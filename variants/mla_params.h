@@ -33,8 +33,8 @@ typedef struct {
     const int32_t *tok_nq;    /* [total_q]: n, the item's query rows */
     /* outputs and workspace */
     uint16_t *out;            /* [total_q, 16, 512] bf16 */
-    float *part_o;            /* [total_q, splits, 16, 512] normalized per split: fp32, or
-                                 f16 in units of kv_scale for the fp8 KV (mla_part16) */
+    float *part_o;            /* [total_q, splits, 16, 512] f16: each split's O / l divided by
+                                 its part_mul (mla_kernel.h, "split partials") */
     float *part_lse;          /* [total_q, splits, 16] log2-sum-exp2 of each split, -inf if empty */
     unsigned long long *trace; /* [MLAB_TR_WORDS] phase times of -DMLAB_TRACE builds
                                   (mla_kernel.h); NULL otherwise */
@@ -62,6 +62,8 @@ typedef struct {
                                  -DMLAB_ONE_LAUNCH builds, NVIDIA sm_90+, up to
                                  MLAB_CLUSTER_MAX splits; mla_kernel.h cluster_merge); no
                                  partials, no combine launch */
+    float *part_mul;          /* [total_q, splits, 16] what a split's f16 partial is multiplied by
+                                 to give O / l: kv_scale (fp8 KV), else a power of two */
 } mla_params;
 
 #endif

@@ -303,6 +303,7 @@ MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split,
             if (lsum[k] > 0.f)
                 lse = FAST ? st.m[k] + log2f(lsum[k]) : (st.m[k] + logf(lsum[k])) * MLA_LOG2E;
             p.part_lse[((size_t)tok * p.splits + split) * MLA_H + wg_head(k)] = lse;
+            p.part_mul[((size_t)tok * p.splits + split) * MLA_H + wg_head(k)] = p.kv_scale;
         }
 }
 

@@ -476,8 +476,10 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         p.out = (uint16_t *)d;
         if ((rc = dev_alloc(g, &d, nout * 4 * (size_t)g->max_splits, why, whylen))) goto out;
         p.part_o = (float *)d;
-        if ((rc = dev_alloc(g, &d, (size_t)c->total_q * MLA_H * 4 * (size_t)g->max_splits, why, whylen))) goto out;
-        p.part_lse = (float *)d;
+        if ((rc = dev_alloc(g, &d, 2 * (size_t)c->total_q * MLA_H * 4 * (size_t)g->max_splits, why, whylen)))
+            goto out;
+        p.part_lse = (float *)d; /* and part_mul behind it */
+        p.part_mul = p.part_lse + (size_t)c->total_q * MLA_H * g->max_splits;
         p.amax_blocks = (int)((nq / 8 + 255) / 256 < (size_t)g->sms * 2 ? (nq / 8 + 255) / 256 : (size_t)g->sms * 2);
         if (p.amax_blocks < 1) p.amax_blocks = 1;
         if ((rc = dev_alloc(g, &d, sizeof(float) * (size_t)p.amax_blocks, why, whylen))) goto out;
@@ -552,8 +554,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     }
     *p = g->base;
     if (splits <= 0) {
-        const int tr = v->tile_rows ? v->tile_rows : MLA_BN;
-        splits = mlab_choose_splits(g->total_q, (g->max_vis + tr - 1) / tr, g->sms * v->blocks_per_sm());
+        splits = mlab_choose_splits(g->total_q, (g->max_vis + MLA_BN - 1) / MLA_BN, g->sms, v->blocks_per_sm());
     }
     if (splits > g->max_splits) splits = g->max_splits;
     p->splits = splits;
@@ -627,8 +628,9 @@ extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab
     size_t nout = (size_t)g->total_q * MLA_H * MLA_DV;
     /* poison the output and every workspace: unwritten elements stay NaN */
     CK(hipMemsetAsync(p.out, 0xff, nout * 2, g->s));
-    CK(hipMemsetAsync(p.part_o, 0xff, nout * 4 * (size_t)p.splits, g->s));
+    CK(hipMemsetAsync(p.part_o, 0xff, nout * 2 * (size_t)p.splits, g->s)); /* f16 partials */
     CK(hipMemsetAsync(p.part_lse, 0xff, (size_t)g->total_q * MLA_H * 4 * (size_t)p.splits, g->s));
+    CK(hipMemsetAsync(p.part_mul, 0xff, (size_t)g->total_q * MLA_H * 4 * (size_t)p.splits, g->s));
     CK(hipMemsetAsync(g->scratch, 0xff, (size_t)g->kv_rows * MLA_D * 2, g->s));
 #ifdef MLAB_ONE_LAUNCH
     CK(hipMemsetAsync(p.row_count, 0, sizeof(int) * (size_t)g->total_q, g->s));
@@ -667,6 +669,9 @@ extern "C" int mlab_gpu_select(mlab_gpu *g, int id, int splits, mlab_launch_info
     if (rc) return rc;
 #ifdef MLAB_ONE_LAUNCH
     CK(hipMemset(g->sel_p.row_count, 0, sizeof(int) * (size_t)g->total_q));
+#endif
+#ifdef MLAB_TRACE /* no record of the variant before (its graph replays wrote after the print) */
+    CK(hipMemset(g->sel_p.trace, 0, 8 * (size_t)MLAB_TR_WORDS));
 #endif
     g->sel = SEL_VARIANT;
     g->sel_id = id;

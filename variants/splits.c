@@ -5,16 +5,20 @@
 
 #include "mla_params.h" /* MLA_MAX_SPLITS */
 
-int mlab_choose_splits(int W, int T, int B)
+int mlab_choose_splits(int W, int T, int sms, int bps)
 {
-    if (T <= 1 || W < 1 || B < 1)
+    if (T <= 1 || W < 1 || sms < 1 || bps < 1)
         return 1;
+    const double B = (double)sms * bps;
     int best = 1;
-    double best_cost = ceil((double)W / B) * (T + 4);
-    int smax = T < MLA_MAX_SPLITS ? T : MLA_MAX_SPLITS;
-    for (int s = 2; s <= smax; s++) {
-        double cost = ceil((double)W * s / B) * (ceil((double)T / s) + 4) + (double)W * s / B + 1;
-        if (cost < best_cost) {
+    double best_cost = 0;
+    for (int s = 1; s <= T && s <= MLA_MAX_SPLITS; s *= 2) {
+        const double n = (double)W * s, waves = ceil(n / B);
+        double k = waves > 1 ? bps : ceil(n / sms); /* blocks on the busiest SM */
+        if (k > bps) k = bps;
+        double cost = waves * k * (ceil((double)T / s) + MLAB_SPLIT_SETUP) / (k > 1 ? MLAB_SPLIT_SHARE : 1.0);
+        if (s > 1) cost += n / B + 1;
+        if (s == 1 || cost < best_cost) {
             best_cost = cost;
             best = s;
         }

@@ -3,15 +3,26 @@
 #ifndef MLAB_SPLITS_H
 #define MLAB_SPLITS_H
 
-/* W query rows, T 64-row tiles in the longest visible sequence, B resident
- * blocks on the whole GPU (SMs x blocks per SM). In units of one tile's time
- * on one SM, s splits cost
- *   waves(s) * (ceil(T / s) + 4)        each block: its tiles + ~4 of set-up
- *   + (s > 1) * (W s / B + 1)           the combine: a partial O (32 KB) per
- *                                       split and row, ~ one tile, plus a launch
- * with waves(s) = ceil(W s / B). The smallest cost wins, ties to fewer splits;
- * 1 <= s <= min(T, MLA_MAX_SPLITS = 64). */
-int mlab_choose_splits(int W, int T, int B);
+/* W query rows, T 64-row tiles in the longest visible sequence (whatever
+ * the variant's tile), sms SMs, bps resident blocks an SM. In units of one
+ * 64-row tile's time on one SM, s splits (a power of two, 1 <= s <=
+ * min(T, MLA_MAX_SPLITS = 64)) cost
+ *   waves(s) * k(s) * (ceil(T / s) + SETUP) / share(k)
+ *                               the busiest SM's blocks, each its tiles plus a
+ *                               set-up, k of them sharing the SM, which runs
+ *                               them share(k) times as fast as one
+ *   + (s > 1) * (W s / B + 1)   the merge: a partial per split and row, and
+ *                               the combine's launch
+ * with B = sms x bps, waves(s) = ceil(W s / B), k(s) = min(bps, ceil(W s /
+ * sms)) in a single wave, else bps; share(1) = 1, share(k > 1) = SHARE.
+ * The smallest cost wins, ties to fewer splits. SETUP and SHARE are fitted
+ * to a sweep of forced split counts 1..64 on six competition calls x six
+ * variants on the H200 (papers/perf-notes.md v10); the rule before that
+ * (every s, B = sms x bps alone, set-up 4) took 64 splits at 4 x 8192 for
+ * the two-block variants, 7-15% slower than the 32 this one takes. */
+#define MLAB_SPLIT_SETUP 1.0
+#define MLAB_SPLIT_SHARE 1.2
+int mlab_choose_splits(int W, int T, int sms, int bps);
 
 /* The bf16 variant's tile choice (variants/bf16.hip, its pick): 32-row tiles
  * (bf16_t32's configuration, two blocks an SM) when the call has at least

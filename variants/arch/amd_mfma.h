@@ -31,6 +31,8 @@ typedef __attribute__((ext_vector_type(8))) _Float16 mlab_h8;
 MLAB_DEV int lane_id(void) { return threadIdx.x & 63; }
 /* MFMA 16x16: lane l holds column l % 16, rows 4 * (l / 16) + e */
 MLAB_DEV int acc_row(int e) { return mlab_mfma_d_row(lane_id(), e); }
+/* lanes l and l ^ m (m <= MLAB_ACC_ROW_LANES) hold elements of the same rows */
+#define MLAB_ACC_ROW_LANES 15
 MLAB_DEV int acc_col(int e) { return mlab_mfma_row(lane_id()); }
 MLAB_DEV int pv_bf16_col(int e) { return acc_col(e); }
 MLAB_DEV int pv_fp8_col(int e) { return acc_col(e); }
