@@ -650,15 +650,9 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         if (work < 0) return;
     }
     const int tok = work / p.splits, split = work % p.splits;
-    const int item = p.tok_item[tok], nq = p.tok_nq[tok], pos = p.tok_pos[tok];
-    const int L = p.kv_indptr[item + 1] - p.kv_indptr[item];
-    const int vis = max(0, L - nq + pos + 1), first = p.kv_first[item];
-    const int ntiles = (vis + C::BN - 1) / C::BN;
-    const int per = (ntiles + p.splits - 1) / p.splits;
-    const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles);
-    /* rows past rend are masked; the negative control (fault 1) lets one
-     * poisoned row in, which validation must catch */
-    const int rend = vis + (p.fault == 1 && vis > 0 ? 1 : 0);
+    /* the row's first buffer row and visible rows (mla_params.h, tok_kv): in
+     * flight while the Q loads below are issued, used after them */
+    const int2 kvr = ((const int2 *)p.tok_kv)[tok];
 
     /* Q into shared memory: bf16 by cp.async (first in the first group); the
      * a8w8 variants quantize it to fp8 below, after the KV prologue is issued,
@@ -717,6 +711,13 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
                 mlab_cp16(sQ + h * C::LDQ + 16 * k, qg + h * 2 * MLA_D + 16 * k, 1);
             }
     }
+    const int vis = kvr.y, first = kvr.x;
+    const int ntiles = (vis + C::BN - 1) / C::BN;
+    const int per = (ntiles + p.splits - 1) / p.splits;
+    const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles);
+    /* rows past rend are masked; the negative control (fault 1) lets one
+     * poisoned row in, which validation must catch */
+    const int rend = vis + (p.fault == 1 && vis > 0 ? 1 : 0);
     if (tid < 16) {
         sM[tid] = -INFINITY;
         sL[tid] = 0.f;

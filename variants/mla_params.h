@@ -25,12 +25,16 @@ typedef struct {
     const uint8_t *kv_fp8;    /* [kv_rows, 576] fp8 e4m3 codes */
     const uint8_t *kv_fp4;    /* [kv_rows, 288] E2M1 pairs, low nibble = even dim */
     const uint8_t *kv_e8m0;   /* [kv_rows, 18] E8M0 block scales */
-    const int32_t *kv_indptr; /* [batch + 1]: item b has kv_indptr[b+1] - kv_indptr[b] rows */
-    const int32_t *kv_first;  /* [batch]: buffer row where item b's rows start (== kv_indptr[b]
-                                 for a dense cache; the harness leaves poisoned gaps) */
-    const int32_t *tok_item;  /* [total_q]: the item of each query row */
-    const int32_t *tok_pos;   /* [total_q]: i of n within its item (causal: sees L-n+i+1 rows) */
-    const int32_t *tok_nq;    /* [total_q]: n, the item's query rows */
+    const int32_t *tok_kv;    /* [total_q][2]: query row t sees kv rows tok_kv[2t] ..
+                                 tok_kv[2t] + tok_kv[2t+1] - 1 of the KV buffers: its item's
+                                 first buffer row (== kv_indptr[item] for a dense cache; the
+                                 harness leaves poisoned gaps) and the rows it sees (causal:
+                                 L - n + i + 1 for query i of n over L rows). The runner
+                                 computes them on the host from qo_indptr and kv_indptr when
+                                 the case is loaded, as a serving engine plans a decode step
+                                 once for all its layers (FlashMLA's get_mla_metadata,
+                                 FlashInfer's plan()): a block starts its KV loads after one
+                                 dependent load, not two (item, then its indptrs) */
     /* outputs and workspace */
     uint16_t *out;            /* [total_q, 16, 512] bf16 */
     float *part_o;            /* [total_q, splits, 16, 512] f16: each split's O / l divided by

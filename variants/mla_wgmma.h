@@ -339,9 +339,8 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
             auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };)
 
     const int tok = blockIdx.x / p.splits, split = blockIdx.x % p.splits;
-    const int item = p.tok_item[tok], nq = p.tok_nq[tok], pos = p.tok_pos[tok];
-    const int L = p.kv_indptr[item + 1] - p.kv_indptr[item];
-    const int vis = max(0, L - nq + pos + 1), first = p.kv_first[item];
+    const int2 kvr = ((const int2 *)p.tok_kv)[tok]; /* first buffer row, visible rows (mla_params.h) */
+    const int vis = kvr.y, first = kvr.x;
     const int ntiles = (vis + MLA_BN - 1) / MLA_BN;
     const int per = (ntiles + p.splits - 1) / p.splits;
     const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles), n = t1 - t0;

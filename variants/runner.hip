@@ -406,15 +406,13 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
     }
     /* host staging: the padded layout, poison in the gaps */
     int32_t *first = (int32_t *)malloc(sizeof(int32_t) * (size_t)B);
-    int32_t *ti = (int32_t *)malloc(sizeof(int32_t) * (size_t)c->total_q + 4);
-    int32_t *tp = (int32_t *)malloc(sizeof(int32_t) * (size_t)c->total_q + 4);
-    int32_t *tn = (int32_t *)malloc(sizeof(int32_t) * (size_t)c->total_q + 4);
+    int32_t *tk = (int32_t *)malloc(2 * sizeof(int32_t) * (size_t)c->total_q + 8); /* p.tok_kv */
     uint16_t *hb = (uint16_t *)malloc(rows * MLA_D * 2);
     uint8_t *h8 = (uint8_t *)malloc(rows * MLA_D);
     uint8_t *h4 = (uint8_t *)malloc(rows * MLA_FP4_ROW);
     uint8_t *he = (uint8_t *)malloc(rows * MLA_NBLK);
     int rc = MLAB_GPU_ERR;
-    if (!first || !ti || !tp || !tn || !hb || !h8 || !h4 || !he) {
+    if (!first || !tk || !hb || !h8 || !h4 || !he) {
         snprintf(why, whylen, "out of host memory staging %zu kv rows", rows);
         goto out;
     }
@@ -434,11 +432,10 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
             memcpy(he + at * MLA_NBLK, c->kv_e8m0 + (size_t)k0 * MLA_NBLK, (size_t)L * MLA_NBLK);
             at += (size_t)L + gap;
             int n = c->qo_indptr[b + 1] - c->qo_indptr[b];
-            for (int i = 0; i < n; i++) {
-                int t = c->qo_indptr[b] + i;
-                ti[t] = b;
-                tp[t] = i;
-                tn[t] = n;
+            for (int i = 0; i < n; i++) { /* query i of n sees L - n + i + 1 rows (causal) */
+                int t = c->qo_indptr[b] + i, v = L - n + i + 1;
+                tk[2 * t] = first[b];
+                tk[2 * t + 1] = v > 0 ? v : 0;
             }
             if (L > maxvis) maxvis = L;
         }
@@ -466,11 +463,7 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         ALLOC_COPY(kv_fp8, const uint8_t *, h8, rows * MLA_D);
         ALLOC_COPY(kv_fp4, const uint8_t *, h4, rows * MLA_FP4_ROW);
         ALLOC_COPY(kv_e8m0, const uint8_t *, he, rows * MLA_NBLK);
-        ALLOC_COPY(kv_indptr, const int32_t *, c->kv_indptr, sizeof(int32_t) * (size_t)(B + 1));
-        ALLOC_COPY(kv_first, const int32_t *, first, sizeof(int32_t) * (size_t)B);
-        ALLOC_COPY(tok_item, const int32_t *, ti, sizeof(int32_t) * (size_t)c->total_q);
-        ALLOC_COPY(tok_pos, const int32_t *, tp, sizeof(int32_t) * (size_t)c->total_q);
-        ALLOC_COPY(tok_nq, const int32_t *, tn, sizeof(int32_t) * (size_t)c->total_q);
+        ALLOC_COPY(tok_kv, const int32_t *, tk, 2 * sizeof(int32_t) * (size_t)c->total_q);
 #undef ALLOC_COPY
         if ((rc = dev_alloc(g, &d, nout * 2, why, whylen))) goto out;
         p.out = (uint16_t *)d;
@@ -521,7 +514,7 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         rc = 0;
     }
 out:
-    free(first); free(ti); free(tp); free(tn); free(hb); free(h8); free(h4); free(he);
+    free(first); free(tk); free(hb); free(h8); free(h4); free(he);
     if (rc) free_case(g);
     return rc;
 }
