@@ -19,6 +19,10 @@
  * limit, was 647), 256x1024 92.4 (-8%), 64x8192 167 (-5%), 32x8192 95.0
  * (-3%); the short calls unchanged; geomean 65.8 us, 1.43x the read limit,
  * 1.01x FlashInfer's (papers/reports/h200-2026-12-01f).
+ * v10 (26c83fd, papers/reports/h200-2026-12-01k, perf-notes v10): split
+ * partials in f16 with a multiplier a head (mla_kernel.h) and each row's kv
+ * range in one load: 4x1024 13.1 us, 4x8192 27.1, 32x1024 26.2; geomean
+ * 65.0 us, 1.40x the read limit (FlashInfer 0.7.2: 65.2, 1.42x).
  * Tried and dropped: 4 warps a block (latency-bound, 31-67%); one split per
  * SM wave regardless of block cost (64 splits at 256x8192: 1851 us); a
  * thread per KV row in the cp.async mapping (-12%); L2 prefetch of the tiles

@@ -18,6 +18,11 @@
  * there (4x1024 best 13.9 at 16 splits): more blocks also mean more Q
  * loads and more partials to merge. Geomean 68.4 against 67.8 us. 116
  * registers, kernel rel RMS as bf16's.
+ * v10 (26c83fd, papers/reports/h200-2026-12-01k): the split rule counts
+ * 64-row tiles for every variant (it had counted this one's 32-row tiles,
+ * so twice the splits): 4x1024 13.3 us at 16 splits (v9 15.7 at 32), 4x8192
+ * 28.7 at 32 (32.3 at 64); 32x1024 27.8 at 4 splits, where 8 measured 3.5%
+ * faster in the sweep (perf-notes v10).
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -10,6 +10,10 @@
  * vs 433); geomean 51.3 vs 52.8 us, with identical error (rel RMS the same
  * to 4 digits): on the H200 the softmax is not the bottleneck. The VALU
  * saving claimed on MI355X is not measurable here.
+ * v10 (26c83fd, papers/reports/h200-2026-12-01k): split rule v10 (32 splits
+ * at 4x8192, one block an SM, instead of 64) and one load for a row's kv
+ * range: 4x8192 21.3 us (v9 25.0), 4x1024 12.7 (13.3), 32x1024 20.6 (21.6);
+ * geomean 49.7 us, 1.75x the read limit.
  */
 #include "launch_common.h"
 #include "variants.h"

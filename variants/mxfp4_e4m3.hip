@@ -27,6 +27,10 @@
  * (row, block); 256x8192 534 us (-12%), 64x8192 147 (-12%), 256x1024 76.9
  * (-12%), 32x8192 81.7 (-10%), 4x1024 15.5 (-2%); geomean 60.6 us, 3.14x
  * its read limit; 1.28x fp8_exp2rcp at 256x8192 on half its bytes.
+ * v10 (26c83fd, papers/reports/h200-2026-12-01k): f16 split partials (were
+ * fp32), 32 splits at 4x8192 (was 64), one load for a row's kv range:
+ * 4x8192 24.1 us (v9 29.7), 4x1024 13.9 (15.5), 32x1024 22.8 (24.5),
+ * 64x1024 30.8 (32.8); geomean 56.9 us, 2.93x its read limit.
  * Not yet: E2M1 unpacked straight into fragments (no tile), wgmma.
  */
 #include "launch_common.h"
