@@ -468,11 +468,12 @@ MLAB_DEV void merge_row(const mla_params &p, int tok, float *sw)
  *     4x8192 (64 splits) 38.4 -> 31.6 us, 32x8192 -2 us (perf-notes v6).
  *   - bf16 and MXFP4 KV (no bounded code range): the multiplier is 2^k with
  *     k from the head's largest |O / l| over the block (lanes, then warps),
- *     so that value lands in [2^14, 2^15): no overflow whatever the data's
- *     range, and every value above 2^-14 of the head's largest keeps f16's 11
- *     significant bits (relative error <= 2^-12, against the bf16 output's
- *     2^-9); k is clamped to [-100, 100] (a head whose |O / l| is below
- *     2^-86 keeps fewer bits). */
+ *     so that value lands in [2^14, 2^15) and every value above 2^-14 of
+ *     the head's largest keeps f16's 11 significant bits (relative error
+ *     <= 2^-12, against the bf16 output's 2^-9). k is clamped to [-100,
+ *     100]: a head whose |O / l| is below 2^-86 keeps fewer bits, one above
+ *     2^115 (bf16 data beyond ~4e34) overflows to inf, which validation
+ *     reports. */
 MLAB_DEV int part_exp(unsigned maxbits)
 {
     const int e = (int)((maxbits >> 23) & 255u) - 127 - 14; /* floor(log2 max) - 14 */
