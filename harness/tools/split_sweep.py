@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""split_sweep.py: how far the KV split rule's picks are from the fastest split count, on this GPU.
+
+The split rule (variants/splits.c, README "Split rule") has two constants
+fitted on an H200 (MLAB_SPLIT_SETUP, MLAB_SPLIT_SHARE in variants/splits.h).
+On another GPU (an MI355X, another driver) this says whether they still pick
+well:
+
+  split_sweep.py run --out DIR [--mlabench BIN] [--variants LIST] [--max-time S] CASE.h5 ...
+      needs a GPU: times the cases with the rule's split count and with every
+      power of two 1..64 forced (`mlabench run --splits N`), one results file
+      each (DIR/splits_rule.h5, DIR/splits_1.h5, ...) and its export
+      (DIR/splits_*.csv); every row is validated before it is timed, as in
+      any run. Then prints the report below.
+  split_sweep.py report DIR
+      from DIR/splits_*.csv (any `mlabench export` of such runs): per (case,
+      variant) the fastest forced count and its median, the rule's pick and
+      its median, and how much slower the pick is; then one summary line:
+      how many picks are within 1% of the fastest and the worst.
+
+Exit codes: 0 done; 2 usage; 3 no usable rows (a file without the columns
+case_name, variant, splits, median_us, or no rule run); 4 a command failed.
+"""
+import csv
+import glob
+import os
+import subprocess
+import sys
+
+SPLITS = [1, 2, 4, 8, 16, 32, 64]
+
+
+def load(path):
+    """{(case, variant): (splits, median_us)} of a file's timed GPU rows."""
+    out = {}
+    with open(path, newline="") as f:
+        rows = csv.DictReader(f)
+        need = {"case_name", "variant", "splits", "median_us"}
+        if not rows.fieldnames or not need <= set(rows.fieldnames):
+            raise ValueError(f"{path}: not an mlabench export (needs columns {', '.join(sorted(need))})")
+        for r in rows:
+            if r["variant"].startswith("cpu_ref") or not r["median_us"] or not r["splits"]:
+                continue
+            try:
+                out[(r["case_name"], r["variant"])] = (int(float(r["splits"])), float(r["median_us"]))
+            except ValueError:
+                continue
+    return out
+
+
+def report(d):
+    rule_path = os.path.join(d, "splits_rule.csv")
+    if not os.path.exists(rule_path):
+        print(f"split_sweep: {rule_path}: missing (the run with the rule's split counts)", file=sys.stderr)
+        return 3
+    try:
+        rule = load(rule_path)
+        forced = {}
+        for p in sorted(glob.glob(os.path.join(d, "splits_*.csv"))):
+            if p == rule_path:
+                continue
+            for key, (s, us) in load(p).items():
+                forced.setdefault(key, {})[s] = min(us, forced.get(key, {}).get(s, us))
+    except (OSError, ValueError) as e:
+        print(f"split_sweep: {e}", file=sys.stderr)
+        return 3
+    keys = sorted(k for k in rule if k in forced)
+    if not keys:
+        print(f"split_sweep: {d}: no (case, variant) both in the rule run and a forced run", file=sys.stderr)
+        return 3
+    print("| case | variant | fastest forced | rule's pick | pick / fastest |")
+    print("| --- | --- | --- | --- | --- |")
+    within, worst, worst_key = 0, 0.0, None
+    for k in keys:
+        best = min(forced[k], key=forced[k].get)
+        s, us = rule[k]
+        off = us / forced[k][best] - 1.0
+        within += off <= 0.01
+        if off > worst:
+            worst, worst_key = off, k
+        print(f"| {k[0]} | {k[1]} | {best} splits, {forced[k][best]:.4g} us | {s} splits, {us:.4g} us | {off:+.1%} |")
+    tail = f", worst {worst:+.1%} ({worst_key[1]} on {worst_key[0]})" if worst_key else ""
+    print(f"split_sweep: {within} of {len(keys)} picks within 1% of the fastest forced count{tail}")
+    return 0
+
+
+def run(args):
+    out, binary, variants, max_time, cases = None, os.environ.get("MLAB_BIN", "build/mlabench"), None, "0.1", []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("--out", "--mlabench", "--variants", "--max-time") and i + 1 < len(args):
+            v = args[i + 1]
+            if a == "--out":
+                out = v
+            elif a == "--mlabench":
+                binary = v
+            elif a == "--variants":
+                variants = v
+            else:
+                max_time = v
+            i += 2
+        elif a.startswith("-"):
+            print(f"split_sweep: unknown option {a}", file=sys.stderr)
+            return 2
+        else:
+            cases.append(a)
+            i += 1
+    if not out or not cases:
+        print("split_sweep: run needs --out DIR and at least one case file", file=sys.stderr)
+        return 2
+    os.makedirs(out, exist_ok=True)
+    for s in ["rule"] + SPLITS:
+        res = os.path.join(out, f"splits_{s}.h5")
+        cmd = [binary, "run", "--require-gpu", "--quiet", "--max-time", max_time, "-o", res]
+        if s != "rule":
+            cmd += ["--splits", str(s)]
+        if variants:
+            cmd += ["--variants", variants]
+        rc = subprocess.run(cmd + cases, stdout=subprocess.DEVNULL).returncode
+        if rc != 0:
+            print(f"split_sweep: {' '.join(cmd)} ...: exit {rc}", file=sys.stderr)
+            return 4
+        if subprocess.run([binary, "export", res, "-o", res[:-3] + ".csv"]).returncode != 0:
+            print(f"split_sweep: exporting {res} failed", file=sys.stderr)
+            return 4
+        print(f"split_sweep: splits {s} done", file=sys.stderr)
+    return report(out)
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == "report" and len(argv) == 2:
+        return report(argv[1])
+    if len(argv) >= 1 and argv[0] == "run":
+        return run(argv[1:])
+    print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

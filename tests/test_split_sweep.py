@@ -1,0 +1,94 @@
+"""harness/tools/split_sweep.py: its report from synthetic exports (the
+fastest forced count, the rule's pick, how far off; a summary line), its
+errors (no rule run, not an export, usage), and its run mode's commands,
+driven through a stand-in for mlabench that records them.
+
+Usage: test_split_sweep.py TOOL"""
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+
+TOOL = sys.argv[1]
+HEADER = "run_index,case_name,variant,splits,median_us\n"
+failed = 0
+
+
+def check(cond, what):
+    global failed
+    if not cond:
+        failed += 1
+        print("FAIL:", what)
+
+
+def tool(*args, env=None):
+    r = subprocess.run([sys.executable, TOOL, *args], capture_output=True, text=True, env=env)
+    return r.returncode, r.stdout, r.stderr
+
+
+def write(path, rows):
+    with open(path, "w") as f:
+        f.write(HEADER)
+        for r in rows:
+            f.write(",".join(str(x) for x in r) + "\n")
+
+
+with tempfile.TemporaryDirectory() as d:
+    # case A: the rule picks 16 (14.2 us), the fastest forced count is 16 too;
+    # case B: the rule picks 64 (25.4), the fastest forced is 32 (22.1): +14.9%
+    write(os.path.join(d, "splits_rule.csv"),
+          [[0, "b4_kv1024", "fp8", 16, 14.2], [0, "b4_kv8192", "fp8", 64, 25.4], [0, "b4_kv8192", "cpu_ref_fp8", 0, 9e4]])
+    write(os.path.join(d, "splits_16.csv"), [[0, "b4_kv1024", "fp8", 16, 14.1], [0, "b4_kv8192", "fp8", 16, 28.0]])
+    write(os.path.join(d, "splits_32.csv"), [[0, "b4_kv1024", "fp8", 32, 14.9], [0, "b4_kv8192", "fp8", 32, 22.1]])
+    rc, out, err = tool("report", d)
+    check(rc == 0, f"report exits 0 (got {rc}: {err})")
+    check("| b4_kv1024 | fp8 | 16 splits, 14.1 us | 16 splits, 14.2 us | +0.7% |" in out, "case A row:\n" + out)
+    check("| b4_kv8192 | fp8 | 32 splits, 22.1 us | 64 splits, 25.4 us | +14.9% |" in out, "case B row:\n" + out)
+    check("1 of 2 picks within 1% of the fastest forced count, worst +14.9% (fp8 on b4_kv8192)" in out,
+          "summary line:\n" + out)
+    check("cpu_ref" not in out, "CPU rows left out")
+
+    os.remove(os.path.join(d, "splits_rule.csv"))
+    rc, out, err = tool("report", d)
+    check(rc == 3 and "splits_rule.csv: missing" in err, f"no rule run: exit 3 with the file named ({rc}, {err})")
+
+    with open(os.path.join(d, "splits_rule.csv"), "w") as f:
+        f.write("a,b\n1,2\n")
+    rc, out, err = tool("report", d)
+    check(rc == 3 and "not an mlabench export" in err, f"not an export: exit 3 ({rc}, {err})")
+
+    rc, out, err = tool()
+    check(rc == 2, f"no arguments: usage, exit 2 ({rc})")
+    rc, out, err = tool("run", "--out", d)
+    check(rc == 2 and "at least one case" in err, f"run without cases: exit 2 ({rc}, {err})")
+
+    # run mode with a stand-in mlabench: each `run` is recorded, each `export`
+    # writes a CSV in which the forced count 8 is the fastest and the rule picks 8
+    fake = os.path.join(d, "fake_mlabench")
+    log = os.path.join(d, "calls.log")
+    with open(fake, "w") as f:
+        f.write(f"""#!/bin/sh
+echo "$@" >> {log}
+if [ "$1" = export ]; then
+  s=$(basename "$2" .h5); s=${{s#splits_}}; [ "$s" = rule ] && n=8 || n=$s
+  us=$(( 20 + (n > 8 ? n - 8 : 8 - n) ))
+  printf 'case_name,variant,splits,median_us\\nc1,bf16,%s,%s\\n' "$n" "$us" > "$4"
+fi
+exit 0
+""")
+    os.chmod(fake, os.stat(fake).st_mode | stat.S_IEXEC)
+    out_dir = os.path.join(d, "sweep")
+    rc, out, err = tool("run", "--out", out_dir, "--mlabench", fake, "--variants", "bf16", "c1.h5")
+    check(rc == 0, f"run with the stand-in exits 0 ({rc}: {err})")
+    calls = open(log).read().splitlines()
+    runs = [c for c in calls if c.startswith("run ")]
+    check(len(runs) == 8, f"8 runs (the rule and 1..64): {len(runs)}")
+    check(any("--splits 64" in c for c in runs) and not any("--splits" in c for c in runs[:1]),
+          "the first run is the rule's, the last forces 64:\n" + "\n".join(runs))
+    check(all("--require-gpu" in c and "--variants bf16" in c and c.endswith("c1.h5") for c in runs),
+          "every run validates on a GPU, the variants and the case passed on")
+    check("1 of 1 picks within 1% of the fastest forced count" in out, "run's report:\n" + out)
+
+print(f"test_split_sweep: {'ok' if not failed else f'{failed} failed'}")
+sys.exit(1 if failed else 0)
