@@ -62,6 +62,11 @@ with tempfile.TemporaryDirectory() as d:
     check(rc == 2, f"no arguments: usage, exit 2 ({rc})")
     rc, out, err = tool("run", "--out", d)
     check(rc == 2 and "at least one case" in err, f"run without cases: exit 2 ({rc}, {err})")
+    rc, out, err = tool("run", "--out", os.path.join(d, "splits_16.csv", "x"), "c1.h5")
+    check(rc == 4 and err.count("\n") == 1 and "cannot create the folder" in err,
+          f"an --out under a file: one line, exit 4 ({rc}, {err})")
+    rc, out, err = tool("run", "--out", os.path.join(d, "o"), "--mlabench", os.path.join(d, "no_such_bin"), "c1.h5")
+    check(rc == 4 and err.count("\n") == 1 and "cannot run it" in err, f"no mlabench: one line, exit 4 ({rc}, {err})")
 
     # run mode with a stand-in mlabench: each `run` is recorded, each `export`
     # writes a CSV in which the forced count 8 is the fastest and the rule picks 8

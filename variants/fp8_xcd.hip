@@ -46,5 +46,6 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
     return launch_fit<KV_FP8, true, true>(p, s);
 }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
-extern const mlab_variant_impl mlab_impl_fp8_xcd = {MLAB_V_fp8_xcd, 1, bps, mla_smem_min<KV_FP8>(), launch, 0, 0, NULL, smem_now};
+extern const mlab_variant_impl mlab_impl_fp8_xcd = {MLAB_V_fp8_xcd, 1, bps, mla_smem_min<KV_FP8>(), launch, 0, 0, NULL,
+                                                   smem_now, 0, NULL, 1 /* xcd_placed */};
 #endif

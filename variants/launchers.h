@@ -28,6 +28,9 @@ typedef struct mlab_variant_impl {
      * on long calls); the runner then uses that entry for everything (split
      * rule, launch, launch info), the results row keeps this variant's name */
     const struct mlab_variant_impl *(*pick)(int total_q, int max_vis, int sms);
+    int xcd_placed;                          /* 1: its blocks are placed by XCD (xcd_map.h): its grid
+                                                is padded to whole XCD groups and a row's split
+                                                blocks are not consecutive (no cluster merge) */
 } mlab_variant_impl;
 
 /* Kernels one call of the decode sequence launches (launch_common.h keeps it

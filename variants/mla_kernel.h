@@ -480,6 +480,21 @@ MLAB_DEV int part_exp(unsigned maxbits)
     return maxbits == 0u ? 0 : e < -100 ? -100 : e > 100 ? 100 : e;
 }
 MLAB_DEV float pow2f_exact(int k) { return __uint_as_float((unsigned)(127 + k) << 23); } /* |k| <= 126 */
+/* The output column of accumulator element e0 of warp warp's q-th 16-column
+ * group (the P.V layouts of mla_mma.h / amd_mfma.h): the epilogue's and the
+ * cluster merge's stores */
+template <bool F8T> MLAB_DEV int acc_out_col(int warp, int q, int e0)
+{
+    return MLA_DV / MLA_NW * warp + 16 * q + (F8T ? pv_fp8_col(e0) : pv_bf16_col(e0));
+}
+/* head h's largest |O / l| from the warps' maxima wmax[head][warp] */
+MLAB_DEV float head_max(const float *wmax, int h)
+{
+    float x = 0.f;
+#pragma unroll
+    for (int w = 0; w < MLA_NW; w++) x = fmaxf(x, wmax[h * MLA_NW + w]);
+    return x;
+}
 /* The a8w8 Q of query row tok, quantized per tensor as the task does it
  * (papers/spec.md): this thread's Q loads are issued first, before the amax
  * wait (one exposed latency, not five); the amax from the pass's per-block
@@ -572,7 +587,7 @@ MLAB_DEV void cluster_merge(const mla_params &p, int tok, const acc16 (&o)[MLA_D
 #pragma unroll
         for (int r = 0; r < MLAB_ACC_N / RUN; r++) {
             const int e0 = run_elem(F8T, r, 0), h = acc_row(e0);
-            const int col = OCOLS * warp + 16 * q + (F8T ? pv_fp8_col(e0) : pv_bf16_col(e0));
+            const int col = acc_out_col<F8T>(warp, q, e0);
             float *d = sO + h * LDO + col;
             if (RUN == 4)
                 *(float4 *)d = make_float4(o[q].c[run_elem(F8T, r, 0)], o[q].c[run_elem(F8T, r, 1 % RUN)],
@@ -1011,12 +1026,8 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             for (int e = 0; e < MLAB_ACC_N; e++) wmax[acc_row(e) * MLA_NW + warp] = mr[e];
         __syncthreads();
 #pragma unroll
-        for (int e = 0; e < MLAB_ACC_N; e++) {
-            float x = 0.f;
-#pragma unroll
-            for (int w = 0; w < MLA_NW; w++) x = fmaxf(x, wmax[acc_row(e) * MLA_NW + w]);
-            pdiv[e] = pow2f_exact(-part_exp(__float_as_uint(x)));
-        }
+        for (int e = 0; e < MLAB_ACC_N; e++)
+            pdiv[e] = pow2f_exact(-part_exp(__float_as_uint(head_max(wmax, acc_row(e)))));
     }
     /* one vector store a run of consecutive columns (mla_mma.h: run_elem) */
     constexpr int RUN = F8T ? MLAB_RUN_FP8 : MLAB_RUN_BF16;
@@ -1025,7 +1036,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #pragma unroll
         for (int r = 0; r < MLAB_ACC_N / RUN; r++) {
             const int e0 = run_elem(F8T, r, 0), h = acc_row(e0);
-            const int col = OCOLS * warp + 16 * q + (F8T ? pv_fp8_col(e0) : pv_bf16_col(e0));
+            const int col = acc_out_col<F8T>(warp, q, e0);
             float v[RUN];
             uint32_t b16[(RUN + 1) / 2];
 #pragma unroll
@@ -1054,12 +1065,8 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         if (l > 0.f)
             lse = FAST ? m + log2f(l) : (m + logf(l)) * MLA_LOG2E;
         p.part_lse[((size_t)tok * p.splits + split) * MLA_H + tid] = lse;
-        float x = 0.f;
-        if (C::FMT != KV_FP8)
-#pragma unroll
-            for (int w = 0; w < MLA_NW; w++) x = fmaxf(x, wmax[tid * MLA_NW + w]);
         p.part_mul[((size_t)tok * p.splits + split) * MLA_H + tid] =
-            C::FMT == KV_FP8 ? p.kv_scale : pow2f_exact(part_exp(__float_as_uint(x)));
+            C::FMT == KV_FP8 ? p.kv_scale : pow2f_exact(part_exp(__float_as_uint(head_max(wmax, tid))));
     }
 #ifdef MLAB_ONE_LAUNCH
     if (p.splits > 1 && p.merge_inline) {

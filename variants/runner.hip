@@ -583,7 +583,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     p->merge_cluster = 0;
     if (m && !strcmp(m, "cluster")) {
 #if MLAB_HAVE_CLUSTER
-        p->merge_cluster = g->cluster_ok && !v->combine_only && id != MLAB_V_fp8_xcd /* blocks placed by XCD */ &&
+        p->merge_cluster = g->cluster_ok && !v->combine_only && !v->xcd_placed &&
                            splits >= 2 && splits <= MLAB_CLUSTER_MAX;
 #else
         snprintf(why, whylen, "MLAB_MERGE=cluster needs a build with -DMLAB_ONE_LAUNCH=ON for NVIDIA sm_90+");
@@ -602,8 +602,8 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
 {
     const mlab_variant_impl *v = impl_for(g, id);
     li->splits = p->splits;
-    li->grid = id == MLAB_V_fp8_xcd ? mlab_xcd_grid(p->total_q, p->splits, p->xcd_count) /* padded: xcd_map.h */
-                                    : p->total_q * p->splits;
+    li->grid = v->xcd_placed ? mlab_xcd_grid(p->total_q, p->splits, p->xcd_count) /* padded: xcd_map.h */
+                             : p->total_q * p->splits;
     li->block = v->block_threads ? v->block_threads : MLA_NT;
     li->smem_bytes = v->smem_used ? v->smem_used() : v->smem_bytes;
     li->blocks_per_sm = v->blocks_per_sm();

@@ -109,7 +109,11 @@ def run(args):
     if not out or not cases:
         print("split_sweep: run needs --out DIR and at least one case file", file=sys.stderr)
         return 2
-    os.makedirs(out, exist_ok=True)
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        print(f"split_sweep: {out}: cannot create the folder ({e.strerror})", file=sys.stderr)
+        return 4
     for s in ["rule"] + SPLITS:
         res = os.path.join(out, f"splits_{s}.h5")
         cmd = [binary, "run", "--require-gpu", "--quiet", "--max-time", max_time, "-o", res]
@@ -117,7 +121,11 @@ def run(args):
             cmd += ["--splits", str(s)]
         if variants:
             cmd += ["--variants", variants]
-        rc = subprocess.run(cmd + cases, stdout=subprocess.DEVNULL).returncode
+        try:
+            rc = subprocess.run(cmd + cases, stdout=subprocess.DEVNULL).returncode
+        except OSError as e:
+            print(f"split_sweep: {binary}: cannot run it ({e.strerror})", file=sys.stderr)
+            return 4
         if rc != 0:
             print(f"split_sweep: {' '.join(cmd)} ...: exit {rc}", file=sys.stderr)
             return 4
