@@ -69,6 +69,11 @@ add_test(NAME gpu_validate_inline_merge16 COMMAND mlabench run --require-gpu --n
          ${_gd}/varlen.h5 ${_gd}/q4_even.h5)
 set_tests_properties(gpu_validate_inline_merge16 PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
                      SKIP_RETURN_CODE 77 ENVIRONMENT "MLAB_MERGE=inline;MLAB_AMAX=inline")
+# an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_AMAX) is refused with
+# exit 2 and a line naming it, never run some other way
+add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c
+         "for kv in MLAB_MERGE=nope MLAB_AMAX=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
+set_tests_properties(gpu_refuses_unknown_knobs PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # negative controls: a deliberately broken kernel (one poisoned row read past
 # each sequence end; a merge that leaves the last split out) must FAIL
 # validation (exit 5), for every variant on its own; a variant this build

@@ -467,8 +467,8 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
 #undef ALLOC_COPY
         if ((rc = dev_alloc(g, &d, nout * 2, why, whylen))) goto out;
         p.out = (uint16_t *)d;
-        if ((rc = dev_alloc(g, &d, nout * 4 * (size_t)g->max_splits, why, whylen))) goto out;
-        p.part_o = (float *)d;
+        if ((rc = dev_alloc(g, &d, nout * 2 * (size_t)g->max_splits, why, whylen))) goto out;
+        p.part_o = (float *)d; /* f16 partials (mla_params.h) */
         if ((rc = dev_alloc(g, &d, 2 * (size_t)c->total_q * MLA_H * 4 * (size_t)g->max_splits, why, whylen)))
             goto out;
         p.part_lse = (float *)d; /* and part_mul behind it */
@@ -577,8 +577,8 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
 #endif
     /* MLAB_MERGE=cluster: a row's split blocks one thread-block cluster,
      * merged through distributed shared memory (-DMLAB_ONE_LAUNCH builds for
-     * sm_90+, NVIDIA sm_90+ GPUs, mla_decode's variants but fp8_xcd (its
-     * blocks are placed by XCD), 2..MLAB_CLUSTER_MAX splits; elsewhere the
+     * sm_90+, NVIDIA sm_90+ GPUs, mla_decode's variants but those whose
+     * blocks are placed by XCD (xcd_placed), 2..MLAB_CLUSTER_MAX splits; elsewhere the
      * combine kernel) */
     p->merge_cluster = 0;
     if (m && !strcmp(m, "cluster")) {
@@ -589,6 +589,10 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         snprintf(why, whylen, "MLAB_MERGE=cluster needs a build with -DMLAB_ONE_LAUNCH=ON for NVIDIA sm_90+");
         return MLAB_GPU_NODEV;
 #endif
+    }
+    if (a && strcmp(a, "pass") && strcmp(a, "inline")) {
+        snprintf(why, whylen, "MLAB_AMAX=%.32s: expected pass or inline", a);
+        return MLAB_GPU_USAGE;
     }
     if (m && strcmp(m, "combine") && strcmp(m, "inline") && strcmp(m, "cluster")) {
         snprintf(why, whylen, "MLAB_MERGE=%.32s: expected combine, cluster or inline", m);
