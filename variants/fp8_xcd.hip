@@ -34,6 +34,9 @@
  * within 0.6% on 256 rows; geomean 52.4 vs 51.4 us: the control's cost, as
  * predicted. On an AMD GPU it is not measured yet; its mapping is tested on
  * the CPU (tests/test_xcd_map.c).
+ * v10 (e4b7b14, papers/reports/h200-2026-12-01i): with split rule v10's 32
+ * splits at 4x8192 (one block an SM for fp8_exp2rcp) the padded grid costs
+ * more: 27.6 against fp8_exp2rcp's 21.7 us (1.27x); 1.00-1.03x elsewhere.
  */
 #include "launch_common.h"
 #include "variants.h"
