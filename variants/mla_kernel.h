@@ -504,26 +504,36 @@ MLAB_DEV float head_max(const float *wmax, int h)
     return x;
 }
 /* The a8w8 Q of query row tok, quantized per tensor as the task does it
- * (papers/spec.md): this thread's Q loads are issued first, before the amax
- * wait (one exposed latency, not five); the amax from the pass's per-block
- * maxima, every thread loading its share at once (one L2 latency), or, in
- * one-launch builds with a small Q (amax_blocks == 0), from all of Q read by
- * this block (at most MLA_QSMALL_ROWS rows); then x / qs rounded to e4m3.
+ * (papers/spec.md), in two steps. q_fp8_load issues this thread's Q loads
+ * (the caller does it first, before its KV prologue: they are in flight
+ * while it issues that, and while it waits for the amax). q_fp8_row takes the
+ * amax from the pass's per-block maxima, every thread loading its share at
+ * once (one L2 latency), or, in one-launch builds with a small Q
+ * (amax_blocks == 0), from all of Q read by this block (at most
+ * MLA_QSMALL_ROWS rows); then x / qs rounded to bf16, then to e4m3, four
+ * values at a time (mlab_f32x4_to_fp8x4_bf16: pair conversions where the
+ * vendor has them; the whole row is quantized by every block of the row, so
+ * the per-value cost is paid splits times over before the first tile).
  * store(h, k, codes) receives the 8 codes of dims 8k .. 8k+7 of head h.
  * Run by threads 0 .. NT-1; sync() is their barrier (the block's, or a named
  * one). red: NT / MLAB_WARP floats of shared memory. Returns qs. */
+template <int NT> struct q_fp8_regs {
+    static constexpr int QCH = MLA_H * MLA_D / 8, QN = (QCH + NT - 1) / NT;
+    uint4 v[QN];
+};
+template <int NT> MLAB_DEV void q_fp8_load(const mla_params &p, int tok, q_fp8_regs<NT> &q)
+{
+    const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
+#pragma unroll
+    for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
+        const int c = threadIdx.x + j * NT;
+        if (c < q_fp8_regs<NT>::QCH) q.v[j] = *(const uint4 *)(qg + 8 * c);
+    }
+}
 template <int NT, typename Store, typename Sync>
-MLAB_DEV float q_fp8_row(const mla_params &p, int tok, float *red, Store store, Sync sync)
+MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *red, Store store, Sync sync)
 {
     const int tid = threadIdx.x, warp = tid / MLAB_WARP;
-    const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
-    constexpr int QCH = MLA_H * MLA_D / 8, QN = (QCH + NT - 1) / NT;
-    uint4 qv[QN];
-#pragma unroll
-    for (int j = 0; j < QN; j++) {
-        const int c = tid + j * NT;
-        if (c < QCH) qv[j] = *(const uint4 *)(qg + 8 * c);
-    }
     float a = 0.f;
 #ifdef MLAB_ONE_LAUNCH
     if (p.amax_blocks == 0) {
@@ -542,22 +552,27 @@ MLAB_DEV float q_fp8_row(const mla_params &p, int tok, float *red, Store store, 
     float amax = 0.f;
 #pragma unroll
     for (int w = 0; w < NT / MLAB_WARP; w++) amax = fmaxf(amax, red[w]);
-    const float qs = q_scale_from_amax(amax, p.fp8_max), rqs = mlab_rcp_rn(qs);
+    const float qs = q_scale_from_amax(amax, p.fp8_max), rqs = mlab_rcp_rn(qs), fmax = p.fp8_max;
 #pragma unroll
-    for (int j = 0; j < QN; j++) {
+    for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
         const int c = tid + j * NT;
-        if (c >= QCH) break;
-        const uint4 v = qv[j];
+        if (c >= q_fp8_regs<NT>::QCH) break;
+        const uint4 v = q.v[j];
         const uint32_t w[4] = {v.x, v.y, v.z, v.w};
-        uint32_t o[2] = {0, 0};
+        float y[8];
 #pragma unroll
         for (int i = 0; i < 8; i++) {
-            float x = mlab_bf16_bits_to_f32((uint16_t)(w[i >> 1] >> (16 * (i & 1))));
-            float y = mlab_bf16_bits_to_f32(mlab_f32_to_bf16_bits(mlab_div_rcp(x, qs, rqs))); /* = x / qs */
-            y = fminf(fmaxf(y, -p.fp8_max), p.fp8_max);
-            o[i >> 2] |= (uint32_t)mlab_f32_to_fp8(y) << (8 * (i & 3));
+            /* x / qs correctly rounded (mlab_div_rcp's two corrections; a zero
+             * quotient may come out +0 for -0: zero either way), clamped to
+             * +-fp8_max before the bf16 rounding: the same as after it, since
+             * fp8_max is a bf16 value and rounding is monotone */
+            const float x = mlab_bf16_bits_to_f32((uint16_t)(w[i >> 1] >> (16 * (i & 1))));
+            const float q0 = x * rqs;
+            y[i] = fminf(fmaxf(fmaf(fmaf(-q0, qs, x), rqs, q0), -fmax), fmax);
         }
-        store(c / (MLA_D / 8), c % (MLA_D / 8), make_uint2(o[0], o[1]));
+        store(c / (MLA_D / 8), c % (MLA_D / 8),
+              make_uint2(mlab_f32x4_to_fp8x4_bf16(y[0], y[1], y[2], y[3]),
+                         mlab_f32x4_to_fp8x4_bf16(y[4], y[5], y[6], y[7])));
     }
     return qs;
 }
@@ -677,6 +692,8 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     /* the row's first buffer row and visible rows (mla_params.h, tok_kv): in
      * flight while the Q loads below are issued, used after them */
     const int2 kvr = row_kv(p, tok);
+    q_fp8_regs<MLA_NT> qreg; /* the a8w8 Q: its loads first (q_fp8_row quantizes it) */
+    if (QFP8) q_fp8_load<MLA_NT>(p, tok, qreg);
 
     /* Q into shared memory: bf16 by cp.async (first in the first group); the
      * a8w8 variants quantize it to fp8 below, after the KV prologue is issued,
@@ -758,7 +775,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     }
 
     if (QFP8) {
-        const float qs = q_fp8_row<MLA_NT>(p, tok, sX + 8, [&](int h, int k, uint2 codes) {
+        const float qs = q_fp8_row<MLA_NT>(p, qreg, sX + 8, [&](int h, int k, uint2 codes) {
             *(uint2 *)(sQ + h * C::LDQ + 8 * k) = codes;
         }, [] { __syncthreads(); });
         MLAB_TR(tr1 = mlab_gtime();)

@@ -359,8 +359,10 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
         wg_state st;
         /* Q (its loads before the amax wait), quantized by the consumers into
          * the K-major layout of the B operand of step 1 */
+        q_fp8_regs<WG_NCONS * 128> qreg;
+        q_fp8_load<WG_NCONS * 128>(p, tok, qreg);
         const float qs = q_fp8_row<WG_NCONS * 128>(
-            p, tok, (float *)(smem + C::OFF_QRED),
+            p, qreg, (float *)(smem + C::OFF_QRED),
             [&](int h, int k, uint2 codes) { *(uint2 *)(sQ + (k >> 1) * (16 * MLA_H) + 16 * h + 8 * (k & 1)) = codes; },
             [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });
         wg_fence_smem();

@@ -249,6 +249,27 @@ MLAB_DEV uint8_t mlab_f32_to_fp8(float x)
 #endif
 }
 
+/* Four floats -> four fp8 codes (low byte first), each rounded to bf16 (RNE)
+ * and then to fp8 (RNE, saturating): the a8w8 Q quantization's two roundings
+ * (mla_kernel.h q_fp8_row); inputs within +-fp8 max. NVIDIA: two packed bf16
+ * roundings and two pair conversions (cvt.rn.bf16x2.f32,
+ * cvt.rn.satfinite.e4m3x2.f32) where a value at a time took ~8 instructions */
+MLAB_DEV uint32_t mlab_f32x4_to_fp8x4_bf16(float a, float b, float c, float d)
+{
+#ifdef MLAB_NV
+    const float2 lo = __bfloat1622float2(__floats2bfloat162_rn(a, b)),
+                 hi = __bfloat1622float2(__floats2bfloat162_rn(c, d));
+    return (uint32_t)__nv_cvt_float2_to_fp8x2(lo, __NV_SATFINITE, __NV_E4M3) |
+           (uint32_t)__nv_cvt_float2_to_fp8x2(hi, __NV_SATFINITE, __NV_E4M3) << 16;
+#else
+    const float x[4] = {a, b, c, d};
+    uint32_t o = 0;
+    for (int i = 0; i < 4; i++)
+        o |= (uint32_t)mlab_f32_to_fp8(mlab_bf16_bits_to_f32(mlab_f32_to_bf16_bits(x[i]))) << (8 * i);
+    return o;
+#endif
+}
+
 /* Two fp8 codes (low byte first) -> f16x2 as 32 bits, exact. */
 MLAB_DEV uint32_t mlab_fp8x2_to_f16x2(uint16_t two)
 {
