@@ -510,13 +510,32 @@ MLAB_DEV float head_max(const float *wmax, int h)
  * amax from the pass's per-block maxima, every thread loading its share at
  * once (one L2 latency), or, in one-launch builds with a small Q
  * (amax_blocks == 0), from all of Q read by this block (at most
- * MLA_QSMALL_ROWS rows); then x / qs rounded to bf16, then to e4m3, four
- * values at a time (mlab_f32x4_to_fp8x4_bf16: pair conversions where the
- * vendor has them; the whole row is quantized by every block of the row, so
- * the per-value cost is paid splits times over before the first tile).
+ * MLA_QSMALL_ROWS rows); then each value x / qs rounded to bf16, then to
+ * e4m3 (q_fp8_codes8: every block of the row quantizes the whole row, so the
+ * per-value cost is paid before the first tile, splits times over).
  * store(h, k, codes) receives the 8 codes of dims 8k .. 8k+7 of head h.
  * Run by threads 0 .. NT-1; sync() is their barrier (the block's, or a named
  * one). red: NT / MLAB_WARP floats of shared memory. Returns qs. */
+/* Eight bf16 values of Q (a uint4) -> their eight a8w8 codes: x / qs
+ * correctly rounded (mlab_div_rcp's two corrections, rqs = RN(1 / qs); a zero
+ * quotient may come out +0 for -0: zero either way), clamped to +-fmax before
+ * the bf16 rounding (the same as after it: fmax is a bf16 value and rounding
+ * is monotone; NaN gives -fmax, as before), then bf16, then e4m3, four at a
+ * time (mlab_f32x4_to_fp8x4_bf16). tests/gpu_q_quant.cu checks it against
+ * reference/numerics.c on every finite bf16 value. */
+MLAB_DEV uint2 q_fp8_codes8(uint4 v, float qs, float rqs, float fmax)
+{
+    const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+    float y[8];
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        const float x = mlab_bf16_bits_to_f32((uint16_t)(w[i >> 1] >> (16 * (i & 1))));
+        const float q0 = x * rqs;
+        y[i] = fminf(fmaxf(fmaf(fmaf(-q0, qs, x), rqs, q0), -fmax), fmax);
+    }
+    return make_uint2(mlab_f32x4_to_fp8x4_bf16(y[0], y[1], y[2], y[3]),
+                      mlab_f32x4_to_fp8x4_bf16(y[4], y[5], y[6], y[7]));
+}
 template <int NT> struct q_fp8_regs {
     static constexpr int QCH = MLA_H * MLA_D / 8, QN = (QCH + NT - 1) / NT;
     uint4 v[QN];
@@ -557,22 +576,7 @@ MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *re
     for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
         const int c = tid + j * NT;
         if (c >= q_fp8_regs<NT>::QCH) break;
-        const uint4 v = q.v[j];
-        const uint32_t w[4] = {v.x, v.y, v.z, v.w};
-        float y[8];
-#pragma unroll
-        for (int i = 0; i < 8; i++) {
-            /* x / qs correctly rounded (mlab_div_rcp's two corrections; a zero
-             * quotient may come out +0 for -0: zero either way), clamped to
-             * +-fp8_max before the bf16 rounding: the same as after it, since
-             * fp8_max is a bf16 value and rounding is monotone */
-            const float x = mlab_bf16_bits_to_f32((uint16_t)(w[i >> 1] >> (16 * (i & 1))));
-            const float q0 = x * rqs;
-            y[i] = fminf(fmaxf(fmaf(fmaf(-q0, qs, x), rqs, q0), -fmax), fmax);
-        }
-        store(c / (MLA_D / 8), c % (MLA_D / 8),
-              make_uint2(mlab_f32x4_to_fp8x4_bf16(y[0], y[1], y[2], y[3]),
-                         mlab_f32x4_to_fp8x4_bf16(y[4], y[5], y[6], y[7])));
+        store(c / (MLA_D / 8), c % (MLA_D / 8), q_fp8_codes8(q.v[j], qs, rqs, fmax));
     }
     return qs;
 }
