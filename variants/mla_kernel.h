@@ -155,14 +155,6 @@ template <int N> MLAB_DEV void lds_vec(float (&v)[N], const float *r)
 
 MLAB_DEV float mla_exp(float x, bool fast) { return fast ? mlab_exp2_fast(x) : expf(x); }
 
-/* Query row tok's (first buffer row, visible rows) (mla_params.h tok_kv):
- * from the kernel parameters for the first MLA_TOKKV_INL rows, else one load */
-MLAB_DEV int2 row_kv(const mla_params &p, int tok)
-{
-    if (tok < MLA_TOKKV_INL) return make_int2(p.tok_kv_inl[2 * tok], p.tok_kv_inl[2 * tok + 1]);
-    return ((const int2 *)p.tok_kv)[tok];
-}
-
 /* The a8w8 Q scale exactly as the task computes it in bf16 arithmetic. */
 MLAB_DEV float q_scale_from_amax(float amax, float fmax)
 {
@@ -695,13 +687,13 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     const int tok = work / p.splits, split = work % p.splits;
     /* the row's first buffer row and visible rows (mla_params.h, tok_kv): in
      * flight while the Q loads below are issued, used after them */
-    const int2 kvr = row_kv(p, tok);
-    q_fp8_regs<MLA_NT> qreg; /* the a8w8 Q: its loads first (q_fp8_row quantizes it) */
+    const int2 kvr = ((const int2 *)p.tok_kv)[tok];
+    q_fp8_regs<MLA_NT> qreg; /* the a8w8 Q: its loads next (q_fp8_row quantizes it) */
     if (QFP8) q_fp8_load<MLA_NT>(p, tok, qreg);
 
     /* Q into shared memory: bf16 by cp.async (first in the first group); the
-     * a8w8 variants quantize it to fp8 below, after the KV prologue is issued,
-     * so the quantization overlaps the first tiles' loads */
+     * a8w8 variants quantize it (loaded above) to fp8 below, after the KV
+     * prologue is issued, so the quantization overlaps the first tiles' loads */
     float qk_scale = p.sm_scale;
     if (C::FMT == KV_MX8) {
         /* Q as f16 for the fp8 core (f16 of a bf16 value is exact in

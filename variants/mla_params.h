@@ -17,7 +17,6 @@
 #define MLA_MAX_SPLITS 64 /* the most KV splits a row (workspace size, combine weights) */
 #define MLA_INLINE_MERGE_MAX 16 /* up to this many splits the row's last block merges them */
 #define MLA_QSMALL_ROWS 4 /* up to this many query rows, each a8w8 block may take Q's amax itself */
-#define MLA_TOKKV_INL 64 /* the first this many rows' tok_kv also ride in the parameters */
 
 typedef struct {
     /* inputs */
@@ -69,11 +68,6 @@ typedef struct {
                                  partials, no combine launch */
     float *part_mul;          /* [total_q, splits, 16] what a split's f16 partial is multiplied by
                                  to give O / l: kv_scale (fp8 KV), else a power of two */
-    int32_t tok_kv_inl[2 * MLA_TOKKV_INL]; /* tok_kv of query rows 0 .. MLA_TOKKV_INL - 1 (the
-                                 rest zero): in the kernel parameters, which the launch
-                                 writes, so a block of a small call reads its row's range
-                                 without the DRAM trip the flushed tok_kv costs before its
-                                 first KV load (mla_kernel.h row_kv) */
 } mla_params;
 
 #endif

@@ -339,7 +339,7 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
             auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };)
 
     const int tok = blockIdx.x / p.splits, split = blockIdx.x % p.splits;
-    const int2 kvr = row_kv(p, tok); /* first buffer row, visible rows (mla_params.h) */
+    const int2 kvr = ((const int2 *)p.tok_kv)[tok]; /* first buffer row, visible rows (mla_params.h) */
     const int vis = kvr.y, first = kvr.x;
     const int ntiles = (vis + MLA_BN - 1) / MLA_BN;
     const int per = (ntiles + p.splits - 1) / p.splits;

@@ -465,7 +465,6 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         ALLOC_COPY(kv_e8m0, const uint8_t *, he, rows * MLA_NBLK);
         ALLOC_COPY(tok_kv, const int32_t *, tk, 2 * sizeof(int32_t) * (size_t)c->total_q);
 #undef ALLOC_COPY
-        memcpy(p.tok_kv_inl, tk, 2 * sizeof(int32_t) * (size_t)(c->total_q < MLA_TOKKV_INL ? c->total_q : MLA_TOKKV_INL));
         if ((rc = dev_alloc(g, &d, nout * 2, why, whylen))) goto out;
         p.out = (uint16_t *)d;
         if ((rc = dev_alloc(g, &d, nout * 2 * (size_t)g->max_splits, why, whylen))) goto out;
