@@ -5,7 +5,8 @@ Pins, on a synthetic trace with known times: phases are reported in us from
 the first kernel's start (amax end 2.0, tile0 median 5.0), the time a tile
 after the first ((60 - 6) / 15 = 3.6 us), the loop-end gap of two blocks on
 one SM (10.0) and the count of SMs holding one block, the combine's end and
-the call's span next to the event sample; several variants in one log are
+the call's span next to the event sample, the P.V drain time where the
+blocks recorded one (an eighth number); several variants in one log are
 reported separately; a log without TRACE lines exits non-zero with a message
 that names the file.
 Usage: test_trace_summary.py PATH/TO/trace_summary.py   Exit 0 pass, 1 fail.
@@ -24,6 +25,9 @@ TD 2 7 16 2000 4000 4000 64000 65000
 TC 0 61000 72000 74000
 TRACE variant 0 last cold sample 99.00 us
 TD 0 5 16 2000 0 6000 60000 61000
+TRACE variant 4 last cold sample 20.00 us
+TD 0 5 1 1000 0 3000 5000 9000 7000
+TD 1 6 1 1000 0 3000 5000 9000 8000
 """
 
 
@@ -36,7 +40,7 @@ def main():
     r = subprocess.run([sys.executable, script, log], capture_output=True, text=True)
     out = r.stdout
     check(r.returncode == 0, f"exit {r.returncode} on a good log: {r.stderr}")
-    check(out.count("TRACE variant") == 2, "one block of lines per variant")
+    check(out.count("TRACE variant") == 3, "one block of lines per variant")
     check("end min 2.0 med 2.0 max 2.0" in out, "amax end at 2.0 us from the first start")
     check("tile0 ready   min 3.0 med 4.0 max 5.0" in out, "tile0 times from the first start")
     check("us a tile after the first: min 3.6" in out, "time a tile (60 - 6) / 15 = 3.6 us")
@@ -45,6 +49,9 @@ def main():
     check("end min 73.0" in out, "combine end")
     check("span, first start to last end: 73.0 us (event-timed sample 75.0 us)" in out, "span and sample")
     check("amax wait done" not in out.split("TRACE variant 0")[1], "no amax phase where none was recorded")
+    check("P.V drained   min 6.0 med 6.5 max 7.0" in out.split("TRACE variant 4")[1],
+          "the epilogue's P.V drain time where the blocks recorded it")
+    check("P.V drained" not in out.split("TRACE variant 4")[0], "no drain time where none was recorded")
     bad = os.path.join(tmp, "empty.log")
     with open(bad, "w") as f:
         f.write("mlabench: nothing traced\n")

@@ -55,14 +55,15 @@ MLAB_DEV unsigned long long mlab_gtime(void)
 #define MLAB_TR(...) __VA_ARGS__
 /* a decode block's record: start, amax wait done, first tile ready, loop end, end, SM, tiles */
 MLAB_DEV void trace_decode(const mla_params &p, unsigned long long tr0, unsigned long long tr1,
-                           unsigned long long tr2, unsigned long long tr3, int tiles)
+                           unsigned long long tr2, unsigned long long tr3, int tiles,
+                           unsigned long long tr4 = 0)
 {
     if (threadIdx.x != 0 || !p.trace) return;
     unsigned long long *tb = p.trace + MLAB_TR_DECODE + 8 * blockIdx.x;
     unsigned sm;
     asm("mov.u32 %0, %%smid;" : "=r"(sm));
     tb[0] = tr0; tb[1] = tr1; tb[2] = tr2; tb[3] = tr3; tb[4] = mlab_gtime();
-    tb[5] = sm; tb[6] = tiles; tb[7] = 1;
+    tb[5] = sm; tb[6] = tiles; tb[7] = tr4 ? tr4 : 1; /* 1: recorded, no drain time */
 }
 #else
 #define MLAB_TR(...)
@@ -86,8 +87,17 @@ template <int KVF> struct mla_cfg {
     static constexpr int LDK = F8T ? MLA_D + 16 : 2 * MLA_D + 16;           /* compute tile */
 #ifdef MLAB_NV
     /* H100/H200: 227 KB of shared memory a block */
-    static constexpr int NSTAGE = FMT == KV_MXFP4 ? 3 : 2;
-    static constexpr int MINB = F8T || SMALL ? 2 : 1; /* resident blocks an SM (MX8: 104.5 KB) */
+#ifndef MLAB_T32_STAGES /* experiment: stages of the 32-row bf16 configuration */
+#define MLAB_T32_STAGES 2
+#endif
+#ifndef MLAB_FP8_BN /* experiment: fp8's tile rows and stages */
+#define MLAB_FP8_BN 64
+#endif
+#ifndef MLAB_FP8_STAGES
+#define MLAB_FP8_STAGES 2
+#endif
+    static constexpr int NSTAGE = FMT == KV_MXFP4 ? 3 : SMALL ? MLAB_T32_STAGES : FMT == KV_FP8 ? MLAB_FP8_STAGES : 2;
+    static constexpr int MINB = F8T || (SMALL && MLAB_T32_STAGES == 2) ? 2 : 1; /* resident blocks an SM (MX8: 104.5 KB) */
     /* SMALL on NVIDIA: bf16 in 32-row tiles (variants/bf16_t32.hip), twice
      * the blocks for calls of a few tiles a row */
     static_assert(!SMALL || FMT == KV_BF16, "mla_cfg: NVIDIA's 32-row tiles are bf16's");
@@ -107,7 +117,7 @@ template <int KVF> struct mla_cfg {
     static constexpr int BN = SMALL && FMT != KV_FP8 ? 32 : 64; /* kv rows a tile */
     static constexpr bool DIRECT = SMALL && FMT == KV_MXFP4;    /* tile dequantized from global, no raw stage */
 #else
-    static constexpr int BN = SMALL ? 32 : MLA_BN;
+    static constexpr int BN = SMALL ? 32 : FMT == KV_FP8 ? MLAB_FP8_BN : MLA_BN;
     static constexpr bool DIRECT = false;
 #endif
     static constexpr int NCG = BN / 16, NCG_LOG = BN == 64 ? 2 : BN == 32 ? 1 : 0; /* Q.K column groups */
@@ -677,7 +687,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     uint16_t *sP = (uint16_t *)(smem + C::OFF_P);
     float *sM = (float *)(smem + C::OFF_ROW), *sL = sM + 16, *sA = sM + 32, *sX = sM + 48;
     const int tid = threadIdx.x, warp = tid / MLAB_WARP;
-    MLAB_TR(unsigned long long tr0 = mlab_gtime(), tr1 = 0, tr2 = 0, tr3 = 0;)
+    MLAB_TR(unsigned long long tr0 = mlab_gtime(), tr1 = 0, tr2 = 0, tr3 = 0, tr4 = 0;)
 
     int work = blockIdx.x;
     if (XCD && p.xcd_count > 1) { /* the row's splits on one XCD; padding blocks return */
@@ -859,6 +869,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #ifdef MLAB_QREG
         if (C::QREG) {
             const int cg = warp & 1, ds = warp >> 1;
+            if (32 * cg < C::BN) { /* 32-row tiles: the even warps */
             acc16 s[2];
 #pragma unroll
             for (int n = 0; n < 2; n++)
@@ -871,6 +882,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #pragma unroll
                 for (int e = 0; e < MLAB_ACC_N; e += 2)
                     *(float2 *)(sh + acc_row(e) * C::LDS + 16 * n + acc_col(e)) = make_float2(s[n].c[e], s[n].c[e + 1]);
+            }
         } else
 #endif
 #ifdef MLAB_MFMA_SCALE
@@ -1050,6 +1062,11 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         for (int e = 0; e < MLAB_ACC_N; e++)
             pdiv[e] = pow2f_exact(-part_exp(__float_as_uint(head_max(wmax, acc_row(e)))));
     }
+    /* trace: thread 0 past its last P.V product's result (the MMAs drained) */
+    MLAB_TR(if (tid == 0) {
+        asm volatile("" ::"f"(o[OT - 1].c[MLAB_ACC_N - 1]));
+        tr4 = mlab_gtime();
+    })
     /* one vector store a run of consecutive columns (mla_mma.h: run_elem) */
     constexpr int RUN = F8T ? MLAB_RUN_FP8 : MLAB_RUN_BF16;
 #pragma unroll
@@ -1113,7 +1130,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         }
     }
 #endif
-    MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, t1 - t0);)
+    MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, t1 - t0, tr4);)
 }
 
 /* out[tok, h, :] = sum_s 2^(lse_s - max) O_s / sum_s 2^(lse_s - max); zeros if no rows.

@@ -715,7 +715,9 @@ extern "C" int mlab_gpu_graph(mlab_gpu *g, int iters, double *us, char *why, siz
                 if (tb[2 * b]) fprintf(stderr, "TA %d %llu %llu\n", b, tb[2 * b], tb[2 * b + 1]);
             for (int b = 0; b < 65536; b++) {
                 const unsigned long long *d = tb + MLAB_TR_DECODE + 8 * b;
-                if (d[7]) fprintf(stderr, "TD %d %llu %llu %llu %llu %llu %llu %llu\n", b, d[5], d[6], d[0], d[1], d[2], d[3], d[4]);
+                if (d[7] == 1) fprintf(stderr, "TD %d %llu %llu %llu %llu %llu %llu %llu\n", b, d[5], d[6], d[0], d[1], d[2], d[3], d[4]);
+                else if (d[7]) /* and the time its last P.V result was in */
+                    fprintf(stderr, "TD %d %llu %llu %llu %llu %llu %llu %llu %llu\n", b, d[5], d[6], d[0], d[1], d[2], d[3], d[4], d[7]);
                 const unsigned long long *c = tb + MLAB_TR_COMBINE + 4 * b;
                 if (c[3]) fprintf(stderr, "TC %d %llu %llu %llu %llu\n", b, c[0], c[1], c[2], c[3]);
             }

@@ -8,7 +8,8 @@ after each variant's cold samples, one line per block of the last cold call
 (variants/runner.hip; %globaltimer, ns):
   TRACE variant ID last cold sample US us
   TA block start end                                  (Q amax pass, a8w8)
-  TD block smid tiles start amax_wait tile0 loop_end end   (decode)
+  TD block smid tiles start amax_wait tile0 loop_end end [drained]   (decode;
+     drained: thread 0 past its last P.V result, in the epilogue)
   TC block start wait_done end 1                       (split combine)
   TC block synced weights data_read 2                  (cluster merge, by decode block)
 For each variant this prints, in us from the call's first kernel start: each
@@ -40,6 +41,8 @@ def report(run):
         print(f"  amax wait done {q([us(x[3]) for x in d if x[3]])}")
     print(f"  tile0 ready   {q([us(x[4]) for x in d])}")
     print(f"  loop end      {q([us(x[5]) for x in d])}")
+    if all(len(x) > 7 for x in d):
+        print(f"  P.V drained   {q([us(x[7]) for x in d])}")
     print(f"  block end     {q([us(x[6]) for x in d])}")
     rates = [(x[5] - x[4]) / 1e3 / (x[1] - 1) for x in d if x[1] > 1]
     if rates:
@@ -77,7 +80,7 @@ def main():
             elif runs and w[0] == "TA":
                 runs[-1]["A"][int(w[1])] = [int(x) for x in w[2:4]]
             elif runs and w[0] == "TD":
-                runs[-1]["D"][int(w[1])] = [int(x) for x in w[2:9]]
+                runs[-1]["D"][int(w[1])] = [int(x) for x in w[2:10]]
             elif runs and w[0] == "TC":
                 runs[-1]["C"][int(w[1])] = [int(x) for x in w[2:5]] + [int(w[5]) if len(w) > 5 else 1]
     if not runs:
