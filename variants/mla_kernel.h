@@ -87,17 +87,8 @@ template <int KVF> struct mla_cfg {
     static constexpr int LDK = F8T ? MLA_D + 16 : 2 * MLA_D + 16;           /* compute tile */
 #ifdef MLAB_NV
     /* H100/H200: 227 KB of shared memory a block */
-#ifndef MLAB_T32_STAGES /* experiment: stages of the 32-row bf16 configuration */
-#define MLAB_T32_STAGES 2
-#endif
-#ifndef MLAB_FP8_BN /* experiment: fp8's tile rows and stages */
-#define MLAB_FP8_BN 64
-#endif
-#ifndef MLAB_FP8_STAGES
-#define MLAB_FP8_STAGES 2
-#endif
-    static constexpr int NSTAGE = FMT == KV_MXFP4 ? 3 : SMALL ? MLAB_T32_STAGES : FMT == KV_FP8 ? MLAB_FP8_STAGES : 2;
-    static constexpr int MINB = F8T || (SMALL && MLAB_T32_STAGES == 2) ? 2 : 1; /* resident blocks an SM (MX8: 104.5 KB) */
+    static constexpr int NSTAGE = FMT == KV_MXFP4 ? 3 : 2;
+    static constexpr int MINB = F8T || SMALL ? 2 : 1; /* resident blocks an SM (MX8: 104.5 KB) */
     /* SMALL on NVIDIA: bf16 in 32-row tiles (variants/bf16_t32.hip), twice
      * the blocks for calls of a few tiles a row */
     static_assert(!SMALL || FMT == KV_BF16, "mla_cfg: NVIDIA's 32-row tiles are bf16's");
@@ -117,7 +108,7 @@ template <int KVF> struct mla_cfg {
     static constexpr int BN = SMALL && FMT != KV_FP8 ? 32 : 64; /* kv rows a tile */
     static constexpr bool DIRECT = SMALL && FMT == KV_MXFP4;    /* tile dequantized from global, no raw stage */
 #else
-    static constexpr int BN = SMALL ? 32 : FMT == KV_FP8 ? MLAB_FP8_BN : MLA_BN;
+    static constexpr int BN = SMALL ? 32 : MLA_BN;
     static constexpr bool DIRECT = false;
 #endif
     static constexpr int NCG = BN / 16, NCG_LOG = BN == 64 ? 2 : BN == 32 ? 1 : 0; /* Q.K column groups */
@@ -869,7 +860,6 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #ifdef MLAB_QREG
         if (C::QREG) {
             const int cg = warp & 1, ds = warp >> 1;
-            if (32 * cg < C::BN) { /* 32-row tiles: the even warps */
             acc16 s[2];
 #pragma unroll
             for (int n = 0; n < 2; n++)
@@ -882,7 +872,6 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #pragma unroll
                 for (int e = 0; e < MLAB_ACC_N; e += 2)
                     *(float2 *)(sh + acc_row(e) * C::LDS + 16 * n + acc_col(e)) = make_float2(s[n].c[e], s[n].c[e + 1]);
-            }
         } else
 #endif
 #ifdef MLAB_MFMA_SCALE
