@@ -1010,11 +1010,11 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     /* epilogue */
     /* fp8 partials stay in units of kv_scale (their multiplier) */
     const float vscale = C::FMT == KV_FP8 && p.splits == 1 ? p.kv_scale : 1.f;
-    float rl[MLAB_ACC_N]; /* 1 / l of each element's row: fast, or IEEE for mlab_div_rcp */
+    float rl[MLAB_ACC_N], lv[MLAB_ACC_N]; /* each element's row's l, and 1 / l: fast, or IEEE for mlab_div_rcp */
 #pragma unroll
     for (int e = 0; e < MLAB_ACC_N; e++) {
-        const float l = sL[acc_row(e)];
-        rl[e] = l > 0.f ? (FAST ? mlab_rcp_fast(l) : mlab_rcp_rn(l)) : 0.f;
+        lv[e] = sL[acc_row(e)];
+        rl[e] = lv[e] > 0.f ? (FAST ? mlab_rcp_fast(lv[e]) : mlab_rcp_rn(lv[e])) : 0.f;
     }
     /* split partials of bf16 and MXFP4: each head's largest |O / l| over the
      * block, by row through the lanes that share it, then over the warps
@@ -1056,36 +1056,38 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         asm volatile("" ::"f"(o[OT - 1].c[MLAB_ACC_N - 1]));
         tr4 = mlab_gtime();
     })
-    /* one vector store a run of consecutive columns (mla_mma.h: run_elem) */
+    /* the outputs, O / l (split partials: times 1 / their multiplier, pdiv;
+     * 1 otherwise), rounded in pairs (bf16 for the call's output, f16 for
+     * split partials) and stored a run of consecutive columns at a time
+     * (mla_mma.h: run_elem); the two kinds in their own loops, each from the
+     * block's base address (on the H200 the epilogue with the kind chosen
+     * per element and the address rebuilt per store ran ~870 instructions) */
     constexpr int RUN = F8T ? MLAB_RUN_FP8 : MLAB_RUN_BF16;
+    auto store_all = [&](uint16_t *base, auto pack) {
 #pragma unroll
-    for (int q = 0; q < OT; q++)
+        for (int q = 0; q < OT; q++)
 #pragma unroll
-        for (int r = 0; r < MLAB_ACC_N / RUN; r++) {
-            const int e0 = run_elem(F8T, r, 0), h = acc_row(e0);
-            const int col = acc_out_col<F8T>(warp, q, e0);
-            float v[RUN];
-            uint32_t b16[(RUN + 1) / 2];
+            for (int r = 0; r < MLAB_ACC_N / RUN; r++) {
+                const int e0 = run_elem(F8T, r, 0);
+                uint16_t *d16 = base + acc_row(e0) * MLA_DV + acc_out_col<F8T>(warp, q, e0);
+                float v[RUN > 1 ? RUN : 2] = {}; /* RUN 1: the pair's high half unused */
 #pragma unroll
-            for (int k = 0; k < (RUN + 1) / 2; k++) b16[k] = 0;
-#pragma unroll
-            for (int k = 0; k < RUN; k++) {
-                const int e = run_elem(F8T, r, k);
-                const float x = o[q].c[e] * vscale;
-                /* l = 0 (no rows): rl = 0 gives 0 either way */
-                v[k] = FAST ? x * rl[e] : mlab_div_rcp(x, sL[h], rl[e]); /* = x / l */
-                /* bf16 output, or f16 partials (split partials, above) */
-                const uint32_t bits =
-                    p.splits == 1 ? mlab_f32_to_bf16_bits(v[k]) : mlab_f32_to_f16_bits(v[k] * pdiv[e]);
-                b16[k / 2] |= bits << (16 * (k & 1));
+                for (int k = 0; k < RUN; k++) {
+                    const int e = run_elem(F8T, r, k);
+                    const float x = o[q].c[e] * vscale;
+                    /* l = 0 (no rows): rl = 0 gives 0 either way */
+                    v[k] = (FAST ? x * rl[e] : mlab_div_rcp(x, lv[e], rl[e])) * pdiv[e]; /* = x / l */
+                }
+                if (RUN == 4) *(uint2 *)d16 = make_uint2(pack(v[0], v[1]), pack(v[RUN > 2 ? 2 : 0], v[RUN > 3 ? 3 : 0]));
+                else if (RUN == 2) *(uint32_t *)d16 = pack(v[0], v[1]);
+                else *d16 = (uint16_t)pack(v[0], v[1]);
             }
-            const size_t po = (((size_t)tok * p.splits + split) * MLA_H + h) * MLA_DV + col;
-            uint16_t *d16 = p.splits == 1 ? p.out + ((size_t)tok * MLA_H + h) * MLA_DV + col
-                                          : (uint16_t *)p.part_o + po;
-            if (RUN == 4) *(uint2 *)d16 = make_uint2(b16[0], b16[RUN > 2 ? 1 : 0]);
-            else if (RUN == 2) *(uint32_t *)d16 = b16[0];
-            else *d16 = (uint16_t)b16[0];
-        }
+    };
+    if (p.splits == 1)
+        store_all(p.out + (size_t)tok * MLA_H * MLA_DV, [](float a, float b) { return mlab_f32x2_to_bf16x2(a, b); });
+    else
+        store_all((uint16_t *)p.part_o + ((size_t)tok * p.splits + split) * MLA_H * MLA_DV,
+                  [](float a, float b) { return mlab_f32x2_to_f16x2(a, b); });
     if (p.splits > 1 && tid < 16) {
         const float l = sL[tid], m = sM[tid];
         float lse = -INFINITY;
@@ -1124,10 +1126,6 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 
 /* out[tok, h, :] = sum_s 2^(lse_s - max) O_s / sum_s 2^(lse_s - max); zeros if no rows.
  * One block a (token, head): the first warp turns the splits' log-sum-exps
- * into weights in shared memory, then each thread owns 4 output columns and
- * issues its splits' loads back to back (independent, unrolled), so the
- * block waits about one memory latency, not one per split. */
-/* One block a (token, head): the first warp turns the splits' log-sum-exps
  * into weights in shared memory, then each thread owns 4 output columns and
  * issues its splits' loads back to back (independent, unrolled), so the
  * block waits about one memory latency, not one per split. (0f09366's, kept

@@ -203,6 +203,27 @@ MLAB_DEV uint16_t mlab_f32_to_f16_bits(float f)
     return *(uint16_t *)&h;
 #endif
 }
+/* Two floats -> bf16x2 / f16x2 (a low), round to nearest even: one packed
+ * conversion on NVIDIA (cvt.rn.bf16x2.f32 / cvt.rn.f16x2.f32; a NaN becomes
+ * the canonical NaN, where mlab_f32_to_bf16_bits keeps its sign and payload) */
+MLAB_DEV uint32_t mlab_f32x2_to_bf16x2(float a, float b)
+{
+#ifdef MLAB_NV
+    const __nv_bfloat162 h = __floats2bfloat162_rn(a, b);
+    return *(const uint32_t *)&h;
+#else
+    return (uint32_t)mlab_f32_to_bf16_bits(a) | (uint32_t)mlab_f32_to_bf16_bits(b) << 16;
+#endif
+}
+MLAB_DEV uint32_t mlab_f32x2_to_f16x2(float a, float b)
+{
+#ifdef MLAB_NV
+    const __half2 h = __floats2half2_rn(a, b);
+    return *(const uint32_t *)&h;
+#else
+    return (uint32_t)mlab_f32_to_f16_bits(a) | (uint32_t)mlab_f32_to_f16_bits(b) << 16;
+#endif
+}
 MLAB_DEV float mlab_f16_bits_to_f32(uint16_t b)
 {
 #ifdef MLAB_NV
