@@ -938,25 +938,31 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             const float mold = sM[srow], mnew = fmaxf(mold, mx);
             const bool none = mnew == -INFINITY;
             const float alpha = none ? 1.f : mla_exp(mold - mnew, FAST);
-            float sum = 0.f;
+            float sum = 0.f, pj[CPR];
 #pragma unroll
             for (int j = 0; j < CPR; j++) {
-                float pj = none ? 0.f : mla_exp(x[j] - mnew, FAST);
-                sum += pj;
-                if (C::MXS) { /* fp32 P: pv_mxs folds V's scales in before it rounds */
-                    ((float *)sP)[srow * (C::LDP / 4) + spart * CPR + j] = pj;
-                    continue;
-                }
-                uint16_t bits;
-                if (PFP8) {
-                    uint16_t two = mlab_f32_to_fp8(pj); /* round to e4m3, then exact f16 */
-                    bits = (uint16_t)mlab_fp8x2_to_f16x2(two);
-                } else if (F8T) {
-                    bits = mlab_f32_to_f16_bits(pj); /* the fp8 core's P.V takes f16 P */
+                pj[j] = none ? 0.f : mla_exp(x[j] - mnew, FAST);
+                sum += pj[j];
+            }
+            /* P for P.V: fp32 (MXS: pv_mxs folds V's scales in before it
+             * rounds); a8w8: rounded to e4m3, then exact f16; the fp8 core's
+             * P.V takes f16 P; else bf16. Two at a time (one packed conversion
+             * and one 32-bit store) where a thread has an even count */
+#pragma unroll
+            for (int j = 0; j < CPR; j += (CPR % 2 == 0 && !C::MXS ? 2 : 1)) {
+                uint16_t *dp = sP + srow * (C::LDP / 2) + spart * CPR + j;
+                if (C::MXS) {
+                    ((float *)sP)[srow * (C::LDP / 4) + spart * CPR + j] = pj[j];
+                } else if (CPR % 2 == 0) {
+                    const float a = pj[j], b = pj[CPR % 2 == 0 ? j + 1 : j];
+                    *(uint32_t *)dp = PFP8  ? mlab_fp8x2_to_f16x2(mlab_f32x2_to_fp8x2(a, b))
+                                      : F8T ? mlab_f32x2_to_f16x2(a, b)
+                                            : mlab_f32x2_to_bf16x2(a, b);
                 } else {
-                    bits = mlab_f32_to_bf16_bits(pj);
+                    *dp = PFP8  ? (uint16_t)mlab_fp8x2_to_f16x2(mlab_f32_to_fp8(pj[j]))
+                          : F8T ? mlab_f32_to_f16_bits(pj[j])
+                                : mlab_f32_to_bf16_bits(pj[j]);
                 }
-                sP[srow * (C::LDP / 2) + spart * CPR + j] = bits;
             }
             for (int m = TPR / 2; m; m >>= 1)
                 sum += mlab_shfl_xor(sum, m);
@@ -1184,13 +1190,11 @@ MLAB_DEV void combine_one(const mla_params &p, int tok, int h)
             for (int k = 0; k < 4; k++) r[k] += ws * v[k];
         }
     }
-    uint32_t b[2] = {0, 0};
+    float v[4];
 #pragma unroll
-    for (int k = 0; k < 4; k++) {
-        const float v = den > 0.f ? (FAST ? r[k] * mlab_rcp_fast(den) : mlab_div_rn(r[k], den)) : 0.f;
-        b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(v) << (16 * (k & 1));
-    }
-    *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * tid) = make_uint2(b[0], b[1]);
+    for (int k = 0; k < 4; k++) v[k] = den > 0.f ? (FAST ? r[k] * mlab_rcp_fast(den) : mlab_div_rn(r[k], den)) : 0.f;
+    *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * tid) =
+        make_uint2(mlab_f32x2_to_bf16x2(v[0], v[1]), mlab_f32x2_to_bf16x2(v[2], v[3]));
 }
 
 template <bool FAST>

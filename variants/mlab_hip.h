@@ -270,25 +270,32 @@ MLAB_DEV uint8_t mlab_f32_to_fp8(float x)
 #endif
 }
 
+/* Two floats -> two fp8 codes (a in the low byte), each as mlab_f32_to_fp8:
+ * one pair conversion on NVIDIA (cvt.rn.satfinite.e4m3x2.f32) */
+MLAB_DEV uint16_t mlab_f32x2_to_fp8x2(float a, float b)
+{
+#ifdef MLAB_NV
+    return (uint16_t)__nv_cvt_float2_to_fp8x2(make_float2(a, b), __NV_SATFINITE, __NV_E4M3);
+#else
+    return (uint16_t)(mlab_f32_to_fp8(a) | (uint32_t)mlab_f32_to_fp8(b) << 8);
+#endif
+}
+
 /* Four floats -> four fp8 codes (low byte first), each rounded to bf16 (RNE)
  * and then to fp8 (RNE, saturating): the a8w8 Q quantization's two roundings
- * (mla_kernel.h q_fp8_row); inputs within +-fp8 max. NVIDIA: two packed bf16
- * roundings and two pair conversions (cvt.rn.bf16x2.f32,
+ * (mla_kernel.h q_fp8_codes8); inputs within +-fp8 max. NVIDIA: a packed
+ * bf16 rounding and a pair conversion a pair (cvt.rn.bf16x2.f32,
  * cvt.rn.satfinite.e4m3x2.f32) where a value at a time took ~8 instructions */
 MLAB_DEV uint32_t mlab_f32x4_to_fp8x4_bf16(float a, float b, float c, float d)
 {
 #ifdef MLAB_NV
     const float2 lo = __bfloat1622float2(__floats2bfloat162_rn(a, b)),
                  hi = __bfloat1622float2(__floats2bfloat162_rn(c, d));
-    return (uint32_t)__nv_cvt_float2_to_fp8x2(lo, __NV_SATFINITE, __NV_E4M3) |
-           (uint32_t)__nv_cvt_float2_to_fp8x2(hi, __NV_SATFINITE, __NV_E4M3) << 16;
 #else
-    const float x[4] = {a, b, c, d};
-    uint32_t o = 0;
-    for (int i = 0; i < 4; i++)
-        o |= (uint32_t)mlab_f32_to_fp8(mlab_bf16_bits_to_f32(mlab_f32_to_bf16_bits(x[i]))) << (8 * i);
-    return o;
+    auto r = [](float x) { return mlab_bf16_bits_to_f32(mlab_f32_to_bf16_bits(x)); };
+    const float2 lo = make_float2(r(a), r(b)), hi = make_float2(r(c), r(d));
 #endif
+    return (uint32_t)mlab_f32x2_to_fp8x2(lo.x, lo.y) | (uint32_t)mlab_f32x2_to_fp8x2(hi.x, hi.y) << 16;
 }
 
 /* Two fp8 codes (low byte first) -> f16x2 as 32 bits, exact. */
