@@ -1064,18 +1064,26 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     })
     /* the outputs, O / l (split partials: times 1 / their multiplier, pdiv;
      * 1 otherwise), rounded in pairs (bf16 for the call's output, f16 for
-     * split partials) and stored a run of consecutive columns at a time
-     * (mla_mma.h: run_elem); the two kinds in their own loops, each from the
-     * block's base address (on the H200 the epilogue with the kind chosen
-     * per element and the address rebuilt per store ran ~870 instructions) */
+     * split partials), staged in shared memory a run of consecutive columns
+     * at a time (mla_mma.h: run_elem; the stages are free after the loop),
+     * then written out 16 bytes a thread: a block's 16 x 512 outputs are
+     * contiguous in both kinds, so a warp writes 512 contiguous bytes (from
+     * the accumulators directly a warp's store touched 8 rows x 16 or 32
+     * bytes). The two kinds in their own loops (on the H200 the epilogue with
+     * the kind chosen per element and the address rebuilt per store ran ~870
+     * instructions). Staging rows padded to spread a warp's stores over the
+     * banks: runs of 4 (8 bytes a lane) 32 bytes apart, of 2 16. */
     constexpr int RUN = F8T ? MLAB_RUN_FP8 : MLAB_RUN_BF16;
-    auto store_all = [&](uint16_t *base, auto pack) {
+    constexpr int SROW = MLA_DV + (RUN == 4 ? 16 : 8); /* 16-bit elements */
+    static_assert(C::OFF_S - C::OFF_STAGE >= MLA_H * SROW * 2, "mla_decode: the output staging overruns the stages");
+    uint16_t *const stg = (uint16_t *)(smem + C::OFF_STAGE);
+    auto stage_all = [&](auto pack) {
 #pragma unroll
         for (int q = 0; q < OT; q++)
 #pragma unroll
             for (int r = 0; r < MLAB_ACC_N / RUN; r++) {
                 const int e0 = run_elem(F8T, r, 0);
-                uint16_t *d16 = base + acc_row(e0) * MLA_DV + acc_out_col<F8T>(warp, q, e0);
+                uint16_t *d16 = stg + acc_row(e0) * SROW + acc_out_col<F8T>(warp, q, e0);
                 float v[RUN > 1 ? RUN : 2] = {}; /* RUN 1: the pair's high half unused */
 #pragma unroll
                 for (int k = 0; k < RUN; k++) {
@@ -1090,10 +1098,19 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             }
     };
     if (p.splits == 1)
-        store_all(p.out + (size_t)tok * MLA_H * MLA_DV, [](float a, float b) { return mlab_f32x2_to_bf16x2(a, b); });
+        stage_all([](float a, float b) { return mlab_f32x2_to_bf16x2(a, b); });
     else
-        store_all((uint16_t *)p.part_o + ((size_t)tok * p.splits + split) * MLA_H * MLA_DV,
-                  [](float a, float b) { return mlab_f32x2_to_f16x2(a, b); });
+        stage_all([](float a, float b) { return mlab_f32x2_to_f16x2(a, b); });
+    __syncthreads();
+    {
+        uint16_t *const base = p.splits == 1 ? p.out + (size_t)tok * MLA_H * MLA_DV
+                                             : (uint16_t *)p.part_o + ((size_t)tok * p.splits + split) * MLA_H * MLA_DV;
+#pragma unroll
+        for (int c = tid; c < MLA_H * MLA_DV / 8; c += MLA_NT) {
+            const int h = c / (MLA_DV / 8), k = c % (MLA_DV / 8);
+            *(uint4 *)(base + h * MLA_DV + 8 * k) = *(const uint4 *)(stg + h * SROW + 8 * k);
+        }
+    }
     if (p.splits > 1 && tid < 16) {
         const float l = sL[tid], m = sM[tid];
         float lse = -INFINITY;
