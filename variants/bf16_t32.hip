@@ -23,6 +23,10 @@
  * so twice the splits): 4x1024 13.3 us at 16 splits (v9 15.7 at 32), 4x8192
  * 28.7 at 32 (32.3 at 64); 32x1024 27.8 at 4 splits, where 8 measured 3.5%
  * faster in the sweep (perf-notes v10).
+ * v11 (ce73700, papers/reports/h200-2026-12-01o): this configuration in 4
+ * or 5 stages at one block an SM (3-4 tiles in flight) was 18-32% slower on
+ * the long calls and no faster than bf16's 64-row tiles on the short ones:
+ * not kept. cf3bfb0 (staged epilogue stores): 4x1024 12.4 us (-4.7%).
  */
 #include "launch_common.h"
 #include "variants.h"

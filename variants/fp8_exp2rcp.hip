@@ -14,6 +14,10 @@
  * at 4x8192, one block an SM, instead of 64) and one load for a row's kv
  * range: 4x8192 21.3 us (v9 25.0), 4x1024 12.7 (13.3), 32x1024 20.6 (21.6);
  * geomean 49.7 us, 1.75x the read limit.
+ * v11 (cf3bfb0, papers/reports/h200-2026-12-01m, -n): the a8w8 Q loads
+ * before the KV prologue and its quantization by packed conversions (-5..-9%
+ * at 4x1024), the lean epilogue: 4x1024 11.8 us, 4x8192 20.5, 64x1024 27.7;
+ * geomean 48.0 us, 1.69x the read limit (staged stores: 32x1024 +2.6%).
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -37,6 +37,8 @@
  * v10 (e4b7b14, papers/reports/h200-2026-12-01i): with split rule v10's 32
  * splits at 4x8192 (one block an SM for fp8_exp2rcp) the padded grid costs
  * more: 27.6 against fp8_exp2rcp's 21.7 us (1.27x); 1.00-1.03x elsewhere.
+ * v11 (107c52b, papers/reports/h200-2026-12-01m suite file): 25.5 against
+ * fp8_exp2rcp's 20.4 us at 4x8192 (1.25x), 0.99-1.03x elsewhere.
  */
 #include "launch_common.h"
 #include "variants.h"
