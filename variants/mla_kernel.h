@@ -510,12 +510,14 @@ MLAB_DEV float head_max(const float *wmax, int h)
  * Run by threads 0 .. NT-1; sync() is their barrier (the block's, or a named
  * one). red: NT / MLAB_WARP floats of shared memory. Returns qs. */
 /* Eight bf16 values of Q (a uint4) -> their eight a8w8 codes: x / qs
- * correctly rounded (mlab_div_rcp's two corrections, rqs = RN(1 / qs); a zero
+ * correctly rounded (mlab_div_rcp's correction step, rqs = RN(1 / qs); a zero
  * quotient may come out +0 for -0: zero either way), clamped to +-fmax before
  * the bf16 rounding (the same as after it: fmax is a bf16 value and rounding
  * is monotone; NaN gives -fmax, as before), then bf16, then e4m3, four at a
  * time (mlab_f32x4_to_fp8x4_bf16). tests/gpu_q_quant.cu checks it against
- * reference/numerics.c on every finite bf16 value. */
+ * reference/numerics.c on every bf16 value within the amax (|x| <= amax, the
+ * decode's domain; beyond it x / qs can overflow and the correction gives
+ * NaN). */
 MLAB_DEV uint2 q_fp8_codes8(uint4 v, float qs, float rqs, float fmax)
 {
     const uint32_t w[4] = {v.x, v.y, v.z, v.w};
