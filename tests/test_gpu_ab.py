@@ -12,18 +12,10 @@ import shutil
 import stat
 import subprocess
 import sys
-import tempfile
+
+from mlabtest import check, finish, scratch
 
 SCRIPT = sys.argv[1]
-failed = 0
-
-
-def check(cond, what):
-    global failed
-    if not cond:
-        failed += 1
-        print("FAIL:", what)
-
 
 STAND_IN = """#!/bin/sh
 # stand-in mlabench: records its command line, writes the -o file
@@ -55,83 +47,79 @@ def run(script, args, env=None, cwd=None):
 
 
 def main():
-    tmp = tempfile.mkdtemp(prefix="mlab_gpu_ab_")
-    try:
-        # prepare, in a throwaway repository holding a copy of the script
-        repo = os.path.join(tmp, "repo")
-        os.makedirs(os.path.join(repo, "harness"))
-        os.makedirs(os.path.join(repo, "papers", "reports", "x"))
-        shutil.copy(SCRIPT, os.path.join(repo, "harness", "gpu_ab.sh"))
-        for rel, text in (("CMakeLists.txt", "# v1\n"), ("papers/reports/x/big.h5", "results\n")):
-            with open(os.path.join(repo, rel), "w") as f:
-                f.write(text)
-        g = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t"]
-        subprocess.run(g[:3] + ["init", "-q"], check=True)
-        subprocess.run(g + ["add", "-A"], check=True)
-        subprocess.run(g + ["commit", "-qm", "one"], check=True)
-        head = subprocess.run(g[:3] + ["rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-        with open(os.path.join(repo, "CMakeLists.txt"), "w") as f:
-            f.write("# v2, not committed\n")
-        own = os.path.join(repo, "harness", "gpu_ab.sh")
-        rc, out, err = run(own, ["prepare", head])
-        check(rc == 0, f"prepare {head}: exit {rc} {err}")
-        base = os.path.join(repo, ".ab", head)
-        with open(os.path.join(base, "CMakeLists.txt")) as f:
-            check(f.read() == "# v1\n", "prepare writes the commit's tree, not the working tree's")
-        check(open(os.path.join(base, ".ab_commit")).read().strip() == head, ".ab_commit names the commit")
-        check(not os.path.exists(os.path.join(base, "papers", "reports")), "results files are left out")
-        rc, out, err = run(own, ["prepare", "nosuchcommit"])
-        check(rc == 2 and "nosuchcommit" in err and len(err.strip().splitlines()) == 1,
-              f"an unknown commit: exit {rc}, {err!r}")
-        rc, out, err = run(own, ["prepare", "a;b"])
-        check(rc == 2 and "letters, digits" in err, f"a commit name with odd characters: exit {rc}, {err!r}")
-        rc, out, err = run(own, [])
-        check(rc == 2 and "usage" in err, f"no arguments: exit {rc}, {err!r}")
+    tmp = scratch("gpu_ab")
+    # prepare, in a throwaway repository holding a copy of the script
+    repo = os.path.join(tmp, "repo")
+    os.makedirs(os.path.join(repo, "harness"))
+    os.makedirs(os.path.join(repo, "papers", "reports", "x"))
+    shutil.copy(SCRIPT, os.path.join(repo, "harness", "gpu_ab.sh"))
+    for rel, text in (("CMakeLists.txt", "# v1\n"), ("papers/reports/x/big.h5", "results\n")):
+        with open(os.path.join(repo, rel), "w") as f:
+            f.write(text)
+    g = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(g[:3] + ["init", "-q"], check=True)
+    subprocess.run(g + ["add", "-A"], check=True)
+    subprocess.run(g + ["commit", "-qm", "one"], check=True)
+    head = subprocess.run(g[:3] + ["rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    with open(os.path.join(repo, "CMakeLists.txt"), "w") as f:
+        f.write("# v2, not committed\n")
+    own = os.path.join(repo, "harness", "gpu_ab.sh")
+    rc, out, err = run(own, ["prepare", head])
+    check(rc == 0, f"prepare {head}: exit {rc} {err}")
+    base = os.path.join(repo, ".ab", head)
+    with open(os.path.join(base, "CMakeLists.txt")) as f:
+        check(f.read() == "# v1\n", "prepare writes the commit's tree, not the working tree's")
+    check(open(os.path.join(base, ".ab_commit")).read().strip() == head, ".ab_commit names the commit")
+    check(not os.path.exists(os.path.join(base, "papers", "reports")), "results files are left out")
+    rc, out, err = run(own, ["prepare", "nosuchcommit"])
+    check(rc == 2 and "nosuchcommit" in err and len(err.strip().splitlines()) == 1,
+          f"an unknown commit: exit {rc}, {err!r}")
+    rc, out, err = run(own, ["prepare", "a;b"])
+    check(rc == 2 and "letters, digits" in err, f"a commit name with odd characters: exit {rc}, {err!r}")
+    rc, out, err = run(own, [])
+    check(rc == 2 and "usage" in err, f"no arguments: exit {rc}, {err!r}")
 
-        # run, with stand-ins
-        bins = os.path.join(tmp, "bins")
-        new, old = stand_in(bins, "new"), stand_in(bins, "base")
-        cases = os.path.join(tmp, "cases")
-        os.makedirs(cases)
-        for c in ("b4_kv1024.h5", "b32_kv8192.h5"):
-            open(os.path.join(cases, c), "w").close()
-        log, out_dir = os.path.join(tmp, "calls.log"), os.path.join(tmp, "out")
-        env = {"MLAB_AB_NEW_BIN": new, "MLAB_AB_BASE_BIN": old, "MLAB_AB_CASES": cases, "AB_LOG": log,
-               "OUT": out_dir, "AB_FAIL": ""}
-        rc, out, err = run(SCRIPT, ["run", "abc1234"], env)
-        check(rc == 0, f"run with stand-ins: exit {rc} {err}")
-        calls = open(log).read().splitlines()
-        runs = [c for c in calls if c.split()[1] == "run"]
-        check([(c.split()[0], c.split()[c.split().index("--label") + 1]) for c in runs] ==
-              [("new", "new"), ("base", "base"), ("base", "base"), ("new", "new")],
-              f"the order new, base, base, new with their labels: {runs}")
-        check(all("--max-time 0.15" in c and c.count(".h5") == 3 for c in runs),
-              "the default options and both cases (and the -o file) in every run")
-        for lab, k in (("new", 1), ("base", 1), ("base", 2), ("new", 2)):
-            check(os.path.exists(os.path.join(out_dir, f"ab_{lab}_{k}.h5")), f"ab_{lab}_{k}.h5 written")
-        comp = [c for c in calls if c.split()[1] == "compare"]
-        check(len(comp) == 2 and all("ab_base_" in c and "ab_new_" in c for c in comp), f"both pairs compared: {comp}")
-        text = open(os.path.join(out_dir, "compare.txt")).read()
-        check(text.count("== pair") == 2 and "geomean" in out, "compare.txt holds both pairs, the geomeans printed")
+    # run, with stand-ins
+    bins = os.path.join(tmp, "bins")
+    new, old = stand_in(bins, "new"), stand_in(bins, "base")
+    cases = os.path.join(tmp, "cases")
+    os.makedirs(cases)
+    for c in ("b4_kv1024.h5", "b32_kv8192.h5"):
+        open(os.path.join(cases, c), "w").close()
+    log, out_dir = os.path.join(tmp, "calls.log"), os.path.join(tmp, "out")
+    env = {"MLAB_AB_NEW_BIN": new, "MLAB_AB_BASE_BIN": old, "MLAB_AB_CASES": cases, "AB_LOG": log,
+           "OUT": out_dir, "AB_FAIL": ""}
+    rc, out, err = run(SCRIPT, ["run", "abc1234"], env)
+    check(rc == 0, f"run with stand-ins: exit {rc} {err}")
+    calls = open(log).read().splitlines()
+    runs = [c for c in calls if c.split()[1] == "run"]
+    check([(c.split()[0], c.split()[c.split().index("--label") + 1]) for c in runs] ==
+          [("new", "new"), ("base", "base"), ("base", "base"), ("new", "new")],
+          f"the order new, base, base, new with their labels: {runs}")
+    check(all("--max-time 0.15" in c and c.count(".h5") == 3 for c in runs),
+          "the default options and both cases (and the -o file) in every run")
+    for lab, k in (("new", 1), ("base", 1), ("base", 2), ("new", 2)):
+        check(os.path.exists(os.path.join(out_dir, f"ab_{lab}_{k}.h5")), f"ab_{lab}_{k}.h5 written")
+    comp = [c for c in calls if c.split()[1] == "compare"]
+    check(len(comp) == 2 and all("ab_base_" in c and "ab_new_" in c for c in comp), f"both pairs compared: {comp}")
+    text = open(os.path.join(out_dir, "compare.txt")).read()
+    check(text.count("== pair") == 2 and "geomean" in out, "compare.txt holds both pairs, the geomeans printed")
 
-        os.remove(log)
-        rc, out, err = run(SCRIPT, ["run", "abc1234", "--variants", "fp8", "--max-time", "0.05"], env)
-        runs = [c for c in open(log).read().splitlines() if c.split()[1] == "run"]
-        check(rc == 0 and len(runs) == 4 and all("--variants fp8 --max-time 0.05" in c for c in runs)
-              and not any("0.15" in c for c in runs), f"given options replace the default in every run: {runs}")
+    os.remove(log)
+    rc, out, err = run(SCRIPT, ["run", "abc1234", "--variants", "fp8", "--max-time", "0.05"], env)
+    runs = [c for c in open(log).read().splitlines() if c.split()[1] == "run"]
+    check(rc == 0 and len(runs) == 4 and all("--variants fp8 --max-time 0.05" in c for c in runs)
+          and not any("0.15" in c for c in runs), f"given options replace the default in every run: {runs}")
 
-        env["AB_FAIL"] = "base"
-        rc, out, err = run(SCRIPT, ["run", "abc1234"], env)
-        check(rc == 4 and "base run 1 failed" in err and "ab_base_1.log" in err, f"a failing run: exit {rc}, {err!r}")
+    env["AB_FAIL"] = "base"
+    rc, out, err = run(SCRIPT, ["run", "abc1234"], env)
+    check(rc == 4 and "base run 1 failed" in err and "ab_base_1.log" in err, f"a failing run: exit {rc}, {err!r}")
 
-        env.pop("MLAB_AB_BASE_BIN")
-        rc, out, err = run(SCRIPT, ["run", "notprepared"], env)
-        check(rc == 2 and "not prepared" in err and "prepare notprepared" in err,
-              f"a commit not prepared: exit {rc}, {err!r}")
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print("test_gpu_ab:", "FAIL" if failed else "ok")
-    return 1 if failed else 0
+    env.pop("MLAB_AB_BASE_BIN")
+    rc, out, err = run(SCRIPT, ["run", "notprepared"], env)
+    check(rc == 2 and "not prepared" in err and "prepare notprepared" in err,
+          f"a commit not prepared: exit {rc}, {err!r}")
+    return finish("test_gpu_ab", tmp)
 
 
 if __name__ == "__main__":
