@@ -1106,7 +1106,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     __syncthreads();
     {
         uint16_t *const base = p.splits == 1 ? p.out + (size_t)tok * MLA_H * MLA_DV
-                                             : (uint16_t *)p.part_o + ((size_t)tok * p.splits + split) * MLA_H * MLA_DV;
+                                             : p.part_o + ((size_t)tok * p.splits + split) * MLA_H * MLA_DV;
 #pragma unroll
         for (int c = tid; c < MLA_H * MLA_DV / 8; c += MLA_NT) {
             const int h = c / (MLA_DV / 8), k = c % (MLA_DV / 8);

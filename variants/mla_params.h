@@ -37,8 +37,8 @@ typedef struct {
                                  dependent load, not two (item, then its indptrs) */
     /* outputs and workspace */
     uint16_t *out;            /* [total_q, 16, 512] bf16 */
-    float *part_o;            /* [total_q, splits, 16, 512] f16: each split's O / l divided by
-                                 its part_mul (mla_kernel.h, "split partials") */
+    uint16_t *part_o;         /* [total_q, splits, 16, 512] f16 bits: each split's O / l divided
+                                 by its part_mul (mla_kernel.h, "split partials") */
     float *part_lse;          /* [total_q, splits, 16] log2-sum-exp2 of each split, -inf if empty */
     unsigned long long *trace; /* [MLAB_TR_WORDS] phase times of -DMLAB_TRACE builds
                                   (mla_kernel.h); NULL otherwise */

@@ -293,7 +293,7 @@ MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split,
             }
             uint16_t *d = p.splits == 1
                               ? p.out + ((size_t)tok * MLA_H + hd) * MLA_DV + col
-                              : (uint16_t *)p.part_o + (((size_t)tok * p.splits + split) * MLA_H + hd) * MLA_DV + col;
+                              : p.part_o + (((size_t)tok * p.splits + split) * MLA_H + hd) * MLA_DV + col;
             *(uint32_t *)d = bits;
         }
     if (p.splits > 1 && warp == 0 && g == 0)

@@ -468,7 +468,7 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         if ((rc = dev_alloc(g, &d, nout * 2, why, whylen))) goto out;
         p.out = (uint16_t *)d;
         if ((rc = dev_alloc(g, &d, nout * 2 * (size_t)g->max_splits, why, whylen))) goto out;
-        p.part_o = (float *)d; /* f16 partials (mla_params.h) */
+        p.part_o = (uint16_t *)d; /* f16 partials (mla_params.h) */
         if ((rc = dev_alloc(g, &d, 2 * (size_t)c->total_q * MLA_H * 4 * (size_t)g->max_splits, why, whylen)))
             goto out;
         p.part_lse = (float *)d; /* and part_mul behind it */
