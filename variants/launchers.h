@@ -31,6 +31,9 @@ typedef struct mlab_variant_impl {
     int xcd_placed;                          /* 1: its blocks are placed by XCD (xcd_map.h): its grid
                                                 is padded to whole XCD groups and a row's split
                                                 blocks are not consecutive (no cluster merge) */
+    int (*exact_fallback)(const mla_params *p); /* NULL, or 1 where this call runs the variant's
+                                                exact path instead of its fast one (its launch
+                                                asks the same function; the results row says so) */
 } mlab_variant_impl;
 
 /* Kernels one call of the decode sequence launches (launch_common.h keeps it

@@ -612,7 +612,7 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
     li->smem_bytes = v->smem_used ? v->smem_used() : v->smem_bytes;
     li->blocks_per_sm = v->blocks_per_sm();
     li->launches = v->pre_launches + mlab_decode_launches(v->q_fp8, p);
-    li->exact_fallback = id == MLAB_V_mxfp4_e4m3 && !p->mx_e4m3_ok;
+    li->exact_fallback = v->exact_fallback && v->exact_fallback(p);
 }
 
 extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab_launch_info *li,
