@@ -46,7 +46,8 @@ OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT" || die 4 "cannot create $OUT"
 t0=$(date +%s)
 jobs=$(nproc 2> /dev/null || echo 4)
-build() { # src dir commit target
+build() { # src dir commit (a stale program must not pass for a failed build)
+  rm -f "$2/mlabench"
   cmake -S "$1" -B "$2" -G Ninja -DMLAB_GPU="${MLAB_GPU:-cuda}" -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$3" \
     > "$2.log" 2>&1 && cmake --build "$2" -j$((jobs / 2 > 1 ? jobs / 2 : 1)) --target mlabench >> "$2.log" 2>&1
 }
@@ -58,8 +59,7 @@ if [ -z "$cases" ]; then
   cases="$OUT/ab_cases"
   ( python3 "$root/data/record_competition.py" --out "$cases" > "$OUT/ab_record.log" 2>&1 ) & pids+=($!)
 fi
-fail=0
-for p in "${pids[@]}"; do wait "$p" || fail=1; done
+for p in "${pids[@]}"; do wait "$p"; done # each step's outcome is checked below
 [ -x "$new" ] || die 4 "the working tree did not build: $root/build-ab-new.log"
 [ -x "$old" ] || die 4 "$commit did not build: $base/build-ab.log"
 if ! ls "$cases"/*.h5 > /dev/null 2>&1; then # no PyTorch CUDA here: the generated suite
