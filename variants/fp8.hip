@@ -30,6 +30,10 @@
  * +5%, K and V +12%: the F2FP pipe was not the limit); split blocks claiming
  * a row's tiles dynamically (+2.7% at 32x8192, papers/perf-notes.md v6
  * report).
+ * v11 (cf3bfb0, papers/reports/h200-2026-12-01n, -m): Q's loads before the
+ * KV prologue and its quantization by packed conversions (-5.5% at 4x1024
+ * and 64x1024), the lean epilogue and staged stores: 4x1024 12.6 us, 4x8192
+ * 21.2, 256x8192 420; geomean 49.3 us, 1.74x the read limit.
  */
 #include "launch_common.h"
 #include "variants.h"
