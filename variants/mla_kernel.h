@@ -669,35 +669,15 @@ MLAB_DEV void cluster_merge(const mla_params &p, int tok, const acc16 (&o)[MLA_D
 }
 #endif
 
-template <int KVF, bool FAST, bool XCD>
-__global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const mla_params p)
+/* ---- Q into shared memory (mla_decode), every format but a8w8 -------------
+ * (a8w8: q_fp8_load / q_fp8_row). bf16 rows by cp.async (in the first load
+ * group); f16 for the fp8 core (MX8); MXFP8 codes and scales (MXS, into sqs). */
+template <int KVF>
+MLAB_DEV void decode_q_smem(const mla_params &p, int tok, uint8_t *sQ, uint8_t *sqs)
 {
     typedef mla_cfg<KVF> C;
-    constexpr bool QFP8 = C::FMT == KV_FP8, PFP8 = C::FMT == KV_FP8, MX = C::MX, F8T = C::F8T;
-    extern __shared__ __align__(16) uint8_t smem[];
-    uint8_t *sQ = smem + C::OFF_Q;
-    float *sS = (float *)(smem + C::OFF_S);
-    uint16_t *sP = (uint16_t *)(smem + C::OFF_P);
-    float *sM = (float *)(smem + C::OFF_ROW), *sL = sM + 16, *sA = sM + 32, *sX = sM + 48;
-    const int tid = threadIdx.x, warp = tid / MLAB_WARP;
-    MLAB_TR(unsigned long long tr0 = mlab_gtime(), tr1 = 0, tr2 = 0, tr3 = 0, tr4 = 0;)
-
-    int work = blockIdx.x;
-    if (XCD && p.xcd_count > 1) { /* the row's splits on one XCD; padding blocks return */
-        work = mlab_xcd_work(work, p.total_q, p.splits, p.xcd_count);
-        if (work < 0) return;
-    }
-    const int tok = work / p.splits, split = work % p.splits;
-    /* the row's first buffer row and visible rows (mla_params.h, tok_kv): in
-     * flight while the Q loads below are issued, used after them */
-    const int2 kvr = ((const int2 *)p.tok_kv)[tok];
-    q_fp8_regs<MLA_NT> qreg; /* the a8w8 Q: its loads next (q_fp8_row quantizes it) */
-    if (QFP8) q_fp8_load<MLA_NT>(p, tok, qreg);
-
-    /* Q into shared memory: bf16 by cp.async (first in the first group); the
-     * a8w8 variants quantize it (loaded above) to fp8 below, after the KV
-     * prologue is issued, so the quantization overlaps the first tiles' loads */
-    float qk_scale = p.sm_scale;
+    const int tid = threadIdx.x;
+    (void)sqs;
     if (C::FMT == KV_MX8) {
         /* Q as f16 for the fp8 core (f16 of a bf16 value is exact in
          * [2^-14, 65504]; |q| < 2^-14 loses low bits: far below what Q.K
@@ -718,7 +698,6 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         /* Q as MXFP8 (OCP e4m3 codes, an E8M0 scale a head row and block of
          * 32 dims: mfma_scale_lanes.h, mlab_mx8_scale_byte), for the scaled
          * MFMA's A; one thread a (head, block) */
-        uint8_t *sqs = smem + C::OFF_QS;
         for (int c = tid; c < MLA_H * MLA_NBLK; c += MLA_NT) {
             const int h = c / MLA_NBLK, b = c % MLA_NBLK;
             const uint4 *src = (const uint4 *)(p.q + ((size_t)tok * MLA_H + h) * MLA_D + 32 * b);
@@ -744,278 +723,223 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             dq[1] = make_uint4(o[4], o[5], o[6], o[7]);
             sqs[c] = (uint8_t)e;
         }
-    } else if (!QFP8) {
-            const uint8_t *qg = (const uint8_t *)(p.q + (size_t)tok * MLA_H * MLA_D);
-            for (int c = tid; c < MLA_H * (2 * MLA_D / 16); c += MLA_NT) {
-                int h = c / (2 * MLA_D / 16), k = c % (2 * MLA_D / 16);
-                mlab_cp16(sQ + h * C::LDQ + 16 * k, qg + h * 2 * MLA_D + 16 * k, 1);
-            }
+    } else if (C::FMT != KV_FP8) {
+        const uint8_t *qg = (const uint8_t *)(p.q + (size_t)tok * MLA_H * MLA_D);
+        for (int c = tid; c < MLA_H * (2 * MLA_D / 16); c += MLA_NT) {
+            int h = c / (2 * MLA_D / 16), k = c % (2 * MLA_D / 16);
+            mlab_cp16(sQ + h * C::LDQ + 16 * k, qg + h * 2 * MLA_D + 16 * k, 1);
+        }
     }
-    const int vis = kvr.y, first = kvr.x;
-    const int ntiles = (vis + C::BN - 1) / C::BN;
-    const int per = (ntiles + p.splits - 1) / p.splits;
-    const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles);
-    /* rows past rend are masked; the negative control (fault 1) lets one
-     * poisoned row in, which validation must catch */
-    const int rend = vis + (p.fault == 1 && vis > 0 ? 1 : 0);
-    if (tid < 16) {
-        sM[tid] = -INFINITY;
-        sL[tid] = 0.f;
-    }
-    if (C::FMT == KV_MX8) /* e4m3_tile's table (read after the first tile's barrier) */
-        for (int e = tid; e < 256; e += MLA_NT) ((uint2 *)(smem + C::OFF_LUT))[e] = e4m3_magnitudes((uint32_t)e);
+}
 
-    /* prologue: Q (bf16) rides in the first group */
-#pragma unroll
-    for (int s = 0; s < C::NSTAGE - 1; s++) {
-        if (t0 + s < t1)
-            load_stage<KVF>(p, smem + C::OFF_STAGE + s * C::BN * C::RAW_ROW, first, (t0 + s) * C::BN, rend);
-        mlab_cp_commit();
-    }
+/* ---- MXFP4's tile pass (mla_decode, phase 0; C::TILE) ---------------------
+ * The staged rows (E2M1 pairs) and the tile's E8M0 bytes sc -> the compute
+ * tile: e4m3 codes with the scale folded in (MX8, e4m3_tile) or bf16
+ * (dequant_tile). Returns the compute tile. */
+template <int KVF>
+MLAB_DEV uint8_t *tile_convert(const uint8_t *sc, const uint8_t *raw, uint8_t *smem, int r0, int rend)
+{
+    typedef mla_cfg<KVF> C;
+    if (C::FMT == KV_MX8)
+        e4m3_tile(sc, raw, smem + C::OFF_TILE, r0, rend, (const uint2 *)(smem + C::OFF_LUT));
+    else
+        dequant_tile(sc, raw, smem + C::OFF_TILE, r0, rend);
+    return smem + C::OFF_TILE;
+}
 
-    if (QFP8) {
-        const float qs = q_fp8_row<MLA_NT>(p, qreg, sX + 8, [&](int h, int k, uint2 codes) {
-            *(uint2 *)(sQ + h * C::LDQ + 8 * k) = codes;
-        }, [] { __syncthreads(); });
-        MLAB_TR(tr1 = mlab_gtime();)
-        qk_scale = p.sm_scale * qs * p.kv_scale;
-    }
-    const float sscale = FAST ? qk_scale * MLA_LOG2E : qk_scale;
+/* ---- a tile's scores (mla_decode, phase 1) ---------------------------------
+ * S = Q K^T, each warp's share into sS as partial sums over a slice of the
+ * dims (the softmax adds the slices): warp w takes kv columns 16 (w % 4) ..
+ * +15 of dims half w / 4, or (QREG: NVIDIA fp8, this warp's Q slice in
+ * registers, qf) kv columns 32 (w % 2) .. +31 of dims quarter w / 2, or (MXS:
+ * gfx950's scaled MFMA with Q's scales sQS and the tile's, tile_sc) MX
+ * blocks 9 (w / 4) .. +8; 32-row tiles give 4 of the 8 warps work. */
+template <int KVF, int QSTEP>
+MLAB_DEV void tile_scores(const uint32_t (&qf)[QSTEP][2], const uint8_t *sQ, const uint8_t *sQS, const uint8_t *tile,
+                          const uint8_t *tile_sc, float *sS)
+{
+    typedef mla_cfg<KVF> C;
+    constexpr bool F8T = C::F8T;
+    const int warp = threadIdx.x / MLAB_WARP;
+    (void)qf; (void)sQS; (void)tile_sc;
 #ifdef MLAB_QREG
-    /* NVIDIA fp8: this warp's Q slice (dims 144 (w / 2) on) into registers */
-    constexpr int QSTEP = MLA_D / C::QK_DS / 16;
-    uint32_t qf[QSTEP][2];
     if (C::QREG) {
-        __syncthreads();
-        qreg_fp8_load<QSTEP>(qf, sQ + (warp >> 1) * (MLA_D / C::QK_DS), C::LDQ);
-    }
-#endif
-
-    constexpr int OCOLS = MLA_DV / MLA_NW, OT = OCOLS / 16; /* output columns a warp */
-    acc16 o[OT];
+        const int cg = warp & 1, ds = warp >> 1;
+        acc16 s[2];
 #pragma unroll
-    for (int t = 0; t < OT; t++)
+        for (int n = 0; n < 2; n++)
 #pragma unroll
-        for (int e = 0; e < MLAB_ACC_N; e++) o[t].c[e] = 0.f;
-
-    /* mxfp4: a tile's E8M0 bytes are contiguous ((first + r0) * 18 on): each
-     * thread fetches its bytes of the next tile into registers during this
-     * tile and parks them in shared memory after it, hiding the latency */
-    constexpr int SCN = (C::BN * MLA_NBLK + MLA_NT - 1) / MLA_NT;
-    uint8_t *sSc = smem + C::OFF_SC;
-    uint32_t scn[SCN];
-    auto fetch_scales = [&](int tt) {
+            for (int e = 0; e < MLAB_ACC_N; e++) s[n].c[e] = 0.f;
+        qk_fp8_qreg<QSTEP>(s, qf, tile + 32 * cg * C::LDK + ds * (MLA_D / C::QK_DS), C::LDK);
+        float *sh = sS + ds * 16 * C::LDS + 32 * cg;
 #pragma unroll
-        for (int k = 0; k < SCN; k++) {
-            const int c = tid + k * MLA_NT, row = tt * C::BN + c / MLA_NBLK;
-            scn[k] = c < C::BN * MLA_NBLK && tt < t1 && row < rend
-                         ? p.kv_e8m0[(size_t)(first + tt * C::BN) * MLA_NBLK + c] : 0u;
-        }
-    };
-    auto park_scales = [&](int buf) {
+        for (int n = 0; n < 2; n++)
 #pragma unroll
-        for (int k = 0; k < SCN; k++) {
-            const int c = tid + k * MLA_NT;
-            if (c < C::BN * MLA_NBLK) sSc[buf * C::BN * MLA_NBLK + c] = (uint8_t)scn[k];
-        }
-    };
-    if (MX && t0 < t1) {
-        fetch_scales(t0);
-        park_scales(0);
-    }
-
-    constexpr int TPR = MLA_NT / 16, CPR = C::BN / TPR;
-    const int srow = tid / TPR, spart = tid % TPR;
-
-    for (int t = t0; t < t1; t++) {
-        const int i = t - t0;
-        mlab_cp_wait<(C::NSTAGE > 1 ? C::NSTAGE - 2 : 0)>();
-        __syncthreads();
-        MLAB_TR(if (i == 0) tr2 = mlab_gtime();)
-        if (!C::DIRECT) { /* refill the stage freed by the previous tile */
-            int nt = t + C::NSTAGE - 1;
-            if (nt < t1)
-                load_stage<KVF>(p, smem + C::OFF_STAGE + ((i + C::NSTAGE - 1) % C::NSTAGE) * C::BN * C::RAW_ROW,
-                                first, nt * C::BN, rend);
-            mlab_cp_commit();
-            if (C::NSTAGE == 1) { /* the tile just loaded is this one */
-                mlab_cp_wait<0>();
-                __syncthreads();
-            }
-        }
-        uint8_t *tile = C::DIRECT ? (uint8_t *)p.kv_fp4 + (size_t)(first + t * C::BN) * MLA_FP4_ROW /* global rows */
-                                  : smem + C::OFF_STAGE + (i % C::NSTAGE) * C::BN * C::RAW_ROW;
-        if (C::MXS) /* the staged rows are the operands; the scales as mxfp4's */
-            fetch_scales(t + 1);
-        if (C::TILE) {
-            fetch_scales(t + 1);
-            if (C::FMT == KV_MX8)
-                e4m3_tile(sSc + (i & 1) * C::BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * C::BN, rend,
-                          (const uint2 *)(smem + C::OFF_LUT));
-            else
-                dequant_tile(sSc + (i & 1) * C::BN * MLA_NBLK, tile, smem + C::OFF_TILE, t * C::BN, rend);
-            tile = smem + C::OFF_TILE;
-            __syncthreads();
-        }
-        /* 1. S = Q K^T: warp w, kv columns 16 (w % 4) .. +15, dims half w / 4,
-         * or (QREG) kv columns 32 (w % 2) .. +31, dims quarter w / 2 */
-#ifdef MLAB_QREG
-        if (C::QREG) {
-            const int cg = warp & 1, ds = warp >> 1;
-            acc16 s[2];
-#pragma unroll
-            for (int n = 0; n < 2; n++)
-#pragma unroll
-                for (int e = 0; e < MLAB_ACC_N; e++) s[n].c[e] = 0.f;
-            qk_fp8_qreg<QSTEP>(s, qf, tile + 32 * cg * C::LDK + ds * (MLA_D / C::QK_DS), C::LDK);
-            float *sh = sS + ds * 16 * C::LDS + 32 * cg;
-#pragma unroll
-            for (int n = 0; n < 2; n++)
-#pragma unroll
-                for (int e = 0; e < MLAB_ACC_N; e += 2)
-                    *(float2 *)(sh + acc_row(e) * C::LDS + 16 * n + acc_col(e)) = make_float2(s[n].c[e], s[n].c[e + 1]);
-        } else
+            for (int e = 0; e < MLAB_ACC_N; e += 2)
+                *(float2 *)(sh + acc_row(e) * C::LDS + 16 * n + acc_col(e)) = make_float2(s[n].c[e], s[n].c[e + 1]);
+    } else
 #endif
 #ifdef MLAB_MFMA_SCALE
-        if (C::MXS) { /* gfx950 scaled MFMA: dims half w / 4 = MX blocks 9 (w / 4) .. +8 */
-            const int cg = warp & 3, half = warp >> 2;
-            acc16 s;
+    if (C::MXS) { /* gfx950 scaled MFMA: dims half w / 4 = MX blocks 9 (w / 4) .. +8 */
+        const int cg = warp & 3, half = warp >> 2;
+        acc16 s;
 #pragma unroll
-            for (int e = 0; e < MLAB_ACC_N; e++) s.c[e] = 0.f;
-            const uint8_t *sks = sSc + (i & 1) * C::BN * MLA_NBLK + 16 * cg * MLA_NBLK;
+        for (int e = 0; e < MLAB_ACC_N; e++) s.c[e] = 0.f;
+        const uint8_t *sks = tile_sc + 16 * cg * MLA_NBLK;
 #pragma unroll
-            for (int c = 0; c < 3; c++)
-                qk_mxs(s, sQ, C::LDQ, smem + C::OFF_QS, tile + 16 * cg * C::RAW_ROW, C::RAW_ROW, sks,
-                       9 * half + 4 * c, c < 2 ? 4 : 1);
-            float *sh = sS + half * 16 * C::LDS;
+        for (int c = 0; c < 3; c++)
+            qk_mxs(s, sQ, C::LDQ, sQS, tile + 16 * cg * C::RAW_ROW, C::RAW_ROW, sks,
+                   9 * half + 4 * c, c < 2 ? 4 : 1);
+        float *sh = sS + half * 16 * C::LDS;
 #pragma unroll
-            for (int e = 0; e < MLAB_ACC_N; e++)
-                sh[acc_row(e) * C::LDS + 16 * cg + acc_col(e)] = s.c[e];
-        } else
+        for (int e = 0; e < MLAB_ACC_N; e++)
+            sh[acc_row(e) * C::LDS + 16 * cg + acc_col(e)] = s.c[e];
+    } else
 #endif
-        if (C::NCG * C::QK_DS == MLA_NW || warp < C::NCG * C::QK_DS) { /* 32-row tiles: 4 waves */
-            const int cg = warp & (C::NCG - 1), half = warp >> C::NCG_LOG;
-            constexpr int KB = F8T ? MLA_D / 2 : MLA_D; /* bytes of half a row */
-            acc16 s;
+    if (C::NCG * C::QK_DS == MLA_NW || warp < C::NCG * C::QK_DS) { /* 32-row tiles: 4 waves */
+        const int cg = warp & (C::NCG - 1), half = warp >> C::NCG_LOG;
+        constexpr int KB = F8T ? MLA_D / 2 : MLA_D; /* bytes of half a row */
+        acc16 s;
 #pragma unroll
-            for (int e = 0; e < MLAB_ACC_N; e++) s.c[e] = 0.f;
-            const uint8_t *kt = tile + 16 * cg * C::LDK + half * KB;
+        for (int e = 0; e < MLAB_ACC_N; e++) s.c[e] = 0.f;
+        const uint8_t *kt = tile + 16 * cg * C::LDK + half * KB;
 #ifndef MLAB_QREG /* fp8 on NVIDIA always takes the register path above */
-            if (C::FMT == KV_FP8)
-                qk_fp8<KB>(s, sQ + half * KB, C::LDQ, kt, C::LDK);
-            else
-#endif
-            if (C::FMT == KV_MX8)
-                qk_f16q_fp8k<KB>(s, sQ + 2 * half * KB, C::LDQ, kt, C::LDK);
-            else
-                qk_bf16<KB>(s, (const uint16_t *)(sQ + half * KB), C::LDQ, (const uint16_t *)kt, C::LDK);
-            float *sh = sS + half * 16 * C::LDS;
-#pragma unroll
-            for (int e = 0; e < MLAB_ACC_N; e++)
-                sh[acc_row(e) * C::LDS + 16 * cg + acc_col(e)] = s.c[e];
-        }
-        __syncthreads();
-        /* 2. online softmax, TPR threads a head row */
-        {
-            float x[C::BN / (MLA_NT / 16)];
-            float mx = -INFINITY;
-#pragma unroll
-            for (int j = 0; j < CPR; j++) x[j] = 0.f;
-#pragma unroll
-            for (int d = 0; d < C::QK_DS; d++) { /* sum the dim slices' partial S */
-                const float *r = sS + (16 * d + srow) * C::LDS + spart * CPR;
-                float v[CPR];
-                lds_vec(v, r);
-#pragma unroll
-                for (int j = 0; j < CPR; j++) x[j] += v[j];
-            }
-#pragma unroll
-            for (int j = 0; j < CPR; j++) {
-                const int col = spart * CPR + j;
-                x[j] = t * C::BN + col < rend ? x[j] * sscale : -INFINITY;
-                mx = fmaxf(mx, x[j]);
-            }
-            for (int m = TPR / 2; m; m >>= 1)
-                mx = fmaxf(mx, mlab_shfl_xor(mx, m));
-            const float mold = sM[srow], mnew = fmaxf(mold, mx);
-            const bool none = mnew == -INFINITY;
-            const float alpha = none ? 1.f : mla_exp(mold - mnew, FAST);
-            float sum = 0.f, pj[CPR];
-#pragma unroll
-            for (int j = 0; j < CPR; j++) {
-                pj[j] = none ? 0.f : mla_exp(x[j] - mnew, FAST);
-                sum += pj[j];
-            }
-            /* P for P.V: fp32 (MXS: pv_mxs folds V's scales in before it
-             * rounds); a8w8: rounded to e4m3, then exact f16; the fp8 core's
-             * P.V takes f16 P; else bf16. Two at a time (one packed conversion
-             * and one 32-bit store) where a thread has an even count */
-#pragma unroll
-            for (int j = 0; j < CPR; j += (CPR % 2 == 0 && !C::MXS ? 2 : 1)) {
-                uint16_t *dp = sP + srow * (C::LDP / 2) + spart * CPR + j;
-                if (C::MXS) {
-                    ((float *)sP)[srow * (C::LDP / 4) + spart * CPR + j] = pj[j];
-                } else if (CPR % 2 == 0) {
-                    const float a = pj[j], b = pj[CPR % 2 == 0 ? j + 1 : j];
-                    *(uint32_t *)dp = PFP8  ? mlab_fp8x2_to_f16x2(mlab_f32x2_to_fp8x2(a, b))
-                                      : F8T ? mlab_f32x2_to_f16x2(a, b)
-                                            : mlab_f32x2_to_bf16x2(a, b);
-                } else {
-                    *dp = PFP8  ? (uint16_t)mlab_fp8x2_to_f16x2(mlab_f32_to_fp8(pj[j]))
-                          : F8T ? mlab_f32_to_f16_bits(pj[j])
-                                : mlab_f32_to_bf16_bits(pj[j]);
-                }
-            }
-            for (int m = TPR / 2; m; m >>= 1)
-                sum += mlab_shfl_xor(sum, m);
-            if (spart == 0) {
-                sM[srow] = mnew;
-                sL[srow] = sL[srow] * alpha + sum;
-                sA[srow] = alpha;
-            }
-        }
-        __syncthreads();
-        /* 3. O = alpha O + P V over this warp's 64 columns */
-        {   /* rescale O only when a row's max moved (most tiles, none did) */
-            float al[MLAB_ACC_N];
-            bool moved = false;
-#pragma unroll
-            for (int e = 0; e < MLAB_ACC_N; e++) {
-                al[e] = sA[acc_row(e)];
-                moved |= al[e] != 1.f;
-            }
-            if (mlab_any(moved))
-#pragma unroll
-                for (int q = 0; q < OT; q++)
-#pragma unroll
-                    for (int e = 0; e < MLAB_ACC_N; e++) o[q].c[e] *= al[e];
-        }
-#ifdef MLAB_MFMA_SCALE
-        if (C::MXS)
-            pv_mxs<OT>(o, (const float *)sP, C::LDP / 4, tile, C::RAW_ROW, sSc + (i & 1) * C::BN * MLA_NBLK,
-                       OCOLS * warp);
+        if (C::FMT == KV_FP8)
+            qk_fp8<KB>(s, sQ + half * KB, C::LDQ, kt, C::LDK);
         else
 #endif
-        if (F8T)
-            pv_fp8<OT, C::BN>(o, sP, C::LDP, tile + OCOLS * warp, C::LDK);
+        if (C::FMT == KV_MX8)
+            qk_f16q_fp8k<KB>(s, sQ + 2 * half * KB, C::LDQ, kt, C::LDK);
         else
-            pv_bf16<OT, C::BN>(o, sP, C::LDP, (const uint16_t *)(tile + 2 * OCOLS * warp), C::LDK);
-        if (MX)
-            park_scales((i + 1) & 1);
+            qk_bf16<KB>(s, (const uint16_t *)(sQ + half * KB), C::LDQ, (const uint16_t *)kt, C::LDK);
+        float *sh = sS + half * 16 * C::LDS;
+#pragma unroll
+        for (int e = 0; e < MLAB_ACC_N; e++)
+            sh[acc_row(e) * C::LDS + 16 * cg + acc_col(e)] = s.c[e];
     }
-    mlab_cp_wait<0>();
-    __syncthreads();
-    MLAB_TR(tr3 = mlab_gtime();)
-    mlab_grid_dep_trigger(); /* the combine may start launching */
-#if MLAB_HAVE_CLUSTER && defined(__CUDA_ARCH__)
-    if (p.merge_cluster) { /* the row's split blocks are a cluster: merge through their shared memory */
-        cluster_merge<C, FAST>(p, tok, o, smem, sM, sL, sS);
-        MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, t1 - t0);)
-        return;
-    }
-#endif
+}
 
-    /* epilogue */
+/* ---- a tile's online softmax (mla_decode, phase 2) -------------------------
+ * S (the dim slices' partial sums in sS, scaled by sscale; columns at or past
+ * rend masked) -> P in sP for P.V, the rows' running max sM and sum sL, and
+ * the factor alpha (sA) by which P.V rescales O. TPR threads a head row, CPR
+ * columns each. */
+template <int KVF, bool FAST>
+MLAB_DEV void tile_softmax(const float *sS, uint16_t *sP, float *sM, float *sL, float *sA, int t, int rend,
+                           float sscale)
+{
+    typedef mla_cfg<KVF> C;
+    constexpr bool PFP8 = C::FMT == KV_FP8, F8T = C::F8T;
+    constexpr int TPR = MLA_NT / 16, CPR = C::BN / TPR;
+    const int srow = threadIdx.x / TPR, spart = threadIdx.x % TPR;
+    float x[C::BN / (MLA_NT / 16)];
+    float mx = -INFINITY;
+#pragma unroll
+    for (int j = 0; j < CPR; j++) x[j] = 0.f;
+#pragma unroll
+    for (int d = 0; d < C::QK_DS; d++) { /* sum the dim slices' partial S */
+        const float *r = sS + (16 * d + srow) * C::LDS + spart * CPR;
+        float v[CPR];
+        lds_vec(v, r);
+#pragma unroll
+        for (int j = 0; j < CPR; j++) x[j] += v[j];
+    }
+#pragma unroll
+    for (int j = 0; j < CPR; j++) {
+        const int col = spart * CPR + j;
+        x[j] = t * C::BN + col < rend ? x[j] * sscale : -INFINITY;
+        mx = fmaxf(mx, x[j]);
+    }
+    for (int m = TPR / 2; m; m >>= 1)
+        mx = fmaxf(mx, mlab_shfl_xor(mx, m));
+    const float mold = sM[srow], mnew = fmaxf(mold, mx);
+    const bool none = mnew == -INFINITY;
+    const float alpha = none ? 1.f : mla_exp(mold - mnew, FAST);
+    float sum = 0.f, pj[CPR];
+#pragma unroll
+    for (int j = 0; j < CPR; j++) {
+        pj[j] = none ? 0.f : mla_exp(x[j] - mnew, FAST);
+        sum += pj[j];
+    }
+    /* P for P.V: fp32 (MXS: pv_mxs folds V's scales in before it
+     * rounds); a8w8: rounded to e4m3, then exact f16; the fp8 core's
+     * P.V takes f16 P; else bf16. Two at a time (one packed conversion
+     * and one 32-bit store) where a thread has an even count */
+#pragma unroll
+    for (int j = 0; j < CPR; j += (CPR % 2 == 0 && !C::MXS ? 2 : 1)) {
+        uint16_t *dp = sP + srow * (C::LDP / 2) + spart * CPR + j;
+        if (C::MXS) {
+            ((float *)sP)[srow * (C::LDP / 4) + spart * CPR + j] = pj[j];
+        } else if (CPR % 2 == 0) {
+            const float a = pj[j], b = pj[CPR % 2 == 0 ? j + 1 : j];
+            *(uint32_t *)dp = PFP8  ? mlab_fp8x2_to_f16x2(mlab_f32x2_to_fp8x2(a, b))
+                              : F8T ? mlab_f32x2_to_f16x2(a, b)
+                                    : mlab_f32x2_to_bf16x2(a, b);
+        } else {
+            *dp = PFP8  ? (uint16_t)mlab_fp8x2_to_f16x2(mlab_f32_to_fp8(pj[j]))
+                  : F8T ? mlab_f32_to_f16_bits(pj[j])
+                        : mlab_f32_to_bf16_bits(pj[j]);
+        }
+    }
+    for (int m = TPR / 2; m; m >>= 1)
+        sum += mlab_shfl_xor(sum, m);
+    if (spart == 0) {
+        sM[srow] = mnew;
+        sL[srow] = sL[srow] * alpha + sum;
+        sA[srow] = alpha;
+    }
+}
+
+/* ---- a tile's P.V (mla_decode, phase 3) ------------------------------------
+ * O = alpha O + P V over this warp's MLA_DV / MLA_NW output columns: O
+ * rescaled only where a row's max moved (sA != 1: most tiles, none did),
+ * then the products (mla_mma.h / arch/amd_mfma.h; MXS: the gfx950 scaled
+ * MFMA with the tile's E8M0 scales, tile_sc). */
+template <int KVF, int OT>
+MLAB_DEV void tile_pv(acc16 (&o)[OT], const float *sA, const uint16_t *sP, const uint8_t *tile, const uint8_t *tile_sc)
+{
+    typedef mla_cfg<KVF> C;
+    constexpr bool F8T = C::F8T;
+    constexpr int OCOLS = MLA_DV / MLA_NW;
+    const int warp = threadIdx.x / MLAB_WARP;
+    (void)tile_sc;
+    {   /* rescale O only when a row's max moved (most tiles, none did) */
+        float al[MLAB_ACC_N];
+        bool moved = false;
+#pragma unroll
+        for (int e = 0; e < MLAB_ACC_N; e++) {
+            al[e] = sA[acc_row(e)];
+            moved |= al[e] != 1.f;
+        }
+        if (mlab_any(moved))
+#pragma unroll
+            for (int q = 0; q < OT; q++)
+#pragma unroll
+                for (int e = 0; e < MLAB_ACC_N; e++) o[q].c[e] *= al[e];
+    }
+#ifdef MLAB_MFMA_SCALE
+    if (C::MXS)
+        pv_mxs<OT>(o, (const float *)sP, C::LDP / 4, tile, C::RAW_ROW, tile_sc,
+                   OCOLS * warp);
+    else
+#endif
+    if (F8T)
+        pv_fp8<OT, C::BN>(o, sP, C::LDP, tile + OCOLS * warp, C::LDK);
+    else
+        pv_bf16<OT, C::BN>(o, sP, C::LDP, (const uint16_t *)(tile + 2 * OCOLS * warp), C::LDK);
+}
+
+/* ---- the epilogue (mla_decode): a block's O / l out ------------------------
+ * The call's bf16 output (one split) or the split's f16 partial with its
+ * multiplier and log-sum-exp. Returns, in -DMLAB_TRACE builds, when thread 0
+ * had its last P.V result (0 otherwise). */
+template <int KVF, bool FAST, int OT>
+MLAB_DEV unsigned long long decode_epilogue(const mla_params &p, int tok, int split, acc16 (&o)[OT], uint8_t *smem,
+                                            const float *sM, const float *sL, float *sS)
+{
+    typedef mla_cfg<KVF> C;
+    constexpr bool F8T = C::F8T;
+    const int tid = threadIdx.x, warp = tid / MLAB_WARP;
     /* fp8 partials stay in units of kv_scale (their multiplier) */
     const float vscale = C::FMT == KV_FP8 && p.splits == 1 ? p.kv_scale : 1.f;
     float rl[MLAB_ACC_N], lv[MLAB_ACC_N]; /* each element's row's l, and 1 / l: fast, or IEEE for mlab_div_rcp */
@@ -1060,9 +984,10 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             pdiv[e] = pow2f_exact(-part_exp(__float_as_uint(head_max(wmax, acc_row(e)))));
     }
     /* trace: thread 0 past its last P.V product's result (the MMAs drained) */
+    unsigned long long drained = 0;
     MLAB_TR(if (tid == 0) {
         asm volatile("" ::"f"(o[OT - 1].c[MLAB_ACC_N - 1]));
-        tr4 = mlab_gtime();
+        drained = mlab_gtime();
     })
     /* the outputs, O / l (split partials: times 1 / their multiplier, pdiv;
      * 1 otherwise), rounded in pairs (bf16 for the call's output, f16 for
@@ -1122,7 +1047,16 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         p.part_mul[((size_t)tok * p.splits + split) * MLA_H + tid] =
             C::FMT == KV_FP8 ? p.kv_scale : pow2f_exact(part_exp(__float_as_uint(head_max(wmax, tid))));
     }
+    return drained;
+}
+
 #ifdef MLAB_ONE_LAUNCH
+/* One launch (-DMLAB_ONE_LAUNCH, MLAB_MERGE=inline): after its partial is
+ * out (decode_epilogue), the row's last split block to finish merges it. */
+template <bool FAST>
+MLAB_DEV void merge_if_last(const mla_params &p, int tok, float *sS, float *sX)
+{
+    const int tid = threadIdx.x;
     if (p.splits > 1 && p.merge_inline) {
         /* One launch: the row's last split block to finish merges it.
          * Memory order (the "threadfence reduction" pattern): every thread's
@@ -1145,6 +1079,181 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             if (tid == 0) p.row_count[tok] = 0;
         }
     }
+}
+#endif
+
+/* ---- the decode ------------------------------------------------------------
+ * One block a (query row, split): the split's tiles of the row's kv range,
+ * flash-decoding style, then its O / l out. In order:
+ *   Q              q_fp8_load + q_fp8_row (a8w8: quantized per tensor) or
+ *                  decode_q_smem (bf16 by cp.async, f16, MXFP8)
+ *   prologue       the first NSTAGE - 1 tiles' loads (load_stage)
+ *   per tile       wait, refill the freed stage, then
+ *                  0 tile_convert (MXFP4's staged rows -> compute tile)
+ *                  1 tile_scores  (S = Q K^T, partial over dim slices)
+ *                  2 tile_softmax (online softmax -> P, m, l, alpha)
+ *                  3 tile_pv      (O = alpha O + P V)
+ *                  with a block barrier after 0, 1 and 2
+ *   merge          cluster_merge (MLAB_MERGE=cluster builds), else
+ *                  decode_epilogue (the output, or the split's partial for
+ *                  mla_combine) and merge_if_last (MLAB_MERGE=inline builds)
+ * Vendor instructions stay in the helpers (mla_mma.h, arch/). */
+template <int KVF, bool FAST, bool XCD>
+__global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const mla_params p)
+{
+    typedef mla_cfg<KVF> C;
+    constexpr bool QFP8 = C::FMT == KV_FP8, MX = C::MX;
+    extern __shared__ __align__(16) uint8_t smem[];
+    uint8_t *sQ = smem + C::OFF_Q;
+    float *sS = (float *)(smem + C::OFF_S);
+    uint16_t *sP = (uint16_t *)(smem + C::OFF_P);
+    float *sM = (float *)(smem + C::OFF_ROW), *sL = sM + 16, *sA = sM + 32, *sX = sM + 48;
+    const int tid = threadIdx.x, warp = tid / MLAB_WARP;
+    MLAB_TR(unsigned long long tr0 = mlab_gtime(), tr1 = 0, tr2 = 0, tr3 = 0, tr4 = 0;)
+
+    int work = blockIdx.x;
+    if (XCD && p.xcd_count > 1) { /* the row's splits on one XCD; padding blocks return */
+        work = mlab_xcd_work(work, p.total_q, p.splits, p.xcd_count);
+        if (work < 0) return;
+    }
+    const int tok = work / p.splits, split = work % p.splits;
+    /* the row's first buffer row and visible rows (mla_params.h, tok_kv): in
+     * flight while the Q loads below are issued, used after them */
+    const int2 kvr = ((const int2 *)p.tok_kv)[tok];
+    q_fp8_regs<MLA_NT> qreg; /* the a8w8 Q: its loads next (q_fp8_row quantizes it) */
+    if (QFP8) q_fp8_load<MLA_NT>(p, tok, qreg);
+
+    /* Q into shared memory: bf16 by cp.async (first in the first group); the
+     * a8w8 variants quantize it (loaded above) to fp8 below, after the KV
+     * prologue is issued, so the quantization overlaps the first tiles' loads */
+    float qk_scale = p.sm_scale;
+    decode_q_smem<KVF>(p, tok, sQ, smem + C::OFF_QS);
+    const int vis = kvr.y, first = kvr.x;
+    const int ntiles = (vis + C::BN - 1) / C::BN;
+    const int per = (ntiles + p.splits - 1) / p.splits;
+    const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles);
+    /* rows past rend are masked; the negative control (fault 1) lets one
+     * poisoned row in, which validation must catch */
+    const int rend = vis + (p.fault == 1 && vis > 0 ? 1 : 0);
+    if (tid < 16) {
+        sM[tid] = -INFINITY;
+        sL[tid] = 0.f;
+    }
+    if (C::FMT == KV_MX8) /* e4m3_tile's table (read after the first tile's barrier) */
+        for (int e = tid; e < 256; e += MLA_NT) ((uint2 *)(smem + C::OFF_LUT))[e] = e4m3_magnitudes((uint32_t)e);
+
+    /* prologue: Q (bf16) rides in the first group */
+#pragma unroll
+    for (int s = 0; s < C::NSTAGE - 1; s++) {
+        if (t0 + s < t1)
+            load_stage<KVF>(p, smem + C::OFF_STAGE + s * C::BN * C::RAW_ROW, first, (t0 + s) * C::BN, rend);
+        mlab_cp_commit();
+    }
+
+    if (QFP8) {
+        const float qs = q_fp8_row<MLA_NT>(p, qreg, sX + 8, [&](int h, int k, uint2 codes) {
+            *(uint2 *)(sQ + h * C::LDQ + 8 * k) = codes;
+        }, [] { __syncthreads(); });
+        MLAB_TR(tr1 = mlab_gtime();)
+        qk_scale = p.sm_scale * qs * p.kv_scale;
+    }
+    const float sscale = FAST ? qk_scale * MLA_LOG2E : qk_scale;
+    /* NVIDIA fp8 (QREG): this warp's Q slice (dims 144 (w / 2) on) in registers */
+    constexpr int QSTEP = MLA_D / C::QK_DS / 16;
+    uint32_t qf[QSTEP][2];
+#ifdef MLAB_QREG
+    if (C::QREG) {
+        __syncthreads();
+        qreg_fp8_load<QSTEP>(qf, sQ + (warp >> 1) * (MLA_D / C::QK_DS), C::LDQ);
+    }
+#endif
+
+    constexpr int OCOLS = MLA_DV / MLA_NW, OT = OCOLS / 16; /* output columns a warp */
+    acc16 o[OT];
+#pragma unroll
+    for (int t = 0; t < OT; t++)
+#pragma unroll
+        for (int e = 0; e < MLAB_ACC_N; e++) o[t].c[e] = 0.f;
+
+    /* mxfp4: a tile's E8M0 bytes are contiguous ((first + r0) * 18 on): each
+     * thread fetches its bytes of the next tile into registers during this
+     * tile and parks them in shared memory after it, hiding the latency */
+    constexpr int SCN = (C::BN * MLA_NBLK + MLA_NT - 1) / MLA_NT;
+    uint8_t *sSc = smem + C::OFF_SC;
+    uint32_t scn[SCN];
+    auto fetch_scales = [&](int tt) {
+#pragma unroll
+        for (int k = 0; k < SCN; k++) {
+            const int c = tid + k * MLA_NT, row = tt * C::BN + c / MLA_NBLK;
+            scn[k] = c < C::BN * MLA_NBLK && tt < t1 && row < rend
+                         ? p.kv_e8m0[(size_t)(first + tt * C::BN) * MLA_NBLK + c] : 0u;
+        }
+    };
+    auto park_scales = [&](int buf) {
+#pragma unroll
+        for (int k = 0; k < SCN; k++) {
+            const int c = tid + k * MLA_NT;
+            if (c < C::BN * MLA_NBLK) sSc[buf * C::BN * MLA_NBLK + c] = (uint8_t)scn[k];
+        }
+    };
+    if (MX && t0 < t1) {
+        fetch_scales(t0);
+        park_scales(0);
+    }
+
+
+    for (int t = t0; t < t1; t++) {
+        const int i = t - t0;
+        mlab_cp_wait<(C::NSTAGE > 1 ? C::NSTAGE - 2 : 0)>();
+        __syncthreads();
+        MLAB_TR(if (i == 0) tr2 = mlab_gtime();)
+        if (!C::DIRECT) { /* refill the stage freed by the previous tile */
+            int nt = t + C::NSTAGE - 1;
+            if (nt < t1)
+                load_stage<KVF>(p, smem + C::OFF_STAGE + ((i + C::NSTAGE - 1) % C::NSTAGE) * C::BN * C::RAW_ROW,
+                                first, nt * C::BN, rend);
+            mlab_cp_commit();
+            if (C::NSTAGE == 1) { /* the tile just loaded is this one */
+                mlab_cp_wait<0>();
+                __syncthreads();
+            }
+        }
+        uint8_t *tile = C::DIRECT ? (uint8_t *)p.kv_fp4 + (size_t)(first + t * C::BN) * MLA_FP4_ROW /* global rows */
+                                  : smem + C::OFF_STAGE + (i % C::NSTAGE) * C::BN * C::RAW_ROW;
+        if (C::MXS) /* the staged rows are the operands; the scales as mxfp4's */
+            fetch_scales(t + 1);
+        if (C::TILE) { /* 0. MXFP4's staged rows into the compute tile */
+            fetch_scales(t + 1);
+            tile = tile_convert<KVF>(sSc + (i & 1) * C::BN * MLA_NBLK, tile, smem, t * C::BN, rend);
+            __syncthreads();
+        }
+        /* 1. S = Q K^T (this warp's share, partial over dims) */
+        tile_scores<KVF, QSTEP>(qf, sQ, smem + C::OFF_QS, tile, sSc + (i & 1) * C::BN * MLA_NBLK, sS);
+        __syncthreads();
+        /* 2. online softmax */
+        tile_softmax<KVF, FAST>(sS, sP, sM, sL, sA, t, rend, sscale);
+        __syncthreads();
+        /* 3. O = alpha O + P V */
+        tile_pv<KVF, OT>(o, sA, sP, tile, sSc + (i & 1) * C::BN * MLA_NBLK);
+        if (MX)
+            park_scales((i + 1) & 1);
+    }
+    mlab_cp_wait<0>();
+    __syncthreads();
+    MLAB_TR(tr3 = mlab_gtime();)
+    mlab_grid_dep_trigger(); /* the combine may start launching */
+#if MLAB_HAVE_CLUSTER && defined(__CUDA_ARCH__)
+    if (p.merge_cluster) { /* the row's split blocks are a cluster: merge through their shared memory */
+        cluster_merge<C, FAST>(p, tok, o, smem, sM, sL, sS);
+        MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, t1 - t0);)
+        return;
+    }
+#endif
+
+    /* epilogue */
+    MLAB_TR(tr4 =) decode_epilogue<KVF, FAST, OT>(p, tok, split, o, smem, sM, sL, sS);
+#ifdef MLAB_ONE_LAUNCH
+    merge_if_last<FAST>(p, tok, sS, sX);
 #endif
     MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, t1 - t0, tr4);)
 }
