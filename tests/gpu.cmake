@@ -69,10 +69,21 @@ add_test(NAME gpu_validate_inline_merge16 COMMAND mlabench run --require-gpu --n
          ${_gd}/varlen.h5 ${_gd}/q4_even.h5)
 set_tests_properties(gpu_validate_inline_merge16 PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
                      SKIP_RETURN_CODE 77 ENVIRONMENT "MLAB_MERGE=inline;MLAB_AMAX=inline")
-# an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_AMAX) is refused with
-# exit 2 and a line naming it, never run some other way
+# both combine kernels (MLAB_COMBINE; unset, the launcher picks by the grid):
+# every partial loaded ahead of the weights, at its limit of 16 splits, and
+# the plain one at 8
+add_test(NAME gpu_validate_combine_ahead16 COMMAND mlabench run --require-gpu --no-time --quiet --splits 16
+         ${_gd}/varlen.h5 ${_gd}/q4_even.h5)
+set_tests_properties(gpu_validate_combine_ahead16 PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
+                     SKIP_RETURN_CODE 77 ENVIRONMENT "MLAB_COMBINE=ahead")
+add_test(NAME gpu_validate_combine_plain8 COMMAND mlabench run --require-gpu --no-time --quiet --splits 8
+         ${_gd}/varlen.h5 ${_gd}/q3_causal.h5)
+set_tests_properties(gpu_validate_combine_plain8 PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
+                     SKIP_RETURN_CODE 77 ENVIRONMENT "MLAB_COMBINE=plain")
+# an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_AMAX)
+# is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c
-         "for kv in MLAB_MERGE=nope MLAB_AMAX=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
+         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_AMAX=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
 set_tests_properties(gpu_refuses_unknown_knobs PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # negative controls: a deliberately broken kernel (one poisoned row read past
 # each sequence end; a merge that leaves the last split out) must FAIL
@@ -83,12 +94,16 @@ foreach(src ${MLAB_VARIANT_SOURCES})
   if(_v STREQUAL "runner")
     continue()
   endif()
-  foreach(fault overread merge merge_cluster)
+  foreach(fault overread merge merge_plain merge_cluster)
     # merge_cluster: the merge fault in the cluster merge (skipped where it is
-    # not built); merge: in the combine kernel
+    # not built); merge: in the combine kernel the launcher picks (at 4
+    # splits of varlen's few rows, the one that loads ahead); merge_plain: in
+    # the plain one
     set(_env MLAB_FAULT=${fault})
     if(fault STREQUAL "merge_cluster")
       set(_env "MLAB_FAULT=merge MLAB_MERGE=cluster")
+    elseif(fault STREQUAL "merge_plain")
+      set(_env "MLAB_FAULT=merge MLAB_COMBINE=plain")
     endif()
     add_test(NAME gpu_negative_control_${fault}_${_v} COMMAND sh -c
              "out=$(${_env} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --splits 4 --variants ${_v} ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; echo \"$out\" | grep -q ' skipped: ' && { echo \"$out\" | grep ' skipped: '; exit 77; }; [ $rc = 5 ] && { echo 'caught (exit 5)'; exit 0; }; echo \"not caught: exit $rc\"; exit 1")

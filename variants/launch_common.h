@@ -71,6 +71,26 @@ static hipError_t launch_after(K kern, int grid, int block, int smem, hipStream_
     return launch_ex(kern, grid, block, smem, s, p, true, cluster);
 }
 
+/* Which combine merges a call's splits (mla_params.combine): the one that
+ * loads every partial ahead of the weights (at most MLA_COMBINE_AHEAD
+ * splits) where its grid, a block a (row, head), fits in one wave of it on
+ * this GPU (SMs x its blocks an SM, read once), else the plain one (whose
+ * fewer registers keep calls of many rows in one wave). */
+template <bool FAST> static bool combine_ahead(const mla_params *p)
+{
+    static int slots = -1;
+    if (slots < 0) {
+        int d = 0, sms = 0, n = 0;
+        slots = hipGetDevice(&d) == hipSuccess &&
+                        hipDeviceGetAttribute(&sms, hipDeviceAttributeMultiprocessorCount, d) == hipSuccess &&
+                        hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, mla_combine<FAST, MLA_COMBINE_AHEAD>,
+                                                                     MLA_DV / 4, 0) == hipSuccess
+                    ? sms * n : 0;
+    }
+    if (p->splits > MLA_COMBINE_AHEAD || p->combine == 1) return false;
+    return p->combine == 2 || p->total_q * MLA_H <= slots;
+}
+
 /* The call's launch sequence around a decode kernel `dec` (block threads,
  * smem bytes of dynamic shared memory): the Q amax pass first when a8w8 (the
  * decode launched as its programmatic dependent), the combine after it when
@@ -88,7 +108,9 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
         /* every kernel of the sequence asks for the largest shared-memory
          * carve-out, so the SMs need no L1/shared reconfiguration between
          * them (H200: fp8 1-3% faster, papers/perf-notes.md) */
-        if ((e = cudaFuncSetAttribute(mla_combine<FAST>,
+        if ((e = cudaFuncSetAttribute(mla_combine<FAST, 0>,
+                                      cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
+            (e = cudaFuncSetAttribute(mla_combine<FAST, MLA_COMBINE_AHEAD>,
                                       cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
             (e = cudaFuncSetAttribute(mla_q_amax, cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
             (e = cudaFuncSetAttribute(dec, cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess)
@@ -124,9 +146,11 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
         if constexpr (XCD) /* (only fp8_xcd instantiates the placed combine) */
             e = place ? launch_after(mla_combine_xcd<FAST>, mlab_xcd_grid(p->total_q, MLA_H, p->xcd_count),
                                      MLA_DV / 4, 0, s, p)
-                      : launch_after(mla_combine<FAST>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+                      : launch_after(mla_combine<FAST, 0>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+        else if (combine_ahead<FAST>(p))
+            e = launch_after(mla_combine<FAST, MLA_COMBINE_AHEAD>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
         else
-            e = launch_after(mla_combine<FAST>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+            e = launch_after(mla_combine<FAST, 0>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
     }
     return e != hipSuccess ? e : hipGetLastError();
 }

@@ -1207,12 +1207,25 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         mlab_cp_wait<(C::NSTAGE > 1 ? C::NSTAGE - 2 : 0)>();
         __syncthreads();
         MLAB_TR(if (i == 0) tr2 = mlab_gtime();)
-        if (!C::DIRECT) { /* refill the stage freed by the previous tile */
+        /* refill the stage freed by the previous tile: at the top, or (LATE:
+         * mxfp4's exact path on NVIDIA, three stages) after this tile's Q.K,
+         * so its tile pass and Q.K start first. H200 (papers/perf-notes.md
+         * v12): late, mxfp4 -1..-3% on every call of 8+ tiles a row; every
+         * other format 0..+7% slower (two stages: the load has less time) */
+        auto refill = [&] {
             int nt = t + C::NSTAGE - 1;
             if (nt < t1)
                 load_stage<KVF>(p, smem + C::OFF_STAGE + ((i + C::NSTAGE - 1) % C::NSTAGE) * C::BN * C::RAW_ROW,
                                 first, nt * C::BN, rend);
             mlab_cp_commit();
+        };
+#ifdef MLAB_NV
+        constexpr bool LATE = C::FMT == KV_MXFP4 && C::NSTAGE > 2;
+#else
+        constexpr bool LATE = false; /* AMD's copies into LDS are synchronous: the Q.K would wait for them */
+#endif
+        if (!C::DIRECT && !LATE) {
+            refill();
             if (C::NSTAGE == 1) { /* the tile just loaded is this one */
                 mlab_cp_wait<0>();
                 __syncthreads();
@@ -1229,6 +1242,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         }
         /* 1. S = Q K^T (this warp's share, partial over dims) */
         tile_scores<KVF, QSTEP>(qf, sQ, smem + C::OFF_QS, tile, sSc + (i & 1) * C::BN * MLA_NBLK, sS);
+        if (LATE) refill();
         __syncthreads();
         /* 2. online softmax */
         tile_softmax<KVF, FAST>(sS, sP, sM, sL, sA, t, rend, sscale);
@@ -1259,14 +1273,17 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 }
 
 /* out[tok, h, :] = sum_s 2^(lse_s - max) O_s / sum_s 2^(lse_s - max); zeros if no rows.
- * One block a (token, head): the first warp turns the splits' log-sum-exps
- * into weights in shared memory, then each thread owns 4 output columns and
- * issues its splits' loads back to back (independent, unrolled), so the
- * block waits about one memory latency, not one per split. (0f09366's, kept
- * as it was: loading the partials before the weights, 16 or 8 splits ahead,
- * was 2-18% slower on split cases, papers/perf-notes.md v7.) */
-/* The merge of one (token, head), by one block of MLA_DV / 4 threads. */
-template <bool FAST>
+ * One block a (token, head), MLA_DV / 4 threads: the first warp turns the
+ * splits' log-sum-exps into weights in shared memory, then each thread owns
+ * 4 output columns and issues its splits' loads back to back (independent,
+ * unrolled), so the block waits about one memory latency, not one per
+ * split (0f09366's). AHEAD > 0 (at most AHEAD splits, a grid of one wave:
+ * launch_common.h, combine_ahead): every split's partial is loaded before
+ * the weights are known, so the lse and partial round trips to L2 overlap
+ * (v7 measured -1 us at 4 x 1024; as the only combine, 16 or 8 splits
+ * ahead, its registers cost a second wave on calls of many rows: 2-18%
+ * slower there, papers/perf-notes.md v7). */
+template <bool FAST, int AHEAD>
 MLAB_DEV void combine_one(const mla_params &p, int tok, int h)
 {
     __shared__ float w[MLA_MAX_SPLITS + 1];
@@ -1274,6 +1291,12 @@ MLAB_DEV void combine_one(const mla_params &p, int tok, int h)
     const float *lse = p.part_lse + (size_t)tok * p.splits * MLA_H + h;
     const float *mul = p.part_mul + (size_t)tok * p.splits * MLA_H + h;
     const int S = p.splits - (p.fault == 2 ? 1 : 0); /* the negative control leaves the last split out */
+    const size_t first = ((size_t)tok * p.splits * MLA_H + h) * MLA_DV / 4 + tid; /* in 4-column groups */
+    const size_t stride = (size_t)MLA_H * MLA_DV / 4; /* groups from one split to the next */
+    uint2 pre[AHEAD > 0 ? AHEAD : 1];
+#pragma unroll
+    for (int s = 0; s < AHEAD; s++) /* S <= AHEAD (launch_sequence) */
+        pre[s] = s < S ? ((const uint2 *)p.part_o)[first + s * stride] : make_uint2(0u, 0u);
     if (tid < MLAB_WARP) { /* a lane's splits' lse and multipliers loaded at once (one L2 trip) */
         constexpr int PER = (MLA_MAX_SPLITS + MLAB_WARP - 1) / MLAB_WARP;
         float ls[PER], ms[PER];
@@ -1301,21 +1324,24 @@ MLAB_DEV void combine_one(const mla_params &p, int tok, int h)
     }
     __syncthreads();
     const float den = w[MLA_MAX_SPLITS];
-    const size_t first = ((size_t)tok * p.splits * MLA_H + h) * MLA_DV / 4 + tid; /* in 4-column groups */
-    const size_t stride = (size_t)MLA_H * MLA_DV / 4; /* groups from one split to the next */
     float r[4] = {0.f, 0.f, 0.f, 0.f};
-#pragma unroll 8
-    for (int s = 0; s < S; s++) {
-        const float ws = w[s];
-        if (ws != 0.f) { /* splits with no rows add nothing */
-            float v[4];
-            const uint2 b = ((const uint2 *)p.part_o)[first + s * stride];
-            v[0] = mlab_f16_bits_to_f32((uint16_t)b.x);
-            v[1] = mlab_f16_bits_to_f32((uint16_t)(b.x >> 16));
-            v[2] = mlab_f16_bits_to_f32((uint16_t)b.y);
-            v[3] = mlab_f16_bits_to_f32((uint16_t)(b.y >> 16));
+    auto add = [&](float ws, uint2 b) {
+        const float v[4] = {mlab_f16_bits_to_f32((uint16_t)b.x), mlab_f16_bits_to_f32((uint16_t)(b.x >> 16)),
+                            mlab_f16_bits_to_f32((uint16_t)b.y), mlab_f16_bits_to_f32((uint16_t)(b.y >> 16))};
 #pragma unroll
-            for (int k = 0; k < 4; k++) r[k] += ws * v[k];
+        for (int k = 0; k < 4; k++) r[k] += ws * v[k];
+    };
+    if (AHEAD > 0) {
+#pragma unroll
+        for (int s = 0; s < AHEAD; s++) {
+            const float ws = s < S ? w[s] : 0.f;
+            if (ws != 0.f) add(ws, pre[s]); /* splits with no rows add nothing */
+        }
+    } else {
+#pragma unroll 8
+        for (int s = 0; s < S; s++) {
+            const float ws = w[s];
+            if (ws != 0.f) add(ws, ((const uint2 *)p.part_o)[first + s * stride]); /* splits with no rows add nothing */
         }
     }
     float v[4];
@@ -1325,13 +1351,13 @@ MLAB_DEV void combine_one(const mla_params &p, int tok, int h)
         make_uint2(mlab_f32x2_to_bf16x2(v[0], v[1]), mlab_f32x2_to_bf16x2(v[2], v[3]));
 }
 
-template <bool FAST>
+template <bool FAST, int AHEAD>
 __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
 {
     MLAB_TR(unsigned long long tr0 = mlab_gtime();)
     mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
     MLAB_TR(unsigned long long tr1 = mlab_gtime();)
-    combine_one<FAST>(p, blockIdx.x / MLA_H, blockIdx.x % MLA_H);
+    combine_one<FAST, AHEAD>(p, blockIdx.x / MLA_H, blockIdx.x % MLA_H);
     MLAB_TR(if (threadIdx.x == 0 && p.trace) {
         unsigned long long *tb = p.trace + MLAB_TR_COMBINE + 4 * blockIdx.x;
         tb[0] = tr0; tb[1] = tr1; tb[2] = mlab_gtime(); tb[3] = 1;
@@ -1346,7 +1372,7 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine_xcd(const mla_params p
     mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
     const int work = mlab_xcd_work(blockIdx.x, p.total_q, MLA_H, p.xcd_count);
     if (work < 0) return; /* padding */
-    combine_one<FAST>(p, work / MLA_H, work % MLA_H);
+    combine_one<FAST, 0>(p, work / MLA_H, work % MLA_H);
 }
 
 /* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */

@@ -70,6 +70,7 @@ typedef cudaDeviceProp hipDeviceProp_t;
 #define hipGetErrorString cudaGetErrorString
 #define hipGetLastError cudaGetLastError
 #define hipGetDeviceCount cudaGetDeviceCount
+#define hipGetDevice cudaGetDevice
 #define hipGetDeviceProperties cudaGetDeviceProperties
 #define hipDeviceGetAttribute cudaDeviceGetAttribute
 #define hipSetDevice cudaSetDevice

@@ -188,16 +188,18 @@ extern "C" void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *thro
 }
 
 /* the build's knobs (below), then the run-time ones that change what a
- * call runs: the merge (MLAB_MERGE), the Q amax (MLAB_AMAX) and a negative
- * control (MLAB_FAULT), "default" where unset */
+ * call runs: the merge (MLAB_MERGE), the combine kernel (MLAB_COMBINE), the
+ * Q amax (MLAB_AMAX) and a negative control (MLAB_FAULT), "default" where
+ * unset */
 static const char *build_knobs(void);
 extern "C" const char *mlab_gpu_build_knobs(void)
 {
     static char buf[256];
     if (!buf[0]) {
-        const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT");
-        snprintf(buf, sizeof buf, "%s merge=%.16s amax=%.16s fault=%.16s", build_knobs(), m ? m : "default",
-                 a ? a : "default", f ? f : "none");
+        const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT"),
+                   *c = getenv("MLAB_COMBINE");
+        snprintf(buf, sizeof buf, "%s merge=%.16s combine=%.16s amax=%.16s fault=%.16s", build_knobs(),
+                 m ? m : "default", c ? c : "default", a ? a : "default", f ? f : "none");
     }
     return buf;
 }
@@ -598,6 +600,15 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         snprintf(why, whylen, "MLAB_MERGE=%.32s: expected combine, cluster or inline", m);
         return MLAB_GPU_USAGE;
     }
+    /* MLAB_COMBINE=plain|ahead: which combine kernel merges the splits
+     * (launch_common.h, combine_ahead; ahead only up to MLA_COMBINE_AHEAD
+     * splits, plain beyond); unset, the launcher picks by the grid */
+    const char *c = getenv("MLAB_COMBINE");
+    if (c && strcmp(c, "plain") && strcmp(c, "ahead")) {
+        snprintf(why, whylen, "MLAB_COMBINE=%.32s: expected plain or ahead", c);
+        return MLAB_GPU_USAGE;
+    }
+    p->combine = !c ? 0 : !strcmp(c, "plain") ? 1 : 2;
     p->fault = f && !strcmp(f, "overread") ? 1 : f && !strcmp(f, "merge") ? 2 : 0;
     return 0;
 }

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Re-run this report (H200, 2026-12-01, ninth session: the late refill against the combine build).
+#   rerun.sh   from the committed results files
+# MLAB_BIN names the mlabench program (default build/mlabench).
+set -euo pipefail
+here=papers/reports/h200-2026-12-01u
+cd "$(dirname "$0")/../../.."
+M=${MLAB_BIN:-build/mlabench}
+for k in 1 2; do
+  echo "== pair $k: the combine build against the late refill"
+  "$M" compare "papers/reports/h200-2026-12-01t/h200_combine_new_$k.h5" "$here/h200_refill_late_$k.h5" || [ $? -eq 6 ]
+done
