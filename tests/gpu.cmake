@@ -70,11 +70,15 @@ add_test(NAME gpu_validate_inline_merge16 COMMAND mlabench run --require-gpu --n
 set_tests_properties(gpu_validate_inline_merge16 PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
                      SKIP_RETURN_CODE 77 ENVIRONMENT "MLAB_MERGE=inline;MLAB_AMAX=inline")
 # both combine kernels (MLAB_COMBINE; unset, the launcher picks by the grid):
-# every partial loaded ahead of the weights, at its limit of 16 splits, and
-# the plain one at 8
+# every partial loaded ahead of the weights, at the 16-split instance's limit
+# and in the 64-split one (33 splits, some empty), and the plain one at 8
 add_test(NAME gpu_validate_combine_ahead16 COMMAND mlabench run --require-gpu --no-time --quiet --splits 16
          ${_gd}/varlen.h5 ${_gd}/q4_even.h5)
 set_tests_properties(gpu_validate_combine_ahead16 PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
+                     SKIP_RETURN_CODE 77 ENVIRONMENT "MLAB_COMBINE=ahead")
+add_test(NAME gpu_validate_combine_ahead33 COMMAND mlabench run --require-gpu --no-time --quiet --splits 33
+         ${_gd}/varlen.h5 ${_gd}/q3_many_tiles.h5)
+set_tests_properties(gpu_validate_combine_ahead33 PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
                      SKIP_RETURN_CODE 77 ENVIRONMENT "MLAB_COMBINE=ahead")
 add_test(NAME gpu_validate_combine_plain8 COMMAND mlabench run --require-gpu --no-time --quiet --splits 8
          ${_gd}/varlen.h5 ${_gd}/q3_causal.h5)

@@ -71,24 +71,32 @@ static hipError_t launch_after(K kern, int grid, int block, int smem, hipStream_
     return launch_ex(kern, grid, block, smem, s, p, true, cluster);
 }
 
-/* Which combine merges a call's splits (mla_params.combine): the one that
- * loads every partial ahead of the weights (at most MLA_COMBINE_AHEAD
- * splits) where its grid, a block a (row, head), fits in one wave of it on
- * this GPU (SMs x its blocks an SM, read once), else the plain one (whose
- * fewer registers keep calls of many rows in one wave). */
-template <bool FAST> static bool combine_ahead(const mla_params *p)
+/* Which combine merges a call's splits (mla_params.combine): one that loads
+ * every partial ahead of the weights, the smaller instance that holds the
+ * call's splits (MLA_COMBINE_AHEAD: 16, or MLA_MAX_SPLITS), where its grid,
+ * a block a (row, head), fits in one wave of it on this GPU (SMs x its
+ * blocks an SM, read once), else the plain one (whose fewer registers keep
+ * calls of many rows in one wave). Returns the instance: 0 (plain), 16, 64. */
+template <bool FAST, int AHEAD> static int combine_slots(void)
 {
     static int slots = -1;
     if (slots < 0) {
         int d = 0, sms = 0, n = 0;
         slots = hipGetDevice(&d) == hipSuccess &&
                         hipDeviceGetAttribute(&sms, hipDeviceAttributeMultiprocessorCount, d) == hipSuccess &&
-                        hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, mla_combine<FAST, MLA_COMBINE_AHEAD>,
-                                                                     MLA_DV / 4, 0) == hipSuccess
+                        hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, mla_combine<FAST, AHEAD>, MLA_DV / 4, 0) ==
+                            hipSuccess
                     ? sms * n : 0;
     }
-    if (p->splits > MLA_COMBINE_AHEAD || p->combine == 1) return false;
-    return p->combine == 2 || p->total_q * MLA_H <= slots;
+    return slots;
+}
+template <bool FAST> static int combine_ahead(const mla_params *p)
+{
+    if (p->combine == 1) return 0;
+    const int grid = p->total_q * MLA_H;
+    if (p->splits <= MLA_COMBINE_AHEAD)
+        return p->combine == 2 || grid <= combine_slots<FAST, MLA_COMBINE_AHEAD>() ? MLA_COMBINE_AHEAD : 0;
+    return p->combine == 2 || grid <= combine_slots<FAST, MLA_MAX_SPLITS>() ? MLA_MAX_SPLITS : 0;
 }
 
 /* The call's launch sequence around a decode kernel `dec` (block threads,
@@ -111,6 +119,8 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
         if ((e = cudaFuncSetAttribute(mla_combine<FAST, 0>,
                                       cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
             (e = cudaFuncSetAttribute(mla_combine<FAST, MLA_COMBINE_AHEAD>,
+                                      cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
+            (e = cudaFuncSetAttribute(mla_combine<FAST, MLA_MAX_SPLITS>,
                                       cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
             (e = cudaFuncSetAttribute(mla_q_amax, cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
             (e = cudaFuncSetAttribute(dec, cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess)
@@ -147,10 +157,13 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
             e = place ? launch_after(mla_combine_xcd<FAST>, mlab_xcd_grid(p->total_q, MLA_H, p->xcd_count),
                                      MLA_DV / 4, 0, s, p)
                       : launch_after(mla_combine<FAST, 0>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
-        else if (combine_ahead<FAST>(p))
-            e = launch_after(mla_combine<FAST, MLA_COMBINE_AHEAD>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
-        else
-            e = launch_after(mla_combine<FAST, 0>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+        else {
+            const int ahead = combine_ahead<FAST>(p);
+            e = launch_after(ahead == MLA_MAX_SPLITS      ? mla_combine<FAST, MLA_MAX_SPLITS>
+                             : ahead == MLA_COMBINE_AHEAD ? mla_combine<FAST, MLA_COMBINE_AHEAD>
+                                                          : mla_combine<FAST, 0>,
+                             p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+        }
     }
     return e != hipSuccess ? e : hipGetLastError();
 }

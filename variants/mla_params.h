@@ -15,7 +15,7 @@
 #define MLA_FP4_ROW MLAB_FP4_ROW
 #define MLA_NBLK MLAB_MX_NBLK   /* MXFP4 blocks of 32 per row */
 #define MLA_MAX_SPLITS 64 /* the most KV splits a row (workspace size, combine weights) */
-#define MLA_COMBINE_AHEAD 16 /* up to this many splits mla_combine may load every partial ahead */
+#define MLA_COMBINE_AHEAD 16 /* the smaller instance of the combine that loads every partial ahead (and MLA_MAX_SPLITS) */
 #define MLA_INLINE_MERGE_MAX 16 /* up to this many splits the row's last block merges them */
 #define MLA_QSMALL_ROWS 4 /* up to this many query rows, each a8w8 block may take Q's amax itself */
 
@@ -70,10 +70,9 @@ typedef struct {
     float *part_mul;          /* [total_q, splits, 16] what a split's f16 partial is multiplied by
                                  to give O / l: kv_scale (fp8 KV), else a power of two */
     int combine;              /* the combine kernel (MLAB_COMBINE): 0 the launcher's choice
-                                 (mla_combine with every partial loaded ahead of the weights
-                                 for calls of at most MLA_COMBINE_AHEAD splits whose combine
-                                 grid is one wave of it, else the plain one), 1 plain, 2
-                                 ahead (at most MLA_COMBINE_AHEAD splits) */
+                                 (mla_combine with every partial loaded ahead of the weights,
+                                 16 or 64 splits' worth, where its grid is one wave of it,
+                                 else the plain one), 1 plain, 2 ahead */
 } mla_params;
 
 #endif
