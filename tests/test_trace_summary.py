@@ -6,7 +6,8 @@ the first kernel's start (amax end 2.0, tile0 median 5.0), the time a tile
 after the first ((60 - 6) / 15 = 3.6 us), the loop-end gap of two blocks on
 one SM (10.0) and the count of SMs holding one block, the combine's end and
 the call's span next to the event sample, the P.V drain time where the
-blocks recorded one (an eighth number); several variants in one log are
+blocks recorded one (an eighth number), the a8w8 Q path (TQ lines: grid
+wait done, amax known) and the Q quantized where recorded; several variants in one log are
 reported separately; a log without TRACE lines exits non-zero with a message
 that names the file.
 Usage: test_trace_summary.py PATH/TO/trace_summary.py   Exit 0 pass, 1 fail.
@@ -23,6 +24,8 @@ TD 0 5 16 2000 4000 6000 60000 61000
 TD 1 5 16 2100 4100 5000 70000 71000
 TD 2 7 16 2000 4000 4000 64000 65000
 TC 0 61000 72000 74000
+TQ 0 2500 3500
+TQ 1 2600 3700
 TRACE variant 0 last cold sample 99.00 us
 TD 0 5 16 2000 0 6000 60000 61000
 TRACE variant 4 last cold sample 20.00 us
@@ -48,7 +51,11 @@ def main():
     check("SMs with one: 1" in out, "the SM with one block is counted")
     check("end min 73.0" in out, "combine end")
     check("span, first start to last end: 73.0 us (event-timed sample 75.0 us)" in out, "span and sample")
-    check("amax wait done" not in out.split("TRACE variant 0")[1], "no amax phase where none was recorded")
+    check("Q quantized" not in out.split("TRACE variant 0")[1], "no Q quantization where none was recorded")
+    check("Q quantized   min 3.0" in out.split("TRACE variant 0")[0], "the Q quantized where it was recorded")
+    check("Q path        grid wait done min 1.5 med" in out and "max 1.6 | amax known min 2.5" in out,
+          "the a8w8 Q path: grid wait done and amax known (TQ lines)")
+    check("Q path" not in out.split("TRACE variant 0")[1], "no Q path where none was recorded")
     check("P.V drained   min 6.0 med 6.5 max 7.0" in out.split("TRACE variant 4")[1],
           "the epilogue's P.V drain time where the blocks recorded it")
     check("P.V drained" not in out.split("TRACE variant 4")[0], "no drain time where none was recorded")

@@ -44,7 +44,8 @@ enum { MLA_KV_SMALL = 8 };
  * trace field and prints after the cold samples (layout: MLAB_TR_* below). */
 #define MLAB_TR_DECODE 1024                        /* amax block b: [2b], [2b + 1] */
 #define MLAB_TR_COMBINE (MLAB_TR_DECODE + 8 * 65536) /* decode block b: 8 words */
-#define MLAB_TR_WORDS (MLAB_TR_COMBINE + 4 * 65536)  /* combine block b: 4 words */
+#define MLAB_TR_QPATH (MLAB_TR_COMBINE + 4 * 65536)  /* combine block b: 4 words */
+#define MLAB_TR_WORDS (MLAB_TR_QPATH + 2 * 65536)    /* a8w8 decode block b: grid wait done, amax known */
 #if defined(MLAB_TRACE) && defined(MLAB_NV)
 MLAB_DEV unsigned long long mlab_gtime(void)
 {
@@ -556,6 +557,7 @@ MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *re
 #endif
     {
         mlab_grid_dep_wait(); /* the amax pass has finished (launched as its dependent) */
+        MLAB_TR(if (tid == 0 && p.trace) p.trace[MLAB_TR_QPATH + 2 * blockIdx.x] = mlab_gtime();)
         for (int i = tid; i < p.amax_blocks; i += NT)
             a = fmaxf(a, p.q_amax_part[i]);
     }
@@ -563,6 +565,7 @@ MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *re
         a = fmaxf(a, mlab_shfl_xor(a, m));
     if (tid % MLAB_WARP == 0) red[warp] = a;
     sync();
+    MLAB_TR(if (tid == 0 && p.trace) p.trace[MLAB_TR_QPATH + 2 * blockIdx.x + 1] = mlab_gtime();)
     float amax = 0.f;
 #pragma unroll
     for (int w = 0; w < NT / MLAB_WARP; w++) amax = fmaxf(amax, red[w]);

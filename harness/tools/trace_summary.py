@@ -12,6 +12,7 @@ after each variant's cold samples, one line per block of the last cold call
      drained: thread 0 past its last P.V result, in the epilogue)
   TC block start wait_done end 1                       (split combine)
   TC block synced weights data_read 2                  (cluster merge, by decode block)
+  TQ block grid_wait_done amax_known                   (a8w8 decode: before the Q quantization)
 For each variant this prints, in us from the call's first kernel start: each
 phase's min / median / max over blocks, the time a tile after the first, the
 gap between the loop ends of the two blocks sharing an SM, and the span of
@@ -37,8 +38,11 @@ def report(run):
     if a:
         print(f"  amax          start {q([us(x[0]) for x in a.values()])} | end {q([us(x[1]) for x in a.values()])}")
     print(f"  decode start  {q([us(x[2]) for x in d])}")
+    qp = list(run.get("Q", {}).values())
+    if qp:
+        print(f"  Q path        grid wait done {q([us(x[0]) for x in qp if x[0]])} | amax known {q([us(x[1]) for x in qp])}")
     if any(x[3] for x in d):
-        print(f"  amax wait done {q([us(x[3]) for x in d if x[3]])}")
+        print(f"  Q quantized   {q([us(x[3]) for x in d if x[3]])}")
     print(f"  tile0 ready   {q([us(x[4]) for x in d])}")
     print(f"  loop end      {q([us(x[5]) for x in d])}")
     if all(len(x) > 7 for x in d):
@@ -76,11 +80,13 @@ def main():
             if not w:
                 continue
             if w[0] == "TRACE" and len(w) >= 7:
-                runs.append({"head": line.strip(), "sample": float(w[6]), "A": {}, "D": {}, "C": {}})
+                runs.append({"head": line.strip(), "sample": float(w[6]), "A": {}, "D": {}, "C": {}, "Q": {}})
             elif runs and w[0] == "TA":
                 runs[-1]["A"][int(w[1])] = [int(x) for x in w[2:4]]
             elif runs and w[0] == "TD":
                 runs[-1]["D"][int(w[1])] = [int(x) for x in w[2:10]]
+            elif runs and w[0] == "TQ":
+                runs[-1]["Q"][int(w[1])] = [int(x) for x in w[2:4]]
             elif runs and w[0] == "TC":
                 runs[-1]["C"][int(w[1])] = [int(x) for x in w[2:5]] + [int(w[5]) if len(w) > 5 else 1]
     if not runs:
