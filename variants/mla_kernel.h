@@ -27,6 +27,7 @@
 #include "xcd_map.h" // mlab_xcd_work: fp8_xcd's block placement
 #include "mfma_scale_lanes.h" // mlab_mx8_scale_byte: mxfp4_mfma_scale's Q quantization
 #include "arch/nv_cluster.h" // cluster_merge: a row's split blocks merged through distributed shared memory
+#include "arch/nv_bulk.h" // BULK tile loads: one bulk copy a row, counted on an mbarrier
 
 /* template arguments: the three case formats, and KV_MX8, MXFP4 read from
  * memory but converted tile by tile to e4m3 codes (block scales folded in)
@@ -135,7 +136,18 @@ template <int KVF> struct mla_cfg {
     static constexpr int OFF_SC = OFF_ROW + 4 * 16 * 4;  /* mxfp4: E8M0 bytes of 2 tiles */
     static constexpr int OFF_QS = OFF_SC + (MX ? 2 * BN * MLA_NBLK : 0); /* MXS: Q's E8M0 scales [16][18] */
     static constexpr int OFF_LUT = OFF_QS + (MXS ? 16 * MLA_NBLK : 0); /* MX8: e4m3 magnitudes by E8M0 [256][8] */
-    static constexpr int SMEM = OFF_LUT + (FMT == KV_MX8 ? 256 * 8 : 0);
+    /* BULK (NVIDIA sm_90+, bf16 and a8w8 in 64-row tiles; -DMLAB_NO_BULK
+     * builds without): each stage's rows land by bulk copies counted on the
+     * stage's mbarrier (arch/nv_bulk.h) instead of 16-byte cp.async by every
+     * thread. H200 (papers/perf-notes.md v12): the a8w8 family -0.5..-1.5%
+     * geomean (long calls -1..-2%), bf16 -0.1..-0.3%, no call slower */
+#if MLAB_HAVE_BULK && !defined(MLAB_NO_BULK)
+    static constexpr bool BULK = (FMT == KV_BF16 || FMT == KV_FP8) && !SMALL;
+#else
+    static constexpr bool BULK = false;
+#endif
+    static constexpr int OFF_BAR = (OFF_LUT + (FMT == KV_MX8 ? 256 * 8 : 0) + 7) / 8 * 8; /* BULK: NSTAGE mbarriers */
+    static constexpr int SMEM = BULK ? OFF_BAR + 8 * NSTAGE : OFF_LUT + (FMT == KV_MX8 ? 256 * 8 : 0);
 #if defined(MLAB_AMD)
     static_assert(!SMALL || SMEM <= 65536, "mla_cfg: the MI300X configuration is over 64 KB of LDS");
 #endif
@@ -206,6 +218,34 @@ MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, i
     }
 #endif
 }
+
+#if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
+/* BULK (mla_cfg::BULK): the same stage, one bulk copy a row (rows r0 ..
+ * rend-1 of the tile; r0 < rend) counted on the stage's mbarrier bar
+ * (arch/nv_bulk.h): lane 0 of warp w copies rows w, w + 8, ... (a bulk
+ * copy takes warp-uniform operands, so one lane issues it), thread 0 arms
+ * the barrier with the tile's bytes; rows of the tile past rend are zeroed
+ * with plain stores by the warp that owns them (P.V multiplies them by
+ * P = 0, and a stage's first use holds whatever shared memory held). Run by
+ * every thread of the block. */
+template <int KVF>
+MLAB_DEV void load_stage_bulk(const mla_params &p, uint8_t *dst, uint64_t *bar, int first, int r0, int rend)
+{
+    typedef mla_cfg<KVF> C;
+    static_assert(C::ROW_BYTES % 16 == 0 && C::RAW_ROW % 16 == 0, "load_stage_bulk: 16-byte rows");
+    const uint8_t *base = C::FMT == KV_BF16 ? (const uint8_t *)p.kv_bf16 : p.kv_fp8;
+    const int lane = threadIdx.x % MLAB_WARP, warp = threadIdx.x / MLAB_WARP, nok = min(C::BN, rend - r0);
+    if (lane == 0) {
+        mlab_bulk_fence(); /* the block's earlier reads (and zeroing) of this stage before the copies */
+        if (warp == 0) mlab_bulk_expect(bar, (uint32_t)(nok * C::ROW_BYTES));
+        for (int r = warp; r < nok; r += MLA_NW)
+            mlab_bulk_copy(dst + r * C::RAW_ROW, base + (size_t)(first + r0 + r) * C::ROW_BYTES, C::ROW_BYTES, bar);
+    }
+    constexpr int CH = C::ROW_BYTES / 16;
+    for (int r = nok + warp; r < C::BN; r += MLA_NW)
+        for (int k = lane; k < CH; k += MLAB_WARP) *(uint4 *)(dst + r * C::RAW_ROW + 16 * k) = make_uint4(0u, 0u, 0u, 0u);
+}
+#endif
 
 /* Four E2M1 values (the low 16 bits of w, low nibble first) -> four bf16
  * (two words), unscaled, exact. Magnitudes index 8-entry byte tables with
@@ -1145,11 +1185,33 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     if (C::FMT == KV_MX8) /* e4m3_tile's table (read after the first tile's barrier) */
         for (int e = tid; e < 256; e += MLA_NT) ((uint2 *)(smem + C::OFF_LUT))[e] = e4m3_magnitudes((uint32_t)e);
 
+    /* BULK: a stage's tile lands on its mbarrier (use k of stage s: parity k & 1) */
+    uint64_t *sBar = (uint64_t *)(smem + C::OFF_BAR);
+    (void)sBar;
+#if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
+    if (C::BULK) {
+        if (tid == 0) {
+            for (int s = 0; s < C::NSTAGE; s++) mlab_bulk_bar_init(sBar + s);
+            mlab_bulk_init_fence();
+        }
+        __syncthreads();
+    }
+#endif
+    /* one stage's load: cp.async by every thread, or (BULK) one bulk copy a row */
+    auto load = [&](int stage, int tt) {
+#if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
+        if (C::BULK) {
+            load_stage_bulk<KVF>(p, smem + C::OFF_STAGE + stage * C::BN * C::RAW_ROW, sBar + stage, first,
+                                 tt * C::BN, rend);
+            return;
+        }
+#endif
+        load_stage<KVF>(p, smem + C::OFF_STAGE + stage * C::BN * C::RAW_ROW, first, tt * C::BN, rend);
+    };
     /* prologue: Q (bf16) rides in the first group */
 #pragma unroll
     for (int s = 0; s < C::NSTAGE - 1; s++) {
-        if (t0 + s < t1)
-            load_stage<KVF>(p, smem + C::OFF_STAGE + s * C::BN * C::RAW_ROW, first, (t0 + s) * C::BN, rend);
+        if (t0 + s < t1) load(s, t0 + s);
         mlab_cp_commit();
     }
 
@@ -1207,6 +1269,12 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 
     for (int t = t0; t < t1; t++) {
         const int i = t - t0;
+#if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
+        if (C::BULK) {
+            if (i == 0) mlab_cp_wait<0>(); /* bf16's Q (cp.async) */
+            mlab_bulk_wait(sBar + i % C::NSTAGE, (uint32_t)((i / C::NSTAGE) & 1));
+        } else
+#endif
         mlab_cp_wait<(C::NSTAGE > 1 ? C::NSTAGE - 2 : 0)>();
         __syncthreads();
         MLAB_TR(if (i == 0) tr2 = mlab_gtime();)
@@ -1217,9 +1285,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
          * other format 0..+7% slower (two stages: the load has less time) */
         auto refill = [&] {
             int nt = t + C::NSTAGE - 1;
-            if (nt < t1)
-                load_stage<KVF>(p, smem + C::OFF_STAGE + ((i + C::NSTAGE - 1) % C::NSTAGE) * C::BN * C::RAW_ROW,
-                                first, nt * C::BN, rend);
+            if (nt < t1) load((i + C::NSTAGE - 1) % C::NSTAGE, nt);
             mlab_cp_commit();
         };
 #ifdef MLAB_NV

@@ -229,6 +229,12 @@ static const char *build_knobs(void)
 #else
            "0"
 #endif
+           " bulk="
+#if MLAB_HAVE_BULK && !defined(MLAB_NO_BULK)
+           "1"
+#else
+           "0"
+#endif
            " qreg="
 #ifdef MLAB_QREG
            "1"

@@ -1,0 +1,75 @@
+/* arch/nv_bulk.h: NVIDIA Hopper (sm_90+) bulk copies into shared memory with
+ * transaction barriers, the vendor layer of the decode's BULK tile loads
+ * (mla_kernel.h, mla_cfg::BULK: bf16 and a8w8 in 64-row tiles; builds with
+ * -DMLAB_NO_BULK keep cp.async). Every instruction it needs is here, as
+ * inline PTX.
+ *
+ * cp.async.bulk (the copy engine behind TMA, without a tensor map) copies a
+ * run of bytes from global to shared memory and counts them on an mbarrier
+ * in shared memory ("complete_tx"); a thread that armed the barrier with the
+ * byte count it expects ("arrive.expect_tx") completes the phase once they
+ * have all landed, and consumers wait for the phase's parity. One lane
+ * issues a tile as one copy a row (the rows are contiguous in global memory
+ * but padded in shared memory), so a tile costs a few instructions of one
+ * warp instead of a 16-byte cp.async per chunk and thread.
+ *
+ * Memory order (PTX ISA, "Asynchronous operations", "mbarrier"): the bulk
+ * copy writes through the async proxy; a completed mbarrier phase makes
+ * those writes visible to threads that observed it with try_wait. Shared
+ * memory read by the generic proxy (ldmatrix) and then overwritten by a
+ * bulk copy needs fence.proxy.async between the two (mlab_bulk_fence, by
+ * the issuing thread after the block barrier that ends the reads).
+ * Barrier initialization is made visible to the async proxy by
+ * fence.mbarrier_init before the block barrier that follows it.
+ */
+#ifndef MLAB_NV_BULK_H
+#define MLAB_NV_BULK_H
+
+#include "../mlab_hip.h"
+
+#if defined(MLAB_NV) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
+#define MLAB_HAVE_BULK 1
+#else
+#define MLAB_HAVE_BULK 0
+#endif
+
+#if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
+MLAB_DEV uint32_t mlab_bulk_smem(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+/* one thread: the barrier at bar (8 bytes, 8-aligned) expects one arrival a phase */
+MLAB_DEV void mlab_bulk_bar_init(uint64_t *bar)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(mlab_bulk_smem(bar)) : "memory");
+}
+/* after the inits, before the block barrier that publishes them */
+MLAB_DEV void mlab_bulk_init_fence(void) { asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory"); }
+/* generic-proxy accesses of shared memory before, async-proxy writes after */
+MLAB_DEV void mlab_bulk_fence(void) { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+/* one thread: arrive on bar, expecting bytes more to land in this phase */
+MLAB_DEV void mlab_bulk_expect(uint64_t *bar, uint32_t bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(mlab_bulk_smem(bar)), "r"(bytes)
+                 : "memory");
+}
+/* bytes (a multiple of 16; both addresses 16-aligned) from src to dst, counted on bar */
+MLAB_DEV void mlab_bulk_copy(void *dst, const void *src, uint32_t bytes, uint64_t *bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+                     mlab_bulk_smem(dst)),
+                 "l"(src), "r"(bytes), "r"(mlab_bulk_smem(bar))
+                 : "memory");
+}
+/* every thread that reads the copied bytes: wait until bar's phase of this parity completed */
+MLAB_DEV void mlab_bulk_wait(uint64_t *bar, uint32_t parity)
+{
+    asm volatile("{\n"
+                 ".reg .pred p;\n"
+                 "MLAB_BULK_WAIT:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+                 "@!p bra MLAB_BULK_WAIT;\n"
+                 "}\n" ::"r"(mlab_bulk_smem(bar)),
+                 "r"(parity)
+                 : "memory");
+}
+#endif
+
+#endif
