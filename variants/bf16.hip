@@ -32,6 +32,11 @@
  * conversions, P packed in pairs, the outputs staged in shared memory and
  * written 16 bytes a thread: 4x1024 12.2 us, 4x8192 26.4, 32x1024 25.5;
  * geomean 63.4 us, 1.38x the read limit (FlashInfer 65.5, 1.41x).
+ * v12 (17bec0f, papers/reports/h200-2026-12-01v, perf-notes v12): the
+ * combine that loads every split's partial ahead of the weights on calls of
+ * one wave: 4x1024 11.5 us, 4x8192 25.7, 32x1024 24.9; geomean 62.4 us,
+ * 1.35x the read limit (FlashInfer 65.1, 1.41x). Then the 64-row tiles by
+ * bulk copies (ecb8c24, -x): -0.1..-0.3%.
  */
 #include "launch_common.h"
 #include "variants.h"

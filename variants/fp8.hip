@@ -34,6 +34,11 @@
  * KV prologue and its quantization by packed conversions (-5.5% at 4x1024
  * and 64x1024), the lean epilogue and staged stores: 4x1024 12.6 us, 4x8192
  * 21.2, 256x8192 420; geomean 49.3 us, 1.74x the read limit.
+ * v12 (17bec0f, papers/reports/h200-2026-12-01v): the combine that loads
+ * ahead: 4x1024 11.9 us, 4x8192 20.8; geomean 48.3 us, 1.70x the read limit.
+ * Then the tiles by bulk copies (ecb8c24, -x): -0.7..-1.0% geomean. A loop
+ * overlapping tile t's P.V with tile t+1's Q.K (3-4 stages, one block an
+ * SM) was 13-15% slower (-s, branch wip/pipe).
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -18,6 +18,9 @@
  * before the KV prologue and its quantization by packed conversions (-5..-9%
  * at 4x1024), the lean epilogue: 4x1024 11.8 us, 4x8192 20.5, 64x1024 27.7;
  * geomean 48.0 us, 1.69x the read limit (staged stores: 32x1024 +2.6%).
+ * v12 (17bec0f, papers/reports/h200-2026-12-01v): the combine that loads
+ * ahead: 4x1024 11.0 us, 4x8192 19.7, 64x1024 27.4; geomean 46.7 us, 1.64x
+ * the read limit. Then the tiles by bulk copies (ecb8c24, -x): -0.5..-0.6%.
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -30,6 +30,8 @@
  * v11 (107c52b, papers/reports/h200-2026-12-01n, -m): the shared a8w8 Q
  * path (its loads first, packed quantization): 4x1024 13.2 us (-3..-7%),
  * 256x8192 568; geomean 59.9 us, 2.10x the read limit.
+ * v12 (17bec0f, papers/reports/h200-2026-12-01v): the combine that loads
+ * ahead: 4x1024 12.5 us, 4x8192 22.5; geomean 59.4 us, 2.09x the read limit.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

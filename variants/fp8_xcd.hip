@@ -39,6 +39,9 @@
  * more: 27.6 against fp8_exp2rcp's 21.7 us (1.27x); 1.00-1.03x elsewhere.
  * v11 (107c52b, papers/reports/h200-2026-12-01m suite file): 25.5 against
  * fp8_exp2rcp's 20.4 us at 4x8192 (1.25x), 0.99-1.03x elsewhere.
+ * v12 (17bec0f, papers/reports/h200-2026-12-01v): 4x8192 25.5 us against
+ * fp8_exp2rcp's 19.7 (its own combine, fp8_xcd's placed one, does not load
+ * ahead); geomean 49.3 us. Bulk-copy tiles (ecb8c24, -x): -1.0..-1.5%.
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -21,6 +21,10 @@
  * v11 (cf3bfb0, papers/reports/h200-2026-12-01m): the lean epilogue and
  * staged stores (-2..-3.4% on short calls): 4x1024 12.9 us, 256x8192 974;
  * geomean 80.0 us, 4.12x its read limit.
+ * v12 (17bec0f, papers/reports/h200-2026-12-01v, -u): the refill of the
+ * freed stage after the tile's Q.K (NVIDIA, this configuration only):
+ * -1..-3% on calls of 8+ tiles a row; the combine that loads ahead: 4x1024
+ * 12.0 us; geomean 77.5 us, 4.00x the read limit.
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -35,6 +35,9 @@
  * v11 (cf3bfb0, papers/reports/h200-2026-12-01m): the lean epilogue and
  * staged stores: 4x1024 13.7 us, 4x8192 23.6, 256x8192 531; geomean 56.1
  * us, 2.90x its read limit; 1.27x fp8_exp2rcp at 256x8192.
+ * v12 (17bec0f, papers/reports/h200-2026-12-01v): the combine that loads
+ * ahead: 4x1024 12.9 us, 4x8192 22.8; geomean 55.3 us, 2.86x the read limit;
+ * 256x8192 528 us, 1.28x fp8_exp2rcp's.
  */
 #include "launch_common.h"
 #include "variants.h"
