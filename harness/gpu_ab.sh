@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# gpu_ab.sh: a same-machine A/B of the working tree against an earlier commit,
-# the way each kernel change in papers/perf-notes.md was measured: both trees
-# built on the GPU machine, the recorded cases run new, base, base, new (two
-# pairs in opposite orders: a change is believed when both pairs agree), and
-# `mlabench compare` of each pair.
+# gpu_ab.sh: a same-machine A/B of the working tree against an earlier commit
+# (or against itself built another way), the way each kernel change in
+# papers/perf-notes.md was measured: both trees built on the GPU machine, the
+# recorded cases run new, base, base, new (two pairs in opposite orders: a
+# change is believed when both pairs agree), and `mlabench compare` of each
+# pair.
 #
 #   harness/gpu_ab.sh prepare COMMIT
 #       here, in the git checkout: the tree of COMMIT into .ab/COMMIT
@@ -15,13 +16,24 @@
 #       cases (data/record_competition.py; `mlabench gen --suite` where PyTorch
 #       cannot), runs the pairs and compares them. Options go to every
 #       `mlabench run` (default --max-time 0.15; e.g. --variants fp8,bf16).
+#       COMMIT "worktree": the base is the working tree too (nothing to
+#       prepare), for an A/B of build options.
 #       $OUT (default ./out) gets ab_new_1.h5, ab_base_1.h5, ab_base_2.h5,
-#       ab_new_2.h5 and compare.txt. MLAB_COMMIT names the working tree in the
-#       results files (default "worktree").
-# Env for runs without building: MLAB_AB_NEW_BIN and MLAB_AB_BASE_BIN (the two
-# mlabench programs), MLAB_AB_CASES (a folder of case files).
+#       ab_new_2.h5, compare.txt and ab_logs.tar.gz (the builds', the
+#       recording's and the runs' logs): six files, within what the device
+#       tool brings back. MLAB_COMMIT names the working tree in the results
+#       files (default "worktree").
+# Env: MLAB_AB_NEW_CMAKE, MLAB_AB_BASE_CMAKE: more cmake arguments for the
+# new or the base build (e.g. "-DCMAKE_CUDA_FLAGS=-DMLAB_NO_BULK"; split on
+# spaces); MLAB_AB_CASES_GLOB: the cases to run (default "*.h5", e.g.
+# "b4_kv*.h5"); MLAB_AB_WORK: where the logs and the recorded cases go
+# (default $TMPDIR/mlab-ab-work, outside $OUT: the cases weigh GBs; the logs
+# are packed into $OUT/ab_logs.tar.gz). For runs
+# without building: MLAB_AB_NEW_BIN and MLAB_AB_BASE_BIN (the two mlabench
+# programs), MLAB_AB_CASES (a folder of case files).
 # Exit codes: 0 done (whatever the comparison says: read compare.txt), 2 usage
-# (unknown commit, COMMIT not prepared), 4 a build, the cases or a run failed.
+# (unknown commit, COMMIT not prepared), 4 a build, the cases or a run failed
+# (the line names the log; ab_logs.tar.gz is written anyway).
 set -u
 die() { echo "gpu_ab.sh: $2" >&2; exit "$1"; }
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,37 +53,56 @@ if [ "$verb" = prepare ]; then
   exit 0
 fi
 [ "$verb" = run ] || die 2 "unknown verb '$verb' (prepare or run)"
-[ -n "${MLAB_AB_BASE_BIN:-}" ] || [ -f "$base/.ab_commit" ] || die 2 "$commit is not prepared (.ab/$commit): run 'harness/gpu_ab.sh prepare $commit' in the checkout first"
+self=0; [ "$commit" = worktree ] && self=1
+[ -n "${MLAB_AB_BASE_BIN:-}" ] || [ $self = 1 ] || [ -f "$base/.ab_commit" ] ||
+  die 2 "$commit is not prepared (.ab/$commit): run 'harness/gpu_ab.sh prepare $commit' in the checkout first"
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT" || die 4 "cannot create $OUT"
+work=${MLAB_AB_WORK:-${TMPDIR:-/tmp}/mlab-ab-work}
+mkdir -p "$work" && rm -f "$work"/*.log || die 4 "cannot create $work" # no earlier run's logs in this one's pack
+pack() { tar -czf "$OUT/ab_logs.tar.gz" -C "$work" $(cd "$work" && ls *.log 2> /dev/null) 2> /dev/null || true; }
+fail() { pack; die 4 "$1"; }
 t0=$(date +%s)
 jobs=$(nproc 2> /dev/null || echo 4)
-build() { # src dir commit (a stale program must not pass for a failed build)
+build() { # src dir commit log extra-cmake-args (a stale program must not pass for a failed build)
   rm -f "$2/mlabench"
-  cmake -S "$1" -B "$2" -G Ninja -DMLAB_GPU="${MLAB_GPU:-cuda}" -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$3" \
-    > "$2.log" 2>&1 && cmake --build "$2" -j$((jobs / 2 > 1 ? jobs / 2 : 1)) --target mlabench >> "$2.log" 2>&1
+  # shellcheck disable=SC2086 # the extra arguments are split on spaces on purpose
+  cmake -S "$1" -B "$2" -G Ninja -DMLAB_GPU="${MLAB_GPU:-cuda}" -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$3" $5 \
+    > "$4" 2>&1 && cmake --build "$2" -j$((jobs / 2 > 1 ? jobs / 2 : 1)) --target mlabench >> "$4" 2>&1
 }
 new=${MLAB_AB_NEW_BIN:-}; old=${MLAB_AB_BASE_BIN:-}; pids=()
-if [ -z "$new" ]; then build "$root" "$root/build-ab-new" "${MLAB_COMMIT:-worktree}" & pids+=($!); new="$root/build-ab-new/mlabench"; fi
-if [ -z "$old" ]; then build "$base" "$base/build-ab" "$(cat "$base/.ab_commit")" & pids+=($!); old="$base/build-ab/mlabench"; fi
+if [ -z "$new" ]; then
+  build "$root" "$root/build-ab-new" "${MLAB_COMMIT:-worktree}" "$work/build_new.log" "${MLAB_AB_NEW_CMAKE:-}" & pids+=($!)
+  new="$root/build-ab-new/mlabench"
+fi
+if [ -z "$old" ]; then
+  if [ $self = 1 ]; then bsrc=$root bdir=$root/build-ab-base blabel="${MLAB_COMMIT:-worktree}"
+  else bsrc=$base bdir=$base/build-ab blabel=$(cat "$base/.ab_commit"); fi
+  build "$bsrc" "$bdir" "$blabel" "$work/build_base.log" "${MLAB_AB_BASE_CMAKE:-}" & pids+=($!)
+  old="$bdir/mlabench"
+fi
 cases=${MLAB_AB_CASES:-}
 if [ -z "$cases" ]; then
-  cases="$OUT/ab_cases"
-  ( python3 "$root/data/record_competition.py" --out "$cases" > "$OUT/ab_record.log" 2>&1 ) & pids+=($!)
+  cases="$work/cases"
+  ( python3 "$root/data/record_competition.py" --out "$cases" > "$work/record.log" 2>&1 ) & pids+=($!)
 fi
 for p in "${pids[@]}"; do wait "$p"; done # each step's outcome is checked below
-[ -x "$new" ] || die 4 "the working tree did not build: $root/build-ab-new.log"
-[ -x "$old" ] || die 4 "$commit did not build: $base/build-ab.log"
+[ -x "$new" ] || fail "the working tree did not build: $work/build_new.log"
+[ -x "$old" ] || fail "$commit did not build: $work/build_base.log"
 if ! ls "$cases"/*.h5 > /dev/null 2>&1; then # no PyTorch CUDA here: the generated suite
-  "$new" gen --suite -o "$cases" > "$OUT/ab_gen.log" 2>&1 || die 4 "no cases: $OUT/ab_record.log, $OUT/ab_gen.log"
+  "$new" gen --suite -o "$cases" > "$work/gen.log" 2>&1 || fail "no cases: $work/record.log, $work/gen.log"
 fi
-echo "gpu_ab.sh: built and recorded in $(($(date +%s) - t0)) s"
+glob=${MLAB_AB_CASES_GLOB:-*.h5}
+# shellcheck disable=SC2206 # the glob is expanded on purpose
+picked=("$cases"/$glob)
+[ -e "${picked[0]}" ] || fail "no case in $cases matches '$glob'"
+echo "gpu_ab.sh: built and recorded in $(($(date +%s) - t0)) s; ${#picked[@]} cases"
 opts=("$@")
 [ ${#opts[@]} -gt 0 ] || opts=(--max-time 0.15)
 for step in "new $new 1" "base $old 1" "base $old 2" "new $new 2"; do
   read -r lab bin k <<< "$step"
-  "$bin" run --require-gpu --quiet --label "$lab" "${opts[@]}" "$cases"/*.h5 -o "$OUT/ab_${lab}_$k.h5" \
-    > "$OUT/ab_${lab}_$k.log" 2>&1 || die 4 "the $lab run $k failed: $OUT/ab_${lab}_$k.log"
+  "$bin" run --require-gpu --quiet --label "$lab" "${opts[@]}" "${picked[@]}" -o "$OUT/ab_${lab}_$k.h5" \
+    > "$work/run_${lab}_$k.log" 2>&1 || fail "the $lab run $k failed: $work/run_${lab}_$k.log"
   echo "gpu_ab.sh: $lab run $k done ($(($(date +%s) - t0)) s)"
 done
 {
@@ -81,5 +112,6 @@ done
     echo "(compare exit $?)"
   done
 } > "$OUT/compare.txt" 2>&1
+pack
 grep -E "^== |^geomean|^summary" "$OUT/compare.txt"
 exit 0

@@ -3,8 +3,10 @@ throwaway git repository; an unknown commit refused with exit 2), its run
 step driven through stand-ins for the two mlabench programs that record
 their command lines (the order new, base, base, new with their labels; the
 default and the given run options passed to every run; both pairs compared
-into compare.txt), and its errors (a commit not prepared: exit 2; a failing
-run: exit 4 naming its log; usage).
+into compare.txt; the logs packed into ab_logs.tar.gz, six files in $OUT;
+MLAB_AB_CASES_GLOB picking the cases), and its errors (a commit not
+prepared: exit 2, but "worktree" needs no preparing; a failing run or build:
+exit 4 naming its log; a glob that matches no case: exit 4; usage).
 
 Usage: test_gpu_ab.py SCRIPT"""
 import os
@@ -87,8 +89,11 @@ def main():
     for c in ("b4_kv1024.h5", "b32_kv8192.h5"):
         open(os.path.join(cases, c), "w").close()
     log, out_dir = os.path.join(tmp, "calls.log"), os.path.join(tmp, "out")
+    work = os.path.join(tmp, "work")
+    os.makedirs(work)
+    open(os.path.join(work, "build_base.log"), "w").close()  # an earlier run's: not packed
     env = {"MLAB_AB_NEW_BIN": new, "MLAB_AB_BASE_BIN": old, "MLAB_AB_CASES": cases, "AB_LOG": log,
-           "OUT": out_dir, "AB_FAIL": ""}
+           "OUT": out_dir, "AB_FAIL": "", "MLAB_AB_WORK": work}
     rc, out, err = run(SCRIPT, ["run", "abc1234"], env)
     check(rc == 0, f"run with stand-ins: exit {rc} {err}")
     calls = open(log).read().splitlines()
@@ -104,6 +109,22 @@ def main():
     check(len(comp) == 2 and all("ab_base_" in c and "ab_new_" in c for c in comp), f"both pairs compared: {comp}")
     text = open(os.path.join(out_dir, "compare.txt")).read()
     check(text.count("== pair") == 2 and "geomean" in out, "compare.txt holds both pairs, the geomeans printed")
+    check(sorted(os.listdir(out_dir)) == ["ab_base_1.h5", "ab_base_2.h5", "ab_logs.tar.gz", "ab_new_1.h5",
+                                          "ab_new_2.h5", "compare.txt"],
+          f"six files in $OUT: {sorted(os.listdir(out_dir))}")
+    names = subprocess.run(["tar", "-tzf", os.path.join(out_dir, "ab_logs.tar.gz")], capture_output=True,
+                           text=True).stdout.split()
+    check(sorted(names) == ["run_base_1.log", "run_base_2.log", "run_new_1.log", "run_new_2.log"],
+          f"the runs' logs packed, not an earlier run's: {names}")
+
+    os.remove(log)
+    rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_CASES_GLOB="b4_*.h5"))
+    runs = [c for c in open(log).read().splitlines() if c.split()[1] == "run"]
+    check(rc == 0 and len(runs) == 4 and all("b4_kv1024.h5" in c and "b32_kv8192" not in c for c in runs),
+          f"MLAB_AB_CASES_GLOB picks the cases: {runs}")
+    rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_CASES_GLOB="nomatch*.h5"))
+    check(rc == 4 and "nomatch" in err and len(err.strip().splitlines()) == 1,
+          f"a glob that matches no case: exit {rc}, {err!r}")
 
     os.remove(log)
     rc, out, err = run(SCRIPT, ["run", "abc1234", "--variants", "fp8", "--max-time", "0.05"], env)
@@ -113,12 +134,19 @@ def main():
 
     env["AB_FAIL"] = "base"
     rc, out, err = run(SCRIPT, ["run", "abc1234"], env)
-    check(rc == 4 and "base run 1 failed" in err and "ab_base_1.log" in err, f"a failing run: exit {rc}, {err!r}")
+    check(rc == 4 and "base run 1 failed" in err and "run_base_1.log" in err, f"a failing run: exit {rc}, {err!r}")
+    check(os.path.exists(os.path.join(out_dir, "ab_logs.tar.gz")), "the logs packed after a failure too")
 
     env.pop("MLAB_AB_BASE_BIN")
     rc, out, err = run(SCRIPT, ["run", "notprepared"], env)
     check(rc == 2 and "not prepared" in err and "prepare notprepared" in err,
           f"a commit not prepared: exit {rc}, {err!r}")
+    # "worktree": nothing to prepare; here the throwaway tree does not build
+    # (its CMakeLists.txt has no project): exit 4 naming the base build's log
+    env["AB_FAIL"] = ""
+    rc, out, err = run(own, ["run", "worktree"], env)
+    check(rc == 4 and "did not build" in err and "build_base.log" in err and "not prepared" not in err,
+          f"worktree as the base: exit {rc}, {err!r}")
     return finish("test_gpu_ab", tmp)
 
 
