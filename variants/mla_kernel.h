@@ -148,6 +148,8 @@ template <int KVF> struct mla_cfg {
 #endif
     static constexpr int OFF_BAR = (OFF_LUT + (FMT == KV_MX8 ? 256 * 8 : 0) + 7) / 8 * 8; /* BULK: NSTAGE mbarriers */
     static constexpr int SMEM = BULK ? OFF_BAR + 8 * NSTAGE : OFF_LUT + (FMT == KV_MX8 ? 256 * 8 : 0);
+    /* the loop waits for a BULK stage before it issues the next: one stage would wait for itself */
+    static_assert(!BULK || NSTAGE > 1, "mla_cfg: bulk loads need two stages or more");
 #if defined(MLAB_AMD)
     static_assert(!SMALL || SMEM <= 65536, "mla_cfg: the MI300X configuration is over 64 KB of LDS");
 #endif
