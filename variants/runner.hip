@@ -607,8 +607,9 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         return MLAB_GPU_USAGE;
     }
     /* MLAB_COMBINE=plain|ahead: which combine kernel merges the splits
-     * (launch_common.h, combine_ahead; ahead only up to MLA_COMBINE_AHEAD
-     * splits, plain beyond); unset, the launcher picks by the grid */
+     * (launch_common.h, combine_ahead: ahead is the 16- or the 64-split
+     * instance, whichever holds the call's splits); unset, the launcher
+     * picks by the grid. fp8_xcd's placed combine is neither. */
     const char *c = getenv("MLAB_COMBINE");
     if (c && strcmp(c, "plain") && strcmp(c, "ahead")) {
         snprintf(why, whylen, "MLAB_COMBINE=%.32s: expected plain or ahead", c);

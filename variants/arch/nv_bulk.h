@@ -27,7 +27,9 @@
 
 #include "../mlab_hip.h"
 
-#if defined(MLAB_NV) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
+/* in builds for sm_90+ (CMake defines MLAB_CLUSTER_BUILD for them), in their
+ * device and host code alike (the host sizes the shared memory) */
+#if defined(MLAB_NV) && defined(MLAB_CLUSTER_BUILD) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
 #define MLAB_HAVE_BULK 1
 #else
 #define MLAB_HAVE_BULK 0
