@@ -8,7 +8,8 @@ one SM (10.0) and the count of SMs holding one block, the combine's end and
 the call's span next to the event sample, the P.V drain time where the
 blocks recorded one (an eighth number), the a8w8 Q path (TQ lines: grid
 wait done, amax known) and the Q quantized where recorded; several variants in one log are
-reported separately; a log without TRACE lines exits non-zero with a message
+reported separately, each headed by the call's shape where the runner
+printed it (query rows, longest sequence, splits); a log without TRACE lines exits non-zero with a message
 that names the file.
 Usage: test_trace_summary.py PATH/TO/trace_summary.py   Exit 0 pass, 1 fail.
 """
@@ -18,7 +19,7 @@ import sys
 
 from mlabtest import FAILURES, check, finish, scratch
 
-LOG = """TRACE variant 1 last cold sample 75.00 us
+LOG = """TRACE variant 1 last cold sample 75.00 us query rows 4 longest 1024 splits 16
 TA 0 1000 3000
 TD 0 5 16 2000 4000 6000 60000 61000
 TD 1 5 16 2100 4100 5000 70000 71000
@@ -44,6 +45,8 @@ def main():
     out = r.stdout
     check(r.returncode == 0, f"exit {r.returncode} on a good log: {r.stderr}")
     check(out.count("TRACE variant") == 3, "one block of lines per variant")
+    check("query rows 4 longest 1024 splits 16" in out and "sample 75.0 us)" in out,
+          "the call's shape in its header, the sample still read where the shape is given")
     check("end min 2.0 med 2.0 max 2.0" in out, "amax end at 2.0 us from the first start")
     check("tile0 ready   min 3.0 med 4.0 max 5.0" in out, "tile0 times from the first start")
     check("us a tile after the first: min 3.6" in out, "time a tile (60 - 6) / 15 = 3.6 us")

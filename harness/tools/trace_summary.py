@@ -6,7 +6,7 @@ Usage: mlabench run ... 2> trace.log; python3 harness/tools/trace_summary.py tra
 A trace build (cmake -DCMAKE_CUDA_FLAGS=-DMLAB_TRACE, NVIDIA only) prints,
 after each variant's cold samples, one line per block of the last cold call
 (variants/runner.hip; %globaltimer, ns):
-  TRACE variant ID last cold sample US us
+  TRACE variant ID last cold sample US us [query rows N longest L splits S]
   TA block start end                                  (Q amax pass, a8w8)
   TD block smid tiles start amax_wait tile0 loop_end end [drained]   (decode;
      drained: thread 0 past its last P.V result, in the epilogue)
