@@ -5,7 +5,8 @@
  * (causal rule folded in: query i of n over L rows sees L-n+i+1 rows).
  * 8 warps (NVIDIA) or 8 waves (AMD); tiles of BN = 64 kv rows (32 for bf16
  * and MXFP4 on MI300X's 64 KB: mla_cfg) stream through shared memory in an
- * NSTAGE-deep cp.async pipeline. Per tile:
+ * NSTAGE-deep pipeline (cp.async, or on NVIDIA sm_90+ for bf16 and a8w8 bulk
+ * copies on an mbarrier a stage: mla_cfg::BULK). Per tile:
  *   1. S = Q K^T: warp w computes kv columns 16(w%4)..+15 over one half of
  *      the 576 dims (w/4) on the matrix units; the two partial S, scaled and
  *      masked past the sequence end, go to sS.
@@ -1132,8 +1133,10 @@ MLAB_DEV void merge_if_last(const mla_params &p, int tok, float *sS, float *sX)
  * flash-decoding style, then its O / l out. In order:
  *   Q              q_fp8_load + q_fp8_row (a8w8: quantized per tensor) or
  *                  decode_q_smem (bf16 by cp.async, f16, MXFP8)
- *   prologue       the first NSTAGE - 1 tiles' loads (load_stage)
- *   per tile       wait, refill the freed stage, then
+ *   prologue       the first NSTAGE - 1 tiles' loads (load_stage, or
+ *                  load_stage_bulk: BULK)
+ *   per tile       wait, refill the freed stage (LATE, mxfp4 on NVIDIA:
+ *                  after 1), then
  *                  0 tile_convert (MXFP4's staged rows -> compute tile)
  *                  1 tile_scores  (S = Q K^T, partial over dim slices)
  *                  2 tile_softmax (online softmax -> P, m, l, alpha)
