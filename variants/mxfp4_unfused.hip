@@ -7,6 +7,8 @@
  * Measured (H200, v6 2041b49, recorded inputs): 256x8192 2366 us, 64x8192
  * 608 us, 32x8192 315 us, 256x1024 334 us, 4x1024 19.6 us; geomean 174.0 us,
  * 2.06x the fused mxfp4's 84.6 us: fusion buys 2x on the H200.
+ * v12 (17bec0f, papers/reports/h200-2026-12-01v): 256x8192 2366 us, 4x1024
+ * 17.1 (the combine that loads ahead); geomean 168.6 us, 2.17x mxfp4's 77.5.
  */
 #include "launch_common.h"
 #include "variants.h"
