@@ -42,6 +42,11 @@
  * v12 (17bec0f, papers/reports/h200-2026-12-01v): 4x8192 25.5 us against
  * fp8_exp2rcp's 19.7 (its own combine, fp8_xcd's placed one, does not load
  * ahead); geomean 49.3 us. Bulk-copy tiles (ecb8c24, -x): -1.0..-1.5%.
+ * v13 (papers/reports/h200-2026-12-01y): the placed combine loads every
+ * split's partial ahead too (the same instances as its parent's, chosen the
+ * same way), so the rung compares the placement alone: 4x1024 -6.6 / -5.9%
+ * (12.1 -> 11.3 us, fp8_exp2rcp 10.7-10.9), 4x8192 -2.3 / -1.6% (24.4 us
+ * against fp8_exp2rcp's 19.6: the padded grid's cost remains).
  */
 #include "launch_common.h"
 #include "variants.h"

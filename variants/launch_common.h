@@ -126,7 +126,11 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
             (e = cudaFuncSetAttribute(dec, cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess)
             return e;
         if constexpr (XCD)
-            if ((e = cudaFuncSetAttribute(mla_combine_xcd<FAST>,
+            if ((e = cudaFuncSetAttribute(mla_combine_xcd<FAST, 0>,
+                                          cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
+                (e = cudaFuncSetAttribute(mla_combine_xcd<FAST, MLA_COMBINE_AHEAD>,
+                                          cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
+                (e = cudaFuncSetAttribute(mla_combine_xcd<FAST, MLA_MAX_SPLITS>,
                                           cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess)
                 return e;
 #if MLAB_HAVE_CLUSTER
@@ -153,17 +157,19 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
         e = hipGetLastError();
     }
     if (e == hipSuccess && p->splits > 1 && !p->merge_inline && !p->merge_cluster) {
-        if constexpr (XCD) /* (only fp8_xcd instantiates the placed combine) */
-            e = place ? launch_after(mla_combine_xcd<FAST>, mlab_xcd_grid(p->total_q, MLA_H, p->xcd_count),
-                                     MLA_DV / 4, 0, s, p)
-                      : launch_after(mla_combine<FAST, 0>, p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
-        else {
-            const int ahead = combine_ahead<FAST>(p);
+        const int ahead = combine_ahead<FAST>(p);
+        if constexpr (XCD) { /* (only fp8_xcd instantiates the placed combine) */
+            if (place)
+                e = launch_after(ahead == MLA_MAX_SPLITS      ? mla_combine_xcd<FAST, MLA_MAX_SPLITS>
+                                 : ahead == MLA_COMBINE_AHEAD ? mla_combine_xcd<FAST, MLA_COMBINE_AHEAD>
+                                                              : mla_combine_xcd<FAST, 0>,
+                                 mlab_xcd_grid(p->total_q, MLA_H, p->xcd_count), MLA_DV / 4, 0, s, p);
+        }
+        if (!(XCD && place))
             e = launch_after(ahead == MLA_MAX_SPLITS      ? mla_combine<FAST, MLA_MAX_SPLITS>
                              : ahead == MLA_COMBINE_AHEAD ? mla_combine<FAST, MLA_COMBINE_AHEAD>
                                                           : mla_combine<FAST, 0>,
                              p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
-        }
     }
     return e != hipSuccess ? e : hipGetLastError();
 }

@@ -5,8 +5,9 @@
  * (causal rule folded in: query i of n over L rows sees L-n+i+1 rows).
  * 8 warps (NVIDIA) or 8 waves (AMD); tiles of BN = 64 kv rows (32 for bf16
  * and MXFP4 on MI300X's 64 KB: mla_cfg) stream through shared memory in an
- * NSTAGE-deep pipeline (cp.async, or on NVIDIA sm_90+ for bf16 and a8w8 bulk
- * copies on an mbarrier a stage: mla_cfg::BULK). Per tile:
+ * NSTAGE-deep pipeline (cp.async, or on NVIDIA sm_90+ for bf16, a8w8 and
+ * mxfp4_e4m3's raw rows bulk copies on an mbarrier a stage: mla_cfg::BULK).
+ * Per tile:
  *   1. S = Q K^T: warp w computes kv columns 16(w%4)..+15 over one half of
  *      the 576 dims (w/4) on the matrix units; the two partial S, scaled and
  *      masked past the sequence end, go to sS.
@@ -141,9 +142,11 @@ template <int KVF> struct mla_cfg {
      * builds without): each stage's rows land by bulk copies counted on the
      * stage's mbarrier (arch/nv_bulk.h) instead of 16-byte cp.async by every
      * thread. H200 (papers/perf-notes.md v12): the a8w8 family -0.5..-1.5%
-     * geomean (long calls -1..-2%), bf16 -0.1..-0.3%, no call slower */
+     * geomean (long calls -1..-2%), bf16 -0.1..-0.3%, no call slower; v13:
+     * mxfp4_e4m3's raw rows, one copy a tile, long calls -2..-2.8% (short
+     * +0.5..2%), but mxfp4's exact path +1..2.5% everywhere: not there */
 #if MLAB_HAVE_BULK && !defined(MLAB_NO_BULK)
-    static constexpr bool BULK = (FMT == KV_BF16 || FMT == KV_FP8) && !SMALL;
+    static constexpr bool BULK = (FMT == KV_BF16 || FMT == KV_FP8 || FMT == KV_MX8) && !SMALL;
 #else
     static constexpr bool BULK = false;
 #endif
@@ -226,7 +229,8 @@ MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, i
 /* BULK (mla_cfg::BULK): the same stage, one bulk copy a row (rows r0 ..
  * rend-1 of the tile; r0 < rend) counted on the stage's mbarrier bar
  * (arch/nv_bulk.h): lane 0 of warp w copies rows w, w + 8, ... (a bulk
- * copy takes warp-uniform operands, so one lane issues it), thread 0 arms
+ * copy takes warp-uniform operands, so one lane issues it), or thread 0 the
+ * whole tile where the stage's rows are not padded (MX8's raw rows), thread 0 arms
  * the barrier with the tile's bytes; rows of the tile past rend are zeroed
  * with plain stores by the warp that owns them (P.V multiplies them by
  * P = 0, and a stage's first use holds whatever shared memory held). Run by
@@ -236,13 +240,19 @@ MLAB_DEV void load_stage_bulk(const mla_params &p, uint8_t *dst, uint64_t *bar, 
 {
     typedef mla_cfg<KVF> C;
     static_assert(C::ROW_BYTES % 16 == 0 && C::RAW_ROW % 16 == 0, "load_stage_bulk: 16-byte rows");
-    const uint8_t *base = C::FMT == KV_BF16 ? (const uint8_t *)p.kv_bf16 : p.kv_fp8;
+    const uint8_t *base = C::FMT == KV_BF16 ? (const uint8_t *)p.kv_bf16 : C::FMT == KV_FP8 ? p.kv_fp8 : p.kv_fp4;
     const int lane = threadIdx.x % MLAB_WARP, warp = threadIdx.x / MLAB_WARP, nok = min(C::BN, rend - r0);
     if (lane == 0) {
         mlab_bulk_fence(); /* the block's earlier reads (and zeroing) of this stage before the copies */
         if (warp == 0) mlab_bulk_expect(bar, (uint32_t)(nok * C::ROW_BYTES));
-        for (int r = warp; r < nok; r += MLA_NW)
-            mlab_bulk_copy(dst + r * C::RAW_ROW, base + (size_t)(first + r0 + r) * C::ROW_BYTES, C::ROW_BYTES, bar);
+        if (C::RAW_ROW == C::ROW_BYTES) { /* unpadded stage (MXFP4's raw rows): the tile in one copy */
+            if (warp == 0)
+                mlab_bulk_copy(dst, base + (size_t)(first + r0) * C::ROW_BYTES, (uint32_t)(nok * C::ROW_BYTES), bar);
+        } else {
+            for (int r = warp; r < nok; r += MLA_NW)
+                mlab_bulk_copy(dst + r * C::RAW_ROW, base + (size_t)(first + r0 + r) * C::ROW_BYTES, C::ROW_BYTES,
+                               bar);
+        }
     }
     constexpr int CH = C::ROW_BYTES / 16;
     for (int r = nok + warp; r < C::BN; r += MLA_NW)
@@ -801,7 +811,7 @@ MLAB_DEV uint8_t *tile_convert(const uint8_t *sc, const uint8_t *raw, uint8_t *s
  * gfx950's scaled MFMA with Q's scales sQS and the tile's, tile_sc) MX
  * blocks 9 (w / 4) .. +8; 32-row tiles give 4 of the 8 warps work. */
 template <int KVF, int QSTEP>
-MLAB_DEV void tile_scores(const uint32_t (&qf)[QSTEP][2], const uint8_t *sQ, const uint8_t *sQS, const uint8_t *tile,
+MLAB_DEV void tile_scores(const uint32_t (&qf)[QSTEP][4], const uint8_t *sQ, const uint8_t *sQS, const uint8_t *tile,
                           const uint8_t *tile_sc, float *sS)
 {
     typedef mla_cfg<KVF> C;
@@ -1230,11 +1240,13 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     const float sscale = FAST ? qk_scale * MLA_LOG2E : qk_scale;
     /* NVIDIA fp8 (QREG): this warp's Q slice (dims 144 (w / 2) on) in registers */
     constexpr int QSTEP = MLA_D / C::QK_DS / 16;
-    uint32_t qf[QSTEP][2];
+    uint32_t qf[QSTEP][4];
 #ifdef MLAB_QREG
     if (C::QREG) {
         __syncthreads();
-        qreg_fp8_load<QSTEP>(qf, sQ + (warp >> 1) * (MLA_D / C::QK_DS), C::LDQ);
+        uint32_t qc[QSTEP][2];
+        qreg_fp8_load<QSTEP>(qc, sQ + (warp >> 1) * (MLA_D / C::QK_DS), C::LDQ);
+        qreg_fp8_unpack<QSTEP>(qf, qc);
     }
 #endif
 
@@ -1440,13 +1452,13 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
 
 /* fp8_xcd's combine: a row's 16 head blocks on the XCD that ran its splits
  * (xcd_map.h; launched with mlab_xcd_grid(total_q, MLA_H, xcd_count) blocks) */
-template <bool FAST>
+template <bool FAST, int AHEAD>
 __global__ void __launch_bounds__(MLA_DV / 4) mla_combine_xcd(const mla_params p)
 {
     mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
     const int work = mlab_xcd_work(blockIdx.x, p.total_q, MLA_H, p.xcd_count);
     if (work < 0) return; /* padding */
-    combine_one<FAST, 0>(p, work / MLA_H, work % MLA_H);
+    combine_one<FAST, AHEAD>(p, work / MLA_H, work % MLA_H);
 }
 
 /* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */

@@ -107,7 +107,7 @@ MLAB_DEV void qk_bf16(acc16 &s, const uint16_t *sq, int ldq_b, const uint16_t *s
  * of both operands, two f16 HMMAs and four FADDs (seen in the SASS), and Q,
  * the same for every tile, would be read from shared memory and unpacked
  * again each time. Instead a warp unpacks its slice of Q once into f16 A
- * fragment codes (qreg_fp8_load: 18 registers) and per tile reads only K: ldmatrix of 32 K rows x
+ * fragments (qreg_fp8_load, qreg_fp8_unpack: 36 registers) and per tile reads only K: ldmatrix of 32 K rows x
  * 16 bytes gives a lane 4 codes a matrix, K[n][4t .. 4t+3]; unpacking bytes
  * 0-1 and 2-3 gives the two B registers of an m16n8k16 whose k slots
  * (2t, 2t+1, 2t+8, 2t+9) hold dims (4t, 4t+1, 4t+2, 4t+3) of the 16-dim
@@ -115,7 +115,7 @@ MLAB_DEV void qk_bf16(acc16 &s, const uint16_t *sq, int ldq_b, const uint16_t *s
 #define MLAB_QREG 1
 /* qf[s]: the fp8 codes of the A fragment of dims 16s .. 16s+15 of the slice
  * at sq (fp8 Q rows, ldq bytes apart): rows g and g+8, dims 4t .. 4t+3.
- * Kept as codes (2 registers a step, not 4) and unpacked at each use. */
+ * Loaded as codes (2 registers a step), unpacked once by qreg_fp8_unpack. */
 template <int NSTEP>
 MLAB_DEV void qreg_fp8_load(uint32_t (&qf)[NSTEP][2], const uint8_t *sq, int ldq)
 {
@@ -126,23 +126,33 @@ MLAB_DEV void qreg_fp8_load(uint32_t (&qf)[NSTEP][2], const uint8_t *sq, int ldq
         qf[s][1] = *(const uint32_t *)(sq + (g + 8) * ldq + 16 * s + 4 * t);
     }
 }
-/* S[16 x 32] (two acc16) += Q . K^T over the slice: sk = 32 fp8 K rows at the
- * slice's first dim. */
+/* The codes unpacked once into the f16 A fragments qh of each step (36
+ * registers a warp's slice, not 18: H200, papers/perf-notes.md v13, 36
+ * conversions a warp and tile fewer, a8w8 long calls -0.5..-1.5%) */
 template <int NSTEP>
-MLAB_DEV void qk_fp8_qreg(acc16 (&s)[2], const uint32_t (&qf)[NSTEP][2], const uint8_t *sk, int ldk)
+MLAB_DEV void qreg_fp8_unpack(uint32_t (&qh)[NSTEP][4], const uint32_t (&qf)[NSTEP][2])
+{
+#pragma unroll
+    for (int st = 0; st < NSTEP; st++) {
+        qh[st][0] = mlab_fp8x2_to_f16x2((uint16_t)qf[st][0]);
+        qh[st][1] = mlab_fp8x2_to_f16x2((uint16_t)qf[st][1]);
+        qh[st][2] = mlab_fp8x2_to_f16x2((uint16_t)(qf[st][0] >> 16));
+        qh[st][3] = mlab_fp8x2_to_f16x2((uint16_t)(qf[st][1] >> 16));
+    }
+}
+/* S[16 x 32] (two acc16) += Q . K^T over the slice: sk = 32 fp8 K rows at the
+ * slice's first dim, qh its Q fragments (qreg_fp8_unpack). */
+template <int NSTEP>
+MLAB_DEV void qk_fp8_qreg(acc16 (&s)[2], const uint32_t (&qh)[NSTEP][4], const uint8_t *sk, int ldk)
 {
     const uint8_t *kb = sk + lane_id() * ldk; /* matrix j: K rows 8j .. 8j+7 */
 #pragma unroll
     for (int st = 0; st < NSTEP; st++) {
-        uint32_t b[4], a[4];
+        uint32_t b[4];
         ldsm4(b, kb + 16 * st);
-        a[0] = mlab_fp8x2_to_f16x2((uint16_t)qf[st][0]);
-        a[1] = mlab_fp8x2_to_f16x2((uint16_t)qf[st][1]);
-        a[2] = mlab_fp8x2_to_f16x2((uint16_t)(qf[st][0] >> 16));
-        a[3] = mlab_fp8x2_to_f16x2((uint16_t)(qf[st][1] >> 16));
 #pragma unroll
         for (int j = 0; j < 4; j++)
-            mma_f16(s[j >> 1].c + 4 * (j & 1), a, mlab_fp8x2_to_f16x2((uint16_t)b[j]),
+            mma_f16(s[j >> 1].c + 4 * (j & 1), qh[st], mlab_fp8x2_to_f16x2((uint16_t)b[j]),
                     mlab_fp8x2_to_f16x2((uint16_t)(b[j] >> 16)));
     }
 }

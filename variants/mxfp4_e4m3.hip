@@ -38,6 +38,14 @@
  * v12 (17bec0f, papers/reports/h200-2026-12-01v): the combine that loads
  * ahead: 4x1024 12.9 us, 4x8192 22.8; geomean 55.3 us, 2.86x the read limit;
  * 256x8192 528 us, 1.28x fp8_exp2rcp's.
+ * v13 (papers/reports/h200-2026-12-01y): the raw stages by one bulk copy a
+ * tile: 256x8192 527 -> 513 us (-2.7%), 64x8192 -2.4%, 32x8192 -2.3%;
+ * 4x8192 +1.7..2.2%, 4x1024 +0.5..1.5%; geomean -0.6%.
+ * Why not E2M1 straight into the fragments (counted, not built): K and V
+ * are the same rows, so a fragment path converts each value twice (Q.K,
+ * then P.V) at ~2.5 instructions a value (nibble masks, table permutes,
+ * sign merges, byte placement into f16): ~680 a lane and tile against the
+ * tile pass's ~310 plus the fp8 core's 136 conversions.
  */
 #include "launch_common.h"
 #include "variants.h"
