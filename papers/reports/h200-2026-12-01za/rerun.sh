@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Re-run this report (H200, 2026-12-01, tenth session: the combine in one-warp blocks).
+#   rerun.sh   from the committed results files
+# MLAB_BIN names the mlabench program (default build/mlabench).
+set -euo pipefail
+here=papers/reports/h200-2026-12-01za
+cd "$(dirname "$0")/../../.."
+M=${MLAB_BIN:-build/mlabench}
+for k in 1 2; do
+  echo "== pair $k: one block a (row, head) against four one-warp blocks"
+  "$M" compare "$here/h200_combineq4_base_$k.h5" "$here/h200_combineq4_new_$k.h5" || [ $? -eq 6 ]
+done
