@@ -41,12 +41,13 @@ static int v2_only(const char *name)
 }
 
 /* The per-tensor input hashes came after the first version-2 files (those
- * of 2026-12-01 02:25-03:00 lack them): missing, they read "" in any version,
- * and compare reports such inputs as unchecked. */
+ * of 2026-12-01 02:25-03:00 lack them), a row's merge path (merge) after
+ * 2026-12-01 17:30: missing, they read "" in any version, and compare
+ * reports such inputs as unchecked. */
 static int optional_field(const char *name)
 {
     size_t n = strlen(name);
-    return n > 7 && strcmp(name + n - 7, "_sha256") == 0;
+    return (n > 7 && strcmp(name + n - 7, "_sha256") == 0) || strcmp(name, "merge") == 0;
 }
 
 /* Open the rank-1 dataset name, of type class want, with its storage

@@ -61,6 +61,7 @@ static void sample_results(mlab_results *r)
     snprintf(row.stop_reason, sizeof row.stop_reason, "rse");
     snprintf(row.kind, sizeof row.kind, "gpu");
     snprintf(row.peer_version, sizeof row.peer_version, "%s", "");
+    snprintf(row.merge, sizeof row.merge, "combine16");
     snprintf(row.gpu_uuid, sizeof row.gpu_uuid, "GPU-0000");
     snprintf(row.host, sizeof row.host, "h200-a");
     row.batch = 4;

@@ -46,6 +46,10 @@ typedef struct {
     int launches;            /* kernels a call launches */
     int exact_fallback;      /* 1: the variant's fast path cannot hold this case
                                 exactly and its exact path ran (mxfp4_e4m3) */
+    char merge[24];          /* how its splits were merged (mla_params.merge_out): "none",
+                                "combine", "combine16", "combine64", "combine_xcd",
+                                "combine_xcd16", "combine_xcd64", "cluster", "inline";
+                                mlab_gpu_run fills it ("" from mlab_gpu_select) */
 } mlab_launch_info;
 
 int mlab_gpu_open(mlab_gpu **g, int device, mlab_gpu_info *info, char *why, size_t whylen);

@@ -156,8 +156,12 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
         dec<<<grid, block, smem, s>>>(*p);
         e = hipGetLastError();
     }
+    const char *merged = p->splits <= 1 ? "none" : p->merge_cluster ? "cluster" : p->merge_inline ? "inline" : NULL;
     if (e == hipSuccess && p->splits > 1 && !p->merge_inline && !p->merge_cluster) {
         const int ahead = combine_ahead<FAST>(p);
+        static const char *const names[2][3] = {{"combine", "combine16", "combine64"},
+                                                {"combine_xcd", "combine_xcd16", "combine_xcd64"}};
+        merged = names[XCD && place][ahead == MLA_MAX_SPLITS ? 2 : ahead == MLA_COMBINE_AHEAD ? 1 : 0];
         if constexpr (XCD) { /* (only fp8_xcd instantiates the placed combine) */
             if (place)
                 e = launch_after(ahead == MLA_MAX_SPLITS      ? mla_combine_xcd<FAST, MLA_MAX_SPLITS>
@@ -171,6 +175,7 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
                                                           : mla_combine<FAST, 0>,
                              p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
     }
+    if (p->merge_out) *p->merge_out = merged ? merged : "";
     return e != hipSuccess ? e : hipGetLastError();
 }
 

@@ -73,6 +73,10 @@ typedef struct {
                                  (mla_combine with every partial loaded ahead of the weights,
                                  16 or 64 splits' worth, where its grid is one wave of it,
                                  else the plain one), 1 plain, 2 ahead */
+    const char **merge_out;   /* host: where the launch sequence names how the call's splits were
+                                 merged (launch_common.h, launch_sequence: "none", "combine",
+                                 "combine16", "combine64", the "_xcd" placed ones, "cluster",
+                                 "inline"); NULL: nowhere; no kernel reads it */
 } mla_params;
 
 #endif

@@ -650,7 +650,10 @@ extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab
 #ifdef MLAB_ONE_LAUNCH
     CK(hipMemsetAsync(p.row_count, 0, sizeof(int) * (size_t)g->total_q, g->s));
 #endif
+    const char *merged = "";
+    p.merge_out = &merged;
     CK(impl_for(g, id)->launch(&p, g->s, g->scratch));
+    snprintf(li->merge, sizeof li->merge, "%s", merged);
     CK(hipStreamSynchronize(g->s));
     CK(hipGetLastError());
     CK(hipMemcpy(out, p.out, nout * 2, hipMemcpyDeviceToHost));
