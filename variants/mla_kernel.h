@@ -228,9 +228,10 @@ MLAB_DEV void load_stage(const mla_params &p, uint8_t *dst, int first, int r0, i
 #if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
 /* BULK (mla_cfg::BULK): the same stage, one bulk copy a row (rows r0 ..
  * rend-1 of the tile; r0 < rend) counted on the stage's mbarrier bar
- * (arch/nv_bulk.h): lane 0 of warp w copies rows w, w + 8, ... (a bulk
- * copy takes warp-uniform operands, so one lane issues it), or thread 0 the
- * whole tile where the stage's rows are not padded (MX8's raw rows), thread 0 arms
+ * (arch/nv_bulk.h): lane l < 8 of warp w copies row w + 8 l (a bulk copy
+ * takes warp-uniform operands, so the compiler issues the lanes' copies one
+ * after another), or thread 0 the whole tile where the stage's rows are not
+ * padded (MX8's raw rows), thread 0 arms
  * the barrier with the tile's bytes; rows of the tile past rend are zeroed
  * with plain stores by the warp that owns them (P.V multiplies them by
  * P = 0, and a stage's first use holds whatever shared memory held). Run by
@@ -242,16 +243,27 @@ MLAB_DEV void load_stage_bulk(const mla_params &p, uint8_t *dst, uint64_t *bar, 
     static_assert(C::ROW_BYTES % 16 == 0 && C::RAW_ROW % 16 == 0, "load_stage_bulk: 16-byte rows");
     const uint8_t *base = C::FMT == KV_BF16 ? (const uint8_t *)p.kv_bf16 : C::FMT == KV_FP8 ? p.kv_fp8 : p.kv_fp4;
     const int lane = threadIdx.x % MLAB_WARP, warp = threadIdx.x / MLAB_WARP, nok = min(C::BN, rend - r0);
-    if (lane == 0) {
-        mlab_bulk_fence(); /* the block's earlier reads (and zeroing) of this stage before the copies */
-        if (warp == 0) mlab_bulk_expect(bar, (uint32_t)(nok * C::ROW_BYTES));
-        if (C::RAW_ROW == C::ROW_BYTES) { /* unpadded stage (MXFP4's raw rows): the tile in one copy */
-            if (warp == 0)
-                mlab_bulk_copy(dst, base + (size_t)(first + r0) * C::ROW_BYTES, (uint32_t)(nok * C::ROW_BYTES), bar);
-        } else {
-            for (int r = warp; r < nok; r += MLA_NW)
+    if (C::RAW_ROW != C::ROW_BYTES) {
+        /* padded rows: lane l < BN / 8 of warp w copies row w + 8 l, the 8 rows' addresses computed by
+         * those lanes at once (the copies still issue one a lane: the compiler loops over the active
+         * lanes). One lane a warp copying its 8 rows in turn ran ~170 single-lane instructions a warp
+         * and tile, ~24% of the fp8 decode's issued instructions (ncu: 25.9 of 32 lanes active on
+         * average); this way ~90. H200 (papers/perf-notes.md v13): a8w8 long calls -2..-3.8% */
+        constexpr int PER = C::BN / MLA_NW;
+        static_assert(PER <= MLAB_WARP, "load_stage_bulk: a tile's rows a warp fit its lanes");
+        if (lane < PER) {
+            mlab_bulk_fence(); /* the block's earlier reads (and zeroing) of this stage before the copies */
+            if (warp == 0 && lane == 0) mlab_bulk_expect(bar, (uint32_t)(nok * C::ROW_BYTES));
+            const int r = warp + MLA_NW * lane;
+            if (r < nok)
                 mlab_bulk_copy(dst + r * C::RAW_ROW, base + (size_t)(first + r0 + r) * C::ROW_BYTES, C::ROW_BYTES,
                                bar);
+        }
+    } else if (lane == 0) { /* unpadded stage (MX8's raw rows): the tile in one copy */
+        mlab_bulk_fence();
+        if (warp == 0) {
+            mlab_bulk_expect(bar, (uint32_t)(nok * C::ROW_BYTES));
+            mlab_bulk_copy(dst, base + (size_t)(first + r0) * C::ROW_BYTES, (uint32_t)(nok * C::ROW_BYTES), bar);
         }
     }
     constexpr int CH = C::ROW_BYTES / 16;
