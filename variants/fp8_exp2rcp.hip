@@ -21,6 +21,10 @@
  * v12 (17bec0f, papers/reports/h200-2026-12-01v): the combine that loads
  * ahead: 4x1024 11.0 us, 4x8192 19.7, 64x1024 27.4; geomean 46.7 us, 1.64x
  * the read limit. Then the tiles by bulk copies (ecb8c24, -x): -0.5..-0.6%.
+ * v13 (ba5600e, papers/reports/h200-2026-12-01zb): Q's fragments unpacked
+ * once: 4x1024 10.8 us, 4x8192 19.5, 256x8192 403; geomean 45.8 us, 1.61x
+ * the read limit. Then the bulk row copies addressed by eight lanes a warp
+ * (-zd): -1.2..-1.4% geomean, 256x8192 -3.1..-3.8%.
  */
 #include "launch_common.h"
 #include "variants.h"
