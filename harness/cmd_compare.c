@@ -108,6 +108,39 @@ static int same_inputs(const mlab_input_file *a, const mlab_input_file *b, char 
     return a->sha256[0] && strcmp(a->sha256, "-") && strcmp(a->sha256, b->sha256) == 0;
 }
 
+/* Append ", " (after the first) and one formatted item to why (len bytes). */
+static void ran_add(char *why, size_t len, const char *fmt, int a, int b)
+{
+    size_t k = strlen(why);
+    if (k + 1 < len)
+        snprintf(why + k, len - k, "%s", k ? ", " : "");
+    k = strlen(why);
+    if (k + 1 < len)
+        snprintf(why + k, len - k, fmt, a, b);
+}
+
+/* How two GPU rows of one (case, variant) ran differently, for the reader
+ * of a change: the split count, the merge path (where both files record
+ * it), the main kernel's blocks an SM and shared memory; "" if alike (peer
+ * and CPU rows record none of it). */
+static void ran_differently(const mlab_row *o, const mlab_row *n, char *why, size_t len)
+{
+    why[0] = 0;
+    if (strcmp(o->kind, "gpu") || strcmp(n->kind, "gpu"))
+        return;
+    if (o->splits != n->splits)
+        ran_add(why, len, "splits %d -> %d", o->splits, n->splits);
+    if (o->merge[0] && n->merge[0] && strcmp(o->merge, n->merge)) {
+        size_t k = strlen(why);
+        if (k + 1 < len)
+            snprintf(why + k, len - k, "%smerge %s -> %s", k ? ", " : "", o->merge, n->merge);
+    }
+    if (o->blocks_per_sm && n->blocks_per_sm && o->blocks_per_sm != n->blocks_per_sm)
+        ran_add(why, len, "blocks an SM %d -> %d", o->blocks_per_sm, n->blocks_per_sm);
+    if (o->smem_bytes && n->smem_bytes && o->smem_bytes != n->smem_bytes)
+        ran_add(why, len, "shared memory %d -> %d bytes", o->smem_bytes, n->smem_bytes);
+}
+
 static void fmt_median(char *buf, size_t size, const mlab_row *r)
 {
     if (r->nsamples == 0 || !(r->median_us > 0))
@@ -210,6 +243,8 @@ static int judge(mlab_cmp_report *R, char *used_o, char *used_n)
         p->drift = mlab_accuracy_drift(ro, rn, R->opt, p->drift_why, sizeof p->drift_why);
         p->inputs = same_inputs(find_input(o, ro->case_name), find_input(n, rn->case_name),
                                 p->inputs_why, sizeof p->inputs_why);
+        ran_differently(ro, rn, p->ran_why, sizeof p->ran_why);
+        ran_differently(ro, rn, p->ran_why, sizeof p->ran_why);
         R->ncpu += p->cpu;
         R->nacc += p->drift;
         R->ninputs_differ += p->inputs < 0;

@@ -85,6 +85,8 @@ static void write_table(FILE *f, mlab_fmt style, const mlab_cmp_report *R, int c
             fprintf(f, "    accuracy: %s\n", p->drift_why);
         if (style == MLAB_FMT_TEXT && p->inputs < 0)
             fprintf(f, "    inputs: %s differ\n", p->inputs_why);
+        if (style == MLAB_FMT_TEXT && p->ran_why[0])
+            fprintf(f, "    ran: %s\n", p->ran_why);
     }
     if (!cpu && R->nratio) {
         char go[32], gn[32], ch[32], what[96];
@@ -298,6 +300,8 @@ static void write_json(FILE *f, const mlab_cmp_report *R, const char *used_o, co
         fprintf(f, ", \"inputs\": ");
         mlab_put_str(f, p->inputs > 0 ? "same" : p->inputs == 0 ? "unchecked" : p->inputs_why,
                      MLAB_FMT_JSON);
+        fprintf(f, ", \"ran\": ");
+        mlab_put_str(f, p->ran_why[0] ? p->ran_why : "same", MLAB_FMT_JSON);
         fputc('}', f);
     }
     fprintf(f, "\n  ],\n");

@@ -22,6 +22,8 @@ typedef struct {
     char drift_why[256];
     int inputs;          /* 1 same, 0 not checked, -1 different */
     char inputs_why[128];
+    char ran_why[160];   /* "" or how the two rows ran differently (splits, merge, blocks an SM,
+                            shared memory): a change of speed may be that, not the kernel */
     const char *verdict; /* what the row says, one word */
     char old_s[64], new_s[64], change_s[32], p_s[40];
 } mlab_cmp_pair;

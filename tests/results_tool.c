@@ -4,7 +4,7 @@
  *
  *   results_tool write OUT [--gpu NAME] [--runtime R] [--time ISO] [--seed N]
  *                [--samples N] [--scale F] [--noise F] [--rel-rms F] [--valid 0|1]
- *                [--cases N] [--variants N] [--cpu-rows 1]
+ *                [--cases N] [--variants N] [--cpu-rows 1] [--splits N] [--merge S]
  *     rows: the first N of three cases x the first N of three variants (bf16,
  *     fp8, mxfp4); each row's samples are base * scale * (1 + noise * g),
  *     g ~ N(0, 1) from a fixed-seed generator (splitmix64 + Box-Muller), base
@@ -16,7 +16,10 @@
  *     per-tensor input hashes (kv_bf16's depends on N: two files with
  *     different N ran on different inputs); --uuid, --host, --commit,
  *     --label set those environment fields; --case-suffix S renames the cases;
- *     --peer 1 adds a peer row ("flashpeer", kind peer, bf16) 20% faster than bf16.
+ *     --peer 1 adds a peer row ("flashpeer", kind peer, bf16) 20% faster than bf16;
+ *     --splits N (default 8) and --merge S (default "", as in files written
+ *     before the field) set every GPU row's splits and merge path (GPU rows
+ *     also record two blocks an SM and 105232 bytes of shared memory).
  *   results_tool check FILE
  *     reads FILE with mlab_results_read; prints "ok ROWS SAMPLES" and exits
  *     0, or prints the reason and exits with its MLAB_EXIT_* code.
@@ -64,6 +67,8 @@ static int usage(void)
 
 static int do_write(int argc, char **argv)
 {
+    int splits = 8;
+    const char *merge = "";
     const char *out = argv[2], *gpu = "NVIDIA H200", *runtime = "CUDA 12.8", *when = NULL;
     uint64_t seed = 1;
     long nsamples = 30, ncases = 3, nvariants = 3;
@@ -94,6 +99,8 @@ static int do_write(int argc, char **argv)
         else if (!strcmp(a, "--commit")) commit = v;
         else if (!strcmp(a, "--label")) label = v;
         else if (!strcmp(a, "--case-suffix")) suffix = v;
+        else if (!strcmp(a, "--splits")) splits = atoi(v);
+        else if (!strcmp(a, "--merge")) merge = v;
         else return usage();
         i++;
     }
@@ -160,7 +167,12 @@ static int do_write(int argc, char **argv)
             row.variant_id = vars[v].id;
             snprintf(row.kind, sizeof row.kind, "%s", vars[v].id < 0 ? "cpu" : "gpu");
             snprintf(row.kv_format, sizeof row.kv_format, "%s", vars[v].kv);
-            row.splits = 8;
+            row.splits = splits;
+            if (vars[v].id >= 0) {
+                snprintf(row.merge, sizeof row.merge, "%s", merge);
+                row.blocks_per_sm = 2;
+                row.smem_bytes = 105232;
+            }
             size_t nout = (size_t)row.total_q * 16 * 512;
             row.kernel_err.n = nout;
             row.kernel_err.rel_rms = rel_rms * vars[v].rel;

@@ -170,6 +170,22 @@ def main():
     rc, out, err = compare(h1, h2slow)
     check(rc == 9, f"different inputs and slower: exit {rc}, want 9 (inputs win)\n{out}{err}")
 
+    # rows that ran differently (split count, merge path) say so under the row
+    r16 = write("r16.h5", "--seed", "2", "--merge", "combine16")
+    r64 = write("r64.h5", "--seed", "2", "--merge", "combine64", "--splits", "32")
+    r16b = write("r16b.h5", "--seed", "3", "--merge", "combine16")
+    rc, out, err = compare(r16, r64)
+    check(out.count("    ran: splits 8 -> 32, merge combine16 -> combine64") == 9,
+          f"different splits and merge: want a 'ran:' line under each of the 9 rows\n{out}{err}")
+    rc, out, err = compare(r16, r16b)
+    check("ran:" not in out, f"alike runs: no 'ran:' line\n{out}")
+    rc, out, err = compare(a, r16)
+    check("ran:" not in out, f"a file without the merge field: merge not compared\n{out}")
+    rc, out, err = compare(r16, r64, "--format", "json")
+    check(rc in (0, 6) and json.loads(out)["pairs"][0]["ran"] == "splits 8 -> 32, merge combine16 -> combine64"
+          and json.loads(compare(r16, r16b, "--format", "json")[1])["pairs"][0]["ran"] == "same",
+          f"json: the pairs' 'ran'\n{out[:2000]}{err}")
+
     # machine-readable formats
     rc, out, err = compare(a, slow, "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out)))
