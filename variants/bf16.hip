@@ -37,6 +37,10 @@
  * one wave: 4x1024 11.5 us, 4x8192 25.7, 32x1024 24.9; geomean 62.4 us,
  * 1.35x the read limit (FlashInfer 65.1, 1.41x). Then the 64-row tiles by
  * bulk copies (ecb8c24, -x): -0.1..-0.3%.
+ * v13 (ba5600e, papers/reports/h200-2026-12-01zb): 4x1024 11.4 us, 4x8192
+ * 25.4, 256x8192 597; geomean 62.3 us, 1.34x the read limit (FlashInfer
+ * 65.7, 1.41x). Tried: 64-row tiles in one stage a block, two blocks an SM
+ * (-z): +5.9% geomean, +19% at 4x8192 and 32x1024.
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -29,6 +29,8 @@
  * not kept. cf3bfb0 (staged epilogue stores): 4x1024 12.4 us (-4.7%).
  * v12 (17bec0f, papers/reports/h200-2026-12-01v): 4x1024 11.6 us (the
  * combine that loads ahead); geomean 63.3 us, 1.37x the read limit.
+ * v13 (ba5600e, papers/reports/h200-2026-12-01zb): unchanged kernels,
+ * geomean 63.4 us, 1.37x the read limit.
  */
 #include "launch_common.h"
 #include "variants.h"

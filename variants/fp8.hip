@@ -39,6 +39,11 @@
  * Then the tiles by bulk copies (ecb8c24, -x): -0.7..-1.0% geomean. A loop
  * overlapping tile t's P.V with tile t+1's Q.K (3-4 stages, one block an
  * SM) was 13-15% slower (-s, branch wip/pipe).
+ * v13 (ba5600e, papers/reports/h200-2026-12-01zb): Q's fragments unpacked
+ * once (36 registers): 4x1024 11.5 us, 256x8192 419; geomean 47.8 us,
+ * 1.67x the read limit. Then the bulk row copies addressed by eight lanes a
+ * warp (-zd): -1.5..-1.8% geomean, 256x8192 -2.8..-3.7%. ncu (-zc): 55% of
+ * the decode's instructions are on the ALU pipe (unpacks, permutes).
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -25,6 +25,9 @@
  * freed stage after the tile's Q.K (NVIDIA, this configuration only):
  * -1..-3% on calls of 8+ tiles a row; the combine that loads ahead: 4x1024
  * 12.0 us; geomean 77.5 us, 4.00x the read limit.
+ * v13 (ba5600e, papers/reports/h200-2026-12-01zb): unchanged kernels,
+ * geomean 77.7 us, 4.00x. Its raw stages by one bulk copy a tile (-y):
+ * +1.1..2.5% on every call (three stages, the late refill): not used here.
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -9,6 +9,9 @@
  * 2.06x the fused mxfp4's 84.6 us: fusion buys 2x on the H200.
  * v12 (17bec0f, papers/reports/h200-2026-12-01v): 256x8192 2366 us, 4x1024
  * 17.1 (the combine that loads ahead); geomean 168.6 us, 2.17x mxfp4's 77.5.
+ * v13 (ba5600e, papers/reports/h200-2026-12-01zb): unchanged kernels,
+ * geomean 170.7 us; 4x1024 18.1 us (+5.8% against v12 with byte-identical
+ * kernels, the same in both pairs of -y: not explained).
  */
 #include "launch_common.h"
 #include "variants.h"
