@@ -333,7 +333,8 @@ static void write_report(FILE *f, const char *in, const mlab_results *r, const c
                "microseconds; IQR = q1..q3; GB/s = fewest bytes / median; %% copy bw = of the "
                "measured device copy bandwidth (%.6g GB/s); rel_rms and max abs are the kernel "
                "error against a reference on the same quantized inputs, total rel_rms against "
-               "bf16 truth.\n",
+               "bf16 truth; ran as = splits / blocks an SM of the main kernel / the merge of the "
+               "splits (GPU rows; - where the file does not say).\n",
             r->env.copy_bw_gbs);
     mlab_strlist cases = {0};
     mlab_ordered_names(r, 0, &cases);
@@ -347,8 +348,8 @@ static void write_report(FILE *f, const char *in, const mlab_results *r, const c
         fprintf(f, " (batch %d, q_seq_len %d, kv_len %d)\n\n", first->batch, first->q_seq_len,
                 first->kv_len);
         fprintf(f, "| variant | KV | valid | samples (stop) | median us | IQR us | GB/s | "
-                   "%% copy bw | TFLOP/s | kernel rel_rms | total rel_rms | max abs |\n"
-                   "| --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                   "%% copy bw | TFLOP/s | kernel rel_rms | total rel_rms | max abs | ran as |\n"
+                   "| --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
         for (size_t i = 0; i < r->nrows; i++) {
             const mlab_row *w = &r->rows[i];
             if (strcmp(w->case_name, cases.s[c]) != 0 || mlab_row_is_cpu(w))
@@ -383,7 +384,17 @@ static void write_report(FILE *f, const char *in, const mlab_results *r, const c
             md_num_or_dash(f, w->total_err.n > 0, w->total_err.rel_rms, "%.3g");
             fprintf(f, " | ");
             md_num_or_dash(f, w->kernel_err.n > 0, w->kernel_err.max_abs, "%.3g");
-            fprintf(f, " |\n");
+            if (strcmp(w->kind, "gpu") == 0 && w->splits > 0) {
+                fprintf(f, " | %d / ", w->splits);
+                if (w->blocks_per_sm > 0) fprintf(f, "%d", w->blocks_per_sm);
+                else fprintf(f, "-");
+                fprintf(f, " / ");
+                if (w->merge[0]) md(f, w->merge);
+                else fprintf(f, "-");
+                fprintf(f, " |\n");
+            } else {
+                fprintf(f, " | - |\n");
+            }
         }
     }
     mlab_strlist_free(&cases);

@@ -21,6 +21,7 @@ Usage: test_results_report.py PATH/TO/results_tool   (MLAB_BIN = mlabench)
 Exit 0 pass, 1 fail.
 """
 import glob
+import re
 import os
 import subprocess
 import sys
@@ -95,6 +96,14 @@ def main():
     check("cpu_ref_fp8" in apart and "cpu_ref_fp8" not in percase
           and "cpu_ref_fp8" not in t2[:t2.find("## CPU references")],
           "CPU rows must be apart (own section only)")
+    # ran as: splits / blocks an SM / merge on GPU rows ("-" for what a file lacks), "-" on peers
+    rm = os.path.join(tmp, "ranas.h5")
+    subprocess.run([tool, "write", rm, "--seed", "4", "--merge", "combine16", "--peer", "1"], check=True)
+    t4 = subprocess.run([mlab, "report", rm], capture_output=True, text=True).stdout
+    pc = t4[t4.find("## Results per case"):t4.find("## Figures")]
+    check("| ran as |" in pc and pc.count(" | 8 / 2 / combine16 |") == 9
+          and re.search(r"\| flashpeer \|.*\| - \|\n", pc),
+          f"ran as column\n{pc[:2500]}")
     check("| kernel:bf16 | 0.01562 | 0.01562 | 0.004 |" in text
           and "| kernel:fp8 | 0.125 | 0.125 | 0.03 |" in text, "tolerance rows missing")
 
