@@ -23,14 +23,19 @@
 #       recording's and the runs' logs): six files, within what the device
 #       tool brings back. MLAB_COMMIT names the working tree in the results
 #       files (default "worktree").
+# A third build, "alt" (MLAB_AB_ALT=COMMIT, prepared like the base, or
+# "worktree"; MLAB_AB_ALT_CMAKE its cmake arguments): two changes measured
+# apart in one call, the order new, base, alt, alt, base, new, each pair's
+# base compared with new and with alt; $OUT then gets ab_alt_1.h5 and
+# ab_alt_2.h5 too, eight files.
 # Env: MLAB_AB_NEW_CMAKE, MLAB_AB_BASE_CMAKE: more cmake arguments for the
 # new or the base build (e.g. "-DCMAKE_CUDA_FLAGS=-DMLAB_NO_BULK"; split on
 # spaces); MLAB_AB_CASES_GLOB: the cases to run (default "*.h5", e.g.
 # "b4_kv*.h5"); MLAB_AB_WORK: where the logs and the recorded cases go
 # (default $TMPDIR/mlab-ab-work, outside $OUT: the cases weigh GBs; the logs
 # are packed into $OUT/ab_logs.tar.gz). For runs
-# without building: MLAB_AB_NEW_BIN and MLAB_AB_BASE_BIN (the two mlabench
-# programs), MLAB_AB_CASES (a folder of case files).
+# without building: MLAB_AB_NEW_BIN, MLAB_AB_BASE_BIN and MLAB_AB_ALT_BIN (the
+# mlabench programs), MLAB_AB_CASES (a folder of case files).
 # Exit codes: 0 done (whatever the comparison says: read compare.txt), 2 usage
 # (unknown commit, COMMIT not prepared), 4 a build, the cases or a run failed
 # (the line names the log; ab_logs.tar.gz is written anyway).
@@ -56,6 +61,16 @@ fi
 self=0; [ "$commit" = worktree ] && self=1
 [ -n "${MLAB_AB_BASE_BIN:-}" ] || [ $self = 1 ] || [ -f "$base/.ab_commit" ] ||
   die 2 "$commit is not prepared (.ab/$commit): run 'harness/gpu_ab.sh prepare $commit' in the checkout first"
+alt=${MLAB_AB_ALT_BIN:-}; altname=${MLAB_AB_ALT:-} # the third build, if any: checked before anything starts
+if [ -z "$alt" ] && [ -n "$altname" ]; then
+  case "$altname" in *[!0-9A-Za-z._-]*) die 2 "MLAB_AB_ALT '$altname': letters, digits, '.', '_' and '-' only" ;; esac
+  if [ "$altname" = worktree ]; then asrc=$root adir=$root/build-ab-alt alabel="${MLAB_COMMIT:-worktree}-alt"
+  else
+    [ -f "$root/.ab/$altname/.ab_commit" ] ||
+      die 2 "MLAB_AB_ALT=$altname is not prepared (.ab/$altname): run 'harness/gpu_ab.sh prepare $altname' in the checkout first"
+    asrc=$root/.ab/$altname adir=$root/.ab/$altname/build-ab alabel=$(cat "$root/.ab/$altname/.ab_commit")
+  fi
+fi
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT" || die 4 "cannot create $OUT"
 work=${MLAB_AB_WORK:-${TMPDIR:-/tmp}/mlab-ab-work}
@@ -81,6 +96,11 @@ if [ -z "$old" ]; then
   build "$bsrc" "$bdir" "$blabel" "$work/build_base.log" "${MLAB_AB_BASE_CMAKE:-}" & pids+=($!)
   old="$bdir/mlabench"
 fi
+if [ -z "$alt" ] && [ -n "$altname" ]; then
+  build "$asrc" "$adir" "$alabel" "$work/build_alt.log" "${MLAB_AB_ALT_CMAKE:-}" & pids+=($!)
+  alt="$adir/mlabench"
+fi
+[ -n "$altname" ] || altname=alt
 cases=${MLAB_AB_CASES:-}
 if [ -z "$cases" ]; then
   cases="$work/cases"
@@ -89,6 +109,7 @@ fi
 for p in "${pids[@]}"; do wait "$p"; done # each step's outcome is checked below
 [ -x "$new" ] || fail "the working tree did not build: $work/build_new.log"
 [ -x "$old" ] || fail "$commit did not build: $work/build_base.log"
+[ -z "$alt" ] || [ -x "$alt" ] || fail "MLAB_AB_ALT=$altname did not build: $work/build_alt.log"
 if ! ls "$cases"/*.h5 > /dev/null 2>&1; then # no PyTorch CUDA here: the generated suite
   "$new" gen --suite -o "$cases" > "$work/gen.log" 2>&1 || fail "no cases: $work/record.log, $work/gen.log"
 fi
@@ -99,7 +120,9 @@ picked=("$cases"/$glob)
 echo "gpu_ab.sh: built and recorded in $(($(date +%s) - t0)) s; ${#picked[@]} cases"
 opts=("$@")
 [ ${#opts[@]} -gt 0 ] || opts=(--max-time 0.15)
-for step in "new $new 1" "base $old 1" "base $old 2" "new $new 2"; do
+steps=("new $new 1" "base $old 1" "base $old 2" "new $new 2")
+[ -z "$alt" ] || steps=("new $new 1" "base $old 1" "alt $alt 1" "alt $alt 2" "base $old 2" "new $new 2")
+for step in "${steps[@]}"; do
   read -r lab bin k <<< "$step"
   "$bin" run --require-gpu --quiet --label "$lab" "${opts[@]}" "${picked[@]}" -o "$OUT/ab_${lab}_$k.h5" \
     > "$work/run_${lab}_$k.log" 2>&1 || fail "the $lab run $k failed: $work/run_${lab}_$k.log"
@@ -110,6 +133,11 @@ done
     echo "== pair $k: $commit (base) against the working tree (new)"
     "$new" compare "$OUT/ab_base_$k.h5" "$OUT/ab_new_$k.h5"
     echo "(compare exit $?)"
+    if [ -n "$alt" ]; then
+      echo "== pair $k: $commit (base) against $altname (alt)"
+      "$new" compare "$OUT/ab_base_$k.h5" "$OUT/ab_alt_$k.h5"
+      echo "(compare exit $?)"
+    fi
   done
 } > "$OUT/compare.txt" 2>&1
 pack

@@ -4,7 +4,8 @@ step driven through stand-ins for the two mlabench programs that record
 their command lines (the order new, base, base, new with their labels; the
 default and the given run options passed to every run; both pairs compared
 into compare.txt; the logs packed into ab_logs.tar.gz, six files in $OUT;
-MLAB_AB_CASES_GLOB picking the cases), and its errors (a commit not
+MLAB_AB_CASES_GLOB picking the cases; a third build, alt: new, base, alt,
+alt, base, new, eight files), and its errors (a commit not
 prepared: exit 2, but "worktree" needs no preparing; a failing run or build:
 exit 4 naming its log; a glob that matches no case: exit 4; usage).
 
@@ -116,6 +117,29 @@ def main():
                            text=True).stdout.split()
     check(sorted(names) == ["run_base_1.log", "run_base_2.log", "run_new_1.log", "run_new_2.log"],
           f"the runs' logs packed, not an earlier run's: {names}")
+
+    # a third build (alt): new, base, alt, alt, base, new; base against both; eight files
+    alt = stand_in(bins, "alt")
+    os.remove(log)
+    shutil.rmtree(out_dir)
+    rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_ALT_BIN=alt))
+    calls = open(log).read().splitlines()
+    runs = [c for c in calls if c.split()[1] == "run"]
+    check(rc == 0 and [(c.split()[0], c.split()[c.split().index("--label") + 1]) for c in runs] ==
+          [("new", "new"), ("base", "base"), ("alt", "alt"), ("alt", "alt"), ("base", "base"), ("new", "new")],
+          f"with alt: the order new, base, alt, alt, base, new: exit {rc} {runs} {err}")
+    comp = [c for c in calls if c.split()[1] == "compare"]
+    check(len(comp) == 4 and sum("ab_alt_" in c for c in comp) == 2 and all("ab_base_" in c for c in comp),
+          f"with alt: each pair's base against new and against alt: {comp}")
+    check(sorted(os.listdir(out_dir)) == ["ab_alt_1.h5", "ab_alt_2.h5", "ab_base_1.h5", "ab_base_2.h5",
+                                          "ab_logs.tar.gz", "ab_new_1.h5", "ab_new_2.h5", "compare.txt"],
+          f"with alt: eight files in $OUT: {sorted(os.listdir(out_dir))}")
+    check(open(os.path.join(out_dir, "compare.txt")).read().count("== pair") == 4, "compare.txt: four sections")
+    rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_ALT="notprepared"))
+    check(rc == 2 and "MLAB_AB_ALT=notprepared is not prepared" in err and len(err.strip().splitlines()) == 1,
+          f"an alt commit not prepared: exit {rc}, {err!r}")
+    rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_ALT="a;b"))
+    check(rc == 2 and "letters, digits" in err, f"an alt name with odd characters: exit {rc}, {err!r}")
 
     os.remove(log)
     rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_CASES_GLOB="b4_*.h5"))
