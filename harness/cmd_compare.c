@@ -9,6 +9,7 @@
  * naming each row, and the exit code. --format text|md|csv|json.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,15 +109,20 @@ static int same_inputs(const mlab_input_file *a, const mlab_input_file *b, char 
     return a->sha256[0] && strcmp(a->sha256, "-") && strcmp(a->sha256, b->sha256) == 0;
 }
 
-/* Append ", " (after the first) and one formatted item to why (len bytes). */
-static void ran_add(char *why, size_t len, const char *fmt, int a, int b)
+/* Append ", " (after the first item) and one formatted item to why (len bytes). */
+static void ran_add(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void ran_add(char *why, size_t len, const char *fmt, ...)
 {
     size_t k = strlen(why);
+    if (k && k + 2 < len) {
+        memcpy(why + k, ", ", 3);
+        k += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
     if (k + 1 < len)
-        snprintf(why + k, len - k, "%s", k ? ", " : "");
-    k = strlen(why);
-    if (k + 1 < len)
-        snprintf(why + k, len - k, fmt, a, b);
+        vsnprintf(why + k, len - k, fmt, ap);
+    va_end(ap);
 }
 
 /* How two GPU rows of one (case, variant) ran differently, for the reader
@@ -130,11 +136,8 @@ static void ran_differently(const mlab_row *o, const mlab_row *n, char *why, siz
         return;
     if (o->splits != n->splits)
         ran_add(why, len, "splits %d -> %d", o->splits, n->splits);
-    if (o->merge[0] && n->merge[0] && strcmp(o->merge, n->merge)) {
-        size_t k = strlen(why);
-        if (k + 1 < len)
-            snprintf(why + k, len - k, "%smerge %s -> %s", k ? ", " : "", o->merge, n->merge);
-    }
+    if (o->merge[0] && n->merge[0] && strcmp(o->merge, n->merge))
+        ran_add(why, len, "merge %s -> %s", o->merge, n->merge);
     if (o->blocks_per_sm && n->blocks_per_sm && o->blocks_per_sm != n->blocks_per_sm)
         ran_add(why, len, "blocks an SM %d -> %d", o->blocks_per_sm, n->blocks_per_sm);
     if (o->smem_bytes && n->smem_bytes && o->smem_bytes != n->smem_bytes)
@@ -243,7 +246,6 @@ static int judge(mlab_cmp_report *R, char *used_o, char *used_n)
         p->drift = mlab_accuracy_drift(ro, rn, R->opt, p->drift_why, sizeof p->drift_why);
         p->inputs = same_inputs(find_input(o, ro->case_name), find_input(n, rn->case_name),
                                 p->inputs_why, sizeof p->inputs_why);
-        ran_differently(ro, rn, p->ran_why, sizeof p->ran_why);
         ran_differently(ro, rn, p->ran_why, sizeof p->ran_why);
         R->ncpu += p->cpu;
         R->nacc += p->drift;
