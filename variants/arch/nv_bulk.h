@@ -8,10 +8,12 @@
  * run of bytes from global to shared memory and counts them on an mbarrier
  * in shared memory ("complete_tx"); a thread that armed the barrier with the
  * byte count it expects ("arrive.expect_tx") completes the phase once they
- * have all landed, and consumers wait for the phase's parity. One lane
- * issues a tile as one copy a row (the rows are contiguous in global memory
- * but padded in shared memory), so a tile costs a few instructions of one
- * warp instead of a 16-byte cp.async per chunk and thread.
+ * have all landed, and consumers wait for the phase's parity. A tile is
+ * one copy a row (the rows are contiguous in global memory but padded in
+ * shared memory), 8 lanes of each warp addressing one row each
+ * (mla_kernel.h, load_stage_bulk), or one copy where the rows are not
+ * padded: a few dozen instructions a warp and tile instead of a 16-byte
+ * cp.async per chunk and thread.
  *
  * Memory order (PTX ISA, "Asynchronous operations", "mbarrier"): the bulk
  * copy writes through the async proxy; a completed mbarrier phase makes
