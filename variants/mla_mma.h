@@ -134,10 +134,8 @@ MLAB_DEV void qreg_fp8_unpack(uint32_t (&qh)[NSTEP][4], const uint32_t (&qf)[NST
 {
 #pragma unroll
     for (int st = 0; st < NSTEP; st++) {
-        qh[st][0] = mlab_fp8x2_to_f16x2((uint16_t)qf[st][0]);
-        qh[st][1] = mlab_fp8x2_to_f16x2((uint16_t)qf[st][1]);
-        qh[st][2] = mlab_fp8x2_to_f16x2((uint16_t)(qf[st][0] >> 16));
-        qh[st][3] = mlab_fp8x2_to_f16x2((uint16_t)(qf[st][1] >> 16));
+        mlab_fp8x4_to_f16x2x2(qf[st][0], qh[st][0], qh[st][2]);
+        mlab_fp8x4_to_f16x2x2(qf[st][1], qh[st][1], qh[st][3]);
     }
 }
 /* S[16 x 32] (two acc16) += Q . K^T over the slice: sk = 32 fp8 K rows at the
@@ -151,9 +149,11 @@ MLAB_DEV void qk_fp8_qreg(acc16 (&s)[2], const uint32_t (&qh)[NSTEP][4], const u
         uint32_t b[4];
         ldsm4(b, kb + 16 * st);
 #pragma unroll
-        for (int j = 0; j < 4; j++)
-            mma_f16(s[j >> 1].c + 4 * (j & 1), qh[st], mlab_fp8x2_to_f16x2((uint16_t)b[j]),
-                    mlab_fp8x2_to_f16x2((uint16_t)(b[j] >> 16)));
+        for (int j = 0; j < 4; j++) {
+            uint32_t k0, k1;
+            mlab_fp8x4_to_f16x2x2(b[j], k0, k1);
+            mma_f16(s[j >> 1].c + 4 * (j & 1), qh[st], k0, k1);
+        }
     }
 }
 
@@ -178,10 +178,13 @@ MLAB_DEV void qk_f16q_fp8k(acc16 &s, const uint8_t *sq, int ldq, const uint8_t *
         ldsm4(b, kb + k);
         ldsm4(a0, qa + 2 * k);
         ldsm4(a1, qa + 2 * k + 32);
-        mma_f16(s.c, a0, mlab_fp8x2_to_f16x2((uint16_t)b[0]), mlab_fp8x2_to_f16x2((uint16_t)(b[0] >> 16)));
-        mma_f16(s.c + 4, a0, mlab_fp8x2_to_f16x2((uint16_t)b[2]), mlab_fp8x2_to_f16x2((uint16_t)(b[2] >> 16)));
-        mma_f16(x, a1, mlab_fp8x2_to_f16x2((uint16_t)b[1]), mlab_fp8x2_to_f16x2((uint16_t)(b[1] >> 16)));
-        mma_f16(x + 4, a1, mlab_fp8x2_to_f16x2((uint16_t)b[3]), mlab_fp8x2_to_f16x2((uint16_t)(b[3] >> 16)));
+        uint32_t kh[4][2];
+#pragma unroll
+        for (int j = 0; j < 4; j++) mlab_fp8x4_to_f16x2x2(b[j], kh[j][0], kh[j][1]);
+        mma_f16(s.c, a0, kh[0][0], kh[0][1]);
+        mma_f16(s.c + 4, a0, kh[2][0], kh[2][1]);
+        mma_f16(x, a1, kh[1][0], kh[1][1]);
+        mma_f16(x + 4, a1, kh[3][0], kh[3][1]);
     }
 #pragma unroll
     for (int e = 0; e < 8; e++)
@@ -236,10 +239,10 @@ MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, i
 #pragma unroll
             for (int h = 0; h < 2; h++) {
                 uint32_t lo = b[2 * h], hi = b[2 * h + 1];
-                uint32_t e0 = mlab_fp8x2_to_f16x2((uint16_t)mlab_prmt(lo, 0, 0x0020));
-                uint32_t e1 = mlab_fp8x2_to_f16x2((uint16_t)mlab_prmt(hi, 0, 0x0020));
-                uint32_t d0 = mlab_fp8x2_to_f16x2((uint16_t)mlab_prmt(lo, 0, 0x0031));
-                uint32_t d1 = mlab_fp8x2_to_f16x2((uint16_t)mlab_prmt(hi, 0, 0x0031));
+                /* bytes 0, 2 | 1, 3 of each word into its halves: one permute a word */
+                uint32_t e0, e1, d0, d1;
+                mlab_fp8x4_to_f16x2x2(mlab_prmt(lo, 0, 0x3120), e0, d0);
+                mlab_fp8x4_to_f16x2x2(mlab_prmt(hi, 0, 0x3120), e1, d1);
                 mma_f16(o[2 * t + h].c, a, e0, e1);
                 mma_f16(o[2 * t + h].c + 4, a, d0, d1);
             }

@@ -318,6 +318,22 @@ MLAB_DEV uint32_t mlab_fp8x2_to_f16x2(uint16_t two)
 #endif
 }
 
+/* Four fp8 codes (low byte first) -> two f16x2, exact: lo of codes 0-1, hi
+ * of codes 2-3. NVIDIA sm_89+: one conversion a pair, the second reading the
+ * word's high half directly (F2FP ... R.H1), where the 16-bit casts of
+ * mlab_fp8x2_to_f16x2 cost a shift each (SHF, an ALU instruction) */
+MLAB_DEV void mlab_fp8x4_to_f16x2x2(uint32_t four, uint32_t &lo, uint32_t &hi)
+{
+#if defined(MLAB_NV) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+    asm("{\n\t.reg .b16 l, h;\n\tmov.b32 {l, h}, %2;\n\t"
+        "cvt.rn.f16x2.e4m3x2 %0, l;\n\tcvt.rn.f16x2.e4m3x2 %1, h;\n\t}"
+        : "=r"(lo), "=r"(hi) : "r"(four));
+#else
+    lo = mlab_fp8x2_to_f16x2((uint16_t)four);
+    hi = mlab_fp8x2_to_f16x2((uint16_t)(four >> 16));
+#endif
+}
+
 /* ---- loads that skip the SM's L1 (data another block just wrote; the
  * writer fenced, the reader fences after its atomic): ld.global.cg on
  * NVIDIA; on AMD the agent-scope acquire fence already invalidated L1 ---- */
