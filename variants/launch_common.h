@@ -76,7 +76,8 @@ static hipError_t launch_after(K kern, int grid, int block, int smem, hipStream_
  * call's splits (MLA_COMBINE_AHEAD: 16, or MLA_MAX_SPLITS), where its grid,
  * a block a (row, head), fits in one wave of it on this GPU (SMs x its
  * blocks an SM, read once), else the plain one (whose fewer registers keep
- * calls of many rows in one wave). Returns the instance: 0 (plain), 16, 64. */
+ * calls of many rows in one wave). Returns the instance: 0 (plain), 1 (16
+ * splits ahead), 2 (64). */
 template <bool FAST, int AHEAD> static int combine_slots(void)
 {
     static int slots = -1;
@@ -95,9 +96,20 @@ template <bool FAST> static int combine_ahead(const mla_params *p)
     if (p->combine == 1) return 0;
     const int grid = p->total_q * MLA_H;
     if (p->splits <= MLA_COMBINE_AHEAD)
-        return p->combine == 2 || grid <= combine_slots<FAST, MLA_COMBINE_AHEAD>() ? MLA_COMBINE_AHEAD : 0;
-    return p->combine == 2 || grid <= combine_slots<FAST, MLA_MAX_SPLITS>() ? MLA_MAX_SPLITS : 0;
+        return p->combine == 2 || grid <= combine_slots<FAST, MLA_COMBINE_AHEAD>() ? 1 : 0;
+    return p->combine == 2 || grid <= combine_slots<FAST, MLA_MAX_SPLITS>() ? 2 : 0;
 }
+/* the combine kernels by that instance: the plain combine and fp8_xcd's
+ * placed one (instantiated only where asked: XCD) */
+typedef void (*mla_combine_fn)(const mla_params);
+template <bool FAST> struct mla_combines {
+    static constexpr mla_combine_fn plain[3] = {mla_combine<FAST, 0>, mla_combine<FAST, MLA_COMBINE_AHEAD>,
+                                                mla_combine<FAST, MLA_MAX_SPLITS>};
+};
+template <bool FAST> struct mla_combines_xcd {
+    static constexpr mla_combine_fn placed[3] = {mla_combine_xcd<FAST, 0>, mla_combine_xcd<FAST, MLA_COMBINE_AHEAD>,
+                                                 mla_combine_xcd<FAST, MLA_MAX_SPLITS>};
+};
 
 /* The call's launch sequence around a decode kernel `dec` (block threads,
  * smem bytes of dynamic shared memory): the Q amax pass first when a8w8 (the
@@ -116,23 +128,16 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
         /* every kernel of the sequence asks for the largest shared-memory
          * carve-out, so the SMs need no L1/shared reconfiguration between
          * them (H200: fp8 1-3% faster, papers/perf-notes.md) */
-        if ((e = cudaFuncSetAttribute(mla_combine<FAST, 0>,
-                                      cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
-            (e = cudaFuncSetAttribute(mla_combine<FAST, MLA_COMBINE_AHEAD>,
-                                      cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
-            (e = cudaFuncSetAttribute(mla_combine<FAST, MLA_MAX_SPLITS>,
-                                      cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
-            (e = cudaFuncSetAttribute(mla_q_amax, cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
-            (e = cudaFuncSetAttribute(dec, cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess)
+        auto carve = [](const void *k) {
+            return cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
+        };
+        for (const mla_combine_fn k : mla_combines<FAST>::plain)
+            if ((e = carve((const void *)k)) != hipSuccess) return e;
+        if ((e = carve((const void *)mla_q_amax)) != hipSuccess || (e = carve((const void *)dec)) != hipSuccess)
             return e;
         if constexpr (XCD)
-            if ((e = cudaFuncSetAttribute(mla_combine_xcd<FAST, 0>,
-                                          cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
-                (e = cudaFuncSetAttribute(mla_combine_xcd<FAST, MLA_COMBINE_AHEAD>,
-                                          cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess ||
-                (e = cudaFuncSetAttribute(mla_combine_xcd<FAST, MLA_MAX_SPLITS>,
-                                          cudaFuncAttributePreferredSharedMemoryCarveout, 100)) != hipSuccess)
-                return e;
+            for (const mla_combine_fn k : mla_combines_xcd<FAST>::placed)
+                if ((e = carve((const void *)k)) != hipSuccess) return e;
 #if MLAB_HAVE_CLUSTER
         /* clusters of up to 16 blocks (the cluster merge; 8 is the portable limit) */
         if ((e = cudaFuncSetAttribute(dec, cudaFuncAttributeNonPortableClusterSizeAllowed, 1)) != hipSuccess)
@@ -158,22 +163,16 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
     }
     const char *merged = p->splits <= 1 ? "none" : p->merge_cluster ? "cluster" : p->merge_inline ? "inline" : NULL;
     if (e == hipSuccess && p->splits > 1 && !p->merge_inline && !p->merge_cluster) {
-        const int ahead = combine_ahead<FAST>(p);
+        const int inst = combine_ahead<FAST>(p); /* the kernel launched and the name recorded */
         static const char *const names[2][3] = {{"combine", "combine16", "combine64"},
                                                 {"combine_xcd", "combine_xcd16", "combine_xcd64"}};
-        merged = names[XCD && place][ahead == MLA_MAX_SPLITS ? 2 : ahead == MLA_COMBINE_AHEAD ? 1 : 0];
-        if constexpr (XCD) { /* (only fp8_xcd instantiates the placed combine) */
+        merged = names[XCD && place][inst];
+        if constexpr (XCD) /* (only fp8_xcd instantiates the placed combine) */
             if (place)
-                e = launch_after(ahead == MLA_MAX_SPLITS      ? mla_combine_xcd<FAST, MLA_MAX_SPLITS>
-                                 : ahead == MLA_COMBINE_AHEAD ? mla_combine_xcd<FAST, MLA_COMBINE_AHEAD>
-                                                              : mla_combine_xcd<FAST, 0>,
-                                 mlab_xcd_grid(p->total_q, MLA_H, p->xcd_count), MLA_DV / 4, 0, s, p);
-        }
+                e = launch_after(mla_combines_xcd<FAST>::placed[inst], mlab_xcd_grid(p->total_q, MLA_H, p->xcd_count),
+                                 MLA_DV / 4, 0, s, p);
         if (!(XCD && place))
-            e = launch_after(ahead == MLA_MAX_SPLITS      ? mla_combine<FAST, MLA_MAX_SPLITS>
-                             : ahead == MLA_COMBINE_AHEAD ? mla_combine<FAST, MLA_COMBINE_AHEAD>
-                                                          : mla_combine<FAST, 0>,
-                             p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+            e = launch_after(mla_combines<FAST>::plain[inst], p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
     }
     if (p->merge_out) *p->merge_out = merged ? merged : "";
     return e != hipSuccess ? e : hipGetLastError();
