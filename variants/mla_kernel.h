@@ -30,6 +30,7 @@
 #include "mfma_scale_lanes.h" // mlab_mx8_scale_byte: mxfp4_mfma_scale's Q quantization
 #include "arch/nv_cluster.h" // cluster_merge: a row's split blocks merged through distributed shared memory
 #include "arch/nv_bulk.h" // BULK tile loads: one bulk copy a row, counted on an mbarrier
+#include "arch/nv_tma.h" // TMAP tile loads: 9 tensor copies a tile into 64-byte swizzled panels
 
 /* template arguments: the three case formats, and KV_MX8, MXFP4 read from
  * memory but converted tile by tile to e4m3 codes (block scales folded in)
@@ -129,9 +130,20 @@ template <int KVF> struct mla_cfg {
     static constexpr int QK_DS = QREG ? 4 : 2;
     static constexpr int LDS = BN + 4;          /* floats */
     static constexpr int LDP = MXS ? 4 * (BN + 4) : 2 * (BN + 8); /* bytes: P as fp32 (MXS), else 16 bits */
+    /* TMAP (NVIDIA sm_90+, the a8w8 family in 64-row tiles; -DMLAB_NO_TMAP or
+     * -DMLAB_NO_BULK builds without): a stage is 9 panels of 64 rows x 64
+     * bytes in the 64-byte swizzle (arch/nv_tma.h, mlab_sw64), landed by 9
+     * tensor copies a tile from one thread (load_stage_tmap) instead of padded
+     * rows by a bulk copy each; 1024-aligned */
+#if MLAB_HAVE_BULK && !defined(MLAB_NO_BULK) && !defined(MLAB_NO_TMAP)
+    static constexpr bool TMAP = FMT == KV_FP8 && !SMALL && BN == 64;
+#else
+    static constexpr bool TMAP = false;
+#endif
+    static constexpr int STAGE = TMAP ? BN * ROW_BYTES : BN * RAW_ROW; /* bytes a stage */
     static constexpr int OFF_Q = 0;
-    static constexpr int OFF_STAGE = OFF_Q + 16 * LDQ;
-    static constexpr int OFF_TILE = OFF_STAGE + (DIRECT ? 0 : NSTAGE * BN * RAW_ROW); /* mxfp4 only */
+    static constexpr int OFF_STAGE = TMAP ? (OFF_Q + 16 * LDQ + 1023) / 1024 * 1024 : OFF_Q + 16 * LDQ;
+    static constexpr int OFF_TILE = OFF_STAGE + (DIRECT ? 0 : NSTAGE * STAGE); /* mxfp4 only */
     static constexpr int OFF_S = OFF_TILE + (TILE ? BN * LDK : 0);
     static constexpr int OFF_P = OFF_S + QK_DS * 16 * LDS * 4; /* one S a dim slice */
     static constexpr int OFF_ROW = OFF_P + 16 * LDP;
@@ -269,6 +281,41 @@ MLAB_DEV void load_stage_bulk(const mla_params &p, uint8_t *dst, uint64_t *bar, 
     constexpr int CH = C::ROW_BYTES / 16;
     for (int r = nok + warp; r < C::BN; r += MLA_NW)
         for (int k = lane; k < CH; k += MLAB_WARP) *(uint4 *)(dst + r * C::RAW_ROW + 16 * k) = make_uint4(0u, 0u, 0u, 0u);
+}
+#endif
+
+#if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
+/* TMAP (mla_cfg::TMAP): the same stage as 9 swizzled panels (arch/nv_tma.h):
+ * a whole tile (rows r0 .. r0 + 63 all before rend) by thread 0's 9 tensor
+ * copies of map (p.kv_tmap), every other thread arriving on bar (it counts
+ * the block's threads); a row's last, partial tile (or every tile where map
+ * is NULL: no map could be encoded) by
+ * 16-byte cp.async of every thread into the same layout, zero-filled past
+ * rend (never read there), each thread's copies arriving on bar when landed.
+ * Run by every thread of the block. */
+template <int KVF>
+MLAB_DEV void load_stage_tmap(const mla_params &p, const void *map, uint8_t *dst, uint64_t *bar, int first, int r0, int rend)
+{
+    typedef mla_cfg<KVF> C;
+    static_assert(!C::TMAP || (C::ROW_BYTES == 9 * 64 && C::BN == 64), "load_stage_tmap: 64 fp8 rows of 576 bytes");
+    if (map && rend - r0 >= C::BN) {
+        if (threadIdx.x == 0) {
+            mlab_bulk_fence(); /* the block's earlier reads of this stage before the copies */
+            mlab_bulk_expect(bar, (uint32_t)C::STAGE);
+#pragma unroll
+            for (int q = 0; q < 9; q++) mlab_tma_load_2d(dst + q * MLAB_SW64_PANEL, map, 64 * q, first + r0, bar);
+        } else {
+            mlab_bar_arrive(bar);
+        }
+        return;
+    }
+    constexpr int CH = C::ROW_BYTES / 16; /* 36 chunks a row, 9 a thread */
+    const int nok = rend - r0;
+    for (int c = threadIdx.x; c < C::BN * CH; c += MLA_NT) {
+        const int r = c / CH, q = c % CH, ok = r < nok;
+        mlab_cp16(dst + mlab_sw64(r, q), p.kv_fp8 + (size_t)(first + (ok ? r0 + r : r0)) * C::ROW_BYTES + 16 * q, ok);
+    }
+    mlab_cp_arrive(bar);
 }
 #endif
 
@@ -665,7 +712,7 @@ MLAB_DEV void cluster_merge(const mla_params &p, int tok, const acc16 (&o)[MLA_D
 {
     constexpr bool F8T = C::F8T;
     constexpr int OCOLS = MLA_DV / MLA_NW, OT = OCOLS / 16, LDO = MLA_DV + 4;
-    static_assert(C::DIRECT || C::NSTAGE * C::BN * C::RAW_ROW >= 16 * LDO * 4,
+    static_assert(C::DIRECT || C::NSTAGE * C::STAGE >= 16 * LDO * 4,
                   "cluster_merge: O must fit in the stage buffers");
     static_assert(MLA_NT == MLA_H * MLAB_CLUSTER_MAX, "cluster_merge: one thread a (head, split)");
     float *sO = (float *)(smem + C::OFF_STAGE); /* the stages are free: every copy has landed */
@@ -838,7 +885,12 @@ MLAB_DEV void tile_scores(const uint32_t (&qf)[QSTEP][4], const uint8_t *sQ, con
         for (int n = 0; n < 2; n++)
 #pragma unroll
             for (int e = 0; e < MLAB_ACC_N; e++) s[n].c[e] = 0.f;
-        qk_fp8_qreg<QSTEP>(s, qf, tile + 32 * cg * C::LDK + ds * (MLA_D / C::QK_DS), C::LDK);
+#if MLAB_HAVE_BULK
+        if (C::TMAP) /* swizzled panels: slice ds is chunk ds of every panel */
+            qk_fp8_qreg_sw<QSTEP>(s, qf, tile, 32 * cg, ds);
+        else
+#endif
+            qk_fp8_qreg<QSTEP>(s, qf, tile + 32 * cg * C::LDK + ds * (MLA_D / C::QK_DS), C::LDK);
         float *sh = sS + ds * 16 * C::LDS + 32 * cg;
 #pragma unroll
         for (int n = 0; n < 2; n++)
@@ -992,7 +1044,12 @@ MLAB_DEV void tile_pv(acc16 (&o)[OT], const float *sA, const uint16_t *sP, const
     else
 #endif
     if (F8T)
-        pv_fp8<OT, C::BN>(o, sP, C::LDP, tile + OCOLS * warp, C::LDK);
+#if MLAB_HAVE_BULK && defined(MLAB_NV)
+        if (C::TMAP) /* swizzled panels: this warp's 64 columns are panel warp */
+            pv_fp8_sw<OT>(o, sP, C::LDP, tile + MLAB_SW64_PANEL * warp);
+        else
+#endif
+            pv_fp8<OT, C::BN>(o, sP, C::LDP, tile + OCOLS * warp, C::LDK);
     else
         pv_bf16<OT, C::BN>(o, sP, C::LDP, (const uint16_t *)(tile + 2 * OCOLS * warp), C::LDK);
 }
@@ -1173,7 +1230,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 {
     typedef mla_cfg<KVF> C;
     constexpr bool QFP8 = C::FMT == KV_FP8, MX = C::MX;
-    extern __shared__ __align__(16) uint8_t smem[];
+    extern __shared__ __align__(1024) uint8_t smem[]; /* TMAP: swizzled panels 512-aligned */
     uint8_t *sQ = smem + C::OFF_Q;
     float *sS = (float *)(smem + C::OFF_S);
     uint16_t *sP = (uint16_t *)(smem + C::OFF_P);
@@ -1187,6 +1244,10 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         if (work < 0) return;
     }
     const int tok = work / p.splits, split = work % p.splits;
+#if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
+    /* TMAP: the map's first use waits for its descriptor (global memory): fetched now, beside tok_kv's load */
+    if (C::TMAP && tid == 0 && p.kv_tmap) mlab_tma_prefetch(p.kv_tmap);
+#endif
     /* the row's first buffer row and visible rows (mla_params.h, tok_kv): in
      * flight while the Q loads below are issued, used after them */
     const int2 kvr = ((const int2 *)p.tok_kv)[tok];
@@ -1218,7 +1279,10 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
     if (C::BULK) {
         if (tid == 0) {
-            for (int s = 0; s < C::NSTAGE; s++) mlab_bulk_bar_init(sBar + s);
+            for (int s = 0; s < C::NSTAGE; s++) {
+                if (C::TMAP) mlab_bar_init_n(sBar + s, MLA_NT); /* every thread arrives (load_stage_tmap) */
+                else mlab_bulk_bar_init(sBar + s);
+            }
             mlab_bulk_init_fence();
         }
         __syncthreads();
@@ -1227,13 +1291,19 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     /* one stage's load: cp.async by every thread, or (BULK) one bulk copy a row */
     auto load = [&](int stage, int tt) {
 #if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
+        if (C::TMAP) {
+            /* (blocks of one tile loading it by cp.async instead: 4 x 1024 +1..5%, perf-notes v14) */
+            load_stage_tmap<KVF>(p, p.kv_tmap, smem + C::OFF_STAGE + stage * C::STAGE, sBar + stage, first,
+                                 tt * C::BN, rend);
+            return;
+        }
         if (C::BULK) {
-            load_stage_bulk<KVF>(p, smem + C::OFF_STAGE + stage * C::BN * C::RAW_ROW, sBar + stage, first,
+            load_stage_bulk<KVF>(p, smem + C::OFF_STAGE + stage * C::STAGE, sBar + stage, first,
                                  tt * C::BN, rend);
             return;
         }
 #endif
-        load_stage<KVF>(p, smem + C::OFF_STAGE + stage * C::BN * C::RAW_ROW, first, tt * C::BN, rend);
+        load_stage<KVF>(p, smem + C::OFF_STAGE + stage * C::STAGE, first, tt * C::BN, rend);
     };
     /* prologue: Q (bf16) rides in the first group */
 #pragma unroll
@@ -1257,7 +1327,12 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     if (C::QREG) {
         __syncthreads();
         uint32_t qc[QSTEP][2];
-        qreg_fp8_load<QSTEP>(qc, sQ + (warp >> 1) * (MLA_D / C::QK_DS), C::LDQ);
+#if MLAB_HAVE_BULK
+        if (C::TMAP) /* dims 64 st + 16 (w / 2) .. + 15 at step st (qk_fp8_qreg_sw) */
+            qreg_fp8_load<QSTEP, 64>(qc, sQ + 16 * (warp >> 1), C::LDQ);
+        else
+#endif
+            qreg_fp8_load<QSTEP>(qc, sQ + (warp >> 1) * (MLA_D / C::QK_DS), C::LDQ);
         qreg_fp8_unpack<QSTEP>(qf, qc);
     }
 #endif
@@ -1330,7 +1405,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
             }
         }
         uint8_t *tile = C::DIRECT ? (uint8_t *)p.kv_fp4 + (size_t)(first + t * C::BN) * MLA_FP4_ROW /* global rows */
-                                  : smem + C::OFF_STAGE + (i % C::NSTAGE) * C::BN * C::RAW_ROW;
+                                  : smem + C::OFF_STAGE + (i % C::NSTAGE) * C::STAGE;
         if (C::MXS) /* the staged rows are the operands; the scales as mxfp4's */
             fetch_scales(t + 1);
         if (C::TILE) { /* 0. MXFP4's staged rows into the compute tile */

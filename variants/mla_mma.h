@@ -116,14 +116,14 @@ MLAB_DEV void qk_bf16(acc16 &s, const uint16_t *sq, int ldq_b, const uint16_t *s
 /* qf[s]: the fp8 codes of the A fragment of dims 16s .. 16s+15 of the slice
  * at sq (fp8 Q rows, ldq bytes apart): rows g and g+8, dims 4t .. 4t+3.
  * Loaded as codes (2 registers a step), unpacked once by qreg_fp8_unpack. */
-template <int NSTEP>
+template <int NSTEP, int STEP_BYTES = 16> /* STEP_BYTES: 64 for a slice of swizzled panels (qk_fp8_qreg_sw) */
 MLAB_DEV void qreg_fp8_load(uint32_t (&qf)[NSTEP][2], const uint8_t *sq, int ldq)
 {
     const int l = lane_id(), g = l >> 2, t = l & 3;
 #pragma unroll
     for (int s = 0; s < NSTEP; s++) {
-        qf[s][0] = *(const uint32_t *)(sq + g * ldq + 16 * s + 4 * t);
-        qf[s][1] = *(const uint32_t *)(sq + (g + 8) * ldq + 16 * s + 4 * t);
+        qf[s][0] = *(const uint32_t *)(sq + g * ldq + STEP_BYTES * s + 4 * t);
+        qf[s][1] = *(const uint32_t *)(sq + (g + 8) * ldq + STEP_BYTES * s + 4 * t);
     }
 }
 /* The codes unpacked once into the f16 A fragments qh of each step (36
@@ -148,6 +148,30 @@ MLAB_DEV void qk_fp8_qreg(acc16 (&s)[2], const uint32_t (&qh)[NSTEP][4], const u
     for (int st = 0; st < NSTEP; st++) {
         uint32_t b[4];
         ldsm4(b, kb + 16 * st);
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            uint32_t k0, k1;
+            mlab_fp8x4_to_f16x2x2(b[j], k0, k1);
+            mma_f16(s[j >> 1].c + 4 * (j & 1), qh[st], k0, k1);
+        }
+    }
+}
+
+/* The same over a tile of 64-byte swizzled panels (mla_cfg::TMAP,
+ * arch/nv_tma.h: row r's 16-byte chunk c of panel p at p * 4096 + 64 r +
+ * 16 (c ^ ((r >> 1) & 3))): the warp's dim slice d is chunk d of every
+ * panel (dims 64 st + 16 d .. +15 at step st; its Q fragments loaded with
+ * qreg_fp8_load<NSTEP, 64> from dim 16 d), so a lane's address is one base
+ * and an immediate panel offset a step; sk = the tile, rows row0 .. row0 + 31. */
+template <int NSTEP>
+MLAB_DEV void qk_fp8_qreg_sw(acc16 (&s)[2], const uint32_t (&qh)[NSTEP][4], const uint8_t *sk, int row0, int d)
+{
+    const int r = row0 + lane_id(); /* matrix j: rows row0 + 8j .. + 7 */
+    const uint8_t *kb = sk + 64 * r + ((d ^ ((r >> 1) & 3)) << 4);
+#pragma unroll
+    for (int st = 0; st < NSTEP; st++) {
+        uint32_t b[4];
+        ldsm4(b, kb + 4096 * st);
 #pragma unroll
         for (int j = 0; j < 4; j++) {
             uint32_t k0, k1;
@@ -240,6 +264,38 @@ MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, i
             for (int h = 0; h < 2; h++) {
                 uint32_t lo = b[2 * h], hi = b[2 * h + 1];
                 /* bytes 0, 2 | 1, 3 of each word into its halves: one permute a word */
+                uint32_t e0, e1, d0, d1;
+                mlab_fp8x4_to_f16x2x2(mlab_prmt(lo, 0, 0x3120), e0, d0);
+                mlab_fp8x4_to_f16x2x2(mlab_prmt(hi, 0, 0x3120), e1, d1);
+                mma_f16(o[2 * t + h].c, a, e0, e1);
+                mma_f16(o[2 * t + h].c + 4, a, d0, d1);
+            }
+        }
+    }
+}
+
+/* pv_fp8 over one 64-byte swizzled panel (mla_cfg::TMAP): sv = the panel of
+ * this warp's 64 output columns; the lane's 16-byte chunk (l >> 4) + 2t of
+ * row (l & 7) + 8 ((l >> 3) & 1) + 16 kk is at one of two bases (t = 0, 1)
+ * plus an immediate 1024 kk. */
+template <int NT>
+MLAB_DEV void pv_fp8_sw(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv)
+{
+    static_assert(NT == 4, "pv_fp8_sw: a panel is 64 columns");
+    const int l = lane_id(), r = (l & 7) + 8 * ((l >> 3) & 1), x = (r >> 1) & 3;
+    const uint8_t *pa = (const uint8_t *)sp + (l & 15) * ldp + 16 * (l >> 4);
+    const uint8_t *vb[2] = {sv + 64 * r + ((((l >> 4)) ^ x) << 4), sv + 64 * r + (((2 + (l >> 4)) ^ x) << 4)};
+#pragma unroll
+    for (int kk = 0; kk < 4; kk++) {
+        uint32_t a[4];
+        ldsm4(a, pa + 32 * kk);
+#pragma unroll
+        for (int t = 0; t < NT / 2; t++) {
+            uint32_t b[4];
+            ldsm4t(b, vb[t] + 1024 * kk);
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                uint32_t lo = b[2 * h], hi = b[2 * h + 1];
                 uint32_t e0, e1, d0, d1;
                 mlab_fp8x4_to_f16x2x2(mlab_prmt(lo, 0, 0x3120), e0, d0);
                 mlab_fp8x4_to_f16x2x2(mlab_prmt(hi, 0, 0x3120), e1, d1);

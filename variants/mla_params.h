@@ -26,6 +26,11 @@ typedef struct {
     const uint8_t *kv_fp8;    /* [kv_rows, 576] fp8 e4m3 codes */
     const uint8_t *kv_fp4;    /* [kv_rows, 288] E2M1 pairs, low nibble = even dim */
     const uint8_t *kv_e8m0;   /* [kv_rows, 18] E8M0 block scales */
+    const void *kv_tmap;      /* NVIDIA sm_90 builds: the fp8 KV's tensor map in global memory
+                                 (arch/nv_tma.h: boxes of 64 rows x 64 bytes, 64-byte swizzle),
+                                 encoded once when the case is loaded; NULL where the driver
+                                 cannot encode one (the fp8 decode then loads every tile by
+                                 cp.async into the same layout) and on AMD */
     const int32_t *tok_kv;    /* [total_q][2]: query row t sees kv rows tok_kv[2t] ..
                                  tok_kv[2t] + tok_kv[2t+1] - 1 of the KV buffers: its item's
                                  first buffer row (== kv_indptr[item] for a dense cache; the

@@ -469,6 +469,15 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         ALLOC_COPY(q, const uint16_t *, c->q, nq * 2);
         ALLOC_COPY(kv_bf16, const uint16_t *, hb, rows * MLA_D * 2);
         ALLOC_COPY(kv_fp8, const uint8_t *, h8, rows * MLA_D);
+#if MLAB_HAVE_BULK /* the fp8 decode's tensor map (arch/nv_tma.h), encoded once here, kept in global memory */
+        {
+            CUtensorMap tm;
+            p.kv_tmap = NULL;
+            if (mlab_tmap_rows(&tm, p.kv_fp8, rows, MLA_D) == 0) {
+                ALLOC_COPY(kv_tmap, const void *, &tm, sizeof tm);
+            }
+        }
+#endif
         ALLOC_COPY(kv_fp4, const uint8_t *, h4, rows * MLA_FP4_ROW);
         ALLOC_COPY(kv_e8m0, const uint8_t *, he, rows * MLA_NBLK);
         ALLOC_COPY(tok_kv, const int32_t *, tk, 2 * sizeof(int32_t) * (size_t)c->total_q);

@@ -1,0 +1,104 @@
+/* arch/nv_tma.h: NVIDIA Hopper (sm_90+) tensor copies (TMA with a tensor
+ * map) of whole fp8 KV tiles into 64-byte swizzled panels, the vendor layer of
+ * the decode's TMAP tile loads (mla_kernel.h, mla_cfg::TMAP: the a8w8 family
+ * in 64-row tiles). Every instruction it needs is here, as inline PTX, and
+ * the host's tensor-map encoding (the driver's cuTensorMapEncodeTiled, found
+ * at run time through the runtime: no link-time libcuda dependency).
+ *
+ * Why: the row-by-row bulk copies (arch/nv_bulk.h) cost every warp ~90 issued
+ * instructions a tile (a bulk copy takes warp-uniform operands, so the
+ * compiler loops over the issuing lanes), ~18% of the fp8 decode's; and the
+ * rows cannot land as one copy because shared rows must be padded for
+ * conflict-free ldmatrix. A tensor copy lands a box of 64 rows x 64 bytes
+ * with the 16-byte chunks of each row permuted ("64-byte swizzle"), which is
+ * what the padding was for: 9 copies a tile, issued by one thread.
+ *
+ * The panel layout (mlab_sw64): the tile's row r, bytes 64 p .. 64 p + 63 are
+ * panel p (4 KB, 64 rows x 64 bytes, 512-byte aligned: the swizzle is a
+ * function of the shared address), row r at 64 r in it, its 16-byte chunk c
+ * at chunk c ^ ((r >> 1) & 3). Eight consecutive rows at one chunk then fill
+ * the 32 banks once: ldmatrix of 8 rows x 16 bytes is conflict-free.
+ *
+ * The map (128 bytes) is encoded on the host once a case is loaded, as a
+ * serving engine plans a decode step, and copied to global memory
+ * (mla_params.kv_tmap): a kernel parameter would have to be
+ * __grid_constant__ and 64-byte aligned in the parameter block.
+ *
+ * Memory order: as arch/nv_bulk.h (the copies complete_tx on the stage's
+ * mbarrier; fence.proxy.async by the issuing thread after the block barrier
+ * that ends the stage's generic reads). Partial tiles (a row's last, where
+ * rows past the sequence end must not be read) and builds whose driver
+ * cannot encode a map take 16-byte cp.async by every thread into the same
+ * layout, zero-filled past the end, each thread's copies arriving on the
+ * same mbarrier (cp.async.mbarrier.arrive.noinc): the barrier counts every
+ * thread of the block, and a tensor-copied tile has every thread arrive.
+ */
+#ifndef MLAB_NV_TMA_H
+#define MLAB_NV_TMA_H
+
+#include "nv_bulk.h"
+
+/* byte offset of (row r, 16-byte chunk q of the row) in a tile of 64-byte swizzled panels of 64 rows */
+#define MLAB_SW64_PANEL 4096
+static inline __host__ __device__ int mlab_sw64(int r, int q)
+{
+    return (q >> 2) * MLAB_SW64_PANEL + 64 * r + (((q & 3) ^ ((r >> 1) & 3)) << 4);
+}
+
+#if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
+/* one thread: the box at (byte x, row y) of the map (global memory) into dst (512-aligned), counted on bar */
+MLAB_DEV void mlab_tma_load_2d(void *dst, const void *map, int x, int y, uint64_t *bar)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(mlab_bulk_smem(dst)),
+                 "l"((unsigned long long)map), "r"(x), "r"(y), "r"(mlab_bulk_smem(bar))
+                 : "memory");
+}
+/* one thread: fetch the map's 128 bytes into the copy engine's descriptor cache ahead of its first use */
+MLAB_DEV void mlab_tma_prefetch(const void *map)
+{
+    asm volatile("prefetch.tensormap [%0];\n" ::"l"((unsigned long long)map) : "memory");
+}
+/* one thread: arrive on bar (no bytes expected) */
+MLAB_DEV void mlab_bar_arrive(uint64_t *bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(mlab_bulk_smem(bar)) : "memory");
+}
+/* this thread's earlier cp.async copies arrive on bar once they have landed (one arrival) */
+MLAB_DEV void mlab_cp_arrive(uint64_t *bar)
+{
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];\n" ::"r"(mlab_bulk_smem(bar)) : "memory");
+}
+/* one thread: the barrier at bar expects n arrivals a phase */
+MLAB_DEV void mlab_bar_init_n(uint64_t *bar, int n)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(mlab_bulk_smem(bar)), "r"(n) : "memory");
+}
+#endif
+
+#if MLAB_HAVE_BULK /* host code (seen by the device passes too) */
+#include <cuda.h> /* the tensor-map types and enums (declarations only) */
+/* host: a map of rows x row_bytes bytes at base (row-major, 16-aligned), boxes
+ * of 64 bytes x 64 rows, 64-byte swizzle, L2 promotion of 256 bytes. 0 when
+ * encoded, else -1 (the driver lacks the entry point or refused the shape:
+ * the kernel then takes its cp.async path into the same layout). */
+static inline __host__ int mlab_tmap_rows(CUtensorMap *map, const void *base, unsigned long long rows, unsigned row_bytes)
+{
+    typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+                                  const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
+                                  CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+    void *fn = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q) !=
+            cudaSuccess || q != cudaDriverEntryPointSuccess || !fn || rows == 0)
+        return -1;
+    const cuuint64_t dim[2] = {row_bytes, rows}, stride[1] = {row_bytes};
+    const cuuint32_t box[2] = {64, 64}, estride[2] = {1, 1};
+    return ((encode_fn)fn)(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, (void *)base, dim, stride, box,
+                           estride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B,
+                           CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS
+               ? 0 : -1;
+}
+#endif
+
+#endif
