@@ -41,6 +41,8 @@
  * 25.4, 256x8192 597; geomean 62.3 us, 1.34x the read limit (FlashInfer
  * 65.7, 1.41x). Tried: 64-row tiles in one stage a block, two blocks an SM
  * (-z): +5.9% geomean, +19% at 4x8192 and 32x1024.
+ * v14 (2b085cf, papers/reports/h200-2026-12-01zi): unchanged kernels,
+ * 4x1024 11.3 us, 256x8192 595; geomean 62.2 us, 1.34x (FlashInfer 1.41x).
  */
 #include "launch_common.h"
 #include "variants.h"

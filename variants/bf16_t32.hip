@@ -31,6 +31,8 @@
  * combine that loads ahead); geomean 63.3 us, 1.37x the read limit.
  * v13 (ba5600e, papers/reports/h200-2026-12-01zb): unchanged kernels,
  * geomean 63.4 us, 1.37x the read limit.
+ * v14 (2b085cf, papers/reports/h200-2026-12-01zi): unchanged kernels,
+ * geomean 63.4 us, 1.36x the read limit.
  */
 #include "launch_common.h"
 #include "variants.h"

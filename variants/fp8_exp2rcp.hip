@@ -25,6 +25,10 @@
  * once: 4x1024 10.8 us, 4x8192 19.5, 256x8192 403; geomean 45.8 us, 1.61x
  * the read limit. Then the bulk row copies addressed by eight lanes a warp
  * (-zd): -1.2..-1.4% geomean, 256x8192 -3.1..-3.8%.
+ * v14 (2b085cf, papers/reports/h200-2026-12-01zi): the fp8 core's high-half
+ * conversions (-ze: -4.1..-4.5%) and tensor-copied stages (-zg: -3.9..-5.2%):
+ * 4x1024 10.6 us, 4x8192 18.9, 256x8192 321 (1.15x its read limit);
+ * geomean 41.3 us, 1.45x the read limit.
  */
 #include "launch_common.h"
 #include "variants.h"

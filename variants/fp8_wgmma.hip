@@ -34,6 +34,8 @@
  * ahead: 4x1024 12.5 us, 4x8192 22.5; geomean 59.4 us, 2.09x the read limit.
  * v13 (ba5600e, papers/reports/h200-2026-12-01zb): unchanged kernels,
  * 4x1024 12.2 us, 256x8192 569; geomean 59.0 us, 2.07x the read limit.
+ * v14 (2b085cf, papers/reports/h200-2026-12-01zi): unchanged kernels,
+ * 4x1024 12.2 us, 256x8192 574; geomean 59.1 us, 2.07x the read limit.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

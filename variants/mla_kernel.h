@@ -1213,7 +1213,7 @@ MLAB_DEV void merge_if_last(const mla_params &p, int tok, float *sS, float *sX)
  *   Q              q_fp8_load + q_fp8_row (a8w8: quantized per tensor) or
  *                  decode_q_smem (bf16 by cp.async, f16, MXFP8)
  *   prologue       the first NSTAGE - 1 tiles' loads (load_stage, or
- *                  load_stage_bulk: BULK)
+ *                  load_stage_bulk: BULK, or load_stage_tmap: TMAP)
  *   per tile       wait, refill the freed stage (LATE, mxfp4 on NVIDIA:
  *                  after 1), then
  *                  0 tile_convert (MXFP4's staged rows -> compute tile)

@@ -10,6 +10,8 @@
  *   qreg_fp8_load / qk_fp8_qreg (NVIDIA, MLAB_QREG): fp8 Q kept in registers
  *                             as f16 fragments, S[16 x 32] per call
  *   pv_bf16<NT> / pv_fp8<NT>  O[16 x 16 NT] += P[16 x 64] . V[64 rows x 16 NT cols]
+ *   qk_fp8_qreg_sw / pv_fp8_sw (NVIDIA, TMAP): the fp8 ones over a tile of
+ *                             64-byte swizzled panels (arch/nv_tma.h)
  * pv_fp8 takes P as f16 (values already rounded to fp8, so exact) and V as
  * fp8 codes; on NVIDIA it transposes V with ldmatrix.trans on byte pairs and
  * splits even and odd columns into two n8 tiles (pv_fp8_col gives the

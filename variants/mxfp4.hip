@@ -28,6 +28,8 @@
  * v13 (ba5600e, papers/reports/h200-2026-12-01zb): unchanged kernels,
  * geomean 77.7 us, 4.00x. Its raw stages by one bulk copy a tile (-y):
  * +1.1..2.5% on every call (three stages, the late refill): not used here.
+ * v14 (2b085cf, papers/reports/h200-2026-12-01zi): unchanged kernels,
+ * geomean 77.6 us, 4.00x the read limit.
  */
 #include "launch_common.h"
 #include "variants.h"

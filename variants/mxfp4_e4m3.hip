@@ -46,6 +46,10 @@
  * then P.V) at ~2.5 instructions a value (nibble masks, table permutes,
  * sign merges, byte placement into f16): ~680 a lane and tile against the
  * tile pass's ~310 plus the fp8 core's 136 conversions.
+ * v14 (2b085cf, papers/reports/h200-2026-12-01zi): the fp8 core's high-half
+ * conversions (-ze: -2.7..-2.9% geomean; its stages stay raw rows, one bulk
+ * copy a tile): 256x8192 499 us, geomean 53.5 us, 2.76x the read limit
+ * (fp8_exp2rcp 321 us there: not faster than fp8).
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -12,6 +12,8 @@
  * v13 (ba5600e, papers/reports/h200-2026-12-01zb): unchanged kernels,
  * geomean 170.7 us; 4x1024 18.1 us (+5.8% against v12 with byte-identical
  * kernels, the same in both pairs of -y: not explained).
+ * v14 (2b085cf, papers/reports/h200-2026-12-01zi): unchanged kernels,
+ * geomean 167.5 us, 8.63x the read limit.
  */
 #include "launch_common.h"
 #include "variants.h"
