@@ -140,6 +140,20 @@ MLAB_DEV void qreg_fp8_unpack(uint32_t (&qh)[NSTEP][4], const uint32_t (&qf)[NST
         mlab_fp8x4_to_f16x2x2(qf[st][1], qh[st][1], qh[st][3]);
     }
 }
+/* one 16-dim step of S[16 x 32] += Q . K^T: ldmatrix of the 32 K rows' 16
+ * codes at kb (lane l addresses row l), unpacked into the B registers of
+ * four m16n8k16 (matrix j: rows 8j .. 8j+7), against the step's Q fragment */
+MLAB_DEV void qk_fp8_step(acc16 (&s)[2], const uint32_t (&qh)[4], const uint8_t *kb)
+{
+    uint32_t b[4];
+    ldsm4(b, kb);
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        uint32_t k0, k1;
+        mlab_fp8x4_to_f16x2x2(b[j], k0, k1);
+        mma_f16(s[j >> 1].c + 4 * (j & 1), qh, k0, k1);
+    }
+}
 /* S[16 x 32] (two acc16) += Q . K^T over the slice: sk = 32 fp8 K rows at the
  * slice's first dim, qh its Q fragments (qreg_fp8_unpack). */
 template <int NSTEP>
@@ -147,16 +161,7 @@ MLAB_DEV void qk_fp8_qreg(acc16 (&s)[2], const uint32_t (&qh)[NSTEP][4], const u
 {
     const uint8_t *kb = sk + lane_id() * ldk; /* matrix j: K rows 8j .. 8j+7 */
 #pragma unroll
-    for (int st = 0; st < NSTEP; st++) {
-        uint32_t b[4];
-        ldsm4(b, kb + 16 * st);
-#pragma unroll
-        for (int j = 0; j < 4; j++) {
-            uint32_t k0, k1;
-            mlab_fp8x4_to_f16x2x2(b[j], k0, k1);
-            mma_f16(s[j >> 1].c + 4 * (j & 1), qh[st], k0, k1);
-        }
-    }
+    for (int st = 0; st < NSTEP; st++) qk_fp8_step(s, qh[st], kb + 16 * st);
 }
 
 /* The same over a tile of 64-byte swizzled panels (mla_cfg::TMAP,
@@ -171,16 +176,7 @@ MLAB_DEV void qk_fp8_qreg_sw(acc16 (&s)[2], const uint32_t (&qh)[NSTEP][4], cons
     const int r = row0 + lane_id(); /* matrix j: rows row0 + 8j .. + 7 */
     const uint8_t *kb = sk + 64 * r + ((d ^ ((r >> 1) & 3)) << 4);
 #pragma unroll
-    for (int st = 0; st < NSTEP; st++) {
-        uint32_t b[4];
-        ldsm4(b, kb + 4096 * st);
-#pragma unroll
-        for (int j = 0; j < 4; j++) {
-            uint32_t k0, k1;
-            mlab_fp8x4_to_f16x2x2(b[j], k0, k1);
-            mma_f16(s[j >> 1].c + 4 * (j & 1), qh[st], k0, k1);
-        }
-    }
+    for (int st = 0; st < NSTEP; st++) qk_fp8_step(s, qh[st], kb + 4096 * st);
 }
 
 /* MXFP4 on the fp8 core (KV_MX8): S += Q . K^T over KBK bytes of e4m3 K
@@ -241,6 +237,23 @@ MLAB_DEV void pv_bf16(acc16 *o, const uint16_t *sp, int ldp, const uint16_t *sv,
     }
 }
 
+/* 16 kv rows x 32 columns of O += P . V: ldmatrix.trans of byte pairs at vb
+ * (the lane's row and 16-byte chunk, pv_fp8's map), each word's bytes 0, 2 |
+ * 1, 3 into its halves by one permute, then the even and odd columns' n8
+ * tiles of the two 16-column tiles o[0], o[1], against P's fragment a */
+MLAB_DEV void pv_fp8_step(acc16 *o, const uint32_t (&a)[4], const uint8_t *vb)
+{
+    uint32_t b[4];
+    ldsm4t(b, vb);
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        uint32_t e0, e1, d0, d1;
+        mlab_fp8x4_to_f16x2x2(mlab_prmt(b[2 * h], 0, 0x3120), e0, d0);
+        mlab_fp8x4_to_f16x2x2(mlab_prmt(b[2 * h + 1], 0, 0x3120), e1, d1);
+        mma_f16(o[h].c, a, e0, e1);
+        mma_f16(o[h].c + 4, a, d0, d1);
+    }
+}
 /* The same with P as f16 and V as fp8 codes (P.V as an "e4m3" MMA with V
  * transposed by byte permutes was tried: 2-3% slower on the H200, where that
  * MMA is emulated, see qk_fp8_qreg). ldmatrix.trans on byte pairs
@@ -259,20 +272,8 @@ MLAB_DEV void pv_fp8(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv, i
         uint32_t a[4];
         ldsm4(a, pa + 32 * kk);
 #pragma unroll
-        for (int t = 0; t < NT / 2; t++) { /* 32 columns (two 16-column tiles) per ldmatrix */
-            uint32_t b[4];
-            ldsm4t(b, vb + 16 * kk * ldv + 32 * t);
-#pragma unroll
-            for (int h = 0; h < 2; h++) {
-                uint32_t lo = b[2 * h], hi = b[2 * h + 1];
-                /* bytes 0, 2 | 1, 3 of each word into its halves: one permute a word */
-                uint32_t e0, e1, d0, d1;
-                mlab_fp8x4_to_f16x2x2(mlab_prmt(lo, 0, 0x3120), e0, d0);
-                mlab_fp8x4_to_f16x2x2(mlab_prmt(hi, 0, 0x3120), e1, d1);
-                mma_f16(o[2 * t + h].c, a, e0, e1);
-                mma_f16(o[2 * t + h].c + 4, a, d0, d1);
-            }
-        }
+        for (int t = 0; t < NT / 2; t++) /* 32 columns (two 16-column tiles) per ldmatrix */
+            pv_fp8_step(o + 2 * t, a, vb + 16 * kk * ldv + 32 * t);
     }
 }
 
@@ -293,17 +294,7 @@ MLAB_DEV void pv_fp8_sw(acc16 *o, const uint16_t *sp, int ldp, const uint8_t *sv
         ldsm4(a, pa + 32 * kk);
 #pragma unroll
         for (int t = 0; t < NT / 2; t++) {
-            uint32_t b[4];
-            ldsm4t(b, vb[t] + 1024 * kk);
-#pragma unroll
-            for (int h = 0; h < 2; h++) {
-                uint32_t lo = b[2 * h], hi = b[2 * h + 1];
-                uint32_t e0, e1, d0, d1;
-                mlab_fp8x4_to_f16x2x2(mlab_prmt(lo, 0, 0x3120), e0, d0);
-                mlab_fp8x4_to_f16x2x2(mlab_prmt(hi, 0, 0x3120), e1, d1);
-                mma_f16(o[2 * t + h].c, a, e0, e1);
-                mma_f16(o[2 * t + h].c + 4, a, d0, d1);
-            }
+            pv_fp8_step(o + 2 * t, a, vb[t] + 1024 * kk);
         }
     }
 }
