@@ -8,6 +8,7 @@ Pins:
       field; /rows is a compound with the documented fields; row i's raw
       samples are samples_us[samples_offset[i]:samples_offset[i+1]] and their
       median/q1/q3/mean/stdev match numpy; /inputs holds the input files;
+      the samples are stored with shuffle + deflate (where h5py has deflate);
   (d) the tidy CSV of `mlabench export` has the run-level columns (gpu,
       runtime, driver, commit, label, date, ...), the derived columns, then
       the /rows field names in order, and every /rows cell equals the HDF5
@@ -88,6 +89,10 @@ def main():
               f"/rows fields differ from the documented list:\n{rows.dtype.names}")
         off = f["samples_offset"][...]
         samples = f["samples_us"][...]
+        # stored compressed where deflate exists (data/README.md): the samples (>= 64)
+        if h5py.h5z.filter_avail(h5py.h5z.FILTER_DEFLATE):
+            check(f["samples_us"].compression == "gzip" and f["samples_us"].shuffle,
+                  f"samples_us not shuffle + deflate: {f['samples_us'].compression}")
         check(off.dtype == np.int64 and len(off) == len(rows) + 1 and off[0] == 0
               and off[-1] == len(samples), "samples_offset shape or ends")
         for i, r in enumerate(rows):
