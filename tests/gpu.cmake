@@ -74,10 +74,14 @@ mlab_gpu_validate(gpu_validate_inline_merge16 "MLAB_MERGE=inline;MLAB_AMAX=inlin
 mlab_gpu_validate(gpu_validate_combine_ahead16 "MLAB_COMBINE=ahead" --splits 16 ${_gd}/varlen.h5 ${_gd}/q4_even.h5)
 mlab_gpu_validate(gpu_validate_combine_ahead33 "MLAB_COMBINE=ahead" --splits 33 ${_gd}/varlen.h5 ${_gd}/q3_many_tiles.h5)
 mlab_gpu_validate(gpu_validate_combine_plain8 "MLAB_COMBINE=plain" --splits 8 ${_gd}/varlen.h5 ${_gd}/q3_causal.h5)
-# an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_AMAX)
+# the a8w8 decode without its tensor copies (MLAB_TMAP=off: every tile by
+# cp.async into the swizzled panels, the path of a driver that cannot encode
+# the map), whole and partial tiles, split and not
+mlab_gpu_validate(gpu_validate_tmap_off "MLAB_TMAP=off" --splits 4 ${_gd}/varlen.h5 ${_gd}/q3_causal.h5 ${_gd}/one_item.h5)
+# an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_AMAX, MLAB_TMAP)
 # is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c
-         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_AMAX=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
+         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_AMAX=nope MLAB_TMAP=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
 set_tests_properties(gpu_refuses_unknown_knobs PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # negative controls: a deliberately broken kernel (one poisoned row read past
 # each sequence end; a merge that leaves the last split out) must FAIL

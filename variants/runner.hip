@@ -197,9 +197,10 @@ extern "C" const char *mlab_gpu_build_knobs(void)
     static char buf[256];
     if (!buf[0]) {
         const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT"),
-                   *c = getenv("MLAB_COMBINE");
-        snprintf(buf, sizeof buf, "%s merge=%.16s combine=%.16s amax=%.16s fault=%.16s", build_knobs(),
-                 m ? m : "default", c ? c : "default", a ? a : "default", f ? f : "none");
+                   *c = getenv("MLAB_COMBINE"), *t = getenv("MLAB_TMAP");
+        snprintf(buf, sizeof buf, "%s merge=%.16s combine=%.16s amax=%.16s fault=%.16s tmap_use=%.16s",
+                 build_knobs(), m ? m : "default", c ? c : "default", a ? a : "default", f ? f : "none",
+                 t ? t : "default");
     }
     return buf;
 }
@@ -231,6 +232,12 @@ static const char *build_knobs(void)
 #endif
            " bulk="
 #if MLAB_HAVE_BULK && !defined(MLAB_NO_BULK)
+           "1"
+#else
+           "0"
+#endif
+           " tmap="
+#if MLAB_HAVE_BULK && !defined(MLAB_NO_BULK) && !defined(MLAB_NO_TMAP)
            "1"
 #else
            "0"
@@ -475,6 +482,11 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
             p.kv_tmap = NULL;
             if (mlab_tmap_rows(&tm, p.kv_fp8, rows, MLA_D) == 0) {
                 ALLOC_COPY(kv_tmap, const void *, &tm, sizeof tm);
+            } else {
+                static int said = 0; /* once a process: the a8w8 rows run, slower, by cp.async */
+                if (!said++)
+                    fprintf(stderr, "mlabench: warning: the driver could not encode the fp8 cache's tensor "
+                                    "map: the a8w8 decode loads its tiles by cp.async (slower)\n");
             }
         }
 #endif
@@ -625,6 +637,15 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         return MLAB_GPU_USAGE;
     }
     p->combine = !c ? 0 : !strcmp(c, "plain") ? 1 : 2;
+    /* MLAB_TMAP=off: the a8w8 decode loads every tile by cp.async into its
+     * swizzled layout, as where no tensor map could be encoded (the GPU
+     * tests validate that path so); on (default): by tensor copies */
+    const char *tm = getenv("MLAB_TMAP");
+    if (tm && strcmp(tm, "on") && strcmp(tm, "off")) {
+        snprintf(why, whylen, "MLAB_TMAP=%.32s: expected on or off", tm);
+        return MLAB_GPU_USAGE;
+    }
+    if (tm && !strcmp(tm, "off")) p->kv_tmap = NULL;
     p->fault = f && !strcmp(f, "overread") ? 1 : f && !strcmp(f, "merge") ? 2 : 0;
     return 0;
 }
