@@ -40,10 +40,10 @@ static int v2_only(const char *name)
     return n > 7 && strcmp(name + n - 7, "_sha256") == 0; /* the per-tensor hashes */
 }
 
-/* The per-tensor input hashes came after the first version-2 files (those
- * of 2026-12-01 02:25-03:00 lack them), a row's merge path (merge) after
- * 2026-12-01 17:30: missing, they read "" in any version, and compare
- * reports such inputs as unchecked. */
+/* Fields that came after the first version-2 files: the per-tensor input
+ * hashes (files of 2026-12-01 02:25-03:00 lack them; compare reports such
+ * inputs as unchecked) and a row's merge path (merge, after 2026-12-01
+ * 17:30). Missing, they read "" in any version. */
 static int optional_field(const char *name)
 {
     size_t n = strlen(name);

@@ -80,7 +80,7 @@ static int dset_write(hid_t f, const char *name, hid_t ftype, hid_t mtype, size_
     hid_t sp = H5Screate_simple(1, dims, NULL);
     hid_t dcpl = sp < 0 ? -1 : dset_dcpl(ftype, n);
     hid_t d = dcpl < 0 ? -1 : H5Dcreate2(f, name, ftype, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    if (dcpl > 0 && dcpl != H5P_DEFAULT)
+    if (dcpl > 0) /* a list of its own (H5P_DEFAULT is 0) */
         H5Pclose(dcpl);
     int rc = d < 0 ? -1 : 0;
     if (rc == 0 && n > 0 && H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)

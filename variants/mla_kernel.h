@@ -5,12 +5,15 @@
  * (causal rule folded in: query i of n over L rows sees L-n+i+1 rows).
  * 8 warps (NVIDIA) or 8 waves (AMD); tiles of BN = 64 kv rows (32 for bf16
  * and MXFP4 on MI300X's 64 KB: mla_cfg) stream through shared memory in an
- * NSTAGE-deep pipeline (cp.async, or on NVIDIA sm_90+ for bf16, a8w8 and
- * mxfp4_e4m3's raw rows bulk copies on an mbarrier a stage: mla_cfg::BULK).
+ * NSTAGE-deep pipeline (cp.async; on NVIDIA sm_90+ bf16's and mxfp4_e4m3's
+ * raw rows by bulk copies on an mbarrier a stage, mla_cfg::BULK, and the
+ * a8w8 tiles by tensor copies into 64-byte swizzled panels, mla_cfg::TMAP).
  * Per tile:
  *   1. S = Q K^T: warp w computes kv columns 16(w%4)..+15 over one half of
- *      the 576 dims (w/4) on the matrix units; the two partial S, scaled and
- *      masked past the sequence end, go to sS.
+ *      the 576 dims (w/4) on the matrix units (the NVIDIA a8w8 core: 32
+ *      columns over a quarter of the dims, its Q slice in registers,
+ *      mla_cfg::QREG); the partial S, scaled and masked past the sequence
+ *      end, go to sS.
  *   2. online softmax, 16 (NV) or 32 (AMD) threads per head row: running max
  *      m, sum l, rescale factor alpha; P to sP (bf16, or fp8-rounded f16).
  *   3. O = alpha O + P V: warp w owns output columns 64w..64w+63.
@@ -135,11 +138,7 @@ template <int KVF> struct mla_cfg {
      * bytes in the 64-byte swizzle (arch/nv_tma.h, mlab_sw64), landed by 9
      * tensor copies a tile from one thread (load_stage_tmap) instead of padded
      * rows by a bulk copy each; 1024-aligned */
-#if MLAB_HAVE_BULK && !defined(MLAB_NO_BULK) && !defined(MLAB_NO_TMAP)
-    static constexpr bool TMAP = FMT == KV_FP8 && !SMALL && BN == 64;
-#else
-    static constexpr bool TMAP = false;
-#endif
+    static constexpr bool TMAP = MLAB_HAVE_TMAP && FMT == KV_FP8 && !SMALL && BN == 64;
     static constexpr int STAGE = TMAP ? BN * ROW_BYTES : BN * RAW_ROW; /* bytes a stage */
     static constexpr int OFF_Q = 0;
     static constexpr int OFF_STAGE = TMAP ? (OFF_Q + 16 * LDQ + 1023) / 1024 * 1024 : OFF_Q + 16 * LDQ;

@@ -237,7 +237,7 @@ static const char *build_knobs(void)
            "0"
 #endif
            " tmap="
-#if MLAB_HAVE_BULK && !defined(MLAB_NO_BULK) && !defined(MLAB_NO_TMAP)
+#if MLAB_HAVE_TMAP
            "1"
 #else
            "0"

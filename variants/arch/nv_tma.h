@@ -38,6 +38,15 @@
 
 #include "nv_bulk.h"
 
+/* builds with the tensor-copy stages (mla_cfg::TMAP; -DMLAB_NO_TMAP or
+ * -DMLAB_NO_BULK builds without), in device and host code alike (the host
+ * sizes the shared memory and records the build's knobs) */
+#if MLAB_HAVE_BULK && !defined(MLAB_NO_BULK) && !defined(MLAB_NO_TMAP)
+#define MLAB_HAVE_TMAP 1
+#else
+#define MLAB_HAVE_TMAP 0
+#endif
+
 /* byte offset of (row r, 16-byte chunk q of the row) in a tile of 64-byte swizzled panels of 64 rows */
 #define MLAB_SW64_PANEL 4096
 static inline __host__ __device__ int mlab_sw64(int r, int q)
