@@ -78,10 +78,25 @@ mlab_gpu_validate(gpu_validate_combine_plain8 "MLAB_COMBINE=plain" --splits 8 ${
 # cp.async into the swizzled panels, the path of a driver that cannot encode
 # the map), whole and partial tiles, split and not
 mlab_gpu_validate(gpu_validate_tmap_off "MLAB_TMAP=off" --splits 4 ${_gd}/varlen.h5 ${_gd}/q3_causal.h5 ${_gd}/one_item.h5)
-# an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_AMAX, MLAB_TMAP)
+# ragged batches run the split plan by default (splits.h, mlab_plan_splits;
+# validate_awkward's varlen and q3_causal run it): the uniform split rule on
+# them too (MLAB_PLAN=off), and the plan's merge negative control without a
+# forced split count; and the plan ran: on varlen (16 rows of 0..4096 rows)
+# the grid is fewer blocks than rows x splits for every mla_decode variant
+mlab_gpu_validate(gpu_validate_plan_off "MLAB_PLAN=off" ${_gd}/varlen.h5 ${_gd}/q3_causal.h5)
+foreach(_v fp8 bf16)
+  add_test(NAME gpu_negative_control_merge_plan_${_v} COMMAND sh -c
+           "out=$(MLAB_FAULT=merge ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants ${_v} ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 5 ] && { echo 'caught (exit 5)'; exit 0; }; echo \"not caught: exit $rc\"; exit 1")
+  set_tests_properties(gpu_negative_control_merge_plan_${_v} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
+                       SKIP_RETURN_CODE 77)
+endforeach()
+add_test(NAME gpu_plan_ran COMMAND sh -c
+         "f=${CMAKE_BINARY_DIR}/plan_ran.h5; rm -f $f; ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet ${_gd}/varlen.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu' and x['variant'] not in ('fp8_xcd','fp8_wgmma')]; bad=[(x['variant'],x['grid'],x['total_q'],x['splits']) for x in r if int(x['grid'])>=int(x['total_q'])*int(x['splits'])]; print(len(r),'rows; uniform grids:',bad); sys.exit(1 if bad or not r else 0)\"")
+set_tests_properties(gpu_plan_ran PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
+# an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_AMAX, MLAB_TMAP, MLAB_PLAN)
 # is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c
-         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_AMAX=nope MLAB_TMAP=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
+         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_PLAN=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
 set_tests_properties(gpu_refuses_unknown_knobs PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # negative controls: a deliberately broken kernel (one poisoned row read past
 # each sequence end; a merge that leaves the last split out) must FAIL

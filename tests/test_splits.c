@@ -47,6 +47,49 @@ int main(void)
         check(got == want, what);
     }
     check(!mlab_bf16_small_tiles(1000, 1000, 0), "no SM count: 64-row tiles");
+    /* the ragged plan (mlab_plan_splits) */
+    {
+        /* one long row among short ones: 63 rows of 2 tiles, one of 128; two
+         * blocks an SM on 132 SMs. The uniform rule, by the longest row, gives
+         * every row 4 splits (pieces of 32 tiles for the long row, empty
+         * blocks for the short ones); the plan splits the long row finely and
+         * leaves the short ones alone */
+        int n[64], sp[64];
+        for (int i = 0; i < 64; i++) n[i] = i == 17 ? 128 : 2;
+        const int smax = mlab_plan_splits(64, n, 132, 2, sp);
+        int blocks = 0, piece = 0, mono = 1;
+        for (int i = 0; i < 64; i++) {
+            blocks += sp[i];
+            int pi = (n[i] + sp[i] - 1) / sp[i];
+            if (pi > piece) piece = pi;
+        }
+        snprintf(what, sizeof what, "one long row: its splits %d (stride %d), pieces of at most %d tiles, %d blocks",
+                 sp[17], smax, piece, blocks);
+        check(sp[17] == smax && smax >= 32 && piece <= 4 && blocks <= 264, what);
+        check(mlab_choose_splits(64, 128, 132, 2) == 4, "...where the uniform rule takes 4 splits a row (32-tile pieces)");
+        /* properties over many ragged batches: within 1..min(n_i, 64) (1 for
+         * empty rows), longer rows never fewer splits, the stride the largest */
+        unsigned x = 12345;
+        int okr = 1, oks = 1;
+        for (int trial = 0; trial < 200 && okr && oks; trial++) {
+            int W = 1 + (int)((x = x * 1103515245u + 12345u) >> 16) % 64;
+            for (int i = 0; i < W; i++) n[i] = (int)((x = x * 1103515245u + 12345u) >> 16) % 300;
+            const int sm = mlab_plan_splits(W, n, 132, 1 + (trial & 1), sp);
+            int mx = 0;
+            for (int i = 0; i < W; i++) {
+                const int cap = n[i] < 1 ? 1 : n[i] < 64 ? n[i] : 64;
+                okr &= sp[i] >= 1 && sp[i] <= cap;
+                for (int j = 0; j < W; j++) mono &= !(n[i] > n[j] && sp[i] < sp[j]);
+                if (sp[i] > mx) mx = sp[i];
+            }
+            oks &= sm == mx;
+        }
+        check(okr, "ragged plans: every row's splits within 1..min(its tiles, 64)");
+        check(mono, "ragged plans: a longer row never gets fewer splits");
+        check(oks, "ragged plans: the returned stride is the largest row's splits");
+        check(mlab_plan_splits(0, n, 132, 2, sp) == 0 && mlab_plan_splits(3, NULL, 132, 2, sp) == 0,
+              "bad input: 0");
+    }
     printf("test_splits: %d checks, %d failed\n", checked, failed);
     return failed ? 1 : 0;
 }

@@ -1058,14 +1058,14 @@ MLAB_DEV void tile_pv(acc16 (&o)[OT], const float *sA, const uint16_t *sP, const
  * multiplier and log-sum-exp. Returns, in -DMLAB_TRACE builds, when thread 0
  * had its last P.V result (0 otherwise). */
 template <int KVF, bool FAST, int OT>
-MLAB_DEV unsigned long long decode_epilogue(const mla_params &p, int tok, int split, acc16 (&o)[OT], uint8_t *smem,
-                                            const float *sM, const float *sL, float *sS)
-{
+MLAB_DEV unsigned long long decode_epilogue(const mla_params &p, int tok, int split, int S, acc16 (&o)[OT],
+                                            uint8_t *smem, const float *sM, const float *sL, float *sS)
+{ /* S: the row's splits (p.splits, or its plan's: mla_params.row_splits); partials at row stride p.splits */
     typedef mla_cfg<KVF> C;
     constexpr bool F8T = C::F8T;
     const int tid = threadIdx.x, warp = tid / MLAB_WARP;
     /* fp8 partials stay in units of kv_scale (their multiplier) */
-    const float vscale = C::FMT == KV_FP8 && p.splits == 1 ? p.kv_scale : 1.f;
+    const float vscale = C::FMT == KV_FP8 && S == 1 ? p.kv_scale : 1.f;
     float rl[MLAB_ACC_N], lv[MLAB_ACC_N]; /* each element's row's l, and 1 / l: fast, or IEEE for mlab_div_rcp */
 #pragma unroll
     for (int e = 0; e < MLAB_ACC_N; e++) {
@@ -1080,7 +1080,7 @@ MLAB_DEV unsigned long long decode_epilogue(const mla_params &p, int tok, int sp
     float *wmax = sS;
 #pragma unroll
     for (int e = 0; e < MLAB_ACC_N; e++) pdiv[e] = 1.f;
-    if (C::FMT != KV_FP8 && p.splits > 1) {
+    if (C::FMT != KV_FP8 && S > 1) {
         float m[MLAB_ACC_N], mr[MLAB_ACC_N];
 #pragma unroll
         for (int e = 0; e < MLAB_ACC_N; e++) {
@@ -1148,13 +1148,13 @@ MLAB_DEV unsigned long long decode_epilogue(const mla_params &p, int tok, int sp
                 else *d16 = (uint16_t)pack(v[0], v[1]);
             }
     };
-    if (p.splits == 1)
+    if (S == 1)
         stage_all([](float a, float b) { return mlab_f32x2_to_bf16x2(a, b); });
     else
         stage_all([](float a, float b) { return mlab_f32x2_to_f16x2(a, b); });
     __syncthreads();
     {
-        uint16_t *const base = p.splits == 1 ? p.out + (size_t)tok * MLA_H * MLA_DV
+        uint16_t *const base = S == 1 ? p.out + (size_t)tok * MLA_H * MLA_DV
                                              : p.part_o + ((size_t)tok * p.splits + split) * MLA_H * MLA_DV;
 #pragma unroll
         for (int c = tid; c < MLA_H * MLA_DV / 8; c += MLA_NT) {
@@ -1162,7 +1162,7 @@ MLAB_DEV unsigned long long decode_epilogue(const mla_params &p, int tok, int sp
             *(uint4 *)(base + h * MLA_DV + 8 * k) = *(const uint4 *)(stg + h * SROW + 8 * k);
         }
     }
-    if (p.splits > 1 && tid < 16) {
+    if (S > 1 && tid < 16) {
         const float l = sL[tid], m = sM[tid];
         float lse = -INFINITY;
         if (l > 0.f)
@@ -1242,7 +1242,15 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         work = mlab_xcd_work(work, p.total_q, p.splits, p.xcd_count);
         if (work < 0) return;
     }
-    const int tok = work / p.splits, split = work % p.splits;
+    /* the block's (row, split) and the row's splits: uniform (work / splits), or
+     * a ragged batch's plan (mla_params.blk_work, row_splits: splits.h) */
+    int tok = work / p.splits, split = work % p.splits, S = p.splits;
+    if (p.blk_work) {
+        const int2 w = ((const int2 *)p.blk_work)[work];
+        tok = w.x;
+        split = w.y;
+        S = p.row_splits[tok];
+    }
 #if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
     /* TMAP: the map's first use waits for its descriptor (global memory): fetched now, beside tok_kv's load */
     if (C::TMAP && tid == 0 && p.kv_tmap) mlab_tma_prefetch(p.kv_tmap);
@@ -1260,7 +1268,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     decode_q_smem<KVF>(p, tok, sQ, smem + C::OFF_QS);
     const int vis = kvr.y, first = kvr.x;
     const int ntiles = (vis + C::BN - 1) / C::BN;
-    const int per = (ntiles + p.splits - 1) / p.splits;
+    const int per = (ntiles + S - 1) / S;
     const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles);
     /* rows past rend are masked; the negative control (fault 1) lets one
      * poisoned row in, which validation must catch */
@@ -1437,7 +1445,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 #endif
 
     /* epilogue */
-    MLAB_TR(tr4 =) decode_epilogue<KVF, FAST, OT>(p, tok, split, o, smem, sM, sL, sS);
+    MLAB_TR(tr4 =) decode_epilogue<KVF, FAST, OT>(p, tok, split, S, o, smem, sM, sL, sS);
 #ifdef MLAB_ONE_LAUNCH
     merge_if_last<FAST>(p, tok, sS, sX);
 #endif
@@ -1462,7 +1470,9 @@ MLAB_DEV void combine_one(const mla_params &p, int tok, int h)
     const int tid = threadIdx.x;
     const float *lse = p.part_lse + (size_t)tok * p.splits * MLA_H + h;
     const float *mul = p.part_mul + (size_t)tok * p.splits * MLA_H + h;
-    const int S = p.splits - (p.fault == 2 ? 1 : 0); /* the negative control leaves the last split out */
+    const int SR = p.row_splits ? p.row_splits[tok] : p.splits; /* the row's splits (a ragged plan's, or all) */
+    if (SR <= 1) return; /* a row not split: its decode block wrote the output */
+    const int S = SR - (p.fault == 2 ? 1 : 0); /* the negative control leaves the last split out */
     const size_t first = ((size_t)tok * p.splits * MLA_H + h) * MLA_DV / 4 + tid; /* in 4-column groups */
     const size_t stride = (size_t)MLA_H * MLA_DV / 4; /* groups from one split to the next */
     uint2 pre[AHEAD > 0 ? AHEAD : 1];

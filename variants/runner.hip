@@ -92,6 +92,10 @@ struct mlab_gpu {
     /* the loaded case */
     int loaded, total_q, batch, kv_rows, max_splits;
     int max_vis;            /* the longest sequence (rows): tiles for the split rule */
+    int ragged;             /* rows of different lengths: the split plan (splits.h) may apply */
+    int *row_tiles;         /* host: each query row's 64-row tiles (the plan's input) */
+    int *plan_s, *plan_w;   /* host: a plan's splits a row, and its blocks' (row, split) pairs */
+    int *d_plan_w, *d_plan_s; /* device: the same (mla_params.blk_work, row_splits) */
     int amax_blocks;        /* of the Q amax pass, when Q is too large to take whole */
     mla_params base;
     mlab_fp8_fmt fp8_fmt;
@@ -340,6 +344,10 @@ static void free_case(mlab_gpu *g)
     /* a failed free at release has no one to report to: the handle is gone either way */
     for (int i = 0; i < g->nbufs; i++) (void)hipFree(g->bufs[i]);
     g->nbufs = 0;
+    free(g->row_tiles); free(g->plan_s); free(g->plan_w);
+    g->row_tiles = g->plan_s = g->plan_w = NULL;
+    g->d_plan_w = g->d_plan_s = NULL;
+    g->ragged = 0;
     g->scratch = NULL;
     g->loaded = 0;
 }
@@ -455,6 +463,19 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
             if (L > maxvis) maxvis = L;
         }
         g->max_vis = maxvis;
+        /* each row's tiles (the ragged plan's input) and whether they differ */
+        g->row_tiles = (int *)malloc(sizeof(int) * (size_t)c->total_q);
+        g->plan_s = (int *)malloc(sizeof(int) * (size_t)c->total_q);
+        g->plan_w = (int *)malloc(2 * sizeof(int) * (size_t)c->total_q * MLA_MAX_SPLITS);
+        if (!g->row_tiles || !g->plan_s || !g->plan_w) {
+            snprintf(why, whylen, "out of host memory for the split plan of %d rows", c->total_q);
+            goto out;
+        }
+        g->ragged = 0;
+        for (int t = 0; t < c->total_q; t++) {
+            g->row_tiles[t] = (tk[2 * t + 1] + MLA_BN - 1) / MLA_BN;
+            g->ragged |= g->row_tiles[t] != g->row_tiles[0];
+        }
     }
     {
         mla_params &p = g->base;
@@ -493,6 +514,11 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         ALLOC_COPY(kv_fp4, const uint8_t *, h4, rows * MLA_FP4_ROW);
         ALLOC_COPY(kv_e8m0, const uint8_t *, he, rows * MLA_NBLK);
         ALLOC_COPY(tok_kv, const int32_t *, tk, 2 * sizeof(int32_t) * (size_t)c->total_q);
+        /* the ragged plan's tables (filled by prepare when a plan applies) */
+        if ((rc = dev_alloc(g, &d, 2 * sizeof(int) * (size_t)c->total_q * MLA_MAX_SPLITS, why, whylen))) goto out;
+        g->d_plan_w = (int *)d;
+        if ((rc = dev_alloc(g, &d, sizeof(int) * (size_t)c->total_q, why, whylen))) goto out;
+        g->d_plan_s = (int *)d;
 #undef ALLOC_COPY
         if ((rc = dev_alloc(g, &d, nout * 2, why, whylen))) goto out;
         p.out = (uint16_t *)d;
@@ -575,6 +601,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         return MLAB_GPU_NODEV;
     }
     *p = g->base;
+    const int forced = splits > 0;
     if (splits <= 0) {
         splits = mlab_choose_splits(g->total_q, (g->max_vis + MLA_BN - 1) / MLA_BN, g->sms, v->blocks_per_sm());
     }
@@ -627,6 +654,41 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         snprintf(why, whylen, "MLAB_MERGE=%.32s: expected combine, cluster or inline", m);
         return MLAB_GPU_USAGE;
     }
+    /* MLAB_PLAN=on|off: a ragged batch (rows of different lengths) runs the
+     * split plan (splits.h, mlab_plan_splits: each row split so every block
+     * gets about the same tiles; its tables copied here, outside the timed
+     * call), unless splits were forced (--splits), the variant places or
+     * merges its blocks its own way (fp8_xcd, fp8_wgmma, the one-launch
+     * merges), or MLAB_PLAN=off; uniform batches keep the split rule */
+    p->blk_work = NULL;
+    p->row_splits = NULL;
+    p->plan_blocks = 0;
+    {
+        const char *pl = getenv("MLAB_PLAN");
+        if (pl && strcmp(pl, "on") && strcmp(pl, "off")) {
+            snprintf(why, whylen, "MLAB_PLAN=%.32s: expected on or off", pl);
+            return MLAB_GPU_USAGE;
+        }
+        if (g->ragged && !forced && !(pl && !strcmp(pl, "off")) && !v->combine_only && !v->xcd_placed &&
+            !p->merge_inline && !p->merge_cluster) {
+            const int smax = mlab_plan_splits(g->total_q, g->row_tiles, g->sms, v->blocks_per_sm(), g->plan_s);
+            if (smax >= 1) {
+                int nb = 0;
+                for (int t = 0; t < g->total_q; t++)
+                    for (int k = 0; k < g->plan_s[t]; k++) {
+                        g->plan_w[2 * nb] = t;
+                        g->plan_w[2 * nb + 1] = k;
+                        nb++;
+                    }
+                CK(hipMemcpy(g->d_plan_w, g->plan_w, 2 * sizeof(int) * (size_t)nb, hipMemcpyHostToDevice));
+                CK(hipMemcpy(g->d_plan_s, g->plan_s, sizeof(int) * (size_t)g->total_q, hipMemcpyHostToDevice));
+                p->blk_work = g->d_plan_w;
+                p->row_splits = g->d_plan_s;
+                p->plan_blocks = nb;
+                p->splits = smax;
+            }
+        }
+    }
     /* MLAB_COMBINE=plain|ahead: which combine kernel merges the splits
      * (launch_common.h, combine_ahead: ahead is the 16- or the 64-split
      * instance, whichever holds the call's splits); unset, the launcher
@@ -654,8 +716,9 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
 {
     const mlab_variant_impl *v = impl_for(g, id);
     li->splits = p->splits;
-    li->grid = v->xcd_placed ? mlab_xcd_grid(p->total_q, p->splits, p->xcd_count) /* padded: xcd_map.h */
-                             : p->total_q * p->splits;
+    li->grid = p->blk_work      ? p->plan_blocks /* a ragged batch's plan */
+               : v->xcd_placed ? mlab_xcd_grid(p->total_q, p->splits, p->xcd_count) /* padded: xcd_map.h */
+                               : p->total_q * p->splits;
     li->block = v->block_threads ? v->block_threads : MLA_NT;
     li->smem_bytes = v->smem_used ? v->smem_used() : v->smem_bytes;
     li->blocks_per_sm = v->blocks_per_sm();

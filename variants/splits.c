@@ -26,6 +26,59 @@ int mlab_choose_splits(int W, int T, int sms, int bps)
     return best;
 }
 
+/* the rule's cost of `blocks` blocks whose busiest has `piece` tiles (any split: a merge) */
+static double plan_cost(double blocks, double piece, int split, int sms, int bps)
+{
+    const double B = (double)sms * bps, waves = ceil(blocks / B);
+    double k = waves > 1 ? bps : ceil(blocks / sms);
+    if (k > bps) k = bps;
+    double cost = waves * k * (piece + MLAB_SPLIT_SETUP) / (k > 1 ? MLAB_SPLIT_SHARE : 1.0);
+    return split ? cost + blocks / B + 1 : cost;
+}
+
+int mlab_plan_splits(int W, const int *n, int sms, int bps, int *s)
+{
+    if (W < 1 || !n || !s || sms < 1 || bps < 1)
+        return 0;
+    int nmax = 0;
+    for (int i = 0; i < W; i++) {
+        if (n[i] < 0)
+            return 0;
+        if (n[i] > nmax) nmax = n[i];
+    }
+    double best_cost = 0;
+    int best_p = 0;
+    for (int k = 1; k <= MLA_MAX_SPLITS; k++) {
+        const int P = nmax > 0 ? (nmax + k - 1) / k : 1;
+        if (k > 1 && P == (nmax + k - 2) / (k - 1)) /* the same piece as k - 1's */
+            continue;
+        double blocks = 0, piece = 0;
+        int split = 0;
+        for (int i = 0; i < W; i++) {
+            int si = n[i] > 0 ? (n[i] + P - 1) / P : 1;
+            if (si > MLA_MAX_SPLITS) si = MLA_MAX_SPLITS;
+            const double pi = n[i] > 0 ? ceil((double)n[i] / si) : 0;
+            blocks += si;
+            if (pi > piece) piece = pi;
+            split |= si > 1;
+        }
+        const double cost = plan_cost(blocks, piece, split, sms, bps);
+        if (best_p == 0 || cost < best_cost) {
+            best_cost = cost;
+            best_p = P;
+        }
+        if (P <= 1)
+            break;
+    }
+    int smax = 1;
+    for (int i = 0; i < W; i++) {
+        int si = n[i] > 0 ? (n[i] + best_p - 1) / best_p : 1;
+        s[i] = si > MLA_MAX_SPLITS ? MLA_MAX_SPLITS : si;
+        if (s[i] > smax) smax = s[i];
+    }
+    return smax;
+}
+
 int mlab_bf16_small_tiles(int W, int T, int sms)
 {
     return sms > 0 && (long)W * T >= (long)MLAB_BF16_T32_TILES * sms;

@@ -24,6 +24,18 @@
 #define MLAB_SPLIT_SHARE 1.2
 int mlab_choose_splits(int W, int T, int sms, int bps);
 
+/* Ragged batches (rows of different lengths): per-row split counts, planned
+ * on the host when the case is loaded (a serving engine plans a decode step
+ * once for all its layers), so that every block gets about the same number
+ * of tiles: W rows of n[i] 64-row tiles; for each candidate piece size P
+ * (the busiest block's tiles, ceil(max n / k) for k = 1..64), row i takes
+ * s_i = min(64, max(1, ceil(n_i / P))) splits and the plan costs what
+ * mlab_choose_splits' model says of blocks = sum s_i blocks of P tiles
+ *   waves * k * (P + SETUP) / share(k) + (any split) * (blocks / B + 1);
+ * the cheapest wins, ties to larger pieces (fewer blocks). Writes s[0..W-1]
+ * and returns the largest s_i (the partials' row stride); 0 on bad input. */
+int mlab_plan_splits(int W, const int *n, int sms, int bps, int *s);
+
 /* The bf16 variant's tile choice (variants/bf16.hip, its pick): 32-row tiles
  * (bf16_t32's configuration, two blocks an SM) when the call has at least
  * MLAB_BF16_T32_TILES 64-row tiles an SM (W query rows, T 64-row tiles in
