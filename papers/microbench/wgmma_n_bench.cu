@@ -1,0 +1,450 @@
+// wgmma_n_bench.cu: the rate of Hopper's warpgroup MMA against its N (the
+// shape question of mlabench's native fp8 path: at 16 heads, N = 16 if the
+// heads are N; N = 64..256 if kv rows or dims are N and the heads are padded
+// to M = 64), e4m3 (m64nNk32) and f16 (m64nNk16), both operands from shared
+// memory (no-swizzle K-major), one or two warpgroups an SM, against mma.sync
+// (f16 m16n8k16; e4m3 m16n8k32, which Hopper emulates). Prints dense
+// multiply-adds a clock and SM. Build and run on an H100/H200:
+//   nvcc -O3 -arch=sm_90a -o wgmma_n_bench papers/microbench/wgmma_n_bench.cu && ./wgmma_n_bench
+// Generated shapes: one wgmma instruction per N (the accumulator is N / 2
+// registers a thread). Measured on the H200: papers/reports (see perf-notes v15).
+#include <cstdio>
+#include <cstdint>
+#include <cuda_runtime.h>
+
+#define CH 16      // wgmmas a group (one accumulator: the tensor pipe chains them)
+#define ITERS 256  // groups a warpgroup
+
+__device__ __forceinline__ uint64_t desc(const void *p, uint32_t lbo = 128, uint32_t sbo = 256)
+{
+    const uint32_t a = (uint32_t)__cvta_generic_to_shared(p);
+    return (uint64_t)((a & 0x3FFFF) >> 4) | ((uint64_t)((lbo >> 4) & 0x3FFF) << 16) | ((uint64_t)((sbo >> 4) & 0x3FFF) << 32);
+}
+__device__ __forceinline__ void mma_e4m3_16(float (&d)[8], uint64_t a, uint64_t b)
+{
+    asm volatile("wgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e4m3 {%0,%1,%2,%3,%4,%5,%6,%7}, %8, %9, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "l"(a), "l"(b));
+}
+__global__ void __launch_bounds__(128) k_e4m3_16(unsigned long long *cyc, float *sink)
+{
+    __shared__ __align__(128) uint8_t sm[2048 + 256 * 32];
+    for (int i = threadIdx.x; i < (int)sizeof(sm) / 4; i += 128) ((uint32_t *)sm)[i] = 0x3a2b1c0du * (i + 1) & 0x3f3f3f3fu;
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    __syncthreads();
+    float d[8];
+    for (int i = 0; i < 8; i++) d[i] = 0.f;
+    const uint64_t a = desc(sm), b = desc(sm + 2048);
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS; it++) {
+#pragma unroll
+        for (int c = 0; c < CH; c++) mma_e4m3_16(d, a, b);
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int i = 0; i < 8; i++) s += d[i];
+    if (s != 0.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+__device__ __forceinline__ void mma_e4m3_32(float (&d)[16], uint64_t a, uint64_t b)
+{
+    asm volatile("wgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e4m3 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, %16, %17, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "l"(a), "l"(b));
+}
+__global__ void __launch_bounds__(128) k_e4m3_32(unsigned long long *cyc, float *sink)
+{
+    __shared__ __align__(128) uint8_t sm[2048 + 256 * 32];
+    for (int i = threadIdx.x; i < (int)sizeof(sm) / 4; i += 128) ((uint32_t *)sm)[i] = 0x3a2b1c0du * (i + 1) & 0x3f3f3f3fu;
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    __syncthreads();
+    float d[16];
+    for (int i = 0; i < 16; i++) d[i] = 0.f;
+    const uint64_t a = desc(sm), b = desc(sm + 2048);
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS; it++) {
+#pragma unroll
+        for (int c = 0; c < CH; c++) mma_e4m3_32(d, a, b);
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int i = 0; i < 16; i++) s += d[i];
+    if (s != 0.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+__device__ __forceinline__ void mma_e4m3_64(float (&d)[32], uint64_t a, uint64_t b)
+{
+    asm volatile("wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+        : "l"(a), "l"(b));
+}
+__global__ void __launch_bounds__(128) k_e4m3_64(unsigned long long *cyc, float *sink)
+{
+    __shared__ __align__(128) uint8_t sm[2048 + 256 * 32];
+    for (int i = threadIdx.x; i < (int)sizeof(sm) / 4; i += 128) ((uint32_t *)sm)[i] = 0x3a2b1c0du * (i + 1) & 0x3f3f3f3fu;
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    __syncthreads();
+    float d[32];
+    for (int i = 0; i < 32; i++) d[i] = 0.f;
+    const uint64_t a = desc(sm), b = desc(sm + 2048);
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS; it++) {
+#pragma unroll
+        for (int c = 0; c < CH; c++) mma_e4m3_64(d, a, b);
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int i = 0; i < 32; i++) s += d[i];
+    if (s != 0.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+__device__ __forceinline__ void mma_e4m3_128(float (&d)[64], uint64_t a, uint64_t b)
+{
+    asm volatile("wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, %64, %65, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "l"(a), "l"(b));
+}
+__global__ void __launch_bounds__(128) k_e4m3_128(unsigned long long *cyc, float *sink)
+{
+    __shared__ __align__(128) uint8_t sm[2048 + 256 * 32];
+    for (int i = threadIdx.x; i < (int)sizeof(sm) / 4; i += 128) ((uint32_t *)sm)[i] = 0x3a2b1c0du * (i + 1) & 0x3f3f3f3fu;
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    __syncthreads();
+    float d[64];
+    for (int i = 0; i < 64; i++) d[i] = 0.f;
+    const uint64_t a = desc(sm), b = desc(sm + 2048);
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS; it++) {
+#pragma unroll
+        for (int c = 0; c < CH; c++) mma_e4m3_128(d, a, b);
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int i = 0; i < 64; i++) s += d[i];
+    if (s != 0.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+__device__ __forceinline__ void mma_e4m3_256(float (&d)[128], uint64_t a, uint64_t b)
+{
+    asm volatile("wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127}, %128, %129, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+        : "l"(a), "l"(b));
+}
+__global__ void __launch_bounds__(128) k_e4m3_256(unsigned long long *cyc, float *sink)
+{
+    __shared__ __align__(128) uint8_t sm[2048 + 256 * 32];
+    for (int i = threadIdx.x; i < (int)sizeof(sm) / 4; i += 128) ((uint32_t *)sm)[i] = 0x3a2b1c0du * (i + 1) & 0x3f3f3f3fu;
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    __syncthreads();
+    float d[128];
+    for (int i = 0; i < 128; i++) d[i] = 0.f;
+    const uint64_t a = desc(sm), b = desc(sm + 2048);
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS; it++) {
+#pragma unroll
+        for (int c = 0; c < CH; c++) mma_e4m3_256(d, a, b);
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int i = 0; i < 128; i++) s += d[i];
+    if (s != 0.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+__device__ __forceinline__ void mma_f16_16(float (&d)[8], uint64_t a, uint64_t b)
+{
+    asm volatile("wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7}, %8, %9, 1, 1, 1, 0, 0;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "l"(a), "l"(b));
+}
+__global__ void __launch_bounds__(128) k_f16_16(unsigned long long *cyc, float *sink)
+{
+    __shared__ __align__(128) uint8_t sm[2048 + 256 * 32];
+    for (int i = threadIdx.x; i < (int)sizeof(sm) / 4; i += 128) ((uint32_t *)sm)[i] = 0x3a2b1c0du * (i + 1) & 0x3f3f3f3fu;
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    __syncthreads();
+    float d[8];
+    for (int i = 0; i < 8; i++) d[i] = 0.f;
+    const uint64_t a = desc(sm), b = desc(sm + 2048);
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS; it++) {
+#pragma unroll
+        for (int c = 0; c < CH; c++) mma_f16_16(d, a, b);
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int i = 0; i < 8; i++) s += d[i];
+    if (s != 0.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+__device__ __forceinline__ void mma_f16_32(float (&d)[16], uint64_t a, uint64_t b)
+{
+    asm volatile("wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, %16, %17, 1, 1, 1, 0, 0;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "l"(a), "l"(b));
+}
+__global__ void __launch_bounds__(128) k_f16_32(unsigned long long *cyc, float *sink)
+{
+    __shared__ __align__(128) uint8_t sm[2048 + 256 * 32];
+    for (int i = threadIdx.x; i < (int)sizeof(sm) / 4; i += 128) ((uint32_t *)sm)[i] = 0x3a2b1c0du * (i + 1) & 0x3f3f3f3fu;
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    __syncthreads();
+    float d[16];
+    for (int i = 0; i < 16; i++) d[i] = 0.f;
+    const uint64_t a = desc(sm), b = desc(sm + 2048);
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS; it++) {
+#pragma unroll
+        for (int c = 0; c < CH; c++) mma_f16_32(d, a, b);
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int i = 0; i < 16; i++) s += d[i];
+    if (s != 0.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+__device__ __forceinline__ void mma_f16_64(float (&d)[32], uint64_t a, uint64_t b)
+{
+    asm volatile("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, 1, 1, 1, 0, 0;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+        : "l"(a), "l"(b));
+}
+__global__ void __launch_bounds__(128) k_f16_64(unsigned long long *cyc, float *sink)
+{
+    __shared__ __align__(128) uint8_t sm[2048 + 256 * 32];
+    for (int i = threadIdx.x; i < (int)sizeof(sm) / 4; i += 128) ((uint32_t *)sm)[i] = 0x3a2b1c0du * (i + 1) & 0x3f3f3f3fu;
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    __syncthreads();
+    float d[32];
+    for (int i = 0; i < 32; i++) d[i] = 0.f;
+    const uint64_t a = desc(sm), b = desc(sm + 2048);
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS; it++) {
+#pragma unroll
+        for (int c = 0; c < CH; c++) mma_f16_64(d, a, b);
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int i = 0; i < 32; i++) s += d[i];
+    if (s != 0.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+__device__ __forceinline__ void mma_f16_128(float (&d)[64], uint64_t a, uint64_t b)
+{
+    asm volatile("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, %64, %65, 1, 1, 1, 0, 0;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "l"(a), "l"(b));
+}
+__global__ void __launch_bounds__(128) k_f16_128(unsigned long long *cyc, float *sink)
+{
+    __shared__ __align__(128) uint8_t sm[2048 + 256 * 32];
+    for (int i = threadIdx.x; i < (int)sizeof(sm) / 4; i += 128) ((uint32_t *)sm)[i] = 0x3a2b1c0du * (i + 1) & 0x3f3f3f3fu;
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    __syncthreads();
+    float d[64];
+    for (int i = 0; i < 64; i++) d[i] = 0.f;
+    const uint64_t a = desc(sm), b = desc(sm + 2048);
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS; it++) {
+#pragma unroll
+        for (int c = 0; c < CH; c++) mma_f16_128(d, a, b);
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int i = 0; i < 64; i++) s += d[i];
+    if (s != 0.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+__device__ __forceinline__ void mma_f16_256(float (&d)[128], uint64_t a, uint64_t b)
+{
+    asm volatile("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63,%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82,%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,%104,%105,%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119,%120,%121,%122,%123,%124,%125,%126,%127}, %128, %129, 1, 1, 1, 0, 0;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+        : "l"(a), "l"(b));
+}
+__global__ void __launch_bounds__(128) k_f16_256(unsigned long long *cyc, float *sink)
+{
+    __shared__ __align__(128) uint8_t sm[2048 + 256 * 32];
+    for (int i = threadIdx.x; i < (int)sizeof(sm) / 4; i += 128) ((uint32_t *)sm)[i] = 0x3a2b1c0du * (i + 1) & 0x3f3f3f3fu;
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    __syncthreads();
+    float d[128];
+    for (int i = 0; i < 128; i++) d[i] = 0.f;
+    const uint64_t a = desc(sm), b = desc(sm + 2048);
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS; it++) {
+#pragma unroll
+        for (int c = 0; c < CH; c++) mma_f16_256(d, a, b);
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int i = 0; i < 128; i++) s += d[i];
+    if (s != 0.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+
+// mma.sync baselines: 4 warps a block, CH independent accumulators a warp
+__global__ void __launch_bounds__(128) k_sync_f16(unsigned long long *cyc, float *sink)
+{
+    float d[CH][4] = {};
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS * 4; it++)
+#pragma unroll
+        for (int c = 0; c < CH; c++) {
+            /* operands that change every product: nothing to hoist (e4m3: the conversions stay in the loop) */
+            const uint32_t a0 = (it * CH + c) * 0x01010101u ^ threadIdx.x, a1 = a0 + 0x01010101u, a2 = a0 ^ 0x02020202u,
+                           a3 = a0 + 0x03030303u, b0 = a0 ^ 0x04040404u, b1 = a0 + 0x05050505u;
+            asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                         : "+f"(d[c][0]), "+f"(d[c][1]), "+f"(d[c][2]), "+f"(d[c][3])
+                         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+        }
+    __syncthreads();
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int c = 0; c < CH; c++) s += d[c][0] + d[c][1] + d[c][2] + d[c][3];
+    if (s == 123.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+__global__ void __launch_bounds__(128) k_sync_e4m3(unsigned long long *cyc, float *sink)
+{
+    float d[CH][4] = {};
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS * 4; it++)
+#pragma unroll
+        for (int c = 0; c < CH; c++) {
+            /* operands that change every product: nothing to hoist (e4m3: the conversions stay in the loop) */
+            const uint32_t a0 = (it * CH + c) * 0x01010101u ^ threadIdx.x, a1 = a0 + 0x01010101u, a2 = a0 ^ 0x02020202u,
+                           a3 = a0 + 0x03030303u, b0 = a0 ^ 0x04040404u, b1 = a0 + 0x05050505u;
+            asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                         : "+f"(d[c][0]), "+f"(d[c][1]), "+f"(d[c][2]), "+f"(d[c][3])
+                         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+        }
+    __syncthreads();
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int c = 0; c < CH; c++) s += d[c][0] + d[c][1] + d[c][2] + d[c][3];
+    if (s == 123.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+
+
+// fp8_wgmma's shapes (variants/mla_wgmma.h): m64n16k32 with A (kv rows x dims) in its
+// layout (LBO 1040, SBO 128) or compact (LBO 128, SBO 256), or A from registers; a tile's
+// 18 Q.K products issued and drained (wait 0) each tile, or pipelined (wait 1)
+template <int MODE> /* 0: v8 layout pipelined, 1: v8 layout drained per 18, 2: compact drained, 3: registers drained */
+__global__ void __launch_bounds__(128) k_v8(unsigned long long *cyc, float *sink)
+{
+    __shared__ __align__(128) uint8_t sm[4096 + 1024];
+    for (int i = threadIdx.x; i < (int)sizeof(sm) / 4; i += 128) ((uint32_t *)sm)[i] = 0x3a2b1c0du * (i + 1) & 0x3f3f3f3fu;
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    __syncthreads();
+    float d[8] = {};
+    const uint64_t a = MODE <= 1 ? desc(sm, 1040, 128) : desc(sm), b = desc(sm + 4096);
+    const uint32_t r0 = threadIdx.x * 0x01010101u & 0x3f3f3f3fu, r1 = r0 ^ 0x01010101u, r2 = r0 ^ 0x02020202u, r3 = r0 ^ 0x03030303u;
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS; it++) {
+        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+        for (int c = 0; c < 18; c++) {
+            if (MODE == 3)
+                asm volatile("wgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e4m3 {%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9,%10,%11}, %12, 1, 1, 1;\n"
+                             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+                             : "r"(r0), "r"(r1), "r"(r2), "r"(r3), "l"(b));
+            else
+                mma_e4m3_16(d, a, b);
+        }
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        if (MODE == 0) asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+        else asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int i = 0; i < 8; i++) s += d[i];
+    if (s == 123.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+
+typedef void (*kfn)(unsigned long long *, float *);
+static double rate(kfn k, int per_sm, double macs_per_block, int sms, unsigned long long *cyc, float *sink)
+{
+    const int nb = sms * per_sm;
+    k<<<nb, 128>>>(cyc, sink); /* warm */
+    k<<<nb, 128>>>(cyc, sink);
+    if (cudaDeviceSynchronize() != cudaSuccess) { printf("launch failed: %s\n", cudaGetErrorString(cudaGetLastError())); return 0; }
+    static unsigned long long h[4096];
+    cudaMemcpy(h, cyc, nb * sizeof(*h), cudaMemcpyDeviceToHost);
+    double mx = 0; /* the slowest block: blocks of an SM overlap */
+    for (int i = 0; i < nb; i++) mx = h[i] > mx ? h[i] : mx;
+    return macs_per_block * per_sm / mx;
+}
+int main()
+{
+    int dev = 0, sms = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    unsigned long long *cyc; float *sink;
+    cudaMalloc(&cyc, 4096 * sizeof(*cyc)); cudaMalloc(&sink, 4096 * sizeof(float));
+    printf("dense multiply-adds a clock and SM (one warpgroup a block; blocks an SM: 1 | 2)\n");
+    printf("%-28s %10s %10s\n", "instruction", "1", "2");
+    { const double m = 64.0 * 16 * 32 * CH * ITERS; printf("%-28s %10.0f %10.0f\n", "wgmma m64n16k32 e4m3", rate(k_e4m3_16, 1, m, sms, cyc, sink), rate(k_e4m3_16, 2, m, sms, cyc, sink)); }
+    { const double m = 64.0 * 32 * 32 * CH * ITERS; printf("%-28s %10.0f %10.0f\n", "wgmma m64n32k32 e4m3", rate(k_e4m3_32, 1, m, sms, cyc, sink), rate(k_e4m3_32, 2, m, sms, cyc, sink)); }
+    { const double m = 64.0 * 64 * 32 * CH * ITERS; printf("%-28s %10.0f %10.0f\n", "wgmma m64n64k32 e4m3", rate(k_e4m3_64, 1, m, sms, cyc, sink), rate(k_e4m3_64, 2, m, sms, cyc, sink)); }
+    { const double m = 64.0 * 128 * 32 * CH * ITERS; printf("%-28s %10.0f %10.0f\n", "wgmma m64n128k32 e4m3", rate(k_e4m3_128, 1, m, sms, cyc, sink), rate(k_e4m3_128, 2, m, sms, cyc, sink)); }
+    { const double m = 64.0 * 256 * 32 * CH * ITERS; printf("%-28s %10.0f %10.0f\n", "wgmma m64n256k32 e4m3", rate(k_e4m3_256, 1, m, sms, cyc, sink), rate(k_e4m3_256, 2, m, sms, cyc, sink)); }
+    { const double m = 64.0 * 16 * 16 * CH * ITERS; printf("%-28s %10.0f %10.0f\n", "wgmma m64n16k16 f16", rate(k_f16_16, 1, m, sms, cyc, sink), rate(k_f16_16, 2, m, sms, cyc, sink)); }
+    { const double m = 64.0 * 32 * 16 * CH * ITERS; printf("%-28s %10.0f %10.0f\n", "wgmma m64n32k16 f16", rate(k_f16_32, 1, m, sms, cyc, sink), rate(k_f16_32, 2, m, sms, cyc, sink)); }
+    { const double m = 64.0 * 64 * 16 * CH * ITERS; printf("%-28s %10.0f %10.0f\n", "wgmma m64n64k16 f16", rate(k_f16_64, 1, m, sms, cyc, sink), rate(k_f16_64, 2, m, sms, cyc, sink)); }
+    { const double m = 64.0 * 128 * 16 * CH * ITERS; printf("%-28s %10.0f %10.0f\n", "wgmma m64n128k16 f16", rate(k_f16_128, 1, m, sms, cyc, sink), rate(k_f16_128, 2, m, sms, cyc, sink)); }
+    { const double m = 64.0 * 256 * 16 * CH * ITERS; printf("%-28s %10.0f %10.0f\n", "wgmma m64n256k16 f16", rate(k_f16_256, 1, m, sms, cyc, sink), rate(k_f16_256, 2, m, sms, cyc, sink)); }
+    { const double m = 4.0 * 16 * 8 * 16 * CH * ITERS * 4; printf("%-28s %10.0f %10.0f\n", "mma.sync m16n8k16 f16", rate(k_sync_f16, 1, m, sms, cyc, sink), rate(k_sync_f16, 2, m, sms, cyc, sink)); }
+    { const double m = 4.0 * 16 * 8 * 32 * CH * ITERS * 4; printf("%-28s %10.0f %10.0f\n", "mma.sync m16n8k32 e4m3", rate(k_sync_e4m3, 1, m, sms, cyc, sink), rate(k_sync_e4m3, 2, m, sms, cyc, sink)); }
+    printf("a tile's 18 Q.K products of fp8_wgmma (m64n16k32), cycles a tile (1 | 2 blocks an SM):\n");
+    const char *nm[4] = {"its layout, pipelined", "its layout, drained", "compact, drained", "A in registers, drained"};
+    kfn kv[4] = {k_v8<0>, k_v8<1>, k_v8<2>, k_v8<3>};
+    for (int m = 0; m < 4; m++) {
+        const double mac = 64.0 * 16 * 32 * 18 * ITERS;
+        const double r1 = rate(kv[m], 1, mac, sms, cyc, sink), r2 = rate(kv[m], 2, mac, sms, cyc, sink);
+        printf("%-28s %10.0f %10.0f\n", nm[m], 64.0 * 16 * 32 * 18 / r1, 2 * 64.0 * 16 * 32 * 18 / r2);
+    }
+    return 0;
+}
