@@ -3,11 +3,12 @@
 // heads are N; N = 64..256 if kv rows or dims are N and the heads are padded
 // to M = 64), e4m3 (m64nNk32) and f16 (m64nNk16), both operands from shared
 // memory (no-swizzle K-major), one or two warpgroups an SM, against mma.sync
-// (f16 m16n8k16; e4m3 m16n8k32, which Hopper emulates). Prints dense
+// f16 m16n8k16 (the fp8 core's product after its e4m3 -> f16 unpack; Hopper
+// runs mma.sync e4m3 as such unpacks and f16 products). Prints dense
 // multiply-adds a clock and SM. Build and run on an H100/H200:
-//   nvcc -O3 -arch=sm_90a -o wgmma_n_bench papers/microbench/wgmma_n_bench.cu && ./wgmma_n_bench
-// Generated shapes: one wgmma instruction per N (the accumulator is N / 2
-// registers a thread). Measured on the H200: papers/reports (see perf-notes v15).
+//   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -o wgmma_n_bench papers/microbench/wgmma_n_bench.cu && ./wgmma_n_bench
+// Written by wgmma_n_bench_gen.py beside it: one wgmma instruction per N (the accumulator is N / 2
+// registers a thread). Measured on the H200: papers/reports/h200-2026-12-01zk/README.md
 #include <cstdio>
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -325,13 +326,11 @@ __global__ void __launch_bounds__(128) k_f16_256(unsigned long long *cyc, float 
 __global__ void __launch_bounds__(128) k_sync_f16(unsigned long long *cyc, float *sink)
 {
     float d[CH][4] = {};
+    uint32_t a0 = threadIdx.x, a1 = 1, a2 = 2, a3 = 3, b0 = 4, b1 = 5;
     const unsigned long long t0 = clock64();
     for (int it = 0; it < ITERS * 4; it++)
 #pragma unroll
         for (int c = 0; c < CH; c++) {
-            /* operands that change every product: nothing to hoist (e4m3: the conversions stay in the loop) */
-            const uint32_t a0 = (it * CH + c) * 0x01010101u ^ threadIdx.x, a1 = a0 + 0x01010101u, a2 = a0 ^ 0x02020202u,
-                           a3 = a0 + 0x03030303u, b0 = a0 ^ 0x04040404u, b1 = a0 + 0x05050505u;
             asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
                          : "+f"(d[c][0]), "+f"(d[c][1]), "+f"(d[c][2]), "+f"(d[c][3])
                          : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
@@ -343,28 +342,6 @@ __global__ void __launch_bounds__(128) k_sync_f16(unsigned long long *cyc, float
     if (s == 123.f) sink[threadIdx.x] = s;
     if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
 }
-__global__ void __launch_bounds__(128) k_sync_e4m3(unsigned long long *cyc, float *sink)
-{
-    float d[CH][4] = {};
-    const unsigned long long t0 = clock64();
-    for (int it = 0; it < ITERS * 4; it++)
-#pragma unroll
-        for (int c = 0; c < CH; c++) {
-            /* operands that change every product: nothing to hoist (e4m3: the conversions stay in the loop) */
-            const uint32_t a0 = (it * CH + c) * 0x01010101u ^ threadIdx.x, a1 = a0 + 0x01010101u, a2 = a0 ^ 0x02020202u,
-                           a3 = a0 + 0x03030303u, b0 = a0 ^ 0x04040404u, b1 = a0 + 0x05050505u;
-            asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                         : "+f"(d[c][0]), "+f"(d[c][1]), "+f"(d[c][2]), "+f"(d[c][3])
-                         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-        }
-    __syncthreads();
-    const unsigned long long t1 = clock64();
-    float s = 0.f;
-    for (int c = 0; c < CH; c++) s += d[c][0] + d[c][1] + d[c][2] + d[c][3];
-    if (s == 123.f) sink[threadIdx.x] = s;
-    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
-}
-
 
 // fp8_wgmma's shapes (variants/mla_wgmma.h): m64n16k32 with A (kv rows x dims) in its
 // layout (LBO 1040, SBO 128) or compact (LBO 128, SBO 256), or A from registers; a tile's
@@ -437,7 +414,6 @@ int main()
     { const double m = 64.0 * 128 * 16 * CH * ITERS; printf("%-28s %10.0f %10.0f\n", "wgmma m64n128k16 f16", rate(k_f16_128, 1, m, sms, cyc, sink), rate(k_f16_128, 2, m, sms, cyc, sink)); }
     { const double m = 64.0 * 256 * 16 * CH * ITERS; printf("%-28s %10.0f %10.0f\n", "wgmma m64n256k16 f16", rate(k_f16_256, 1, m, sms, cyc, sink), rate(k_f16_256, 2, m, sms, cyc, sink)); }
     { const double m = 4.0 * 16 * 8 * 16 * CH * ITERS * 4; printf("%-28s %10.0f %10.0f\n", "mma.sync m16n8k16 f16", rate(k_sync_f16, 1, m, sms, cyc, sink), rate(k_sync_f16, 2, m, sms, cyc, sink)); }
-    { const double m = 4.0 * 16 * 8 * 32 * CH * ITERS * 4; printf("%-28s %10.0f %10.0f\n", "mma.sync m16n8k32 e4m3", rate(k_sync_e4m3, 1, m, sms, cyc, sink), rate(k_sync_e4m3, 2, m, sms, cyc, sink)); }
     printf("a tile's 18 Q.K products of fp8_wgmma (m64n16k32), cycles a tile (1 | 2 blocks an SM):\n");
     const char *nm[4] = {"its layout, pipelined", "its layout, drained", "compact, drained", "A in registers, drained"};
     kfn kv[4] = {k_v8<0>, k_v8<1>, k_v8<2>, k_v8<3>};

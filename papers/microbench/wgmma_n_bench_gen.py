@@ -1,0 +1,162 @@
+# wgmma_n_bench_gen.py: writes wgmma_n_bench.cu (one kernel per shape: the inline PTX of an
+# m64nN accumulator lists N / 2 registers). Run: python3 papers/microbench/wgmma_n_bench_gen.py
+Ns=[16,32,64,128,256]
+out=[]
+out.append(r'''// wgmma_n_bench.cu: the rate of Hopper's warpgroup MMA against its N (the
+// shape question of mlabench's native fp8 path: at 16 heads, N = 16 if the
+// heads are N; N = 64..256 if kv rows or dims are N and the heads are padded
+// to M = 64), e4m3 (m64nNk32) and f16 (m64nNk16), both operands from shared
+// memory (no-swizzle K-major), one or two warpgroups an SM, against mma.sync
+// f16 m16n8k16 (the fp8 core's product after its e4m3 -> f16 unpack; Hopper
+// runs mma.sync e4m3 as such unpacks and f16 products). Prints dense
+// multiply-adds a clock and SM. Build and run on an H100/H200:
+//   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -o wgmma_n_bench papers/microbench/wgmma_n_bench.cu && ./wgmma_n_bench
+// Written by wgmma_n_bench_gen.py beside it: one wgmma instruction per N (the accumulator is N / 2
+// registers a thread). Measured on the H200: papers/reports/h200-2026-12-01zk/README.md
+#include <cstdio>
+#include <cstdint>
+#include <cuda_runtime.h>
+
+#define CH 16      // wgmmas a group (one accumulator: the tensor pipe chains them)
+#define ITERS 256  // groups a warpgroup
+
+__device__ __forceinline__ uint64_t desc(const void *p, uint32_t lbo = 128, uint32_t sbo = 256)
+{
+    const uint32_t a = (uint32_t)__cvta_generic_to_shared(p);
+    return (uint64_t)((a & 0x3FFFF) >> 4) | ((uint64_t)((lbo >> 4) & 0x3FFF) << 16) | ((uint64_t)((sbo >> 4) & 0x3FFF) << 32);
+}
+''')
+for kind in ['e4m3','f16']:
+    for N in Ns:
+        R=N//2
+        regs=','.join('%%%d'%i for i in range(R))
+        outs=', '.join('"+f"(d[%d])'%i for i in range(R))
+        if kind=='e4m3':
+            ins='wgmma.mma_async.sync.aligned.m64n%dk32.f32.e4m3.e4m3 {%s}, %%%d, %%%d, 1, 1, 1;\\n'%(N,regs,R,R+1)
+        else:
+            ins='wgmma.mma_async.sync.aligned.m64n%dk16.f32.f16.f16 {%s}, %%%d, %%%d, 1, 1, 1, 0, 0;\\n'%(N,regs,R,R+1)
+        out.append('__device__ __forceinline__ void mma_%s_%d(float (&d)[%d], uint64_t a, uint64_t b)\n{\n    asm volatile("%s"\n        : %s\n        : "l"(a), "l"(b));\n}\n'%(kind,N,R,ins,outs))
+        out.append('''__global__ void __launch_bounds__(128) k_%s_%d(unsigned long long *cyc, float *sink)
+{
+    __shared__ __align__(128) uint8_t sm[2048 + 256 * 32];
+    for (int i = threadIdx.x; i < (int)sizeof(sm) / 4; i += 128) ((uint32_t *)sm)[i] = 0x3a2b1c0du * (i + 1) & 0x3f3f3f3fu;
+    asm volatile("fence.proxy.async.shared::cta;\\n" ::: "memory");
+    __syncthreads();
+    float d[%d];
+    for (int i = 0; i < %d; i++) d[i] = 0.f;
+    const uint64_t a = desc(sm), b = desc(sm + 2048);
+    asm volatile("wgmma.fence.sync.aligned;\\n" ::: "memory");
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS; it++) {
+#pragma unroll
+        for (int c = 0; c < CH; c++) mma_%s_%d(d, a, b);
+        asm volatile("wgmma.commit_group.sync.aligned;\\n" ::: "memory");
+        asm volatile("wgmma.wait_group.sync.aligned 1;\\n" ::: "memory");
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\\n" ::: "memory");
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int i = 0; i < %d; i++) s += d[i];
+    if (s != 0.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+'''%(kind,N,R,R,kind,N,R))
+out.append(r'''
+// mma.sync baselines: 4 warps a block, CH independent accumulators a warp
+__global__ void __launch_bounds__(128) k_sync_f16(unsigned long long *cyc, float *sink)
+{
+    float d[CH][4] = {};
+    uint32_t a0 = threadIdx.x, a1 = 1, a2 = 2, a3 = 3, b0 = 4, b1 = 5;
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS * 4; it++)
+#pragma unroll
+        for (int c = 0; c < CH; c++) {
+            asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                         : "+f"(d[c][0]), "+f"(d[c][1]), "+f"(d[c][2]), "+f"(d[c][3])
+                         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+        }
+    __syncthreads();
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int c = 0; c < CH; c++) s += d[c][0] + d[c][1] + d[c][2] + d[c][3];
+    if (s == 123.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+
+// fp8_wgmma's shapes (variants/mla_wgmma.h): m64n16k32 with A (kv rows x dims) in its
+// layout (LBO 1040, SBO 128) or compact (LBO 128, SBO 256), or A from registers; a tile's
+// 18 Q.K products issued and drained (wait 0) each tile, or pipelined (wait 1)
+template <int MODE> /* 0: v8 layout pipelined, 1: v8 layout drained per 18, 2: compact drained, 3: registers drained */
+__global__ void __launch_bounds__(128) k_v8(unsigned long long *cyc, float *sink)
+{
+    __shared__ __align__(128) uint8_t sm[4096 + 1024];
+    for (int i = threadIdx.x; i < (int)sizeof(sm) / 4; i += 128) ((uint32_t *)sm)[i] = 0x3a2b1c0du * (i + 1) & 0x3f3f3f3fu;
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    __syncthreads();
+    float d[8] = {};
+    const uint64_t a = MODE <= 1 ? desc(sm, 1040, 128) : desc(sm), b = desc(sm + 4096);
+    const uint32_t r0 = threadIdx.x * 0x01010101u & 0x3f3f3f3fu, r1 = r0 ^ 0x01010101u, r2 = r0 ^ 0x02020202u, r3 = r0 ^ 0x03030303u;
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS; it++) {
+        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+        for (int c = 0; c < 18; c++) {
+            if (MODE == 3)
+                asm volatile("wgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e4m3 {%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9,%10,%11}, %12, 1, 1, 1;\n"
+                             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+                             : "r"(r0), "r"(r1), "r"(r2), "r"(r3), "l"(b));
+            else
+                mma_e4m3_16(d, a, b);
+        }
+        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+        if (MODE == 0) asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+        else asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    }
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int i = 0; i < 8; i++) s += d[i];
+    if (s == 123.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+
+typedef void (*kfn)(unsigned long long *, float *);
+static double rate(kfn k, int per_sm, double macs_per_block, int sms, unsigned long long *cyc, float *sink)
+{
+    const int nb = sms * per_sm;
+    k<<<nb, 128>>>(cyc, sink); /* warm */
+    k<<<nb, 128>>>(cyc, sink);
+    if (cudaDeviceSynchronize() != cudaSuccess) { printf("launch failed: %s\n", cudaGetErrorString(cudaGetLastError())); return 0; }
+    static unsigned long long h[4096];
+    cudaMemcpy(h, cyc, nb * sizeof(*h), cudaMemcpyDeviceToHost);
+    double mx = 0; /* the slowest block: blocks of an SM overlap */
+    for (int i = 0; i < nb; i++) mx = h[i] > mx ? h[i] : mx;
+    return macs_per_block * per_sm / mx;
+}
+int main()
+{
+    int dev = 0, sms = 0;
+    cudaGetDevice(&dev);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    unsigned long long *cyc; float *sink;
+    cudaMalloc(&cyc, 4096 * sizeof(*cyc)); cudaMalloc(&sink, 4096 * sizeof(float));
+    printf("dense multiply-adds a clock and SM (one warpgroup a block; blocks an SM: 1 | 2)\n");
+    printf("%-28s %10s %10s\n", "instruction", "1", "2");
+''')
+for kind,K in [('e4m3',32),('f16',16)]:
+    for N in Ns:
+        out.append('    { const double m = 64.0 * %d * %d * CH * ITERS; printf("%%-28s %%10.0f %%10.0f\\n", "wgmma m64n%dk%d %s", rate(k_%s_%d, 1, m, sms, cyc, sink), rate(k_%s_%d, 2, m, sms, cyc, sink)); }\n'%(N,K,N,K,kind,kind,N,kind,N))
+out.append('''    { const double m = 4.0 * 16 * 8 * 16 * CH * ITERS * 4; printf("%-28s %10.0f %10.0f\\n", "mma.sync m16n8k16 f16", rate(k_sync_f16, 1, m, sms, cyc, sink), rate(k_sync_f16, 2, m, sms, cyc, sink)); }
+    printf("a tile's 18 Q.K products of fp8_wgmma (m64n16k32), cycles a tile (1 | 2 blocks an SM):\\n");
+    const char *nm[4] = {"its layout, pipelined", "its layout, drained", "compact, drained", "A in registers, drained"};
+    kfn kv[4] = {k_v8<0>, k_v8<1>, k_v8<2>, k_v8<3>};
+    for (int m = 0; m < 4; m++) {
+        const double mac = 64.0 * 16 * 32 * 18 * ITERS;
+        const double r1 = rate(kv[m], 1, mac, sms, cyc, sink), r2 = rate(kv[m], 2, mac, sms, cyc, sink);
+        printf("%-28s %10.0f %10.0f\\n", nm[m], 64.0 * 16 * 32 * 18 / r1, 2 * 64.0 * 16 * 32 * 18 / r2);
+    }
+    return 0;
+}
+''')
+import os; open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'wgmma_n_bench.cu'), 'w').write(''.join(out))
