@@ -81,17 +81,19 @@ mlab_gpu_validate(gpu_validate_tmap_off "MLAB_TMAP=off" --splits 4 ${_gd}/varlen
 # ragged batches run the split plan by default (splits.h, mlab_plan_splits;
 # validate_awkward's varlen and q3_causal run it): the uniform split rule on
 # them too (MLAB_PLAN=off), and the plan's merge negative control without a
-# forced split count; and the plan ran: on varlen (16 rows of 0..4096 rows)
-# the grid is fewer blocks than rows x splits for every mla_decode variant
+# forced split count (also fp8_xcd's table placed by XCD with its placed
+# combine, and fp8_wgmma's decode); and the plan ran: on varlen (16 rows of
+# 0..4096 rows) every variant's grid is fewer blocks than the uniform grid
+# (rows x splits; fp8_xcd: padded to whole XCD rounds, xcd_map.h)
 mlab_gpu_validate(gpu_validate_plan_off "MLAB_PLAN=off" ${_gd}/varlen.h5 ${_gd}/q3_causal.h5)
-foreach(_v fp8 bf16)
+foreach(_v fp8 bf16 fp8_xcd fp8_wgmma)
   add_test(NAME gpu_negative_control_merge_plan_${_v} COMMAND sh -c
            "out=$(MLAB_FAULT=merge ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants ${_v} ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 5 ] && { echo 'caught (exit 5)'; exit 0; }; echo \"not caught: exit $rc\"; exit 1")
   set_tests_properties(gpu_negative_control_merge_plan_${_v} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
                        SKIP_RETURN_CODE 77)
 endforeach()
 add_test(NAME gpu_plan_ran COMMAND sh -c
-         "f=${CMAKE_BINARY_DIR}/plan_ran.h5; rm -f $f; ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet ${_gd}/varlen.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu' and x['variant'] not in ('fp8_xcd','fp8_wgmma')]; bad=[(x['variant'],x['grid'],x['total_q'],x['splits']) for x in r if int(x['grid'])>=int(x['total_q'])*int(x['splits'])]; print(len(r),'rows; uniform grids:',bad); sys.exit(1 if bad or not r else 0)\"")
+         "f=${CMAKE_BINARY_DIR}/plan_ran.h5; rm -f $f; ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet ${_gd}/varlen.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; q=lambda x: 8*((int(x['total_q'])+7)//8) if x['variant']=='fp8_xcd' else int(x['total_q']); bad=[(x['variant'],x['grid'],x['total_q'],x['splits']) for x in r if int(x['grid'])>=q(x)*int(x['splits'])]; print(len(r),'rows; uniform grids:',bad); sys.exit(1 if bad or not r else 0)\"")
 set_tests_properties(gpu_plan_ran PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_AMAX, MLAB_TMAP, MLAB_PLAN)
 # is refused with exit 2 and a line naming it, never run some other way

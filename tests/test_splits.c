@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "variants/splits.h"
+#include "variants/xcd_map.h"
 #include "mlab_check.h" // check, failed, checked
 
 int main(void)
@@ -89,6 +90,38 @@ int main(void)
         check(oks, "ragged plans: the returned stride is the largest row's splits");
         check(mlab_plan_splits(0, n, 132, 2, sp) == 0 && mlab_plan_splits(3, NULL, 132, 2, sp) == 0,
               "bad input: 0");
+    }
+    /* the plan's table (mlab_plan_table): every (row, split) exactly once; in
+     * row order without XCDs; placed, each on its row's XCD (block b % xcds) */
+    {
+        static int s[70], w[2 * 80 * 64], seen[70][64];
+        unsigned x = 777;
+        int ok_once = 1, ok_xcd = 1, ok_order = 1, ok_grid = 1;
+        for (int trial = 0; trial < 200; trial++) {
+            const int W = 1 + (int)((x = x * 1103515245u + 12345u) >> 16) % 70;
+            const int xcds = trial % 3 == 0 ? 1 : 8;
+            int total = 0;
+            for (int i = 0; i < W; i++) total += s[i] = 1 + (int)((x = x * 1103515245u + 12345u) >> 16) % 64;
+            const int nb = mlab_plan_table(W, s, xcds, w);
+            ok_grid &= nb >= total && nb <= mlab_plan_table_max(W, xcds) && (xcds == 1 ? nb == total : nb % xcds == 0);
+            for (int i = 0; i < W; i++)
+                for (int k = 0; k < 64; k++) seen[i][k] = 0;
+            for (int b = 0; b < nb; b++) {
+                const int r = w[2 * b], k = w[2 * b + 1];
+                if (r < 0) continue; /* padding */
+                if (r >= W || k < 0 || k >= s[r]) { ok_once = 0; continue; }
+                seen[r][k]++;
+                ok_xcd &= xcds == 1 || b % xcds == mlab_xcd_of_row(r, W, xcds);
+                ok_order &= xcds > 1 || b == 0 || w[2 * b - 2] < r || (w[2 * b - 2] == r && w[2 * b - 1] == k - 1);
+            }
+            for (int i = 0; i < W; i++)
+                for (int k = 0; k < s[i]; k++) ok_once &= seen[i][k] == 1;
+        }
+        check(ok_once, "plan tables: every (row, split) once, nothing else but padding");
+        check(ok_grid, "plan tables: the grid holds every block, within mlab_plan_table_max, whole XCD rounds");
+        check(ok_xcd, "plan tables placed by XCD: block b runs a row of XCD b % 8");
+        check(ok_order, "plan tables without XCDs: rows in order, a row's splits together");
+        check(mlab_plan_table(0, s, 8, w) == 0 && mlab_plan_table(2, NULL, 1, w) == 0, "plan tables: bad input 0");
     }
     printf("test_splits: %d checks, %d failed\n", checked, failed);
     return failed ? 1 : 0;

@@ -148,7 +148,7 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
     }
     hipError_t e;
     const bool place = XCD && p->xcd_count > 1;
-    const int grid = p->blk_work ? p->plan_blocks /* a ragged batch's plan (never placed) */
+    const int grid = p->blk_work ? p->plan_blocks /* a ragged batch's plan (fp8_xcd's placed, padded: splits.h) */
                      : place     ? mlab_xcd_grid(p->total_q, p->splits, p->xcd_count)
                                  : p->total_q * p->splits;
     /* the cluster merge: a row's split blocks one cluster (the runner sets

@@ -1238,15 +1238,17 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     MLAB_TR(unsigned long long tr0 = mlab_gtime(), tr1 = 0, tr2 = 0, tr3 = 0, tr4 = 0;)
 
     int work = blockIdx.x;
-    if (XCD && p.xcd_count > 1) { /* the row's splits on one XCD; padding blocks return */
+    if (XCD && p.xcd_count > 1 && !p.blk_work) { /* the row's splits on one XCD; padding blocks return */
         work = mlab_xcd_work(work, p.total_q, p.splits, p.xcd_count);
         if (work < 0) return;
     }
     /* the block's (row, split) and the row's splits: uniform (work / splits), or
-     * a ragged batch's plan (mla_params.blk_work, row_splits: splits.h) */
+     * a ragged batch's plan (mla_params.blk_work, row_splits: splits.h; fp8_xcd's
+     * placed by XCD already, with padding blocks that return) */
     int tok = work / p.splits, split = work % p.splits, S = p.splits;
     if (p.blk_work) {
         const int2 w = ((const int2 *)p.blk_work)[work];
+        if (XCD && w.x < 0) return; /* (only fp8_xcd's table has padding) */
         tok = w.x;
         split = w.y;
         S = p.row_splits[tok];

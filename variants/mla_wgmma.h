@@ -257,9 +257,10 @@ MLAB_DEV void wg_pv(wg_state &st, const uint8_t *tile, uint64_t dp)
 
 /* the end of consumer 0 (the merged state): row sums over the warpgroup
  * (red: 16 heads x 4 warps, barrier WG_BAR_CONS(0)), then O / l as bf16
- * (splits == 1) or f16 partials in units of kv_scale + log2-sum-exp2 */
+ * (the row's splits S == 1) or f16 partials in units of kv_scale +
+ * log2-sum-exp2 (at row stride p.splits, the largest S of a plan) */
 template <bool FAST>
-MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split, float *red)
+MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split, int S, float *red)
 {
     const int warp = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2;
 #pragma unroll
@@ -278,7 +279,7 @@ MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split,
         lsum[k] = (w4.x + w4.y) + (w4.z + w4.w);
         rl[k] = lsum[k] > 0.f ? (FAST ? mlab_rcp_fast(lsum[k]) : mlab_rcp_rn(lsum[k])) : 0.f;
     }
-    const float vscale = p.splits == 1 ? p.kv_scale : 1.f; /* f16 partials: kv_scale units (the combine applies it) */
+    const float vscale = S == 1 ? p.kv_scale : 1.f; /* f16 partials: kv_scale units (the combine applies it) */
 #pragma unroll
     for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
@@ -289,14 +290,14 @@ MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split,
             for (int h = 0; h < 2; h++) {
                 const float x = st.o[mt][4 * (k >> 1) + 2 * h + (k & 1)] * vscale;
                 const float v = FAST ? x * rl[k] : mlab_div_rcp(x, lsum[k], rl[k]); /* = x / l */
-                bits |= (uint32_t)(p.splits == 1 ? mlab_f32_to_bf16_bits(v) : mlab_f32_to_f16_bits(v)) << (16 * h);
+                bits |= (uint32_t)(S == 1 ? mlab_f32_to_bf16_bits(v) : mlab_f32_to_f16_bits(v)) << (16 * h);
             }
-            uint16_t *d = p.splits == 1
+            uint16_t *d = S == 1
                               ? p.out + ((size_t)tok * MLA_H + hd) * MLA_DV + col
                               : p.part_o + (((size_t)tok * p.splits + split) * MLA_H + hd) * MLA_DV + col;
             *(uint32_t *)d = bits;
         }
-    if (p.splits > 1 && warp == 0 && g == 0)
+    if (S > 1 && warp == 0 && g == 0)
 #pragma unroll
         for (int k = 0; k < 4; k++) {
             float lse = -INFINITY;
@@ -338,11 +339,19 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
     WG_PROF(long long pc[6] = {0, 0, 0, 0, 0, 0}, pt = clock64(), pt0 = pt;
             auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };)
 
-    const int tok = blockIdx.x / p.splits, split = blockIdx.x % p.splits;
+    /* the block's (row, split) and the row's splits S: uniform, or a ragged
+     * batch's plan (mla_params.blk_work, row_splits: splits.h) */
+    int tok = blockIdx.x / p.splits, split = blockIdx.x % p.splits, S = p.splits;
+    if (p.blk_work) {
+        const int2 w = ((const int2 *)p.blk_work)[blockIdx.x];
+        tok = w.x;
+        split = w.y;
+        S = p.row_splits[tok];
+    }
     const int2 kvr = ((const int2 *)p.tok_kv)[tok]; /* first buffer row, visible rows (mla_params.h) */
     const int vis = kvr.y, first = kvr.x;
     const int ntiles = (vis + MLA_BN - 1) / MLA_BN;
-    const int per = (ntiles + p.splits - 1) / p.splits;
+    const int per = (ntiles + S - 1) / S;
     const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles), n = t1 - t0;
     const int rend = vis + (p.fault == 1 && vis > 0 ? 1 : 0); /* negative control: one row too many */
 
@@ -430,7 +439,7 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
                     const int k = 2 * (e >> 2) + (e & 1);
                     st.o[mt][e] = st.o[mt][e] * a0[k] + xs[(8 * mt + e) * 128 + t] * a1[k];
                 }
-            wg_epilogue<FAST>(p, st, tok, split, (float *)(smem + C::OFF_RED));
+            wg_epilogue<FAST>(p, st, tok, split, S, (float *)(smem + C::OFF_RED));
             WG_PROF(lap(4); if (tid == 0 && blockIdx.x % 37 == 0)
                 printf("wgprof block %d tiles %d: prologue %lld, wait %lld, qk %lld, softmax %lld, pv %lld, "
                        "epilogue %lld, all %lld cycles (consumer 0)\n", blockIdx.x, n, pc[5], pc[0], pc[1], pc[2],

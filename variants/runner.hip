@@ -466,7 +466,7 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         /* each row's tiles (the ragged plan's input) and whether they differ */
         g->row_tiles = (int *)malloc(sizeof(int) * (size_t)c->total_q);
         g->plan_s = (int *)malloc(sizeof(int) * (size_t)c->total_q);
-        g->plan_w = (int *)malloc(2 * sizeof(int) * (size_t)c->total_q * MLA_MAX_SPLITS);
+        g->plan_w = (int *)malloc(2 * sizeof(int) * (size_t)mlab_plan_table_max(c->total_q, MLAB_XCD_COUNT));
         if (!g->row_tiles || !g->plan_s || !g->plan_w) {
             snprintf(why, whylen, "out of host memory for the split plan of %d rows", c->total_q);
             goto out;
@@ -515,7 +515,9 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         ALLOC_COPY(kv_e8m0, const uint8_t *, he, rows * MLA_NBLK);
         ALLOC_COPY(tok_kv, const int32_t *, tk, 2 * sizeof(int32_t) * (size_t)c->total_q);
         /* the ragged plan's tables (filled by prepare when a plan applies) */
-        if ((rc = dev_alloc(g, &d, 2 * sizeof(int) * (size_t)c->total_q * MLA_MAX_SPLITS, why, whylen))) goto out;
+        if ((rc = dev_alloc(g, &d, 2 * sizeof(int) * (size_t)mlab_plan_table_max(c->total_q, MLAB_XCD_COUNT), why,
+                            whylen)))
+            goto out;
         g->d_plan_w = (int *)d;
         if ((rc = dev_alloc(g, &d, sizeof(int) * (size_t)c->total_q, why, whylen))) goto out;
         g->d_plan_s = (int *)d;
@@ -554,7 +556,7 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         p.sm_scale = c->sm_scale;
         p.kv_scale = c->kv_fp8_scale;
         p.fp8_max = c->fp8_fmt == MLAB_FP8_E4M3FN ? 448.f : 240.f;
-        p.xcd_count = 8;
+        p.xcd_count = MLAB_XCD_COUNT;
         /* mxfp4_e4m3's fast path holds E2M1 x 2^(e-127) in e4m3 exactly for
          * e - 127 in [-8, 6] (OCP) or [-9, 5] (fnuz): every scale of the case */
         {
@@ -657,9 +659,10 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     /* MLAB_PLAN=on|off: a ragged batch (rows of different lengths) runs the
      * split plan (splits.h, mlab_plan_splits: each row split so every block
      * gets about the same tiles; its tables copied here, outside the timed
-     * call), unless splits were forced (--splits), the variant places or
-     * merges its blocks its own way (fp8_xcd, fp8_wgmma, the one-launch
-     * merges), or MLAB_PLAN=off; uniform batches keep the split rule */
+     * call), unless splits were forced (--splits), the call merges in the
+     * decode (the one-launch merges), or MLAB_PLAN=off; uniform batches keep
+     * the split rule. fp8_xcd's table is placed by XCD (splits.h,
+     * mlab_plan_table: a row's blocks on the XCD of its placed combine) */
     p->blk_work = NULL;
     p->row_splits = NULL;
     p->plan_blocks = 0;
@@ -669,17 +672,12 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
             snprintf(why, whylen, "MLAB_PLAN=%.32s: expected on or off", pl);
             return MLAB_GPU_USAGE;
         }
-        if (g->ragged && !forced && !(pl && !strcmp(pl, "off")) && !v->combine_only && !v->xcd_placed &&
-            !p->merge_inline && !p->merge_cluster) {
+        if (g->ragged && !forced && !(pl && !strcmp(pl, "off")) && !p->merge_inline && !p->merge_cluster) {
             const int smax = mlab_plan_splits(g->total_q, g->row_tiles, g->sms, v->blocks_per_sm(), g->plan_s);
-            if (smax >= 1) {
-                int nb = 0;
-                for (int t = 0; t < g->total_q; t++)
-                    for (int k = 0; k < g->plan_s[t]; k++) {
-                        g->plan_w[2 * nb] = t;
-                        g->plan_w[2 * nb + 1] = k;
-                        nb++;
-                    }
+            const int nb = smax >= 1 ? mlab_plan_table(g->total_q, g->plan_s, v->xcd_placed ? p->xcd_count : 1,
+                                                       g->plan_w)
+                                     : 0;
+            if (nb >= 1) {
                 CK(hipMemcpy(g->d_plan_w, g->plan_w, 2 * sizeof(int) * (size_t)nb, hipMemcpyHostToDevice));
                 CK(hipMemcpy(g->d_plan_s, g->plan_s, sizeof(int) * (size_t)g->total_q, hipMemcpyHostToDevice));
                 p->blk_work = g->d_plan_w;

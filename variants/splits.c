@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "mla_params.h" /* MLA_MAX_SPLITS */
+#include "xcd_map.h"
 
 int mlab_choose_splits(int W, int T, int sms, int bps)
 {
@@ -77,6 +78,50 @@ int mlab_plan_splits(int W, const int *n, int sms, int bps, int *s)
         if (s[i] > smax) smax = s[i];
     }
     return smax;
+}
+
+int mlab_plan_table_max(int W, int xcds)
+{
+    return W < 1 ? 0 : mlab_xcd_grid(W, MLA_MAX_SPLITS, xcds);
+}
+
+int mlab_plan_table(int W, const int *s, int xcds, int *w)
+{
+    if (W < 1 || !s || !w)
+        return 0;
+    for (int i = 0; i < W; i++)
+        if (s[i] < 1 || s[i] > MLA_MAX_SPLITS)
+            return 0;
+    int nb = 0;
+    if (xcds <= 1) {
+        for (int i = 0; i < W; i++)
+            for (int k = 0; k < s[i]; k++, nb++) {
+                w[2 * nb] = i;
+                w[2 * nb + 1] = k;
+            }
+        return nb;
+    }
+    /* XCD x owns rows x RP .. x RP + RP - 1; its j-th block goes to b = j xcds + x */
+    const int rp = mlab_xcd_rows_per(W, xcds);
+    int most = 0;
+    for (int x = 0; x < xcds; x++) {
+        int n = 0;
+        for (int i = x * rp; i < W && i < (x + 1) * rp; i++) n += s[i];
+        if (n > most) most = n;
+    }
+    for (int b = 0; b < most * xcds; b++) {
+        w[2 * b] = -1;
+        w[2 * b + 1] = 0;
+    }
+    for (int x = 0; x < xcds; x++) {
+        int j = 0;
+        for (int i = x * rp; i < W && i < (x + 1) * rp; i++)
+            for (int k = 0; k < s[i]; k++, j++) {
+                w[2 * (j * xcds + x)] = i;
+                w[2 * (j * xcds + x) + 1] = k;
+            }
+    }
+    return most * xcds;
 }
 
 int mlab_bf16_small_tiles(int W, int T, int sms)

@@ -36,6 +36,17 @@ int mlab_choose_splits(int W, int T, int sms, int bps);
  * and returns the largest s_i (the partials' row stride); 0 on bad input. */
 int mlab_plan_splits(int W, const int *n, int sms, int bps, int *s);
 
+/* A plan's blocks in launch order, as the decode reads them
+ * (mla_params.blk_work): (row, split) pairs w[2b], w[2b+1], rows in order,
+ * each row's s[row] splits together. With xcds > 1 (fp8_xcd, whose blocks
+ * are placed by XCD: xcd_map.h) block b runs on XCD b % xcds, and the table
+ * puts there the blocks of the rows that XCD owns (mlab_xcd_of_row, the
+ * same XCD as the rows' placed combine), padding pairs (-1, 0) where an XCD
+ * has fewer blocks than the busiest. w holds mlab_plan_table_max(W, xcds)
+ * pairs. Returns the grid (pairs written); 0 on bad input. */
+int mlab_plan_table(int W, const int *s, int xcds, int *w);
+int mlab_plan_table_max(int W, int xcds);
+
 /* The bf16 variant's tile choice (variants/bf16.hip, its pick): 32-row tiles
  * (bf16_t32's configuration, two blocks an SM) when the call has at least
  * MLAB_BF16_T32_TILES 64-row tiles an SM (W query rows, T 64-row tiles in

@@ -20,6 +20,10 @@
 
 #include "mlab_hd.h" // MLAB_HD
 
+/* the XCDs fp8_xcd deals its blocks over (mla_params.xcd_count): MI300X's and
+ * MI355X's 8; elsewhere the same dealing, as a control */
+#define MLAB_XCD_COUNT 8
+
 /* rows per XCD */
 MLAB_HD int mlab_xcd_rows_per(int rows, int xcds) { return (rows + xcds - 1) / xcds; }
 /* blocks to launch */
