@@ -43,6 +43,11 @@
  * (-z): +5.9% geomean, +19% at 4x8192 and 32x1024.
  * v14 (2b085cf, papers/reports/h200-2026-12-01zi): unchanged kernels,
  * 4x1024 11.3 us, 256x8192 595; geomean 62.2 us, 1.34x (FlashInfer 1.41x).
+ * v15 (4984294, papers/reports/h200-2026-12-01zl): unchanged kernels on
+ * the 8 cases (geomean 62.6 us, 1.35x; FlashInfer 1.41x); ragged batches
+ * by the host-planned split (-zj: each row its own split count): 4 rows of
+ * 8192 + 60 of 512 113 -> 39.7 us, 64 rows of 128..16383 223 -> 106, one of
+ * 16384 + 31 of 256 107 -> 27.8 (FlashInfer 38.5, 106, 36.5).
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -33,6 +33,10 @@
  * geomean 63.4 us, 1.37x the read limit.
  * v14 (2b085cf, papers/reports/h200-2026-12-01zi): unchanged kernels,
  * geomean 63.4 us, 1.36x the read limit.
+ * v15 (4984294, papers/reports/h200-2026-12-01zl): unchanged kernels,
+ * geomean 63.8 us, 1.38x; ragged batches by the host-planned split (-zj,
+ * -65% geomean): 39.9, 106, 27.8 us on ragged_b64, ragged_mix64,
+ * ragged_1long32.
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -49,6 +49,10 @@
  * and the stages by 9 tensor copies a tile into 64-byte swizzled panels
  * (-zf, -zg: -4.4..-5.5%; 256x8192 -10%): 4x1024 11.6 us, 256x8192 329 (1.18);
  * geomean 42.9 us, 1.50x the read limit.
+ * v15 (4984294, papers/reports/h200-2026-12-01zl): unchanged kernels on the
+ * 8 cases (geomean 42.9 us, 1.51x); ragged batches by the host-planned split
+ * (-zj, -60% geomean): 27.6, 67.6, 21.0 us on ragged_b64, ragged_mix64,
+ * ragged_1long32 (-zl).
  */
 #include "launch_common.h"
 #include "variants.h"

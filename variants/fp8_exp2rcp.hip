@@ -29,6 +29,10 @@
  * conversions (-ze: -4.1..-4.5%) and tensor-copied stages (-zg: -3.9..-5.2%):
  * 4x1024 10.6 us, 4x8192 18.9, 256x8192 321 (1.15x its read limit);
  * geomean 41.3 us, 1.45x the read limit.
+ * v15 (4984294, papers/reports/h200-2026-12-01zl): unchanged kernels on the
+ * 8 cases (geomean 41.5 us, 1.46x); ragged batches by the host-planned split
+ * (-zj, -61% geomean): 26.8, 66.1, 20.3 us on ragged_b64, ragged_mix64,
+ * ragged_1long32 (-zl) (FlashInfer fp8 104, 333, 90.6).
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -36,6 +36,16 @@
  * 4x1024 12.2 us, 256x8192 569; geomean 59.0 us, 2.07x the read limit.
  * v14 (2b085cf, papers/reports/h200-2026-12-01zi): unchanged kernels,
  * 4x1024 12.2 us, 256x8192 574; geomean 59.1 us, 2.07x the read limit.
+ * v15 (f6cf942, papers/reports/h200-2026-12-01zm, -zk): the host-planned
+ * split for ragged batches: 125 -> 24.2, 128 -> 34.6, 213 -> 97.5 us on
+ * ragged_1long32, ragged_b64, ragged_mix64 (-zl); the 8 cases unchanged
+ * (geomean 59.6 us, 2.10x). The "~60 cycles a product" above was the
+ * kernel's, not the instruction's: a microbenchmark
+ * (papers/microbench/wgmma_n_bench.cu) runs m64n16k32 e4m3 at 20 cycles back
+ * to back (40% of the full fp8 rate, which N >= 64 reaches) and this
+ * kernel's 18 Q.K products of a tile in 403 cycles drained, where the kernel
+ * spends ~1150 alone and ~3700 with its two consumers (-zk, phase cycles and
+ * ncu): the kernel, not wgmma, is the limit.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

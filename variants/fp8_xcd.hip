@@ -50,6 +50,11 @@
  * v14 (2b085cf, papers/reports/h200-2026-12-01zi): its parent's fp8 core
  * changes (-ze, -zg): 4x1024 11.2 us, 4x8192 21.9, 256x8192 321; geomean
  * 42.6 us, 1.49x the read limit.
+ * v15 (f6cf942, papers/reports/h200-2026-12-01zm): the host-planned split
+ * for ragged batches, its table placed by XCD (splits.c, mlab_plan_table;
+ * padded to whole rounds of 8): 64.4 -> 25.2, 67.7 -> 35.5, 140.7 -> 70.4 us
+ * on ragged_1long32, ragged_b64, ragged_mix64 (-zl) (fp8_exp2rcp 20.2, 26.7,
+ * 66.3); the 8 cases unchanged (geomean 42.6 us, 1.50x, -zl).
  */
 #include "launch_common.h"
 #include "variants.h"

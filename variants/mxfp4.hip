@@ -30,6 +30,10 @@
  * +1.1..2.5% on every call (three stages, the late refill): not used here.
  * v14 (2b085cf, papers/reports/h200-2026-12-01zi): unchanged kernels,
  * geomean 77.6 us, 4.00x the read limit.
+ * v15 (4984294, papers/reports/h200-2026-12-01zl): unchanged kernels on the
+ * 8 cases (geomean 77.9 us, 4.05x); ragged batches by the host-planned split
+ * (-zj, -81% geomean): 41.1, 145, 28.7 us on ragged_b64, ragged_mix64,
+ * ragged_1long32 (-zl).
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -50,6 +50,12 @@
  * conversions (-ze: -2.7..-2.9% geomean; its stages stay raw rows, one bulk
  * copy a tile): 256x8192 499 us, geomean 53.5 us, 2.76x the read limit
  * (fp8_exp2rcp 321 us there: not faster than fp8).
+ * v15 (4984294, papers/reports/h200-2026-12-01zl): unchanged kernels on the
+ * 8 cases (256x8192 495 us, geomean 53.8 us, 2.79x); ragged batches by the
+ * host-planned split (-zj, -65% geomean): 31.4, 85.3, 25.6 us on ragged_b64,
+ * ragged_mix64, ragged_1long32. Tried and dropped (-zj): the tile pass
+ * writing the fp8 core's swizzled panels with Q in registers (branch
+ * wip/mx8-sw): +3.5% geomean, long calls +6..9%.
  */
 #include "launch_common.h"
 #include "variants.h"

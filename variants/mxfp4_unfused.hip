@@ -14,6 +14,9 @@
  * kernels, the same in both pairs of -y: not explained).
  * v14 (2b085cf, papers/reports/h200-2026-12-01zi): unchanged kernels,
  * geomean 167.5 us, 8.63x the read limit.
+ * v15 (4984294, papers/reports/h200-2026-12-01zl): unchanged kernels,
+ * geomean 169 us, 8.80x the read limit; ragged batches by the host-planned
+ * split (-zj, -60% geomean).
  */
 #include "launch_common.h"
 #include "variants.h"
