@@ -381,6 +381,78 @@ __global__ void __launch_bounds__(128) k_v8(unsigned long long *cyc, float *sink
     if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
 }
 
+// fp8_wgmma's Q.K in place (variants/mla_wgmma.h's block: 384 threads, one block an SM,
+// the tile in its layout (A: LBO 1040, SBO 128), Q as its B (LBO 256, SBO 128)): consumer
+// warpgroup 0 times 18 m64n16k32 products a tile, drained, while (MODE bits) 1: the
+// producer warpgroup streams 36 KB tiles from global memory into two other stages by
+// cp.async; 2: consumer 1 runs the same Q.K on another stage; 4: consumer 1 stores bytes,
+// fences the async proxy and meets a named barrier, as its softmax does; 8: consumer 1
+// loads V^T fragments by ldmatrix.trans, as its P.V does (a P.V's products on consumer 1
+// beside consumer 0's Q.K would be a divergent path, where ptxas serializes every wgmma)
+#define IP_TILE (36 * 1040)
+template <int MODE>
+__global__ void __launch_bounds__(384, 1) k_inplace(unsigned long long *cyc, float *sink, const uint4 *src, size_t n16)
+{
+    extern __shared__ __align__(1024) uint8_t ip[];
+    uint8_t *sq = ip, *st = ip + 16 * 576; /* Q (B), then 3 stages */
+    const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
+    for (int i = threadIdx.x; i < (16 * 576 + 3 * IP_TILE) / 4; i += 384) ((uint32_t *)ip)[i] = 0x3a2b1c0du * (i + 1) & 0x3f3f3f3fu;
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    __syncthreads();
+    if (wg == 2) { /* the producer */
+        if (MODE & 1) {
+            size_t g = (size_t)blockIdx.x * (IP_TILE / 16) * 64;
+            for (int it = 0; it < ITERS; it++) {
+                uint8_t *dst = st + (1 + (it & 1)) * IP_TILE;
+                for (int q = t; q < 64 * 36; q += 128) {
+                    const uint32_t d = (uint32_t)__cvta_generic_to_shared(dst + (q % 36) * 1040 + 16 * (q / 36));
+                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src + (g + q) % n16) : "memory");
+                }
+                g += 64 * 36;
+                asm volatile("cp.async.commit_group;\ncp.async.wait_group 1;\n" ::: "memory");
+            }
+            asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+        }
+        return;
+    }
+    if (wg == 1 && !(MODE & 14)) return;
+    if (wg == 1 && (MODE & 12)) { /* consumer 1 without products: its softmax's traffic (4) or P.V's V^T loads (8) */
+        uint32_t acc = 0;
+        const int w = t / 32, l = t % 32;
+        for (int it = 0; it < 64 * ITERS; it++) {
+            if (MODE & 4) { /* P bytes stored, made visible to the async proxy, a named barrier */
+                st[2 * IP_TILE + 64 * (t % 16) + (it & 63)] = (uint8_t)it;
+                asm volatile("fence.proxy.async.shared::cta;\nbar.sync 1, 128;\n" ::: "memory");
+            } else {
+                uint32_t f0, f1, f2, f3;
+                const uint32_t ad = (uint32_t)__cvta_generic_to_shared(st + 2 * IP_TILE + ((4 * (it & 7) + w) * 1040 + 16 * (32 * ((it >> 3) & 1) + l)));
+                asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n" : "=r"(f0), "=r"(f1), "=r"(f2), "=r"(f3) : "r"(ad));
+                acc += f0 ^ f1 ^ f2 ^ f3;
+            }
+        }
+        if (acc == 123u) sink[threadIdx.x] = (float)acc;
+        return;
+    }
+    float d[8] = {};
+    const uint8_t *tile = st + (wg == 0 ? 0 : 2 * IP_TILE);
+    const uint64_t a = desc(tile, 1040, 128), b = desc(sq, 256, 128);
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+    const unsigned long long t0 = clock64();
+    for (int it = 0; it < ITERS; it++) {
+        {
+            asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+            for (int c = 0; c < 18; c++) mma_e4m3_16(d, a + ((2 * c * 1040) >> 4), b + ((2 * c * 256) >> 4));
+        }
+        asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    }
+    const unsigned long long t1 = clock64();
+    float s = 0.f;
+    for (int i = 0; i < 8; i++) s += d[i];
+    if (s == 123.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+}
+
 typedef void (*kfn)(unsigned long long *, float *);
 static double rate(kfn k, int per_sm, double macs_per_block, int sms, unsigned long long *cyc, float *sink)
 {
@@ -421,6 +493,30 @@ int main()
         const double mac = 64.0 * 16 * 32 * 18 * ITERS;
         const double r1 = rate(kv[m], 1, mac, sms, cyc, sink), r2 = rate(kv[m], 2, mac, sms, cyc, sink);
         printf("%-28s %10.0f %10.0f\n", nm[m], 64.0 * 16 * 32 * 18 / r1, 2 * 64.0 * 16 * 32 * 18 / r2);
+    }
+    printf("fp8_wgmma's Q.K in place (one block of 384 threads an SM), consumer 0's cycles a tile:\n");
+    {
+        const size_t n16 = (size_t)64 << 20; /* 1 GiB to stream from */
+        uint4 *src = nullptr;
+        cudaMalloc(&src, n16 * 16);
+        cudaMemset(src, 0x11, n16 * 16);
+        const int smem = 16 * 576 + 3 * IP_TILE;
+        typedef void (*ipfn)(unsigned long long *, float *, const uint4 *, size_t);
+        const ipfn ks[6] = {k_inplace<0>, k_inplace<1>, k_inplace<2>, k_inplace<3>, k_inplace<4>, k_inplace<8>};
+        const char *nm2[6] = {"alone", "+ producer copies", "+ a second Q.K", "+ copies + second Q.K",
+                              "+ proxy fences and barriers", "+ V^T ldmatrix.trans"};
+        for (int m = 0; m < 6; m++) {
+            cudaFuncSetAttribute(ks[m], cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+            ks[m]<<<sms, 384, smem>>>(cyc, sink, src, n16);
+            ks[m]<<<sms, 384, smem>>>(cyc, sink, src, n16);
+            if (cudaDeviceSynchronize() != cudaSuccess) { printf("launch failed: %s\n", cudaGetErrorString(cudaGetLastError())); break; }
+            static unsigned long long h[4096];
+            cudaMemcpy(h, cyc, sms * sizeof(*h), cudaMemcpyDeviceToHost);
+            double mx = 0;
+            for (int i = 0; i < sms; i++) mx = h[i] > mx ? h[i] : mx;
+            printf("%-28s %10.0f\n", nm2[m], mx / ITERS);
+        }
+        cudaFree(src);
     }
     return 0;
 }
