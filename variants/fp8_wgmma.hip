@@ -41,7 +41,7 @@
  * ragged_1long32, ragged_b64, ragged_mix64 (-zl); the 8 cases unchanged
  * (geomean 59.6 us, 2.10x). The "~60 cycles a product" above was the
  * kernel's, not the instruction's: a microbenchmark
- * (papers/microbench/wgmma_n_bench.cu) runs m64n16k32 e4m3 at 20 cycles back
+ * (papers/microbench/wgmma_n_bench_gen.py) runs m64n16k32 e4m3 at 20 cycles back
  * to back (40% of the full fp8 rate, which N >= 64 reaches) and this
  * kernel's 18 Q.K products of a tile in 403 cycles drained, where the kernel
  * spends ~1150 alone and ~3700 with its two consumers (-zk, phase cycles and

@@ -1,18 +1,22 @@
-# wgmma_n_bench_gen.py: writes wgmma_n_bench.cu (one kernel per shape: the inline PTX of an
-# m64nN accumulator lists N / 2 registers). Run: python3 papers/microbench/wgmma_n_bench_gen.py
+# wgmma_n_bench_gen.py: writes the CUDA source of the wgmma microbenchmark (one kernel per
+# shape: the inline PTX of an m64nN accumulator lists N / 2 registers) to the path given,
+# or to stdout. On an H100/H200:
+#   python3 papers/microbench/wgmma_n_bench_gen.py /tmp/wgmma_n_bench.cu &&
+#   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -o /tmp/wgmma_n_bench /tmp/wgmma_n_bench.cu && /tmp/wgmma_n_bench
+# Measured on the H200: papers/reports/h200-2026-12-01zk/README.md
 Ns=[16,32,64,128,256]
 out=[]
-out.append(r'''// wgmma_n_bench.cu: the rate of Hopper's warpgroup MMA against its N (the
+out.append(r'''// wgmma_n_bench: the rate of Hopper's warpgroup MMA against its N (the
 // shape question of mlabench's native fp8 path: at 16 heads, N = 16 if the
 // heads are N; N = 64..256 if kv rows or dims are N and the heads are padded
 // to M = 64), e4m3 (m64nNk32) and f16 (m64nNk16), both operands from shared
 // memory (no-swizzle K-major), one or two warpgroups an SM, against mma.sync
 // f16 m16n8k16 (the fp8 core's product after its e4m3 -> f16 unpack; Hopper
 // runs mma.sync e4m3 as such unpacks and f16 products). Prints dense
-// multiply-adds a clock and SM. Build and run on an H100/H200:
-//   nvcc -O3 -gencode arch=compute_90a,code=sm_90a -o wgmma_n_bench papers/microbench/wgmma_n_bench.cu && ./wgmma_n_bench
-// Written by wgmma_n_bench_gen.py beside it: one wgmma instruction per N (the accumulator is N / 2
-// registers a thread). Measured on the H200: papers/reports/h200-2026-12-01zk/README.md
+// multiply-adds a clock and SM. Written by papers/microbench/wgmma_n_bench_gen.py
+// (its header says how to build and run it): one wgmma instruction per N (the
+// accumulator is N / 2 registers a thread). Measured on the H200:
+// papers/reports/h200-2026-12-01zk/README.md
 #include <cstdio>
 #include <cstdint>
 #include <cuda_runtime.h>
@@ -24,6 +28,12 @@ __device__ __forceinline__ uint64_t desc(const void *p, uint32_t lbo = 128, uint
 {
     const uint32_t a = (uint32_t)__cvta_generic_to_shared(p);
     return (uint64_t)((a & 0x3FFFF) >> 4) | ((uint64_t)((lbo >> 4) & 0x3FFF) << 16) | ((uint64_t)((sbo >> 4) & 0x3FFF) << 32);
+}
+/* a kernel's end: its results kept alive (never stored in practice), its cycles by thread 0 */
+__device__ __forceinline__ void keep(float s, unsigned long long cycles, unsigned long long *cyc, float *sink)
+{
+    if (s == 123.f) sink[threadIdx.x] = s;
+    if (threadIdx.x == 0) cyc[blockIdx.x] = cycles;
 }
 ''')
 for kind in ['e4m3','f16']:
@@ -57,8 +67,7 @@ for kind in ['e4m3','f16']:
     const unsigned long long t1 = clock64();
     float s = 0.f;
     for (int i = 0; i < %d; i++) s += d[i];
-    if (s != 0.f) sink[threadIdx.x] = s;
-    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+    keep(s, t1 - t0, cyc, sink);
 }
 '''%(kind,N,R,R,kind,N,R))
 out.append(r'''
@@ -79,8 +88,7 @@ __global__ void __launch_bounds__(128) k_sync_f16(unsigned long long *cyc, float
     const unsigned long long t1 = clock64();
     float s = 0.f;
     for (int c = 0; c < CH; c++) s += d[c][0] + d[c][1] + d[c][2] + d[c][3];
-    if (s == 123.f) sink[threadIdx.x] = s;
-    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+    keep(s, t1 - t0, cyc, sink);
 }
 
 // fp8_wgmma's shapes (variants/mla_wgmma.h): m64n16k32 with A (kv rows x dims) in its
@@ -117,8 +125,7 @@ __global__ void __launch_bounds__(128) k_v8(unsigned long long *cyc, float *sink
     const unsigned long long t1 = clock64();
     float s = 0.f;
     for (int i = 0; i < 8; i++) s += d[i];
-    if (s == 123.f) sink[threadIdx.x] = s;
-    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+    keep(s, t1 - t0, cyc, sink);
 }
 
 // fp8_wgmma's Q.K in place (variants/mla_wgmma.h's block: 384 threads, one block an SM,
@@ -179,18 +186,15 @@ __global__ void __launch_bounds__(384, 1) k_inplace(unsigned long long *cyc, flo
     asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
     const unsigned long long t0 = clock64();
     for (int it = 0; it < ITERS; it++) {
-        {
-            asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
-            for (int c = 0; c < 18; c++) mma_e4m3_16(d, a + ((2 * c * 1040) >> 4), b + ((2 * c * 256) >> 4));
-        }
+        for (int c = 0; c < 18; c++) mma_e4m3_16(d, a + ((2 * c * 1040) >> 4), b + ((2 * c * 256) >> 4));
         asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n" ::: "memory");
     }
     const unsigned long long t1 = clock64();
     float s = 0.f;
     for (int i = 0; i < 8; i++) s += d[i];
-    if (s == 123.f) sink[threadIdx.x] = s;
-    if (threadIdx.x == 0) cyc[blockIdx.x] = t1 - t0;
+    keep(s, t1 - t0, cyc, sink);
 }
 
 typedef void (*kfn)(unsigned long long *, float *);
@@ -255,4 +259,5 @@ out.append('''    { const double m = 4.0 * 16 * 8 * 16 * CH * ITERS * 4; printf(
     return 0;
 }
 ''')
-import os; open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'wgmma_n_bench.cu'), 'w').write(''.join(out))
+import sys
+(open(sys.argv[1], 'w') if len(sys.argv) > 1 else sys.stdout).write(''.join(out))

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Re-run this report (H200, 2026-12-01, twelfth session: lazy rescaling; the wgmma microbenchmark).
 #   rerun.sh         call 2's comparisons, from the committed results files
-#   rerun.sh --gpu   build and run papers/microbench/wgmma_n_bench.cu (NVIDIA sm_90a; nvcc on PATH)
+#   rerun.sh --gpu   write, build and run the microbenchmark (papers/microbench/wgmma_n_bench_gen.py; NVIDIA sm_90a, nvcc on PATH)
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
 here=papers/reports/h200-2026-12-01zk
 cd "$(dirname "$0")/../../.."
 M=${MLAB_BIN:-build/mlabench}
 if [ "${1:-}" = "--gpu" ]; then
-  nvcc -O3 -gencode arch=compute_90a,code=sm_90a -o "${TMPDIR:-/tmp}/wgmma_n_bench" papers/microbench/wgmma_n_bench.cu
+  python3 papers/microbench/wgmma_n_bench_gen.py "${TMPDIR:-/tmp}/wgmma_n_bench.cu"
+  nvcc -O3 -gencode arch=compute_90a,code=sm_90a -o "${TMPDIR:-/tmp}/wgmma_n_bench" "${TMPDIR:-/tmp}/wgmma_n_bench.cu"
   exec "${TMPDIR:-/tmp}/wgmma_n_bench"
 fi
 for k in 1 2; do
