@@ -52,7 +52,8 @@ enum { MLA_KV_SMALL = 8 };
 #define MLAB_TR_DECODE 1024                        /* amax block b: [2b], [2b + 1] */
 #define MLAB_TR_COMBINE (MLAB_TR_DECODE + 8 * 65536) /* decode block b: 8 words */
 #define MLAB_TR_QPATH (MLAB_TR_COMBINE + 4 * 65536)  /* combine block b: 4 words */
-#define MLAB_TR_WORDS (MLAB_TR_QPATH + 2 * 65536)    /* a8w8 decode block b: grid wait done, amax known */
+#define MLAB_TR_WGPROF (MLAB_TR_QPATH + 2 * 65536)   /* a8w8 decode block b: grid wait done, amax known */
+#define MLAB_TR_WORDS (MLAB_TR_WGPROF + 8 * 65536)   /* -DMLAB_WG_PROF: fp8_wgmma block b's phase cycles */
 #if defined(MLAB_TRACE) && defined(MLAB_NV)
 MLAB_DEV unsigned long long mlab_gtime(void)
 {

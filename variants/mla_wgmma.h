@@ -80,9 +80,17 @@ struct wg_cfg {
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
     static_assert(72 * 128 * 4 <= WG_NSTAGE * WG_TILE, "merge buffer fits the stages");
 };
-/* -DMLAB_WG_PROF (diagnostics): thread 0 of a few blocks sums clock64()
- * cycles per phase (wait for the tile, Q.K, softmax, P.V) and prints them */
+/* -DMLAB_WG_PROF (diagnostics, with -DMLAB_TRACE): thread 0 of every block
+ * sums clock64() cycles per phase of its consumer (prologue, waiting for a
+ * tile, Q.K, softmax, P.V, epilogue) into the trace buffer (MLAB_TR_WGPROF:
+ * the runner prints a "TW" line a block). Not printf: a function call in the
+ * kernel makes ptxas serialize every wgmma (C7510), which the printf of
+ * earlier builds did, so their phase cycles (perf-notes v8, v15 call 6) were
+ * a serialized kernel's */
 #ifdef MLAB_WG_PROF
+#ifndef MLAB_TRACE
+#error "MLAB_WG_PROF records into the trace buffer: build with -DMLAB_TRACE too"
+#endif
 #define WG_PROF(...) __VA_ARGS__
 #else
 #define WG_PROF(...)
@@ -440,10 +448,11 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
                     st.o[mt][e] = st.o[mt][e] * a0[k] + xs[(8 * mt + e) * 128 + t] * a1[k];
                 }
             wg_epilogue<FAST>(p, st, tok, split, S, (float *)(smem + C::OFF_RED));
-            WG_PROF(lap(4); if (tid == 0 && blockIdx.x % 37 == 0)
-                printf("wgprof block %d tiles %d: prologue %lld, wait %lld, qk %lld, softmax %lld, pv %lld, "
-                       "epilogue %lld, all %lld cycles (consumer 0)\n", blockIdx.x, n, pc[5], pc[0], pc[1], pc[2],
-                       pc[3], pc[4], pt - pt0);)
+            WG_PROF(lap(4); if (tid == 0 && p.trace) {
+                unsigned long long *tw = p.trace + MLAB_TR_WGPROF + 8 * blockIdx.x;
+                tw[0] = pc[5]; tw[1] = pc[0]; tw[2] = pc[1]; tw[3] = pc[2];
+                tw[4] = pc[3]; tw[5] = pc[4]; tw[6] = pt - pt0; tw[7] = n + 1; /* tiles + 1: recorded */
+            })
         }
     }
 #endif

@@ -835,6 +835,10 @@ extern "C" int mlab_gpu_graph(mlab_gpu *g, int iters, double *us, char *why, siz
                 if (c[3]) fprintf(stderr, "TC %d %llu %llu %llu %llu\n", b, c[0], c[1], c[2], c[3]);
                 const unsigned long long *qp = tb + MLAB_TR_QPATH + 2 * b; /* a8w8: before the quantization */
                 if (qp[1]) fprintf(stderr, "TQ %d %llu %llu\n", b, qp[0], qp[1]);
+                const unsigned long long *w = tb + MLAB_TR_WGPROF + 8 * b; /* fp8_wgmma, -DMLAB_WG_PROF: cycles */
+                if (w[7])
+                    fprintf(stderr, "TW %d tiles %llu prologue %llu wait %llu qk %llu softmax %llu pv %llu epilogue %llu all %llu\n",
+                            b, w[7] - 1, w[0], w[1], w[2], w[3], w[4], w[5], w[6]);
             }
         }
         free(tb);

@@ -13,10 +13,14 @@ after each variant's cold samples, one line per block of the last cold call
   TC block start wait_done end 1                       (split combine)
   TC block synced weights data_read 2                  (cluster merge, by decode block)
   TQ block grid_wait_done amax_known                   (a8w8 decode: before the Q quantization)
+  TW block tiles T prologue P wait W qk Q softmax S pv V epilogue E all A
+                                                       (fp8_wgmma, -DMLAB_WG_PROF: clock64
+                                                        cycles of thread 0's consumer)
 For each variant this prints, in us from the call's first kernel start: each
 phase's min / median / max over blocks, the time a tile after the first, the
 gap between the loop ends of the two blocks sharing an SM, and the span of
-the call next to the event-timed sample.
+the call next to the event-timed sample; and for TW lines each phase's
+cycles a tile (prologue and epilogue: a block) over blocks.
 """
 import collections
 import statistics
@@ -30,6 +34,12 @@ def q(v):
 
 def report(run):
     a, d, c = run["A"], list(run["D"].values()), list(run["C"].values())
+    w = [x for x in run.get("W", {}).values() if x["tiles"] > 0]
+    if w:
+        print(f"  wgmma consumer phases, cycles a tile over {len(w)} blocks:")
+        for k in ("wait", "qk", "softmax", "pv"):
+            print(f"    {k:8s} {q([x[k] / x['tiles'] for x in w])}")
+        print(f"    prologue {q([x['prologue'] for x in w])} | epilogue {q([x['epilogue'] for x in w])} (a block)")
     if not d:
         print("  (no decode blocks recorded)")
         return
@@ -80,11 +90,14 @@ def main():
             if not w:
                 continue
             if w[0] == "TRACE" and len(w) >= 7:
-                runs.append({"head": line.strip(), "sample": float(w[6]), "A": {}, "D": {}, "C": {}, "Q": {}})
+                runs.append({"head": line.strip(), "sample": float(w[6]), "A": {}, "D": {}, "C": {}, "Q": {},
+                             "W": {}})
             elif runs and w[0] == "TA":
                 runs[-1]["A"][int(w[1])] = [int(x) for x in w[2:4]]
             elif runs and w[0] == "TD":
                 runs[-1]["D"][int(w[1])] = [int(x) for x in w[2:10]]
+            elif runs and w[0] == "TW" and len(w) >= 18:
+                runs[-1]["W"][int(w[1])] = {k: int(v) for k, v in zip(w[2::2], w[3::2])}
             elif runs and w[0] == "TQ":
                 runs[-1]["Q"][int(w[1])] = [int(x) for x in w[2:4]]
             elif runs and w[0] == "TC":
