@@ -39,13 +39,16 @@
  * v15 (f6cf942, papers/reports/h200-2026-12-01zm, -zk): the host-planned
  * split for ragged batches: 125 -> 24.2, 128 -> 34.6, 213 -> 97.5 us on
  * ragged_1long32, ragged_b64, ragged_mix64 (-zl); the 8 cases unchanged
- * (geomean 59.6 us, 2.10x). The "~60 cycles a product" above was the
- * kernel's, not the instruction's: a microbenchmark
- * (papers/microbench/wgmma_n_bench_gen.py) runs m64n16k32 e4m3 at 20 cycles back
- * to back (40% of the full fp8 rate, which N >= 64 reaches) and this
- * kernel's 18 Q.K products of a tile in 403 cycles drained, where the kernel
- * spends ~1150 alone and ~3700 with its two consumers (-zk, phase cycles and
- * ncu): the kernel, not wgmma, is the limit.
+ * (geomean 59.6 us, 2.10x). The "~60 cycles a product" above came from the
+ * -DMLAB_WG_PROF build, whose printf made ptxas serialize every wgmma
+ * (C7510); the profiler now writes to the trace buffer (mla_wgmma.h). A
+ * microbenchmark (papers/microbench/wgmma_n_bench_gen.py) runs m64n16k32
+ * e4m3 at 20 cycles back to back (40% of the full fp8 rate, which N >= 64
+ * reaches) and this kernel's 18 Q.K products of a tile in ~400 cycles in
+ * its own block and layouts, beside its copies and its other consumer's
+ * traffic; and the serialized build ran as fast as the plain one: the
+ * kernel's schedule (0.32 eligible warps, barrier stalls first, DRAM 43%),
+ * not wgmma, is the limit.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
