@@ -46,7 +46,7 @@
  * e4m3 at 20 cycles back to back (40% of the full fp8 rate, which N >= 64
  * reaches) and this kernel's 18 Q.K products of a tile in ~400 cycles in
  * its own block and layouts, beside its copies and its other consumer's
- * traffic; and the serialized build ran as fast as the plain one: the
+ * traffic; and the serialized build ran about as fast as the plain one: the
  * kernel's schedule (0.32 eligible warps, barrier stalls first, DRAM 43%),
  * not wgmma, is the limit.
  */
