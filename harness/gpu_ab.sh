@@ -58,18 +58,22 @@ if [ "$verb" = prepare ]; then
   exit 0
 fi
 [ "$verb" = run ] || die 2 "unknown verb '$verb' (prepare or run)"
-self=0; [ "$commit" = worktree ] && self=1
-[ -n "${MLAB_AB_BASE_BIN:-}" ] || [ $self = 1 ] || [ -f "$base/.ab_commit" ] ||
-  die 2 "$commit is not prepared (.ab/$commit): run 'harness/gpu_ab.sh prepare $commit' in the checkout first"
-alt=${MLAB_AB_ALT_BIN:-}; altname=${MLAB_AB_ALT:-} # the third build, if any: checked before anything starts
+# a build's tree: tree WHAT NAME SUFFIX sets tsrc, tdir, tlabel for NAME ("worktree", or a
+# commit prepared in .ab/NAME), or stops (exit 2) saying what WHAT is not prepared
+tree() {
+  if [ "$2" = worktree ]; then tsrc=$root tdir=$root/build-ab-$3 tlabel="${MLAB_COMMIT:-worktree}${4:-}"
+  else
+    [ -f "$root/.ab/$2/.ab_commit" ] ||
+      die 2 "$1 is not prepared (.ab/$2): run 'harness/gpu_ab.sh prepare $2' in the checkout first"
+    tsrc=$root/.ab/$2 tdir=$root/.ab/$2/build-ab tlabel=$(cat "$root/.ab/$2/.ab_commit")
+  fi
+}
+# every build's tree checked before anything starts
+[ -n "${MLAB_AB_BASE_BIN:-}" ] || { tree "$commit" "$commit" base; bsrc=$tsrc bdir=$tdir blabel=$tlabel; }
+alt=${MLAB_AB_ALT_BIN:-}; altname=${MLAB_AB_ALT:-} # the third build, if any
 if [ -z "$alt" ] && [ -n "$altname" ]; then
   case "$altname" in *[!0-9A-Za-z._-]*) die 2 "MLAB_AB_ALT '$altname': letters, digits, '.', '_' and '-' only" ;; esac
-  if [ "$altname" = worktree ]; then asrc=$root adir=$root/build-ab-alt alabel="${MLAB_COMMIT:-worktree}-alt"
-  else
-    [ -f "$root/.ab/$altname/.ab_commit" ] ||
-      die 2 "MLAB_AB_ALT=$altname is not prepared (.ab/$altname): run 'harness/gpu_ab.sh prepare $altname' in the checkout first"
-    asrc=$root/.ab/$altname adir=$root/.ab/$altname/build-ab alabel=$(cat "$root/.ab/$altname/.ab_commit")
-  fi
+  tree "MLAB_AB_ALT=$altname" "$altname" alt -alt; asrc=$tsrc adir=$tdir alabel=$tlabel
 fi
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT" || die 4 "cannot create $OUT"
@@ -91,8 +95,6 @@ if [ -z "$new" ]; then
   new="$root/build-ab-new/mlabench"
 fi
 if [ -z "$old" ]; then
-  if [ $self = 1 ]; then bsrc=$root bdir=$root/build-ab-base blabel="${MLAB_COMMIT:-worktree}"
-  else bsrc=$base bdir=$base/build-ab blabel=$(cat "$base/.ab_commit"); fi
   build "$bsrc" "$bdir" "$blabel" "$work/build_base.log" "${MLAB_AB_BASE_CMAKE:-}" & pids+=($!)
   old="$bdir/mlabench"
 fi
