@@ -95,6 +95,11 @@ int main(void)
     /* padding is bounded: at most (xcds - 1) rows' worth a grid */
     check(mlab_xcd_grid(256, 8, 8) == 256 * 8, "256 rows over 8 XCDs: no padding");
     check(mlab_xcd_grid(4, 32, 8) == 8 * 32, "4 rows over 8 XCDs: padded to 8 rows of blocks");
+    /* the decode's grid (launch_sequence and the results row alike): a plan's blocks first */
+    check(mlab_decode_grid(0, 5, 4, 8, 0) == 20 && mlab_decode_grid(0, 5, 4, 8, 1) == mlab_xcd_grid(5, 4, 8),
+          "decode grid without a plan: rows x splits, or the placed grid");
+    check(mlab_decode_grid(77, 5, 4, 8, 0) == 77 && mlab_decode_grid(88, 5, 4, 8, 1) == 88,
+          "decode grid of a ragged batch's plan: its blocks, placed or not");
     /* the checker can fail: fp8_xcd's old remap (consecutive blocks onto one
      * XCD) splits rows whose splits straddle two XCDs, and its combine (the
      * plain grid) spreads a row's 16 heads over all 8 */

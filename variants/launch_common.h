@@ -148,9 +148,7 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
     }
     hipError_t e;
     const bool place = XCD && p->xcd_count > 1;
-    const int grid = p->blk_work ? p->plan_blocks /* a ragged batch's plan (fp8_xcd's placed, padded: splits.h) */
-                     : place     ? mlab_xcd_grid(p->total_q, p->splits, p->xcd_count)
-                                 : p->total_q * p->splits;
+    const int grid = mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, p->total_q, p->splits, p->xcd_count, XCD);
     /* the cluster merge: a row's split blocks one cluster (the runner sets
      * merge_cluster only for decodes that merge so, NVIDIA sm_90+) */
     const int cluster = p->merge_cluster ? p->splits : 1;

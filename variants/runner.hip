@@ -714,9 +714,8 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
 {
     const mlab_variant_impl *v = impl_for(g, id);
     li->splits = p->splits;
-    li->grid = p->blk_work      ? p->plan_blocks /* a ragged batch's plan */
-               : v->xcd_placed ? mlab_xcd_grid(p->total_q, p->splits, p->xcd_count) /* padded: xcd_map.h */
-                               : p->total_q * p->splits;
+    li->grid = mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, p->total_q, p->splits, p->xcd_count,
+                                v->xcd_placed); /* as launch_sequence's */
     li->block = v->block_threads ? v->block_threads : MLA_NT;
     li->smem_bytes = v->smem_used ? v->smem_used() : v->smem_bytes;
     li->blocks_per_sm = v->blocks_per_sm();

@@ -39,6 +39,13 @@ MLAB_HD int mlab_xcd_work(int pid, int rows, int per_row, int xcds)
     const int row = x * mlab_xcd_rows_per(rows, xcds) + local / per_row;
     return row < rows ? row * per_row + local % per_row : -1;
 }
+/* the decode's grid: a ragged batch's plan's blocks (plan_blocks > 0:
+ * splits.h, mlab_plan_table, placed already where placed), else the placed
+ * grid (fp8_xcd) or rows x splits */
+MLAB_HD int mlab_decode_grid(int plan_blocks, int rows, int splits, int xcds, int placed)
+{
+    return plan_blocks > 0 ? plan_blocks : placed ? mlab_xcd_grid(rows, splits, xcds) : rows * splits;
+}
 /* the XCD a row's blocks run on */
 MLAB_HD int mlab_xcd_of_row(int row, int rows, int xcds) { return xcds <= 1 ? 0 : row / mlab_xcd_rows_per(rows, xcds); }
 
