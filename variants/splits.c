@@ -6,28 +6,8 @@
 #include "mla_params.h" /* MLA_MAX_SPLITS */
 #include "xcd_map.h"
 
-int mlab_choose_splits(int W, int T, int sms, int bps)
-{
-    if (T <= 1 || W < 1 || sms < 1 || bps < 1)
-        return 1;
-    const double B = (double)sms * bps;
-    int best = 1;
-    double best_cost = 0;
-    for (int s = 1; s <= T && s <= MLA_MAX_SPLITS; s *= 2) {
-        const double n = (double)W * s, waves = ceil(n / B);
-        double k = waves > 1 ? bps : ceil(n / sms); /* blocks on the busiest SM */
-        if (k > bps) k = bps;
-        double cost = waves * k * (ceil((double)T / s) + MLAB_SPLIT_SETUP) / (k > 1 ? MLAB_SPLIT_SHARE : 1.0);
-        if (s > 1) cost += n / B + 1;
-        if (s == 1 || cost < best_cost) {
-            best_cost = cost;
-            best = s;
-        }
-    }
-    return best;
-}
-
-/* the rule's cost of `blocks` blocks whose busiest has `piece` tiles (any split: a merge) */
+/* the split rule's cost (splits.h) of `blocks` blocks whose busiest has `piece`
+ * tiles, plus the merge where any row is split */
 static double plan_cost(double blocks, double piece, int split, int sms, int bps)
 {
     const double B = (double)sms * bps, waves = ceil(blocks / B);
@@ -35,6 +15,22 @@ static double plan_cost(double blocks, double piece, int split, int sms, int bps
     if (k > bps) k = bps;
     double cost = waves * k * (piece + MLAB_SPLIT_SETUP) / (k > 1 ? MLAB_SPLIT_SHARE : 1.0);
     return split ? cost + blocks / B + 1 : cost;
+}
+
+int mlab_choose_splits(int W, int T, int sms, int bps)
+{
+    if (T <= 1 || W < 1 || sms < 1 || bps < 1)
+        return 1;
+    int best = 1;
+    double best_cost = 0;
+    for (int s = 1; s <= T && s <= MLA_MAX_SPLITS; s *= 2) {
+        const double cost = plan_cost((double)W * s, ceil((double)T / s), s > 1, sms, bps);
+        if (s == 1 || cost < best_cost) {
+            best_cost = cost;
+            best = s;
+        }
+    }
+    return best;
 }
 
 int mlab_plan_splits(int W, const int *n, int sms, int bps, int *s)
