@@ -43,11 +43,14 @@ typedef struct {
                                  dependent load, not two (item, then its indptrs) */
     const int *blk_work;      /* [plan_blocks][2] a ragged batch's plan (splits.h,
                                  mlab_plan_splits; the runner makes it outside the timed call):
-                                 block b runs row blk_work[2b]'s split blk_work[2b+1]; NULL:
-                                 uniform, block b runs row b / splits, split b % splits */
+                                 block b runs row blk_work[2b]'s split blk_work[2b+1] (fp8_xcd's
+                                 table placed by XCD, mlab_plan_table, with padding entries of
+                                 row -1); NULL: uniform, block b runs row b / splits, split
+                                 b % splits */
     const int *row_splits;    /* with blk_work: [total_q] each row's splits (splits, the
                                  partials' row stride, is their largest) */
-    int plan_blocks;          /* with blk_work: the decode's grid (the rows' splits summed) */
+    int plan_blocks;          /* with blk_work: the decode's grid (the rows' splits summed;
+                                 fp8_xcd's padded to whole rounds of its XCDs) */
     /* outputs and workspace */
     uint16_t *out;            /* [total_q, 16, 512] bf16 */
     uint16_t *part_o;         /* [total_q, splits, 16, 512] f16 bits: each split's O / l divided
