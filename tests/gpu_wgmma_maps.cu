@@ -3,8 +3,10 @@
  * the CPU, one product at a time, so a wrong map is named, not just seen as a
  * failed decode:
  *   qk: S^T[64 x 16] = K[64 x 576] . Q^T, both from shared memory in the
- *       kernel's layouts (tile chunk c of row r at c * WG_LDC + 16 r; Q chunk
- *       at c * 256 + 16 h), read back through the accumulator map;
+ *       kernel's layouts (tile chunk c of row r at wg_off(r, c): the 64-byte
+ *       swizzled panels and their descriptors, wg_k_desc, in WG_TMAP builds,
+ *       else c * WG_LDC + 16 r; Q chunk at c * 256 + 16 h), read back
+ *       through the accumulator map;
  *   pv: O^T[512 x 16] = V^T . P^T, V^T from registers (wg_vt_frag), P^T in
  *       shared memory in the slot order wg_vslot gives.
  * Random e4m3 codes (no NaN); products of e4m3 values are exact in fp32, so
@@ -25,10 +27,11 @@
 __global__ void k_qk(const uint8_t *k, const uint8_t *q, float *s)
 {
 #if MLAB_HAVE_WGMMA
-    __shared__ __align__(128) uint8_t sk[(D / 16) * WG_LDC], sq[16 * D];
+    __shared__ __align__(1024) uint8_t sk[WG_TILE];
+    __shared__ __align__(128) uint8_t sq[16 * D];
     for (int i = threadIdx.x; i < BN * D / 16; i += 128) {
         const int r = i / (D / 16), c = i % (D / 16);
-        *(uint4 *)(sk + c * WG_LDC + 16 * r) = *(const uint4 *)(k + r * D + 16 * c);
+        *(uint4 *)(sk + wg_off(r, c)) = *(const uint4 *)(k + r * D + 16 * c);
     }
     for (int i = threadIdx.x; i < 16 * D / 16; i += 128) {
         const int h = i / (D / 16), c = i % (D / 16);
@@ -38,13 +41,13 @@ __global__ void k_qk(const uint8_t *k, const uint8_t *q, float *s)
     __syncthreads();
     float d[8];
     for (int e = 0; e < 8; e++) d[e] = 0.f;
-    const uint64_t dk = wg_desc(sk, WG_LDC, 128), dq = wg_desc(sq, 256, 128);
-    wg_fence(); /* A from shared memory (wg_e4m3_ss_n16) */
+    const uint64_t dq = wg_desc(sq, 256, 128);
+    wg_fence(); /* A from shared memory (wg_e4m3_ss_n16), the k steps' descriptors as the kernel's */
     for (int s32 = 0; s32 < D / 32; s32++)
-        wg_e4m3_ss_n16(d, wg_desc_add(dk, 2 * s32 * WG_LDC), wg_desc_add(dq, 2 * s32 * 256), s32 > 0);
+        wg_e4m3_ss_n16(d, wg_k_desc(sk, s32), wg_desc_add(dq, 2 * s32 * 256), s32 > 0);
     wg_commit();
     wg_wait<0>();
-    float d2[8]; /* A from registers, as the kernel does it (wg_scores) */
+    float d2[8]; /* as the kernel does it (wg_scores) */
     wg_scores(d2, sk, dq);
     const int w = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
     for (int e = 0; e < 8; e++) {
@@ -58,10 +61,11 @@ __global__ void k_qk(const uint8_t *k, const uint8_t *q, float *s)
 __global__ void k_pv(const uint8_t *v, const uint8_t *pt, float *o)
 {
 #if MLAB_HAVE_WGMMA
-    __shared__ __align__(128) uint8_t sv[(D / 16) * WG_LDC], sp[16 * BN];
+    __shared__ __align__(1024) uint8_t sv[WG_TILE];
+    __shared__ __align__(128) uint8_t sp[16 * BN];
     for (int i = threadIdx.x; i < BN * D / 16; i += 128) {
         const int r = i / (D / 16), c = i % (D / 16);
-        *(uint4 *)(sv + c * WG_LDC + 16 * r) = *(const uint4 *)(v + r * D + 16 * c);
+        *(uint4 *)(sv + wg_off(r, c)) = *(const uint4 *)(v + r * D + 16 * c);
     }
     for (int i = threadIdx.x; i < 16 * BN; i += 128) { /* P^T[h][kv row r] at its slot */
         const int h = i / BN, r = i % BN, slot = (r & 32) + wg_vslot(r & 31);
@@ -78,7 +82,7 @@ __global__ void k_pv(const uint8_t *v, const uint8_t *pt, float *o)
     for (int m = 0; m < DV / 64; m++)
         for (int ks = 0; ks < BN / 32; ks++) {
             uint32_t a[4];
-            wg_vt_frag(a, sv + (4 * m + w) * WG_LDC + 16 * (32 * ks + lane));
+            wg_vt_frag(a, sv + wg_off(32 * ks + lane, 4 * m + w));
             wg_e4m3_rs_n16(acc[m], a, wg_desc_add(dp, 2 * ks * 256), 1);
         }
     wg_commit();
@@ -135,6 +139,7 @@ int main(void)
     printf("skipped: not built for sm_90a\n");
     return 77;
 #else
+    printf("tile layout: %s\n", WG_TMAP ? "64-byte swizzled panels (WG_TMAP)" : "unswizzled, WG_LDC chunk columns");
     unsigned st = 12345;
     static uint8_t k[BN * D], q[16 * D], pt[16 * BN];
     for (int i = 0; i < BN * D; i++) k[i] = rnd_code(&st, 0);

@@ -49,6 +49,15 @@
  * traffic; and the serialized build ran about as fast as the plain one: the
  * kernel's schedule (0.32 eligible warps, barrier stalls first, DRAM 43%),
  * not wgmma, is the limit.
+ * v16 (this tree, papers/reports/h200-2026-12-01zn): the tiles by 9 tensor
+ * copies a tile into the a8w8 core's 64-byte swizzled panels, read by wgmma
+ * through swizzled descriptors (mla_wgmma.h WG_TMAP): 256x8192 574 -> 319
+ * us (1.15x the read limit, as fp8_exp2rcp's 318), 64x8192 159 -> 92.4
+ * (fp8_exp2rcp 95.5), 256x1024 91.8 -> 62.2 (55.6: one block an SM, two
+ * waves), 4x1024 12.7 -> 12.4-12.8; geomean -15%. The phase cycles (TW):
+ * Q.K 3270 -> 580 cycles a consumer's tile at 64x8192, softmax 3160 -> 980;
+ * the consumers now wait for tiles (1670 a tile): the old layout's 16-byte
+ * copies were slowing the products reading the same shared memory.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

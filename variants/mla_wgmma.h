@@ -5,9 +5,12 @@
  * tensor in the call, e4m3 Q.K, P rounded to e4m3 for P.V, fp32 accumulation.
  *
  * One block = one query row x one split, warp-specialized (FA3's shape):
- *   - a producer warpgroup streams the split's 64-row tiles into a WG_NSTAGE ring
- *     with cp.async (WG_NSTAGE - 1 tiles in flight), waits for each, makes it
- *     visible to wgmma (proxy fence) and signals "full" on a named barrier;
+ *   - a producer warpgroup streams the split's 64-row tiles into a WG_NSTAGE ring:
+ *     on sm_90a (WG_TMAP) its thread 0 issues 9 tensor copies a tile on the
+ *     stage's mbarrier, which the consumers wait on (v16: -32..-44% on long
+ *     calls against the cp.async ring below, perf-notes); without a tensor
+ *     map, 16-byte cp.async by the whole warpgroup (WG_NSTAGE - 1 tiles in
+ *     flight), a proxy fence and "full" on a named barrier;
  *   - two consumer warpgroups take the tiles in turn (even, odd), each with
  *     its own running max, sums and O, and signal "empty" when done, so one
  *     consumer's softmax overlaps the other's products; at the end consumer
@@ -23,13 +26,16 @@
  *   3. wg_pv: O^T[512 dims x 16 heads] += V^T . P^T, 16 wgmma m64n16k32 with
  *      V^T from registers (ldmatrix.trans + byte permutes, arch/nv_wgmma.h):
  *      no transpose pass, no conversion; 64 accumulator floats a thread.
- * Tile layout in shared memory: 16-byte chunk c of kv row r at c * WG_LDC +
- * 16 r (no-swizzle K-major core matrices; see WG_LDC).
+ * Tile layout in shared memory: the a8w8 core's 9 panels of 64 rows x 64
+ * bytes in the 64-byte swizzle (WG_TMAP: what TMA writes, read by wgmma
+ * through swizzled descriptors), or, -DMLAB_WG_NO_TMAP, 16-byte chunk c of kv
+ * row r at c * WG_LDC + 16 r (no-swizzle K-major core matrices; see WG_LDC).
  * Every vendor instruction is in arch/nv_wgmma.h.
  */
 #ifndef MLAB_MLA_WGMMA_H
 #define MLAB_MLA_WGMMA_H
 
+#include "arch/nv_tma.h"
 #include "arch/nv_wgmma.h"
 #include "mla_kernel.h"
 
@@ -38,7 +44,23 @@
  * that a quarter-warp's cp.async writes land in 8 different bank groups,
  * while each core matrix (8 rows of one chunk) stays 128 contiguous bytes */
 #define WG_LDC (16 * MLA_BN + 16)
+/* WG_TMAP (sm_90a builds with tensor maps; -DMLAB_WG_NO_TMAP builds without):
+ * a tile lands instead as the a8w8 core's 9 panels of 64 rows x 64 bytes in
+ * the 64-byte swizzle (arch/nv_tma.h, mlab_sw64), by 9 tensor copies from one
+ * producer thread counted on the stage's mbarrier (the fp8 core's map,
+ * mla_params.kv_tmap), which the consumers wait on; Q.K reads the panels
+ * through 64-byte-swizzle descriptors (wg_desc_sw64), P.V's ldmatrix.trans
+ * through mlab_sw64. Partial tiles, and every tile where no map could be
+ * encoded: 16-byte copies into the same layout, zeros past the end. */
+#if MLAB_HAVE_TMAP && !defined(MLAB_WG_NO_TMAP)
+#define WG_TMAP 1
+#define WG_TILE (MLA_BN * MLA_D) /* 9 swizzled panels */
+#else
+#define WG_TMAP 0
 #define WG_TILE ((MLA_D / 16) * WG_LDC) /* bytes of one fp8 tile in shared memory */
+#endif
+/* the byte offset of kv row r's 16-byte chunk c in a tile, either layout */
+static inline __host__ __device__ int wg_off(int r, int c) { return WG_TMAP ? mlab_sw64(r, c) : c * WG_LDC + 16 * r; }
 #define WG_NCONS 2                    /* consumer warpgroups */
 #define WG_NT (WG_NCONS * 128 + 128)  /* + the producer warpgroup */
 /* registers a thread: 65536 / 384 = 168 at launch; the producer gives back
@@ -59,6 +81,7 @@ static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
 #ifndef WG_QK_SS
 #define WG_QK_SS 1    /* K read by wgmma from shared memory (0: from registers by ldmatrix) */
 #endif
+static_assert(WG_QK_SS || !WG_TMAP, "K from registers (WG_QK_SS=0) reads the unswizzled layout: -DMLAB_WG_NO_TMAP");
 /* H200 (perf-notes v8): ss or rs, 1, 3 or 6 accumulators, batches of 6 or
  * 18 all within 1% of each other (256 x 8192: 568-572 us): the products'
  * issue rate, not their dependences, bounds Q.K */
@@ -76,7 +99,9 @@ struct wg_cfg {
     static constexpr int OFF_P = OFF_STAGE + WG_NSTAGE * WG_TILE; /* P^T a consumer: 4 chunks x 16 heads x 16 */
     static constexpr int OFF_RED = OFF_P + WG_NCONS * MLA_H * MLA_BN; /* a consumer: 64 max + 64 sums (floats) */
     static constexpr int OFF_QRED = OFF_RED + WG_NCONS * 128 * 4;     /* the Q amax: 8 floats */
-    static constexpr int SMEM = OFF_QRED + 8 * 4;
+    static constexpr int OFF_BAR = OFF_QRED + 8 * 4;                  /* WG_TMAP: a stage's mbarrier */
+    static constexpr int SMEM = OFF_BAR + (WG_TMAP ? 8 * WG_NSTAGE : 0);
+    static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
     static_assert(72 * 128 * 4 <= WG_NSTAGE * WG_TILE, "merge buffer fits the stages");
 };
@@ -101,6 +126,37 @@ struct wg_cfg {
  * by the producer warpgroup: consecutive threads take consecutive 16-byte
  * chunks of the tile's rows, which are contiguous in global memory (512
  * bytes a warp instruction) */
+#if WG_TMAP
+/* one tile into the swizzled panels by the producer warpgroup: whole tiles by
+ * 9 tensor copies from its thread 0 (the others arrive on bar: it counts 128),
+ * partial ones (and every tile without a map) by 16-byte copies, zeros past
+ * rend, landed, made visible to wgmma (proxy fence) and then arrived on bar */
+MLAB_DEV void wg_load_tile_sw(const mla_params &p, uint8_t *dst, uint64_t *bar, int first, int r0, int rend)
+{
+    const int t = threadIdx.x & 127;
+    if (p.kv_tmap && rend - r0 >= MLA_BN) {
+        if (t == 0) {
+            mlab_bulk_fence(); /* the consumers' ldmatrix reads of this stage before the copies */
+            mlab_bulk_expect(bar, (uint32_t)WG_TILE);
+#pragma unroll
+            for (int q = 0; q < 9; q++) mlab_tma_load_2d(dst + q * MLAB_SW64_PANEL, p.kv_tmap, 64 * q, first + r0, bar);
+        } else {
+            mlab_bar_arrive(bar);
+        }
+        return;
+    }
+    constexpr int CH = MLA_D / 16;
+    const int nok = rend - r0;
+    for (int c = t; c < MLA_BN * CH; c += 128) {
+        const int r = c / CH, q = c % CH, ok = r < nok;
+        mlab_cp16(dst + wg_off(r, q), p.kv_fp8 + (size_t)(first + (ok ? r0 + r : r0)) * MLA_D + 16 * q, ok);
+    }
+    mlab_cp_commit();
+    mlab_cp_wait<0>();
+    wg_fence_smem();
+    mlab_bar_arrive(bar);
+}
+#endif
 MLAB_DEV void wg_load_tile(const mla_params &p, uint8_t *dst, int first, int r0, int rend)
 {
     constexpr int CH = MLA_D / 16;
@@ -109,7 +165,7 @@ MLAB_DEV void wg_load_tile(const mla_params &p, uint8_t *dst, int first, int r0,
     for (int q = threadIdx.x & 127; q < MLA_BN * CH; q += 128) {
         const int r = q / CH, c = q % CH;
         const int ok = r0 + r < rend;
-        mlab_cp16(dst + c * WG_LDC + 16 * r, ok ? base + 16 * q : p.kv_fp8, ok);
+        mlab_cp16(dst + wg_off(r, c), ok ? base + 16 * q : p.kv_fp8, ok);
     }
 }
 
@@ -121,6 +177,17 @@ struct wg_state {
     float o[MLA_DV / 64][8];
 };
 MLAB_DEV int wg_head(int k) { return 8 * (k >> 1) + 2 * (threadIdx.x & 3) + (k & 1); }
+
+/* the A descriptor of Q.K's k-step k (32 dims) of a tile: the swizzled
+ * panels' (panel k / 2, its 32-byte half k % 2) or the unswizzled layout's */
+MLAB_DEV uint64_t wg_k_desc(const uint8_t *tile, int k)
+{
+#if WG_TMAP
+    return wg_desc_add(wg_desc_sw64(tile, 8 * 64), (k >> 1) * MLAB_SW64_PANEL + 32 * (k & 1));
+#else
+    return wg_desc_add(wg_desc(tile, WG_LDC, 128), 2 * k * WG_LDC);
+#endif
+}
 
 /* 1. S^T = K . Q^T of one tile: element 4 j + 2 h + e is (kv row 16 w + g + 8 h,
  * head 8 j + 2 t + e). The 18 k-steps go round WG_QK_ACC accumulators (a
@@ -138,11 +205,10 @@ MLAB_DEV void wg_scores(float (&s)[8], const uint8_t *tile, uint64_t dq)
 #pragma unroll
         for (int e = 0; e < 8; e++) wg_fence_acc(acc[c][e]);
 #if WG_QK_SS
-    const uint64_t dk = wg_desc(tile, WG_LDC, 128);
     wg_fence();
 #pragma unroll
     for (int k = 0; k < KS; k++)
-        wg_e4m3_ss_n16(acc[k % NA], wg_desc_add(dk, 2 * k * WG_LDC), wg_desc_add(dq, 2 * k * 16 * MLA_H), k >= NA);
+        wg_e4m3_ss_n16(acc[k % NA], wg_k_desc(tile, k), wg_desc_add(dq, 2 * k * 16 * MLA_H), k >= NA);
     wg_commit();
 #else
     const int warp = (threadIdx.x / 32) & 3, l = threadIdx.x & 31;
@@ -248,7 +314,7 @@ MLAB_DEV void wg_pv(wg_state &st, const uint8_t *tile, uint64_t dp)
     for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
         for (int ks = 0; ks < MLA_BN / 32; ks++)
-            wg_vt_frag(a[mt][ks], tile + (4 * mt + warp) * WG_LDC + 16 * (32 * ks + lane));
+            wg_vt_frag(a[mt][ks], tile + wg_off(32 * ks + lane, 4 * mt + warp));
     wg_fence();
 #pragma unroll
     for (int mt = 0; mt < MLA_DV / 64; mt++)
@@ -319,6 +385,19 @@ MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split,
 /* the producer: tile i is signalled full once it has landed; then tile
  * i + WG_LAG is loaded into the stage tile i - 1 leaves, once its consumer
  * has signalled it empty (tiles 0 .. WG_LAG - 1 were issued by the prologue) */
+#if WG_TMAP
+/* the producer with tensor copies: tile li goes into stage li % WG_NSTAGE once
+ * the tile before it there (li - WG_NSTAGE) has been signalled empty; the
+ * consumers wait on the stage's mbarrier, not on a "full" barrier */
+MLAB_DEV void wg_produce_sw(const mla_params &p, uint8_t *stages, uint64_t *bars, int first, int t0, int n, int rend)
+{
+    for (int li = 0; li < n; li++) {
+        if (li >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(li % WG_NSTAGE), 256);
+        wg_load_tile_sw(p, stages + (li % WG_NSTAGE) * WG_TILE, bars + li % WG_NSTAGE, first, (t0 + li) * MLA_BN,
+                        rend);
+    }
+}
+#endif
 MLAB_DEV void wg_produce(const mla_params &p, uint8_t *stages, int first, int t0, int n, int rend)
 {
     for (int i = 0; i < n; i++) {
@@ -341,8 +420,10 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
 {
 #if MLAB_HAVE_WGMMA
     typedef wg_cfg C;
-    extern __shared__ __align__(128) uint8_t smem[];
+    extern __shared__ __align__(1024) uint8_t smem[]; /* WG_TMAP: swizzled panels */
     uint8_t *sQ = smem + C::OFF_Q, *stages = smem + C::OFF_STAGE;
+    uint64_t *bars = (uint64_t *)(smem + C::OFF_BAR); /* WG_TMAP: a stage's mbarrier */
+    (void)bars;
     const int tid = threadIdx.x, warp = tid / 32, cons = warp / 4; /* cons == WG_NCONS: the producer */
     WG_PROF(long long pc[6] = {0, 0, 0, 0, 0, 0}, pt = clock64(), pt0 = pt;
             auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };)
@@ -363,14 +444,26 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
     const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles), n = t1 - t0;
     const int rend = vis + (p.fault == 1 && vis > 0 ? 1 : 0); /* negative control: one row too many */
 
+#if WG_TMAP
+    if (tid == 0) { /* the stages' mbarriers: 128 arrivals a phase (the producer warpgroup) */
+        if (p.kv_tmap) mlab_tma_prefetch(p.kv_tmap);
+        for (int s = 0; s < WG_NSTAGE; s++) mlab_bar_init_n(bars + s, 128);
+        mlab_bulk_init_fence();
+    }
+    __syncthreads();
+#endif
     if (cons == WG_NCONS) { /* the producer warpgroup: the first tiles at once, then the ring */
         wg_regs_dec<WG_REGS_PRODUCER>();
+#if WG_TMAP
+        wg_produce_sw(p, stages, bars, first, t0, n, rend);
+#else
 #pragma unroll
         for (int i = 0; i < WG_LAG; i++) {
             if (i < n) wg_load_tile(p, stages + i * WG_TILE, first, (t0 + i) * MLA_BN, rend);
             mlab_cp_commit();
         }
         wg_produce(p, stages, first, t0, n, rend);
+#endif
     } else {
         wg_regs_inc<WG_REGS_CONSUMER>();
         wg_state st;
@@ -400,7 +493,11 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
         const uint64_t dq = wg_desc(sQ, 16 * MLA_H, 128), dp = wg_desc(sP, 16 * MLA_H, 128);
         for (int i = cons; i < n; i += WG_NCONS) {
             const uint8_t *tile = stages + (i % WG_NSTAGE) * WG_TILE;
+#if WG_TMAP
+            mlab_bulk_wait(bars + i % WG_NSTAGE, (uint32_t)((i / WG_NSTAGE) & 1));
+#else
             wg_bar_sync(WG_BAR_FULL(i % WG_NSTAGE), 256);
+#endif
             WG_PROF(lap(0);)
             float s[8];
             wg_scores(s, tile, dq);

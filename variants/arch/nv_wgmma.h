@@ -37,6 +37,18 @@ MLAB_DEV uint64_t wg_desc(const void *smem, uint32_t lbo, uint32_t sbo)
     return (uint64_t)((a & 0x3FFFF) >> 4) | ((uint64_t)((lbo >> 4) & 0x3FFF) << 16) |
            ((uint64_t)((sbo >> 4) & 0x3FFF) << 32); /* base offset 0, swizzle 0 (none) */
 }
+/* Descriptor of a K-major operand in the 64-byte swizzle (TMA's
+ * CU_TENSOR_MAP_SWIZZLE_64B, arch/nv_tma.h mlab_sw64): rows of 64 bytes, sbo
+ * = bytes between 8-row groups (512 for contiguous rows); the leading offset
+ * is unused (the k extent of a product, 32 bytes, is within a row). A k step
+ * inside the 64-byte row advances the start address (wg_desc_add). The
+ * operand must start 512-aligned but for that advance (swizzle phase 0). */
+MLAB_DEV uint64_t wg_desc_sw64(const void *smem, uint32_t sbo)
+{
+    const uint32_t a = (uint32_t)__cvta_generic_to_shared(smem);
+    return (uint64_t)((a & 0x3FFFF) >> 4) | ((uint64_t)1 << 16) | ((uint64_t)((sbo >> 4) & 0x3FFF) << 32) |
+           ((uint64_t)2 << 62); /* layout type 2: 64-byte swizzle */
+}
 /* the descriptor advanced by bytes (start address field: 16-byte units) */
 MLAB_DEV uint64_t wg_desc_add(uint64_t d, uint32_t bytes) { return d + (bytes >> 4); }
 
