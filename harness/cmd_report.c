@@ -273,6 +273,8 @@ static void write_glossary(FILE *f)
             "even) |\n"
             "| cpu_ref_mxfp4_mx8 | MXFP4 KV as gfx950's scaled MFMA reads it (mxfp4_mfma_scale): "
             "Q as MXFP8, P times V's block scales rounded as MXFP8 along the kv rows |\n"
+            "| cpu_ref_mxfp4_a8 | MXFP4 KV with Q quantized per tensor and P rounded to fp8 as "
+            "the a8w8 kernels do: what mxfp4_wgmma (e4m3 wgmma) computes |\n"
             "| tolerance row | `kernel:<fmt>` judges a kernel, `total:<fmt>` a format against "
             "truth, `ref:*` the reference itself (reference/metrics.c, `mlabench "
             "tolerances`) |\n");

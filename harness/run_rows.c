@@ -110,6 +110,7 @@ static const cpu_ref_spec cpu_refs[] = {
     {"mxfp4", MLAB_KV_MXFP4, 0, 0, 0, 0},
     {"mxfp4_othertie", MLAB_KV_MXFP4, 0, 0, 1, 0},
     {"mxfp4_mx8", MLAB_KV_MXFP4, 0, 0, 0, 1}, /* mxfp4_mfma_scale's arithmetic */
+    {"mxfp4_a8", MLAB_KV_MXFP4, 1, 1, 0, 0},  /* mxfp4_wgmma's: Q and P as the fp8 kernels */
 };
 #define N_CPU_REFS (sizeof cpu_refs / sizeof cpu_refs[0])
 _Static_assert(N_CPU_REFS == MLAB_RUN_NREFS, "run_rows.h: MLAB_RUN_NREFS");
@@ -168,7 +169,7 @@ int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float 
         if (s->other_tie)
             snprintf(row.variant, sizeof row.variant, "cpu_ref_mxfp4_%s",
                      mlab_fp4_tie_name(c->fp4_tie == MLAB_TIE_UP ? MLAB_TIE_EVEN : MLAB_TIE_UP));
-        else if (s->mx_native)
+        else if (s->mx_native || s->q_fp8)
             snprintf(row.variant, sizeof row.variant, "cpu_ref_%s", s->label);
         else if (s->kv == MLAB_KV_MXFP4)
             snprintf(row.variant, sizeof row.variant, "cpu_ref_mxfp4_%s", mlab_fp4_tie_name(c->fp4_tie));
@@ -346,8 +347,9 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
         /* the kernel's own reference: same quantized inputs, same P rounding */
         const float *kref = v->kv == MLAB_KV_BF16 ? refs[0]
                           : v->kv == MLAB_KV_FP8  ? refs[v->p_fp8 ? 1 : 2]
-                          : v->p_fp8              ? refs[6] /* MXFP4 with MX-rounded Q and P: mxfp4_mfma_scale */
-                                                  : refs[4];
+                          : !v->p_fp8             ? refs[4]
+                          : !strcmp(v->tol, "kernel:mxfp4_mx8") ? refs[6] /* MX-rounded Q and P: mxfp4_mfma_scale */
+                                                  : refs[7]; /* Q and P as the fp8 kernels: mxfp4_wgmma */
         const mlab_tol *tol = mlab_tol_find(v->tol);
         row.valid = mlab_err_judge(outf, kref, nout, tol, &row.kernel_err);
         snprintf(row.kernel_tol, sizeof row.kernel_tol, "%s", tol->name);

@@ -87,6 +87,13 @@ static const mlab_tol tols[] = {
      "the reference: single p' differ by up to one e4m3 ulp (2^-3 relative), as for kernel:fp8, "
      "whose bounds apply: 1 fp8 ulp relative + 1/8 rms(ref), rel RMS <= 3%, at most 1e-4 of the "
      "outputs outside, none off by more than 4 atol; not yet measured on a GPU"},
+    {"kernel:mxfp4_a8", 1.0 / 8, 1.0 / 8, 3e-2, 5e-4, 1e-4, 4,
+     "Hopper's e4m3 wgmma (mxfp4_wgmma) against the reference of the same quantization "
+     "(cpu_ref_mxfp4_a8: MXFP4 KV dequantized exactly, Q quantized per tensor and P rounded to "
+     "e4m3 as the fp8 kernels do): the tiles' e4m3 codes are the MXFP4 values exactly, P is "
+     "rounded against the running (tile) max in the kernel and the global max in the reference, "
+     "as for kernel:fp8, whose bounds apply: 1 fp8 ulp relative + 1/8 rms(ref), rel RMS <= 3%, "
+     "at most 1e-4 of the outputs outside, none off by more than 4 atol"},
     {"ref:sgemm_vs_dgemm", 1e-4, 1e-5, 1e-5, 1e-10, 0, 0,
      "fp32 GEMMs and softmax against fp64: ~1e-6 relative expected, 100x margin "
      "(cos diff: rel RMS 1.4e-5 at equal norms)"},

@@ -77,7 +77,7 @@ def table_rows(stdout):
 def test_run(tmp, gpu_none):
     p = mlab("run", "--cpu-only")
     rows = table_rows(p.stdout)
-    want = ["bf16", "fp8", "fp8_pexact", "fp8_kvonly", "mxfp4_up", "mxfp4_even", "mxfp4_mx8"]
+    want = ["bf16", "fp8", "fp8_pexact", "fp8_kvonly", "mxfp4_up", "mxfp4_even", "mxfp4_mx8", "mxfp4_a8"]
     check(p.returncode == 0 and all(w in rows for w in want),
           "`run --cpu-only` on the default case exits 0 and prints the accuracy table rows "
           + " ".join(want), f"table rows {rows}\n" + show(p))
@@ -99,7 +99,7 @@ def test_run(tmp, gpu_none):
     variants = [ln.split(",")[col] for ln in lines[1:] if ln.count(",") > col]
     check(e.returncode == 0 and lines and lines[0].startswith("run_index,")
           and variants == ["cpu_ref_" + w for w in want],
-          "`export R.h5` reads the results file of `run`: a header and the 7 CPU rows",
+          "`export R.h5` reads the results file of `run`: a header and the 8 CPU rows",
           f"variants {variants}\n" + show(e))
     return res
 

@@ -11,7 +11,7 @@ Pins:
     CTEST_RESOURCE_GROUP_0_GPUS) and passes it as --device, and the two GPUs
     are both used
   - every slice writes its own results file; together they hold every case of
-    the sweep exactly once (7 CPU rows each)
+    the sweep exactly once (8 CPU rows each)
   - with a spec of one GPU, -j2 still gives every slice device 0
   - slices of case files given by relative paths find them (the tests run
     where ctest_sweep.sh ran)
@@ -73,10 +73,10 @@ def main():
             f = os.path.join(proj, f"slice_{k}.h5")
             e = sh(BIN, "export", f)
             rows = list(csv.DictReader(io.StringIO(e.stdout)))
-            ok &= e.returncode == 0 and len(rows) % 7 == 0
+            ok &= e.returncode == 0 and len(rows) % 8 == 0
             names += sorted({x["case_name"] for x in rows})
         check(ok and sorted(names) == want,
-              f"the slices' results files ({ngpu} GPU) hold every case once, 7 CPU rows each",
+              f"the slices' results files ({ngpu} GPU) hold every case once, 8 CPU rows each",
               f"{sorted(names)} vs {want}")
     # slices of case files named relative to where ctest_sweep.sh ran
     os.makedirs(os.path.join(tmp, "cases"))

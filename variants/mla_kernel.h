@@ -53,7 +53,8 @@ enum { MLA_KV_SMALL = 8 };
 #define MLAB_TR_COMBINE (MLAB_TR_DECODE + 8 * 65536) /* decode block b: 8 words */
 #define MLAB_TR_QPATH (MLAB_TR_COMBINE + 4 * 65536)  /* combine block b: 4 words */
 #define MLAB_TR_WGPROF (MLAB_TR_QPATH + 2 * 65536)   /* a8w8 decode block b: grid wait done, amax known */
-#define MLAB_TR_WORDS (MLAB_TR_WGPROF + 8 * 65536)   /* -DMLAB_WG_PROF: fp8_wgmma block b's phase cycles */
+#define MLAB_TR_WGPROD (MLAB_TR_WGPROF + 8 * 65536)  /* -DMLAB_WG_PROF: fp8_wgmma block b's phase cycles */
+#define MLAB_TR_WORDS (MLAB_TR_WGPROD + 8 * 65536)   /* -DMLAB_WG_PROF: mxfp4_wgmma block b's producer cycles */
 #if defined(MLAB_TRACE) && defined(MLAB_NV)
 MLAB_DEV unsigned long long mlab_gtime(void)
 {
@@ -439,6 +440,32 @@ MLAB_DEV uint2 e4m3_magnitudes(uint32_t e)
                           (uint32_t)mlab_f32_to_fp8(4.f * s) << 16 | (uint32_t)mlab_f32_to_fp8(6.f * s) << 24);
 }
 
+/* One (row, block of 32) of E2M1 values at src (16 bytes, low nibble first) ->
+ * 32 e4m3 codes at d0, d1, the block's magnitude codes t (e4m3_magnitudes of
+ * its E8M0 byte) picked by one byte permute a word and the signs merged by
+ * another. Shared by e4m3_tile and mxfp4_wgmma's producer (mla_wgmma.h,
+ * which passes words it already holds in registers). */
+MLAB_DEV void e4m3_block(const uint2 t, const uint8_t *src, uint4 *d0, uint4 *d1)
+{
+    const uint32_t lo = t.x, hi = t.y;
+    const uint4 pk = *(const uint4 *)src;
+    const uint32_t w[4] = {pk.x, pk.y, pk.z, pk.w};
+    uint32_t o[8];
+#pragma unroll
+    for (int k = 0; k < 4; k++) { /* 8 nibbles (low first) -> 8 codes */
+        /* magnitudes: the permute reads the low 4 selector nibbles */
+        const uint32_t sel = w[k] & 0x77777777u;
+        /* signs: nibble j's bit 3 to bit 7 of byte j; after the shift
+         * byte i of ev holds nibble 2i's sign at bit 7, byte i of w
+         * nibble 2i+1's */
+        const uint32_t ev = (w[k] & 0x08080808u) << 4;
+        o[2 * k] = mlab_prmt(lo, hi, sel) | (mlab_prmt(ev, w[k], 0x5140u) & 0x80808080u);
+        o[2 * k + 1] = mlab_prmt(lo, hi, sel >> 16) | (mlab_prmt(ev, w[k], 0x7362u) & 0x80808080u);
+    }
+    *d0 = make_uint4(o[0], o[1], o[2], o[3]);
+    *d1 = make_uint4(o[4], o[5], o[6], o[7]);
+}
+
 /* One staged MXFP4 tile -> e4m3 codes with each block's scale folded in.
  * lut: e4m3_magnitudes of every E8M0 byte, built once a block (256 x 8
  * bytes of shared memory), so a (row, block) costs one table read, not 7
@@ -453,24 +480,7 @@ MLAB_DEV void e4m3_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile, in
             d[0] = d[1] = make_uint4(0, 0, 0, 0);
             continue;
         }
-        const uint2 t = lut[sc[c]];
-        const uint32_t lo = t.x, hi = t.y;
-        const uint4 pk = *(const uint4 *)(raw + r * MLA_FP4_ROW + 16 * b);
-        const uint32_t w[4] = {pk.x, pk.y, pk.z, pk.w};
-        uint32_t o[8];
-#pragma unroll
-        for (int k = 0; k < 4; k++) { /* 8 nibbles (low first) -> 8 codes */
-            /* magnitudes: the permute reads the low 4 selector nibbles */
-            const uint32_t sel = w[k] & 0x77777777u;
-            /* signs: nibble j's bit 3 to bit 7 of byte j; after the shift
-             * byte i of ev holds nibble 2i's sign at bit 7, byte i of w
-             * nibble 2i+1's */
-            const uint32_t ev = (w[k] & 0x08080808u) << 4;
-            o[2 * k] = mlab_prmt(lo, hi, sel) | (mlab_prmt(ev, w[k], 0x5140u) & 0x80808080u);
-            o[2 * k + 1] = mlab_prmt(lo, hi, sel >> 16) | (mlab_prmt(ev, w[k], 0x7362u) & 0x80808080u);
-        }
-        d[0] = make_uint4(o[0], o[1], o[2], o[3]);
-        d[1] = make_uint4(o[4], o[5], o[6], o[7]);
+        e4m3_block(lut[sc[c]], raw + r * MLA_FP4_ROW + 16 * b, d, d + 1);
     }
 }
 

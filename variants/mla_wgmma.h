@@ -67,6 +67,10 @@ static inline __host__ __device__ int wg_off(int r, int c) { return WG_TMAP ? ml
  * down to 40, the consumers take up to 232 (128 x 40 + 256 x 232 = 64512) */
 #define WG_REGS_PRODUCER 40
 #define WG_REGS_CONSUMER 232
+/* MX: the producer converts tiles (its scales a tile ahead, a (row, block)'s
+ * words): 96 and 200 (128 x 96 + 256 x 200 = 63488) */
+#define WG_REGS_PRODUCER_MX 96
+#define WG_REGS_CONSUMER_MX 200
 #ifndef WG_NSTAGE
 #define WG_NSTAGE 4 /* even: stage s always holds tiles of consumer s % 2 */
 #endif
@@ -92,19 +96,36 @@ static_assert((MLA_D / 32) % WG_QK_BATCH == 0, "whole batches");
 #define WG_BAR_CONS(c) (1 + 2 * WG_NSTAGE + (c))
 #define WG_BAR_Q (1 + 2 * WG_NSTAGE + WG_NCONS)
 #define WG_BAR_MERGE (WG_BAR_Q + 1)
-static_assert(WG_BAR_MERGE < 16, "16 named barriers a block");
-struct wg_cfg {
+#define WG_BAR_PROD (WG_BAR_MERGE + 1) /* MX: the producer warpgroup alone */
+static_assert(WG_BAR_PROD < 16, "16 named barriers a block");
+/* MX (mxfp4_wgmma): raw MXFP4 stages (64 rows x 288 bytes of E2M1 pairs,
+ * one bulk copy a tile) that the producer warpgroup turns into the e4m3
+ * stages the consumers read */
+#ifndef WG_NRAW
+#define WG_NRAW 3
+#endif
+/* one raw MXFP4 tile: its E2M1 rows, then its E8M0 bytes (64 x 18, contiguous
+ * in global memory but at any 2-byte offset: the 16-byte-aligned window
+ * around them, up to 15 bytes more on either side) */
+#define WG_RAW_FP4 (MLA_BN * MLA_FP4_ROW)
+#define WG_RAW (WG_RAW_FP4 + MLA_BN * MLA_NBLK + 32)
+template <bool MX> struct wg_cfg_t {
     static constexpr int OFF_Q = 0;                          /* fp8 Q: 36 chunks x 16 heads x 16 */
     static constexpr int OFF_STAGE = OFF_Q + MLA_H * MLA_D;  /* WG_NSTAGE tiles */
     static constexpr int OFF_P = OFF_STAGE + WG_NSTAGE * WG_TILE; /* P^T a consumer: 4 chunks x 16 heads x 16 */
     static constexpr int OFF_RED = OFF_P + WG_NCONS * MLA_H * MLA_BN; /* a consumer: 64 max + 64 sums (floats) */
     static constexpr int OFF_QRED = OFF_RED + WG_NCONS * 128 * 4;     /* the Q amax: 8 floats */
-    static constexpr int OFF_BAR = OFF_QRED + 8 * 4;                  /* WG_TMAP: a stage's mbarrier */
-    static constexpr int SMEM = OFF_BAR + (WG_TMAP ? 8 * WG_NSTAGE : 0);
+    static constexpr int OFF_RAW = OFF_QRED + 8 * 4;                  /* MX: WG_NRAW raw tiles */
+    static constexpr int OFF_LUT = OFF_RAW + (MX ? WG_NRAW * WG_RAW : 0); /* MX: e4m3 magnitudes by E8M0 [256][8] */
+    static constexpr int OFF_BAR = OFF_LUT + (MX ? 256 * 8 : 0);      /* a stage's mbarrier (WG_TMAP or MX) */
+    static constexpr int OFF_RBAR = OFF_BAR + (WG_TMAP || MX ? 8 * WG_NSTAGE : 0); /* MX: a raw tile's */
+    static constexpr int SMEM = OFF_RBAR + (MX ? 8 * WG_NRAW : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
+    static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
     static_assert(72 * 128 * 4 <= WG_NSTAGE * WG_TILE, "merge buffer fits the stages");
 };
+typedef wg_cfg_t<false> wg_cfg;
 /* -DMLAB_WG_PROF (diagnostics, with -DMLAB_TRACE): thread 0 of every block
  * sums clock64() cycles per phase of its consumer (prologue, waiting for a
  * tile, Q.K, softmax, P.V, epilogue) into the trace buffer (MLAB_TR_WGPROF:
@@ -334,7 +355,7 @@ MLAB_DEV void wg_pv(wg_state &st, const uint8_t *tile, uint64_t dp)
  * (the row's splits S == 1) or f16 partials in units of kv_scale +
  * log2-sum-exp2 (at row stride p.splits, the largest S of a plan) */
 template <bool FAST>
-MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split, int S, float *red)
+MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split, int S, float kvs, float *red)
 {
     const int warp = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2;
 #pragma unroll
@@ -353,7 +374,7 @@ MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split,
         lsum[k] = (w4.x + w4.y) + (w4.z + w4.w);
         rl[k] = lsum[k] > 0.f ? (FAST ? mlab_rcp_fast(lsum[k]) : mlab_rcp_rn(lsum[k])) : 0.f;
     }
-    const float vscale = S == 1 ? p.kv_scale : 1.f; /* f16 partials: kv_scale units (the combine applies it) */
+    const float vscale = S == 1 ? kvs : 1.f; /* f16 partials: kv scale units (the combine applies it) */
 #pragma unroll
     for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
@@ -378,7 +399,7 @@ MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split,
             if (lsum[k] > 0.f)
                 lse = FAST ? st.m[k] + log2f(lsum[k]) : (st.m[k] + logf(lsum[k])) * MLA_LOG2E;
             p.part_lse[((size_t)tok * p.splits + split) * MLA_H + wg_head(k)] = lse;
-            p.part_mul[((size_t)tok * p.splits + split) * MLA_H + wg_head(k)] = p.kv_scale;
+            p.part_mul[((size_t)tok * p.splits + split) * MLA_H + wg_head(k)] = kvs;
         }
 }
 
@@ -413,17 +434,106 @@ MLAB_DEV void wg_produce(const mla_params &p, uint8_t *stages, int first, int t0
     }
     mlab_cp_wait<0>();
 }
+
+/* MX (mxfp4_wgmma): the producer warpgroup streams raw MXFP4 tiles (one bulk
+ * copy of the tile's E2M1 rows, from thread 0, counted on the raw stage's
+ * mbarrier; WG_NRAW tiles ahead) and turns each into the e4m3 stage its
+ * consumer reads, in the layout of the fp8 tiles (wg_off), every code an
+ * E2M1 value times its block's 2^(e - 127) exactly (the runner sends calls
+ * whose scales e4m3 cannot hold to mxfp4's exact path, mx_e4m3_ok): a
+ * (row, block of 32) is one table read by its E8M0 byte (lut: e4m3 codes of
+ * the 8 magnitudes, built once a block) and two byte permutes a word of 8
+ * nibbles (mla_kernel.h e4m3_block, as e4m3_tile); rows past rend are
+ * zeros. A tile's 1152 E8M0 bytes come with its rows: a second bulk copy of
+ * the 16-byte-aligned window around them into the raw stage (runner.hip's
+ * buffers end 256 bytes past their data, dev_alloc). The stage is then made
+ * visible to wgmma (proxy fence) and each thread arrives on its mbarrier (128
+ * a phase); once the warpgroup is past its reads of the raw stage, thread 0
+ * reissues it (tile li + WG_NRAW). Reissuing it before the codes are
+ * computed (the loads, a sync, the copy, then the codes) was slower on the
+ * H200 (422 against 405 us at 256x8192). -DMLAB_WG_PROF: thread 0's cycles
+ * waiting for raw tiles, for empty stages, converting (loads, codes,
+ * stores), and syncing to reissue ("TP" trace lines). */
+MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars, uint8_t *raw, uint64_t *rbars,
+                            const uint2 *lut, int first, int t0, int n, int rend)
+{
+    constexpr int PAIRS = MLA_BN * MLA_NBLK, SCN = PAIRS / 128; /* (row, block) pairs of a tile */
+    static_assert(PAIRS % 128 == 0, "whole pairs a producer thread");
+    const int t = threadIdx.x & 127;
+    WG_PROF(long long pc[4] = {0, 0, 0, 0}, pt = clock64();
+            auto lap = [&](int k) { long long x = clock64(); pc[k] += x - pt; pt = x; };)
+    /* tile li's scales: the window from byte e0 & ~15 of the scales' buffer */
+    auto sc_at = [&](int li) { return (size_t)(first + (t0 + li) * MLA_BN) * MLA_NBLK; };
+    auto issue = [&](int li) { /* thread 0: raw tile li (rows, scales) into raw stage li % WG_NRAW */
+        const int r0 = (t0 + li) * MLA_BN, nok = min(MLA_BN, rend - r0);
+        const size_t e0 = sc_at(li), w0 = e0 & ~(size_t)15, w1 = (e0 + nok * MLA_NBLK + 15) & ~(size_t)15;
+        uint64_t *rb = rbars + li % WG_NRAW;
+        uint8_t *dst = raw + (li % WG_NRAW) * WG_RAW;
+        mlab_bulk_fence(); /* the warpgroup's reads of this raw stage (ordered by WG_BAR_PROD) before the copy */
+        mlab_bulk_expect(rb, (uint32_t)(nok * MLA_FP4_ROW + (w1 - w0)));
+        mlab_bulk_copy(dst, p.kv_fp4 + (size_t)(first + r0) * MLA_FP4_ROW, (uint32_t)(nok * MLA_FP4_ROW), rb);
+        mlab_bulk_copy(dst + WG_RAW_FP4, p.kv_e8m0 + w0, (uint32_t)(w1 - w0), rb);
+    };
+    if (t == 0)
+        for (int li = 0; li < WG_NRAW && li < n; li++) issue(li);
+    for (int li = 0; li < n; li++) {
+        const int r0 = (t0 + li) * MLA_BN;
+        const uint8_t *rs = raw + (li % WG_NRAW) * WG_RAW;
+        const uint8_t *ssc = rs + WG_RAW_FP4 + (sc_at(li) & 15); /* the tile's 64 x 18 scales */
+        uint8_t *dst = stages + (li % WG_NSTAGE) * WG_TILE;
+        mlab_bulk_wait(rbars + li % WG_NRAW, (uint32_t)((li / WG_NRAW) & 1));
+        WG_PROF(lap(0);)
+        if (li >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(li % WG_NSTAGE), 256);
+        WG_PROF(lap(1);)
+        /* item k of thread t: row c % 64, block c / 64 of c = t + 128 k, so a
+         * warp's stores are 32 rows of one 16-byte chunk (the swizzle spreads
+         * them over the banks; by (row, block) pairs a warp's 18 blocks of a
+         * row hit 2 of a line's 8 chunk slots: 9-way conflicts); every load
+         * first, then the codes (the stores might alias the loads) */
+        uint4 pk[SCN];
+        uint2 tb[SCN];
+#pragma unroll
+        for (int k = 0; k < SCN; k++) {
+            const int c = t + 128 * k, r = c % MLA_BN, b = c / MLA_BN;
+            pk[k] = *(const uint4 *)(rs + r * MLA_FP4_ROW + 16 * b);
+            tb[k] = lut[ssc[r * MLA_NBLK + b]];
+        }
+#pragma unroll
+        for (int k = 0; k < SCN; k++) {
+            const int c = t + 128 * k, r = c % MLA_BN, b = c / MLA_BN;
+            uint4 c0 = make_uint4(0u, 0u, 0u, 0u), c1 = c0;
+            if (r0 + r < rend) e4m3_block(tb[k], (const uint8_t *)&pk[k], &c0, &c1);
+            *(uint4 *)(dst + wg_off(r, 2 * b)) = c0;
+            *(uint4 *)(dst + wg_off(r, 2 * b + 1)) = c1;
+        }
+        wg_fence_smem(); /* this thread's codes visible to wgmma */
+        mlab_bar_arrive(bars + li % WG_NSTAGE);
+        WG_PROF(lap(2);)
+        wg_bar_sync(WG_BAR_PROD, 128); /* every thread past its reads of raw stage li % WG_NRAW */
+        if (t == 0 && li + WG_NRAW < n) issue(li + WG_NRAW);
+        WG_PROF(lap(3);)
+    }
+    WG_PROF(if (t == 0 && p.trace) {
+        unsigned long long *tp = p.trace + MLAB_TR_WGPROD + 8 * blockIdx.x;
+        tp[0] = pc[0]; tp[1] = pc[1]; tp[2] = pc[2]; tp[3] = pc[3]; tp[7] = n + 1;
+    })
+}
 #endif
 
-template <bool FAST>
+/* MX: mxfp4_wgmma (variants/mxfp4_wgmma.hip), the same consumers on e4m3
+ * tiles the producer converts from MXFP4 (wg_produce_mx), the block scales
+ * folded into the codes (so no kv scale: 1) */
+template <bool FAST, bool MX = false>
 __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
 {
 #if MLAB_HAVE_WGMMA
-    typedef wg_cfg C;
+    typedef wg_cfg_t<MX> C;
+    constexpr bool MBAR = WG_TMAP || MX; /* the consumers wait on a stage's mbarrier */
     extern __shared__ __align__(1024) uint8_t smem[]; /* WG_TMAP: swizzled panels */
     uint8_t *sQ = smem + C::OFF_Q, *stages = smem + C::OFF_STAGE;
-    uint64_t *bars = (uint64_t *)(smem + C::OFF_BAR); /* WG_TMAP: a stage's mbarrier */
+    uint64_t *bars = (uint64_t *)(smem + C::OFF_BAR); /* WG_TMAP or MX: a stage's mbarrier */
     (void)bars;
+    const float kvs = MX ? 1.f : p.kv_scale; /* MX: the block scales are in the codes */
     const int tid = threadIdx.x, warp = tid / 32, cons = warp / 4; /* cons == WG_NCONS: the producer */
     WG_PROF(long long pc[6] = {0, 0, 0, 0, 0, 0}, pt = clock64(), pt0 = pt;
             auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };)
@@ -444,15 +554,25 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
     const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles), n = t1 - t0;
     const int rend = vis + (p.fault == 1 && vis > 0 ? 1 : 0); /* negative control: one row too many */
 
+    if (MBAR) {
+        if (tid == 0) { /* the stages' mbarriers: 128 arrivals a phase (the producer warpgroup) */
 #if WG_TMAP
-    if (tid == 0) { /* the stages' mbarriers: 128 arrivals a phase (the producer warpgroup) */
-        if (p.kv_tmap) mlab_tma_prefetch(p.kv_tmap);
-        for (int s = 0; s < WG_NSTAGE; s++) mlab_bar_init_n(bars + s, 128);
-        mlab_bulk_init_fence();
-    }
-    __syncthreads();
+            if (!MX && p.kv_tmap) mlab_tma_prefetch(p.kv_tmap);
 #endif
-    if (cons == WG_NCONS) { /* the producer warpgroup: the first tiles at once, then the ring */
+            for (int s = 0; s < WG_NSTAGE; s++) mlab_bar_init_n(bars + s, 128);
+            if (MX) /* the raw tiles': one arrival (thread 0's expect) a phase */
+                for (int s = 0; s < WG_NRAW; s++) mlab_bar_init_n((uint64_t *)(smem + C::OFF_RBAR) + s, 1);
+            mlab_bulk_init_fence();
+        }
+        if (MX) /* the e4m3 codes of the 8 magnitudes for every E8M0 byte */
+            for (int e = tid; e < 256; e += WG_NT) ((uint2 *)(smem + C::OFF_LUT))[e] = e4m3_magnitudes((uint32_t)e);
+        __syncthreads();
+    }
+    if (cons == WG_NCONS && MX) { /* MX: the producer converts each tile for its consumer */
+        wg_regs_dec<WG_REGS_PRODUCER_MX>();
+        wg_produce_mx(p, stages, bars, smem + C::OFF_RAW, (uint64_t *)(smem + C::OFF_RBAR),
+                      (const uint2 *)(smem + C::OFF_LUT), first, t0, n, rend);
+    } else if (cons == WG_NCONS) { /* the producer warpgroup: the first tiles at once, then the ring */
         wg_regs_dec<WG_REGS_PRODUCER>();
 #if WG_TMAP
         wg_produce_sw(p, stages, bars, first, t0, n, rend);
@@ -465,7 +585,10 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
         wg_produce(p, stages, first, t0, n, rend);
 #endif
     } else {
-        wg_regs_inc<WG_REGS_CONSUMER>();
+        if (MX)
+            wg_regs_inc<WG_REGS_CONSUMER_MX>();
+        else
+            wg_regs_inc<WG_REGS_CONSUMER>();
         wg_state st;
         /* Q (its loads before the amax wait), quantized by the consumers into
          * the K-major layout of the B operand of step 1 */
@@ -477,7 +600,7 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
             [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });
         wg_fence_smem();
         wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
-        const float sscale = p.sm_scale * qs * p.kv_scale * (FAST ? MLA_LOG2E : 1.f);
+        const float sscale = p.sm_scale * qs * kvs * (FAST ? MLA_LOG2E : 1.f);
         WG_PROF(lap(5);)
 #pragma unroll
         for (int k = 0; k < 4; k++) {
@@ -493,11 +616,10 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
         const uint64_t dq = wg_desc(sQ, 16 * MLA_H, 128), dp = wg_desc(sP, 16 * MLA_H, 128);
         for (int i = cons; i < n; i += WG_NCONS) {
             const uint8_t *tile = stages + (i % WG_NSTAGE) * WG_TILE;
-#if WG_TMAP
-            mlab_bulk_wait(bars + i % WG_NSTAGE, (uint32_t)((i / WG_NSTAGE) & 1));
-#else
-            wg_bar_sync(WG_BAR_FULL(i % WG_NSTAGE), 256);
-#endif
+            if (MBAR)
+                mlab_bulk_wait(bars + i % WG_NSTAGE, (uint32_t)((i / WG_NSTAGE) & 1));
+            else
+                wg_bar_sync(WG_BAR_FULL(i % WG_NSTAGE), 256);
             WG_PROF(lap(0);)
             float s[8];
             wg_scores(s, tile, dq);
@@ -544,7 +666,7 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
                     const int k = 2 * (e >> 2) + (e & 1);
                     st.o[mt][e] = st.o[mt][e] * a0[k] + xs[(8 * mt + e) * 128 + t] * a1[k];
                 }
-            wg_epilogue<FAST>(p, st, tok, split, S, (float *)(smem + C::OFF_RED));
+            wg_epilogue<FAST>(p, st, tok, split, S, kvs, (float *)(smem + C::OFF_RED));
             WG_PROF(lap(4); if (tid == 0 && p.trace) {
                 unsigned long long *tw = p.trace + MLAB_TR_WGPROF + 8 * blockIdx.x;
                 tw[0] = pc[5]; tw[1] = pc[0]; tw[2] = pc[1]; tw[3] = pc[2];

@@ -838,6 +838,10 @@ extern "C" int mlab_gpu_graph(mlab_gpu *g, int iters, double *us, char *why, siz
                 if (w[7])
                     fprintf(stderr, "TW %d tiles %llu prologue %llu wait %llu qk %llu softmax %llu pv %llu epilogue %llu all %llu\n",
                             b, w[7] - 1, w[0], w[1], w[2], w[3], w[4], w[5], w[6]);
+                const unsigned long long *pw = tb + MLAB_TR_WGPROD + 8 * b; /* mxfp4_wgmma's producer: cycles */
+                if (pw[7])
+                    fprintf(stderr, "TP %d tiles %llu rawwait %llu emptywait %llu convert %llu sync %llu\n", b,
+                            pw[7] - 1, pw[0], pw[1], pw[2], pw[3]);
             }
         }
         free(tb);

@@ -31,6 +31,8 @@
     X(8, mxfp4_mfma_scale, MLAB_KV_MXFP4, 1, 1, "mxfp4", "kernel:mxfp4_mx8",                        \
       "gfx950 scaled MFMA: K as stored (E2M1 + E8M0), Q as MXFP8, P with V's scales folded as MXFP8") \
     X(9, bf16_t32, MLAB_KV_BF16, 0, 0, "bf16", "kernel:bf16",                                       \
-      "bf16 in 32-row tiles: twice the blocks, half the chain each, for calls of a few tiles a row")
+      "bf16 in 32-row tiles: twice the blocks, half the chain each, for calls of a few tiles a row") \
+    X(10, mxfp4_wgmma, MLAB_KV_MXFP4, 1, 1, "mxfp4_e4m3", "kernel:mxfp4_a8",                        \
+      "MXFP4 turned into e4m3 tiles by a producer warpgroup, fp8_wgmma's e4m3 products (Q, P as fp8)")
 
 #endif

@@ -16,6 +16,9 @@ after each variant's cold samples, one line per block of the last cold call
   TW block tiles T prologue P wait W qk Q softmax S pv V epilogue E all A
                                                        (fp8_wgmma, -DMLAB_WG_PROF: clock64
                                                         cycles of thread 0's consumer)
+  TP block tiles T rawwait R emptywait E convert C sync S
+                                                       (mxfp4_wgmma, -DMLAB_WG_PROF: cycles
+                                                        of its producer's thread 0)
 For each variant this prints, in us from the call's first kernel start: each
 phase's min / median / max over blocks, the time a tile after the first, the
 gap between the loop ends of the two blocks sharing an SM, and the span of
@@ -40,6 +43,11 @@ def report(run):
         for k in ("wait", "qk", "softmax", "pv"):
             print(f"    {k:8s} {q([x[k] / x['tiles'] for x in w])}")
         print(f"    prologue {q([x['prologue'] for x in w])} | epilogue {q([x['epilogue'] for x in w])} (a block)")
+    pw = [x for x in run.get("P", {}).values() if x["tiles"] > 0]
+    if pw:
+        print(f"  mxfp4 producer phases, cycles a tile over {len(pw)} blocks:")
+        for k in ("rawwait", "emptywait", "convert", "sync"):
+            print(f"    {k:9s} {q([x[k] / x['tiles'] for x in pw])}")
     if not d:
         print("  (no decode blocks recorded)")
         return
@@ -91,13 +99,15 @@ def main():
                 continue
             if w[0] == "TRACE" and len(w) >= 7:
                 runs.append({"head": line.strip(), "sample": float(w[6]), "A": {}, "D": {}, "C": {}, "Q": {},
-                             "W": {}})
+                             "W": {}, "P": {}})
             elif runs and w[0] == "TA":
                 runs[-1]["A"][int(w[1])] = [int(x) for x in w[2:4]]
             elif runs and w[0] == "TD":
                 runs[-1]["D"][int(w[1])] = [int(x) for x in w[2:10]]
             elif runs and w[0] == "TW" and len(w) >= 18:
                 runs[-1]["W"][int(w[1])] = {k: int(v) for k, v in zip(w[2::2], w[3::2])}
+            elif runs and w[0] == "TP" and len(w) >= 12:
+                runs[-1]["P"][int(w[1])] = {k: int(v) for k, v in zip(w[2::2], w[3::2])}
             elif runs and w[0] == "TQ":
                 runs[-1]["Q"][int(w[1])] = [int(x) for x in w[2:4]]
             elif runs and w[0] == "TC":
