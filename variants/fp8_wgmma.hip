@@ -57,7 +57,13 @@
  * waves), 4x1024 12.7 -> 12.4-12.8; geomean -15%. The phase cycles (TW):
  * Q.K 3270 -> 580 cycles a consumer's tile at 64x8192, softmax 3160 -> 980;
  * the consumers now wait for tiles (1670 a tile): the old layout's 16-byte
- * copies were slowing the products reading the same shared memory.
+ * copies were slowing the products reading the same shared memory. The
+ * v16 suite (223fdab, papers/reports/h200-2026-12-01zp): geomean 43.1 us,
+ * 1.50x the read limit (fp8_exp2rcp 41.5, 1.45x): faster than it at
+ * 64x8192 (92.1 vs 95.4) and 32x8192 (55.3 vs 55.7), as fast at 256x8192,
+ * slower at 256x1024 (61.7 vs 55.9: one block an SM, two waves) and on the
+ * short calls (4x1024 12.1 vs 10.8). Forced split counts (-zo) confirm the
+ * rule's choice but at 4x8192 (16 splits 18.3 us, the rule's 32 19.7).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -16,7 +16,24 @@
  * (mla_params.mx_e4m3_ok) runs mxfp4's exact bf16 path, as mxfp4_e4m3 does.
  * NVIDIA sm_90a only (wgmma); elsewhere the variant is unavailable.
  * Parent: mxfp4_e4m3 (the same e4m3 tiles, there on mma.sync with f16 Q and P).
- * Measured: not yet (this tree adds it).
+ * Measured (H200, papers/reports/h200-2026-12-01zo and -zp, 223fdab): every
+ * GPU test and case valid, kernel rel RMS 1.3e-2..2.4e-2 (fp8's); 256x8192
+ * 405 us (mxfp4_e4m3 492, fp8_wgmma 319; 425 in the v16 suite under a clock
+ * slowdown NVML flagged), 64x8192 111 (134), 32x8192 62.4 (74.1), 256x1024
+ * 68.8 (71.6), 4x1024 12.9 (13.0); suite geomean 48.1 us, 2.47x its read
+ * limit (mxfp4_e4m3 2.76x). Bound by the producer's conversion: at
+ * 64x8192 its consumers wait ~2860 cycles a consumer's tile for codes
+ * (fp8_wgmma's ~1610 for bytes; TW trace lines, -DMLAB_TRACE
+ * -DMLAB_WG_PROF), and v4's producer (TP lines) spent ~3000 cycles a tile,
+ * ~1760 of them computing and storing codes: ~40 ALU instructions for 32
+ * values on 4 warps, beside the consumers' own ALU work.
+ * Tried (-zo): the scales a tile ahead in registers (v1, 454 us: the same
+ * producer order as the final one, pairs by row: 9-way bank conflicts on its
+ * stores), the scales by bulk copy with pairs by row (v2, 477), items by
+ * block with every load first (v3: landed, 405), the raw stage reissued
+ * before the codes (v4, 422-427), 2 e4m3 + 6 raw stages (460 / 427), each
+ * producer warp its own rows, copies and mbarrier, no warpgroup barrier
+ * (branch wip/mx-warp, 424).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
