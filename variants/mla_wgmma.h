@@ -1,5 +1,7 @@
 /* mla_wgmma.h: the fp8 split-KV decode on Hopper's warpgroup MMA (wgmma),
- * for variants/fp8_wgmma.hip. Same ABI (mla_params), same split rule, same
+ * for variants/fp8_wgmma.hip, and with MX for variants/mxfp4_wgmma.hip (the
+ * producer turns raw MXFP4 tiles into the same e4m3 tiles: wg_produce_mx,
+ * kv scale 1). Same ABI (mla_params), same split rule, same
  * outputs (bf16, or f16 partials in kv_scale units + log2-sum-exp2 for
  * mla_combine) and the same arithmetic as the fp8 variant: Q quantized per
  * tensor in the call, e4m3 Q.K, P rounded to e4m3 for P.V, fp32 accumulation.
@@ -30,7 +32,8 @@
  * bytes in the 64-byte swizzle (WG_TMAP: what TMA writes, read by wgmma
  * through swizzled descriptors), or, -DMLAB_WG_NO_TMAP, 16-byte chunk c of kv
  * row r at c * WG_LDC + 16 r (no-swizzle K-major core matrices; see WG_LDC).
- * Every vendor instruction is in arch/nv_wgmma.h.
+ * Every vendor instruction is in arch/nv_wgmma.h, arch/nv_tma.h and
+ * arch/nv_bulk.h.
  */
 #ifndef MLAB_MLA_WGMMA_H
 #define MLAB_MLA_WGMMA_H
