@@ -344,13 +344,16 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
         row.read_limit_us = rlim[v->kv];
         for (size_t k = 0; k < nout; k++)
             outf[k] = mlab_bf16_to_f32(out[k]);
-        /* the kernel's own reference: same quantized inputs, same P rounding */
+        /* the kernel's own reference: same quantized inputs, same P rounding;
+         * an MXFP4 variant that ran its exact path (mxfp4's bf16 Q and exact P,
+         * e.g. mxfp4_wgmma on scales e4m3 cannot hold) is judged as mxfp4 */
+        const int exact = li.exact_fallback && v->kv == MLAB_KV_MXFP4;
         const float *kref = v->kv == MLAB_KV_BF16 ? refs[0]
                           : v->kv == MLAB_KV_FP8  ? refs[v->p_fp8 ? 1 : 2]
-                          : !v->p_fp8             ? refs[4]
+                          : !v->p_fp8 || exact    ? refs[4]
                           : !strcmp(v->tol, "kernel:mxfp4_mx8") ? refs[6] /* MX-rounded Q and P: mxfp4_mfma_scale */
                                                   : refs[7]; /* Q and P as the fp8 kernels: mxfp4_wgmma */
-        const mlab_tol *tol = mlab_tol_find(v->tol);
+        const mlab_tol *tol = mlab_tol_find(exact ? "kernel:mxfp4" : v->tol);
         row.valid = mlab_err_judge(outf, kref, nout, tol, &row.kernel_err);
         snprintf(row.kernel_tol, sizeof row.kernel_tol, "%s", tol->name);
         const mlab_tol *tt = mlab_tol_find(total_tol_name(v->kv));

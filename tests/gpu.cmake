@@ -13,7 +13,11 @@ set(_cases
   # 72 query rows over 47 tiles each: past bf16's tile rule (>= 16 64-row
   # tiles an SM, on GPUs of up to 211 SMs), so bf16 runs its 32-row
   # configuration here
-  "q3_many_tiles|--batch 24 --kv-len 3001 --q-seq-len 3 --seed 18")
+  "q3_many_tiles|--batch 24 --kv-len 3001 --q-seq-len 3 --seed 18"
+  # every E8M0 scale 2^-15..2^-13, below what e4m3 holds times E2M1 (2^-8):
+  # the MXFP4 variants with an e4m3 fast path run their exact path
+  # (gpu_mx_exact_path below)
+  "tiny_scales|--batch 4 --kv-len 300 --input-scale 0.0001 --seed 19")
 set(_files)
 # MI300X/MI325X (gfx940-942) read fp8 as e4m3fnuz: the runner refuses OCP cases there
 set(_fp8)
@@ -126,3 +130,9 @@ foreach(src ${MLAB_VARIANT_SOURCES})
                          SKIP_RETURN_CODE 77)
   endforeach()
 endforeach()
+# the exact path of the MXFP4 variants with an e4m3 fast path (mxfp4_e4m3,
+# mxfp4_wgmma): on tiny_scales (no scale e4m3 can carry) both must say their
+# exact path ran and pass validation against the exact MXFP4 reference
+add_test(NAME gpu_mx_exact_path COMMAND sh -c
+         "out=$(${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --variants mxfp4_e4m3,mxfp4_wgmma ${_gd}/tiny_scales.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; n=$(echo \"$out\" | grep -c 'its exact path runs'); [ $rc = 0 ] && [ $n = 2 ] && { echo 'both ran their exact path and passed'; exit 0; }; echo \"$out\" | tail -20; echo \"exit $rc, exact path reported $n times (want 0 and 2)\"; exit 1")
+set_tests_properties(gpu_mx_exact_path PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
