@@ -8,7 +8,8 @@ one SM (10.0) and the count of SMs holding one block, the combine's end and
 the call's span next to the event sample, the P.V drain time where the
 blocks recorded one (an eighth number), the a8w8 Q path (TQ lines: grid
 wait done, amax known) and the Q quantized where recorded; fp8_wgmma's
-phase cycles a tile (TW lines of -DMLAB_WG_PROF); several variants in one log are
+phase cycles a tile (TW lines of -DMLAB_WG_PROF, and mxfp4_wgmma's producer's TP
+lines); several variants in one log are
 reported separately, each headed by the call's shape where the runner
 printed it (query rows, longest sequence, splits); a log without TRACE lines exits non-zero with a message
 that names the file.
@@ -36,6 +37,10 @@ TD 1 6 1 1000 0 3000 5000 9000 8000
 TRACE variant 7 last cold sample 150.00 us query rows 64 longest 8192 splits 2
 TW 0 tiles 32 prologue 9000 wait 3200 qk 12800 softmax 64000 pv 19200 epilogue 5000 all 113200
 TW 1 tiles 32 prologue 11000 wait 6400 qk 16000 softmax 70400 pv 22400 epilogue 6000 all 132200
+TRACE variant 10 last cold sample 120.00 us query rows 64 longest 8192 splits 2
+TW 0 tiles 64 prologue 8000 wait 96000 qk 18560 softmax 43200 pv 26240 epilogue 6500 all 200000
+TP 0 tiles 64 rawwait 17280 emptywait 2240 convert 112640 sync 57600
+TP 1 tiles 64 rawwait 19200 emptywait 2560 convert 115200 sync 57600
 """
 
 
@@ -48,12 +53,16 @@ def main():
     r = subprocess.run([sys.executable, script, log], capture_output=True, text=True)
     out = r.stdout
     check(r.returncode == 0, f"exit {r.returncode} on a good log: {r.stderr}")
-    check(out.count("TRACE variant") == 4, "one block of lines per variant")
+    check(out.count("TRACE variant") == 5, "one block of lines per variant")
     wg = out.split("TRACE variant 7")[1] if "TRACE variant 7" in out else ""
     check("qk       min 400.0 med 450.0 max 500.0" in wg and "softmax  min 2000.0" in wg,
           "fp8_wgmma's phase cycles a tile (TW lines: qk 12800 / 32 = 400)")
     check("prologue min 9000.0 med 10000.0 max 11000.0" in wg, "prologue cycles a block")
     check("wgmma consumer" not in out.split("TRACE variant 7")[0], "no wgmma phases where none were recorded")
+    mx = out.split("TRACE variant 10")[1] if "TRACE variant 10" in out else ""
+    check("convert   min 1760.0 med 1780.0 max 1800.0" in mx and "rawwait   min 270.0 med 285.0 max 300.0" in mx,
+          "mxfp4_wgmma's producer cycles a tile (TP lines: convert 112640 / 64 = 1760)")
+    check("mxfp4 producer" not in wg.split("TRACE variant 10")[0], "no producer phases where none were recorded")
     check("query rows 4 longest 1024 splits 16" in out and "sample 75.0 us)" in out,
           "the call's shape in its header, the sample still read where the shape is given")
     check("end min 2.0 med 2.0 max 2.0" in out, "amax end at 2.0 us from the first start")
