@@ -34,6 +34,9 @@ typedef struct mlab_variant_impl {
     int (*exact_fallback)(const mla_params *p); /* NULL, or 1 where this call runs the variant's
                                                 exact path instead of its fast one (its launch
                                                 asks the same function; the results row says so) */
+    const struct mlab_variant_impl *exact_impl; /* with exact_fallback: the implementation that
+                                                path is (mxfp4's), whose threads, shared memory,
+                                                occupancy and launches the results row then gives */
 } mlab_variant_impl;
 
 /* Kernels one call of the decode sequence launches (launch_common.h keeps it

@@ -72,5 +72,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
 extern const mlab_variant_impl mlab_impl_mxfp4_e4m3 = {MLAB_V_mxfp4_e4m3, 0, bps, mla_smem_min<KV_MX8>(), launch, 0, 0,
-                                                       NULL, smem_now, 0, NULL, 0, exact_fallback};
+                                                       NULL, smem_now, 0, NULL, 0, exact_fallback, &mlab_impl_mxfp4};
 #endif

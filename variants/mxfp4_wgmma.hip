@@ -75,5 +75,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
 extern const mlab_variant_impl mlab_impl_mxfp4_wgmma = {MLAB_V_mxfp4_wgmma, 1, bps, MX_SMEM, launch, 0, WG_NT,
                                                         MX_WHY, NULL, 1 /* combine_only */, NULL, 0,
-                                                        exact_fallback};
+                                                        exact_fallback, &mlab_impl_mxfp4};
 #endif

@@ -721,6 +721,13 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
     li->blocks_per_sm = v->blocks_per_sm();
     li->launches = v->pre_launches + mlab_decode_launches(v->q_fp8, p);
     li->exact_fallback = v->exact_fallback && v->exact_fallback(p);
+    if (li->exact_fallback && v->exact_impl) { /* what runs is the exact path's implementation */
+        const mlab_variant_impl *x = v->exact_impl;
+        li->block = x->block_threads ? x->block_threads : MLA_NT;
+        li->smem_bytes = x->smem_used ? x->smem_used() : x->smem_bytes;
+        li->blocks_per_sm = x->blocks_per_sm();
+        li->launches = x->pre_launches + mlab_decode_launches(x->q_fp8, p);
+    }
 }
 
 extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab_launch_info *li,
