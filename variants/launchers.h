@@ -31,12 +31,12 @@ typedef struct mlab_variant_impl {
     int xcd_placed;                          /* 1: its blocks are placed by XCD (xcd_map.h): its grid
                                                 is padded to whole XCD groups and a row's split
                                                 blocks are not consecutive (no cluster merge) */
-    int (*exact_fallback)(const mla_params *p); /* NULL, or 1 where this call runs the variant's
-                                                exact path instead of its fast one (its launch
-                                                asks the same function; the results row says so) */
-    const struct mlab_variant_impl *exact_impl; /* with exact_fallback: the implementation that
-                                                path is (mxfp4's), whose threads, shared memory,
-                                                occupancy and launches the results row then gives */
+    int (*exact_fallback)(const mla_params *p); /* with exact_impl: 1 where the case (p: the
+                                                loaded case's parameters) is beyond the variant's
+                                                fast path; the runner then runs exact_impl for
+                                                everything (split rule, launch, launch info) and
+                                                the results row says the exact path ran */
+    const struct mlab_variant_impl *exact_impl; /* NULL, or that exact path (mxfp4's) */
 } mlab_variant_impl;
 
 /* Kernels one call of the decode sequence launches (launch_common.h keeps it

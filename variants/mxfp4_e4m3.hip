@@ -62,12 +62,12 @@
 
 static int bps(void) { return blocks_per_sm_fit<KV_MX8, false, false>(); }
 static int smem_now(void) { return smem_fit<KV_MX8>(); }
-/* a scale e4m3 cannot hold exactly (mla_params.mx_e4m3_ok): the exact bf16 path */
+/* a scale e4m3 cannot hold exactly (mla_params.mx_e4m3_ok): the runner runs
+ * mxfp4 (the exact bf16 path) instead (exact_impl) */
 static int exact_fallback(const mla_params *p) { return !p->mx_e4m3_ok; }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;
-    if (exact_fallback(p)) return launch_fit<KV_MXFP4, false, false>(p, s);
     return launch_fit<KV_MX8, false, false>(p, s);
 }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */

@@ -50,12 +50,9 @@ static int bps(void)
         return 1;
     return n > 0 ? n : 1;
 }
-/* a scale e4m3 cannot hold exactly (mla_params.mx_e4m3_ok): mxfp4's exact bf16 path */
-static int exact_fallback(const mla_params *p) { return !p->mx_e4m3_ok; }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;
-    if (exact_fallback(p)) return launch_fit<KV_MXFP4, false, false>(p, s);
     static bool attr_set = false;
     return launch_sequence<true, false>(mla_decode_wg<true, true>, WG_NT, mx_cfg::SMEM, true, p, s, attr_set);
 }
@@ -63,7 +60,6 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 #define MX_SMEM mx_cfg::SMEM
 #else
 static int bps(void) { return 1; }
-static int exact_fallback(const mla_params *p) { return !p->mx_e4m3_ok; }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)p; (void)s; (void)scratch;
@@ -72,6 +68,9 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 #define MX_WHY "needs NVIDIA sm_90a (wgmma); build with -DMLAB_CUDA_ARCH=90a"
 #define MX_SMEM 0
 #endif
+/* a scale e4m3 cannot hold exactly (mla_params.mx_e4m3_ok): the runner runs
+ * mxfp4 (the exact bf16 path) instead (exact_impl) */
+static int exact_fallback(const mla_params *p) { return !p->mx_e4m3_ok; }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
 extern const mlab_variant_impl mlab_impl_mxfp4_wgmma = {MLAB_V_mxfp4_wgmma, 1, bps, MX_SMEM, launch, 0, WG_NT,
                                                         MX_WHY, NULL, 1 /* combine_only */, NULL, 0,

@@ -122,9 +122,15 @@ struct mlab_gpu {
 
 /* what runs variant id on the loaded case: its entry, or the one its pick
  * chooses for the case's size (launchers.h) */
+/* what runs variant id on the loaded case: the variant's own entry, the
+ * configuration its pick takes for the call's size, or, where this build runs
+ * it but its fast path cannot hold the case (exact_fallback, e.g. an MXFP4
+ * scale e4m3 cannot carry), its exact path's entry (exact_impl); the split
+ * rule, the launch and the launch info all follow that entry */
 static const mlab_variant_impl *impl_for(const mlab_gpu *g, int id)
 {
     const mlab_variant_impl *v = impl_of(id);
+    if (v && !v->unavailable && v->exact_impl && v->exact_fallback(&g->base)) return v->exact_impl;
     return v && v->pick ? v->pick(g->total_q, g->max_vis, g->sms) : v;
 }
 
@@ -720,14 +726,7 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
     li->smem_bytes = v->smem_used ? v->smem_used() : v->smem_bytes;
     li->blocks_per_sm = v->blocks_per_sm();
     li->launches = v->pre_launches + mlab_decode_launches(v->q_fp8, p);
-    li->exact_fallback = v->exact_fallback && v->exact_fallback(p);
-    if (li->exact_fallback && v->exact_impl) { /* what runs is the exact path's implementation */
-        const mlab_variant_impl *x = v->exact_impl;
-        li->block = x->block_threads ? x->block_threads : MLA_NT;
-        li->smem_bytes = x->smem_used ? x->smem_used() : x->smem_bytes;
-        li->blocks_per_sm = x->blocks_per_sm();
-        li->launches = x->pre_launches + mlab_decode_launches(x->q_fp8, p);
-    }
+    li->exact_fallback = v && v == impl_of(id)->exact_impl; /* impl_for took the exact path */
 }
 
 extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab_launch_info *li,
