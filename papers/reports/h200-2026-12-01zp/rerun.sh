@@ -26,8 +26,9 @@ out=$here
 if [ "${1:-}" = "--out" ]; then out=${2:?--out needs a folder}; mkdir -p "$out"; fi
 "$M" plot "$here/h200_v16_suite.h5" --out "$out" --format png --if-available
 "$M" report "$here/h200_v16_suite.h5" --plots "$out" -o "$out/report.md"
-# the recorded command line names the GPU machine's output folder: as $OUT here
-sed -i -E 's#-o /[^ ]*/out/#-o $OUT/#' "$out/report.md"
+# the recorded command line names the GPU machine's folders: its output as
+# $OUT, its recorded cases as $SUITE here
+sed -i -E 's#-o /[^ ]*/out/#-o $OUT/#; s#/tmp/suite/#$SUITE/#g' "$out/report.md"
 echo "== the v15 suite against the v16 suite (no case slower by more than 5%?)"
 "$M" compare papers/reports/h200-2026-12-01zl/h200_v15_suite.h5 "$here/h200_v16_suite.h5" --threshold 0.05 || [ $? -eq 6 ]
 echo "== 0f09366 against the v16 suite"
