@@ -300,14 +300,11 @@ MLAB_DEV void load_stage_tmap(const mla_params &p, const void *map, uint8_t *dst
     typedef mla_cfg<KVF> C;
     static_assert(!C::TMAP || (C::ROW_BYTES == 9 * 64 && C::BN == 64), "load_stage_tmap: 64 fp8 rows of 576 bytes");
     if (map && rend - r0 >= C::BN) {
-        if (threadIdx.x == 0) {
-            mlab_bulk_fence(); /* the block's earlier reads of this stage before the copies */
-            mlab_bulk_expect(bar, (uint32_t)C::STAGE);
-#pragma unroll
-            for (int q = 0; q < 9; q++) mlab_tma_load_2d(dst + q * MLAB_SW64_PANEL, map, 64 * q, first + r0, bar);
-        } else {
+        static_assert(!C::TMAP || C::STAGE == 9 * MLAB_SW64_PANEL, "load_stage_tmap: a stage is 9 panels");
+        if (threadIdx.x == 0)
+            mlab_tma_tile_sw64(dst, map, first + r0, bar); /* after the block's reads of this stage */
+        else
             mlab_bar_arrive(bar);
-        }
         return;
     }
     constexpr int CH = C::ROW_BYTES / 16; /* 36 chunks a row, 9 a thread */

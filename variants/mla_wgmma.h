@@ -159,14 +159,11 @@ MLAB_DEV void wg_load_tile_sw(const mla_params &p, uint8_t *dst, uint64_t *bar, 
 {
     const int t = threadIdx.x & 127;
     if (p.kv_tmap && rend - r0 >= MLA_BN) {
-        if (t == 0) {
-            mlab_bulk_fence(); /* the consumers' ldmatrix reads of this stage before the copies */
-            mlab_bulk_expect(bar, (uint32_t)WG_TILE);
-#pragma unroll
-            for (int q = 0; q < 9; q++) mlab_tma_load_2d(dst + q * MLAB_SW64_PANEL, p.kv_tmap, 64 * q, first + r0, bar);
-        } else {
+        static_assert(WG_TILE == 9 * MLAB_SW64_PANEL, "a tile is 9 panels");
+        if (t == 0)
+            mlab_tma_tile_sw64(dst, p.kv_tmap, first + r0, bar); /* after the consumers' reads of this stage */
+        else
             mlab_bar_arrive(bar);
-        }
         return;
     }
     constexpr int CH = MLA_D / 16;

@@ -63,6 +63,16 @@ MLAB_DEV void mlab_tma_load_2d(void *dst, const void *map, int x, int y, uint64_
                  "l"((unsigned long long)map), "r"(x), "r"(y), "r"(mlab_bulk_smem(bar))
                  : "memory");
 }
+/* one thread: a whole tile of 64 fp8 rows (rows y .. y + 63 of the map, 576 bytes each) into dst as 9
+ * swizzled panels, armed on bar with its bytes; the fence orders the block's earlier generic-proxy reads
+ * of dst (ended by a barrier) before the copies. The a8w8 core's stages and fp8_wgmma's */
+MLAB_DEV void mlab_tma_tile_sw64(uint8_t *dst, const void *map, int y, uint64_t *bar)
+{
+    mlab_bulk_fence();
+    mlab_bulk_expect(bar, 9u * MLAB_SW64_PANEL);
+#pragma unroll
+    for (int q = 0; q < 9; q++) mlab_tma_load_2d(dst + q * MLAB_SW64_PANEL, map, 64 * q, y, bar);
+}
 /* one thread: fetch the map's 128 bytes into the copy engine's descriptor cache ahead of its first use */
 MLAB_DEV void mlab_tma_prefetch(const void *map)
 {
