@@ -454,8 +454,8 @@ MLAB_DEV void e4m3_block(const uint2 t, const uint8_t *src, uint4 *d0, uint4 *d1
         const uint32_t sel = w[k] & 0x77777777u;
         /* signs: nibble j's bit 3 to bit 7 of byte j; after the shift
          * byte i of ev holds nibble 2i's sign at bit 7, byte i of w
-         * nibble 2i+1's */
-        const uint32_t ev = (w[k] & 0x08080808u) << 4;
+         * nibble 2i+1's (their other bits are masked off below) */
+        const uint32_t ev = w[k] << 4;
         o[2 * k] = mlab_prmt(lo, hi, sel) | (mlab_prmt(ev, w[k], 0x5140u) & 0x80808080u);
         o[2 * k + 1] = mlab_prmt(lo, hi, sel >> 16) | (mlab_prmt(ev, w[k], 0x7362u) & 0x80808080u);
     }

@@ -1,7 +1,7 @@
 /* mla_wgmma.h: the fp8 split-KV decode on Hopper's warpgroup MMA (wgmma),
- * for variants/fp8_wgmma.hip, and with MX for variants/mxfp4_wgmma.hip (the
- * producer turns raw MXFP4 tiles into the same e4m3 tiles: wg_produce_mx,
- * kv scale 1). Same ABI (mla_params), same split rule, same
+ * for variants/fp8_wgmma.hip, and with MX for variants/mxfp4_wgmma.hip (two
+ * producer warpgroups turn raw MXFP4 tiles into the same e4m3 tiles:
+ * wg_produce_mx, kv scale 1). Same ABI (mla_params), same split rule, same
  * outputs (bf16, or f16 partials in kv_scale units + log2-sum-exp2 for
  * mla_combine) and the same arithmetic as the fp8 variant: Q quantized per
  * tensor in the call, e4m3 Q.K, P rounded to e4m3 for P.V, fp32 accumulation.
@@ -64,16 +64,30 @@
 #endif
 /* the byte offset of kv row r's 16-byte chunk c in a tile, either layout */
 static inline __host__ __device__ int wg_off(int r, int c) { return WG_TMAP ? mlab_sw64(r, c) : c * WG_LDC + 16 * r; }
+/* wg_off(r, c + 4) - wg_off(r, c), either layout */
+#define WG_OFF4 (WG_TMAP ? MLAB_SW64_PANEL : 4 * WG_LDC)
 #define WG_NCONS 2                    /* consumer warpgroups */
 #define WG_NT (WG_NCONS * 128 + 128)  /* + the producer warpgroup */
+/* MX: producer warpgroups converting tiles (producer q the tiles i with
+ * i % WG_NPROD_MX == q, so each feeds one consumer's stages) */
+#ifndef WG_NPROD_MX
+#define WG_NPROD_MX 2
+#endif
+#define WG_NT_MX (WG_NCONS * 128 + WG_NPROD_MX * 128)
+static_assert(WG_NPROD_MX == 1 || WG_NPROD_MX == WG_NCONS, "a producer feeds one consumer, or all");
 /* registers a thread: 65536 / 384 = 168 at launch; the producer gives back
  * down to 40, the consumers take up to 232 (128 x 40 + 256 x 232 = 64512) */
 #define WG_REGS_PRODUCER 40
 #define WG_REGS_CONSUMER 232
-/* MX: the producer converts tiles (its scales a tile ahead, a (row, block)'s
- * words): 96 and 200 (128 x 96 + 256 x 200 = 63488) */
-#define WG_REGS_PRODUCER_MX 96
-#define WG_REGS_CONSUMER_MX 200
+/* MX: a producer converts tiles (a thread's 9 (row, block) items loaded at
+ * once, their codes interleaved). One producer: 104 and 192 (128 x 104 + 256
+ * x 192 = 62464; at 96 it spills); two: 65536 / 512 = 128 at launch, 72 and
+ * 184 (256 x 72 + 256 x 184 = 65536) */
+#define WG_REGS_PRODUCER_MX (WG_NPROD_MX == 1 ? 104 : 64)
+#define WG_REGS_CONSUMER_MX (WG_NPROD_MX == 1 ? 192 : 192)
+#ifndef WG_MX_KB
+#define WG_MX_KB (WG_NPROD_MX == 1 ? 9 : 3) /* a producer thread's items loaded at once: 9 = all */
+#endif
 #ifndef WG_NSTAGE
 #define WG_NSTAGE 4 /* even: stage s always holds tiles of consumer s % 2 */
 #endif
@@ -99,14 +113,15 @@ static_assert((MLA_D / 32) % WG_QK_BATCH == 0, "whole batches");
 #define WG_BAR_CONS(c) (1 + 2 * WG_NSTAGE + (c))
 #define WG_BAR_Q (1 + 2 * WG_NSTAGE + WG_NCONS)
 #define WG_BAR_MERGE (WG_BAR_Q + 1)
-#define WG_BAR_PROD (WG_BAR_MERGE + 1) /* MX: the producer warpgroup alone */
-static_assert(WG_BAR_PROD < 16, "16 named barriers a block");
+#define WG_BAR_PROD(q) (WG_BAR_MERGE + 1 + (q)) /* MX: producer warpgroup q alone */
+static_assert(WG_BAR_PROD(WG_NPROD_MX - 1) < 16, "16 named barriers a block");
 /* MX (mxfp4_wgmma): raw MXFP4 stages (64 rows x 288 bytes of E2M1 pairs,
  * one bulk copy a tile) that the producer warpgroup turns into the e4m3
  * stages the consumers read */
 #ifndef WG_NRAW
 #define WG_NRAW 3
 #endif
+static_assert(WG_NPROD_MX == 1 || WG_NRAW % 2 == 1, "two producers: tile li - WG_NRAW is the other producer's");
 /* one raw MXFP4 tile: its E2M1 rows, then its E8M0 bytes (64 x 18, contiguous
  * in global memory but at any 2-byte offset: the 16-byte-aligned window
  * around them, up to 15 bytes more on either side) */
@@ -122,7 +137,8 @@ template <bool MX> struct wg_cfg_t {
     static constexpr int OFF_LUT = OFF_RAW + (MX ? WG_NRAW * WG_RAW : 0); /* MX: e4m3 magnitudes by E8M0 [256][8] */
     static constexpr int OFF_BAR = OFF_LUT + (MX ? 256 * 8 : 0);      /* a stage's mbarrier (WG_TMAP or MX) */
     static constexpr int OFF_RBAR = OFF_BAR + (WG_TMAP || MX ? 8 * WG_NSTAGE : 0); /* MX: a raw tile's */
-    static constexpr int SMEM = OFF_RBAR + (MX ? 8 * WG_NRAW : 0);
+    /* MX, two producers: then a raw stage's "read and reissued" mbarrier */
+    static constexpr int SMEM = OFF_RBAR + (MX ? 8 * WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1) : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
@@ -435,10 +451,11 @@ MLAB_DEV void wg_produce(const mla_params &p, uint8_t *stages, int first, int t0
     mlab_cp_wait<0>();
 }
 
-/* MX (mxfp4_wgmma): the producer warpgroup streams raw MXFP4 tiles (one bulk
- * copy of the tile's E2M1 rows, from thread 0, counted on the raw stage's
- * mbarrier; WG_NRAW tiles ahead) and turns each into the e4m3 stage its
- * consumer reads, in the layout of the fp8 tiles (wg_off), every code an
+/* MX (mxfp4_wgmma): WG_NPROD_MX producer warpgroups (q = 0, 1: tiles i with
+ * i % 2 == q, so producer q feeds consumer q) stream raw MXFP4 tiles (one
+ * bulk copy of the tile's E2M1 rows, from a thread 0, counted on the raw
+ * stage's mbarrier; WG_NRAW tiles ahead, one ring for both) and turn each
+ * into the e4m3 stage its consumer reads, in the layout of the fp8 tiles (wg_off), every code an
  * E2M1 value times its block's 2^(e - 127) exactly (the runner sends calls
  * whose scales e4m3 cannot hold to mxfp4's exact path, mx_e4m3_ok): a
  * (row, block of 32) is one table read by its E8M0 byte (lut: e4m3 codes of
@@ -448,17 +465,20 @@ MLAB_DEV void wg_produce(const mla_params &p, uint8_t *stages, int first, int t0
  * the 16-byte-aligned window around them into the raw stage (runner.hip's
  * buffers end 256 bytes past their data, dev_alloc). The stage is then made
  * visible to wgmma (proxy fence) and each thread arrives on its mbarrier (128
- * a phase); once the warpgroup is past its reads of the raw stage, thread 0
- * reissues it (tile li + WG_NRAW). Reissuing it before the codes are
- * computed (the loads, a sync, the copy, then the codes) was slower on the
- * H200 (422 against 405 us at 256x8192). -DMLAB_WG_PROF: thread 0's cycles
- * waiting for raw tiles, for empty stages, converting (loads, codes,
+ * a phase); once the warpgroup is past its reads of the raw stage, its
+ * thread 0 reissues it (tile li + WG_NRAW, the other producer's). Measured on
+ * the H200 at 256x8192 (perf-notes v17): one producer warpgroup, a branch an
+ * item 408 us; without the branch 356; offsets as bases plus constants and
+ * the sign word by one shift 330; two producers 304 (fp8_wgmma 319).
+ * Reissuing the raw stage before the codes are computed was slower (v16: 422
+ * against 405). -DMLAB_WG_PROF: producer 0's thread 0's cycles a tile of its
+ * own waiting for raw tiles, for empty stages, converting (loads, codes,
  * stores), and syncing to reissue ("TP" trace lines). */
 MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars, uint8_t *raw, uint64_t *rbars,
-                            const uint2 *lut, int first, int t0, int n, int rend)
+                            const uint2 *lut, int first, int t0, int n, int rend, int q)
 {
     constexpr int PAIRS = MLA_BN * MLA_NBLK, SCN = PAIRS / 128; /* (row, block) pairs of a tile */
-    static_assert(PAIRS % 128 == 0, "whole pairs a producer thread");
+    static_assert(PAIRS % 128 == 0 && SCN % WG_MX_KB == 0, "whole pairs a producer thread, whole batches");
     const int t = threadIdx.x & 127;
     WG_PROF(long long pc[4] = {0, 0, 0, 0}, pt = clock64();
             auto lap = [&](int k) { long long x = clock64(); pc[k] += x - pt; pt = x; };)
@@ -474,48 +494,71 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
         mlab_bulk_copy(dst, p.kv_fp4 + (size_t)(first + r0) * MLA_FP4_ROW, (uint32_t)(nok * MLA_FP4_ROW), rb);
         mlab_bulk_copy(dst + WG_RAW_FP4, p.kv_e8m0 + w0, (uint32_t)(w1 - w0), rb);
     };
-    if (t == 0)
+    /* item k of thread t: row c % 64, block c / 64 of c = t + 128 k, so a
+     * warp's stores are 32 rows of one 16-byte chunk (the swizzle spreads them
+     * over the banks; by (row, block) pairs a warp's 18 blocks of a row hit 2
+     * of a line's 8 chunk slots: 9-way conflicts). Every item of a thread is
+     * then one row r = t % 64, blocks h + 2k (h = t / 64): its offsets are the
+     * thread's bases plus constants (block b + 2 is 4 chunks on: WG_OFF4) */
+    static_assert(128 % MLA_BN == 0 && 2 * MLA_BN == 128, "a thread's items: one row, every other block");
+    const int r = t % MLA_BN, h = t / MLA_BN;
+    const int roff = r * MLA_FP4_ROW + 16 * h, soff = r * MLA_NBLK + h, d0 = wg_off(r, 2 * h), d1 = wg_off(r, 2 * h + 1);
+    if (t == 0 && q == 0)
         for (int li = 0; li < WG_NRAW && li < n; li++) issue(li);
-    for (int li = 0; li < n; li++) {
+    for (int li = q; li < n; li += WG_NPROD_MX) {
         const int r0 = (t0 + li) * MLA_BN;
         const uint8_t *rs = raw + (li % WG_NRAW) * WG_RAW;
-        const uint8_t *ssc = rs + WG_RAW_FP4 + (sc_at(li) & 15); /* the tile's 64 x 18 scales */
+        const uint8_t *src = rs + roff, *ssc = rs + WG_RAW_FP4 + (sc_at(li) & 15) + soff; /* the tile's 64 x 18 scales */
         uint8_t *dst = stages + (li % WG_NSTAGE) * WG_TILE;
+        /* two producers: raw stage li % WG_NRAW held tile li - WG_NRAW, read by
+         * the other producer, whose thread 0 then issued tile li and arrived on
+         * the stage's second mbarrier (rbars[WG_NRAW + stage]); past that, the
+         * stage's mbarrier is in tile li's phase (without it the wait below, on
+         * a phase's parity, could pass on tile li - 2 WG_NRAW's). The second
+         * mbarrier's phases are unambiguous: tile li - 2 WG_NRAW was this
+         * producer's, read before, and tile li is read by no one yet */
+        if (WG_NPROD_MX > 1 && li >= WG_NRAW)
+            mlab_bulk_wait(rbars + WG_NRAW + li % WG_NRAW, (uint32_t)(((li - WG_NRAW) / WG_NRAW) & 1));
         mlab_bulk_wait(rbars + li % WG_NRAW, (uint32_t)((li / WG_NRAW) & 1));
         WG_PROF(lap(0);)
         if (li >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(li % WG_NSTAGE), 256);
         WG_PROF(lap(1);)
-        /* item k of thread t: row c % 64, block c / 64 of c = t + 128 k, so a
-         * warp's stores are 32 rows of one 16-byte chunk (the swizzle spreads
-         * them over the banks; by (row, block) pairs a warp's 18 blocks of a
-         * row hit 2 of a line's 8 chunk slots: 9-way conflicts); every load
-         * first, then the codes (the stores might alias the loads) */
-        uint4 pk[SCN];
-        uint2 tb[SCN];
+        /* every load first, then the codes (the stores might alias the loads);
+         * a row past rend takes a zero table, so its codes are zeros (+0 or -0),
+         * without a branch (a branch an item kept ptxas from interleaving the
+         * items: 408 -> 359 us at 256x8192 on the H200) */
+        const bool ok = r0 + r < rend;
 #pragma unroll
-        for (int k = 0; k < SCN; k++) {
-            const int c = t + 128 * k, r = c % MLA_BN, b = c / MLA_BN;
-            pk[k] = *(const uint4 *)(rs + r * MLA_FP4_ROW + 16 * b);
-            tb[k] = lut[ssc[r * MLA_NBLK + b]];
-        }
+        for (int k0 = 0; k0 < SCN; k0 += WG_MX_KB) { /* WG_MX_KB items at once (registers) */
+            uint4 pk[WG_MX_KB];
+            uint2 tb[WG_MX_KB];
 #pragma unroll
-        for (int k = 0; k < SCN; k++) {
-            const int c = t + 128 * k, r = c % MLA_BN, b = c / MLA_BN;
-            uint4 c0 = make_uint4(0u, 0u, 0u, 0u), c1 = c0;
-            if (r0 + r < rend) e4m3_block(tb[k], (const uint8_t *)&pk[k], &c0, &c1);
-            *(uint4 *)(dst + wg_off(r, 2 * b)) = c0;
-            *(uint4 *)(dst + wg_off(r, 2 * b + 1)) = c1;
+            for (int j = 0; j < WG_MX_KB; j++) {
+                pk[j] = *(const uint4 *)(src + 32 * (k0 + j));
+                tb[j] = lut[ssc[2 * (k0 + j)]];
+            }
+#pragma unroll
+            for (int j = 0; j < WG_MX_KB; j++) {
+                const uint2 z = make_uint2(0u, 0u), tk = ok ? tb[j] : z;
+                uint4 c0, c1;
+                e4m3_block(tk, (const uint8_t *)&pk[j], &c0, &c1);
+                *(uint4 *)(dst + d0 + (k0 + j) * WG_OFF4) = c0;
+                *(uint4 *)(dst + d1 + (k0 + j) * WG_OFF4) = c1;
+            }
         }
         wg_fence_smem(); /* this thread's codes visible to wgmma */
         mlab_bar_arrive(bars + li % WG_NSTAGE);
         WG_PROF(lap(2);)
-        wg_bar_sync(WG_BAR_PROD, 128); /* every thread past its reads of raw stage li % WG_NRAW */
-        if (t == 0 && li + WG_NRAW < n) issue(li + WG_NRAW);
+        wg_bar_sync(WG_BAR_PROD(q), 128); /* every thread past its reads of raw stage li % WG_NRAW */
+        if (t == 0 && li + WG_NRAW < n) {
+            issue(li + WG_NRAW);
+            if (WG_NPROD_MX > 1) mlab_bar_arrive(rbars + WG_NRAW + li % WG_NRAW); /* read, and reissued */
+        }
         WG_PROF(lap(3);)
     }
-    WG_PROF(if (t == 0 && p.trace) {
+    WG_PROF(if (t == 0 && q == 0 && p.trace) { /* producer 0's tiles */
         unsigned long long *tp = p.trace + MLAB_TR_WGPROD + 8 * blockIdx.x;
-        tp[0] = pc[0]; tp[1] = pc[1]; tp[2] = pc[2]; tp[3] = pc[3]; tp[7] = n + 1;
+        tp[0] = pc[0]; tp[1] = pc[1]; tp[2] = pc[2]; tp[3] = pc[3]; tp[7] = (n + WG_NPROD_MX - 1) / WG_NPROD_MX + 1;
     })
 }
 #endif
@@ -524,7 +567,7 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
  * tiles the producer converts from MXFP4 (wg_produce_mx), the block scales
  * folded into the codes (so no kv scale: 1) */
 template <bool FAST, bool MX = false>
-__global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
+__global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const mla_params p)
 {
 #if MLAB_HAVE_WGMMA
     typedef wg_cfg_t<MX> C;
@@ -534,7 +577,7 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
     uint64_t *bars = (uint64_t *)(smem + C::OFF_BAR); /* WG_TMAP or MX: a stage's mbarrier */
     (void)bars;
     const float kvs = MX ? 1.f : p.kv_scale; /* MX: the block scales are in the codes */
-    const int tid = threadIdx.x, warp = tid / 32, cons = warp / 4; /* cons == WG_NCONS: the producer */
+    const int tid = threadIdx.x, warp = tid / 32, cons = warp / 4; /* cons >= WG_NCONS: a producer */
     WG_PROF(long long pc[6] = {0, 0, 0, 0, 0, 0}, pt = clock64(), pt0 = pt;
             auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };)
 
@@ -560,18 +603,19 @@ __global__ void __launch_bounds__(WG_NT, 1) mla_decode_wg(const mla_params p)
             if (!MX && p.kv_tmap) mlab_tma_prefetch(p.kv_tmap);
 #endif
             for (int s = 0; s < WG_NSTAGE; s++) mlab_bar_init_n(bars + s, 128);
-            if (MX) /* the raw tiles': one arrival (thread 0's expect) a phase */
-                for (int s = 0; s < WG_NRAW; s++) mlab_bar_init_n((uint64_t *)(smem + C::OFF_RBAR) + s, 1);
+            if (MX) /* the raw tiles' (and their reads'): one arrival (thread 0's expect, or arrive) a phase */
+                for (int s = 0; s < WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1); s++)
+                    mlab_bar_init_n((uint64_t *)(smem + C::OFF_RBAR) + s, 1);
             mlab_bulk_init_fence();
         }
         if (MX) /* the e4m3 codes of the 8 magnitudes for every E8M0 byte */
-            for (int e = tid; e < 256; e += WG_NT) ((uint2 *)(smem + C::OFF_LUT))[e] = e4m3_magnitudes((uint32_t)e);
+            for (int e = tid; e < 256; e += WG_NT_MX) ((uint2 *)(smem + C::OFF_LUT))[e] = e4m3_magnitudes((uint32_t)e);
         __syncthreads();
     }
-    if (cons == WG_NCONS && MX) { /* MX: the producer converts each tile for its consumer */
+    if (cons >= WG_NCONS && MX) { /* MX: the producers convert each tile for its consumer */
         wg_regs_dec<WG_REGS_PRODUCER_MX>();
         wg_produce_mx(p, stages, bars, smem + C::OFF_RAW, (uint64_t *)(smem + C::OFF_RBAR),
-                      (const uint2 *)(smem + C::OFF_LUT), first, t0, n, rend);
+                      (const uint2 *)(smem + C::OFF_LUT), first, t0, n, rend, cons - WG_NCONS);
     } else if (cons == WG_NCONS) { /* the producer warpgroup: the first tiles at once, then the ring */
         wg_regs_dec<WG_REGS_PRODUCER>();
 #if WG_TMAP

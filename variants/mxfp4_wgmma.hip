@@ -1,11 +1,13 @@
 /* mxfp4_wgmma.hip: variant 'mxfp4_wgmma' (id 10), MXFP4 on Hopper's warpgroup MMA.
  * Idea: the MXFP4 cache (306 bytes a row, half of fp8's 576) streamed by the
- * copy engine into raw stages, and turned into e4m3 tiles by the producer
- * warpgroup of fp8_wgmma's block (issue item 5: "on loading warps in
- * parallel with the products"), every code an E2M1 value times its block's
- * 2^(e - 127) exactly (mxfp4_e4m3's table and permutes, mla_kernel.h
- * e4m3_block); fp8_wgmma's two consumer warpgroups then run their e4m3
- * wgmma products on those tiles unchanged (mla_wgmma.h, wg_produce_mx).
+ * copy engine into raw stages, and turned into e4m3 tiles by two producer
+ * warpgroups beside fp8_wgmma's two consumers (issue item 5: "on loading
+ * warps in parallel with the products"; producer q converts the tiles its
+ * consumer q takes), every code an E2M1 value times its block's 2^(e - 127)
+ * exactly (mxfp4_e4m3's table and permutes, mla_kernel.h e4m3_block); the
+ * consumers then run fp8_wgmma's e4m3 wgmma products on those tiles
+ * unchanged (mla_wgmma.h, wg_produce_mx). 512 threads a block, registers
+ * 64 a producer thread and 192 a consumer's (setmaxnreg).
  * The tensor pipe of the H200 takes fp8 only with both operands e4m3, so Q
  * is quantized per tensor and P rounded to e4m3 as in the fp8 variants: the
  * arithmetic is a8 with MXFP4 weights ("a8w4"), checked against its own
@@ -16,24 +18,21 @@
  * (mla_params.mx_e4m3_ok) runs mxfp4's exact bf16 path, as mxfp4_e4m3 does.
  * NVIDIA sm_90a only (wgmma); elsewhere the variant is unavailable.
  * Parent: mxfp4_e4m3 (the same e4m3 tiles, there on mma.sync with f16 Q and P).
- * Measured (H200, papers/reports/h200-2026-12-01zo and -zp, 223fdab): every
- * GPU test and case valid, kernel rel RMS 1.3e-2..2.4e-2 (fp8's); 256x8192
- * 405 us (mxfp4_e4m3 492, fp8_wgmma 319; 425 in the v16 suite under a clock
- * slowdown NVML flagged), 64x8192 111 (134), 32x8192 62.4 (74.1), 256x1024
- * 68.8 (71.6), 4x1024 12.9 (13.0); suite geomean 48.1 us, 2.47x its read
- * limit (mxfp4_e4m3 2.76x). Bound by the producer's conversion: at
- * 64x8192 its consumers wait ~2860 cycles a consumer's tile for codes
- * (fp8_wgmma's ~1610 for bytes; TW trace lines, -DMLAB_TRACE
- * -DMLAB_WG_PROF), and v4's producer (TP lines) spent ~3000 cycles a tile,
- * ~1760 of them computing and storing codes: ~40 ALU instructions for 32
- * values on 4 warps, beside the consumers' own ALU work.
- * Tried (-zo): the scales a tile ahead in registers (v1, 454 us: the same
- * producer order as the final one, pairs by row: 9-way bank conflicts on its
- * stores), the scales by bulk copy with pairs by row (v2, 477), items by
- * block with every load first (v3: landed, 405), the raw stage reissued
- * before the codes (v4, 422-427), 2 e4m3 + 6 raw stages (460 / 427), each
- * producer warp its own rows, copies and mbarrier, no warpgroup barrier
- * (branch wip/mx-warp, 424).
+ * Measured (H200, papers/reports/h200-2026-12-02zq, A/B of two pairs each):
+ * 256x8192 408 us (v16's one producer) -> 356 (the codes without a branch
+ * an item: ptxas had kept each item's chain apart) -> 330 (offsets as bases
+ * plus constants, the sign word by one shift: 554 -> 465 instructions a
+ * producer thread and tile) -> 304 (two producers), under fp8_wgmma's 319
+ * and fp8_exp2rcp's 323 in the same calls; 64x8192 112 -> 86.5, 32x8192
+ * 62.9 -> 50.2, 256x1024 69.5 -> 57.4; every GPU test valid. With two
+ * producers the consumers wait ~200 cycles a tile, not ~1530 (TW lines,
+ * -DMLAB_TRACE -DMLAB_WG_PROF): the products bound it now.
+ * Tried: v16 (-zo): the scales a tile ahead in registers (454 us), by bulk
+ * copy with pairs by row (477), the raw stage reissued before the codes
+ * (422-427), 2 e4m3 + 6 raw stages (460 / 427), each producer warp its own
+ * rows, copies and mbarrier (branch wip/mx-warp, 424); v17 (-zq): the
+ * conversion in the consumers (branch wip/mx-cons: 410-413 against 411,
+ * slower on short calls).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
@@ -46,7 +45,7 @@ static int bps(void)
     int n = 0;
     if (hipFuncSetAttribute((const void *)mla_decode_wg<true, true>, hipFuncAttributeMaxDynamicSharedMemorySize,
                             mx_cfg::SMEM) != hipSuccess ||
-        hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, mla_decode_wg<true, true>, WG_NT, mx_cfg::SMEM) != hipSuccess)
+        hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, mla_decode_wg<true, true>, WG_NT_MX, mx_cfg::SMEM) != hipSuccess)
         return 1;
     return n > 0 ? n : 1;
 }
@@ -54,7 +53,7 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;
     static bool attr_set = false;
-    return launch_sequence<true, false>(mla_decode_wg<true, true>, WG_NT, mx_cfg::SMEM, true, p, s, attr_set);
+    return launch_sequence<true, false>(mla_decode_wg<true, true>, WG_NT_MX, mx_cfg::SMEM, true, p, s, attr_set);
 }
 #define MX_WHY NULL
 #define MX_SMEM mx_cfg::SMEM
@@ -72,7 +71,7 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
  * mxfp4 (the exact bf16 path) instead (exact_impl) */
 static int exact_fallback(const mla_params *p) { return !p->mx_e4m3_ok; }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
-extern const mlab_variant_impl mlab_impl_mxfp4_wgmma = {MLAB_V_mxfp4_wgmma, 1, bps, MX_SMEM, launch, 0, WG_NT,
+extern const mlab_variant_impl mlab_impl_mxfp4_wgmma = {MLAB_V_mxfp4_wgmma, 1, bps, MX_SMEM, launch, 0, WG_NT_MX,
                                                         MX_WHY, NULL, 1 /* combine_only */, NULL, 0,
                                                         exact_fallback, &mlab_impl_mxfp4};
 #endif
