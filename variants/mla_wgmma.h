@@ -79,12 +79,13 @@ static_assert(WG_NPROD_MX == 1 || WG_NPROD_MX == WG_NCONS, "a producer feeds one
  * down to 40, the consumers take up to 232 (128 x 40 + 256 x 232 = 64512) */
 #define WG_REGS_PRODUCER 40
 #define WG_REGS_CONSUMER 232
-/* MX: a producer converts tiles (a thread's 9 (row, block) items loaded at
- * once, their codes interleaved). One producer: 104 and 192 (128 x 104 + 256
- * x 192 = 62464; at 96 it spills); two: 65536 / 512 = 128 at launch, 72 and
- * 184 (256 x 72 + 256 x 184 = 65536) */
+/* MX: a producer converts tiles (WG_MX_KB of a thread's 9 (row, block) items
+ * loaded at once, their codes interleaved). One producer: 104 and 192 (128 x
+ * 104 + 256 x 192 = 62464; at 96, all 9 items at once spilled); two: 65536 /
+ * 512 = 128 a thread at launch, 64 and 192 (256 x 64 + 256 x 192 = 65536; at
+ * 72 / 184 the consumers spilled), 3 items at once */
 #define WG_REGS_PRODUCER_MX (WG_NPROD_MX == 1 ? 104 : 64)
-#define WG_REGS_CONSUMER_MX (WG_NPROD_MX == 1 ? 192 : 192)
+#define WG_REGS_CONSUMER_MX 192
 #ifndef WG_MX_KB
 #define WG_MX_KB (WG_NPROD_MX == 1 ? 9 : 3) /* a producer thread's items loaded at once: 9 = all */
 #endif
@@ -116,7 +117,7 @@ static_assert((MLA_D / 32) % WG_QK_BATCH == 0, "whole batches");
 #define WG_BAR_PROD(q) (WG_BAR_MERGE + 1 + (q)) /* MX: producer warpgroup q alone */
 static_assert(WG_BAR_PROD(WG_NPROD_MX - 1) < 16, "16 named barriers a block");
 /* MX (mxfp4_wgmma): raw MXFP4 stages (64 rows x 288 bytes of E2M1 pairs,
- * one bulk copy a tile) that the producer warpgroup turns into the e4m3
+ * one bulk copy a tile) that the producer warpgroups turn into the e4m3
  * stages the consumers read */
 #ifndef WG_NRAW
 #define WG_NRAW 3
