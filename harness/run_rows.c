@@ -115,6 +115,21 @@ static const cpu_ref_spec cpu_refs[] = {
 #define N_CPU_REFS (sizeof cpu_refs / sizeof cpu_refs[0])
 _Static_assert(N_CPU_REFS == MLAB_RUN_NREFS, "run_rows.h: MLAB_RUN_NREFS");
 
+/* The CPU reference a kernel is judged against: the one its tolerance row
+ * names, kernel:<label> -> cpu_ref_<label> (the same quantized inputs and P
+ * rounding as the kernel); -1 if the row names none (a variant-table error:
+ * the CPU half refuses it, so every run, also without a GPU, checks the table). */
+static int kernel_ref_index(const char *tol)
+{
+    static const char pre[] = "kernel:";
+    if (strncmp(tol, pre, sizeof pre - 1))
+        return -1;
+    for (size_t k = 0; k < N_CPU_REFS; k++)
+        if (!strcmp(cpu_refs[k].label, tol + sizeof pre - 1))
+            return (int)k;
+    return -1;
+}
+
 /* The CPU half: every reference; errors against bf16 truth. refs[i] keeps
  * each output for the GPU half. */
 int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float **refs,
@@ -127,6 +142,14 @@ int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float 
     printf("CPU reference (OpenBLAS %s), error against bf16 truth:\n", o->truth_dgemm ? "dgemm" : "sgemm");
     printf("  %-16s %8s %10s %10s %10s %10s %9s %6s\n", "format", "time_s", "rel_rms",
            "max_abs", "max_rel", "cos_diff", "mism@tol", "comp");
+    int nv;
+    const mlab_variant *vt = mlab_variant_table(&nv);
+    for (int i = 0; i < nv; i++)
+        if (kernel_ref_index(vt[i].tol) < 0) {
+            snprintf(why, whylen, "variant %s: its tolerance row %s names no CPU reference (a bug)", vt[i].name,
+                     vt[i].tol);
+            return MLAB_EXIT_INTERNAL;
+        }
     for (size_t k = 0; k < N_CPU_REFS; k++) {
         const cpu_ref_spec *s = &cpu_refs[k];
         refs[k] = malloc((nout + 1) * sizeof(float));
@@ -344,16 +367,13 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
         row.read_limit_us = rlim[v->kv];
         for (size_t k = 0; k < nout; k++)
             outf[k] = mlab_bf16_to_f32(out[k]);
-        /* the kernel's own reference: same quantized inputs, same P rounding;
-         * an MXFP4 variant that ran its exact path (mxfp4's bf16 Q and exact P,
-         * e.g. mxfp4_wgmma on scales e4m3 cannot hold) is judged as mxfp4 */
-        const int exact = li.exact_fallback && v->kv == MLAB_KV_MXFP4;
-        const float *kref = v->kv == MLAB_KV_BF16 ? refs[0]
-                          : v->kv == MLAB_KV_FP8  ? refs[v->p_fp8 ? 1 : 2]
-                          : !v->p_fp8 || exact    ? refs[4]
-                          : !strcmp(v->tol, "kernel:mxfp4_mx8") ? refs[6] /* MX-rounded Q and P: mxfp4_mfma_scale */
-                                                  : refs[7]; /* Q and P as the fp8 kernels: mxfp4_wgmma */
-        const mlab_tol *tol = mlab_tol_find(exact ? "kernel:mxfp4" : v->tol);
+        /* the kernel's own reference (the one its tolerance row names: same
+         * quantized inputs, same P rounding); an MXFP4 variant that ran its
+         * exact path (mxfp4's bf16 Q and exact P, e.g. mxfp4_wgmma on scales
+         * e4m3 cannot hold) is judged as mxfp4 */
+        const char *ktol = li.exact_fallback && v->kv == MLAB_KV_MXFP4 ? "kernel:mxfp4" : v->tol;
+        const float *kref = refs[kernel_ref_index(ktol)]; /* checked by the CPU half */
+        const mlab_tol *tol = mlab_tol_find(ktol);
         row.valid = mlab_err_judge(outf, kref, nout, tol, &row.kernel_err);
         snprintf(row.kernel_tol, sizeof row.kernel_tol, "%s", tol->name);
         const mlab_tol *tt = mlab_tol_find(total_tol_name(v->kv));

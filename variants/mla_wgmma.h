@@ -456,10 +456,10 @@ MLAB_DEV void wg_produce(const mla_params &p, uint8_t *stages, int first, int t0
  * i % 2 == q, so producer q feeds consumer q) stream raw MXFP4 tiles (one
  * bulk copy of the tile's E2M1 rows, from a thread 0, counted on the raw
  * stage's mbarrier; WG_NRAW tiles ahead, one ring for both) and turn each
- * into the e4m3 stage its consumer reads, in the layout of the fp8 tiles (wg_off), every code an
- * E2M1 value times its block's 2^(e - 127) exactly (the runner sends calls
- * whose scales e4m3 cannot hold to mxfp4's exact path, mx_e4m3_ok): a
- * (row, block of 32) is one table read by its E8M0 byte (lut: e4m3 codes of
+ * into the e4m3 stage its consumer reads, in the layout of the fp8 tiles
+ * (wg_off), every code an E2M1 value times its block's 2^(e - 127) exactly
+ * (the runner sends calls whose scales e4m3 cannot hold to mxfp4's exact
+ * path, mx_e4m3_ok): a (row, block of 32) is one table read by its E8M0 byte (lut: e4m3 codes of
  * the 8 magnitudes, built once a block) and two byte permutes a word of 8
  * nibbles (mla_kernel.h e4m3_block, as e4m3_tile); rows past rend are
  * zeros. A tile's 1152 E8M0 bytes come with its rows: a second bulk copy of

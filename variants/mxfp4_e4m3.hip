@@ -56,6 +56,10 @@
  * ragged_mix64, ragged_1long32. Tried and dropped (-zj): the tile pass
  * writing the fp8 core's swizzled panels with Q in registers (branch
  * wip/mx8-sw): +3.5% geomean, long calls +6..9%.
+ * v17 (d6710aa, papers/reports/h200-2026-12-02 call 3, -02a): e4m3_block's
+ * even-nibble sign word by one shift (shared with mxfp4_wgmma): -0.2..-1.1%
+ * geomean in two pairs; the v17 suite 256x8192 487 us, geomean 53.4 us,
+ * 2.78x its read limit.
  */
 #include "launch_common.h"
 #include "variants.h"

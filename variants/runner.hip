@@ -120,8 +120,6 @@ struct mlab_gpu {
     int (*nvml_reasons)(void *, unsigned long long *);
 };
 
-/* what runs variant id on the loaded case: its entry, or the one its pick
- * chooses for the case's size (launchers.h) */
 /* what runs variant id on the loaded case: the variant's own entry, the
  * configuration its pick takes for the call's size, or, where this build runs
  * it but its fast path cannot hold the case (exact_fallback, e.g. an MXFP4

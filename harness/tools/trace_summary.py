@@ -18,7 +18,8 @@ after each variant's cold samples, one line per block of the last cold call
                                                         cycles of thread 0's consumer)
   TP block tiles T rawwait R emptywait E convert C sync S
                                                        (mxfp4_wgmma, -DMLAB_WG_PROF: cycles
-                                                        of its producer's thread 0)
+                                                        of producer 0's thread 0, T its
+                                                        own tiles)
 For each variant this prints, in us from the call's first kernel start: each
 phase's min / median / max over blocks, the time a tile after the first, the
 gap between the loop ends of the two blocks sharing an SM, and the span of
