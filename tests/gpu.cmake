@@ -99,10 +99,22 @@ endforeach()
 add_test(NAME gpu_plan_ran COMMAND sh -c
          "f=${CMAKE_BINARY_DIR}/plan_ran.h5; rm -f $f; ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet ${_gd}/varlen.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; q=lambda x: 8*((int(x['total_q'])+7)//8) if x['variant']=='fp8_xcd' else int(x['total_q']); bad=[(x['variant'],x['grid'],x['total_q'],x['splits']) for x in r if int(x['grid'])>=q(x)*int(x['splits'])]; print(len(r),'rows; uniform grids:',bad); sys.exit(1 if bad or not r else 0)\"")
 set_tests_properties(gpu_plan_ran PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
-# an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_AMAX, MLAB_TMAP, MLAB_PLAN)
-# is refused with exit 2 and a line naming it, never run some other way
+# a persistent decode (fp8_wgmma: blocks looping over the (row, split) units)
+# as one block a unit (MLAB_PERSIST=off), on cases of many units a block when
+# persistent; and that the persistent grid is capped: on many_items (300 rows,
+# more units than any GPU's SMs) fp8_wgmma's grid is fewer blocks than its
+# units, and with MLAB_PERSIST=off as many
+mlab_gpu_validate(gpu_validate_persist_off "MLAB_PERSIST=off" --variants fp8_wgmma
+                  ${_gd}/varlen.h5 ${_gd}/many_items.h5 ${_gd}/q3_many_tiles.h5)
+foreach(_m on off)
+  add_test(NAME gpu_persist_grid_${_m} COMMAND sh -c
+           "f=${CMAKE_BINARY_DIR}/persist_${_m}.h5; rm -f $f; MLAB_PERSIST=${_m} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8_wgmma ${_gd}/many_items.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; u=[(int(x['grid']),int(x['total_q'])*int(x['splits'])) for x in r]; print('grid, units:',u); ok=u and all((g<n) if '${_m}'=='on' else (g==n) for g,n in u); sys.exit(0 if ok else 1)\"")
+  set_tests_properties(gpu_persist_grid_${_m} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
+endforeach()
+# an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_AMAX, MLAB_TMAP, MLAB_PLAN,
+# MLAB_PERSIST) is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c
-         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_PLAN=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
+         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_PLAN=nope MLAB_PERSIST=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
 set_tests_properties(gpu_refuses_unknown_knobs PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # negative controls: a deliberately broken kernel (one poisoned row read past
 # each sequence end; a merge that leaves the last split out) must FAIL

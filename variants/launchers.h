@@ -37,6 +37,9 @@ typedef struct mlab_variant_impl {
                                                 everything (split rule, launch, launch info) and
                                                 the results row says the exact path ran */
     const struct mlab_variant_impl *exact_impl; /* NULL, or that exact path (mxfp4's) */
+    int persistent;                          /* 1: its decode loops over units, so the runner caps
+                                                its grid at SMs x blocks an SM (mla_params.grid_max;
+                                                MLAB_PERSIST=off: a block a unit) */
 } mlab_variant_impl;
 
 /* Kernels one call of the decode sequence launches (launch_common.h keeps it

@@ -92,6 +92,15 @@ typedef struct {
                                  merged (launch_common.h, launch_sequence: "none", "combine",
                                  "combine16", "combine64", the "_xcd" placed ones, "cluster",
                                  "inline"); NULL: nowhere; no kernel reads it */
+    int grid_max;             /* > 0: the decode's grid at most this many blocks, each looping
+                                 over the call's (row, split) units (a persistent decode:
+                                 mlab_variant_impl.persistent, fp8_wgmma); 0: a block a unit */
 } mla_params;
+
+/* -DWG_PERSIST=0: fp8_wgmma's decode a block a unit, as before it looped
+ * (variants/mla_wgmma.h; recorded in the results' kernel_knobs) */
+#ifndef WG_PERSIST
+#define WG_PERSIST 1
+#endif
 
 #endif

@@ -92,6 +92,11 @@ static_assert(WG_NPROD_MX == 1 || WG_NPROD_MX == WG_NCONS, "a producer feeds one
 #ifndef WG_NSTAGE
 #define WG_NSTAGE 4 /* even: stage s always holds tiles of consumer s % 2 */
 #endif
+/* WG_PERSIST (mla_params.h, default 1): fp8_wgmma (not MX) with tensor
+ * copies is a persistent block, looping over the (row, split) units b =
+ * blockIdx.x, + gridDim.x, ... (the runner launches at most SMs x blocks an
+ * SM: mla_params.grid_max); its producer streams the next unit's tiles while
+ * the consumers end the last one. 0: a block a unit */
 static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
 #define WG_LAG (WG_NSTAGE - 1) /* tiles the producer keeps in flight */
 #ifndef WG_QK_BATCH
@@ -115,7 +120,8 @@ static_assert((MLA_D / 32) % WG_QK_BATCH == 0, "whole batches");
 #define WG_BAR_Q (1 + 2 * WG_NSTAGE + WG_NCONS)
 #define WG_BAR_MERGE (WG_BAR_Q + 1)
 #define WG_BAR_PROD(q) (WG_BAR_MERGE + 1 + (q)) /* MX: producer warpgroup q alone */
-static_assert(WG_BAR_PROD(WG_NPROD_MX - 1) < 16, "16 named barriers a block");
+#define WG_BAR_QNEXT (WG_BAR_PROD(1) + 1) /* persistent: the next unit's Q stored (consumer 1 to 0) */
+static_assert(WG_BAR_QNEXT < 16, "16 named barriers a block");
 /* MX (mxfp4_wgmma): raw MXFP4 stages (64 rows x 288 bytes of E2M1 pairs,
  * one bulk copy a tile) that the producer warpgroups turn into the e4m3
  * stages the consumers read */
@@ -139,7 +145,13 @@ template <bool MX> struct wg_cfg_t {
     static constexpr int OFF_BAR = OFF_LUT + (MX ? 256 * 8 : 0);      /* a stage's mbarrier (WG_TMAP or MX) */
     static constexpr int OFF_RBAR = OFF_BAR + (WG_TMAP || MX ? 8 * WG_NSTAGE : 0); /* MX: a raw tile's */
     /* MX, two producers: then a raw stage's "read and reissued" mbarrier */
-    static constexpr int SMEM = OFF_RBAR + (MX ? 8 * WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1) : 0);
+    static constexpr int OFF_MERGE = OFF_RBAR + (MX ? 8 * WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1) : 0);
+    /* persistent: consumer 1's state for the merge (72 x 128 floats), apart
+     * from the stages, which hold the next unit's tiles by then */
+    static constexpr bool PERSIST = !MX && WG_TMAP && WG_PERSIST;
+    /* persistent: the next unit's fp8 Q, quantized by consumer 1 while consumer 0 ends the last unit */
+    static constexpr int OFF_Q2 = (OFF_MERGE + (PERSIST ? 72 * 128 * 4 : 0) + 127) & ~127;
+    static constexpr int SMEM = OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
@@ -420,6 +432,55 @@ MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split,
         }
 }
 
+/* persistent: consumer 1 alone quantizes the next unit's Q (row tok) with
+ * the call's scale qs (the amax is of the whole Q: computed by the first
+ * unit) into sq, the layout q_fp8_row's store gives */
+MLAB_DEV void wg_q_next(const mla_params &p, int tok, float qs, uint8_t *sq)
+{
+    constexpr int QCH = MLA_H * MLA_D / 8, QN = QCH / 128;
+    static_assert(QCH % 128 == 0, "whole chunks a thread");
+    const int t = threadIdx.x & 127;
+    const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
+    const float rqs = mlab_rcp_rn(qs), fmax = p.fp8_max;
+    uint4 v[QN];
+#pragma unroll
+    for (int j = 0; j < QN; j++) v[j] = *(const uint4 *)(qg + 8 * (t + 128 * j));
+#pragma unroll
+    for (int j = 0; j < QN; j++) {
+        const int c = t + 128 * j, h = c / (MLA_D / 8), k = c % (MLA_D / 8);
+        *(uint2 *)(sq + (k >> 1) * (16 * MLA_H) + 16 * h + 8 * (k & 1)) = q_fp8_codes8(v[j], qs, rqs, fmax);
+    }
+}
+
+/* a (row, split) unit of the call: block b's (tok, split, S), uniform or a
+ * ragged batch's plan (mla_params.blk_work, row_splits: splits.h), its
+ * kv range (first buffer row; tiles t0 .. t0 + n - 1; rows before rend) */
+struct wg_unit {
+    int tok, split, S, first, t0, n, rend;
+};
+MLAB_DEV wg_unit wg_unit_of(const mla_params &p, unsigned b)
+{
+    wg_unit u;
+    u.tok = b / p.splits;
+    u.split = b % p.splits;
+    u.S = p.splits;
+    if (p.blk_work) {
+        const int2 w = ((const int2 *)p.blk_work)[b];
+        u.tok = w.x;
+        u.split = w.y;
+        u.S = p.row_splits[u.tok];
+    }
+    const int2 kvr = ((const int2 *)p.tok_kv)[u.tok]; /* first buffer row, visible rows (mla_params.h) */
+    const int vis = kvr.y;
+    u.first = kvr.x;
+    const int ntiles = (vis + MLA_BN - 1) / MLA_BN;
+    const int per = (ntiles + u.S - 1) / u.S;
+    u.t0 = min(u.split * per, ntiles);
+    u.n = min(u.t0 + per, ntiles) - u.t0;
+    u.rend = vis + (p.fault == 1 && vis > 0 ? 1 : 0); /* negative control: one row too many */
+    return u;
+}
+
 /* the producer: tile i is signalled full once it has landed; then tile
  * i + WG_LAG is loaded into the stage tile i - 1 leaves, once its consumer
  * has signalled it empty (tiles 0 .. WG_LAG - 1 were issued by the prologue) */
@@ -427,11 +488,13 @@ MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split,
 /* the producer with tensor copies: tile li goes into stage li % WG_NSTAGE once
  * the tile before it there (li - WG_NSTAGE) has been signalled empty; the
  * consumers wait on the stage's mbarrier, not on a "full" barrier */
-MLAB_DEV void wg_produce_sw(const mla_params &p, uint8_t *stages, uint64_t *bars, int first, int t0, int n, int rend)
+MLAB_DEV void wg_produce_sw(const mla_params &p, uint8_t *stages, uint64_t *bars, int first, int t0, int n, int rend,
+                            int g0 = 0)
 {
-    for (int li = 0; li < n; li++) {
-        if (li >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(li % WG_NSTAGE), 256);
-        wg_load_tile_sw(p, stages + (li % WG_NSTAGE) * WG_TILE, bars + li % WG_NSTAGE, first, (t0 + li) * MLA_BN,
+    for (int li = 0; li < n; li++) { /* g: the block's tile count (a persistent block's units in turn) */
+        const int g = g0 + li;
+        if (g >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(g % WG_NSTAGE), 256);
+        wg_load_tile_sw(p, stages + (g % WG_NSTAGE) * WG_TILE, bars + g % WG_NSTAGE, first, (t0 + li) * MLA_BN,
                         rend);
     }
 }
@@ -582,21 +645,11 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     WG_PROF(long long pc[6] = {0, 0, 0, 0, 0, 0}, pt = clock64(), pt0 = pt;
             auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };)
 
-    /* the block's (row, split) and the row's splits S: uniform, or a ragged
-     * batch's plan (mla_params.blk_work, row_splits: splits.h) */
-    int tok = blockIdx.x / p.splits, split = blockIdx.x % p.splits, S = p.splits;
-    if (p.blk_work) {
-        const int2 w = ((const int2 *)p.blk_work)[blockIdx.x];
-        tok = w.x;
-        split = w.y;
-        S = p.row_splits[tok];
-    }
-    const int2 kvr = ((const int2 *)p.tok_kv)[tok]; /* first buffer row, visible rows (mla_params.h) */
-    const int vis = kvr.y, first = kvr.x;
-    const int ntiles = (vis + MLA_BN - 1) / MLA_BN;
-    const int per = (ntiles + S - 1) / S;
-    const int t0 = min(split * per, ntiles), t1 = min(t0 + per, ntiles), n = t1 - t0;
-    const int rend = vis + (p.fault == 1 && vis > 0 ? 1 : 0); /* negative control: one row too many */
+    /* the block's (row, split) unit; a persistent block (C::PERSIST) takes
+     * units blockIdx.x, + gridDim.x, ... of the call's units */
+    const wg_unit u0 = wg_unit_of(p, blockIdx.x);
+    const int first = u0.first, t0 = u0.t0, n = u0.n, rend = u0.rend;
+    const int units = C::PERSIST ? (p.blk_work ? p.plan_blocks : p.total_q * p.splits) : (int)blockIdx.x + 1;
 
     if (MBAR) {
         if (tid == 0) { /* the stages' mbarriers: 128 arrivals a phase (the producer warpgroup) */
@@ -617,10 +670,16 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         wg_regs_dec<WG_REGS_PRODUCER_MX>();
         wg_produce_mx(p, stages, bars, smem + C::OFF_RAW, (uint64_t *)(smem + C::OFF_RBAR),
                       (const uint2 *)(smem + C::OFF_LUT), first, t0, n, rend, cons - WG_NCONS);
-    } else if (cons == WG_NCONS) { /* the producer warpgroup: the first tiles at once, then the ring */
+    } else if (!MX && cons == WG_NCONS) { /* the producer warpgroup: the first tiles at once, then the ring */
         wg_regs_dec<WG_REGS_PRODUCER>();
 #if WG_TMAP
         wg_produce_sw(p, stages, bars, first, t0, n, rend);
+        if (C::PERSIST)
+            for (int b = blockIdx.x + gridDim.x, g0 = n; b < units; b += gridDim.x) { /* the next units */
+                const wg_unit u = wg_unit_of(p, b);
+                wg_produce_sw(p, stages, bars, u.first, u.t0, u.n, u.rend, g0);
+                g0 += u.n;
+            }
 #else
 #pragma unroll
         for (int i = 0; i < WG_LAG; i++) {
@@ -634,17 +693,30 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             wg_regs_inc<WG_REGS_CONSUMER_MX>();
         else
             wg_regs_inc<WG_REGS_CONSUMER>();
+        /* one unit (u, its first tile the block's g0-th, the block's ui-th
+         * unit): tile g0 + i is consumer (g0 + i) % 2's, in stage (g0 + i) %
+         * WG_NSTAGE. Unit 0's Q is quantized by both consumers (the call's
+         * amax known: q_fp8_row); a persistent block's next unit's (row
+         * next_tok) by consumer 1 alone into the other Q buffer once it has
+         * handed its state over, so it starts that unit's tiles while
+         * consumer 0 ends this one (consumer 0 waits on WG_BAR_QNEXT) */
+        float qs = 0.f; /* the call's Q scale (unit 0) */
+        auto consume = [&](const wg_unit &u, int g0, int ui, int next_tok) {
         wg_state st;
-        /* Q (its loads before the amax wait), quantized by the consumers into
-         * the K-major layout of the B operand of step 1 */
-        q_fp8_regs<WG_NCONS * 128> qreg;
-        q_fp8_load<WG_NCONS * 128>(p, tok, qreg);
-        const float qs = q_fp8_row<WG_NCONS * 128>(
-            p, qreg, (float *)(smem + C::OFF_QRED),
-            [&](int h, int k, uint2 codes) { *(uint2 *)(sQ + (k >> 1) * (16 * MLA_H) + 16 * h + 8 * (k & 1)) = codes; },
-            [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });
-        wg_fence_smem();
-        wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
+        uint8_t *sQk = C::PERSIST && (ui & 1) ? smem + C::OFF_Q2 : sQ;
+        if (ui == 0) { /* Q (its loads before the amax wait), quantized by the consumers into
+                       * the K-major layout of the B operand of step 1 */
+            q_fp8_regs<WG_NCONS * 128> qreg;
+            q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
+            qs = q_fp8_row<WG_NCONS * 128>(
+                p, qreg, (float *)(smem + C::OFF_QRED),
+                [&](int h, int k, uint2 codes) { *(uint2 *)(sQ + (k >> 1) * (16 * MLA_H) + 16 * h + 8 * (k & 1)) = codes; },
+                [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });
+            wg_fence_smem();
+            wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
+        } else if (cons == 0) {
+            wg_bar_sync(WG_BAR_QNEXT, WG_NCONS * 128); /* consumer 1 has stored this unit's Q */
+        }
         const float sscale = p.sm_scale * qs * kvs * (FAST ? MLA_LOG2E : 1.f);
         WG_PROF(lap(5);)
 #pragma unroll
@@ -658,28 +730,30 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             for (int e = 0; e < 8; e++) st.o[mt][e] = 0.f;
         uint8_t *sP = smem + C::OFF_P + cons * MLA_H * MLA_BN;
         float *red = (float *)(smem + C::OFF_RED) + cons * 128;
-        const uint64_t dq = wg_desc(sQ, 16 * MLA_H, 128), dp = wg_desc(sP, 16 * MLA_H, 128);
-        for (int i = cons; i < n; i += WG_NCONS) {
-            const uint8_t *tile = stages + (i % WG_NSTAGE) * WG_TILE;
+        const uint64_t dq = wg_desc(sQk, 16 * MLA_H, 128), dp = wg_desc(sP, 16 * MLA_H, 128);
+        for (int i = (cons - g0) & 1; i < u.n; i += WG_NCONS) {
+            const int g = g0 + i;
+            const uint8_t *tile = stages + (g % WG_NSTAGE) * WG_TILE;
             if (MBAR)
-                mlab_bulk_wait(bars + i % WG_NSTAGE, (uint32_t)((i / WG_NSTAGE) & 1));
+                mlab_bulk_wait(bars + g % WG_NSTAGE, (uint32_t)((g / WG_NSTAGE) & 1));
             else
-                wg_bar_sync(WG_BAR_FULL(i % WG_NSTAGE), 256);
+                wg_bar_sync(WG_BAR_FULL(g % WG_NSTAGE), 256);
             WG_PROF(lap(0);)
             float s[8];
             wg_scores(s, tile, dq);
             WG_PROF(lap(1);)
-            wg_softmax<FAST>(st, s, t0 + i, rend, sscale, red, sP, WG_BAR_CONS(cons));
+            wg_softmax<FAST>(st, s, u.t0 + i, u.rend, sscale, red, sP, WG_BAR_CONS(cons));
             WG_PROF(lap(2);)
             wg_pv(st, tile, dp);
-            wg_bar_arrive(WG_BAR_EMPTY(i % WG_NSTAGE), 256);
+            wg_bar_arrive(WG_BAR_EMPTY(g % WG_NSTAGE), 256);
             WG_PROF(lap(3);)
         }
-        mlab_grid_dep_trigger(); /* the combine may start launching */
+        if (next_tok < 0) mlab_grid_dep_trigger(); /* the combine may start launching */
         /* consumer 1 hands its state to consumer 0 over the stages (every tile
          * has landed and been consumed once both passed this barrier; the
-         * producer, which ran with fewer registers, has left) */
-        float *xs = (float *)stages;
+         * producer, which ran with fewer registers, has left), or, persistent,
+         * over its own buffer (the stages hold the next unit's tiles) */
+        float *xs = C::PERSIST ? (float *)(smem + C::OFF_MERGE) : (float *)stages;
         const int t = tid & 127;
         wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
         if (cons == 1) {
@@ -694,6 +768,12 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             }
         }
         wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
+        if (C::PERSIST && cons == 1 && next_tok >= 0) { /* the next unit's Q, into the other buffer */
+            wg_q_next(p, next_tok, qs, (ui & 1) ? sQ : smem + C::OFF_Q2);
+            wg_fence_smem();
+            wg_bar_sync(WG_BAR_CONS(1), 128);
+            wg_bar_arrive(WG_BAR_QNEXT, WG_NCONS * 128);
+        }
         if (cons == 0) {
             float a0[4], a1[4];
 #pragma unroll
@@ -711,12 +791,33 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                     const int k = 2 * (e >> 2) + (e & 1);
                     st.o[mt][e] = st.o[mt][e] * a0[k] + xs[(8 * mt + e) * 128 + t] * a1[k];
                 }
-            wg_epilogue<FAST>(p, st, tok, split, S, kvs, (float *)(smem + C::OFF_RED));
-            WG_PROF(lap(4); if (tid == 0 && p.trace) {
+            wg_epilogue<FAST>(p, st, u.tok, u.split, u.S, kvs, (float *)(smem + C::OFF_RED));
+            WG_PROF(lap(4); if (next_tok < 0 && tid == 0 && p.trace) { /* a persistent block's units summed */
                 unsigned long long *tw = p.trace + MLAB_TR_WGPROF + 8 * blockIdx.x;
                 tw[0] = pc[5]; tw[1] = pc[0]; tw[2] = pc[1]; tw[3] = pc[2];
-                tw[4] = pc[3]; tw[5] = pc[4]; tw[6] = pt - pt0; tw[7] = n + 1; /* tiles + 1: recorded */
+                tw[4] = pc[3]; tw[5] = pc[4]; tw[6] = pt - pt0; tw[7] = g0 + u.n + 1; /* tiles + 1: recorded */
             })
+        }
+        };
+        /* the block's units: blockIdx.x, then (persistent) + gridDim.x, ...
+         * (the first call apart: its constant g0 and ui keep a one-unit
+         * block's tile loop as it was without the loop: +2..6% on one-wave
+         * calls with a single call site, perf-notes v18) */
+        const int nb1 = blockIdx.x + gridDim.x;
+        const wg_unit u1 = C::PERSIST && nb1 < units ? wg_unit_of(p, nb1) : u0;
+        consume(u0, 0, 0, C::PERSIST && nb1 < units ? u1.tok : -1);
+        if (C::PERSIST && nb1 < units) {
+            wg_unit u = u1;
+            for (int b = nb1, g0 = n, ui = 1;; ui++) {
+                const int nb = b + (int)gridDim.x;
+                const bool more = nb < units;
+                const wg_unit un = more ? wg_unit_of(p, nb) : u;
+                consume(u, g0, ui, more ? un.tok : -1);
+                if (!more) break;
+                g0 += u.n;
+                u = un;
+                b = nb;
+            }
         }
     }
 #endif

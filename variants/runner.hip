@@ -197,7 +197,8 @@ extern "C" void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *thro
 
 /* the build's knobs (below), then the run-time ones that change what a
  * call runs: the merge (MLAB_MERGE), the combine kernel (MLAB_COMBINE), the
- * Q amax (MLAB_AMAX) and a negative control (MLAB_FAULT), "default" where
+ * Q amax (MLAB_AMAX), a negative control (MLAB_FAULT), the tensor copies
+ * (MLAB_TMAP) and the persistent decode (MLAB_PERSIST), "default" where
  * unset */
 static const char *build_knobs(void);
 extern "C" const char *mlab_gpu_build_knobs(void)
@@ -205,10 +206,11 @@ extern "C" const char *mlab_gpu_build_knobs(void)
     static char buf[256];
     if (!buf[0]) {
         const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT"),
-                   *c = getenv("MLAB_COMBINE"), *t = getenv("MLAB_TMAP");
-        snprintf(buf, sizeof buf, "%s merge=%.16s combine=%.16s amax=%.16s fault=%.16s tmap_use=%.16s",
+                   *c = getenv("MLAB_COMBINE"), *t = getenv("MLAB_TMAP"), *ps = getenv("MLAB_PERSIST");
+        snprintf(buf, sizeof buf,
+                 "%s merge=%.16s combine=%.16s amax=%.16s fault=%.16s tmap_use=%.16s persist_use=%.16s",
                  build_knobs(), m ? m : "default", c ? c : "default", a ? a : "default", f ? f : "none",
-                 t ? t : "default");
+                 t ? t : "default", ps ? ps : "default");
     }
     return buf;
 }
@@ -246,6 +248,12 @@ static const char *build_knobs(void)
 #endif
            " tmap="
 #if MLAB_HAVE_TMAP
+           "1"
+#else
+           "0"
+#endif
+           " persist="
+#if WG_PERSIST
            "1"
 #else
            "0"
@@ -691,6 +699,19 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
             }
         }
     }
+    /* MLAB_PERSIST=on|off: a persistent decode (mlab_variant_impl.persistent)
+     * launches at most SMs x its blocks an SM, each block looping over the
+     * call's (row, split) units; off (or any other variant): a block a unit.
+     * The GPU tests validate both. */
+    p->grid_max = 0;
+    {
+        const char *ps = getenv("MLAB_PERSIST");
+        if (ps && strcmp(ps, "on") && strcmp(ps, "off")) {
+            snprintf(why, whylen, "MLAB_PERSIST=%.32s: expected on or off", ps);
+            return MLAB_GPU_USAGE;
+        }
+        if (v->persistent && !(ps && !strcmp(ps, "off"))) p->grid_max = g->sms * v->blocks_per_sm();
+    }
     /* MLAB_COMBINE=plain|ahead: which combine kernel merges the splits
      * (launch_common.h, combine_ahead: ahead is the 16- or the 64-split
      * instance, whichever holds the call's splits); unset, the launcher
@@ -720,6 +741,7 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
     li->splits = p->splits;
     li->grid = mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, p->total_q, p->splits, p->xcd_count,
                                 v->xcd_placed); /* as launch_sequence's */
+    if (p->grid_max > 0 && li->grid > p->grid_max) li->grid = p->grid_max;
     li->block = v->block_threads ? v->block_threads : MLA_NT;
     li->smem_bytes = v->smem_used ? v->smem_used() : v->smem_bytes;
     li->blocks_per_sm = v->blocks_per_sm();
