@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Re-run this report (H200, 2026-12-02, fifteenth session: the A/B pairs of
+# calls 1-3, the persistent fp8_wgmma in three versions, each call
+# `harness/gpu_ab.sh`'s order new, base, alt, alt, base, new).
+#   rerun.sh   from the committed results files: every pair's comparison
+#              (mlabench compare, base first)
+# To re-measure one (a GPU machine, the commits of README.md prepared with
+# `harness/gpu_ab.sh prepare`): harness/gpu_ab.sh run BASE --variants V
+# --max-time 0.07 with the new tree checked out (README.md names them).
+# MLAB_BIN names the mlabench program (default build/mlabench).
+set -euo pipefail
+here=papers/reports/h200-2026-12-02c
+cd "$(dirname "$0")/../../.."
+M=${MLAB_BIN:-build/mlabench}
+pair() { # call base new k: compare, keep going on a "slower" verdict (exit 6)
+  echo "== call $1, pair $4: $2 (base) against $3"
+  "$M" compare "$here/h200_s15_c$1_$2_$4.h5" "$here/h200_s15_c$1_$3_$4.h5" || [ $? -eq 6 ]
+}
+for k in 1 2; do pair 1 main persist1 $k; pair 1 main persistoff $k; done
+for k in 1 2; do pair 2 main persist2 $k; pair 2 main persist1 $k; done
+for k in 1 2; do pair 3 persist1 persist2b $k; pair 3 main persist2b $k; done
