@@ -6,7 +6,8 @@
  * mla_combine) and the same arithmetic as the fp8 variant: Q quantized per
  * tensor in the call, e4m3 Q.K, P rounded to e4m3 for P.V, fp32 accumulation.
  *
- * One block = one query row x one split, warp-specialized (FA3's shape):
+ * One block = one query row x one split (fp8_wgmma: a persistent block, at
+ * most one an SM, loops over such units, below), warp-specialized (FA3's shape):
  *   - a producer warpgroup streams the split's 64-row tiles into a WG_NSTAGE ring:
  *     on sm_90a (WG_TMAP) its thread 0 issues 9 tensor copies a tile on the
  *     stage's mbarrier, which the consumers wait on (v16: -32..-44% on long
@@ -96,7 +97,11 @@ static_assert(WG_NPROD_MX == 1 || WG_NPROD_MX == WG_NCONS, "a producer feeds one
  * copies is a persistent block, looping over the (row, split) units b =
  * blockIdx.x, + gridDim.x, ... (the runner launches at most SMs x blocks an
  * SM: mla_params.grid_max); its producer streams the next unit's tiles while
- * the consumers end the last one. 0: a block a unit */
+ * the consumers end the last one, consumer 1 quantizes the next unit's Q into
+ * a second Q buffer and starts that unit's tiles while consumer 0 merges and
+ * stores the last one. 0: a block a unit. H200 (perf-notes v18): 256 x 1024
+ * -1.3..-1.6%, 256 x 8192 -1.0%, one-wave calls unchanged; MX has no room
+ * for the merge buffer (220 KB) */
 static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
 #define WG_LAG (WG_NSTAGE - 1) /* tiles the producer keeps in flight */
 #ifndef WG_QK_BATCH
