@@ -16,7 +16,7 @@ for r in csv.DictReader(sys.stdin):
     if r['kind'] in ('gpu', 'peer'):
         print('%-16s %9s us  x%-6.3f %s' % (r['variant'], r['median_us'], float(r['read_limit_ratio']),
               'throttled' if r['throttled'] == '1' else ''))"
+. harness/report_lib.sh
 for k in 1 2; do
-  echo "== pair $k: b7a67ac (base) against wip/mx-lut"
-  "$M" compare "$here/h200_s15_c5_main_$k.h5" "$here/h200_s15_c5_mxlut_$k.h5" || [ $? -eq 6 ]
+  report_pair "pair $k: b7a67ac (base) against wip/mx-lut" "$here/h200_s15_c5_main_$k.h5" "$here/h200_s15_c5_mxlut_$k.h5"
 done

@@ -1,0 +1,26 @@
+# report_lib.sh: what the rerun.sh of a report folder (papers/reports/*/)
+# repeats, sourced by it after it has changed to the repository's root and set
+# M (the mlabench program) and here (the folder, relative to the root).
+#   report_figures FILE.h5 OUT   `mlabench plot` (PNG where gnuplot is) and
+#                                `mlabench report` of FILE.h5 into OUT; the
+#                                recorded command line's GPU-machine folders
+#                                written as $OUT and $SUITE
+#   report_compare TITLE OLD NEW `mlabench compare --threshold 0.05` (no case
+#                                slower by more than 5%?) under a title line
+#   report_pair TITLE OLD NEW    `mlabench compare` of an A/B pair (the
+#                                default threshold) under a title line
+# A "slower" verdict (compare's exit 6) is printed, not an error: the script
+# goes on to its next comparison.
+report_figures() {
+  "$M" plot "$1" --out "$2" --format png --if-available
+  "$M" report "$1" --plots "$2" -o "$2/report.md"
+  sed -i -E 's#-o /[^ ]*/out/#-o $OUT/#; s#/tmp/suite/#$SUITE/#g' "$2/report.md"
+}
+report_compare() {
+  echo "== $1"
+  "$M" compare "$2" "$3" --threshold 0.05 || [ $? -eq 6 ]
+}
+report_pair() {
+  echo "== $1"
+  "$M" compare "$2" "$3" || [ $? -eq 6 ]
+}
