@@ -148,8 +148,7 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
     }
     hipError_t e;
     const bool place = XCD && p->xcd_count > 1;
-    int grid = mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, p->total_q, p->splits, p->xcd_count, XCD);
-    if (p->grid_max > 0 && grid > p->grid_max) grid = p->grid_max; /* a persistent decode */
+    const int grid = mlab_call_grid(p, XCD); /* capped for a persistent decode */
     /* the cluster merge: a row's split blocks one cluster (the runner sets
      * merge_cluster only for decodes that merge so, NVIDIA sm_90+) */
     const int cluster = p->merge_cluster ? p->splits : 1;

@@ -42,6 +42,17 @@ typedef struct mlab_variant_impl {
                                                 MLAB_PERSIST=off: a block a unit) */
 } mlab_variant_impl;
 
+/* The decode's grid for a call (xcd_map.h, mlab_decode_grid: the plan's
+ * blocks, the placed grid or rows x splits), capped at a persistent decode's
+ * mla_params.grid_max: what launch_sequence launches and the results row
+ * records */
+#include "xcd_map.h"
+static inline int mlab_call_grid(const mla_params *p, int placed)
+{
+    const int g = mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, p->total_q, p->splits, p->xcd_count, placed);
+    return p->grid_max > 0 && g > p->grid_max ? p->grid_max : g;
+}
+
 /* Kernels one call of the decode sequence launches (launch_common.h keeps it
  * in step with launch_decode). */
 int mlab_decode_launches(int q_fp8, const mla_params *p);

@@ -739,9 +739,7 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
 {
     const mlab_variant_impl *v = impl_for(g, id);
     li->splits = p->splits;
-    li->grid = mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, p->total_q, p->splits, p->xcd_count,
-                                v->xcd_placed); /* as launch_sequence's */
-    if (p->grid_max > 0 && li->grid > p->grid_max) li->grid = p->grid_max;
+    li->grid = mlab_call_grid(p, v->xcd_placed); /* as launch_sequence's */
     li->block = v->block_threads ? v->block_threads : MLA_NT;
     li->smem_bytes = v->smem_used ? v->smem_used() : v->smem_bytes;
     li->blocks_per_sm = v->blocks_per_sm();
