@@ -7,7 +7,8 @@
  * instruction straight from shared memory, V^T is built in registers by
  * ldmatrix.trans + byte permutes, so no tile is ever converted or
  * transposed. A producer warp and two consumer warpgroups a block, one block an
- * SM (mla_wgmma.h).
+ * SM, persistent: each block loops over the call's (row, split) units
+ * (mla_wgmma.h).
  * NVIDIA sm_90a only (wgmma is an sm_90a feature): elsewhere the variant is
  * unavailable and mlabench says so.
  * Parent: fp8_exp2rcp (it uses exp2 and the fast reciprocal too).
@@ -64,6 +65,12 @@
  * slower at 256x1024 (61.7 vs 55.9: one block an SM, two waves) and on the
  * short calls (4x1024 12.1 vs 10.8). Forced split counts (-zo) confirm the
  * rule's choice but at 4x8192 (16 splits 18.3 us, the rule's 32 19.7).
+ * v18 (b7a67ac, papers/reports/h200-2026-12-02c, -02d): persistent, at most
+ * one block an SM looping over the units, the producer streaming the next
+ * unit's tiles and consumer 1 starting them (the next Q quantized into a
+ * second buffer) while consumer 0 ends the last unit: 256x1024 -1.3..-1.6%
+ * (61.4 -> 60.6 us), 256x8192 -1.0%, one-wave calls unchanged; the v18
+ * suite: geomean 43.2 us, 1.52x the read limit (fp8_exp2rcp 41.5, 1.46x).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
