@@ -11,6 +11,7 @@
 
 #include "launchers.h"
 #include "mla_kernel.h"
+#include "mla_wgmma.h" /* WG_QK_ACC, WG_NPROD_MX, WG_MX_KB: recorded in kernel_knobs */
 #include "variants.h"
 
 #ifdef MLAB_ONE_LAUNCH
@@ -203,14 +204,18 @@ extern "C" void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *thro
 static const char *build_knobs(void);
 extern "C" const char *mlab_gpu_build_knobs(void)
 {
-    static char buf[256];
+    static char buf[512]; /* the results file keeps 255 characters (results.h kernel_knobs) */
     if (!buf[0]) {
         const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT"),
                    *c = getenv("MLAB_COMBINE"), *t = getenv("MLAB_TMAP"), *ps = getenv("MLAB_PERSIST");
+        /* the wgmma decodes' shape (mla_wgmma.h): Q.K accumulators (the kernel
+         * error depends on them a little, perf-notes v18), MXFP4 producer
+         * warpgroups, items a producer thread loads at once */
         snprintf(buf, sizeof buf,
-                 "%s merge=%.16s combine=%.16s amax=%.16s fault=%.16s tmap_use=%.16s persist_use=%.16s",
-                 build_knobs(), m ? m : "default", c ? c : "default", a ? a : "default", f ? f : "none",
-                 t ? t : "default", ps ? ps : "default");
+                 "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d merge=%.16s combine=%.16s amax=%.16s fault=%.16s "
+                 "tmap_use=%.16s persist_use=%.16s",
+                 build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, m ? m : "default", c ? c : "default",
+                 a ? a : "default", f ? f : "none", t ? t : "default", ps ? ps : "default");
     }
     return buf;
 }
