@@ -9,6 +9,12 @@
 #                                slower by more than 5%?) under a title line
 #   report_pair TITLE OLD NEW    `mlabench compare` of an A/B pair (the
 #                                default threshold) under a title line
+#   report_suite FILE.h5 [ARG]   a suite folder's own part: with --gpu,
+#                                re-measure the 8 recorded cases with the
+#                                variants and FlashInfer into $OUT (default
+#                                out/rerun-FOLDER) and compare with FILE.h5,
+#                                then exit; else (--out DIR, default the
+#                                folder) report_figures of FILE.h5
 # A "slower" verdict (compare's exit 6) is printed, not an error: the script
 # goes on to its next comparison.
 report_figures() {
@@ -23,4 +29,17 @@ report_compare() {
 report_pair() {
   echo "== $1"
   "$M" compare "$2" "$3" || [ $? -eq 6 ]
+}
+report_suite() {
+  if [ "${2:-}" = "--gpu" ]; then
+    OUT=${OUT:-$PWD/out/rerun-$(basename "$here")}; mkdir -p "$OUT"
+    python3 data/record_competition.py --out "$OUT/suite"
+    "$M" run --require-gpu --quiet --max-time 0.1 --label rerun --peers flashinfer \
+         "$OUT"/suite/*.h5 -o "$OUT/results.h5"
+    report_compare "the committed suite against this run" "$1" "$OUT/results.h5"
+    exit
+  fi
+  local out=$here
+  if [ "${2:-}" = "--out" ]; then out=${3:?--out needs a folder}; mkdir -p "$out"; fi
+  report_figures "$1" "$out"
 }

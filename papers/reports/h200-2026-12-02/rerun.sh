@@ -11,10 +11,8 @@ set -euo pipefail
 here=papers/reports/h200-2026-12-02
 cd "$(dirname "$0")/../../.."
 M=${MLAB_BIN:-build/mlabench}
-pair() { # call base new k: compare, keep going on a "slower" verdict (exit 6)
-  echo "== call $1, pair $4: $2 (base) against $3"
-  "$M" compare "$here/h200_s14_c$1_$2_$4.h5" "$here/h200_s14_c$1_$3_$4.h5" || [ $? -eq 6 ]
-}
+. harness/report_lib.sh
+pair() { report_pair "call $1, pair $4: $2 (base) against $3" "$here/h200_s14_c$1_$2_$4.h5" "$here/h200_s14_c$1_$3_$4.h5"; }
 for k in 1 2; do pair 1 main mxcons $k; pair 1 main wgepi $k; done
 for k in 1 2; do pair 2 main nobranch $k; done
 for k in 1 2; do pair 3 nobranch bases $k; pair 3 nobranch twoprod $k; done

@@ -7,9 +7,9 @@ set -euo pipefail
 here=papers/reports/h200-2026-12-02b
 cd "$(dirname "$0")/../../.."
 M=${MLAB_BIN:-build/mlabench}
+. harness/report_lib.sh
 for k in 1 2; do
-  echo "== pair $k: 202a403 (base) against wip/wg-epi"
-  "$M" compare "$here/h200_s14_c5_main_$k.h5" "$here/h200_s14_c5_wgepi_$k.h5" || [ $? -eq 6 ]
+  report_pair "pair $k: 202a403 (base) against wip/wg-epi" "$here/h200_s14_c5_main_$k.h5" "$here/h200_s14_c5_wgepi_$k.h5"
 done
 echo "== forced split counts (case, variant, median us)"
 for s in 8 16 32; do

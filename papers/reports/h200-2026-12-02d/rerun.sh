@@ -15,17 +15,7 @@ here=papers/reports/h200-2026-12-02d
 cd "$(dirname "$0")/../../.."
 M=${MLAB_BIN:-build/mlabench}
 . harness/report_lib.sh
-if [ "${1:-}" = "--gpu" ]; then
-  OUT=${OUT:-$PWD/out/rerun-h200-2026-12-02d}; mkdir -p "$OUT"
-  python3 data/record_competition.py --out "$OUT/suite"
-  "$M" run --require-gpu --quiet --max-time 0.1 --label rerun --peers flashinfer \
-       "$OUT"/suite/*.h5 -o "$OUT/results.h5"
-  report_compare "the v18 suite against this run" "$here/h200_v18_suite.h5" "$OUT/results.h5"
-  exit
-fi
-out=$here
-if [ "${1:-}" = "--out" ]; then out=${2:?--out needs a folder}; mkdir -p "$out"; fi
-report_figures "$here/h200_v18_suite.h5" "$out"
+report_suite "$here/h200_v18_suite.h5" "$@"
 report_compare "the v17 suite against the v18 suite (no case slower by more than 5%?)" \
   papers/reports/h200-2026-12-02a/h200_v17_suite.h5 "$here/h200_v18_suite.h5"
 report_compare "0f09366 against the v18 suite" papers/reports/h200-2026-12-01/h200_ab_0f09366.h5 "$here/h200_v18_suite.h5"
