@@ -437,24 +437,17 @@ MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split,
         }
 }
 
+/* the fp8 Q of the B operand of step 1: head h's chunk k of 8 codes (K-major) */
+MLAB_DEV uint2 *wg_q_chunk(uint8_t *sq, int h, int k) { return (uint2 *)(sq + (k >> 1) * (16 * MLA_H) + 16 * h + 8 * (k & 1)); }
 /* persistent: consumer 1 alone quantizes the next unit's Q (row tok) with
  * the call's scale qs (the amax is of the whole Q: computed by the first
- * unit) into sq, the layout q_fp8_row's store gives */
+ * unit) into sq */
 MLAB_DEV void wg_q_next(const mla_params &p, int tok, float qs, uint8_t *sq)
 {
-    constexpr int QCH = MLA_H * MLA_D / 8, QN = QCH / 128;
-    static_assert(QCH % 128 == 0, "whole chunks a thread");
     const int t = threadIdx.x & 127;
-    const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
-    const float rqs = mlab_rcp_rn(qs), fmax = p.fp8_max;
-    uint4 v[QN];
-#pragma unroll
-    for (int j = 0; j < QN; j++) v[j] = *(const uint4 *)(qg + 8 * (t + 128 * j));
-#pragma unroll
-    for (int j = 0; j < QN; j++) {
-        const int c = t + 128 * j, h = c / (MLA_D / 8), k = c % (MLA_D / 8);
-        *(uint2 *)(sq + (k >> 1) * (16 * MLA_H) + 16 * h + 8 * (k & 1)) = q_fp8_codes8(v[j], qs, rqs, fmax);
-    }
+    q_fp8_regs<128> q;
+    q_fp8_load<128>(p, tok, q, t);
+    q_fp8_store<128>(p, q, qs, [&](int h, int k, uint2 codes) { *wg_q_chunk(sq, h, k) = codes; }, t);
 }
 
 /* a (row, split) unit of the call: block b's (tok, split, S), uniform or a
@@ -715,7 +708,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
             qs = q_fp8_row<WG_NCONS * 128>(
                 p, qreg, (float *)(smem + C::OFF_QRED),
-                [&](int h, int k, uint2 codes) { *(uint2 *)(sQ + (k >> 1) * (16 * MLA_H) + 16 * h + 8 * (k & 1)) = codes; },
+                [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; },
                 [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });
             wg_fence_smem();
             wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
