@@ -355,7 +355,7 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
         }
         ran++;
         const int splits_used = li.splits;
-        if (li.exact_fallback)
+        if (li.exact_id >= 0)
             printf("  %-14s a block scale of this case is outside what its fast path holds "
                    "exactly: its exact path runs\n", v->name);
         row.splits = li.splits;
@@ -368,10 +368,10 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
         for (size_t k = 0; k < nout; k++)
             outf[k] = mlab_bf16_to_f32(out[k]);
         /* the kernel's own reference (the one its tolerance row names: same
-         * quantized inputs, same P rounding); an MXFP4 variant that ran its
-         * exact path (mxfp4's bf16 Q and exact P, e.g. mxfp4_wgmma on scales
-         * e4m3 cannot hold) is judged as mxfp4 */
-        const char *ktol = li.exact_fallback && v->kv == MLAB_KV_MXFP4 ? "kernel:mxfp4" : v->tol;
+         * quantized inputs, same P rounding); a variant whose exact path ran
+         * (e.g. mxfp4_wgmma on scales e4m3 cannot hold: mxfp4's kernel) is
+         * judged as the variant whose kernel that is */
+        const char *ktol = li.exact_id >= 0 && li.exact_id < n ? vt[li.exact_id].tol : v->tol;
         const float *kref = refs[kernel_ref_index(ktol)]; /* checked by the CPU half */
         const mlab_tol *tol = mlab_tol_find(ktol);
         row.valid = mlab_err_judge(outf, kref, nout, tol, &row.kernel_err);

@@ -44,8 +44,9 @@ typedef struct {
     int smem_bytes;          /* dynamic shared memory of its main kernel */
     int blocks_per_sm;       /* resident blocks of it an SM */
     int launches;            /* kernels a call launches */
-    int exact_fallback;      /* 1: the variant's fast path cannot hold this case
-                                exactly and its exact path ran (mxfp4_e4m3) */
+    int exact_id;            /* >= 0: the variant's fast path cannot hold this case
+                                exactly and this variant's kernel (its exact path, mxfp4's
+                                for mxfp4_e4m3 and mxfp4_wgmma) ran instead; -1: its own */
     char merge[24];          /* how its splits were merged (mla_params.merge_out): "none",
                                 "combine", "combine16", "combine64", "combine_xcd",
                                 "combine_xcd16", "combine_xcd64", "cluster", "inline";

@@ -749,7 +749,7 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
     li->smem_bytes = v->smem_used ? v->smem_used() : v->smem_bytes;
     li->blocks_per_sm = v->blocks_per_sm();
     li->launches = v->pre_launches + mlab_decode_launches(v->q_fp8, p);
-    li->exact_fallback = v && v == impl_of(id)->exact_impl; /* impl_for took the exact path */
+    li->exact_id = v && v == impl_of(id)->exact_impl ? v->id : -1; /* impl_for took the exact path */
 }
 
 extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab_launch_info *li,
