@@ -35,6 +35,14 @@
  * rows, copies and mbarrier (branch wip/mx-warp, 424); v17 (-zq): the
  * conversion in the consumers (branch wip/mx-cons: 410-413 against 411,
  * slower on short calls).
+ * v19 (eadc652, papers/reports/h200-2026-12-02g, -02i): one Q.K accumulator
+ * (WG_QK_ACC=1): the long calls -2.3..-3.0% (256x8192 305 -> 296 us in the
+ * A/B); v19 suite geomean 40.4 us, 2.09x the read limit. Tried (-02g): each
+ * consumer its own copy of the code (Q.K and P.V descriptors in uniform
+ * registers, branch wip/wg-ucons-mx): the long calls -0.6..-1.7% more, but
+ * one-tile calls +5..7% (the copy's instructions fetched cold): no gain on
+ * the geomean; that copy for long blocks only (wip/wg-ucons-hybrid): short
+ * calls +40..66%.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
