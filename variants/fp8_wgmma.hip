@@ -71,6 +71,12 @@
  * second buffer) while consumer 0 ends the last unit: 256x1024 -1.3..-1.6%
  * (61.4 -> 60.6 us), 256x8192 -1.0%, one-wave calls unchanged; the v18
  * suite: geomean 43.2 us, 1.52x the read limit (fp8_exp2rcp 41.5, 1.46x).
+ * v19 (eadc652, papers/reports/h200-2026-12-02g, -02h, -02i): one Q.K
+ * accumulator: within 1.5% everywhere; each consumer its own copy of the
+ * code made this persistent kernel (four copies) 4..46% slower, so only
+ * mxfp4_wgmma would take it. Forced split counts again: 4x8192 16 splits
+ * 18.3-18.7 us against the rule's 32, 19.7-19.8 (unexplained). The v19
+ * suite: geomean 43.0 us, 1.51x (fp8_exp2rcp 41.6, 1.46x).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
