@@ -20,7 +20,7 @@
  *     1 hands its state to consumer 0 through shared memory, which merges.
  * A consumer's tile, in named phases:
  *   1. wg_scores: S^T[64 rows x 16 heads] = K . Q^T, 18 wgmma m64n16k32 e4m3
- *      over 6 accumulators, K and Q from shared memory (Q quantized once a
+ *      chained on one accumulator (WG_QK_ACC), K and Q from shared memory (Q quantized once a
  *      block into the K-major layout; WG_QK_SS=0 reads K into registers by
  *      ldmatrix instead: no faster). Kv rows are M: 16 heads fill N = 16.
  *   2. wg_softmax: online softmax per head (max over a warp by 3 shuffles,
@@ -252,10 +252,10 @@ MLAB_DEV uint64_t wg_k_desc(const uint8_t *tile, int k)
 
 /* 1. S^T = K . Q^T of one tile: element 4 j + 2 h + e is (kv row 16 w + g + 8 h,
  * head 8 j + 2 t + e). The 18 k-steps go round WG_QK_ACC accumulators,
- * summed at the end (one: a dependent chain, which wgmma pipelines). K comes from shared
- * memory (WG_QK_SS) or from registers (ldmatrix, WG_QK_BATCH fragments a
- * batch, a batch's registers reused once the batch before it is done); Q
- * (B) from shared memory. */
+ * summed at the end (one, the default: a dependent chain, which wgmma
+ * pipelines). K comes from shared memory (WG_QK_SS) or from registers
+ * (ldmatrix, WG_QK_BATCH fragments a batch, a batch's registers reused once
+ * the batch before it is done); Q (B) from shared memory. */
 MLAB_DEV void wg_scores(float (&s)[8], const uint8_t *tile, uint64_t dq)
 {
     constexpr int KS = MLA_D / 32, NA = WG_QK_ACC;

@@ -40,8 +40,8 @@
  * A/B); v19 suite geomean 40.4 us, 2.09x the read limit. Tried (-02g): each
  * consumer its own copy of the code (Q.K and P.V descriptors in uniform
  * registers, branch wip/wg-ucons-mx): the long calls -0.6..-1.7% more, but
- * one-tile calls +5..7% (the copy's instructions fetched cold): no gain on
- * the geomean; that copy for long blocks only (wip/wg-ucons-hybrid): short
+ * one-tile calls +5..7% (a guess: the second copy fetched cold): no gain
+ * on the geomean; that copy for long blocks only (wip/wg-ucons-hybrid): short
  * calls +40..66%.
  */
 #include "launch_common.h"
