@@ -30,7 +30,9 @@
 # ab_alt_2.h5 too, eight files.
 # Env: MLAB_AB_NEW_CMAKE, MLAB_AB_BASE_CMAKE: more cmake arguments for the
 # new or the base build (e.g. "-DCMAKE_CUDA_FLAGS=-DMLAB_NO_BULK"; split on
-# spaces); MLAB_AB_CASES_GLOB: the cases to run (default "*.h5", e.g.
+# spaces); MLAB_AB_NEW_CUDA_FLAGS, MLAB_AB_BASE_CUDA_FLAGS,
+# MLAB_AB_ALT_CUDA_FLAGS: the build's CMAKE_CUDA_FLAGS as one argument, spaces
+# kept (e.g. "-DWG_NSTAGE=5 -DWG_PERSIST=0"); MLAB_AB_CASES_GLOB: the cases to run (default "*.h5", e.g.
 # "b4_kv*.h5"); MLAB_AB_WORK: where the logs and the recorded cases go
 # (default $TMPDIR/mlab-ab-work, outside $OUT: the cases weigh GBs; the logs
 # are packed into $OUT/ab_logs.tar.gz). For runs
@@ -79,27 +81,30 @@ OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT" || die 4 "cannot create $OUT"
 work=${MLAB_AB_WORK:-${TMPDIR:-/tmp}/mlab-ab-work}
 mkdir -p "$work" && rm -f "$work"/*.log || die 4 "cannot create $work" # no earlier run's logs in this one's pack
+# shellcheck disable=SC2046 # the log names are split on purpose (no spaces: ours)
 pack() { tar -czf "$OUT/ab_logs.tar.gz" -C "$work" $(cd "$work" && ls *.log 2> /dev/null) 2> /dev/null || true; }
 fail() { pack; die 4 "$1"; }
 t0=$(date +%s)
 jobs=$(nproc 2> /dev/null || echo 4)
-build() { # src dir commit log extra-cmake-args (a stale program must not pass for a failed build)
+build() { # src dir commit log extra-cmake-args cuda-flags (a stale program must not pass for a failed build)
   rm -f "$2/mlabench"
+  local cf=()
+  [ -z "${6:-}" ] || cf=("-DCMAKE_CUDA_FLAGS=$6")
   # shellcheck disable=SC2086 # the extra arguments are split on spaces on purpose
   cmake -S "$1" -B "$2" -G Ninja -DMLAB_GPU="${MLAB_GPU:-cuda}" -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$3" $5 \
-    > "$4" 2>&1 && cmake --build "$2" -j$((jobs / 2 > 1 ? jobs / 2 : 1)) --target mlabench >> "$4" 2>&1
+    ${cf[@]+"${cf[@]}"} > "$4" 2>&1 && cmake --build "$2" -j$((jobs / 2 > 1 ? jobs / 2 : 1)) --target mlabench >> "$4" 2>&1
 }
 new=${MLAB_AB_NEW_BIN:-}; old=${MLAB_AB_BASE_BIN:-}; pids=()
 if [ -z "$new" ]; then
-  build "$root" "$root/build-ab-new" "${MLAB_COMMIT:-worktree}" "$work/build_new.log" "${MLAB_AB_NEW_CMAKE:-}" & pids+=($!)
+  build "$root" "$root/build-ab-new" "${MLAB_COMMIT:-worktree}" "$work/build_new.log" "${MLAB_AB_NEW_CMAKE:-}" "${MLAB_AB_NEW_CUDA_FLAGS:-}" & pids+=($!)
   new="$root/build-ab-new/mlabench"
 fi
 if [ -z "$old" ]; then
-  build "$bsrc" "$bdir" "$blabel" "$work/build_base.log" "${MLAB_AB_BASE_CMAKE:-}" & pids+=($!)
+  build "$bsrc" "$bdir" "$blabel" "$work/build_base.log" "${MLAB_AB_BASE_CMAKE:-}" "${MLAB_AB_BASE_CUDA_FLAGS:-}" & pids+=($!)
   old="$bdir/mlabench"
 fi
 if [ -z "$alt" ] && [ -n "$altname" ]; then
-  build "$asrc" "$adir" "$alabel" "$work/build_alt.log" "${MLAB_AB_ALT_CMAKE:-}" & pids+=($!)
+  build "$asrc" "$adir" "$alabel" "$work/build_alt.log" "${MLAB_AB_ALT_CMAKE:-}" "${MLAB_AB_ALT_CUDA_FLAGS:-}" & pids+=($!)
   alt="$adir/mlabench"
 fi
 [ -n "$altname" ] || altname=alt

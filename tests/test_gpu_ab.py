@@ -7,7 +7,9 @@ into compare.txt; the logs packed into ab_logs.tar.gz, six files in $OUT;
 MLAB_AB_CASES_GLOB picking the cases; a third build, alt: new, base, alt,
 alt, base, new, eight files), and its errors (a commit not
 prepared: exit 2, but "worktree" needs no preparing; a failing run or build:
-exit 4 naming its log; a glob that matches no case: exit 4; usage).
+exit 4 naming its log; a glob that matches no case: exit 4; usage), and the
+build's cmake arguments (MLAB_AB_*_CMAKE split on spaces, MLAB_AB_*_CUDA_FLAGS
+one argument).
 
 Usage: test_gpu_ab.py SCRIPT"""
 import os
@@ -171,6 +173,26 @@ def main():
     rc, out, err = run(own, ["run", "worktree"], env)
     check(rc == 4 and "did not build" in err and "build_base.log" in err and "not prepared" not in err,
           f"worktree as the base: exit {rc}, {err!r}")
+    # the build's arguments, through a stand-in cmake that records them one a
+    # line (and fails): MLAB_AB_BASE_CMAKE split on spaces, the CUDA flags one
+    # argument with their spaces
+    fake = os.path.join(tmp, "fakebin")
+    os.makedirs(fake)
+    with open(os.path.join(fake, "cmake"), "w") as f:
+        f.write('#!/bin/sh\nfor a in "$@"; do echo "$a"; done >> "$AB_CMAKE_LOG"\nexit 1\n')
+    os.chmod(os.path.join(fake, "cmake"), 0o755)
+    cm_log = os.path.join(tmp, "cmake.log")
+    rc, out, err = run(own, ["run", "worktree"], dict(env, PATH=fake + os.pathsep + os.environ["PATH"], AB_CMAKE_LOG=cm_log,
+                                                      MLAB_AB_BASE_CMAKE="-DX=1 -DY=2",
+                                                      MLAB_AB_BASE_CUDA_FLAGS="-DWG_NSTAGE=5 -DWG_PERSIST=0"))
+    args = open(cm_log).read().splitlines() if os.path.exists(cm_log) else []
+    check(rc == 4 and "-DX=1" in args and "-DY=2" in args and "-DCMAKE_CUDA_FLAGS=-DWG_NSTAGE=5 -DWG_PERSIST=0" in args,
+          f"cmake arguments and CUDA flags: exit {rc}, {args}")
+    os.remove(cm_log)
+    rc, out, err = run(own, ["run", "worktree"], dict(env, PATH=fake + os.pathsep + os.environ["PATH"], AB_CMAKE_LOG=cm_log))
+    args = open(cm_log).read().splitlines() if os.path.exists(cm_log) else []
+    check(rc == 4 and args and not any(a.startswith("-DCMAKE_CUDA_FLAGS") for a in args),
+          f"no CUDA flags asked, none passed: {args}")
     return finish("test_gpu_ab", tmp)
 
 
