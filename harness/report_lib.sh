@@ -1,6 +1,9 @@
+# shellcheck shell=bash
 # report_lib.sh: what the rerun.sh of a report folder (papers/reports/*/)
-# repeats, sourced by it after it has changed to the repository's root and set
-# M (the mlabench program) and here (the folder, relative to the root).
+# repeats. Sourced as its first step,
+#   . "$(dirname "$0")/../../../harness/report_lib.sh"
+# it changes to the repository's root and sets here (the folder, relative to
+# the root) and M (the mlabench program: $MLAB_BIN, default build/mlabench).
 #   report_figures FILE.h5 OUT   `mlabench plot` (PNG where gnuplot is) and
 #                                `mlabench report` of FILE.h5 into OUT; the
 #                                recorded command line's GPU-machine folders
@@ -9,6 +12,11 @@
 #                                slower by more than 5%?) under a title line
 #   report_pair TITLE OLD NEW    `mlabench compare` of an A/B pair (the
 #                                default threshold) under a title line
+#   report_pairs TITLE OLD NEW   report_pair of both pairs of an A/B call:
+#                                OLD_1.h5 against NEW_1.h5, then _2
+#   report_history NEW.h5 NEW_NAME PREV.h5 PREV_NAME
+#                                a suite against the suite before it, 0f09366's
+#                                file and v7's suite (report_compare each)
 #   report_suite FILE.h5 [ARG]   a suite folder's own part: with --gpu,
 #                                re-measure the 8 recorded cases with the
 #                                variants and FlashInfer into $OUT (default
@@ -17,6 +25,10 @@
 #                                folder) report_figures of FILE.h5
 # A "slower" verdict (compare's exit 6) is printed, not an error: the script
 # goes on to its next comparison.
+here_abs=$(cd "$(dirname "$0")" && pwd)
+cd "$here_abs/../../.." || exit 4
+here=papers/reports/$(basename "$here_abs")
+M=${MLAB_BIN:-build/mlabench}
 report_figures() {
   "$M" plot "$1" --out "$2" --format png --if-available
   "$M" report "$1" --plots "$2" -o "$2/report.md"
@@ -29,6 +41,15 @@ report_compare() {
 report_pair() {
   echo "== $1"
   "$M" compare "$2" "$3" || [ $? -eq 6 ]
+}
+report_pairs() {
+  local k
+  for k in 1 2; do report_pair "pair $k: $1" "$2_$k.h5" "$3_$k.h5"; done
+}
+report_history() {
+  report_compare "the $4 suite against the $2 suite (no case slower by more than 5%?)" "$3" "$1"
+  report_compare "0f09366 against the $2 suite" papers/reports/h200-2026-12-01/h200_ab_0f09366.h5 "$1"
+  report_compare "v7's suite against the $2 suite" papers/reports/h200-2026-12-01/h200_v7_suite.h5 "$1"
 }
 report_suite() {
   if [ "${2:-}" = "--gpu" ]; then

@@ -8,10 +8,7 @@
 # --max-time 0.07 with the new tree checked out (README.md names them).
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-02
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
-. harness/report_lib.sh
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 pair() { report_pair "call $1, pair $4: $2 (base) against $3" "$here/h200_s14_c$1_$2_$4.h5" "$here/h200_s14_c$1_$3_$4.h5"; }
 for k in 1 2; do pair 1 main mxcons $k; pair 1 main wgepi $k; done
 for k in 1 2; do pair 2 main nobranch $k; done

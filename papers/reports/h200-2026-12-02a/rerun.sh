@@ -11,12 +11,6 @@
 #                         into $OUT.
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-02a
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
-. harness/report_lib.sh
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 report_suite "$here/h200_v17_suite.h5" "$@"
-report_compare "the v16 suite against the v17 suite (no case slower by more than 5%?)" \
-  papers/reports/h200-2026-12-01zp/h200_v16_suite.h5 "$here/h200_v17_suite.h5"
-report_compare "0f09366 against the v17 suite" papers/reports/h200-2026-12-01/h200_ab_0f09366.h5 "$here/h200_v17_suite.h5"
-report_compare "v7's suite against the v17 suite" papers/reports/h200-2026-12-01/h200_v7_suite.h5 "$here/h200_v17_suite.h5"
+report_history "$here/h200_v17_suite.h5" v17 papers/reports/h200-2026-12-01zp/h200_v16_suite.h5 v16

@@ -4,13 +4,8 @@
 #              (base first) and each forced split count's medians
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-02b
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
-. harness/report_lib.sh
-for k in 1 2; do
-  report_pair "pair $k: 202a403 (base) against wip/wg-epi" "$here/h200_s14_c5_main_$k.h5" "$here/h200_s14_c5_wgepi_$k.h5"
-done
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
+report_pairs "202a403 (base) against wip/wg-epi" "$here/h200_s14_c5_main" "$here/h200_s14_c5_wgepi"
 echo "== forced split counts (case, variant, median us)"
 for s in 8 16 32; do
   "$M" export "$here/h200_s14_splits_$s.h5" | python3 -c "

@@ -7,16 +7,11 @@
 # on the recorded b256_kv8192_s9826 case; harness/gpu_ab.sh for the pairs.
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-02e
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 "$M" export "$here/h200_v18_b256_kv8192.h5" | python3 -c "
 import csv, sys
 for r in csv.DictReader(sys.stdin):
     if r['kind'] in ('gpu', 'peer'):
         print('%-16s %9s us  x%-6.3f %s' % (r['variant'], r['median_us'], float(r['read_limit_ratio']),
               'throttled' if r['throttled'] == '1' else ''))"
-. harness/report_lib.sh
-for k in 1 2; do
-  report_pair "pair $k: b7a67ac (base) against wip/mx-lut" "$here/h200_s15_c5_main_$k.h5" "$here/h200_s15_c5_mxlut_$k.h5"
-done
+report_pairs "b7a67ac (base) against wip/mx-lut" "$here/h200_s15_c5_main" "$here/h200_s15_c5_mxlut"

@@ -7,13 +7,8 @@
 # harness/gpu_ab.sh run worktree --variants mxfp4_wgmma,fp8_wgmma --max-time 0.04
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-02f
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
-. harness/report_lib.sh
-for k in 1 2; do
-  report_pair "pair $k: WG_QK_ACC=6 (base) against WG_QK_ACC=1" "$here/h200_s15_c6_acc6_$k.h5" "$here/h200_s15_c6_acc1_$k.h5"
-done
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
+report_pairs "WG_QK_ACC=6 (base) against WG_QK_ACC=1" "$here/h200_s15_c6_acc6" "$here/h200_s15_c6_acc1"
 echo "== kernel rel RMS, pair 1 (six accumulators, one)"
 for f in acc6 acc1; do "$M" export "$here/h200_s15_c6_${f}_1.h5"; done | python3 -c "
 import csv, sys

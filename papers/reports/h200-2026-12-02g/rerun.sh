@@ -9,17 +9,10 @@
 # mxfp4_wgmma,fp8_wgmma --max-time 0.05 (call 1; README for the others).
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-02g
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
-. harness/report_lib.sh
-for k in 1 2; do
-  report_pair "call 1, pair $k: 1c9ebb1 (main) against 1a983d5 (one Q.K accumulator)" "$here/h200_s16_c1_main_$k.h5" "$here/h200_s16_c1_qkacc1_$k.h5"
-  report_pair "call 1, pair $k: 1c9ebb1 (main) against 6b01e4e (each consumer's own copy, both decodes)" "$here/h200_s16_c1_main_$k.h5" "$here/h200_s16_c1_ucons_$k.h5"
-done
-for k in 1 2; do
-  report_pair "call 2, pair $k: 1c9ebb1 (main) against cd9e7c4 (each consumer's own copy, MX only)" "$here/h200_s16_c2_main_$k.h5" "$here/h200_s16_c2_uconsmx_$k.h5"
-done
-for k in 1 2; do
-  report_pair "call 3, pair $k: 1a983d5 (one Q.K accumulator) against 48b41d4 (own copies for MX blocks of >= 16 tiles)" "$here/h200_s16_c3_qkacc1_$k.h5" "$here/h200_s16_c3_hybrid_$k.h5"
-done
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
+c=$here/h200_s16
+report_pairs "call 1: 1c9ebb1 (main) against 1a983d5 (one Q.K accumulator)" "${c}_c1_main" "${c}_c1_qkacc1"
+report_pairs "call 1: 1c9ebb1 (main) against 6b01e4e (each consumer's own copy, both decodes)" "${c}_c1_main" "${c}_c1_ucons"
+report_pairs "call 2: 1c9ebb1 (main) against cd9e7c4 (each consumer's own copy, MX only)" "${c}_c2_main" "${c}_c2_uconsmx"
+report_pairs "call 3: 1a983d5 (one Q.K accumulator) against 48b41d4 (own copies for MX blocks of >= 16 tiles)" \
+  "${c}_c3_qkacc1" "${c}_c3_hybrid"

@@ -10,9 +10,7 @@
 #   all 8 (data/record_competition.py)
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-02h
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 table() { # call, split counts
   local c=$1; shift
   echo "== call $c"
