@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <initializer_list>
+
 #include "launchers.h"
 #include "mla_kernel.h"
 #include "mla_wgmma.h" /* WG_QK_ACC, WG_NPROD_MX, WG_MX_KB: recorded in kernel_knobs */
@@ -593,6 +595,26 @@ out:
     return rc;
 }
 
+/* A run-time knob's value v (NULL: unset) that is none of its choices is
+ * refused: why says "NAME=v: expected a, b or c" and the result is 1 (the
+ * caller returns MLAB_GPU_USAGE); else 0 */
+static int knob_refused(const char *name, const char *v, std::initializer_list<const char *> choices, char *why,
+                        size_t whylen)
+{
+    if (!v) return 0;
+    for (const char *c : choices)
+        if (!strcmp(v, c)) return 0;
+    char expect[96] = "";
+    size_t i = 0;
+    for (const char *c : choices) {
+        const size_t len = strlen(expect);
+        snprintf(expect + len, sizeof expect - len, "%s%s", i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ", c);
+        i++;
+    }
+    snprintf(why, whylen, "%s=%.32s: expected %s", name, v, expect);
+    return 1;
+}
+
 static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, size_t whylen)
 {
     if (!g->loaded) {
@@ -665,14 +687,9 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         return MLAB_GPU_NODEV;
 #endif
     }
-    if (a && strcmp(a, "pass") && strcmp(a, "inline")) {
-        snprintf(why, whylen, "MLAB_AMAX=%.32s: expected pass or inline", a);
+    if (knob_refused("MLAB_AMAX", a, {"pass", "inline"}, why, whylen) ||
+        knob_refused("MLAB_MERGE", m, {"combine", "cluster", "inline"}, why, whylen))
         return MLAB_GPU_USAGE;
-    }
-    if (m && strcmp(m, "combine") && strcmp(m, "inline") && strcmp(m, "cluster")) {
-        snprintf(why, whylen, "MLAB_MERGE=%.32s: expected combine, cluster or inline", m);
-        return MLAB_GPU_USAGE;
-    }
     /* MLAB_PLAN=on|off: a ragged batch (rows of different lengths) runs the
      * split plan (splits.h, mlab_plan_splits: each row split so every block
      * gets about the same tiles; its tables copied here, outside the timed
@@ -685,10 +702,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     p->plan_blocks = 0;
     {
         const char *pl = getenv("MLAB_PLAN");
-        if (pl && strcmp(pl, "on") && strcmp(pl, "off")) {
-            snprintf(why, whylen, "MLAB_PLAN=%.32s: expected on or off", pl);
-            return MLAB_GPU_USAGE;
-        }
+        if (knob_refused("MLAB_PLAN", pl, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
         if (g->ragged && !forced && !(pl && !strcmp(pl, "off")) && !p->merge_inline && !p->merge_cluster) {
             const int smax = mlab_plan_splits(g->total_q, g->row_tiles, g->sms, v->blocks_per_sm(), g->plan_s);
             const int nb = smax >= 1 ? mlab_plan_table(g->total_q, g->plan_s, v->xcd_placed ? p->xcd_count : 1,
@@ -711,10 +725,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     p->grid_max = 0;
     {
         const char *ps = getenv("MLAB_PERSIST");
-        if (ps && strcmp(ps, "on") && strcmp(ps, "off")) {
-            snprintf(why, whylen, "MLAB_PERSIST=%.32s: expected on or off", ps);
-            return MLAB_GPU_USAGE;
-        }
+        if (knob_refused("MLAB_PERSIST", ps, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
         if (v->persistent && !(ps && !strcmp(ps, "off"))) p->grid_max = g->sms * v->blocks_per_sm();
     }
     /* MLAB_COMBINE=plain|ahead: which combine kernel merges the splits
@@ -722,19 +733,13 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
      * instance, whichever holds the call's splits); unset, the launcher
      * picks by the grid. fp8_xcd's placed combine is neither. */
     const char *c = getenv("MLAB_COMBINE");
-    if (c && strcmp(c, "plain") && strcmp(c, "ahead")) {
-        snprintf(why, whylen, "MLAB_COMBINE=%.32s: expected plain or ahead", c);
-        return MLAB_GPU_USAGE;
-    }
+    if (knob_refused("MLAB_COMBINE", c, {"plain", "ahead"}, why, whylen)) return MLAB_GPU_USAGE;
     p->combine = !c ? 0 : !strcmp(c, "plain") ? 1 : 2;
     /* MLAB_TMAP=off: the a8w8 decode loads every tile by cp.async into its
      * swizzled layout, as where no tensor map could be encoded (the GPU
      * tests validate that path so); on (default): by tensor copies */
     const char *tm = getenv("MLAB_TMAP");
-    if (tm && strcmp(tm, "on") && strcmp(tm, "off")) {
-        snprintf(why, whylen, "MLAB_TMAP=%.32s: expected on or off", tm);
-        return MLAB_GPU_USAGE;
-    }
+    if (knob_refused("MLAB_TMAP", tm, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
     if (tm && !strcmp(tm, "off")) p->kv_tmap = NULL;
     p->fault = f && !strcmp(f, "overread") ? 1 : f && !strcmp(f, "merge") ? 2 : 0;
     return 0;
