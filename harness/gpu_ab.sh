@@ -32,8 +32,8 @@
 # new or the base build (e.g. "-DCMAKE_CUDA_FLAGS=-DMLAB_NO_BULK"; split on
 # spaces); MLAB_AB_NEW_CUDA_FLAGS, MLAB_AB_BASE_CUDA_FLAGS,
 # MLAB_AB_ALT_CUDA_FLAGS: the build's CMAKE_CUDA_FLAGS as one argument, spaces
-# kept (e.g. "-DWG_NSTAGE=5 -DWG_PERSIST=0"); MLAB_AB_CASES_GLOB: the cases to run (default "*.h5", e.g.
-# "b4_kv*.h5"); MLAB_AB_WORK: where the logs and the recorded cases go
+# kept (e.g. "-DWG_NSTAGE=5 -DWG_PERSIST=0"); MLAB_AB_CASES_GLOB: the cases
+# to run (default "*.h5", e.g. "b4_kv*.h5"); MLAB_AB_WORK: where the logs and the recorded cases go
 # (default $TMPDIR/mlab-ab-work, outside $OUT: the cases weigh GBs; the logs
 # are packed into $OUT/ab_logs.tar.gz). For runs
 # without building: MLAB_AB_NEW_BIN, MLAB_AB_BASE_BIN and MLAB_AB_ALT_BIN (the
