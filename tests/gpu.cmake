@@ -90,7 +90,7 @@ mlab_gpu_validate(gpu_validate_tmap_off "MLAB_TMAP=off" --splits 4 ${_gd}/varlen
 # 0..4096 rows) every variant's grid is fewer blocks than the uniform grid
 # (rows x splits; fp8_xcd: padded to whole XCD rounds, xcd_map.h)
 mlab_gpu_validate(gpu_validate_plan_off "MLAB_PLAN=off" ${_gd}/varlen.h5 ${_gd}/q3_causal.h5)
-foreach(_v fp8 bf16 fp8_xcd fp8_wgmma mxfp4_wgmma)
+foreach(_v fp8 bf16 fp8_xcd fp8_wgmma mxfp4_wgmma bf16_wgmma)
   add_test(NAME gpu_negative_control_merge_plan_${_v} COMMAND sh -c
            "out=$(MLAB_FAULT=merge ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants ${_v} ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 5 ] && { echo 'caught (exit 5)'; exit 0; }; echo \"not caught: exit $rc\"; exit 1")
   set_tests_properties(gpu_negative_control_merge_plan_${_v} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"

@@ -8,15 +8,21 @@
  *       else c * WG_LDC + 16 r; Q chunk at c * 256 + 16 h), read back
  *       through the accumulator map;
  *   pv: O^T[512 x 16] = V^T . P^T, V^T from registers (wg_vt_frag), P^T in
- *       shared memory in the slot order wg_vslot gives.
- * Random e4m3 codes (no NaN); products of e4m3 values are exact in fp32, so
- * only the order of the fp32 sums (and Hopper's fp8 accumulation inside an
- * instruction) differs: tolerance 1e-3 of the largest |value|.
+ *       shared memory in the slot order wg_vslot gives;
+ *   bf16 (bf16_wgmma, mla_wgmma.h B16): the same two products by the
+ *       kernel's own wg_scores<true> and wg_pv16, the tile in the 128-byte
+ *       swizzled panels (mlab_sw128: K read K-major, V^T read as a
+ *       transposed operand through the same panels), Q and P^T in bf16.
+ * Random e4m3 codes (no NaN) and bf16 values of a few bits; their products
+ * are exact in fp32, so only the order of the fp32 sums (and Hopper's fp8
+ * accumulation inside an instruction) differs: tolerance 1e-3 of the
+ * largest |value|.
  * Exit 0 pass, 1 mismatch, 77 no sm_90a GPU (skipped). */
 #include <cuda_fp8.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "variants/mla_wgmma.h" /* WG_LDC, the tile layout; arch/nv_wgmma.h */
 
@@ -93,6 +99,54 @@ __global__ void k_pv(const uint8_t *v, const uint8_t *pt, float *o)
             o[head * DV + dim] = acc[m][e];
         }
 #endif
+}
+
+/* bf16: tile (72 KB) + Q (18 KB) + P^T (2 KB) in dynamic shared memory */
+#define B16_SMEM (9 * MLAB_SW128_PANEL + 16 * D * 2 + 16 * BN * 2)
+__global__ void k_b16(const uint16_t *kv, const uint16_t *q, const uint16_t *pt, float *s, float *o)
+{
+#if MLAB_HAVE_WGMMA
+    extern __shared__ __align__(1024) uint8_t sm[];
+    uint8_t *stile = sm, *sq = sm + 9 * MLAB_SW128_PANEL, *sp = sq + 16 * D * 2;
+    for (int i = threadIdx.x; i < BN * D / 8; i += 128) {
+        const int r = i / (D / 8), c = i % (D / 8);
+        *(uint4 *)(stile + mlab_sw128(r, c)) = *(const uint4 *)(kv + r * D + 8 * c);
+    }
+    for (int i = threadIdx.x; i < 16 * D / 8; i += 128) {
+        const int h = i / (D / 8), c = i % (D / 8);
+        *(uint4 *)(sq + c * 256 + 16 * h) = *(const uint4 *)(q + h * D + 8 * c);
+    }
+    for (int i = threadIdx.x; i < 16 * BN; i += 128) { /* P^T[h][kv row r]: 8 rows to a 16-byte chunk */
+        const int h = i / BN, r = i % BN;
+        ((uint16_t *)sp)[(r >> 3) * 128 + 8 * h + (r & 7)] = pt[h * BN + r];
+    }
+    wg_fence_smem();
+    __syncthreads();
+    const int w = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    float d[8];
+    wg_scores<true>(d, stile, wg_desc(sq, 256, 128));
+    for (int e = 0; e < 8; e++)
+        s[(16 * w + g + 8 * ((e >> 1) & 1)) * 16 + 8 * (e >> 2) + 2 * t + (e & 1)] = d[e];
+    wg_state st;
+    for (int m = 0; m < DV / 64; m++)
+        for (int e = 0; e < 8; e++) st.o[m][e] = 0.f;
+    wg_pv16(st, stile, wg_desc(sp, 256, 128));
+    for (int m = 0; m < DV / 64; m++)
+        for (int e = 0; e < 8; e++) /* accumulator rows: dims in order */
+            o[(8 * (e >> 2) + 2 * t + (e & 1)) * DV + 64 * m + 16 * w + g + 8 * ((e >> 1) & 1)] = st.o[m][e];
+#endif
+}
+
+/* a bf16 of a few significant bits in [-2, 2] (nonneg: [0, 1]) */
+static uint16_t rnd_bf16(unsigned *st, int nonneg, float *val)
+{
+    *st = *st * 1664525u + 1013904223u;
+    const int k = (int)(*st >> 20) % 65 - 32; /* -32 .. 32 */
+    float x = nonneg ? (float)(k < 0 ? -k : k) / 32.f : (float)k / 16.f;
+    *val = x;
+    unsigned u;
+    memcpy(&u, &x, 4);
+    return (uint16_t)(u >> 16); /* exact: at most 6 significant bits */
 }
 
 static float dec(uint8_t c)
@@ -176,6 +230,39 @@ int main(void)
     int bad = compare("qk S^T (K from shared memory)", s, ws, BN * 16, 16, "kv row", "head");
     bad |= compare("qk S^T (K from registers)", s + BN * 16, ws, BN * 16, 16, "kv row", "head");
     bad |= compare("pv O", o, wo, 16 * DV, DV, "head", "dim");
+
+    /* bf16 (bf16_wgmma) */
+    static uint16_t bk[BN * D], bq[16 * D], bp[16 * BN];
+    static float fk[BN * D], fq[16 * D], fp[16 * BN];
+    for (int i = 0; i < BN * D; i++) bk[i] = rnd_bf16(&st, 0, &fk[i]);
+    for (int i = 0; i < 16 * D; i++) bq[i] = rnd_bf16(&st, 0, &fq[i]);
+    for (int i = 0; i < 16 * BN; i++) bp[i] = rnd_bf16(&st, 1, &fp[i]);
+    uint16_t *dbk, *dbq, *dbp;
+    cudaMalloc(&dbk, sizeof bk); cudaMalloc(&dbq, sizeof bq); cudaMalloc(&dbp, sizeof bp);
+    cudaMemcpy(dbk, bk, sizeof bk, cudaMemcpyHostToDevice);
+    cudaMemcpy(dbq, bq, sizeof bq, cudaMemcpyHostToDevice);
+    cudaMemcpy(dbp, bp, sizeof bp, cudaMemcpyHostToDevice);
+    cudaFuncSetAttribute(k_b16, cudaFuncAttributeMaxDynamicSharedMemorySize, B16_SMEM);
+    k_b16<<<1, 128, B16_SMEM>>>(dbk, dbq, dbp, ds, dout);
+    if (cudaMemcpy(s, ds, 4 * BN * 16, cudaMemcpyDeviceToHost) != cudaSuccess ||
+        cudaMemcpy(o, dout, sizeof o, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        printf("bf16 kernel failed: %s\n", cudaGetErrorString(cudaGetLastError()));
+        return 1;
+    }
+    for (int r = 0; r < BN; r++)
+        for (int h = 0; h < 16; h++) {
+            double a = 0;
+            for (int d = 0; d < D; d++) a += (double)fk[r * D + d] * fq[h * D + d];
+            ws[r * 16 + h] = a;
+        }
+    for (int h = 0; h < 16; h++)
+        for (int d = 0; d < DV; d++) {
+            double a = 0;
+            for (int r = 0; r < BN; r++) a += (double)fp[h * BN + r] * fk[r * D + d];
+            wo[h * DV + d] = a;
+        }
+    bad |= compare("bf16 qk S^T (K-major, 128-byte swizzle)", s, ws, BN * 16, 16, "kv row", "head");
+    bad |= compare("bf16 pv O (V^T transposed, 128-byte swizzle)", o, wo, 16 * DV, DV, "head", "dim");
     return bad;
 #endif
 }

@@ -95,6 +95,8 @@ typedef struct {
     int grid_max;             /* > 0: the decode's grid at most this many blocks, each looping
                                  over the call's (row, split) units (a persistent decode:
                                  mlab_variant_impl.persistent, fp8_wgmma); 0: a block a unit */
+    const void *kv_tmap16;    /* NVIDIA sm_90 builds: the bf16 KV's tensor map (boxes of 64 rows
+                                 x 128 bytes, 128-byte swizzle: bf16_wgmma's tiles), as kv_tmap */
 } mla_params;
 
 /* -DWG_PERSIST=0: fp8_wgmma's decode a block a unit, as before it looped

@@ -1,7 +1,10 @@
 /* mla_wgmma.h: the fp8 split-KV decode on Hopper's warpgroup MMA (wgmma),
- * for variants/fp8_wgmma.hip, and with MX for variants/mxfp4_wgmma.hip (two
+ * for variants/fp8_wgmma.hip, with MX for variants/mxfp4_wgmma.hip (two
  * producer warpgroups turn raw MXFP4 tiles into the same e4m3 tiles:
- * wg_produce_mx, kv scale 1). Same ABI (mla_params), same split rule, same
+ * wg_produce_mx, kv scale 1), and with B16 for variants/bf16_wgmma.hip (bf16
+ * Q, tiles and P: 72 KB tiles in 128-byte swizzled panels, two stages; K
+ * and V^T both read from the panels by wgmma, V^T as a transposed operand:
+ * wg_scores<true>, wg_pv16, wg_epilogue16). Same ABI (mla_params), same split rule, same
  * outputs (bf16, or f16 partials in kv_scale units + log2-sum-exp2 for
  * mla_combine) and the same arithmetic as the fp8 variant: Q quantized per
  * tensor in the call, e4m3 Q.K, P rounded to e4m3 for P.V, fp32 accumulation.
@@ -145,28 +148,34 @@ static_assert(WG_NPROD_MX == 1 || WG_NRAW % 2 == 1, "two producers: tile li - WG
  * around them, up to 15 bytes more on either side) */
 #define WG_RAW_FP4 (MLA_BN * MLA_FP4_ROW)
 #define WG_RAW (WG_RAW_FP4 + MLA_BN * MLA_NBLK + 32)
-template <bool MX> struct wg_cfg_t {
-    static constexpr int OFF_Q = 0;                          /* fp8 Q: 36 chunks x 16 heads x 16 */
-    static constexpr int OFF_STAGE = OFF_Q + MLA_H * MLA_D;  /* WG_NSTAGE tiles */
-    static constexpr int OFF_P = OFF_STAGE + WG_NSTAGE * WG_TILE; /* P^T a consumer: 4 chunks x 16 heads x 16 */
-    static constexpr int OFF_RED = OFF_P + WG_NCONS * MLA_H * MLA_BN; /* a consumer: 64 max + 64 sums (floats) */
+/* B16 (bf16_wgmma): bf16 tiles of 72 KB (9 panels of 64 rows x 128 bytes in
+ * the 128-byte swizzle, arch/nv_tma.h mlab_sw128), so two stages, one a
+ * consumer; bf16 Q and P^T (twice the fp8 bytes) */
+template <bool MX, bool B16 = false> struct wg_cfg_t {
+    static constexpr int NST = B16 ? 2 : WG_NSTAGE;        /* stages */
+    static constexpr int TILE = B16 ? 9 * MLAB_SW128_PANEL : WG_TILE; /* bytes of a stage */
+    static constexpr int OFF_Q = 0;                          /* Q: 36 (bf16: 72) chunks x 16 heads x 16 */
+    static constexpr int OFF_STAGE = OFF_Q + MLA_H * MLA_D * (B16 ? 2 : 1); /* NST tiles */
+    static constexpr int OFF_P = OFF_STAGE + NST * TILE;     /* P^T a consumer: 4 (bf16: 8) chunks x 16 heads x 16 */
+    static constexpr int OFF_RED = OFF_P + WG_NCONS * MLA_H * MLA_BN * (B16 ? 2 : 1); /* a consumer: 64 max + 64 sums (floats) */
     static constexpr int OFF_QRED = OFF_RED + WG_NCONS * 128 * 4;     /* the Q amax: 8 floats */
     static constexpr int OFF_RAW = OFF_QRED + 8 * 4;                  /* MX: WG_NRAW raw tiles */
     static constexpr int OFF_LUT = OFF_RAW + (MX ? WG_NRAW * WG_RAW : 0); /* MX: e4m3 magnitudes by E8M0 [256][8] */
     static constexpr int OFF_BAR = OFF_LUT + (MX ? 256 * 8 : 0);      /* a stage's mbarrier (WG_TMAP or MX) */
-    static constexpr int OFF_RBAR = OFF_BAR + (WG_TMAP || MX ? 8 * WG_NSTAGE : 0); /* MX: a raw tile's */
+    static constexpr int OFF_RBAR = OFF_BAR + (WG_TMAP || MX ? 8 * NST : 0); /* MX: a raw tile's */
     /* MX, two producers: then a raw stage's "read and reissued" mbarrier */
     static constexpr int OFF_MERGE = OFF_RBAR + (MX ? 8 * WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1) : 0);
     /* persistent: consumer 1's state for the merge (72 x 128 floats), apart
      * from the stages, which hold the next unit's tiles by then */
-    static constexpr bool PERSIST = !MX && WG_TMAP && WG_PERSIST;
+    static constexpr bool PERSIST = !MX && !B16 && WG_TMAP && WG_PERSIST;
     /* persistent: the next unit's fp8 Q, quantized by consumer 1 while consumer 0 ends the last unit */
     static constexpr int OFF_Q2 = (OFF_MERGE + (PERSIST ? 72 * 128 * 4 : 0) + 127) & ~127;
     static constexpr int SMEM = OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
-    static_assert(72 * 128 * 4 <= WG_NSTAGE * WG_TILE, "merge buffer fits the stages");
+    static_assert(72 * 128 * 4 <= NST * TILE, "merge buffer fits the stages");
+    static_assert(!B16 || (WG_TMAP && !MX), "bf16 tiles: the swizzled layout of tensor-copy builds");
 };
 typedef wg_cfg_t<false> wg_cfg;
 /* -DMLAB_WG_PROF (diagnostics, with -DMLAB_TRACE): thread 0 of every block
@@ -195,22 +204,36 @@ typedef wg_cfg_t<false> wg_cfg;
  * 9 tensor copies from its thread 0 (the others arrive on bar: it counts 128),
  * partial ones (and every tile without a map) by 16-byte copies, zeros past
  * rend, landed, made visible to wgmma (proxy fence) and then arrived on bar */
+template <bool B16 = false>
 MLAB_DEV void wg_load_tile_sw(const mla_params &p, uint8_t *dst, uint64_t *bar, int first, int r0, int rend)
 {
     const int t = threadIdx.x & 127;
-    if (p.kv_tmap && rend - r0 >= MLA_BN) {
+    const void *map = B16 ? p.kv_tmap16 : p.kv_tmap; /* bf16 tiles: 128-byte swizzled panels */
+    if (map && rend - r0 >= MLA_BN) {
         static_assert(WG_TILE == 9 * MLAB_SW64_PANEL, "a tile is 9 panels");
-        if (t == 0)
-            mlab_tma_tile_sw64(dst, p.kv_tmap, first + r0, bar); /* after the consumers' reads of this stage */
-        else
+        if (t == 0) { /* after the consumers' reads of this stage */
+            if (B16)
+                mlab_tma_tile_sw128(dst, map, first + r0, bar);
+            else
+                mlab_tma_tile_sw64(dst, map, first + r0, bar);
+        } else {
             mlab_bar_arrive(bar);
+        }
         return;
     }
-    constexpr int CH = MLA_D / 16;
     const int nok = rend - r0;
-    for (int c = t; c < MLA_BN * CH; c += 128) {
-        const int r = c / CH, q = c % CH, ok = r < nok;
-        mlab_cp16(dst + wg_off(r, q), p.kv_fp8 + (size_t)(first + (ok ? r0 + r : r0)) * MLA_D + 16 * q, ok);
+    if constexpr (B16) {
+        constexpr int CH = 2 * MLA_D / 16;
+        for (int c = t; c < MLA_BN * CH; c += 128) {
+            const int r = c / CH, q = c % CH, ok = r < nok;
+            mlab_cp16(dst + mlab_sw128(r, q), p.kv_bf16 + (size_t)(first + (ok ? r0 + r : r0)) * MLA_D + 8 * q, ok);
+        }
+    } else {
+        constexpr int CH = MLA_D / 16;
+        for (int c = t; c < MLA_BN * CH; c += 128) {
+            const int r = c / CH, q = c % CH, ok = r < nok;
+            mlab_cp16(dst + wg_off(r, q), p.kv_fp8 + (size_t)(first + (ok ? r0 + r : r0)) * MLA_D + 16 * q, ok);
+        }
     }
     mlab_cp_commit();
     mlab_cp_wait<0>();
@@ -256,9 +279,9 @@ MLAB_DEV uint64_t wg_k_desc(const uint8_t *tile, int k)
  * pipelines). K comes from shared memory (WG_QK_SS) or from registers
  * (ldmatrix, WG_QK_BATCH fragments a batch, a batch's registers reused once
  * the batch before it is done); Q (B) from shared memory. */
-MLAB_DEV void wg_scores(float (&s)[8], const uint8_t *tile, uint64_t dq)
+template <bool B16 = false> MLAB_DEV void wg_scores(float (&s)[8], const uint8_t *tile, uint64_t dq)
 {
-    constexpr int KS = MLA_D / 32, NA = WG_QK_ACC;
+    constexpr int KS = MLA_D / (B16 ? 16 : 32), NA = WG_QK_ACC; /* k-steps: 32 bytes of K a row */
     float acc[NA][8];
 #pragma unroll
     for (int c = 0; c < NA; c++)
@@ -266,11 +289,20 @@ MLAB_DEV void wg_scores(float (&s)[8], const uint8_t *tile, uint64_t dq)
         for (int e = 0; e < 8; e++) wg_fence_acc(acc[c][e]);
 #if WG_QK_SS
     wg_fence();
+    if constexpr (B16) { /* bf16: k-step k in panel k / 4, its 32-byte quarter k % 4 */
+        const uint64_t dk = wg_desc_sw128(tile, 16, 8 * 128);
 #pragma unroll
-    for (int k = 0; k < KS; k++)
-        wg_e4m3_ss_n16(acc[k % NA], wg_k_desc(tile, k), wg_desc_add(dq, 2 * k * 16 * MLA_H), k >= NA);
+        for (int k = 0; k < KS; k++)
+            wg_bf16_ss_n16<0>(acc[k % NA], wg_desc_add(dk, (k >> 2) * MLAB_SW128_PANEL + 32 * (k & 3)),
+                              wg_desc_add(dq, 2 * k * 16 * MLA_H), k >= NA);
+    } else {
+#pragma unroll
+        for (int k = 0; k < KS; k++)
+            wg_e4m3_ss_n16(acc[k % NA], wg_k_desc(tile, k), wg_desc_add(dq, 2 * k * 16 * MLA_H), k >= NA);
+    }
     wg_commit();
 #else
+    static_assert(!B16, "bf16: K from shared memory");
     const int warp = (threadIdx.x / 32) & 3, l = threadIdx.x & 31;
     const uint8_t *row = tile + (l >> 4) * WG_LDC + 16 * (16 * warp + (l & 7) + 8 * ((l >> 3) & 1));
     constexpr int BATCH = WG_QK_BATCH;
@@ -305,7 +337,7 @@ MLAB_DEV void wg_scores(float (&s)[8], const uint8_t *tile, uint64_t dq)
  * exchange their maxima through red (16 heads x 4 warps) on barrier bar; P
  * rounded to e4m3 goes to sP (P^T, K-major, kv rows in wg_vslot order); O is
  * rescaled where a head's max moved. Ends with sP visible to wgmma. */
-template <bool FAST>
+template <bool FAST, bool B16 = false>
 MLAB_DEV void wg_softmax(wg_state &st, float (&s)[8], int t, int rend, float sscale, float *red, uint8_t *sP,
                          int bar)
 {
@@ -345,8 +377,13 @@ MLAB_DEV void wg_softmax(wg_state &st, float (&s)[8], int t, int rend, float ssc
         for (int h = 0; h < 2; h++) {
             const float pj = none ? 0.f : mla_exp(s[4 * (k >> 1) + 2 * h + (k & 1)] - mnew, FAST);
             sum += pj; /* l sums P unrounded, P.V takes it rounded, as the task does */
-            const int r = 16 * warp + g + 8 * h, slot = (r & 32) + wg_vslot(r & 31);
-            sP[(slot >> 4) * (16 * MLA_H) + 16 * wg_head(k) + (slot & 15)] = mlab_f32_to_fp8(pj);
+            const int r = 16 * warp + g + 8 * h;
+            if (B16) { /* bf16 P^T: kv rows in order (V^T is read as stored), 8 to a 16-byte chunk */
+                ((uint16_t *)sP)[(r >> 3) * (8 * MLA_H) + 8 * wg_head(k) + (r & 7)] = mlab_f32_to_bf16_bits(pj);
+            } else {
+                const int slot = (r & 32) + wg_vslot(r & 31);
+                sP[(slot >> 4) * (16 * MLA_H) + 16 * wg_head(k) + (slot & 15)] = mlab_f32_to_fp8(pj);
+            }
         }
         st.l[k] = st.l[k] * alpha[k] + sum;
     }
@@ -389,10 +426,74 @@ MLAB_DEV void wg_pv(wg_state &st, const uint8_t *tile, uint64_t dp)
         for (int e = 0; e < 8; e++) wg_fence_acc(st.o[mt][e]);
 }
 
-/* the end of consumer 0 (the merged state): row sums over the warpgroup
- * (red: 16 heads x 4 warps, barrier WG_BAR_CONS(0)), then O / l as bf16
- * (the row's splits S == 1) or f16 partials in units of kv_scale +
- * log2-sum-exp2 (at row stride p.splits, the largest S of a plan) */
+/* 3'. bf16 (B16): O^T += V^T . P^T with V^T straight from the tile, a
+ * transposed (MN-major) operand: m-tile mt = dims 64 mt .. 64 mt + 63 =
+ * panel mt, k-step ks = kv rows 16 ks .. 16 ks + 15 (2 KB on in the panel);
+ * 32 products, no fragments in registers */
+MLAB_DEV void wg_pv16(wg_state &st, const uint8_t *tile, uint64_t dp)
+{
+#pragma unroll
+    for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+        for (int e = 0; e < 8; e++) wg_fence_acc(st.o[mt][e]);
+    const uint64_t dv = wg_desc_sw128(tile, MLAB_SW128_PANEL, 8 * 128);
+    wg_fence();
+#pragma unroll
+    for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+        for (int ks = 0; ks < MLA_BN / 16; ks++)
+            wg_bf16_ss_n16<1>(st.o[mt], wg_desc_add(dv, mt * MLAB_SW128_PANEL + ks * 16 * 128),
+                              wg_desc_add(dp, 2 * ks * 16 * MLA_H), 1);
+    wg_commit();
+    wg_wait<0>();
+#pragma unroll
+    for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+        for (int e = 0; e < 8; e++) wg_fence_acc(st.o[mt][e]);
+}
+
+/* a split's log2-sum-exp2 and partial multiplier of this thread's 4 heads
+ * (one thread of each head: warp 0, g = 0) */
+template <bool FAST>
+MLAB_DEV void wg_part_stats(const mla_params &p, const wg_state &st, int tok, int split, const float (&lsum)[4],
+                            const float (&mul)[4])
+{
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        float lse = -INFINITY;
+        if (lsum[k] > 0.f)
+            lse = FAST ? st.m[k] + log2f(lsum[k]) : (st.m[k] + logf(lsum[k])) * MLA_LOG2E;
+        p.part_lse[((size_t)tok * p.splits + split) * MLA_H + wg_head(k)] = lse;
+        p.part_mul[((size_t)tok * p.splits + split) * MLA_H + wg_head(k)] = mul[k];
+    }
+}
+
+/* the end of consumer 0 (the merged state), both epilogues' first step: the
+ * row sums over the warpgroup (red: 16 heads x 4 warps, barrier
+ * WG_BAR_CONS(0)) of this thread's 4 heads, and their reciprocals */
+template <bool FAST> MLAB_DEV void wg_row_sums(const wg_state &st, float *red, float (&lsum)[4], float (&rl)[4])
+{
+    const int warp = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2;
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        float l = st.l[k];
+        l += __shfl_xor_sync(0xffffffffu, l, 4);
+        l += __shfl_xor_sync(0xffffffffu, l, 8);
+        l += __shfl_xor_sync(0xffffffffu, l, 16);
+        if (g == 0) red[4 * wg_head(k) + warp] = l;
+    }
+    wg_bar_sync(WG_BAR_CONS(0), 128);
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const float4 w4 = *(const float4 *)(red + 4 * wg_head(k));
+        lsum[k] = (w4.x + w4.y) + (w4.z + w4.w);
+        rl[k] = lsum[k] > 0.f ? (FAST ? mlab_rcp_fast(lsum[k]) : mlab_rcp_rn(lsum[k])) : 0.f;
+    }
+}
+
+/* the end of consumer 0: O / l as bf16 (the row's splits S == 1) or f16
+ * partials in units of kv_scale + log2-sum-exp2 (at row stride p.splits, the
+ * largest S of a plan) */
 template <bool FAST>
 MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split, int S, float kvs, float *red)
 {
@@ -431,15 +532,61 @@ MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split,
                               : p.part_o + (((size_t)tok * p.splits + split) * MLA_H + hd) * MLA_DV + col;
             *(uint32_t *)d = bits;
         }
-    if (S > 1 && warp == 0 && g == 0)
+    if (S > 1 && warp == 0 && g == 0) {
+        const float mul[4] = {kvs, kvs, kvs, kvs};
+        wg_part_stats<FAST>(p, st, tok, split, lsum, mul);
+    }
+}
+
+/* the same for bf16 (B16): accumulator rows are dims in order (g, g + 8),
+ * stored 2 bytes each; a partial is O / l times 2^-k, k from the head's
+ * largest |O / l| (red + 64: the warps' maxima), its multiplier 2^k, as
+ * mla_kernel.h's bf16 partials */
+template <bool FAST>
+MLAB_DEV void wg_epilogue16(const mla_params &p, wg_state &st, int tok, int split, int S, float *red)
+{
+    const int warp = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2;
+    float lsum[4], rl[4];
+    wg_row_sums<FAST>(st, red, lsum, rl);
+    float pdiv[4] = {1.f, 1.f, 1.f, 1.f}, pmul[4] = {1.f, 1.f, 1.f, 1.f};
+    if (S > 1) {
 #pragma unroll
         for (int k = 0; k < 4; k++) {
-            float lse = -INFINITY;
-            if (lsum[k] > 0.f)
-                lse = FAST ? st.m[k] + log2f(lsum[k]) : (st.m[k] + logf(lsum[k])) * MLA_LOG2E;
-            p.part_lse[((size_t)tok * p.splits + split) * MLA_H + wg_head(k)] = lse;
-            p.part_mul[((size_t)tok * p.splits + split) * MLA_H + wg_head(k)] = kvs;
+            float m = 0.f;
+#pragma unroll
+            for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+                for (int h = 0; h < 2; h++) m = fmaxf(m, fabsf(st.o[mt][4 * (k >> 1) + 2 * h + (k & 1)]));
+            m *= rl[k];
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 4));
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 8));
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 16));
+            if (g == 0) red[64 + 4 * wg_head(k) + warp] = m;
         }
+        wg_bar_sync(WG_BAR_CONS(0), 128);
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            const float4 w4 = *(const float4 *)(red + 64 + 4 * wg_head(k));
+            const int e = part_exp(__float_as_uint(fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w))));
+            pdiv[k] = pow2f_exact(-e);
+            pmul[k] = pow2f_exact(e);
+        }
+    }
+#pragma unroll
+    for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            const int hd = wg_head(k);
+            uint16_t *d = S == 1 ? p.out + ((size_t)tok * MLA_H + hd) * MLA_DV
+                                 : p.part_o + (((size_t)tok * p.splits + split) * MLA_H + hd) * MLA_DV;
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const float x = st.o[mt][4 * (k >> 1) + 2 * h + (k & 1)];
+                const float v = (FAST ? x * rl[k] : mlab_div_rcp(x, lsum[k], rl[k])) * pdiv[k]; /* = x / l */
+                d[64 * mt + 16 * warp + g + 8 * h] = S == 1 ? mlab_f32_to_bf16_bits(v) : mlab_f32_to_f16_bits(v);
+            }
+        }
+    if (S > 1 && warp == 0 && g == 0) wg_part_stats<FAST>(p, st, tok, split, lsum, pmul);
 }
 
 /* the fp8 Q of the B operand of step 1: head h's chunk k of 8 codes (K-major) */
@@ -491,14 +638,15 @@ MLAB_DEV wg_unit wg_unit_of(const mla_params &p, unsigned b)
 /* the producer with tensor copies: tile li goes into stage li % WG_NSTAGE once
  * the tile before it there (li - WG_NSTAGE) has been signalled empty; the
  * consumers wait on the stage's mbarrier, not on a "full" barrier */
+template <bool B16 = false>
 MLAB_DEV void wg_produce_sw(const mla_params &p, uint8_t *stages, uint64_t *bars, int first, int t0, int n, int rend,
                             int g0 = 0)
 {
+    typedef wg_cfg_t<false, B16> C;
     for (int li = 0; li < n; li++) { /* g: the block's tile count (a persistent block's units in turn) */
         const int g = g0 + li;
-        if (g >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(g % WG_NSTAGE), 256);
-        wg_load_tile_sw(p, stages + (g % WG_NSTAGE) * WG_TILE, bars + g % WG_NSTAGE, first, (t0 + li) * MLA_BN,
-                        rend);
+        if (g >= C::NST) wg_bar_sync(WG_BAR_EMPTY(g % C::NST), 256);
+        wg_load_tile_sw<B16>(p, stages + (g % C::NST) * C::TILE, bars + g % C::NST, first, (t0 + li) * MLA_BN, rend);
     }
 }
 #endif
@@ -633,17 +781,17 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
 /* MX: mxfp4_wgmma (variants/mxfp4_wgmma.hip), the same consumers on e4m3
  * tiles the producer converts from MXFP4 (wg_produce_mx), the block scales
  * folded into the codes (so no kv scale: 1) */
-template <bool FAST, bool MX = false>
+template <bool FAST, bool MX = false, bool B16 = false>
 __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const mla_params p)
 {
 #if MLAB_HAVE_WGMMA
-    typedef wg_cfg_t<MX> C;
+    typedef wg_cfg_t<MX, B16> C;
     constexpr bool MBAR = WG_TMAP || MX; /* the consumers wait on a stage's mbarrier */
     extern __shared__ __align__(1024) uint8_t smem[]; /* WG_TMAP: swizzled panels */
     uint8_t *sQ = smem + C::OFF_Q, *stages = smem + C::OFF_STAGE;
     uint64_t *bars = (uint64_t *)(smem + C::OFF_BAR); /* WG_TMAP or MX: a stage's mbarrier */
     (void)bars;
-    const float kvs = MX ? 1.f : p.kv_scale; /* MX: the block scales are in the codes */
+    const float kvs = MX || B16 ? 1.f : p.kv_scale; /* MX: the block scales are in the codes */
     const int tid = threadIdx.x, warp = tid / 32, cons = warp / 4; /* cons >= WG_NCONS: a producer */
     WG_PROF(long long pc[6] = {0, 0, 0, 0, 0, 0}, pt = clock64(), pt0 = pt;
             auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };)
@@ -657,9 +805,10 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     if (MBAR) {
         if (tid == 0) { /* the stages' mbarriers: 128 arrivals a phase (the producer warpgroup) */
 #if WG_TMAP
-            if (!MX && p.kv_tmap) mlab_tma_prefetch(p.kv_tmap);
+            const void *map = B16 ? p.kv_tmap16 : p.kv_tmap;
+            if (!MX && map) mlab_tma_prefetch(map);
 #endif
-            for (int s = 0; s < WG_NSTAGE; s++) mlab_bar_init_n(bars + s, 128);
+            for (int s = 0; s < C::NST; s++) mlab_bar_init_n(bars + s, 128);
             if (MX) /* the raw tiles' (and their reads'): one arrival (thread 0's expect, or arrive) a phase */
                 for (int s = 0; s < WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1); s++)
                     mlab_bar_init_n((uint64_t *)(smem + C::OFF_RBAR) + s, 1);
@@ -676,7 +825,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     } else if (!MX && cons == WG_NCONS) { /* the producer warpgroup: the first tiles at once, then the ring */
         wg_regs_dec<WG_REGS_PRODUCER>();
 #if WG_TMAP
-        wg_produce_sw(p, stages, bars, first, t0, n, rend);
+        wg_produce_sw<B16>(p, stages, bars, first, t0, n, rend);
         if (C::PERSIST)
             for (int b = blockIdx.x + gridDim.x, g0 = n; b < units; b += gridDim.x) { /* the next units */
                 const wg_unit u = wg_unit_of(p, b);
@@ -709,12 +858,20 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         uint8_t *sQk = C::PERSIST && (ui & 1) ? smem + C::OFF_Q2 : sQ;
         if (ui == 0) { /* Q (its loads before the amax wait), quantized by the consumers into
                        * the K-major layout of the B operand of step 1 */
-            q_fp8_regs<WG_NCONS * 128> qreg;
-            q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
-            qs = q_fp8_row<WG_NCONS * 128>(
-                p, qreg, (float *)(smem + C::OFF_QRED),
-                [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; },
-                [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });
+            if constexpr (B16) { /* bf16 Q as it is: 16-byte chunk j of head h at 256 j + 16 h */
+                const uint4 *qg = (const uint4 *)(p.q + (size_t)u.tok * MLA_H * MLA_D);
+#pragma unroll
+                for (int c = tid; c < MLA_H * MLA_D / 8; c += WG_NCONS * 128)
+                    *(uint4 *)(sQ + (c % (MLA_D / 8)) * (16 * MLA_H) + 16 * (c / (MLA_D / 8))) = qg[c];
+                qs = 1.f;
+            } else {
+                q_fp8_regs<WG_NCONS * 128> qreg;
+                q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
+                qs = q_fp8_row<WG_NCONS * 128>(
+                    p, qreg, (float *)(smem + C::OFF_QRED),
+                    [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; },
+                    [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });
+            }
             wg_fence_smem();
             wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
         } else if (cons == 0) {
@@ -731,24 +888,27 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
             for (int e = 0; e < 8; e++) st.o[mt][e] = 0.f;
-        uint8_t *sP = smem + C::OFF_P + cons * MLA_H * MLA_BN;
+        uint8_t *sP = smem + C::OFF_P + cons * MLA_H * MLA_BN * (B16 ? 2 : 1);
         float *red = (float *)(smem + C::OFF_RED) + cons * 128;
         const uint64_t dq = wg_desc(sQk, 16 * MLA_H, 128), dp = wg_desc(sP, 16 * MLA_H, 128);
         for (int i = (cons - g0) & 1; i < u.n; i += WG_NCONS) {
             const int g = g0 + i;
-            const uint8_t *tile = stages + (g % WG_NSTAGE) * WG_TILE;
+            const uint8_t *tile = stages + (g % C::NST) * C::TILE;
             if (MBAR)
-                mlab_bulk_wait(bars + g % WG_NSTAGE, (uint32_t)((g / WG_NSTAGE) & 1));
+                mlab_bulk_wait(bars + g % C::NST, (uint32_t)((g / C::NST) & 1));
             else
-                wg_bar_sync(WG_BAR_FULL(g % WG_NSTAGE), 256);
+                wg_bar_sync(WG_BAR_FULL(g % C::NST), 256);
             WG_PROF(lap(0);)
             float s[8];
-            wg_scores(s, tile, dq);
+            wg_scores<B16>(s, tile, dq);
             WG_PROF(lap(1);)
-            wg_softmax<FAST>(st, s, u.t0 + i, u.rend, sscale, red, sP, WG_BAR_CONS(cons));
+            wg_softmax<FAST, B16>(st, s, u.t0 + i, u.rend, sscale, red, sP, WG_BAR_CONS(cons));
             WG_PROF(lap(2);)
-            wg_pv(st, tile, dp);
-            wg_bar_arrive(WG_BAR_EMPTY(g % WG_NSTAGE), 256);
+            if constexpr (B16)
+                wg_pv16(st, tile, dp);
+            else
+                wg_pv(st, tile, dp);
+            wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), 256);
             WG_PROF(lap(3);)
         }
         if (next_tok < 0) mlab_grid_dep_trigger(); /* the combine may start launching */
@@ -794,7 +954,10 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                     const int k = 2 * (e >> 2) + (e & 1);
                     st.o[mt][e] = st.o[mt][e] * a0[k] + xs[(8 * mt + e) * 128 + t] * a1[k];
                 }
-            wg_epilogue<FAST>(p, st, u.tok, u.split, u.S, kvs, (float *)(smem + C::OFF_RED));
+            if constexpr (B16)
+                wg_epilogue16<FAST>(p, st, u.tok, u.split, u.S, (float *)(smem + C::OFF_RED));
+            else
+                wg_epilogue<FAST>(p, st, u.tok, u.split, u.S, kvs, (float *)(smem + C::OFF_RED));
             WG_PROF(lap(4); if (next_tok < 0 && tid == 0 && p.trace) { /* a persistent block's units summed */
                 unsigned long long *tw = p.trace + MLAB_TR_WGPROF + 8 * blockIdx.x;
                 tw[0] = pc[5]; tw[1] = pc[0]; tw[2] = pc[1]; tw[3] = pc[2];

@@ -516,18 +516,21 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         ALLOC_COPY(q, const uint16_t *, c->q, nq * 2);
         ALLOC_COPY(kv_bf16, const uint16_t *, hb, rows * MLA_D * 2);
         ALLOC_COPY(kv_fp8, const uint8_t *, h8, rows * MLA_D);
-#if MLAB_HAVE_BULK /* the fp8 decode's tensor map (arch/nv_tma.h), encoded once here, kept in global memory */
+#if MLAB_HAVE_BULK /* the fp8 and bf16 decodes' tensor maps (arch/nv_tma.h), encoded once here, kept in global memory */
         {
             CUtensorMap tm;
-            p.kv_tmap = NULL;
+            p.kv_tmap = p.kv_tmap16 = NULL;
+            int bad = 0;
             if (mlab_tmap_rows(&tm, p.kv_fp8, rows, MLA_D) == 0) {
                 ALLOC_COPY(kv_tmap, const void *, &tm, sizeof tm);
-            } else {
-                static int said = 0; /* once a process: the a8w8 rows run, slower, by cp.async */
-                if (!said++)
-                    fprintf(stderr, "mlabench: warning: the driver could not encode the fp8 cache's tensor "
-                                    "map: the a8w8 decode loads its tiles by cp.async (slower)\n");
-            }
+            } else bad = 1;
+            if (mlab_tmap_rows(&tm, p.kv_bf16, rows, MLA_D * 2, 128) == 0) {
+                ALLOC_COPY(kv_tmap16, const void *, &tm, sizeof tm);
+            } else bad = 1;
+            static int said = 0; /* once a process: those tiles are loaded, slower, by cp.async */
+            if (bad && !said++)
+                fprintf(stderr, "mlabench: warning: the driver could not encode the KV cache's tensor maps: "
+                                "the a8w8 and bf16_wgmma decodes load their tiles by cp.async (slower)\n");
         }
 #endif
         ALLOC_COPY(kv_fp4, const uint8_t *, h4, rows * MLA_FP4_ROW);
@@ -740,7 +743,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
      * tests validate that path so); on (default): by tensor copies */
     const char *tm = getenv("MLAB_TMAP");
     if (knob_refused("MLAB_TMAP", tm, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
-    if (tm && !strcmp(tm, "off")) p->kv_tmap = NULL;
+    if (tm && !strcmp(tm, "off")) p->kv_tmap = p->kv_tmap16 = NULL;
     p->fault = f && !strcmp(f, "overread") ? 1 : f && !strcmp(f, "merge") ? 2 : 0;
     return 0;
 }

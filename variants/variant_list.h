@@ -33,6 +33,8 @@
     X(9, bf16_t32, MLAB_KV_BF16, 0, 0, "bf16", "kernel:bf16",                                       \
       "bf16 in 32-row tiles: twice the blocks, half the chain each, for calls of a few tiles a row") \
     X(10, mxfp4_wgmma, MLAB_KV_MXFP4, 1, 1, "mxfp4_e4m3", "kernel:mxfp4_a8",                        \
-      "MXFP4 turned into e4m3 tiles by two producer warpgroups, fp8_wgmma's e4m3 products (Q, P as fp8)")
+      "MXFP4 turned into e4m3 tiles by two producer warpgroups, fp8_wgmma's e4m3 products (Q, P as fp8)") \
+    X(11, bf16_wgmma, MLAB_KV_BF16, 0, 0, "bf16", "kernel:bf16",                                       \
+      "bf16 on Hopper's warpgroup MMA: K, Q and V^T (a transposed operand) read from swizzled tiles")
 
 #endif

@@ -54,6 +54,16 @@ static inline __host__ __device__ int mlab_sw64(int r, int q)
     return (q >> 2) * MLAB_SW64_PANEL + 64 * r + (((q & 3) ^ ((r >> 1) & 3)) << 4);
 }
 
+/* the same in the 128-byte swizzle, bf16 tiles (bf16_wgmma): panel p = the
+ * tile's bytes 128 p .. 128 p + 127 of every row (64 bf16 dims; 8 KB, 64
+ * rows x 128 bytes, 1024-aligned), row r at 128 r, its 16-byte chunk c at
+ * chunk c ^ (r % 8) */
+#define MLAB_SW128_PANEL 8192
+static inline __host__ __device__ int mlab_sw128(int r, int q)
+{
+    return (q >> 3) * MLAB_SW128_PANEL + 128 * r + (((q & 7) ^ (r & 7)) << 4);
+}
+
 #if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
 /* one thread: the box at (byte x, row y) of the map (global memory) into dst (512-aligned), counted on bar */
 MLAB_DEV void mlab_tma_load_2d(void *dst, const void *map, int x, int y, uint64_t *bar)
@@ -72,6 +82,14 @@ MLAB_DEV void mlab_tma_tile_sw64(uint8_t *dst, const void *map, int y, uint64_t 
     mlab_bulk_expect(bar, 9u * MLAB_SW64_PANEL);
 #pragma unroll
     for (int q = 0; q < 9; q++) mlab_tma_load_2d(dst + q * MLAB_SW64_PANEL, map, 64 * q, y, bar);
+}
+/* the same for a tile of 64 bf16 rows (1152 bytes each) as 9 panels in the 128-byte swizzle (mlab_sw128) */
+MLAB_DEV void mlab_tma_tile_sw128(uint8_t *dst, const void *map, int y, uint64_t *bar)
+{
+    mlab_bulk_fence();
+    mlab_bulk_expect(bar, 9u * MLAB_SW128_PANEL);
+#pragma unroll
+    for (int q = 0; q < 9; q++) mlab_tma_load_2d(dst + q * MLAB_SW128_PANEL, map, 128 * q, y, bar);
 }
 /* one thread: fetch the map's 128 bytes into the copy engine's descriptor cache ahead of its first use */
 MLAB_DEV void mlab_tma_prefetch(const void *map)
@@ -98,10 +116,12 @@ MLAB_DEV void mlab_bar_init_n(uint64_t *bar, int n)
 #if MLAB_HAVE_BULK /* host code (seen by the device passes too) */
 #include <cuda.h> /* the tensor-map types and enums (declarations only) */
 /* host: a map of rows x row_bytes bytes at base (row-major, 16-aligned), boxes
- * of 64 bytes x 64 rows, 64-byte swizzle, L2 promotion of 256 bytes. 0 when
- * encoded, else -1 (the driver lacks the entry point or refused the shape:
- * the kernel then takes its cp.async path into the same layout). */
-static inline __host__ int mlab_tmap_rows(CUtensorMap *map, const void *base, unsigned long long rows, unsigned row_bytes)
+ * of box_bytes (64: the fp8 tiles' 64-byte swizzle; 128: the bf16 tiles'
+ * 128-byte swizzle) x 64 rows, L2 promotion of 256 bytes. 0 when encoded,
+ * else -1 (the driver lacks the entry point or refused the shape: the kernel
+ * then takes its cp.async path into the same layout). */
+static inline __host__ int mlab_tmap_rows(CUtensorMap *map, const void *base, unsigned long long rows, unsigned row_bytes,
+                                          unsigned box_bytes = 64)
 {
     typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
                                   const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
@@ -112,9 +132,10 @@ static inline __host__ int mlab_tmap_rows(CUtensorMap *map, const void *base, un
             cudaSuccess || q != cudaDriverEntryPointSuccess || !fn || rows == 0)
         return -1;
     const cuuint64_t dim[2] = {row_bytes, rows}, stride[1] = {row_bytes};
-    const cuuint32_t box[2] = {64, 64}, estride[2] = {1, 1};
-    return ((encode_fn)fn)(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, (void *)base, dim, stride, box,
-                           estride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B,
+    const cuuint32_t box[2] = {box_bytes, 64}, estride[2] = {1, 1};
+    return ((encode_fn)fn)(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, (void *)base, dim, stride, box, estride,
+                           CU_TENSOR_MAP_INTERLEAVE_NONE,
+                           box_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS
                ? 0 : -1;
 }

@@ -12,6 +12,8 @@
  *   matrices adjacent along K, SBO between core matrices adjacent along M (or
  *   N). A 16-byte cp.async of (row r, 16-byte chunk c) lands in such a layout
  *   directly at c * LBO + (r / 8) * SBO + (r % 8) * 16.
+ * - 16-bit (bf16) operands may be K-major or MN-major (the transpose bit);
+ *   mlabench's bf16 tiles use the 128-byte swizzle (wg_desc_sw128).
  * - fp8 (e4m3) operands must be K-major in shared memory; A may instead come
  *   from registers, 4 per thread per m64 x k32 step, the mma.m16n8k32 A
  *   fragment of the thread's warp (warp w: rows 16 w .. 16 w + 15): with
@@ -48,6 +50,22 @@ MLAB_DEV uint64_t wg_desc_sw64(const void *smem, uint32_t sbo)
     const uint32_t a = (uint32_t)__cvta_generic_to_shared(smem);
     return (uint64_t)((a & 0x3FFFF) >> 4) | ((uint64_t)1 << 16) | ((uint64_t)((sbo >> 4) & 0x3FFF) << 32) |
            ((uint64_t)2 << 62); /* layout type 2: 64-byte swizzle */
+}
+/* Descriptor of an operand in the 128-byte swizzle (TMA's
+ * CU_TENSOR_MAP_SWIZZLE_128B, arch/nv_tma.h mlab_sw128: rows of 128 bytes,
+ * row r's 16-byte chunk c at chunk c ^ (r % 8), 1024-aligned panels of 8
+ * rows and more). sbo: bytes between 8-row groups (1024 for contiguous
+ * rows). lbo: K-major, unused (a product's k extent, 32 bytes of bf16, is
+ * within a row: a k step advances the start address); MN-major (a
+ * transposed 16-bit operand: the 64 elements of a row are 64 values of M
+ * at one k), bytes between such 64-element groups along M. The canonical
+ * layouts (PTX ISA, "Matrix Descriptor"; in elements of 16 bytes' worth T):
+ * K-major ((8,m),(T,2k)):((8T,SBO),(1,T)), MN-major ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)). */
+MLAB_DEV uint64_t wg_desc_sw128(const void *smem, uint32_t lbo, uint32_t sbo)
+{
+    const uint32_t a = (uint32_t)__cvta_generic_to_shared(smem);
+    return (uint64_t)((a & 0x3FFFF) >> 4) | ((uint64_t)((lbo >> 4) & 0x3FFF) << 16) |
+           ((uint64_t)((sbo >> 4) & 0x3FFF) << 32) | ((uint64_t)1 << 62); /* layout type 1: 128-byte swizzle */
 }
 /* the descriptor advanced by bytes (start address field: 16-byte units) */
 MLAB_DEV uint64_t wg_desc_add(uint64_t d, uint32_t bytes) { return d + (bytes >> 4); }
@@ -99,6 +117,20 @@ MLAB_DEV void wg_e4m3_rs_n16(float (&d)[8], const uint32_t (&a)[4], uint64_t db,
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
                    "+f"(d[7])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(acc));
+}
+
+/* D[64 x 16] (+)= A[64 x 16] . B[16 x 16], bf16 x bf16 -> f32, both from
+ * shared memory; B K-major; A K-major (TA = 0) or MN-major (TA = 1: the
+ * transpose bit, 16-bit types only: A^T as stored, e.g. V^T read from V's
+ * rows). acc: 0 = overwrite D, 1 = accumulate. */
+template <int TA> MLAB_DEV void wg_bf16_ss_n16(float (&d)[8], uint64_t da, uint64_t db, int acc)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %10, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
+                 "{%0,%1,%2,%3,%4,%5,%6,%7}, %8, %9, p, 1, 1, %11, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+                   "+f"(d[7])
+                 : "l"(da), "l"(db), "r"(acc), "n"(TA));
 }
 
 /* The A fragment of K (M = 16 kv rows of this warp, K = 32 dims = two

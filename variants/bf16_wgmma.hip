@@ -1,0 +1,55 @@
+/* bf16_wgmma.hip: variant 'bf16_wgmma' (id 11), bf16 on Hopper's warpgroup MMA.
+ * Idea: the bf16 variant's arithmetic (bf16 Q and KV, expf softmax, P rounded
+ * to bf16 for P.V, fp32 accumulation, IEEE division at the end) on the core
+ * fp8_wgmma runs on (mla_wgmma.h, B16): kv rows are the M dimension of both
+ * products (S^T = K Q^T, O^T = V^T P^T), so 16 heads fill N = 16. Every
+ * operand comes from shared memory: a 64-row tile lands by 9 tensor copies
+ * as 128-byte swizzled panels (arch/nv_tma.h, mlab_sw128), Q.K reads K from
+ * them K-major, and P.V reads V^T from the same panels as a transposed
+ * (MN-major) operand, which wgmma allows for 16-bit types: no ldmatrix, no
+ * byte permutes, no transpose pass (fp8_wgmma builds V^T in registers). A
+ * tile is 72 KB, so two stages, one a consumer warpgroup, beside a producer
+ * warp's tensor copies; one block an SM, a block a (row, split) unit.
+ * NVIDIA sm_90a only: elsewhere the variant is unavailable and mlabench says
+ * so.
+ * Parent: bf16 (same arithmetic; tolerance kernel:bf16).
+ * Measured: not yet (papers/perf-notes.md v20).
+ */
+#include "launch_common.h"
+#include "mla_wgmma.h"
+#include "variants.h"
+
+#if defined(MLAB_NV) && defined(MLAB_SM90A) && WG_TMAP
+typedef wg_cfg_t<false, true> b16_cfg;
+#define B16_KERNEL mla_decode_wg<false, false, true>
+static int bps(void)
+{
+    int n = 0;
+    if (hipFuncSetAttribute((const void *)B16_KERNEL, hipFuncAttributeMaxDynamicSharedMemorySize, b16_cfg::SMEM) !=
+            hipSuccess ||
+        hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, B16_KERNEL, WG_NT, b16_cfg::SMEM) != hipSuccess)
+        return 1;
+    return n > 0 ? n : 1;
+}
+static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
+{
+    (void)scratch;
+    static bool attr_set = false;
+    return launch_sequence<false, false>(B16_KERNEL, WG_NT, b16_cfg::SMEM, false, p, s, attr_set);
+}
+#define B16_WHY NULL
+#define B16_SMEM b16_cfg::SMEM
+#else
+static int bps(void) { return 1; }
+static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
+{
+    (void)p; (void)s; (void)scratch;
+    return hipErrorInvalidValue;
+}
+#define B16_WHY "needs NVIDIA sm_90a (wgmma) with tensor copies; build with -DMLAB_CUDA_ARCH=90a"
+#define B16_SMEM 0
+#endif
+#ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
+extern const mlab_variant_impl mlab_impl_bf16_wgmma = {MLAB_V_bf16_wgmma, 0, bps, B16_SMEM, launch, 0, WG_NT,
+                                                       B16_WHY, NULL, 1 /* combine_only */};
+#endif
