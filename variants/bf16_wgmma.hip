@@ -39,6 +39,7 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 }
 #define B16_WHY NULL
 #define B16_SMEM b16_cfg::SMEM
+#define B16_PERSIST b16_cfg::PERSIST
 #else
 static int bps(void) { return 1; }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
@@ -48,8 +49,10 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 }
 #define B16_WHY "needs NVIDIA sm_90a (wgmma) with tensor copies; build with -DMLAB_CUDA_ARCH=90a"
 #define B16_SMEM 0
+#define B16_PERSIST 0
 #endif
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
 extern const mlab_variant_impl mlab_impl_bf16_wgmma = {MLAB_V_bf16_wgmma, 0, bps, B16_SMEM, launch, 0, WG_NT,
-                                                       B16_WHY, NULL, 1 /* combine_only */};
+                                                       B16_WHY, NULL, 1 /* combine_only */, NULL, 0, NULL, NULL,
+                                                       B16_PERSIST};
 #endif

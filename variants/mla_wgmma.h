@@ -167,10 +167,10 @@ template <bool MX, bool B16 = false> struct wg_cfg_t {
     static constexpr int OFF_MERGE = OFF_RBAR + (MX ? 8 * WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1) : 0);
     /* persistent: consumer 1's state for the merge (72 x 128 floats), apart
      * from the stages, which hold the next unit's tiles by then */
-    static constexpr bool PERSIST = !MX && !B16 && WG_TMAP && WG_PERSIST;
-    /* persistent: the next unit's fp8 Q, quantized by consumer 1 while consumer 0 ends the last unit */
+    static constexpr bool PERSIST = !MX && WG_TMAP && WG_PERSIST;
+    /* persistent: the next unit's Q (fp8: quantized), stored by consumer 1 while consumer 0 ends the last unit */
     static constexpr int OFF_Q2 = (OFF_MERGE + (PERSIST ? 72 * 128 * 4 : 0) + 127) & ~127;
-    static constexpr int SMEM = OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0);
+    static constexpr int SMEM = OFF_Q2 + (PERSIST ? OFF_STAGE - OFF_Q : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
@@ -602,6 +602,17 @@ MLAB_DEV void wg_q_next(const mla_params &p, int tok, float qs, uint8_t *sq)
     q_fp8_store<128>(p, q, qs, [&](int h, int k, uint2 codes) { *wg_q_chunk(sq, h, k) = codes; }, t);
 }
 
+/* B16: row tok's bf16 Q as it is into sq (16-byte chunk j of head h at 256 j
+ * + 16 h: the K-major layout of the B operand of step 1), by NT threads (t:
+ * this one among them) */
+template <int NT> MLAB_DEV void wg_q_copy16(const mla_params &p, int tok, uint8_t *sq, int t)
+{
+    const uint4 *qg = (const uint4 *)(p.q + (size_t)tok * MLA_H * MLA_D);
+#pragma unroll
+    for (int c = t; c < MLA_H * MLA_D / 8; c += NT)
+        *(uint4 *)(sq + (c % (MLA_D / 8)) * (16 * MLA_H) + 16 * (c / (MLA_D / 8))) = qg[c];
+}
+
 /* a (row, split) unit of the call: block b's (tok, split, S), uniform or a
  * ragged batch's plan (mla_params.blk_work, row_splits: splits.h), its
  * kv range (first buffer row; tiles t0 .. t0 + n - 1; rows before rend) */
@@ -829,7 +840,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         if (C::PERSIST)
             for (int b = blockIdx.x + gridDim.x, g0 = n; b < units; b += gridDim.x) { /* the next units */
                 const wg_unit u = wg_unit_of(p, b);
-                wg_produce_sw(p, stages, bars, u.first, u.t0, u.n, u.rend, g0);
+                wg_produce_sw<B16>(p, stages, bars, u.first, u.t0, u.n, u.rend, g0);
                 g0 += u.n;
             }
 #else
@@ -858,11 +869,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         uint8_t *sQk = C::PERSIST && (ui & 1) ? smem + C::OFF_Q2 : sQ;
         if (ui == 0) { /* Q (its loads before the amax wait), quantized by the consumers into
                        * the K-major layout of the B operand of step 1 */
-            if constexpr (B16) { /* bf16 Q as it is: 16-byte chunk j of head h at 256 j + 16 h */
-                const uint4 *qg = (const uint4 *)(p.q + (size_t)u.tok * MLA_H * MLA_D);
-#pragma unroll
-                for (int c = tid; c < MLA_H * MLA_D / 8; c += WG_NCONS * 128)
-                    *(uint4 *)(sQ + (c % (MLA_D / 8)) * (16 * MLA_H) + 16 * (c / (MLA_D / 8))) = qg[c];
+            if constexpr (B16) { /* bf16 Q as it is */
+                wg_q_copy16<WG_NCONS * 128>(p, u.tok, sQ, tid);
                 qs = 1.f;
             } else {
                 q_fp8_regs<WG_NCONS * 128> qreg;
@@ -918,26 +926,36 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
          * over its own buffer (the stages hold the next unit's tiles) */
         float *xs = C::PERSIST ? (float *)(smem + C::OFF_MERGE) : (float *)stages;
         const int t = tid & 127;
-        wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
-        if (cons == 1) {
+        /* solo: consumer 1 took no tile of this unit (a one-tile unit) and no
+         * unit follows: nothing to hand over, consumer 0 ends alone (the
+         * same for both consumers: u.n, g0 and next_tok are the block's) */
+        const bool solo = ((1 - g0) & 1) >= u.n && next_tok < 0;
+        if (!solo) {
+            wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
+            if (cons == 1) {
 #pragma unroll
-            for (int mt = 0; mt < MLA_DV / 64; mt++)
+                for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-                for (int e = 0; e < 8; e++) xs[(8 * mt + e) * 128 + t] = st.o[mt][e];
+                    for (int e = 0; e < 8; e++) xs[(8 * mt + e) * 128 + t] = st.o[mt][e];
 #pragma unroll
-            for (int k = 0; k < 4; k++) {
-                xs[(64 + k) * 128 + t] = st.m[k];
-                xs[(68 + k) * 128 + t] = st.l[k];
+                for (int k = 0; k < 4; k++) {
+                    xs[(64 + k) * 128 + t] = st.m[k];
+                    xs[(68 + k) * 128 + t] = st.l[k];
+                }
             }
+            wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
         }
-        wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
         if (C::PERSIST && cons == 1 && next_tok >= 0) { /* the next unit's Q, into the other buffer */
-            wg_q_next(p, next_tok, qs, (ui & 1) ? sQ : smem + C::OFF_Q2);
+            uint8_t *q2 = (ui & 1) ? sQ : smem + C::OFF_Q2;
+            if constexpr (B16)
+                wg_q_copy16<128>(p, next_tok, q2, t);
+            else
+                wg_q_next(p, next_tok, qs, q2);
             wg_fence_smem();
             wg_bar_sync(WG_BAR_CONS(1), 128);
             wg_bar_arrive(WG_BAR_QNEXT, WG_NCONS * 128);
         }
-        if (cons == 0) {
+        if (cons == 0 && !solo) {
             float a0[4], a1[4];
 #pragma unroll
             for (int k = 0; k < 4; k++) { /* each side's weight: 0 for a side that saw no rows */
@@ -954,6 +972,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                     const int k = 2 * (e >> 2) + (e & 1);
                     st.o[mt][e] = st.o[mt][e] * a0[k] + xs[(8 * mt + e) * 128 + t] * a1[k];
                 }
+        }
+        if (cons == 0) {
             if constexpr (B16)
                 wg_epilogue16<FAST>(p, st, u.tok, u.split, u.S, (float *)(smem + C::OFF_RED));
             else
