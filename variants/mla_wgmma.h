@@ -167,7 +167,7 @@ template <bool MX, bool B16 = false> struct wg_cfg_t {
     static constexpr int OFF_MERGE = OFF_RBAR + (MX ? 8 * WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1) : 0);
     /* persistent: consumer 1's state for the merge (72 x 128 floats), apart
      * from the stages, which hold the next unit's tiles by then */
-    static constexpr bool PERSIST = !MX && WG_TMAP && WG_PERSIST;
+    static constexpr bool PERSIST = !MX && !B16 && WG_TMAP && WG_PERSIST;
     /* persistent: the next unit's Q (fp8: quantized), stored by consumer 1 while consumer 0 ends the last unit */
     static constexpr int OFF_Q2 = (OFF_MERGE + (PERSIST ? 72 * 128 * 4 : 0) + 127) & ~127;
     static constexpr int SMEM = OFF_Q2 + (PERSIST ? OFF_STAGE - OFF_Q : 0);
@@ -928,8 +928,10 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         const int t = tid & 127;
         /* solo: consumer 1 took no tile of this unit (a one-tile unit) and no
          * unit follows: nothing to hand over, consumer 0 ends alone (the
-         * same for both consumers: u.n, g0 and next_tok are the block's) */
-        const bool solo = ((1 - g0) & 1) >= u.n && next_tok < 0;
+         * same for both consumers: u.n, g0 and next_tok are the block's).
+         * H200 (perf-notes v20): fp8_wgmma 4 x 1024 -3.7..-5.7%; MX without
+         * it (its other calls were 0.2..2% slower with it) */
+        const bool solo = !MX && ((1 - g0) & 1) >= u.n && next_tok < 0;
         if (!solo) {
             wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
             if (cons == 1) {
