@@ -148,6 +148,7 @@ static_assert(WG_NPROD_MX == 1 || WG_NRAW % 2 == 1, "two producers: tile li - WG
  * around them, up to 15 bytes more on either side) */
 #define WG_RAW_FP4 (MLA_BN * MLA_FP4_ROW)
 #define WG_RAW (WG_RAW_FP4 + MLA_BN * MLA_NBLK + 32)
+#define WG_SROW16 (MLA_DV + 8) /* B16: a staged output row (16-bit elements, wg_epilogue16) */
 /* B16 (bf16_wgmma): bf16 tiles of 72 KB (9 panels of 64 rows x 128 bytes in
  * the 128-byte swizzle, arch/nv_tma.h mlab_sw128), so two stages, one a
  * consumer; bf16 Q and P^T (twice the fp8 bytes) */
@@ -176,6 +177,8 @@ template <bool MX, bool B16 = false> struct wg_cfg_t {
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
     static_assert(72 * 128 * 4 <= NST * TILE, "merge buffer fits the stages");
     static_assert(!B16 || (WG_TMAP && !MX), "bf16 tiles: the swizzled layout of tensor-copy builds");
+    /* B16 stages its outputs in stage 1 (wg_epilogue16), apart from the merge buffer in stage 0 */
+    static_assert(!B16 || (!PERSIST && 72 * 128 * 4 <= TILE && MLA_H * WG_SROW16 * 2 <= TILE), "bf16 staging");
 };
 typedef wg_cfg_t<false> wg_cfg;
 /* -DMLAB_WG_PROF (diagnostics, with -DMLAB_TRACE): thread 0 of every block
@@ -538,12 +541,16 @@ MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split,
     }
 }
 
-/* the same for bf16 (B16): accumulator rows are dims in order (g, g + 8),
- * stored 2 bytes each; a partial is O / l times 2^-k, k from the head's
- * largest |O / l| (red + 64: the warps' maxima), its multiplier 2^k, as
+/* the same for bf16 (B16): accumulator rows are dims in order (g, g + 8), so
+ * the outputs are staged in shared memory (stg: 16 rows of WG_SROW16 16-bit
+ * elements, free by then) and written out 16 bytes a thread, the block's
+ * 16 x 512 outputs being contiguous in both kinds (from the accumulators a
+ * store would be 2 bytes: the epilogue then took ~1800 cycles more than
+ * fp8_wgmma's); a partial is O / l times 2^-k, k from the head's largest
+ * |O / l| (red + 64: the warps' maxima), its multiplier 2^k, as
  * mla_kernel.h's bf16 partials */
 template <bool FAST>
-MLAB_DEV void wg_epilogue16(const mla_params &p, wg_state &st, int tok, int split, int S, float *red)
+MLAB_DEV void wg_epilogue16(const mla_params &p, wg_state &st, int tok, int split, int S, float *red, uint16_t *stg)
 {
     const int warp = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2;
     float lsum[4], rl[4];
@@ -575,17 +582,23 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, wg_state &st, int tok, int spli
 #pragma unroll
     for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-        for (int k = 0; k < 4; k++) {
-            const int hd = wg_head(k);
-            uint16_t *d = S == 1 ? p.out + ((size_t)tok * MLA_H + hd) * MLA_DV
-                                 : p.part_o + (((size_t)tok * p.splits + split) * MLA_H + hd) * MLA_DV;
+        for (int k = 0; k < 4; k++)
 #pragma unroll
             for (int h = 0; h < 2; h++) {
                 const float x = st.o[mt][4 * (k >> 1) + 2 * h + (k & 1)];
                 const float v = (FAST ? x * rl[k] : mlab_div_rcp(x, lsum[k], rl[k])) * pdiv[k]; /* = x / l */
-                d[64 * mt + 16 * warp + g + 8 * h] = S == 1 ? mlab_f32_to_bf16_bits(v) : mlab_f32_to_f16_bits(v);
+                stg[wg_head(k) * WG_SROW16 + 64 * mt + 16 * warp + g + 8 * h] =
+                    S == 1 ? mlab_f32_to_bf16_bits(v) : mlab_f32_to_f16_bits(v);
             }
-        }
+    wg_bar_sync(WG_BAR_CONS(0), 128);
+    uint16_t *const base = S == 1 ? p.out + (size_t)tok * MLA_H * MLA_DV
+                                  : p.part_o + ((size_t)tok * p.splits + split) * MLA_H * MLA_DV;
+    const int t = threadIdx.x & 127;
+#pragma unroll
+    for (int c = t; c < MLA_H * MLA_DV / 8; c += 128) {
+        const int hd = c / (MLA_DV / 8), j = c % (MLA_DV / 8);
+        *(uint4 *)(base + hd * MLA_DV + 8 * j) = *(const uint4 *)(stg + hd * WG_SROW16 + 8 * j);
+    }
     if (S > 1 && warp == 0 && g == 0) wg_part_stats<FAST>(p, st, tok, split, lsum, pmul);
 }
 
@@ -977,7 +990,9 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         }
         if (cons == 0) {
             if constexpr (B16)
-                wg_epilogue16<FAST>(p, st, u.tok, u.split, u.S, (float *)(smem + C::OFF_RED));
+                /* the stage consumer 1's state did not pass through (not persistent: B16) */
+                wg_epilogue16<FAST>(p, st, u.tok, u.split, u.S, (float *)(smem + C::OFF_RED),
+                                    (uint16_t *)(stages + C::TILE));
             else
                 wg_epilogue<FAST>(p, st, u.tok, u.split, u.S, kvs, (float *)(smem + C::OFF_RED));
             WG_PROF(lap(4); if (next_tok < 0 && tid == 0 && p.trace) { /* a persistent block's units summed */
