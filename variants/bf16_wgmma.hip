@@ -13,7 +13,18 @@
  * NVIDIA sm_90a only: elsewhere the variant is unavailable and mlabench says
  * so.
  * Parent: bf16 (same arithmetic; tolerance kernel:bf16).
- * Measured: not yet (papers/perf-notes.md v20).
+ * Measured (H200, papers/perf-notes.md v20; papers/reports/h200-2026-12-02k,
+ * -02l): correct at its first run; as fast as the mma.sync bf16 decode on
+ * the long calls within 3.5% either way (v20 suite, 10cc6d8: 256x8192 597
+ * us against bf16's 597, 32x8192 92.3 against 93.7, 64x8192 169 against 166,
+ * 256x1024 94.8 against 91.6; 1.10-1.16x the read limit), slower on the
+ * short ones (4x1024 12.6 against 11.5; geomean 63.7 against 62.4 us): at
+ * 64x8192 its consumers wait for tiles 66% of the time (two stages; a third
+ * does not fit beside Q). A one-tile unit ends with consumer 0 alone (solo:
+ * 4x1024 -2.6..-5.3%), and the outputs are staged in shared memory and
+ * written 16 bytes a thread (4x1024 -4.6..-5.5%, 4x8192 -2.5..-3.3%).
+ * Tried and dropped: fp8_wgmma's persistent unit loop (256x1024 -0.1..-0.4%,
+ * 32x1024 +5.6%).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

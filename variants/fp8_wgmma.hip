@@ -77,6 +77,11 @@
  * mxfp4_wgmma would take it. Forced split counts again: 4x8192 16 splits
  * 18.3-18.7 us against the rule's 32, 19.7-19.8 (unexplained). The v19
  * suite: geomean 43.0 us, 1.51x (fp8_exp2rcp 41.6, 1.46x).
+ * v20 (10cc6d8, papers/reports/h200-2026-12-02j, -02k, -02l): a one-tile
+ * unit ends with consumer 0 alone (solo): 4x1024 12.2-12.5 -> 11.7-11.8 us
+ * (-3.7..-5.7%). Two tiles in flight an SM stream at 98.6% of the best rate
+ * a bulk-copy probe reaches, so bytes in flight do not bound it. The v20
+ * suite: geomean 42.8 us, 1.50x (fp8_exp2rcp 41.6, 1.46x).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

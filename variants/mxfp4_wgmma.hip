@@ -43,6 +43,11 @@
  * one-tile calls +5..7% (a guess: the second copy fetched cold): no gain
  * on the geomean; that copy for long blocks only (wip/wg-ucons-hybrid): short
  * calls +40..66%.
+ * v20 (unchanged kernel; papers/reports/h200-2026-12-02k, -02l): the one-tile
+ * units' "solo" end the other wgmma decodes took was measured here too:
+ * 4x1024 -0.8..-1.3% but the other calls +0.2..+2.0%, so not taken. The
+ * v20 suite: geomean 40.4 us, 2.09x; 256x8192 302 us against the fp8
+ * variants' 316-332.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

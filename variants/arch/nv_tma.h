@@ -1,7 +1,8 @@
 /* arch/nv_tma.h: NVIDIA Hopper (sm_90+) tensor copies (TMA with a tensor
  * map) of whole fp8 KV tiles into 64-byte swizzled panels, the vendor layer of
  * the decode's TMAP tile loads (mla_kernel.h, mla_cfg::TMAP: the a8w8 family
- * in 64-row tiles). Every instruction it needs is here, as inline PTX, and
+ * in 64-row tiles), and of whole bf16 tiles into 128-byte swizzled panels
+ * (bf16_wgmma: mlab_sw128, mlab_tma_tile_sw128, a map of the bf16 cache). Every instruction it needs is here, as inline PTX, and
  * the host's tensor-map encoding (the driver's cuTensorMapEncodeTiled, found
  * at run time through the runtime: no link-time libcuda dependency).
  *
