@@ -276,6 +276,15 @@ MLAB_DEV uint64_t wg_k_desc(const uint8_t *tile, int k)
 #endif
 }
 
+/* every O accumulator of the state fenced (wg_fence_acc) before and after the P.V products */
+MLAB_DEV void wg_fence_o(wg_state &st)
+{
+#pragma unroll
+    for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+        for (int e = 0; e < 8; e++) wg_fence_acc(st.o[mt][e]);
+}
+
 /* 1. S^T = K . Q^T of one tile: element 4 j + 2 h + e is (kv row 16 w + g + 8 h,
  * head 8 j + 2 t + e). The 18 k-steps go round WG_QK_ACC accumulators,
  * summed at the end (one, the default: a dependent chain, which wgmma
@@ -405,10 +414,7 @@ MLAB_DEV void wg_softmax(wg_state &st, float (&s)[8], int t, int rend, float ssc
 MLAB_DEV void wg_pv(wg_state &st, const uint8_t *tile, uint64_t dp)
 {
     const int warp = (threadIdx.x / 32) & 3, lane = threadIdx.x & 31;
-#pragma unroll
-    for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-        for (int e = 0; e < 8; e++) wg_fence_acc(st.o[mt][e]);
+    wg_fence_o(st);
     uint32_t a[MLA_DV / 64][MLA_BN / 32][4];
 #pragma unroll
     for (int mt = 0; mt < MLA_DV / 64; mt++)
@@ -423,10 +429,7 @@ MLAB_DEV void wg_pv(wg_state &st, const uint8_t *tile, uint64_t dp)
             wg_e4m3_rs_n16(st.o[mt], a[mt][ks], wg_desc_add(dp, 2 * ks * 16 * MLA_H), 1);
     wg_commit();
     wg_wait<0>();
-#pragma unroll
-    for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-        for (int e = 0; e < 8; e++) wg_fence_acc(st.o[mt][e]);
+    wg_fence_o(st);
 }
 
 /* 3'. bf16 (B16): O^T += V^T . P^T with V^T straight from the tile, a
@@ -435,10 +438,7 @@ MLAB_DEV void wg_pv(wg_state &st, const uint8_t *tile, uint64_t dp)
  * 32 products, no fragments in registers */
 MLAB_DEV void wg_pv16(wg_state &st, const uint8_t *tile, uint64_t dp)
 {
-#pragma unroll
-    for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-        for (int e = 0; e < 8; e++) wg_fence_acc(st.o[mt][e]);
+    wg_fence_o(st);
     const uint64_t dv = wg_desc_sw128(tile, MLAB_SW128_PANEL, 8 * 128);
     wg_fence();
 #pragma unroll
@@ -449,10 +449,7 @@ MLAB_DEV void wg_pv16(wg_state &st, const uint8_t *tile, uint64_t dp)
                               wg_desc_add(dp, 2 * ks * 16 * MLA_H), 1);
     wg_commit();
     wg_wait<0>();
-#pragma unroll
-    for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-        for (int e = 0; e < 8; e++) wg_fence_acc(st.o[mt][e]);
+    wg_fence_o(st);
 }
 
 /* a split's log2-sum-exp2 and partial multiplier of this thread's 4 heads
@@ -473,10 +470,11 @@ MLAB_DEV void wg_part_stats(const mla_params &p, const wg_state &st, int tok, in
 
 /* the end of consumer 0 (the merged state), both epilogues' first step: the
  * row sums over the warpgroup (red: 16 heads x 4 warps, barrier
- * WG_BAR_CONS(0)) of this thread's 4 heads, and their reciprocals */
-template <bool FAST> MLAB_DEV void wg_row_sums(const wg_state &st, float *red, float (&lsum)[4], float (&rl)[4])
+ * WG_BAR_CONS(0)) of this thread's 4 heads, and their reciprocals (warp:
+ * threadIdx.x / 32, g: (threadIdx.x & 31) / 4, the caller's) */
+template <bool FAST>
+MLAB_DEV void wg_row_sums(const wg_state &st, float *red, float (&lsum)[4], float (&rl)[4], int warp, int g)
 {
-    const int warp = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2;
 #pragma unroll
     for (int k = 0; k < 4; k++) {
         float l = st.l[k];
@@ -501,22 +499,8 @@ template <bool FAST>
 MLAB_DEV void wg_epilogue(const mla_params &p, wg_state &st, int tok, int split, int S, float kvs, float *red)
 {
     const int warp = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2;
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-        float l = st.l[k];
-        l += __shfl_xor_sync(0xffffffffu, l, 4);
-        l += __shfl_xor_sync(0xffffffffu, l, 8);
-        l += __shfl_xor_sync(0xffffffffu, l, 16);
-        if (g == 0) red[4 * wg_head(k) + warp] = l;
-    }
-    wg_bar_sync(WG_BAR_CONS(0), 128);
     float lsum[4], rl[4];
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-        const float4 w4 = *(const float4 *)(red + 4 * wg_head(k));
-        lsum[k] = (w4.x + w4.y) + (w4.z + w4.w);
-        rl[k] = lsum[k] > 0.f ? (FAST ? mlab_rcp_fast(lsum[k]) : mlab_rcp_rn(lsum[k])) : 0.f;
-    }
+    wg_row_sums<FAST>(st, red, lsum, rl, warp, g);
     const float vscale = S == 1 ? kvs : 1.f; /* f16 partials: kv scale units (the combine applies it) */
 #pragma unroll
     for (int mt = 0; mt < MLA_DV / 64; mt++)
@@ -554,7 +538,8 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, wg_state &st, int tok, int spli
 {
     const int warp = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2;
     float lsum[4], rl[4];
-    wg_row_sums<FAST>(st, red, lsum, rl);
+    /* (the lane's warp and g computed again, not passed: the SASS that was measured) */
+    wg_row_sums<FAST>(st, red, lsum, rl, threadIdx.x / 32, (threadIdx.x & 31) >> 2);
     float pdiv[4] = {1.f, 1.f, 1.f, 1.f}, pmul[4] = {1.f, 1.f, 1.f, 1.f};
     if (S > 1) {
 #pragma unroll
