@@ -14,6 +14,8 @@
 #                                default threshold) under a title line
 #   report_pairs TITLE OLD NEW   report_pair of both pairs of an A/B call:
 #                                OLD_1.h5 against NEW_1.h5, then _2
+#   report_table FILE.h5         the medians table of `mlabench report` (its
+#                                first table: case by variant)
 #   report_history NEW.h5 NEW_NAME PREV.h5 PREV_NAME
 #                                a suite against the suite before it, 0f09366's
 #                                file and v7's suite (report_compare each)
@@ -45,6 +47,9 @@ report_pair() {
 report_pairs() {
   local k
   for k in 1 2; do report_pair "pair $k: $1" "$2_$k.h5" "$3_$k.h5"; done
+}
+report_table() { # awk reads to the end: an early exit could end mlabench by SIGPIPE (pipefail)
+  "$M" report "$1" | awk '!d && /^[|] case/ { t = 1 } t && /^$/ { t = 0; d = 1 } t'
 }
 report_history() {
   report_compare "the $4 suite against the $2 suite (no case slower by more than 5%?)" "$3" "$1"

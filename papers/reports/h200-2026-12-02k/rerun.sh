@@ -11,7 +11,7 @@ set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 c=$here/h200_s17
 echo "== call 2: bf16 and bf16_wgmma (8b6b096)"
-"$M" report "${c}_c2_first.h5" | awk '!d && /^[|] case/ { t = 1 } t && /^$/ { t = 0; d = 1 } t'
+report_table "${c}_c2_first.h5"
 report_pairs "call 3: 8b6b096 against b07ab15 (solo; bf16_wgmma persistent)" "${c}_c3_base" "${c}_c3_solo"
 report_pairs "call 4: 8b6b096 against 55faf13 (solo; bf16_wgmma not persistent)" "${c}_c4_base" "${c}_c4_solo2"
 report_pairs "call 5: 55faf13 against 10cc6d8 (bf16_wgmma's staged epilogue)" "${c}_c5_base" "${c}_c5_staged"
