@@ -21,7 +21,9 @@
 #       $OUT (default ./out) gets ab_new_1.h5, ab_base_1.h5, ab_base_2.h5,
 #       ab_new_2.h5, compare.txt and ab_logs.tar.gz (the builds', the
 #       recording's and the runs' logs): six files, within what the device
-#       tool brings back. MLAB_COMMIT names the working tree in the results
+#       tool brings back. compare.txt ends with the two builds' kernels
+#       compared by their SASS (harness/nv_sass.sh --diff of the programs'
+#       folders): the kernels the change touched, named. MLAB_COMMIT names the working tree in the results
 #       files (default "worktree").
 # A third build, "alt" (MLAB_AB_ALT=COMMIT, prepared like the base, or
 # "worktree"; MLAB_AB_ALT_CMAKE its cmake arguments): two changes measured
@@ -146,7 +148,14 @@ done
       echo "(compare exit $?)"
     fi
   done
+  # which kernels the change touched: the builds' SASS compared kernel by
+  # kernel (harness/nv_sass.sh, over the folders of the programs run)
+  for b in "$new" ${alt:+"$alt"}; do
+    echo "== kernels: $commit (base) against $([ "$b" = "$new" ] && echo "the working tree (new)" || echo "$altname (alt)"), by their SASS"
+    bash "$root/harness/nv_sass.sh" --diff "$(dirname "$old")" "$(dirname "$b")"
+    echo "(nv_sass exit $?: 0 the same, 1 kernels differ, 2 no NVIDIA kernels in a folder, 77 no cuobjdump)"
+  done
 } > "$OUT/compare.txt" 2>&1
 pack
-grep -E "^== |^geomean|^summary" "$OUT/compare.txt"
+grep -E "^== |^geomean|^summary|^nv_sass" "$OUT/compare.txt"
 exit 0

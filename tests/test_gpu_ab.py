@@ -3,7 +3,9 @@ throwaway git repository; an unknown commit refused with exit 2), its run
 step driven through stand-ins for the two mlabench programs that record
 their command lines (the order new, base, base, new with their labels; the
 default and the given run options passed to every run; both pairs compared
-into compare.txt; the logs packed into ab_logs.tar.gz, six files in $OUT;
+into compare.txt, and the two builds' kernels compared by their SASS
+(harness/nv_sass.sh through a stand-in cuobjdump: the kernel that differs
+named); the logs packed into ab_logs.tar.gz, six files in $OUT;
 MLAB_AB_CASES_GLOB picking the cases; a third build, alt: new, base, alt,
 alt, base, new, eight files), and its errors (a commit not
 prepared: exit 2, but "worktree" needs no preparing; a failing run or build:
@@ -33,6 +35,28 @@ case "$1" in
 esac
 exit 0
 """
+
+
+CUOBJDUMP = """#!/bin/sh
+# stand-in cuobjdump: two kernels an object; the new build's k2 differs
+case "$1" in
+  -res-usage) printf ' Function k1:\\n  REG:10 STACK:0 SHARED:0 LOCAL:0\\n Function k2:\\n  REG:12 STACK:0 SHARED:0 LOCAL:0\\n' ;;
+  -sass)
+    printf '\\t\\tFunction : k1\\n        /*0000*/                   MOV R1, c[0x0][0x28] ;\\n'
+    printf '\\t\\tFunction : k2\\n'
+    case "$2" in
+      */new/*) printf '        /*0000*/                   IADD3 R1, R1, 0x2, RZ ;\\n' ;;
+      *) printf '        /*0000*/                   IADD3 R1, R1, 0x1, RZ ;\\n' ;;
+    esac ;;
+esac
+"""
+
+
+def gpu_object(d, name):
+    """an (empty) object where nv_sass.sh looks in the stand-in program's folder"""
+    o = os.path.join(d, name, "CMakeFiles", "mlab_gpu.dir")
+    os.makedirs(o)
+    open(os.path.join(o, "x.cu.o"), "w").close()
 
 
 def stand_in(d, name):
@@ -95,8 +119,16 @@ def main():
     work = os.path.join(tmp, "work")
     os.makedirs(work)
     open(os.path.join(work, "build_base.log"), "w").close()  # an earlier run's: not packed
+    # the builds' SASS, through a stand-in cuobjdump over an object in each
+    # program's folder: the new build's kernel k2 differs, k1 and alt's not
+    for name in ("new", "base"):
+        gpu_object(bins, name)
+    fake_objdump = os.path.join(tmp, "cuobjdump")
+    with open(fake_objdump, "w") as f:
+        f.write(CUOBJDUMP)
+    os.chmod(fake_objdump, 0o755)
     env = {"MLAB_AB_NEW_BIN": new, "MLAB_AB_BASE_BIN": old, "MLAB_AB_CASES": cases, "AB_LOG": log,
-           "OUT": out_dir, "AB_FAIL": "", "MLAB_AB_WORK": work}
+           "OUT": out_dir, "AB_FAIL": "", "MLAB_AB_WORK": work, "MLAB_CUOBJDUMP": fake_objdump}
     rc, out, err = run(SCRIPT, ["run", "abc1234"], env)
     check(rc == 0, f"run with stand-ins: exit {rc} {err}")
     calls = open(log).read().splitlines()
@@ -112,6 +144,10 @@ def main():
     check(len(comp) == 2 and all("ab_base_" in c and "ab_new_" in c for c in comp), f"both pairs compared: {comp}")
     text = open(os.path.join(out_dir, "compare.txt")).read()
     check(text.count("== pair") == 2 and "geomean" in out, "compare.txt holds both pairs, the geomeans printed")
+    check(text.count("== kernels") == 1 and "differs:" in text and " k2 " in text.split("differs:")[1].splitlines()[0]
+          and "nv_sass: 1 kernels the same, 1 differences" in text and "(nv_sass exit 1" in text
+          and "nv_sass: 1 kernels the same" in out,
+          f"compare.txt: the kernels compared by their SASS, k2 named: {text[text.find('== kernels'):]!r}")
     check(sorted(os.listdir(out_dir)) == ["ab_base_1.h5", "ab_base_2.h5", "ab_logs.tar.gz", "ab_new_1.h5",
                                           "ab_new_2.h5", "compare.txt"],
           f"six files in $OUT: {sorted(os.listdir(out_dir))}")
@@ -122,6 +158,7 @@ def main():
 
     # a third build (alt): new, base, alt, alt, base, new; base against both; eight files
     alt = stand_in(bins, "alt")
+    gpu_object(bins, "alt")
     os.remove(log)
     shutil.rmtree(out_dir)
     rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_ALT_BIN=alt))
@@ -136,7 +173,10 @@ def main():
     check(sorted(os.listdir(out_dir)) == ["ab_alt_1.h5", "ab_alt_2.h5", "ab_base_1.h5", "ab_base_2.h5",
                                           "ab_logs.tar.gz", "ab_new_1.h5", "ab_new_2.h5", "compare.txt"],
           f"with alt: eight files in $OUT: {sorted(os.listdir(out_dir))}")
-    check(open(os.path.join(out_dir, "compare.txt")).read().count("== pair") == 4, "compare.txt: four sections")
+    text = open(os.path.join(out_dir, "compare.txt")).read()
+    check(text.count("== pair") == 4, "compare.txt: four sections")
+    check(text.count("== kernels") == 2 and "nv_sass: 2 kernels the same, 0 differences" in text,
+          f"with alt: its kernels compared too (the same as base's): {text[text.find('== kernels'):]!r}")
     rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_ALT="notprepared"))
     check(rc == 2 and "MLAB_AB_ALT=notprepared is not prepared" in err and len(err.strip().splitlines()) == 1,
           f"an alt commit not prepared: exit {rc}, {err!r}")
