@@ -23,7 +23,8 @@
 #       recording's and the runs' logs): six files, within what the device
 #       tool brings back. compare.txt ends with the two builds' kernels
 #       compared by their SASS (harness/nv_sass.sh --diff of the programs'
-#       folders): the kernels the change touched, named. MLAB_COMMIT names the working tree in the results
+#       folders): the kernels the change touched, named (~10-25 s a pair of
+#       builds; MLAB_AB_SASS=off leaves it out). MLAB_COMMIT names the working tree in the results
 #       files (default "worktree").
 # A third build, "alt" (MLAB_AB_ALT=COMMIT, prepared like the base, or
 # "worktree"; MLAB_AB_ALT_CMAKE its cmake arguments): two changes measured
@@ -150,7 +151,7 @@ done
   done
   # which kernels the change touched: the builds' SASS compared kernel by
   # kernel (harness/nv_sass.sh, over the folders of the programs run)
-  for b in "$new" ${alt:+"$alt"}; do
+  [ "${MLAB_AB_SASS:-on}" = off ] || for b in "$new" ${alt:+"$alt"}; do
     echo "== kernels: $commit (base) against $([ "$b" = "$new" ] && echo "the working tree (new)" || echo "$altname (alt)"), by their SASS"
     bash "$root/harness/nv_sass.sh" --diff "$(dirname "$old")" "$(dirname "$b")"
     echo "(nv_sass exit $?: 0 the same, 1 kernels differ, 2 no NVIDIA kernels in a folder, 77 no cuobjdump)"

@@ -175,6 +175,10 @@ def main():
           f"with alt: eight files in $OUT: {sorted(os.listdir(out_dir))}")
     text = open(os.path.join(out_dir, "compare.txt")).read()
     check(text.count("== pair") == 4, "compare.txt: four sections")
+    shutil.rmtree(out_dir)
+    rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_SASS="off"))
+    check(rc == 0 and "== kernels" not in open(os.path.join(out_dir, "compare.txt")).read(),
+          f"MLAB_AB_SASS=off: no SASS comparison: exit {rc}")
     check(text.count("== kernels") == 2 and "nv_sass: 2 kernels the same, 0 differences" in text,
           f"with alt: its kernels compared too (the same as base's): {text[text.find('== kernels'):]!r}")
     rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_ALT="notprepared"))
