@@ -7,7 +7,8 @@
  * wg_scores<true>, wg_pv16, wg_epilogue16). Same ABI (mla_params), same split rule, same
  * outputs (bf16, or f16 partials in kv_scale units + log2-sum-exp2 for
  * mla_combine) and the same arithmetic as the fp8 variant: Q quantized per
- * tensor in the call, e4m3 Q.K, P rounded to e4m3 for P.V, fp32 accumulation.
+ * tensor in the call, e4m3 Q.K, P rounded to e4m3 for P.V, fp32 accumulation
+ * (B16: the bf16 variant's, bf16 Q and P, partials scaled as its own).
  *
  * One block = one query row x one split (fp8_wgmma: a persistent block, at
  * most one an SM, loops over such units, below), warp-specialized (FA3's shape):
@@ -169,9 +170,9 @@ template <bool MX, bool B16 = false> struct wg_cfg_t {
     /* persistent: consumer 1's state for the merge (72 x 128 floats), apart
      * from the stages, which hold the next unit's tiles by then */
     static constexpr bool PERSIST = !MX && !B16 && WG_TMAP && WG_PERSIST;
-    /* persistent: the next unit's Q (fp8: quantized), stored by consumer 1 while consumer 0 ends the last unit */
+    /* persistent: the next unit's fp8 Q, quantized by consumer 1 while consumer 0 ends the last unit */
     static constexpr int OFF_Q2 = (OFF_MERGE + (PERSIST ? 72 * 128 * 4 : 0) + 127) & ~127;
-    static constexpr int SMEM = OFF_Q2 + (PERSIST ? OFF_STAGE - OFF_Q : 0);
+    static constexpr int SMEM = OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
@@ -601,13 +602,13 @@ MLAB_DEV void wg_q_next(const mla_params &p, int tok, float qs, uint8_t *sq)
 }
 
 /* B16: row tok's bf16 Q as it is into sq (16-byte chunk j of head h at 256 j
- * + 16 h: the K-major layout of the B operand of step 1), by NT threads (t:
- * this one among them) */
-template <int NT> MLAB_DEV void wg_q_copy16(const mla_params &p, int tok, uint8_t *sq, int t)
+ * + 16 h: the K-major layout of the B operand of step 1), by the two
+ * consumer warpgroups (threads 0 .. 255) */
+MLAB_DEV void wg_q_copy16(const mla_params &p, int tok, uint8_t *sq)
 {
     const uint4 *qg = (const uint4 *)(p.q + (size_t)tok * MLA_H * MLA_D);
 #pragma unroll
-    for (int c = t; c < MLA_H * MLA_D / 8; c += NT)
+    for (int c = threadIdx.x; c < MLA_H * MLA_D / 8; c += WG_NCONS * 128)
         *(uint4 *)(sq + (c % (MLA_D / 8)) * (16 * MLA_H) + 16 * (c / (MLA_D / 8))) = qg[c];
 }
 
@@ -868,7 +869,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         if (ui == 0) { /* Q (its loads before the amax wait), quantized by the consumers into
                        * the K-major layout of the B operand of step 1 */
             if constexpr (B16) { /* bf16 Q as it is */
-                wg_q_copy16<WG_NCONS * 128>(p, u.tok, sQ, tid);
+                wg_q_copy16(p, u.tok, sQ);
                 qs = 1.f;
             } else {
                 q_fp8_regs<WG_NCONS * 128> qreg;
@@ -946,11 +947,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
         }
         if (C::PERSIST && cons == 1 && next_tok >= 0) { /* the next unit's Q, into the other buffer */
-            uint8_t *q2 = (ui & 1) ? sQ : smem + C::OFF_Q2;
-            if constexpr (B16)
-                wg_q_copy16<128>(p, next_tok, q2, t);
-            else
-                wg_q_next(p, next_tok, qs, q2);
+            wg_q_next(p, next_tok, qs, (ui & 1) ? sQ : smem + C::OFF_Q2);
             wg_fence_smem();
             wg_bar_sync(WG_BAR_CONS(1), 128);
             wg_bar_arrive(WG_BAR_QNEXT, WG_NCONS * 128);
