@@ -163,6 +163,22 @@ static uint8_t rnd_code(unsigned *st, int nonneg)
         if ((c & 0x7f) != 0x7f && (c & 0x78) <= 0x48) return c; /* no NaN; |x| <= 2^2 */
     }
 }
+/* the products in double: S^T[r][h] = K[r] . Q[h], O[h][d] = sum_r P^T[h][r] K[r][d] (V: K's first DV dims) */
+static void reference(const float *k, const float *q, const float *pt, double *ws, double *wo)
+{
+    for (int r = 0; r < BN; r++)
+        for (int h = 0; h < 16; h++) {
+            double a = 0;
+            for (int d = 0; d < D; d++) a += (double)k[r * D + d] * q[h * D + d];
+            ws[r * 16 + h] = a;
+        }
+    for (int h = 0; h < 16; h++)
+        for (int d = 0; d < DV; d++) {
+            double a = 0;
+            for (int r = 0; r < BN; r++) a += (double)pt[h * BN + r] * k[r * D + d];
+            wo[h * DV + d] = a;
+        }
+}
 static int compare(const char *what, const float *got, const double *want, int n, int ld, const char *rname,
                    const char *cname)
 {
@@ -215,25 +231,17 @@ int main(void)
         return 1;
     }
     static double ws[BN * 16], wo[16 * DV];
-    for (int r = 0; r < BN; r++)
-        for (int h = 0; h < 16; h++) {
-            double a = 0;
-            for (int d = 0; d < D; d++) a += (double)dec(k[r * D + d]) * dec(q[h * D + d]);
-            ws[r * 16 + h] = a;
-        }
-    for (int h = 0; h < 16; h++)
-        for (int d = 0; d < DV; d++) {
-            double a = 0;
-            for (int r = 0; r < BN; r++) a += (double)dec(pt[h * BN + r]) * dec(k[r * D + d]);
-            wo[h * DV + d] = a;
-        }
+    static float fk[BN * D], fq[16 * D], fp[16 * BN]; /* the codes' values; bf16 below reuses them */
+    for (int i = 0; i < BN * D; i++) fk[i] = dec(k[i]);
+    for (int i = 0; i < 16 * D; i++) fq[i] = dec(q[i]);
+    for (int i = 0; i < 16 * BN; i++) fp[i] = dec(pt[i]);
+    reference(fk, fq, fp, ws, wo);
     int bad = compare("qk S^T (K from shared memory)", s, ws, BN * 16, 16, "kv row", "head");
     bad |= compare("qk S^T (K from registers)", s + BN * 16, ws, BN * 16, 16, "kv row", "head");
     bad |= compare("pv O", o, wo, 16 * DV, DV, "head", "dim");
 
     /* bf16 (bf16_wgmma) */
     static uint16_t bk[BN * D], bq[16 * D], bp[16 * BN];
-    static float fk[BN * D], fq[16 * D], fp[16 * BN];
     for (int i = 0; i < BN * D; i++) bk[i] = rnd_bf16(&st, 0, &fk[i]);
     for (int i = 0; i < 16 * D; i++) bq[i] = rnd_bf16(&st, 0, &fq[i]);
     for (int i = 0; i < 16 * BN; i++) bp[i] = rnd_bf16(&st, 1, &fp[i]);
@@ -249,18 +257,7 @@ int main(void)
         printf("bf16 kernel failed: %s\n", cudaGetErrorString(cudaGetLastError()));
         return 1;
     }
-    for (int r = 0; r < BN; r++)
-        for (int h = 0; h < 16; h++) {
-            double a = 0;
-            for (int d = 0; d < D; d++) a += (double)fk[r * D + d] * fq[h * D + d];
-            ws[r * 16 + h] = a;
-        }
-    for (int h = 0; h < 16; h++)
-        for (int d = 0; d < DV; d++) {
-            double a = 0;
-            for (int r = 0; r < BN; r++) a += (double)fp[h * BN + r] * fk[r * D + d];
-            wo[h * DV + d] = a;
-        }
+    reference(fk, fq, fp, ws, wo);
     bad |= compare("bf16 qk S^T (K-major, 128-byte swizzle)", s, ws, BN * 16, 16, "kv row", "head");
     bad |= compare("bf16 pv O (V^T transposed, 128-byte swizzle)", o, wo, 16 * DV, DV, "head", "dim");
     return bad;
