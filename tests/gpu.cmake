@@ -78,6 +78,21 @@ mlab_gpu_validate(gpu_validate_inline_merge16 "MLAB_MERGE=inline;MLAB_AMAX=inlin
 mlab_gpu_validate(gpu_validate_combine_ahead16 "MLAB_COMBINE=ahead" --splits 16 ${_gd}/varlen.h5 ${_gd}/q4_even.h5)
 mlab_gpu_validate(gpu_validate_combine_ahead33 "MLAB_COMBINE=ahead" --splits 33 ${_gd}/varlen.h5 ${_gd}/q3_many_tiles.h5)
 mlab_gpu_validate(gpu_validate_combine_plain8 "MLAB_COMBINE=plain" --splits 8 ${_gd}/varlen.h5 ${_gd}/q3_causal.h5)
+# the spread combine (MLAB_COMBINE_SPREAD; splits.h mlab_combine_chunks): a
+# call of few rows merges each (row, head) in 2 or 4 blocks of its columns.
+# one_item (1 row) and tiny_scales (4) spread on any GPU of 32+ SMs, q2_long
+# (6 rows) on 96+: validated with both instances that load ahead (16 and 33
+# splits) and the plain one, and spread off; and the spread ran (one_item's
+# merge named "....x2" or "....x4" on every row, none with it off)
+mlab_gpu_validate(gpu_validate_spread16 "" --splits 16 ${_gd}/one_item.h5 ${_gd}/q2_long.h5 ${_gd}/tiny_scales.h5)
+mlab_gpu_validate(gpu_validate_spread33 "MLAB_COMBINE=ahead" --splits 33 ${_gd}/one_item.h5 ${_gd}/q2_long.h5)
+mlab_gpu_validate(gpu_validate_spread_plain "MLAB_COMBINE=plain" --splits 8 ${_gd}/one_item.h5 ${_gd}/tiny_scales.h5)
+mlab_gpu_validate(gpu_validate_spread_off "MLAB_COMBINE_SPREAD=off" --splits 16 ${_gd}/one_item.h5 ${_gd}/q2_long.h5)
+foreach(_m on off)
+  add_test(NAME gpu_spread_ran_${_m} COMMAND sh -c
+           "f=${CMAKE_BINARY_DIR}/spread_${_m}.h5; rm -f $f; MLAB_COMBINE_SPREAD=${_m} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --splits 8 ${_gd}/one_item.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; m=sorted(set(x['merge'] for x in r)); print(len(r),'rows, merges:',m); ok=r and all(('.x' in x['merge'])==('${_m}'=='on') and x['merge'].startswith('combine') for x in r); sys.exit(0 if ok else 1)\"")
+  set_tests_properties(gpu_spread_ran_${_m} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
+endforeach()
 # the a8w8 decode without its tensor copies (MLAB_TMAP=off: every tile by
 # cp.async into the swizzled panels, the path of a driver that cannot encode
 # the map), whole and partial tiles, split and not
@@ -111,10 +126,10 @@ foreach(_m on off)
            "f=${CMAKE_BINARY_DIR}/persist_${_m}.h5; rm -f $f; MLAB_PERSIST=${_m} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8_wgmma ${_gd}/many_items.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; u=[(int(x['grid']),int(x['total_q'])*int(x['splits'])) for x in r]; print('grid, units:',u); ok=u and all((g<n) if '${_m}'=='on' else (g==n) for g,n in u); sys.exit(0 if ok else 1)\"")
   set_tests_properties(gpu_persist_grid_${_m} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 endforeach()
-# an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_AMAX, MLAB_TMAP, MLAB_PLAN,
-# MLAB_PERSIST) is refused with exit 2 and a line naming it, never run some other way
+# an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_COMBINE_SPREAD, MLAB_AMAX,
+# MLAB_TMAP, MLAB_PLAN, MLAB_PERSIST) is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c
-         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_PLAN=nope MLAB_PERSIST=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
+         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_COMBINE_SPREAD=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_PLAN=nope MLAB_PERSIST=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
 set_tests_properties(gpu_refuses_unknown_knobs PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # negative controls: a deliberately broken kernel (one poisoned row read past
 # each sequence end; a merge that leaves the last split out) must FAIL
@@ -125,19 +140,23 @@ foreach(src ${MLAB_VARIANT_SOURCES})
   if(_v STREQUAL "runner")
     continue()
   endif()
-  foreach(fault overread merge merge_plain merge_cluster)
+  foreach(fault overread merge merge_plain merge_cluster merge_spread)
     # merge_cluster: the merge fault in the cluster merge (skipped where it is
     # not built); merge: in the combine kernel the launcher picks (at 4
     # splits of varlen's few rows, the one that loads ahead); merge_plain: in
-    # the plain one
+    # the plain one; merge_spread: in the spread one (one_item, a row)
     set(_env MLAB_FAULT=${fault})
+    set(_case varlen)
     if(fault STREQUAL "merge_cluster")
       set(_env "MLAB_FAULT=merge MLAB_MERGE=cluster")
     elseif(fault STREQUAL "merge_plain")
       set(_env "MLAB_FAULT=merge MLAB_COMBINE=plain")
+    elseif(fault STREQUAL "merge_spread")
+      set(_env "MLAB_FAULT=merge")
+      set(_case one_item)
     endif()
     add_test(NAME gpu_negative_control_${fault}_${_v} COMMAND sh -c
-             "out=$(${_env} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --splits 4 --variants ${_v} ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; echo \"$out\" | grep -q ' skipped: ' && { echo \"$out\" | grep ' skipped: '; exit 77; }; [ $rc = 5 ] && { echo 'caught (exit 5)'; exit 0; }; echo \"not caught: exit $rc\"; exit 1")
+             "out=$(${_env} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --splits 4 --variants ${_v} ${_gd}/${_case}.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; echo \"$out\" | grep -q ' skipped: ' && { echo \"$out\" | grep ' skipped: '; exit 77; }; [ $rc = 5 ] && { echo 'caught (exit 5)'; exit 0; }; echo \"not caught: exit $rc\"; exit 1")
     set_tests_properties(gpu_negative_control_${fault}_${_v} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
                          SKIP_RETURN_CODE 77)
   endforeach()

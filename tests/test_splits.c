@@ -48,6 +48,22 @@ int main(void)
         check(got == want, what);
     }
     check(!mlab_bf16_small_tiles(1000, 1000, 0), "no SM count: 64-row tiles");
+    /* the combine's chunks a (row, head): 4 at 4 rows on 132 SMs (256
+     * blocks, two an SM), 2 at 5..8 rows, 1 from 9 (288 blocks would be a
+     * second wave at two an SM); at most the caller's (64-lane waves: 2) */
+    {
+        const int rows[7] = {1, 4, 5, 8, 9, 32, 256}, want_c[7] = {4, 4, 2, 2, 1, 1, 1};
+        for (int i = 0; i < 7; i++) {
+            const int c = mlab_combine_chunks(rows[i], 132, 4);
+            snprintf(what, sizeof what, "%d rows on 132 SMs: the combine in %d chunks a (row, head), want %d",
+                     rows[i], c, want_c[i]);
+            check(c == want_c[i], what);
+        }
+        check(mlab_combine_chunks(4, 132, 2) == 2, "64-lane waves: at most 2 chunks");
+        check(mlab_combine_chunks(4, 132, 1) == 1, "chunks off: 1");
+        check(mlab_combine_chunks(1, 0, 4) == 1, "no SM count: 1 chunk");
+        check(mlab_combine_chunks(4, 256, 8) == 4, "never more than 4 chunks (a block of 32 lanes)");
+    }
     /* the ragged plan (mlab_plan_splits) */
     {
         /* one long row among short ones: 63 rows of 2 tiles, one of 128; two

@@ -94,6 +94,7 @@ template <bool FAST, int AHEAD> static int combine_slots(void)
 template <bool FAST> static int combine_ahead(const mla_params *p)
 {
     if (p->combine == 1) return 0;
+    if (p->combine_chunks > 1) return p->splits <= MLA_COMBINE_AHEAD ? 1 : 2; /* one wave by construction */
     const int grid = p->total_q * MLA_H;
     if (p->splits <= MLA_COMBINE_AHEAD)
         return p->combine == 2 || grid <= combine_slots<FAST, MLA_COMBINE_AHEAD>() ? 1 : 0;
@@ -111,6 +112,27 @@ template <bool FAST> struct mla_combines_xcd {
                                                  mla_combine_xcd<FAST, MLA_MAX_SPLITS>};
 };
 
+/* A combine spread in chunks (mla_params.combine_chunks > 1, splits.h
+ * mlab_combine_chunks) asks for this much dynamic shared memory, which it
+ * does not use, so that at most MLAB_COMBINE_SPREAD_BPS of its blocks fit on
+ * an SM: launched while the decode drains, its blocks would otherwise pile
+ * onto the SMs the decode left free, and the point is every SM's share of
+ * the merge's reads. 0 where the device's shared memory an SM is unknown. */
+static int combine_spread_smem(void)
+{
+    static int bytes = -1;
+    if (bytes < 0) {
+        int d = 0, per_sm = 0;
+        bytes = hipGetDevice(&d) == hipSuccess &&
+                        hipDeviceGetAttribute(&per_sm, hipDeviceAttributeMaxSharedMemoryPerMultiprocessor, d) ==
+                            hipSuccess &&
+                        per_sm > 0
+                    ? per_sm / (MLAB_COMBINE_SPREAD_BPS + 1) + 1
+                    : 0;
+    }
+    return bytes;
+}
+
 /* The call's launch sequence around a decode kernel `dec` (block threads,
  * smem bytes of dynamic shared memory): the Q amax pass first when a8w8 (the
  * decode launched as its programmatic dependent), the combine after it when
@@ -124,6 +146,12 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
     if (!attr_set) {
         hipError_t e = hipFuncSetAttribute((const void *)dec, hipFuncAttributeMaxDynamicSharedMemorySize, smem);
         if (e != hipSuccess) return e;
+        /* the spread combine's unused dynamic shared memory (combine_spread_smem) */
+        for (const mla_combine_fn k : mla_combines<FAST>::plain)
+            if (combine_spread_smem() > 0 &&
+                (e = hipFuncSetAttribute((const void *)k, hipFuncAttributeMaxDynamicSharedMemorySize,
+                                         combine_spread_smem())) != hipSuccess)
+                return e;
 #if defined(MLAB_NV)
         /* every kernel of the sequence asks for the largest shared-memory
          * carve-out, so the SMs need no L1/shared reconfiguration between
@@ -164,15 +192,20 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
     const char *merged = p->splits <= 1 ? "none" : p->merge_cluster ? "cluster" : p->merge_inline ? "inline" : NULL;
     if (e == hipSuccess && p->splits > 1 && !p->merge_inline && !p->merge_cluster) {
         const int inst = combine_ahead<FAST>(p); /* the kernel launched and the name recorded */
-        static const char *const names[2][3] = {{"combine", "combine16", "combine64"},
+        const int C = p->combine_chunks > 1 ? p->combine_chunks : 1; /* spread: C blocks a (row, head) */
+        /* the name: the instance, then ".x2" / ".x4" where spread */
+        static const char *const names[4][3] = {{"combine", "combine16", "combine64"},
+                                                {"combine.x2", "combine16.x2", "combine64.x2"},
+                                                {"combine.x4", "combine16.x4", "combine64.x4"},
                                                 {"combine_xcd", "combine_xcd16", "combine_xcd64"}};
-        merged = names[XCD && place][inst];
+        merged = names[XCD && place ? 3 : C >> 1][inst];
         if constexpr (XCD) /* (only fp8_xcd instantiates the placed combine) */
             if (place)
                 e = launch_after(mla_combines_xcd<FAST>::placed[inst], mlab_xcd_grid(p->total_q, MLA_H, p->xcd_count),
                                  MLA_DV / 4, 0, s, p);
         if (!(XCD && place))
-            e = launch_after(mla_combines<FAST>::plain[inst], p->total_q * MLA_H, MLA_DV / 4, 0, s, p);
+            e = launch_after(mla_combines<FAST>::plain[inst], p->total_q * MLA_H * C, MLA_DV / 4 / C,
+                             C > 1 ? combine_spread_smem() : 0, s, p);
     }
     if (p->merge_out) *p->merge_out = merged ? merged : "";
     return e != hipSuccess ? e : hipGetLastError();

@@ -1473,27 +1473,28 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 }
 
 /* out[tok, h, :] = sum_s 2^(lse_s - max) O_s / sum_s 2^(lse_s - max); zeros if no rows.
- * One block a (token, head), MLA_DV / 4 threads: the first warp turns the
- * splits' log-sum-exps into weights in shared memory, then each thread owns
- * 4 output columns and issues its splits' loads back to back (independent,
- * unrolled), so the block waits about one memory latency, not one per
- * split (0f09366's). AHEAD > 0 (at most AHEAD splits, a grid of one wave:
+ * One block a (token, head), or a chunk of its columns (chunk of chunks =
+ * MLA_DV / 4 / blockDim.x), MLA_DV / 4 / chunks threads: the first warp
+ * turns the splits' log-sum-exps into weights in shared memory, then each
+ * thread owns 4 output columns and issues its splits' loads back to back
+ * (independent, unrolled), so the block waits about one memory latency,
+ * not one per split (0f09366's). AHEAD > 0 (at most AHEAD splits, a grid of one wave:
  * launch_common.h, combine_ahead): every split's partial is loaded before
  * the weights are known, so the lse and partial round trips to L2 overlap
  * (v7 measured -1 us at 4 x 1024; as the only combine, 16 or 8 splits
  * ahead, its registers cost a second wave on calls of many rows: 2-18%
  * slower there, papers/perf-notes.md v7). */
 template <bool FAST, int AHEAD>
-MLAB_DEV void combine_one(const mla_params &p, int tok, int h)
+MLAB_DEV void combine_one(const mla_params &p, int tok, int h, int chunk = 0)
 {
     __shared__ float w[MLA_MAX_SPLITS + 1];
-    const int tid = threadIdx.x;
+    const int tid = threadIdx.x, col4 = chunk * blockDim.x + tid; /* the thread's 4-column group */
     const float *lse = p.part_lse + (size_t)tok * p.splits * MLA_H + h;
     const float *mul = p.part_mul + (size_t)tok * p.splits * MLA_H + h;
     const int SR = p.row_splits ? p.row_splits[tok] : p.splits; /* the row's splits (a ragged plan's, or all) */
     if (SR <= 1) return; /* a row not split: its decode block wrote the output */
     const int S = SR - (p.fault == 2 ? 1 : 0); /* the negative control leaves the last split out */
-    const size_t first = ((size_t)tok * p.splits * MLA_H + h) * MLA_DV / 4 + tid; /* in 4-column groups */
+    const size_t first = ((size_t)tok * p.splits * MLA_H + h) * MLA_DV / 4 + col4; /* in 4-column groups */
     const size_t stride = (size_t)MLA_H * MLA_DV / 4; /* groups from one split to the next */
     uint2 pre[AHEAD > 0 ? AHEAD : 1];
 #pragma unroll
@@ -1549,7 +1550,7 @@ MLAB_DEV void combine_one(const mla_params &p, int tok, int h)
     float v[4];
 #pragma unroll
     for (int k = 0; k < 4; k++) v[k] = den > 0.f ? (FAST ? r[k] * mlab_rcp_fast(den) : mlab_div_rn(r[k], den)) : 0.f;
-    *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * tid) =
+    *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * col4) =
         make_uint2(mlab_f32x2_to_bf16x2(v[0], v[1]), mlab_f32x2_to_bf16x2(v[2], v[3]));
 }
 
@@ -1559,7 +1560,8 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
     MLAB_TR(unsigned long long tr0 = mlab_gtime();)
     mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
     MLAB_TR(unsigned long long tr1 = mlab_gtime();)
-    combine_one<FAST, AHEAD>(p, blockIdx.x / MLA_H, blockIdx.x % MLA_H);
+    const int C = p.combine_chunks > 1 ? p.combine_chunks : 1, pair = blockIdx.x / C; /* (row, head) */
+    combine_one<FAST, AHEAD>(p, pair / MLA_H, pair % MLA_H, blockIdx.x % C);
     MLAB_TR(if (threadIdx.x == 0 && p.trace) {
         unsigned long long *tb = p.trace + MLAB_TR_COMBINE + 4 * blockIdx.x;
         tb[0] = tr0; tb[1] = tr1; tb[2] = mlab_gtime(); tb[3] = 1;

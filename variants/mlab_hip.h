@@ -108,6 +108,7 @@ typedef cudaDeviceProp hipDeviceProp_t;
 #define hipDeviceAttributeClockRate cudaDevAttrClockRate
 #define hipDeviceAttributeMemoryClockRate cudaDevAttrMemoryClockRate
 #define hipDeviceAttributeL2CacheSize cudaDevAttrL2CacheSize
+#define hipDeviceAttributeMaxSharedMemoryPerMultiprocessor cudaDevAttrMaxSharedMemoryPerMultiprocessor
 typedef __nv_bfloat16 hip_bfloat16_t;
 #endif
 

@@ -209,15 +209,16 @@ extern "C" const char *mlab_gpu_build_knobs(void)
     static char buf[512]; /* the results file keeps 255 characters (results.h kernel_knobs) */
     if (!buf[0]) {
         const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT"),
-                   *c = getenv("MLAB_COMBINE"), *t = getenv("MLAB_TMAP"), *ps = getenv("MLAB_PERSIST");
+                   *c = getenv("MLAB_COMBINE"), *t = getenv("MLAB_TMAP"), *ps = getenv("MLAB_PERSIST"),
+                   *sp = getenv("MLAB_COMBINE_SPREAD");
         /* the wgmma decodes' shape (mla_wgmma.h): Q.K accumulators (the kernel
          * error depends on them a little, perf-notes v18), MXFP4 producer
          * warpgroups, items a producer thread loads at once */
         snprintf(buf, sizeof buf,
-                 "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d merge=%.16s combine=%.16s amax=%.16s fault=%.16s "
-                 "tmap_use=%.16s persist_use=%.16s",
+                 "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d merge=%.16s combine=%.16s spread=%.16s amax=%.16s "
+                 "fault=%.16s tmap_use=%.16s persist_use=%.16s",
                  build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, m ? m : "default", c ? c : "default",
-                 a ? a : "default", f ? f : "none", t ? t : "default", ps ? ps : "default");
+                 sp ? sp : "default", a ? a : "default", f ? f : "none", t ? t : "default", ps ? ps : "default");
     }
     return buf;
 }
@@ -738,6 +739,15 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     const char *c = getenv("MLAB_COMBINE");
     if (knob_refused("MLAB_COMBINE", c, {"plain", "ahead"}, why, whylen)) return MLAB_GPU_USAGE;
     p->combine = !c ? 0 : !strcmp(c, "plain") ? 1 : 2;
+    /* MLAB_COMBINE_SPREAD=on|off: a call of few rows merges each (row,
+     * head) in 2 or 4 blocks of its columns, at most two blocks an SM, so
+     * every SM reads a share of the partials (splits.h, mlab_combine_chunks;
+     * launch_common.h, combine_spread_smem); off: a block a (row, head) */
+    const char *sp = getenv("MLAB_COMBINE_SPREAD");
+    if (knob_refused("MLAB_COMBINE_SPREAD", sp, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
+    p->combine_chunks = (sp && !strcmp(sp, "off")) || (v->xcd_placed && p->xcd_count > 1) /* the placed one: never */
+                            ? 1
+                            : mlab_combine_chunks(g->total_q, g->sms, MLA_DV / 4 / MLAB_WARP);
     /* MLAB_TMAP=off: the a8w8 decode loads every tile by cp.async into its
      * swizzled layout, as where no tensor map could be encoded (the GPU
      * tests validate that path so); on (default): by tensor copies */
