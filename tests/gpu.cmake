@@ -79,18 +79,18 @@ mlab_gpu_validate(gpu_validate_combine_ahead16 "MLAB_COMBINE=ahead" --splits 16 
 mlab_gpu_validate(gpu_validate_combine_ahead33 "MLAB_COMBINE=ahead" --splits 33 ${_gd}/varlen.h5 ${_gd}/q3_many_tiles.h5)
 mlab_gpu_validate(gpu_validate_combine_plain8 "MLAB_COMBINE=plain" --splits 8 ${_gd}/varlen.h5 ${_gd}/q3_causal.h5)
 # the spread combine (MLAB_COMBINE_SPREAD; splits.h mlab_combine_chunks): a
-# call of few rows merges each (row, head) in 2 or 4 blocks of its columns.
-# one_item (1 row) and tiny_scales (4) spread on any GPU of 32+ SMs, q2_long
-# (6 rows) on 96+: validated with both instances that load ahead (16 and 33
-# splits) and the plain one, and spread off; and the spread ran (one_item's
-# merge named "....x2" or "....x4" on every row, none with it off)
-mlab_gpu_validate(gpu_validate_spread16 "" --splits 16 ${_gd}/one_item.h5 ${_gd}/q2_long.h5 ${_gd}/tiny_scales.h5)
-mlab_gpu_validate(gpu_validate_spread33 "MLAB_COMBINE=ahead" --splits 33 ${_gd}/one_item.h5 ${_gd}/q2_long.h5)
-mlab_gpu_validate(gpu_validate_spread_plain "MLAB_COMBINE=plain" --splits 8 ${_gd}/one_item.h5 ${_gd}/tiny_scales.h5)
-mlab_gpu_validate(gpu_validate_spread_off "MLAB_COMBINE_SPREAD=off" --splits 16 ${_gd}/one_item.h5 ${_gd}/q2_long.h5)
+# call of few rows and more than 16 splits merges each (row, head) in 2 or 4
+# blocks of its columns: one_item (1 row) and q2_long (6 rows) spread on any
+# GPU of 48+ SMs. Validated at 33 splits (the instance that loads 64 ahead),
+# at 20 with the plain combine, and spread off; and the spread ran
+# (one_item's merge at 32 splits named "....x2" or "....x4" on every row
+# but fp8_xcd's placed combine, which never spreads; none with it off)
+mlab_gpu_validate(gpu_validate_spread33 "" --splits 33 ${_gd}/one_item.h5 ${_gd}/q2_long.h5)
+mlab_gpu_validate(gpu_validate_spread_plain "MLAB_COMBINE=plain" --splits 20 ${_gd}/one_item.h5 ${_gd}/q2_long.h5)
+mlab_gpu_validate(gpu_validate_spread_off "MLAB_COMBINE_SPREAD=off" --splits 33 ${_gd}/one_item.h5 ${_gd}/q2_long.h5)
 foreach(_m on off)
   add_test(NAME gpu_spread_ran_${_m} COMMAND sh -c
-           "f=${CMAKE_BINARY_DIR}/spread_${_m}.h5; rm -f $f; MLAB_COMBINE_SPREAD=${_m} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --splits 8 ${_gd}/one_item.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; m=sorted(set(x['merge'] for x in r)); print(len(r),'rows, merges:',m); ok=r and all(('.x' in x['merge'])==('${_m}'=='on') and x['merge'].startswith('combine') for x in r); sys.exit(0 if ok else 1)\"")
+           "f=${CMAKE_BINARY_DIR}/spread_${_m}.h5; rm -f $f; MLAB_COMBINE_SPREAD=${_m} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --splits 32 ${_gd}/one_item.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; m=sorted(set(x['merge'] for x in r)); print(len(r),'rows, merges:',m); p=[x for x in r if not x['merge'].startswith('combine_xcd')]; ok=p and all(('.x' in x['merge'])==('${_m}'=='on') and x['merge'].startswith('combine') for x in p); sys.exit(0 if ok else 1)\"")
   set_tests_properties(gpu_spread_ran_${_m} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 endforeach()
 # the a8w8 decode without its tensor copies (MLAB_TMAP=off: every tile by
@@ -144,9 +144,11 @@ foreach(src ${MLAB_VARIANT_SOURCES})
     # merge_cluster: the merge fault in the cluster merge (skipped where it is
     # not built); merge: in the combine kernel the launcher picks (at 4
     # splits of varlen's few rows, the one that loads ahead); merge_plain: in
-    # the plain one; merge_spread: in the spread one (one_item, a row)
+    # the plain one; merge_spread: in the spread one (one_item, a row, 32
+    # splits)
     set(_env MLAB_FAULT=${fault})
     set(_case varlen)
+    set(_splits 4)
     if(fault STREQUAL "merge_cluster")
       set(_env "MLAB_FAULT=merge MLAB_MERGE=cluster")
     elseif(fault STREQUAL "merge_plain")
@@ -154,9 +156,10 @@ foreach(src ${MLAB_VARIANT_SOURCES})
     elseif(fault STREQUAL "merge_spread")
       set(_env "MLAB_FAULT=merge")
       set(_case one_item)
+      set(_splits 32)
     endif()
     add_test(NAME gpu_negative_control_${fault}_${_v} COMMAND sh -c
-             "out=$(${_env} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --splits 4 --variants ${_v} ${_gd}/${_case}.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; echo \"$out\" | grep -q ' skipped: ' && { echo \"$out\" | grep ' skipped: '; exit 77; }; [ $rc = 5 ] && { echo 'caught (exit 5)'; exit 0; }; echo \"not caught: exit $rc\"; exit 1")
+             "out=$(${_env} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --splits ${_splits} --variants ${_v} ${_gd}/${_case}.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; echo \"$out\" | grep -q ' skipped: ' && { echo \"$out\" | grep ' skipped: '; exit 77; }; [ $rc = 5 ] && { echo 'caught (exit 5)'; exit 0; }; echo \"not caught: exit $rc\"; exit 1")
     set_tests_properties(gpu_negative_control_${fault}_${_v} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
                          SKIP_RETURN_CODE 77)
   endforeach()

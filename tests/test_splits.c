@@ -48,21 +48,24 @@ int main(void)
         check(got == want, what);
     }
     check(!mlab_bf16_small_tiles(1000, 1000, 0), "no SM count: 64-row tiles");
-    /* the combine's chunks a (row, head): 4 at 4 rows on 132 SMs (256
-     * blocks, two an SM), 2 at 5..8 rows, 1 from 9 (288 blocks would be a
-     * second wave at two an SM); at most the caller's (64-lane waves: 2) */
+    /* the combine's chunks a (row, head): past 16 splits, 4 at up to 8
+     * rows on 132 SMs (512 blocks, four an SM), 2 at 9..16, 1 from 17; none
+     * at 16 splits or fewer (measured no faster there); at most the
+     * caller's (64-lane waves: 2) */
     {
-        const int rows[7] = {1, 4, 5, 8, 9, 32, 256}, want_c[7] = {4, 4, 2, 2, 1, 1, 1};
-        for (int i = 0; i < 7; i++) {
-            const int c = mlab_combine_chunks(rows[i], 132, 4);
-            snprintf(what, sizeof what, "%d rows on 132 SMs: the combine in %d chunks a (row, head), want %d",
+        const int rows[8] = {1, 4, 8, 9, 16, 17, 32, 256}, want_c[8] = {4, 4, 4, 2, 2, 1, 1, 1};
+        for (int i = 0; i < 8; i++) {
+            const int c = mlab_combine_chunks(rows[i], 32, 132, 4);
+            snprintf(what, sizeof what, "%d rows, 32 splits, 132 SMs: the combine in %d chunks a (row, head), want %d",
                      rows[i], c, want_c[i]);
             check(c == want_c[i], what);
         }
-        check(mlab_combine_chunks(4, 132, 2) == 2, "64-lane waves: at most 2 chunks");
-        check(mlab_combine_chunks(4, 132, 1) == 1, "chunks off: 1");
-        check(mlab_combine_chunks(1, 0, 4) == 1, "no SM count: 1 chunk");
-        check(mlab_combine_chunks(4, 256, 8) == 4, "never more than 4 chunks (a block of 32 lanes)");
+        check(mlab_combine_chunks(4, 16, 132, 4) == 1, "16 splits: 1 chunk");
+        check(mlab_combine_chunks(4, 17, 132, 4) == 4, "17 splits: 4 chunks");
+        check(mlab_combine_chunks(4, 64, 132, 2) == 2, "64-lane waves: at most 2 chunks");
+        check(mlab_combine_chunks(4, 64, 132, 1) == 1, "chunks off: 1");
+        check(mlab_combine_chunks(1, 64, 0, 4) == 1, "no SM count: 1 chunk");
+        check(mlab_combine_chunks(1, 64, 256, 8) == 4, "never more than 4 chunks (a block of 32 lanes)");
     }
     /* the ragged plan (mlab_plan_splits) */
     {

@@ -112,23 +112,24 @@ template <bool FAST> struct mla_combines_xcd {
                                                  mla_combine_xcd<FAST, MLA_MAX_SPLITS>};
 };
 
-/* A combine spread in chunks (mla_params.combine_chunks > 1, splits.h
- * mlab_combine_chunks) asks for this much dynamic shared memory, which it
- * does not use, so that at most MLAB_COMBINE_SPREAD_BPS of its blocks fit on
- * an SM: launched while the decode drains, its blocks would otherwise pile
- * onto the SMs the decode left free, and the point is every SM's share of
- * the merge's reads. 0 where the device's shared memory an SM is unknown. */
+/* A combine spread in chunks (mla_params.combine_chunks > 1) asks for this
+ * much dynamic shared memory, which it does not use, so that at most
+ * MLAB_COMBINE_SPREAD_BPS of its blocks fit on an SM: launched while the
+ * decode drains, its blocks would otherwise pile onto the few SMs the decode
+ * left free. At most 48 KB (no opt-in attribute needed: H200 46.7 KB); 0
+ * where the device's shared memory an SM is unknown. */
 static int combine_spread_smem(void)
 {
     static int bytes = -1;
     if (bytes < 0) {
-        int d = 0, per_sm = 0;
+        int d = 0, n = 0;
         bytes = hipGetDevice(&d) == hipSuccess &&
-                        hipDeviceGetAttribute(&per_sm, hipDeviceAttributeMaxSharedMemoryPerMultiprocessor, d) ==
+                        hipDeviceGetAttribute(&n, hipDeviceAttributeMaxSharedMemoryPerMultiprocessor, d) ==
                             hipSuccess &&
-                        per_sm > 0
-                    ? per_sm / (MLAB_COMBINE_SPREAD_BPS + 1) + 1
+                        n > 0
+                    ? n / (MLAB_COMBINE_SPREAD_BPS + 1) + 1
                     : 0;
+        if (bytes > 48 * 1024 - 1024) bytes = 48 * 1024 - 1024;
     }
     return bytes;
 }
@@ -146,12 +147,6 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
     if (!attr_set) {
         hipError_t e = hipFuncSetAttribute((const void *)dec, hipFuncAttributeMaxDynamicSharedMemorySize, smem);
         if (e != hipSuccess) return e;
-        /* the spread combine's unused dynamic shared memory (combine_spread_smem) */
-        for (const mla_combine_fn k : mla_combines<FAST>::plain)
-            if (combine_spread_smem() > 0 &&
-                (e = hipFuncSetAttribute((const void *)k, hipFuncAttributeMaxDynamicSharedMemorySize,
-                                         combine_spread_smem())) != hipSuccess)
-                return e;
 #if defined(MLAB_NV)
         /* every kernel of the sequence asks for the largest shared-memory
          * carve-out, so the SMs need no L1/shared reconfiguration between

@@ -16,7 +16,7 @@
 #define MLA_NBLK MLAB_MX_NBLK   /* MXFP4 blocks of 32 per row */
 #define MLA_MAX_SPLITS 64 /* the most KV splits a row (workspace size, combine weights) */
 #define MLA_COMBINE_AHEAD 16 /* the smaller instance of the combine that loads every partial ahead (and MLA_MAX_SPLITS) */
-#define MLAB_COMBINE_SPREAD_BPS 2 /* a spread combine's blocks an SM (splits.h mlab_combine_chunks) */
+#define MLAB_COMBINE_SPREAD_BPS 4 /* a spread combine's blocks an SM at most (splits.h mlab_combine_chunks) */
 #define MLA_INLINE_MERGE_MAX 16 /* up to this many splits the row's last block merges them */
 #define MLA_QSMALL_ROWS 4 /* up to this many query rows, each a8w8 block may take Q's amax itself */
 
@@ -99,8 +99,9 @@ typedef struct {
     const void *kv_tmap16;    /* NVIDIA sm_90 builds: the bf16 KV's tensor map (boxes of 64 rows
                                  x 128 bytes, 128-byte swizzle: bf16_wgmma's tiles), as kv_tmap */
     int combine_chunks;       /* the plain combine's blocks a (row, head): 1, 2 or 4, each
-                                 512 / chunks columns (a call of few rows spreads its merge
-                                 over every SM: launch_common.h, combine_spread); 0 reads as 1 */
+                                 512 / chunks columns, at most MLAB_COMBINE_SPREAD_BPS an SM
+                                 (a call of few rows and many splits: splits.h
+                                 mlab_combine_chunks; launch_common.h); 0 reads as 1 */
 } mla_params;
 
 /* -DWG_PERSIST=0: fp8_wgmma's decode a block a unit, as before it looped

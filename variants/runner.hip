@@ -739,15 +739,15 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     const char *c = getenv("MLAB_COMBINE");
     if (knob_refused("MLAB_COMBINE", c, {"plain", "ahead"}, why, whylen)) return MLAB_GPU_USAGE;
     p->combine = !c ? 0 : !strcmp(c, "plain") ? 1 : 2;
-    /* MLAB_COMBINE_SPREAD=on|off: a call of few rows merges each (row,
-     * head) in 2 or 4 blocks of its columns, at most two blocks an SM, so
-     * every SM reads a share of the partials (splits.h, mlab_combine_chunks;
+    /* MLAB_COMBINE_SPREAD=on|off: a call of few rows and more than 16
+     * splits merges each (row, head) in 2 or 4 blocks of its columns, at most
+     * MLAB_COMBINE_SPREAD_BPS an SM (splits.h, mlab_combine_chunks;
      * launch_common.h, combine_spread_smem); off: a block a (row, head) */
     const char *sp = getenv("MLAB_COMBINE_SPREAD");
     if (knob_refused("MLAB_COMBINE_SPREAD", sp, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
     p->combine_chunks = (sp && !strcmp(sp, "off")) || (v->xcd_placed && p->xcd_count > 1) /* the placed one: never */
                             ? 1
-                            : mlab_combine_chunks(g->total_q, g->sms, MLA_DV / 4 / MLAB_WARP);
+                            : mlab_combine_chunks(g->total_q, p->splits, g->sms, MLA_DV / 4 / MLAB_WARP);
     /* MLAB_TMAP=off: the a8w8 decode loads every tile by cp.async into its
      * swizzled layout, as where no tensor map could be encoded (the GPU
      * tests validate that path so); on (default): by tensor copies */

@@ -125,9 +125,9 @@ int mlab_bf16_small_tiles(int W, int T, int sms)
     return sms > 0 && (long)W * T >= (long)MLAB_BF16_T32_TILES * sms;
 }
 
-int mlab_combine_chunks(int W, int sms, int max_c)
+int mlab_combine_chunks(int W, int S, int sms, int max_c)
 {
     int c = 1;
-    while (2 * c <= max_c && 2 * c <= 4 && (long)2 * c * W * 16 <= (long)MLAB_COMBINE_SPREAD_BPS * sms) c *= 2;
+    while (S > MLA_COMBINE_AHEAD && 2 * c <= max_c && 2 * c <= 4 && (long)2 * c * W * 16 <= (long)MLAB_COMBINE_SPREAD_BPS * sms) c *= 2;
     return c;
 }

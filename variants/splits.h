@@ -57,14 +57,15 @@ int mlab_plan_table_max(int W, int xcds);
 #define MLAB_BF16_T32_TILES 16
 int mlab_bf16_small_tiles(int W, int T, int sms);
 
-/* The combine's blocks a (row, head) (mla_params.combine_chunks): each
- * block merges 512 / C columns, so a call of few rows (W x 16 (row, head)
- * pairs, fewer than the SMs) spreads its merge over every SM instead of
- * reading all of a pair's partials through one (an SM takes its share of a
- * merge at ~16 KB a microsecond: perf-notes v21). The largest C of 1, 2, 4,
+/* The combine's blocks a (row, head) (mla_params.combine_chunks): a call
+ * of few rows (W) and more than 16 splits S merges each (row, head) in C
+ * blocks of 512 / C columns, at most MLAB_COMBINE_SPREAD_BPS (mla_params.h)
+ * of them an SM (launch_common.h), so the merge is spread over the SMs as
+ * the decode leaves them instead of piling onto the few it left free (H200,
+ * 4 x 8192 at 32 splits: the one-block-an-SM decodes 2-5% faster; at 16
+ * splits, 4 x 1024, no faster: perf-notes v21). C is the largest of 1, 2, 4,
  * at most max_c (a block keeps a whole warp: 4 with 32 lanes, 2 with 64),
- * with C x W x 16 <= MLAB_COMBINE_SPREAD_BPS (mla_params.h) x sms: one wave
- * at that many blocks an SM, which the launch holds it to (launch_common.h). */
-int mlab_combine_chunks(int W, int sms, int max_c);
+ * with C x W x 16 <= MLAB_COMBINE_SPREAD_BPS x sms (one wave); 1 for S <= 16. */
+int mlab_combine_chunks(int W, int S, int sms, int max_c);
 
 #endif
