@@ -25,6 +25,9 @@
  * written 16 bytes a thread (4x1024 -4.6..-5.5%, 4x8192 -2.5..-3.3%).
  * Tried and dropped: fp8_wgmma's persistent unit loop (256x1024 -0.1..-0.4%,
  * 32x1024 +5.6%).
+ * v21 (unchanged kernel; papers/reports/h200-2026-12-02o, -02p): the
+ * combine spread past 16 splits, 4x8192 -2.0..-2.3% (25.3 -> 24.8 us); the
+ * v21 suite: geomean 63.5 us, 1.37x.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

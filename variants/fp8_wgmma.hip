@@ -82,6 +82,10 @@
  * (-3.7..-5.7%). Two tiles in flight an SM stream at 98.6% of the best rate
  * a bulk-copy probe reaches, so bytes in flight do not bound it. The v20
  * suite: geomean 42.8 us, 1.50x (fp8_exp2rcp 41.6, 1.46x).
+ * v21 (unchanged kernel; papers/reports/h200-2026-12-02n, -02o, -02p): the
+ * combine spread over the SMs past 16 splits (4 blocks a (row, head)):
+ * 4x8192 -4.7..-4.9% (20.0 -> 19.0 us), so the split rule's 32 is now
+ * within ~1.5% of 16 there. The v21 suite: geomean 43.0 us, 1.50x.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -48,6 +48,9 @@
  * 4x1024 -0.8..-1.3% but the other calls +0.2..+2.0%, so not taken. The
  * v20 suite: geomean 40.4 us, 2.09x; 256x8192 302 us against the fp8
  * variants' 316-332.
+ * v21 (unchanged kernel; papers/reports/h200-2026-12-02o, -02p): the
+ * combine spread past 16 splits, 4x8192 -1.6%; the v21 suite: geomean
+ * 40.3 us, 2.09x; 256x8192 300 us against the fp8 variants' 315-325.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
