@@ -116,8 +116,9 @@ template <bool FAST> struct mla_combines_xcd {
  * much dynamic shared memory, which it does not use, so that at most
  * MLAB_COMBINE_SPREAD_BPS of its blocks fit on an SM: launched while the
  * decode drains, its blocks would otherwise pile onto the few SMs the decode
- * left free. At most 48 KB (no opt-in attribute needed: H200 46.7 KB); 0
- * where the device's shared memory an SM is unknown. */
+ * left free. Under 48 KB, where no opt-in attribute is needed (H200: 46.7 KB;
+ * a 76 KB form with the attribute failed to launch one variant's combine,
+ * perf-notes v21); 0 where the device's shared memory an SM is unknown. */
 static int combine_spread_smem(void)
 {
     static int bytes = -1;

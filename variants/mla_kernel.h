@@ -1473,10 +1473,11 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 }
 
 /* out[tok, h, :] = sum_s 2^(lse_s - max) O_s / sum_s 2^(lse_s - max); zeros if no rows.
- * One block a (token, head), or a chunk of its columns (chunk of chunks =
- * MLA_DV / 4 / blockDim.x), MLA_DV / 4 / chunks threads: the first warp
- * turns the splits' log-sum-exps into weights in shared memory, then each
- * thread owns 4 output columns and issues its splits' loads back to back
+ * One block a (token, head) of MLA_DV / 4 threads, or, spread
+ * (mla_params.combine_chunks = C > 1), C blocks of MLA_DV / 4 / C threads,
+ * the chunk-th taking the chunk-th C-th of the columns: the first warp turns
+ * the splits' log-sum-exps into weights in shared memory, then each thread
+ * owns 4 output columns and issues its splits' loads back to back
  * (independent, unrolled), so the block waits about one memory latency,
  * not one per split (0f09366's). AHEAD > 0 (at most AHEAD splits, a grid of one wave:
  * launch_common.h, combine_ahead): every split's partial is loaded before
