@@ -185,7 +185,11 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
         dec<<<grid, block, smem, s>>>(*p);
         e = hipGetLastError();
     }
-    const char *merged = p->splits <= 1 ? "none" : p->merge_cluster ? "cluster" : p->merge_inline ? "inline" : NULL;
+    const char *merged = p->splits <= 1           ? "none"
+                         : p->merge_cluster == 2 ? "push"
+                         : p->merge_cluster      ? "cluster"
+                         : p->merge_inline       ? "inline"
+                                                 : NULL;
     if (e == hipSuccess && p->splits > 1 && !p->merge_inline && !p->merge_cluster) {
         const int inst = combine_ahead<FAST>(p); /* the kernel launched and the name recorded */
         const int C = p->combine_chunks > 1 ? p->combine_chunks : 1; /* spread: C blocks a (row, head) */

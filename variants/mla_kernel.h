@@ -799,6 +799,84 @@ MLAB_DEV void cluster_merge(const mla_params &p, int tok, const acc16 (&o)[MLA_D
     MLAB_TR(if (tid == 0 && tc) { tc[2] = mlab_gtime(); tc[3] = 2; })
     mlab_cluster_sync(); /* no block leaves while a peer may still read its shared memory */
 }
+
+/* ---- the push merge (MLAB_MERGE=push: -DMLAB_ONE_LAUNCH, NVIDIA sm_90+) ---
+ * cluster_merge's data flow turned round (an experiment, perf-notes v21):
+ * once every block of the row's cluster has ended its tiles (a cluster
+ * barrier: their stage buffers are free), each block sends its unnormalized
+ * O of head h, and that head's m and l, into the stage buffers of block
+ * h % S, the head's owner, by st.async stores whose bytes complete on the
+ * owner's mbarrier (initialized at the kernel's start with the bytes it
+ * will receive: every sender's O, m and l of its 16 / S heads); the owner
+ * waits on it, merges its heads as cluster_merge does and writes them. No
+ * remote loads; a second cluster barrier before leaving (each block arrives
+ * once it has all its bytes, so no block leaves with a store to a peer in
+ * flight). S divides 16 (runner.hip). */
+#define MLAB_PUSH_SLICE (MLA_DV + 4) /* floats a (sender, head) slice: O, then m, l and 2 unused */
+#define MLAB_PUSH_BYTES (MLA_H * (MLA_DV + 2) * 4) /* what an owner receives: S x 16 / S slices */
+template <typename C, bool FAST>
+MLAB_DEV void cluster_push(const mla_params &p, int tok, const acc16 (&o)[MLA_DV / MLA_NW / 16], uint8_t *smem,
+                           const float *sM, const float *sL, uint64_t *bar)
+{
+    constexpr bool F8T = C::F8T;
+    constexpr int OT = MLA_DV / MLA_NW / 16;
+    static_assert(C::DIRECT || C::NSTAGE * C::STAGE >= MLA_H * MLAB_PUSH_SLICE * 4,
+                  "cluster_push: the slices must fit in the stage buffers");
+    float *recv = (float *)(smem + C::OFF_STAGE);
+    const int tid = threadIdx.x, warp = tid / MLAB_WARP, S = p.splits, NOWN = MLA_H / S;
+    const unsigned rank = mlab_cluster_rank();
+    mlab_cluster_arrive(); /* this block's tiles are done: its stage buffers may be written */
+    mlab_cluster_wait();   /* and every peer's */
+    constexpr int RUN = F8T ? MLAB_RUN_FP8 : MLAB_RUN_BF16;
+    static_assert(RUN == 4 || RUN == 2, "cluster_push: runs of 2 or 4 columns");
+#pragma unroll
+    for (int q = 0; q < OT; q++)
+#pragma unroll
+        for (int r = 0; r < MLAB_ACC_N / RUN; r++) {
+            const int e0 = run_elem(F8T, r, 0), h = acc_row(e0), owner = h % S;
+            const int col = acc_out_col<F8T>(warp, q, e0);
+            const uint32_t a = mlab_cluster_map(recv + ((int)rank * NOWN + h / S) * MLAB_PUSH_SLICE + col, owner);
+            const uint32_t b = mlab_cluster_map(bar, owner);
+            if (RUN == 4)
+                mlab_cluster_st_async_f32x4(a, make_float4(o[q].c[run_elem(F8T, r, 0)], o[q].c[run_elem(F8T, r, 1 % RUN)],
+                                                           o[q].c[run_elem(F8T, r, 2 % RUN)],
+                                                           o[q].c[run_elem(F8T, r, 3 % RUN)]),
+                                            b);
+            else
+                mlab_cluster_st_async_f32x2(a, o[q].c[run_elem(F8T, r, 0)], o[q].c[run_elem(F8T, r, 1 % RUN)], b);
+        }
+    if (tid < MLA_H) {
+        const int h = tid, owner = h % S;
+        mlab_cluster_st_async_f32x2(
+            mlab_cluster_map(recv + ((int)rank * NOWN + h / S) * MLAB_PUSH_SLICE + MLA_DV, owner), sM[h], sL[h],
+            mlab_cluster_map(bar, owner));
+    }
+    mlab_bulk_wait(bar, 0); /* this block's heads: every sender's slices have landed */
+    /* out = sum_s w_s O_s / sum_s w_s l_s, w_s = e^(m_s - max m) (2^ for FAST);
+     * the negative control (fault 2) leaves the last split out */
+    const float vs = C::FMT == KV_FP8 ? p.kv_scale : 1.f; /* fp8: O is in units of kv_scale */
+    const int SU = S - (p.fault == 2 ? 1 : 0);
+    for (int g = tid; g < NOWN * (MLA_DV / 4); g += MLA_NT) {
+        const int j = g / (MLA_DV / 4), c = 4 * (g % (MLA_DV / 4)), h = (int)rank + j * S;
+        float M = -INFINITY;
+        for (int s = 0; s < SU; s++) M = fmaxf(M, recv[(s * NOWN + j) * MLAB_PUSH_SLICE + MLA_DV]);
+        float L = 0.f, acc[4] = {0.f, 0.f, 0.f, 0.f};
+        for (int s = 0; s < SU; s++) {
+            const float *sl = recv + (s * NOWN + j) * MLAB_PUSH_SLICE;
+            const float m = sl[MLA_DV], w = M == -INFINITY || m == -INFINITY ? 0.f : mla_exp(m - M, FAST);
+            L += w * sl[MLA_DV + 1];
+            const float4 v = *(const float4 *)(sl + c);
+            acc[0] += w * v.x; acc[1] += w * v.y; acc[2] += w * v.z; acc[3] += w * v.w;
+        }
+        const float rL = (L > 0.f ? (FAST ? mlab_rcp_fast(L) : mlab_rcp_rn(L)) : 0.f) * vs;
+        uint32_t bits[2] = {0, 0};
+#pragma unroll
+        for (int k = 0; k < 4; k++) bits[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(acc[k] * rL) << (16 * (k & 1));
+        *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + c) = make_uint2(bits[0], bits[1]);
+    }
+    mlab_cluster_arrive(); /* this block has all its bytes */
+    mlab_cluster_wait();   /* and every peer: no store to a peer is still in flight */
+}
 #endif
 
 /* ---- Q into shared memory (mla_decode), every format but a8w8 -------------
@@ -1297,6 +1375,17 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
         sM[tid] = -INFINITY;
         sL[tid] = 0.f;
     }
+#if MLAB_HAVE_CLUSTER && defined(__CUDA_ARCH__)
+    /* the push merge: this block's mbarrier (in sX, which only the inline
+     * merge uses), expecting what its peers will send; ordered before their
+     * sends by cluster_push's first cluster barrier */
+    static_assert((C::OFF_ROW + 48 * 4) % 8 == 0, "mla_decode: the push merge's mbarrier must be 8-byte aligned");
+    if (p.merge_cluster == 2 && tid == 0) {
+        mlab_bulk_bar_init((uint64_t *)sX);
+        mlab_bulk_expect((uint64_t *)sX, MLAB_PUSH_BYTES);
+        mlab_bulk_init_fence();
+    }
+#endif
     if (C::FMT == KV_MX8) /* e4m3_tile's table (read after the first tile's barrier) */
         for (int e = tid; e < 256; e += MLA_NT) ((uint2 *)(smem + C::OFF_LUT))[e] = e4m3_magnitudes((uint32_t)e);
 
@@ -1458,7 +1547,10 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     mlab_grid_dep_trigger(); /* the combine may start launching */
 #if MLAB_HAVE_CLUSTER && defined(__CUDA_ARCH__)
     if (p.merge_cluster) { /* the row's split blocks are a cluster: merge through their shared memory */
-        cluster_merge<C, FAST>(p, tok, o, smem, sM, sL, sS);
+        if (p.merge_cluster == 2)
+            cluster_push<C, FAST>(p, tok, o, smem, sM, sL, (uint64_t *)sX);
+        else
+            cluster_merge<C, FAST>(p, tok, o, smem, sM, sL, sS);
         MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, t1 - t0);)
         return;
     }

@@ -682,17 +682,20 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
      * blocks are placed by XCD (xcd_placed), 2..MLAB_CLUSTER_MAX splits; elsewhere the
      * combine kernel) */
     p->merge_cluster = 0;
-    if (m && !strcmp(m, "cluster")) {
+    if (m && (!strcmp(m, "cluster") || !strcmp(m, "push"))) {
 #if MLAB_HAVE_CLUSTER
         p->merge_cluster = g->cluster_ok && !v->combine_only && !v->xcd_placed &&
                            splits >= 2 && splits <= MLAB_CLUSTER_MAX;
+        /* push (an experiment, mla_kernel.h cluster_push): where the splits
+         * divide the 16 heads; the pull merge elsewhere, named so */
+        if (p->merge_cluster && !strcmp(m, "push") && MLA_H % splits == 0) p->merge_cluster = 2;
 #else
-        snprintf(why, whylen, "MLAB_MERGE=cluster needs a build with -DMLAB_ONE_LAUNCH=ON for NVIDIA sm_90+");
+        snprintf(why, whylen, "MLAB_MERGE=cluster and push need a build with -DMLAB_ONE_LAUNCH=ON for NVIDIA sm_90+");
         return MLAB_GPU_NODEV;
 #endif
     }
     if (knob_refused("MLAB_AMAX", a, {"pass", "inline"}, why, whylen) ||
-        knob_refused("MLAB_MERGE", m, {"combine", "cluster", "inline"}, why, whylen))
+        knob_refused("MLAB_MERGE", m, {"combine", "cluster", "push", "inline"}, why, whylen))
         return MLAB_GPU_USAGE;
     /* MLAB_PLAN=on|off: a ragged batch (rows of different lengths) runs the
      * split plan (splits.h, mlab_plan_splits: each row split so every block

@@ -79,6 +79,24 @@ MLAB_DEV float4 mlab_cluster_ld_f32x4(uint32_t addr)
                  : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(addr));
     return v;
 }
+/* the cluster barrier in two halves (the push merge, mla_kernel.h
+ * cluster_push): arrive (release: this thread's shared-memory writes
+ * before it) now, wait (acquire) later, other work between */
+MLAB_DEV void mlab_cluster_arrive(void) { asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory"); }
+MLAB_DEV void mlab_cluster_wait(void) { asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory"); }
+/* a store into a peer's shared memory (addr from mlab_cluster_map) that
+ * counts its bytes on the peer's mbarrier (bar, mapped the same way): the
+ * peer's wait on that mbarrier sees the data (st.async, complete_tx) */
+MLAB_DEV void mlab_cluster_st_async_f32x4(uint32_t addr, float4 v, uint32_t bar)
+{
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.f32 [%0], {%1, %2, %3, %4}, [%5];"
+                 ::"r"(addr), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w), "r"(bar) : "memory");
+}
+MLAB_DEV void mlab_cluster_st_async_f32x2(uint32_t addr, float a, float b, uint32_t bar)
+{
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%0], {%1, %2}, [%3];"
+                 ::"r"(addr), "f"(a), "f"(b), "r"(bar) : "memory");
+}
 #endif
 
 #endif
