@@ -811,7 +811,11 @@ MLAB_DEV void cluster_merge(const mla_params &p, int tok, const acc16 (&o)[MLA_D
  * waits on it, merges its heads as cluster_merge does and writes them. No
  * remote loads; a second cluster barrier before leaving (each block arrives
  * once it has all its bytes, so no block leaves with a store to a peer in
- * flight). S divides 16 (runner.hip). */
+ * flight). S divides 16 (runner.hip). Measured on the H200 (perf-notes v21,
+ * papers/reports/h200-2026-12-02q): correct (validated at 2, 4, 8, 16
+ * splits; its negative control caught), 0.0-0.4 us faster than the pull
+ * merge but still 1.1-1.7 us slower than the combine kernel at 4 x 1024: what
+ * a cluster costs is not its merge's loads. */
 #define MLAB_PUSH_SLICE (MLA_DV + 4) /* floats a (sender, head) slice: O, then m, l and 2 unused */
 #define MLAB_PUSH_BYTES (MLA_H * (MLA_DV + 2) * 4) /* what an owner receives: S x 16 / S slices */
 template <typename C, bool FAST>

@@ -1,6 +1,7 @@
 /* arch/nv_cluster.h: NVIDIA Hopper (sm_90+) thread-block clusters, the vendor
- * layer of the decode's cluster merge (mla_kernel.h, cluster_merge). Every
- * instruction it needs is here, as inline PTX.
+ * layer of the decode's cluster merges (mla_kernel.h, cluster_merge, which
+ * pulls its peers' results, and cluster_push, whose blocks send theirs).
+ * Every instruction they need is here, as inline PTX.
  *
  * A cluster is a group of blocks the GPU runs at the same time on one GPC;
  * each block can read the others' shared memory ("distributed shared
