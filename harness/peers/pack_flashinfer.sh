@@ -21,7 +21,8 @@
 #   python3 -m pip install -q --no-index --no-deps --find-links OUT/wheels \
 #       --target /tmp/site apache-tvm-ffi
 #   export PYTHONPATH=/tmp/site
-# Needs: a Python with torch (the PyPI build; it imports without a GPU),
+# Needs: a Python with torch and numpy (the PyPI builds; torch imports without
+# a GPU; FlashInfer's import needs numpy),
 # pip, nvcc (CUDA >= 12.3) on PATH or in /usr/local/cuda, xz.
 # Usage: harness/peers/pack_flashinfer.sh [OUT]   (default .peers)
 # Env: FLASHINFER_VERSION (0.7.2), ARCH (9.0a), PYVERS ("3.10 3.11 3.12 3.13"),
@@ -37,6 +38,7 @@ OUT=$(mkdir -p "${1:-.peers}" && cd "${1:-.peers}" && pwd)
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 command -v nvcc >/dev/null || { echo "pack_flashinfer: nvcc not found" >&2; exit 1; }
 "$PY" -c 'import torch' 2>/dev/null || { echo "pack_flashinfer: $PY has no torch" >&2; exit 1; }
+"$PY" -c 'import numpy' 2>/dev/null || { echo "pack_flashinfer: $PY has no numpy (FlashInfer imports it)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # what `import flashinfer` needs besides torch, numpy, jinja2, filelock (torch's own)
