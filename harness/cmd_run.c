@@ -361,15 +361,19 @@ int mlab_cmd_run(int argc, char **argv)
                 rc = mlab_gpu_select_empty(g, why, sizeof why);
             if (!rc)
                 rc = mlab_run_gpu_cold_median(g, &o.timing, &res.env.empty_kernel_us, why, sizeof why);
+            if (!rc)
+                rc = mlab_gpu_select_empty_pair(g, why, sizeof why);
+            if (!rc)
+                rc = mlab_run_gpu_cold_median(g, &o.timing, &res.env.empty_pair_us, why, sizeof why);
             if (rc) {
                 fprintf(stderr, "mlabench run: %s\n", why);
                 goto out_results;
             }
             printf("GPU %d: %s (%s, %d CUs/SMs, %s, driver %s); copy bandwidth %.0f GB/s, "
-                   "read %.0f GB/s, empty kernel %.2f us cold\n",
+                   "read %.0f GB/s, empty kernel %.2f us cold (%.2f with a second launched as a combine)\n",
                    res.env.gpu_index, res.env.gpu_name, res.env.gpu_arch, res.env.gpu_cu_count,
                    res.env.runtime_version, res.env.driver_version, copy_bw, res.env.read_bw_gbs,
-                   res.env.empty_kernel_us);
+                   res.env.empty_kernel_us, res.env.empty_pair_us);
         }
     }
     for (size_t j = 0; j < npick; j++) {

@@ -79,6 +79,10 @@ int mlab_gpu_select(mlab_gpu *g, int variant_id, int splits, mlab_launch_info *l
 int mlab_gpu_select_read(mlab_gpu *g, double bytes, char *why, size_t whylen);
 /* an empty kernel: the fixed cost of one launch */
 int mlab_gpu_select_empty(mlab_gpu *g, char *why, size_t whylen);
+/* two empty kernels, the second launched as a call launches its combine (a
+ * programmatic dependent of the first on NVIDIA sm_90+): what a second
+ * launch adds to a call */
+int mlab_gpu_select_empty_pair(mlab_gpu *g, char *why, size_t whylen);
 
 int mlab_gpu_warm(mlab_gpu *g, char *why, size_t whylen);
 /* flush every cache outside the timed region, then one call between events */

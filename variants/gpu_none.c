@@ -57,6 +57,7 @@ int mlab_gpu_select_read(mlab_gpu *g, double bytes, char *why, size_t whylen)
 }
 
 int mlab_gpu_select_empty(mlab_gpu *g, char *why, size_t whylen) { return none(why, whylen); }
+int mlab_gpu_select_empty_pair(mlab_gpu *g, char *why, size_t whylen) { return none(why, whylen); }
 int mlab_gpu_warm(mlab_gpu *g, char *why, size_t whylen) { return none(why, whylen); }
 
 int mlab_gpu_cold(mlab_gpu *g, double *us, char *why, size_t whylen)
