@@ -33,6 +33,10 @@
  * 8 cases (geomean 41.5 us, 1.46x); ragged batches by the host-planned split
  * (-zj, -61% geomean): 26.8, 66.1, 20.3 us on ragged_b64, ragged_mix64,
  * ragged_1long32 (-zl) (FlashInfer fp8 104, 333, 90.6).
+ * v21 (unchanged kernel; papers/reports/h200-2026-12-02o, -02p): the
+ * combine spread past 16 splits is the one change slower here, 4x8192
+ * +0.7..+2.1% (two blocks an SM leave the combine free SMs); the v21 suite:
+ * geomean 41.8 us, 1.46x the read limit, 4x1024 10.98 us.
  */
 #include "launch_common.h"
 #include "variants.h"
