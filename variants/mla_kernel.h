@@ -709,6 +709,25 @@ MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *re
 }
 
 #if MLAB_HAVE_CLUSTER && defined(__CUDA_ARCH__)
+/* the columns of O a thread holds come in runs of O_RUN consecutive ones
+ * (mla_mma.h run_elem): f(h, col, v) for each run, v its values (v.x, v.y
+ * for runs of 2), in fp32 as accumulated (the cluster merges' O) */
+template <bool F8T> constexpr int O_RUN = F8T ? MLAB_RUN_FP8 : MLAB_RUN_BF16;
+template <bool F8T, int OT, typename F> MLAB_DEV void for_each_o_run(const acc16 (&o)[OT], int warp, F f)
+{
+    constexpr int RUN = O_RUN<F8T>;
+    static_assert(RUN == 4 || RUN == 2, "for_each_o_run: runs of 2 or 4 columns");
+#pragma unroll
+    for (int q = 0; q < OT; q++)
+#pragma unroll
+        for (int r = 0; r < MLAB_ACC_N / RUN; r++) {
+            const int e0 = run_elem(F8T, r, 0);
+            f(acc_row(e0), acc_out_col<F8T>(warp, q, e0),
+              make_float4(o[q].c[e0], o[q].c[run_elem(F8T, r, 1 % RUN)], o[q].c[run_elem(F8T, r, 2 % RUN)],
+                          o[q].c[run_elem(F8T, r, 3 % RUN)]));
+        }
+}
+
 /* ---- the cluster merge (-DMLAB_ONE_LAUNCH, NVIDIA sm_90+: arch/nv_cluster.h) -
  * A query row's split blocks are one thread-block cluster (rank = split;
  * launch_common.h launches the grid so); at the end of its tiles each block
@@ -728,27 +747,20 @@ MLAB_DEV void cluster_merge(const mla_params &p, int tok, const acc16 (&o)[MLA_D
                             const float *sM, const float *sL, float *sW)
 {
     constexpr bool F8T = C::F8T;
-    constexpr int OCOLS = MLA_DV / MLA_NW, OT = OCOLS / 16, LDO = MLA_DV + 4;
+    constexpr int LDO = MLA_DV + 4;
     static_assert(C::DIRECT || C::NSTAGE * C::STAGE >= 16 * LDO * 4,
                   "cluster_merge: O must fit in the stage buffers");
     static_assert(MLA_NT == MLA_H * MLAB_CLUSTER_MAX, "cluster_merge: one thread a (head, split)");
     float *sO = (float *)(smem + C::OFF_STAGE); /* the stages are free: every copy has landed */
     const int tid = threadIdx.x, warp = tid / MLAB_WARP, S = p.splits;
     MLAB_TR(unsigned long long *tc = p.trace ? p.trace + MLAB_TR_COMBINE + 4 * blockIdx.x : nullptr;)
-    constexpr int RUN = F8T ? MLAB_RUN_FP8 : MLAB_RUN_BF16;
-#pragma unroll
-    for (int q = 0; q < OT; q++)
-#pragma unroll
-        for (int r = 0; r < MLAB_ACC_N / RUN; r++) {
-            const int e0 = run_elem(F8T, r, 0), h = acc_row(e0);
-            const int col = acc_out_col<F8T>(warp, q, e0);
-            float *d = sO + h * LDO + col;
-            if (RUN == 4)
-                *(float4 *)d = make_float4(o[q].c[run_elem(F8T, r, 0)], o[q].c[run_elem(F8T, r, 1 % RUN)],
-                                           o[q].c[run_elem(F8T, r, 2 % RUN)], o[q].c[run_elem(F8T, r, 3 % RUN)]);
-            else
-                *(float2 *)d = make_float2(o[q].c[run_elem(F8T, r, 0)], o[q].c[run_elem(F8T, r, 1 % RUN)]);
-        }
+    for_each_o_run<F8T>(o, warp, [&](int h, int col, float4 v) {
+        float *d = sO + h * LDO + col;
+        if (O_RUN<F8T> == 4)
+            *(float4 *)d = v;
+        else
+            *(float2 *)d = make_float2(v.x, v.y);
+    });
     mlab_cluster_sync(); /* every block's O, m, l written (release) and visible (acquire) */
     MLAB_TR(if (tid == 0 && tc) tc[0] = mlab_gtime();)
     /* the weights w_s / sum_s w_s l_s: thread (h, s) = (tid / 16, tid % 16)
@@ -823,7 +835,6 @@ MLAB_DEV void cluster_push(const mla_params &p, int tok, const acc16 (&o)[MLA_DV
                            const float *sM, const float *sL, uint64_t *bar)
 {
     constexpr bool F8T = C::F8T;
-    constexpr int OT = MLA_DV / MLA_NW / 16;
     static_assert(C::DIRECT || C::NSTAGE * C::STAGE >= MLA_H * MLAB_PUSH_SLICE * 4,
                   "cluster_push: the slices must fit in the stage buffers");
     float *recv = (float *)(smem + C::OFF_STAGE);
@@ -831,24 +842,15 @@ MLAB_DEV void cluster_push(const mla_params &p, int tok, const acc16 (&o)[MLA_DV
     const unsigned rank = mlab_cluster_rank();
     mlab_cluster_arrive(); /* this block's tiles are done: its stage buffers may be written */
     mlab_cluster_wait();   /* and every peer's */
-    constexpr int RUN = F8T ? MLAB_RUN_FP8 : MLAB_RUN_BF16;
-    static_assert(RUN == 4 || RUN == 2, "cluster_push: runs of 2 or 4 columns");
-#pragma unroll
-    for (int q = 0; q < OT; q++)
-#pragma unroll
-        for (int r = 0; r < MLAB_ACC_N / RUN; r++) {
-            const int e0 = run_elem(F8T, r, 0), h = acc_row(e0), owner = h % S;
-            const int col = acc_out_col<F8T>(warp, q, e0);
-            const uint32_t a = mlab_cluster_map(recv + ((int)rank * NOWN + h / S) * MLAB_PUSH_SLICE + col, owner);
-            const uint32_t b = mlab_cluster_map(bar, owner);
-            if (RUN == 4)
-                mlab_cluster_st_async_f32x4(a, make_float4(o[q].c[run_elem(F8T, r, 0)], o[q].c[run_elem(F8T, r, 1 % RUN)],
-                                                           o[q].c[run_elem(F8T, r, 2 % RUN)],
-                                                           o[q].c[run_elem(F8T, r, 3 % RUN)]),
-                                            b);
-            else
-                mlab_cluster_st_async_f32x2(a, o[q].c[run_elem(F8T, r, 0)], o[q].c[run_elem(F8T, r, 1 % RUN)], b);
-        }
+    for_each_o_run<F8T>(o, warp, [&](int h, int col, float4 v) {
+        const int owner = h % S;
+        const uint32_t a = mlab_cluster_map(recv + ((int)rank * NOWN + h / S) * MLAB_PUSH_SLICE + col, owner);
+        const uint32_t b = mlab_cluster_map(bar, owner);
+        if (O_RUN<F8T> == 4)
+            mlab_cluster_st_async_f32x4(a, v, b);
+        else
+            mlab_cluster_st_async_f32x2(a, v.x, v.y, b);
+    });
     if (tid < MLA_H) {
         const int h = tid, owner = h % S;
         mlab_cluster_st_async_f32x2(
