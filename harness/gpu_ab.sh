@@ -35,7 +35,10 @@
 # new or the base build (e.g. "-DCMAKE_CUDA_FLAGS=-DMLAB_NO_BULK"; split on
 # spaces); MLAB_AB_NEW_CUDA_FLAGS, MLAB_AB_BASE_CUDA_FLAGS,
 # MLAB_AB_ALT_CUDA_FLAGS: the build's CMAKE_CUDA_FLAGS as one argument, spaces
-# kept (e.g. "-DWG_NSTAGE=5 -DWG_PERSIST=0"); MLAB_AB_CASES_GLOB: the cases
+# kept (e.g. "-DWG_NSTAGE=5 -DWG_PERSIST=0"); MLAB_AB_NEW_ENV, MLAB_AB_BASE_ENV,
+# MLAB_AB_ALT_ENV: NAME=VALUE words set for that side's runs only (e.g.
+# "MLAB_TMAP=off": a run-time knob measured against its default, the same
+# build on both sides with COMMIT "worktree"); MLAB_AB_CASES_GLOB: the cases
 # to run (default "*.h5", e.g. "b4_kv*.h5"); MLAB_AB_WORK: where the logs and the recorded cases go
 # (default $TMPDIR/mlab-ab-work, outside $OUT: the cases weigh GBs; the logs
 # are packed into $OUT/ab_logs.tar.gz). For runs
@@ -52,6 +55,9 @@ verb=${1:-}; commit=${2:-}
 shift 2
 case "$commit" in *[!0-9A-Za-z._-]*) die 2 "commit '$commit': letters, digits, '.', '_' and '-' only" ;; esac
 base="$root/.ab/$commit"
+for w in ${MLAB_AB_NEW_ENV:-} ${MLAB_AB_BASE_ENV:-} ${MLAB_AB_ALT_ENV:-}; do # env would run a word without '='
+  case $w in [A-Za-z_]*=*) ;; *) die 2 "MLAB_AB_*_ENV: '$w' is not NAME=VALUE" ;; esac
+done
 
 if [ "$verb" = prepare ]; then
   git -C "$root" rev-parse --verify -q "$commit^{commit}" > /dev/null || die 2 "no commit '$commit' in $root"
@@ -134,7 +140,9 @@ steps=("new $new 1" "base $old 1" "base $old 2" "new $new 2")
 [ -z "$alt" ] || steps=("new $new 1" "base $old 1" "alt $alt 1" "alt $alt 2" "base $old 2" "new $new 2")
 for step in "${steps[@]}"; do
   read -r lab bin k <<< "$step"
-  "$bin" run --require-gpu --quiet --label "$lab" "${opts[@]}" "${picked[@]}" -o "$OUT/ab_${lab}_$k.h5" \
+  case $lab in new) senv=${MLAB_AB_NEW_ENV:-} ;; base) senv=${MLAB_AB_BASE_ENV:-} ;; *) senv=${MLAB_AB_ALT_ENV:-} ;; esac
+  # shellcheck disable=SC2086 # NAME=VALUE words, split on spaces on purpose
+  env $senv "$bin" run --require-gpu --quiet --label "$lab" "${opts[@]}" "${picked[@]}" -o "$OUT/ab_${lab}_$k.h5" \
     > "$work/run_${lab}_$k.log" 2>&1 || fail "the $lab run $k failed: $work/run_${lab}_$k.log"
   echo "gpu_ab.sh: $lab run $k done ($(($(date +%s) - t0)) s)"
 done

@@ -103,6 +103,19 @@ endforeach()
 # cp.async into the swizzled panels, the path of a driver that cannot encode
 # the map), whole and partial tiles, split and not
 mlab_gpu_validate(gpu_validate_tmap_off "MLAB_TMAP=off" --splits 4 ${_gd}/varlen.h5 ${_gd}/q3_causal.h5 ${_gd}/one_item.h5)
+# the tensor maps' L2 promotion (MLAB_TMAP_L2: 128 by default since v22, 256
+# as before, none): every map validates, and the results file records the
+# promotion used (kernel_knobs tmap_l2=, bytes, 0 for none)
+foreach(_l2 128 256 none)
+  if(_l2 STREQUAL "none")
+    set(_want 0)
+  else()
+    set(_want ${_l2})
+  endif()
+  add_test(NAME gpu_tmap_l2_${_l2} COMMAND sh -c
+           "f=${CMAKE_BINARY_DIR}/tmap_l2_${_l2}.h5; rm -f $f; MLAB_TMAP_L2=${_l2} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --splits 4 --variants fp8,fp8_wgmma,bf16_wgmma ${_gd}/varlen.h5 ${_gd}/one_item.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; python3 -c \"import h5py,sys; k=h5py.File('$f','r').attrs['kernel_knobs']; k=k.decode() if isinstance(k,bytes) else k; print(k); sys.exit(0 if 'tmap_l2=${_want}' in k.split() else 1)\"")
+  set_tests_properties(gpu_tmap_l2_${_l2} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
+endforeach()
 # ragged batches run the split plan by default (splits.h, mlab_plan_splits;
 # validate_awkward's varlen and q3_causal run it): the uniform split rule on
 # them too (MLAB_PLAN=off), and the plan's merge negative control without a
@@ -133,9 +146,9 @@ foreach(_m on off)
   set_tests_properties(gpu_persist_grid_${_m} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 endforeach()
 # an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_COMBINE_SPREAD, MLAB_AMAX,
-# MLAB_TMAP, MLAB_PLAN, MLAB_PERSIST) is refused with exit 2 and a line naming it, never run some other way
+# MLAB_TMAP, MLAB_TMAP_L2, MLAB_PLAN, MLAB_PERSIST) is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c
-         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_COMBINE_SPREAD=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_PLAN=nope MLAB_PERSIST=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
+         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_COMBINE_SPREAD=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_TMAP_L2=nope MLAB_PLAN=nope MLAB_PERSIST=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
 set_tests_properties(gpu_refuses_unknown_knobs PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # negative controls: a deliberately broken kernel (one poisoned row read past
 # each sequence end; a merge that leaves the last split out) must FAIL

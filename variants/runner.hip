@@ -217,8 +217,9 @@ extern "C" void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *thro
  * call runs: the merge (MLAB_MERGE), the combine kernel (MLAB_COMBINE), the
  * Q amax (MLAB_AMAX), a negative control (MLAB_FAULT), the tensor copies
  * (MLAB_TMAP) and the persistent decode (MLAB_PERSIST), "default" where
- * unset */
+ * unset; the tensor maps' L2 promotion (MLAB_TMAP_L2) as used (0: none) */
 static const char *build_knobs(void);
+static unsigned tmap_l2(void);
 extern "C" const char *mlab_gpu_build_knobs(void)
 {
     static char buf[512]; /* the results file keeps 255 characters (results.h kernel_knobs) */
@@ -231,9 +232,10 @@ extern "C" const char *mlab_gpu_build_knobs(void)
          * warpgroups, items a producer thread loads at once */
         snprintf(buf, sizeof buf,
                  "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d merge=%.16s combine=%.16s spread=%.16s amax=%.16s "
-                 "fault=%.16s tmap_use=%.16s persist_use=%.16s",
+                 "fault=%.16s tmap_use=%.16s persist_use=%.16s tmap_l2=%u",
                  build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, m ? m : "default", c ? c : "default",
-                 sp ? sp : "default", a ? a : "default", f ? f : "none", t ? t : "default", ps ? ps : "default");
+                 sp ? sp : "default", a ? a : "default", f ? f : "none", t ? t : "default", ps ? ps : "default",
+                 tmap_l2() /* the value used, not "default": the default moved at v22 (256 -> 128) */);
     }
     return buf;
 }
@@ -446,6 +448,13 @@ extern "C" int mlab_gpu_copy_bandwidth(mlab_gpu *g, double *gbs, char *why, size
     return 0;
 }
 
+/* the tensor maps' L2 promotion in bytes (MLAB_TMAP_L2: 128, the default, 256 or none: 0) */
+static unsigned tmap_l2(void)
+{
+    const char *v = getenv("MLAB_TMAP_L2");
+    return v && !strcmp(v, "256") ? 256 : v && !strcmp(v, "none") ? 0 : 128;
+}
+
 extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, char *why, size_t whylen)
 {
     free_case(g);
@@ -537,10 +546,11 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
             CUtensorMap tm;
             p.kv_tmap = p.kv_tmap16 = NULL;
             int bad = 0;
-            if (mlab_tmap_rows(&tm, p.kv_fp8, rows, MLA_D) == 0) {
+            const unsigned l2 = tmap_l2(); /* MLAB_TMAP_L2 (an unknown value is refused by every call: prepare) */
+            if (mlab_tmap_rows(&tm, p.kv_fp8, rows, MLA_D, 64, l2) == 0) {
                 ALLOC_COPY(kv_tmap, const void *, &tm, sizeof tm);
             } else bad = 1;
-            if (mlab_tmap_rows(&tm, p.kv_bf16, rows, MLA_D * 2, 128) == 0) {
+            if (mlab_tmap_rows(&tm, p.kv_bf16, rows, MLA_D * 2, 128, l2) == 0) {
                 ALLOC_COPY(kv_tmap16, const void *, &tm, sizeof tm);
             } else bad = 1;
             static int said = 0; /* once a process: those tiles are loaded, slower, by cp.async */
@@ -771,6 +781,10 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
      * tests validate that path so); on (default): by tensor copies */
     const char *tm = getenv("MLAB_TMAP");
     if (knob_refused("MLAB_TMAP", tm, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
+    /* MLAB_TMAP_L2=128|256|none: the maps' L2 promotion (encoded when a case
+     * is loaded: tmap_l2), 128 by default (arch/nv_tma.h mlab_tmap_rows) */
+    if (knob_refused("MLAB_TMAP_L2", getenv("MLAB_TMAP_L2"), {"128", "256", "none"}, why, whylen))
+        return MLAB_GPU_USAGE;
     if (tm && !strcmp(tm, "off")) p->kv_tmap = p->kv_tmap16 = NULL;
     p->fault = f && !strcmp(f, "overread") ? 1 : f && !strcmp(f, "merge") ? 2 : 0;
     return 0;

@@ -118,11 +118,18 @@ MLAB_DEV void mlab_bar_init_n(uint64_t *bar, int n)
 #include <cuda.h> /* the tensor-map types and enums (declarations only) */
 /* host: a map of rows x row_bytes bytes at base (row-major, 16-aligned), boxes
  * of box_bytes (64: the fp8 tiles' 64-byte swizzle; 128: the bf16 tiles'
- * 128-byte swizzle) x 64 rows, L2 promotion of 256 bytes. 0 when encoded,
- * else -1 (the driver lacks the entry point or refused the shape: the kernel
- * then takes its cp.async path into the same layout). */
+ * 128-byte swizzle) x 64 rows, L2 promotion of l2 bytes (128, 256 or 0:
+ * none). 0 when encoded, else -1 (the driver lacks the entry point or refused
+ * the shape: the kernel then takes its cp.async path into the same layout).
+ *
+ * The promotion (the runner's MLAB_TMAP_L2, default 128): on the H200 the
+ * 256-byte promotion, which these maps used until v22, streamed a ring of
+ * such tiles at ~91% of the rate of plain bulk copies of the same bytes,
+ * 128 at 99-100%, none at 82% for the 64-byte boxes and 100% for the 128-byte
+ * ones (papers/microbench/tma_order.cu, 1200 MB: 4057 / 4445 / 3638 GB/s
+ * against 4471; perf-notes v22) */
 static inline __host__ int mlab_tmap_rows(CUtensorMap *map, const void *base, unsigned long long rows, unsigned row_bytes,
-                                          unsigned box_bytes = 64)
+                                          unsigned box_bytes = 64, unsigned l2 = 128)
 {
     typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
                                   const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
@@ -137,7 +144,11 @@ static inline __host__ int mlab_tmap_rows(CUtensorMap *map, const void *base, un
     return ((encode_fn)fn)(map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, (void *)base, dim, stride, box, estride,
                            CU_TENSOR_MAP_INTERLEAVE_NONE,
                            box_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
-                           CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS
+                           l2 == 256   ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+                           : l2 == 128 ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B
+                           : l2 == 64  ? CU_TENSOR_MAP_L2_PROMOTION_L2_64B
+                                       : CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                           CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS
                ? 0 : -1;
 }
 #endif
