@@ -35,8 +35,61 @@ __device__ __forceinline__ void bar_wait(uint64_t *b, uint32_t par)
 }
 __device__ __forceinline__ void bar_arrive(uint64_t *b) { asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(sa(b)) : "memory"); }
 
+// the consumer warp: wait for each stage, touch it, release it
+__device__ void consume(const char *ring, uint64_t *full, uint64_t *empty, int tile, int t0, int t1, int stages,
+                        int lane, uint32_t *sink)
+{
+    uint32_t acc = 0;
+    for (int i = t0; i < t1; i++) {
+        const int k = i - t0, s = k % stages;
+        bar_wait(full + s, (uint32_t)((k / stages) & 1));
+        const uint4 v = *(const uint4 *)(ring + (size_t)s * tile + 16 * lane);
+        acc ^= v.x ^ v.y ^ v.z ^ v.w;
+        __syncwarp();
+        if (lane == 0) bar_arrive(empty + s);
+    }
+    if (acc == 0x9e3779b9u) sink[0] = acc;
+}
+
+// one thread: tile i (64 rows of rowb bytes) into dst, counted on bar (its bytes expected by the caller).
 // KIND 0: 9 2-D boxes of (P bytes, 64 rows) a tile; 1: one 4-D box; 2: 1-D bulk copies (<= 36 KB pieces);
 // 3: one 3-D box (P bytes, 64 rows, 9 panels): the 9 boxes' layout in one copy; 4: a 1-D bulk copy a row
+template <int KIND>
+__device__ void issue_tile(const CUtensorMap &map, const char *src, char *dst, int i, int rowb, uint64_t *bar)
+{
+    const int tile = 64 * rowb, P = rowb / 9;
+    if (KIND == 0) {
+        for (int q = 0; q < 9; q++)
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                         " [%0], [%1, {%2, %3}], [%4];" ::"r"(sa(dst + q * 64 * P)),
+                         "l"((unsigned long long)&map), "r"(q * P), "r"(64 * i), "r"(sa(bar))
+                         : "memory");
+    } else if (KIND == 1) {
+        asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3, %4, %5}], [%6];" ::"r"(sa(dst)),
+                     "l"((unsigned long long)&map), "r"(0), "r"(64 * i), "r"(0), "r"(0), "r"(sa(bar))
+                     : "memory");
+    } else if (KIND == 3) {
+        asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(sa(dst)),
+                     "l"((unsigned long long)&map), "r"(0), "r"(64 * i), "r"(0), "r"(sa(bar))
+                     : "memory");
+    } else if (KIND == 4) {
+        for (int r = 0; r < 64; r++)
+            asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                             sa(dst + r * rowb)), "l"(src + (size_t)i * tile + (size_t)r * rowb), "r"(rowb), "r"(sa(bar))
+                         : "memory");
+    } else {
+        for (int off = 0; off < tile; off += 36864) {
+            const int n = tile - off < 36864 ? tile - off : 36864;
+            asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                             sa(dst + off)), "l"(src + (size_t)i * tile + off), "r"(n), "r"(sa(bar))
+                         : "memory");
+        }
+    }
+}
+
+// one block an SM: thread 0 issues the tiles of its range (issue_tile<KIND>), warp 1 consumes them
 template <int KIND>
 __global__ void __launch_bounds__(64) tile_kernel(const __grid_constant__ CUtensorMap map, const char *src, int ntiles,
                                                   int rowb, int stages, uint32_t *sink)
@@ -45,7 +98,7 @@ __global__ void __launch_bounds__(64) tile_kernel(const __grid_constant__ CUtens
     char *smem = (char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     uint64_t *full = (uint64_t *)smem, *empty = full + 8;
     char *ring = smem + 1024;
-    const int tile = 64 * rowb, P = rowb / 9;
+    const int tile = 64 * rowb;
     const int t0 = (int)((long long)ntiles * blockIdx.x / gridDim.x), t1 = (int)((long long)ntiles * (blockIdx.x + 1) / gridDim.x);
     if (threadIdx.x == 0) {
         for (int s = 0; s < stages; s++) { bar_init(full + s); bar_init(empty + s); }
@@ -58,49 +111,10 @@ __global__ void __launch_bounds__(64) tile_kernel(const __grid_constant__ CUtens
             const int k = i - t0, s = k % stages;
             if (k >= stages) bar_wait(empty + s, (uint32_t)((k / stages - 1) & 1));
             asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(sa(full + s)), "r"(tile) : "memory");
-            char *dst = ring + (size_t)s * tile;
-            if (KIND == 0) {
-                for (int q = 0; q < 9; q++)
-                    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                                 " [%0], [%1, {%2, %3}], [%4];" ::"r"(sa(dst + q * 64 * P)),
-                                 "l"((unsigned long long)&map), "r"(q * P), "r"(64 * i), "r"(sa(full + s))
-                                 : "memory");
-            } else if (KIND == 1) {
-                asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                             " [%0], [%1, {%2, %3, %4, %5}], [%6];" ::"r"(sa(dst)),
-                             "l"((unsigned long long)&map), "r"(0), "r"(64 * i), "r"(0), "r"(0), "r"(sa(full + s))
-                             : "memory");
-            } else if (KIND == 3) {
-                asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                             " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(sa(dst)),
-                             "l"((unsigned long long)&map), "r"(0), "r"(64 * i), "r"(0), "r"(sa(full + s))
-                             : "memory");
-            } else if (KIND == 4) {
-                for (int r = 0; r < 64; r++)
-                    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                                     sa(dst + r * rowb)), "l"(src + (size_t)i * tile + (size_t)r * rowb), "r"(rowb), "r"(sa(full + s))
-                                 : "memory");
-            } else {
-                for (int off = 0; off < tile; off += 36864) {
-                    const int n = tile - off < 36864 ? tile - off : 36864;
-                    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                                     sa(dst + off)), "l"(src + (size_t)i * tile + off), "r"(n), "r"(sa(full + s))
-                                 : "memory");
-                }
-            }
+            issue_tile<KIND>(map, src, ring + (size_t)s * tile, i, rowb, full + s);
         }
-    } else if (threadIdx.x >= 32) { // consumer warp: touch the stage, release it
-        const int lane = threadIdx.x - 32;
-        uint32_t acc = 0;
-        for (int i = t0; i < t1; i++) {
-            const int k = i - t0, s = k % stages;
-            bar_wait(full + s, (uint32_t)((k / stages) & 1));
-            const uint4 v = *(const uint4 *)(ring + (size_t)s * tile + 16 * lane);
-            acc ^= v.x ^ v.y ^ v.z ^ v.w;
-            __syncwarp();
-            if (lane == 0) bar_arrive(empty + s);
-        }
-        if (acc == 0x9e3779b9u) sink[0] = acc;
+    } else if (threadIdx.x >= 32) {
+        consume(ring, full, empty, tile, t0, t1, stages, threadIdx.x - 32, sink);
     }
 }
 
@@ -112,22 +126,12 @@ __global__ void dump_kernel(const __grid_constant__ CUtensorMap map, unsigned ch
     char *smem = (char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
     uint64_t *full = (uint64_t *)smem;
     char *dst = smem + 1024;
-    const int tile = 64 * rowb, P = rowb / 9;
+    const int tile = 64 * rowb;
     if (threadIdx.x == 0) {
         bar_init(full);
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(sa(full)), "r"(tile) : "memory");
-        if (KIND == 0)
-            for (int q = 0; q < 9; q++)
-                asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                             " [%0], [%1, {%2, %3}], [%4];" ::"r"(sa(dst + q * 64 * P)),
-                             "l"((unsigned long long)&map), "r"(q * P), "r"(64 * i), "r"(sa(full))
-                             : "memory");
-        else
-            asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                         " [%0], [%1, {%2, %3, %4, %5}], [%6];" ::"r"(sa(dst)),
-                         "l"((unsigned long long)&map), "r"(0), "r"(64 * i), "r"(0), "r"(0), "r"(sa(full))
-                         : "memory");
+        issue_tile<KIND>(map, nullptr, dst, i, rowb, full);
     }
     __syncthreads();
     bar_wait(full, 0);
@@ -169,18 +173,8 @@ __global__ void __launch_bounds__(160) cpasync_kernel(const char *src, int ntile
             asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(sa(full + s)) : "memory");
         }
         asm volatile("cp.async.wait_all;" ::: "memory");
-    } else { // consumer warp
-        const int lane = threadIdx.x - 128;
-        uint32_t acc = 0;
-        for (int i = t0; i < t1; i++) {
-            const int k = i - t0, s = k % stages;
-            bar_wait(full + s, (uint32_t)((k / stages) & 1));
-            const uint4 v = *(const uint4 *)(ring + (size_t)s * tile + 16 * lane);
-            acc ^= v.x ^ v.y ^ v.z ^ v.w;
-            __syncwarp();
-            if (lane == 0) bar_arrive(empty + s);
-        }
-        if (acc == 0x9e3779b9u) sink[0] = acc;
+    } else {
+        consume(ring, full, empty, tile, t0, t1, stages, threadIdx.x - 128, sink);
     }
 }
 
