@@ -146,7 +146,6 @@ static inline __host__ int mlab_tmap_rows(CUtensorMap *map, const void *base, un
                            box_bytes == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
                            l2 == 256   ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
                            : l2 == 128 ? CU_TENSOR_MAP_L2_PROMOTION_L2_128B
-                           : l2 == 64  ? CU_TENSOR_MAP_L2_PROMOTION_L2_64B
                                        : CU_TENSOR_MAP_L2_PROMOTION_NONE,
                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS
                ? 0 : -1;
