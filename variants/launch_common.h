@@ -94,7 +94,7 @@ template <bool FAST, int AHEAD> static int combine_slots(void)
 template <bool FAST> static int combine_ahead(const mla_params *p)
 {
     if (p->combine == 1) return 0;
-    if (p->combine_chunks > 1) return p->splits <= MLA_COMBINE_AHEAD ? 1 : 2; /* one wave by construction */
+    if (p->combine_chunks > 1) return 2; /* spread: past 16 splits (mlab_combine_chunks), one wave by construction */
     const int grid = p->total_q * MLA_H;
     if (p->splits <= MLA_COMBINE_AHEAD)
         return p->combine == 2 || grid <= combine_slots<FAST, MLA_COMBINE_AHEAD>() ? 1 : 0;

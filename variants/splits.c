@@ -128,6 +128,7 @@ int mlab_bf16_small_tiles(int W, int T, int sms)
 int mlab_combine_chunks(int W, int S, int sms, int max_c)
 {
     int c = 1;
-    while (S > MLA_COMBINE_AHEAD && 2 * c <= max_c && 2 * c <= 4 && (long)2 * c * W * 16 <= (long)MLAB_COMBINE_SPREAD_BPS * sms) c *= 2;
+    if (S <= MLA_COMBINE_AHEAD) return c; /* the spread pays only past 16 splits (perf-notes v21) */
+    while (2 * c <= max_c && 2 * c <= 4 && (long)2 * c * W * 16 <= (long)MLAB_COMBINE_SPREAD_BPS * sms) c *= 2;
     return c;
 }

@@ -125,7 +125,7 @@ MLAB_DEV void mlab_bar_init_n(uint64_t *bar, int n)
  * The promotion (the runner's MLAB_TMAP_L2, default 128): on the H200 the
  * 256-byte promotion, which these maps used until v22, streamed a ring of
  * such tiles at ~91% of the rate of plain bulk copies of the same bytes,
- * 128 at 99-100%, none at 82% for the 64-byte boxes and 100% for the 128-byte
+ * 128 at 99-100%, none at 81% for the 64-byte boxes and 100% for the 128-byte
  * ones (papers/microbench/tma_order.cu, 1200 MB: 4057 / 4445 / 3638 GB/s
  * against 4471; perf-notes v22) */
 static inline __host__ int mlab_tmap_rows(CUtensorMap *map, const void *base, unsigned long long rows, unsigned row_bytes,
