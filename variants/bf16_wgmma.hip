@@ -28,10 +28,10 @@
  * v21 (unchanged kernel; papers/reports/h200-2026-12-02o, -02p): the
  * combine spread past 16 splits, 4x8192 -2.0..-2.3% (25.3 -> 24.8 us); the
  * v21 suite: geomean 63.5 us, 1.37x.
- * v22 (unchanged kernel; papers/reports/h200-2026-12-02s, -02t, -02u): the
+ * v22 (unchanged kernel; papers/reports/h200-2026-12-02s, -02t): the
  * tensor map's L2 promotion at 128 bytes, not 256 (runner, MLAB_TMAP_L2):
- * 256x8192 -6.0% (598.5 -> 562.9 us, 1.04x: FlashInfer's 565 in the same
- * run), 64x8192 -5.2..-5.5% (168.9 -> 160.2), 32x8192 -2.0%: now the
+ * 256x8192 -6.0% (598.5 -> 562.9 us, 1.04x; FlashInfer 565.5 in the v21
+ * suite), 64x8192 -5.2..-5.5% (168.9 -> 160.2), 32x8192 -2.0%: now the
  * fastest bf16 decode on the long calls. Geomean 62.5 us, 1.34x (A/B).
  */
 #include "launch_common.h"

@@ -86,7 +86,7 @@
  * combine spread over the SMs past 16 splits (4 blocks a (row, head)):
  * 4x8192 -4.7..-4.9% (20.0 -> 19.0 us), so the split rule's 32 is now
  * within ~1.5% of 16 there. The v21 suite: geomean 43.0 us, 1.50x.
- * v22 (unchanged kernel; papers/reports/h200-2026-12-02s, -02t, -02u): the
+ * v22 (unchanged kernel; papers/reports/h200-2026-12-02s, -02t): the
  * tensor map's L2 promotion at 128 bytes, not 256 (runner, MLAB_TMAP_L2):
  * 256x8192 -6.0..-6.4% (316.7 -> 297.6 us, 1.07x), 64x8192 -2.4%; the
  * steady-state gap v19-v21 could not place. Geomean 42.7 us, 1.49x (A/B).

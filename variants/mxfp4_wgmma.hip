@@ -51,9 +51,10 @@
  * v21 (unchanged kernel; papers/reports/h200-2026-12-02o, -02p): the
  * combine spread past 16 splits, 4x8192 -1.6%; the v21 suite: geomean
  * 40.3 us, 2.09x; 256x8192 300 us against the fp8 variants' 315-325.
- * v22 (unchanged kernel; papers/reports/h200-2026-12-02u): 256x8192 300.0
- * us, now behind fp8_wgmma's 296.5 (its tensor copies sped up by the
- * 128-byte L2 promotion; this variant's raw tiles come by bulk copies).
+ * v22 (unchanged kernel and loads): its 300 us at 256x8192 (v21 suite) now
+ * behind fp8_wgmma's 297.6 / 296.5 (papers/reports/h200-2026-12-02t: the
+ * 128-byte L2 promotion sped up fp8's tensor copies; this variant's raw
+ * tiles come by bulk copies).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
