@@ -719,14 +719,22 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
         mlab_bulk_copy(dst, p.kv_fp4 + (size_t)(first + r0) * MLA_FP4_ROW, (uint32_t)(nok * MLA_FP4_ROW), rb);
         mlab_bulk_copy(dst + WG_RAW_FP4, p.kv_e8m0 + w0, (uint32_t)(w1 - w0), rb);
     };
-    /* item k of thread t: row c % 64, block c / 64 of c = t + 128 k, so a
-     * warp's stores are 32 rows of one 16-byte chunk (the swizzle spreads them
-     * over the banks; by (row, block) pairs a warp's 18 blocks of a row hit 2
-     * of a line's 8 chunk slots: 9-way conflicts). Every item of a thread is
-     * then one row r = t % 64, blocks h + 2k (h = t / 64): its offsets are the
-     * thread's bases plus constants (block b + 2 is 4 chunks on: WG_OFF4) */
+    /* Every item of a thread is one row r, blocks h + 2k (k = 0..8): its
+     * offsets are the thread's bases plus constants (block b + 2 is 4 chunks
+     * on: WG_OFF4), and a warp's stores are 32 rows of one 16-byte chunk (the
+     * swizzle spreads them over the banks; by (row, block) pairs a warp's 18
+     * blocks of a row hit 2 of a line's 8 chunk slots: 9-way conflicts).
+     * Which (r, h) a lane takes sets the bank conflicts of its 16-byte
+     * accesses, served 8 lanes (a quarter warp) at a time: a raw row is 288
+     * bytes, so rows r and r + 4 read the same 16-byte bank slot, and with r =
+     * t % 64, h = t / 64 each quarter warp's raw loads were 2-way conflicted
+     * (8 wavefronts, not 4). Here a quarter warp takes rows {0..3, 8..11} (+ a
+     * multiple of 4: lane bits 2 and 3 swapped) and h flips with row bit 3, so
+     * its 8 raw loads hit 8 slots, and its stores still 8 (the panel swizzle
+     * XORs the chunk with row bits 1-2): 4 wavefronts each (the script in
+     * perf-notes v23 counts them) */
     static_assert(128 % MLA_BN == 0 && 2 * MLA_BN == 128, "a thread's items: one row, every other block");
-    const int r = t % MLA_BN, h = t / MLA_BN;
+    const int tl = t % MLA_BN, r = (tl & ~12) | ((tl >> 1) & 4) | ((tl << 1) & 8), h = (t / MLA_BN) ^ ((r >> 3) & 1);
     const int roff = r * MLA_FP4_ROW + 16 * h, soff = r * MLA_NBLK + h, d0 = wg_off(r, 2 * h), d1 = wg_off(r, 2 * h + 1);
     if (t == 0 && q == 0)
         for (int li = 0; li < WG_NRAW && li < n; li++) issue(li);
