@@ -34,6 +34,13 @@ MLAB_DEV int lane_id(void) { return threadIdx.x & 31; }
 MLAB_DEV int acc_row(int e) { return (lane_id() >> 2) + 8 * ((e & 3) >> 1); }
 /* lanes l and l ^ m (m <= MLAB_ACC_ROW_LANES) hold elements of the same rows */
 #define MLAB_ACC_ROW_LANES 3
+/* floats of padding a row of S in shared memory (mla_cfg::LDS = BN + this):
+ * a warp's float2 stores of its accumulators (lane l: row l / 4, columns
+ * 2 (l % 4) and one on) go 16 lanes at a time; at a row of BN + 8 floats
+ * those 16 lanes hit 32 different banks (8 (l / 4) + 2 (l % 4), mod 32),
+ * at BN + 4 (before v23) rows l / 4 and l / 4 + 1 met: 2-way conflicts, 8
+ * such stores a warp and tile (ncu, h200-2026-12-02w) */
+#define MLAB_S_PAD 8
 MLAB_DEV int acc_col(int e) { return 8 * (e >> 2) + 2 * (lane_id() & 3) + (e & 1); }
 MLAB_DEV int pv_bf16_col(int e) { return acc_col(e); }
 MLAB_DEV int pv_fp8_col(int e) { return 4 * (lane_id() & 3) + 2 * (e & 1) + (e >> 2); }

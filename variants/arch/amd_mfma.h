@@ -33,6 +33,9 @@ MLAB_DEV int lane_id(void) { return threadIdx.x & 63; }
 MLAB_DEV int acc_row(int e) { return mlab_mfma_d_row(lane_id(), e); }
 /* lanes l and l ^ m (m <= MLAB_ACC_ROW_LANES) hold elements of the same rows */
 #define MLAB_ACC_ROW_LANES 15
+/* floats of padding a row of S in shared memory (mla_cfg::LDS; NVIDIA's
+ * reason for 8 is in mla_mma.h; the MFMA layout's conflicts are not measured) */
+#define MLAB_S_PAD 4
 MLAB_DEV int acc_col(int e) { return mlab_mfma_row(lane_id()); }
 MLAB_DEV int pv_bf16_col(int e) { return acc_col(e); }
 MLAB_DEV int pv_fp8_col(int e) { return acc_col(e); }
