@@ -32,3 +32,10 @@ add_executable(test_lds_lanes test_lds_lanes.c)
 target_include_directories(test_lds_lanes PRIVATE ${CMAKE_SOURCE_DIR})
 add_test(NAME test_lds_lanes COMMAND test_lds_lanes)
 set_tests_properties(test_lds_lanes PROPERTIES LABELS "cpu")
+
+# The MXFP4 tile passes' lane maps and the mma.sync S rows (variants/smem_lanes.h)
+# against NVIDIA's shared-memory bank model, plain C.
+add_executable(test_smem_lanes test_smem_lanes.c)
+target_include_directories(test_smem_lanes PRIVATE ${CMAKE_SOURCE_DIR})
+add_test(NAME test_smem_lanes COMMAND test_smem_lanes)
+set_tests_properties(test_smem_lanes PROPERTIES LABELS "cpu")

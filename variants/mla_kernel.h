@@ -29,6 +29,7 @@
 #include "mla_mma.h"
 #include "mla_params.h"
 #include "mlab_div.h"
+#include "smem_lanes.h" // mlab_dq_item, mlab_e4_item: the MXFP4 tile passes' items
 #include "xcd_map.h" // mlab_xcd_work: fp8_xcd's block placement
 #include "mfma_scale_lanes.h" // mlab_mx8_scale_byte: mxfp4_mfma_scale's Q quantization
 #include "arch/nv_cluster.h" // cluster_merge: a row's split blocks merged through distributed shared memory
@@ -370,31 +371,19 @@ MLAB_DEV void dequant_block(uint4 pk, uint32_t e, uint32_t o[16])
 
 /* MXFP4 staged rows -> bf16 compute tile (exact). Rows past the end -> 0.
  * sc: the tile's E8M0 bytes, [64 rows][18], prefetched into shared memory. */
-/* Which (row, block) item c a lane converts sets the bank conflicts of its
- * 16-byte shared-memory accesses, served 8 lanes (a quarter warp) at a time.
- * By consecutive blocks of a row (item c: row c / 18, block c % 18, before
- * v23) the 8 lanes' bf16 stores, 64 bytes apart, met in 2 of a line's 8
- * 16-byte slots: 4-way conflicts (ncu: 3.5 times the ideal wavefronts).
- * dequant_tile_item: a thread keeps one row (c % 64; its quarter warp rows
- * {0..3, 8..11} + 4j, lane bits 2 and 3 swapped) and steps through blocks (c
- * / 64, the low bit flipped with row bit 3): the compute tile's rows are 73
- * slots apart (LDK = 1168), so 8 rows' stores land in 8 slots, and the raw
- * rows (288 bytes, 18 slots) with the flipped block too: both conflict-free
- * (perf-notes v23 counts them). */
-MLAB_DEV void dequant_tile_item(int c, int &r, int &b)
-{
-    static_assert(MLA_BN == 64 && MLA_NBLK % 2 == 0, "64-row tiles, blocks in pairs");
-    const int rl = c % MLA_BN;
-    r = (rl & ~12) | ((rl >> 1) & 4) | ((rl << 1) & 8);
-    b = (c / MLA_BN) ^ ((r >> 3) & 1);
-}
+/* MXFP4 staged rows -> bf16 compute tile, item c = (row, block) as
+ * mlab_dq_item (smem_lanes.h) hands them out: a thread keeps one row and
+ * steps through blocks, and its quarter warp's raw loads and 64-byte stores
+ * are conflict-free (by consecutive blocks of a row, before v23: 4-way
+ * conflicted stores; H200: mxfp4 -6..-15%) */
 MLAB_DEV void dequant_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile, int r0, int rend)
 {
     typedef mla_cfg<KV_MXFP4> C;
-    static_assert(C::BN == MLA_BN && C::LDK / 16 % 8 == 1, "8 consecutive tile rows in 8 bank slots");
+    static_assert(C::BN == 64 && MLA_NBLK % 2 == 0 && C::LDK / 16 % 8 == 1,
+                  "mlab_dq_item: 64 rows, blocks in pairs; 8 consecutive tile rows in 8 bank slots");
     for (int c = threadIdx.x; c < C::BN * MLA_NBLK; c += MLA_NT) {
         int r, b;
-        dequant_tile_item(c, r, b);
+        mlab_dq_item(c, &r, &b);
         const int row = r0 + r;
         uint4 *d = (uint4 *)(tile + r * C::LDK + 64 * b);
         if (row >= rend) {
@@ -491,16 +480,12 @@ MLAB_DEV void e4m3_block(const uint2 t, const uint8_t *src, uint4 *d0, uint4 *d1
 MLAB_DEV void e4m3_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile, int r0, int rend, const uint2 *lut)
 {
     typedef mla_cfg<KV_MX8> C;
-    /* a thread keeps one row (c % 64) and steps through blocks (c / 64): the
-     * tile's rows are 37 slots apart (LDK = 592), so a quarter warp's 8 rows
-     * store into 8 of a line's 16-byte slots (by consecutive blocks of a row,
-     * before v23: 32 bytes apart, 2-way conflicts); its raw loads (rows 18
-     * slots apart) are 2-way instead, for 4 + 4 + 8 wavefronts an item and
-     * warp against 8 + 8 + 4 (no lane order makes all three conflict-free
-     * at this LDK: perf-notes v23) */
-    static_assert(C::BN == MLA_BN && C::LDK / 16 % 2 == 1, "8 consecutive tile rows in 8 bank slots");
+    /* item c = (row, block) as mlab_e4_item hands them out (smem_lanes.h):
+     * conflict-free stores, 2-way raw loads (v23: -3..-4% on long calls) */
+    static_assert(C::BN == 64 && C::LDK / 16 % 2 == 1, "mlab_e4_item: 64 rows; 8 consecutive tile rows in 8 bank slots");
     for (int c = threadIdx.x; c < C::BN * MLA_NBLK; c += MLA_NT) {
-        const int r = c % MLA_BN, b = c / MLA_BN;
+        int r, b;
+        mlab_e4_item(c, &r, &b);
         uint4 *d = (uint4 *)(tile + r * C::LDK + 32 * b);
         if (r0 + r >= rend) {
             d[0] = d[1] = make_uint4(0, 0, 0, 0);

@@ -1,0 +1,174 @@
+/* test_smem_lanes.c: the MXFP4 tile passes' lane maps (variants/smem_lanes.h,
+ * used by mla_wgmma.h wg_produce_mx and mla_kernel.h dequant_tile and
+ * e4m3_tile) take every (row, block) item of a tile once, and cost the
+ * shared-memory wavefronts their comments claim under NVIDIA's bank model
+ * (smem_lanes.h): conflict-free where claimed, and the maps they replaced
+ * as conflicted as ncu measured them on the H200
+ * (papers/reports/h200-2026-12-02w), so the model can tell them apart. Also
+ * the mma.sync decodes' S rows (mla_cfg::LDS = BN + MLAB_S_PAD, 8 on
+ * NVIDIA): a warp's float2 accumulator stores in 2 wavefronts, not 4.
+ * Plain C; no GPU. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tests/mlab_check.h"    /* check, CHECK */
+#include "variants/mla_params.h" /* MLA_FP4_ROW, MLA_NBLK */
+#include "variants/smem_lanes.h" /* mlab_mx_prod_item, mlab_dq_item, mlab_e4_item */
+
+enum { ROWS = 64, BLK = MLA_NBLK, ITEMS = ROWS * BLK };
+
+/* wavefronts of one warp instruction: lane l accesses w bytes at addr[l]
+ * (the bank model of smem_lanes.h) */
+static int wavefronts(const long *addr, int w)
+{
+    const int group = w > 4 ? 128 / w : 32;
+    int total = 0;
+    for (int g0 = 0; g0 < 32; g0 += group) {
+        long words[32][32]; /* per bank, the distinct words */
+        int n[32] = {0}, worst = 1;
+        for (int l = g0; l < g0 + group; l++)
+            for (int k = 0; k < (w + 3) / 4; k++) {
+                const long word = addr[l] / 4 + k;
+                const int bank = (int)(word % 32);
+                int seen = 0;
+                for (int i = 0; i < n[bank]; i++) seen |= words[bank][i] == word;
+                if (!seen) words[bank][n[bank]++] = word;
+                if (n[bank] > worst) worst = n[bank];
+            }
+        total += worst;
+    }
+    return total;
+}
+
+/* the 64-byte swizzle of the wgmma decodes' panels (arch/nv_tma.h mlab_sw64,
+ * the layout the tensor copies write; gpu_tma_layout checks it on the GPU) */
+static long sw64(int r, int q) { return (long)(q >> 2) * 4096 + 64 * r + (((q & 3) ^ ((r >> 1) & 3)) << 4); }
+
+/* a map from thread (or item) index to (row, block) */
+typedef void (*item_fn)(int c, int *r, int *b);
+static void old_prod(int t, int *r, int *h) { *r = t % 64; *h = t / 64; }
+static void old_tile(int c, int *r, int *b) { *r = c / BLK; *b = c % BLK; }
+
+/* mxfp4_wgmma's producers: 128 threads, items (r, h + 2k), k = 0..8. Worst
+ * wavefronts of a warp instruction: raw loads, code stores (the two
+ * chunks), and the scale bytes; returns items covered twice or never */
+static int prod_check(item_fn f, int base, int *ld, int *st, int *sc)
+{
+    int seen[ROWS][BLK];
+    memset(seen, 0, sizeof seen);
+    *ld = *st = *sc = 0;
+    for (int t = 0; t < 128; t++) {
+        int r, h;
+        f(t, &r, &h);
+        for (int k = 0; k < BLK / 2; k++) seen[r][h + 2 * k]++;
+    }
+    for (int w = 0; w < 4; w++)
+        for (int k = 0; k < BLK / 2; k++) {
+            long a[32], s0[32], s1[32], s[32];
+            for (int l = 0; l < 32; l++) {
+                int r, h;
+                f(32 * w + l, &r, &h);
+                a[l] = base + (long)r * MLA_FP4_ROW + 16 * h + 32 * k;
+                s0[l] = sw64(r, 2 * (h + 2 * k));
+                s1[l] = sw64(r, 2 * (h + 2 * k) + 1);
+                s[l] = base + 2 + (long)r * BLK + h + 2 * k;
+            }
+            int x = wavefronts(a, 16), y0 = wavefronts(s0, 16), y1 = wavefronts(s1, 16), z = wavefronts(s, 1);
+            if (x > *ld) *ld = x;
+            if (y0 > *st) *st = y0;
+            if (y1 > *st) *st = y1;
+            if (z > *sc) *sc = z;
+        }
+    int bad = 0;
+    for (int r = 0; r < ROWS; r++)
+        for (int b = 0; b < BLK; b++) bad += seen[r][b] != 1;
+    return bad;
+}
+
+/* a tile pass of nt threads, item c = t + nt k: raw loads and the stores of
+ * one item's `chunks` 16-byte chunks into rows ldk bytes apart; worst
+ * wavefronts of a full warp instruction, and the items covered twice or never */
+static int tile_check(item_fn f, int nt, int ldk, int chunks, int base, int *ld, int *st)
+{
+    int seen[ROWS][BLK];
+    memset(seen, 0, sizeof seen);
+    *ld = *st = 0;
+    for (int c = 0; c < ITEMS; c++) {
+        int r, b;
+        f(c, &r, &b);
+        if (r >= 0 && r < ROWS && b >= 0 && b < BLK) seen[r][b]++;
+    }
+    for (int c0 = 0; c0 + 32 <= ITEMS; c0 += 32) {
+        if (c0 % nt + 32 > nt) continue; /* a warp's lanes are one pass step */
+        long a[32], d[32];
+        for (int l = 0; l < 32; l++) {
+            int r, b;
+            f(c0 + l, &r, &b);
+            a[l] = base + (long)r * MLA_FP4_ROW + 16 * b;
+        }
+        int x = wavefronts(a, 16);
+        if (x > *ld) *ld = x;
+        for (int i = 0; i < chunks; i++) {
+            for (int l = 0; l < 32; l++) {
+                int r, b;
+                f(c0 + l, &r, &b);
+                d[l] = (long)r * ldk + 16 * (chunks * b + i);
+            }
+            int y = wavefronts(d, 16);
+            if (y > *st) *st = y;
+        }
+    }
+    int bad = 0;
+    for (int r = 0; r < ROWS; r++)
+        for (int b = 0; b < BLK; b++) bad += seen[r][b] != 1;
+    return bad;
+}
+
+/* the mma.sync S stores: lane l's float2 at row l / 4, columns 2 (l % 4) of
+ * rows `lds` floats apart (mla_kernel.h tile_scores, acc_row / acc_col) */
+static int s_store(int lds)
+{
+    long a[32];
+    for (int l = 0; l < 32; l++) a[l] = 4L * ((l >> 2) * lds + 2 * (l & 3));
+    return wavefronts(a, 8);
+}
+
+int main(void)
+{
+    int ld, st, sc;
+    /* the model itself: consecutive 16-byte lanes are 4 wavefronts, one slot for all 8 lanes of a group 32 */
+    long lin[32], same[32];
+    for (int l = 0; l < 32; l++) lin[l] = 16 * l, same[l] = 128 * l;
+    CHECK(wavefronts(lin, 16) == 4, "model: 32 consecutive 16-byte lanes, 4 wavefronts (%d)", wavefronts(lin, 16));
+    CHECK(wavefronts(same, 16) == 32, "model: 32 lanes 128 bytes apart, 32 wavefronts (%d)", wavefronts(same, 16));
+
+    for (int base = 0; base < 128; base += 16) { /* raw stages at any 16-byte offset */
+        int bad = prod_check(mlab_mx_prod_item, base, &ld, &st, &sc);
+        CHECK(bad == 0, "mxfp4_wgmma producers: every (row, block) once (base %d: %d wrong)", base, bad);
+        CHECK(ld == 4 && st == 4, "mxfp4_wgmma producers: raw loads and code stores conflict-free (base %d: %d, %d)",
+              base, ld, st);
+        CHECK(sc <= 2, "mxfp4_wgmma producers: scale bytes at most 2 wavefronts (base %d: %d; ncu: 2)", base, sc);
+        prod_check(old_prod, base, &ld, &st, &sc);
+        CHECK(ld == 8 && st == 4, "the v22 producer map: raw loads 2-way, as ncu measured (base %d: %d, %d)", base, ld,
+              st);
+    }
+    for (int nt = 256; nt <= 512; nt *= 2) { /* NVIDIA's 256 threads, AMD's 512 */
+        int bad = tile_check(mlab_dq_item, nt, 2 * MLA_D + 16, 4, 0, &ld, &st);
+        CHECK(bad == 0, "dequant_tile: every (row, block) once (%d threads: %d wrong)", nt, bad);
+        CHECK(ld == 4 && st == 4, "dequant_tile: raw loads and bf16 stores conflict-free (%d threads: %d, %d)", nt,
+              ld, st);
+        tile_check(old_tile, nt, 2 * MLA_D + 16, 4, 0, &ld, &st);
+        CHECK(st == 16, "the v22 dequant_tile map: bf16 stores 4-way (%d threads: %d)", nt, st);
+        bad = tile_check(mlab_e4_item, nt, MLA_D + 16, 2, 0, &ld, &st);
+        CHECK(bad == 0, "e4m3_tile: every (row, block) once (%d threads: %d wrong)", nt, bad);
+        CHECK(ld == 8 && st == 4, "e4m3_tile: code stores conflict-free, raw loads 2-way (%d threads: %d, %d)", nt, ld,
+              st);
+        tile_check(old_tile, nt, MLA_D + 16, 2, 0, &ld, &st);
+        CHECK(st == 8, "the v22 e4m3_tile map: code stores 2-way (%d threads: %d)", nt, st);
+    }
+    CHECK(s_store(64 + 8) == 2, "S rows of BN + 8 floats: float2 stores in 2 wavefronts (%d)", s_store(64 + 8));
+    CHECK(s_store(64 + 4) == 4, "S rows of BN + 4 floats (v22): 2-way, as ncu measured (%d)", s_store(64 + 4));
+    CHECK(s_store(32 + 8) == 2, "bf16_t32's S rows of 32 + 8 floats: 2 wavefronts (%d)", s_store(32 + 8));
+    printf("%d checks, %d failed\n", checked, failed);
+    return failed ? 1 : 0;
+}
