@@ -48,6 +48,11 @@
  * by the host-planned split (-zj: each row its own split count): 4 rows of
  * 8192 + 60 of 512 113 -> 39.7 us, 64 rows of 128..16383 223 -> 106, one of
  * 16384 + 31 of 256 107 -> 27.8 (FlashInfer 38.5, 106, 36.5).
+ * v23 (5148d8f, papers/reports/h200-2026-12-02w call 4, -02x): S rows
+ * padded by 8 floats (fp8's header): within -0.4..+0.4% here; ncu (-02w
+ * call 3) puts its excess shared wavefronts in the 32-row tiles' cp.async
+ * writes (2.4-3.0x ideal), not changed; the v23 suite geomean 62.4 us,
+ * 1.36x (FlashInfer 65.7, 1.43x).
  */
 #include "launch_common.h"
 #include "variants.h"

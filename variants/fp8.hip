@@ -53,6 +53,10 @@
  * 8 cases (geomean 42.9 us, 1.51x); ragged batches by the host-planned split
  * (-zj, -60% geomean): 27.6, 67.6, 21.0 us on ragged_b64, ragged_mix64,
  * ragged_1long32 (-zl).
+ * v23 (5148d8f, papers/reports/h200-2026-12-02w call 4, -02x): S rows of
+ * BN + 8 floats (MLAB_S_PAD: the score accumulators' float2 stores had been
+ * 2-way bank-conflicted): 64x8192 -2.2 / -2.2%, 256x8192 -5.0 / -5.3%; the
+ * v23 suite geomean 42.5 us, 1.50x the read limit.
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -37,6 +37,10 @@
  * combine spread past 16 splits is the one change slower here, 4x8192
  * +0.7..+2.1% (two blocks an SM leave the combine free SMs); the v21 suite:
  * geomean 41.8 us, 1.46x the read limit, 4x1024 10.98 us.
+ * v23 (5148d8f, papers/reports/h200-2026-12-02w call 4, -02x): S rows of
+ * BN + 8 floats (fp8's header): 256x8192 -3.3 / -3.1%, 64x8192 -2.5 /
+ * -2.0%; the v23 suite geomean 41.2 us, 1.46x, 4x1024 10.72 us (the fastest
+ * decode there).
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -34,6 +34,11 @@
  * 8 cases (geomean 77.9 us, 4.05x); ragged batches by the host-planned split
  * (-zj, -81% geomean): 41.1, 145, 28.7 us on ragged_b64, ragged_mix64,
  * ragged_1long32 (-zl).
+ * v23 (5148d8f, papers/reports/h200-2026-12-02w call 4, -02x): the tile
+ * pass by row (mla_kernel.h dequant_tile, smem_lanes.h mlab_dq_item): its
+ * bf16 stores had been 4-way bank-conflicted (ncu: 12 M excess wavefronts, a
+ * third of the decode's), -6..-15% on every case (256x8192 963-1027 ->
+ * 869-875 us); the v23 suite geomean 71.7 us, 3.76x the read limit.
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -60,6 +60,10 @@
  * even-nibble sign word by one shift (shared with mxfp4_wgmma): -0.2..-1.1%
  * geomean in two pairs; the v17 suite 256x8192 487 us, geomean 53.4 us,
  * 2.78x its read limit.
+ * v23 (5148d8f, papers/reports/h200-2026-12-02w call 4, -02x): e4m3_tile
+ * by row (smem_lanes.h mlab_e4_item: stores conflict-free, raw loads 2-way)
+ * and S rows padded by 8 floats: -2.7..-3.9% on the long calls; the v23
+ * suite 256x8192 477 us, geomean 52.1 us, 2.73x.
  */
 #include "launch_common.h"
 #include "variants.h"

@@ -55,6 +55,14 @@
  * behind fp8_wgmma's 297.6 / 296.5 (papers/reports/h200-2026-12-02t: the
  * 128-byte L2 promotion sped up fp8's tensor copies; this variant's raw
  * tiles come by bulk copies).
+ * v23 (ba4a47b, papers/reports/h200-2026-12-02w call 2, -02x): ncu put it
+ * on its SM's shared memory (L1 82%, DRAM 46%) and its producers' raw loads
+ * 2-way bank-conflicted (rows 288 bytes apart); each quarter warp now takes
+ * rows {0..3, 8..11} with the block parity flipped by row bit 3
+ * (smem_lanes.h mlab_mx_prod_item): 256x8192 -3.2 / -4.6% (286 us against
+ * fp8_wgmma's 297 in the same runs: faster than fp8 again), 64x8192 -2.5 /
+ * -2.7%; the v23 suite 292 us against fp8_wgmma's 296, geomean 39.7 us,
+ * 2.08x its read limit (the fastest variant by geomean).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
