@@ -124,6 +124,45 @@ static int tile_check(item_fn f, int nt, int ldk, int chunks, int base, int *ld,
     return bad;
 }
 
+/* e4m3_tile's design space: every map that orders a row index's 6 bits
+ * (perm) and flips the block's low bit by the parity of the row's bits in
+ * mask, item c -> (perm(c % 64), (c / 64) ^ parity(perm(c % 64) & mask));
+ * how many give conflict-free raw loads and code stores at once */
+static int e4_perm[6], e4_mask;
+static int e4_row(int l)
+{
+    int r = 0;
+    for (int i = 0; i < 6; i++) r |= ((l >> i) & 1) << e4_perm[i];
+    return r;
+}
+static void e4_searched(int c, int *r, int *b)
+{
+    *r = e4_row(c % 64);
+    *b = (c / 64) ^ (__builtin_popcount((unsigned)(*r & e4_mask)) & 1);
+}
+static int e4_search(int *maps)
+{
+    int found = 0, p[6] = {0, 1, 2, 3, 4, 5};
+    *maps = 0;
+    for (;;) { /* the permutations in lexicographic order */
+        for (int m = 0; m < 64; m++) {
+            int ld, st;
+            memcpy(e4_perm, p, sizeof p);
+            e4_mask = m;
+            ++*maps;
+            if (tile_check(e4_searched, 256, MLA_D + 16, 2, 0, &ld, &st) == 0 && ld == 4 && st == 4) found++;
+        }
+        int i = 4;
+        while (i >= 0 && p[i] > p[i + 1]) i--;
+        if (i < 0) break;
+        int j = 5;
+        while (p[j] < p[i]) j--;
+        int t = p[i]; p[i] = p[j]; p[j] = t;
+        for (int a = i + 1, z = 5; a < z; a++, z--) t = p[a], p[a] = p[z], p[z] = t;
+    }
+    return found;
+}
+
 /* the mma.sync S stores: lane l's float2 at row l / 4, columns 2 (l % 4) of
  * rows `lds` floats apart (mla_kernel.h tile_scores, acc_row / acc_col) */
 static int s_store(int lds)
@@ -166,6 +205,10 @@ int main(void)
         tile_check(old_tile, nt, MLA_D + 16, 2, 0, &ld, &st);
         CHECK(st == 8, "the v22 e4m3_tile map: code stores 2-way (%d threads: %d)", nt, st);
     }
+    int maps, free3 = e4_search(&maps);
+    CHECK(maps == 720 * 64 && free3 == 0,
+          "e4m3_tile at LDK = 592: none of the %d row-bit orders and flips frees loads and both stores (%d do)", maps,
+          free3);
     CHECK(s_store(64 + 8) == 2, "S rows of BN + 8 floats: float2 stores in 2 wavefronts (%d)", s_store(64 + 8));
     CHECK(s_store(64 + 4) == 4, "S rows of BN + 4 floats (v22): 2-way, as ncu measured (%d)", s_store(64 + 4));
     CHECK(s_store(32 + 8) == 2, "bf16_t32's S rows of 32 + 8 floats: 2 wavefronts (%d)", s_store(32 + 8));

@@ -34,8 +34,9 @@
  *   - mlab_e4_item (mxfp4_e4m3, mla_kernel.h e4m3_tile): rows in order (c %
  *     64, block c / 64): the e4m3 tile's rows are LDK = 592 bytes (37 slots)
  *     apart, so 8 consecutive rows' 32-byte stores land in 8 slots; the raw
- *     loads are 2-way (the test finds no row order and flip that frees all
- *     three at this stride). Before v23 (consecutive blocks) the two stores
+ *     loads are 2-way (no order of a row index's 6 bits with a block flip
+ *     by any row bits frees all three at this stride: test_smem_lanes
+ *     searches the 720 x 64 such maps). Before v23 (consecutive blocks) the two stores
  *     an item were 2-way and the loads free: 8 + 8 + 4 wavefronts a warp and
  *     item, now 4 + 4 + 8. */
 #ifndef MLAB_SMEM_LANES_H
