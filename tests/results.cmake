@@ -24,6 +24,8 @@ mlab_py_test(test_split_sweep test_split_sweep.py LABELS cpu ARGS ${PROJECT_SOUR
 # harness/gpu_ab.sh (a same-machine A/B of the working tree against a commit):
 # its prepare step in a throwaway repository, its run step through stand-ins
 mlab_py_test(test_gpu_ab test_gpu_ab.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/gpu_ab.sh)
+# harness/tools/ncu_banks.py (bank conflicts per SASS instruction from ncu's source CSV):
+mlab_py_test(test_ncu_banks test_ncu_banks.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/tools/ncu_banks.py)
 # harness/peers/use_pack.sh (the prebuilt FlashInfer pack on PYTHONPATH, or why not):
 mlab_py_test(test_use_pack test_use_pack.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/peers/use_pack.sh)
 # harness/nv_sass.sh (the NVIDIA kernels' SASS a kernel, two builds compared):

@@ -1,6 +1,7 @@
-/* smem_lanes.h: which (row, block) item of an MXFP4 tile each thread of a
- * tile pass converts, chosen so that its 16-byte shared-memory accesses are
- * free of bank conflicts on NVIDIA GPUs; plain host/device functions, so
+/* smem_lanes.h: which item each lane of a pass through shared memory takes
+ * (the MXFP4 tile passes' (row, block) items; the wgmma decodes' Q chunks,
+ * at the end), chosen so that its shared-memory accesses are free of bank
+ * conflicts on NVIDIA GPUs; plain host/device functions, so
  * that tests/test_smem_lanes.c checks on the CPU that every item is taken
  * once and counts the wavefronts each warp instruction costs under the model
  * below (no GPU at hand; ncu's shared wavefront counts on the H200 agreed

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""ncu_banks.py: where a kernel's shared-memory bank conflicts are, from Nsight
+Compute's per-instruction source counters.
+
+Usage:
+  ncu --section SourceCounters -k regex:mla_decode --launch-count 1 -o REP \\
+      build/mlabench run --no-time --quiet --variants V CASE...
+  ncu -i REP.ncu-rep --page source --csv --print-source sass > V.csv
+  python3 harness/tools/ncu_banks.py V.csv [V2.csv ...] [--top N]
+
+(harness/ncu_banks.sh does the three steps for every variant on a GPU
+machine.) For each file: the kernel's name, its shared wavefronts (all, ideal,
+excess: "L1 Wavefronts Shared", "... Ideal", "... Excessive" summed over its
+instructions), then the N instructions (default 12) with the most excess
+wavefronts: address, excess, wavefronts, ideal, times ideal, the SASS. A
+conflicted access shows as wavefronts a multiple of ideal (2x for 2-way);
+perf-notes v23 has what such a table found. Exit 2 on a file that is not
+such a CSV (no "Address" / "Source" header or no shared-wavefront columns),
+naming the file."""
+import csv
+import sys
+
+COLS = ("L1 Wavefronts Shared Excessive", "L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal")
+
+
+def num(x):
+    try:
+        return float(x.replace(",", ""))
+    except ValueError:
+        return 0.0
+
+
+def read(path):
+    """(kernel name, [(address, excess, wavefronts, ideal, sass)]) or raises ValueError."""
+    with open(path, newline="", errors="replace") as f:
+        rows = list(csv.reader(f))
+    kernel = next((r[1] for r in rows if len(r) > 1 and r[0] == "Kernel Name"), "?")
+    hi = next((i for i, r in enumerate(rows) if "Address" in r and "Source" in r), None)
+    if hi is None:
+        raise ValueError("no 'Address' / 'Source' header (ncu -i REP --page source --csv --print-source sass)")
+    head = rows[hi]
+    missing = [c for c in COLS if c not in head]
+    if missing:
+        raise ValueError("no column " + ", ".join(repr(c) for c in missing) + " (profile with --section SourceCounters)")
+    ia, isrc = head.index("Address"), head.index("Source")
+    ix, iw, ii = (head.index(c) for c in COLS)
+    out = []
+    for r in rows[hi + 1:]:
+        if len(r) != len(head):
+            continue
+        out.append((r[ia], num(r[ix]), num(r[iw]), num(r[ii]), r[isrc].strip()))
+    return kernel, out
+
+
+def main(argv):
+    top, files = 12, []
+    it = iter(argv)
+    for a in it:
+        if a == "--top":
+            top = int(next(it, "12"))
+        elif a.startswith("--top="):
+            top = int(a.split("=", 1)[1])
+        else:
+            files.append(a)
+    if not files:
+        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+        return 2
+    for path in files:
+        try:
+            kernel, ins = read(path)
+        except (OSError, ValueError) as e:
+            print(f"ncu_banks: {path}: {e}", file=sys.stderr)
+            return 2
+        ex, wf, ideal = (sum(x[k] for x in ins) for k in (1, 2, 3))
+        print(f"== {path}: {kernel}")
+        print(f"shared wavefronts {wf:,.0f}, ideal {ideal:,.0f}, excess {ex:,.0f} ({100 * ex / wf if wf else 0:.1f}%)")
+        hot = sorted((x for x in ins if x[1] > 0), key=lambda x: -x[1])[:top]
+        if hot:
+            print(f"{'address':>18} {'excess':>12} {'wavefronts':>12} {'ideal':>12} {'x':>5}  sass")
+        for a, x, w, i, s in hot:
+            print(f"{a:>18} {x:>12,.0f} {w:>12,.0f} {i:>12,.0f} {w / i if i else 0:>5.1f}  {s}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

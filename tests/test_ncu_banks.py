@@ -1,0 +1,56 @@
+"""harness/tools/ncu_banks.py: the shared-memory bank conflicts of a kernel
+from Nsight Compute's per-instruction CSV (`ncu -i REP --page source --csv
+--print-source sass`), on stand-in CSVs of that shape: the totals (all,
+ideal, excess wavefronts), the instructions with excess sorted by it with
+their multiple of ideal, --top, the kernel named; a CSV without the header
+or without the shared-wavefront columns refused with exit 2 naming the file.
+
+Usage: test_ncu_banks.py SCRIPT"""
+import os
+import sys
+
+from mlabtest import finish, run, say, scratch
+
+SCRIPT = sys.argv[1]
+tmp = scratch("ncu_banks")
+HEAD = ('"Address","Source","Warp Stall Sampling (All Samples)","L1 Conflicts Shared N-Way",'
+        '"L1 Wavefronts Shared Excessive","L1 Wavefronts Shared","L1 Wavefronts Shared Ideal"\n')
+ROWS = [
+    ('0x7f01', 'STS.64 [R115+0x14800], R68', '10', '2', '131,072', '262,144', '131,072'),
+    ('0x7f02', 'LDS.128 R44, [UR4+0x27000]', '3', '1', '0', '2,048', '2,048'),
+    ('0x7f03', 'STS.128 [R39+UR4+0x12100], R12', '50', '4', '3,014,656', '4,194,304', '1,179,648'),
+    ('0x7f04', 'FFMA R1, R2, R3, R4', '7', '0', '0', '0', '0'),
+]
+
+
+def write(name, text):
+    p = os.path.join(tmp, name)
+    with open(p, "w") as f:
+        f.write(text)
+    return p
+
+
+good = write("good.csv", '"Kernel Name","void mla_decode<2, false, false>(mla_params)",\n' + HEAD +
+             "".join(",".join('"%s"' % c for c in r) + "\n" for r in ROWS))
+p = run([sys.executable, SCRIPT, good])
+lines = p.stdout.splitlines()
+say(p.returncode == 0 and "mla_decode<2, false, false>" in p.stdout, "the kernel named, exit 0", p.stdout + p.stderr)
+say("shared wavefronts 4,458,496, ideal 1,312,768, excess 3,145,728 (70.6%)" in p.stdout,
+    "totals over the instructions", p.stdout)
+hot = [l for l in lines if l.strip().startswith("0x7f")]
+say([h.split()[0] for h in hot] == ["0x7f03", "0x7f01"], "the instructions with excess, most first", p.stdout)
+say(len(hot) == 2 and hot[0].split()[4] == "3.6" and hot[1].split()[4] == "2.0" and "STS.128" in hot[0],
+    "each with its multiple of ideal and its SASS", p.stdout)
+p = run([sys.executable, SCRIPT, good, "--top", "1"])
+say(p.returncode == 0 and sum(1 for l in p.stdout.splitlines() if l.strip().startswith("0x7f")) == 1,
+    "--top 1: one instruction", p.stdout)
+bad = write("nocols.csv", '"Address","Source","Instructions Executed"\n"0x1","NOP","3"\n')
+p = run([sys.executable, SCRIPT, bad])
+say(p.returncode == 2 and "nocols.csv" in p.stderr and "SourceCounters" in p.stderr,
+    "no shared-wavefront columns: exit 2 naming the file and the section", p.stderr)
+junk = write("junk.csv", "hello\n")
+p = run([sys.executable, SCRIPT, junk])
+say(p.returncode == 2 and "junk.csv" in p.stderr and "header" in p.stderr, "no header: exit 2 naming the file", p.stderr)
+p = run([sys.executable, SCRIPT])
+say(p.returncode == 2, "no file: usage, exit 2", p.stderr)
+sys.exit(finish("test_ncu_banks", tmp))
