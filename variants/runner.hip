@@ -217,7 +217,8 @@ extern "C" void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *thro
  * call runs: the merge (MLAB_MERGE), the combine kernel (MLAB_COMBINE), the
  * Q amax (MLAB_AMAX), a negative control (MLAB_FAULT), the tensor copies
  * (MLAB_TMAP) and the persistent decode (MLAB_PERSIST), "default" where
- * unset; the tensor maps' L2 promotion (MLAB_TMAP_L2) as used (0: none) */
+ * unset; the tensor maps' L2 promotion (MLAB_TMAP_L2) as used (0: none; "-":
+ * a build without tensor maps) */
 static const char *build_knobs(void);
 static unsigned tmap_l2(void);
 extern "C" const char *mlab_gpu_build_knobs(void)
@@ -230,12 +231,15 @@ extern "C" const char *mlab_gpu_build_knobs(void)
         /* the wgmma decodes' shape (mla_wgmma.h): Q.K accumulators (the kernel
          * error depends on them a little, perf-notes v18), MXFP4 producer
          * warpgroups, items a producer thread loads at once */
+        /* the L2 promotion as used, not "default" (the default moved at v22,
+         * 256 -> 128); "-" in a build without tensor maps (AMD; -DMLAB_NO_TMAP) */
+        char l2[16] = "-";
+        if (MLAB_HAVE_TMAP) snprintf(l2, sizeof l2, "%u", tmap_l2());
         snprintf(buf, sizeof buf,
                  "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d merge=%.16s combine=%.16s spread=%.16s amax=%.16s "
-                 "fault=%.16s tmap_use=%.16s persist_use=%.16s tmap_l2=%u",
+                 "fault=%.16s tmap_use=%.16s persist_use=%.16s tmap_l2=%s",
                  build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, m ? m : "default", c ? c : "default",
-                 sp ? sp : "default", a ? a : "default", f ? f : "none", t ? t : "default", ps ? ps : "default",
-                 tmap_l2() /* the value used, not "default": the default moved at v22 (256 -> 128) */);
+                 sp ? sp : "default", a ? a : "default", f ? f : "none", t ? t : "default", ps ? ps : "default", l2);
     }
     return buf;
 }
