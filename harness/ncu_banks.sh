@@ -33,16 +33,7 @@ for v in $V; do
   fi
   "$NCU" -i "$w/$v.ncu-rep" --page raw --csv --metrics "$MET" > "$w/${v}_metrics.csv" 2>&1
   "$NCU" -i "$w/$v.ncu-rep" --page source --csv --print-source sass > "$w/$v.csv" 2>&1
-  { echo "== $v metrics"; python3 - "$w/${v}_metrics.csv" <<'PY'
-import csv, sys
-rows = list(csv.reader(open(sys.argv[1])))
-hi = next((i for i, r in enumerate(rows) if "smsp__inst_executed.sum" in r), None)
-if hi is None or len(rows) < hi + 3:
-    print("(no metrics)"); sys.exit()
-d = dict(zip(rows[hi], rows[hi + 2]))
-for k in sorted(d):
-    if k.startswith(("l1tex", "smsp")): print(f"  {k} {d[k]}")
-PY
+  { echo "== $v metrics"; python3 "$here/tools/ncu_banks.py" --metrics "$w/${v}_metrics.csv"
     python3 "$here/tools/ncu_banks.py" "$w/$v.csv" --top 8; } >> "$OUT/banks.txt" 2>&1
 done
 tar czf "$OUT/banks_csv.tar.gz" -C "$w" $(cd "$w" && ls *.csv 2>/dev/null) 2>/dev/null

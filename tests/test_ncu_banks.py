@@ -3,7 +3,8 @@ from Nsight Compute's per-instruction CSV (`ncu -i REP --page source --csv
 --print-source sass`), on stand-in CSVs of that shape: the totals (all,
 ideal, excess wavefronts), the instructions with excess sorted by it with
 their multiple of ideal, --top, the kernel named; a CSV without the header
-or without the shared-wavefront columns refused with exit 2 naming the file.
+or without the shared-wavefront columns refused with exit 2 naming the file;
+--metrics on ncu's raw page: the l1tex / smsp metrics of the kernel.
 
 Usage: test_ncu_banks.py SCRIPT"""
 import os
@@ -51,6 +52,15 @@ say(p.returncode == 2 and "nocols.csv" in p.stderr and "SourceCounters" in p.std
 junk = write("junk.csv", "hello\n")
 p = run([sys.executable, SCRIPT, junk])
 say(p.returncode == 2 and "junk.csv" in p.stderr and "header" in p.stderr, "no header: exit 2 naming the file", p.stderr)
+raw = write("raw.csv", '"ID","Kernel Name","gpu__time_duration.sum","l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",'
+            '"smsp__inst_executed.sum"\n"","","us","",""\n"0","void mla_decode<1, 0, 0>(mla_params)","90.1","2,170,727",'
+            '"34870016"\n')
+p = run([sys.executable, SCRIPT, "--metrics", raw])
+say(p.returncode == 0 and p.stdout.split() == ["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "2,170,727",
+                                               "smsp__inst_executed.sum", "34870016"],
+    "--metrics: the kernel's l1tex and smsp metrics, one a line (not its time)", p.stdout + p.stderr)
+p = run([sys.executable, SCRIPT, "--metrics", good])
+say(p.returncode == 2 and "good.csv" in p.stderr, "--metrics on a source CSV: exit 2 naming the file", p.stderr)
 p = run([sys.executable, SCRIPT])
 say(p.returncode == 2, "no file: usage, exit 2", p.stderr)
 sys.exit(finish("test_ncu_banks", tmp))

@@ -13,6 +13,7 @@
 
 #include "tests/mlab_check.h"    /* check, CHECK */
 #include "variants/mla_params.h" /* MLA_FP4_ROW, MLA_NBLK */
+#include "variants/arch/nv_swizzle.h" /* mlab_sw64: the panels the producers store into (gpu_tma_layout checks it on the GPU) */
 #include "variants/smem_lanes.h" /* mlab_mx_prod_item, mlab_dq_item, mlab_e4_item */
 
 enum { ROWS = 64, BLK = MLA_NBLK, ITEMS = ROWS * BLK };
@@ -40,9 +41,6 @@ static int wavefronts(const long *addr, int w)
     return total;
 }
 
-/* the 64-byte swizzle of the wgmma decodes' panels (arch/nv_tma.h mlab_sw64,
- * the layout the tensor copies write; gpu_tma_layout checks it on the GPU) */
-static long sw64(int r, int q) { return (long)(q >> 2) * 4096 + 64 * r + (((q & 3) ^ ((r >> 1) & 3)) << 4); }
 
 /* a map from thread (or item) index to (row, block) */
 typedef void (*item_fn)(int c, int *r, int *b);
@@ -69,8 +67,8 @@ static int prod_check(item_fn f, int base, int *ld, int *st, int *sc)
                 int r, h;
                 f(32 * w + l, &r, &h);
                 a[l] = base + (long)r * MLA_FP4_ROW + 16 * h + 32 * k;
-                s0[l] = sw64(r, 2 * (h + 2 * k));
-                s1[l] = sw64(r, 2 * (h + 2 * k) + 1);
+                s0[l] = mlab_sw64(r, 2 * (h + 2 * k));
+                s1[l] = mlab_sw64(r, 2 * (h + 2 * k) + 1);
                 s[l] = base + 2 + (long)r * BLK + h + 2 * k;
             }
             int x = wavefronts(a, 16), y0 = wavefronts(s0, 16), y1 = wavefronts(s1, 16), z = wavefronts(s, 1);

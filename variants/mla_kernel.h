@@ -370,12 +370,11 @@ MLAB_DEV void dequant_block(uint4 pk, uint32_t e, uint32_t o[16])
 }
 
 /* MXFP4 staged rows -> bf16 compute tile (exact). Rows past the end -> 0.
- * sc: the tile's E8M0 bytes, [64 rows][18], prefetched into shared memory. */
-/* MXFP4 staged rows -> bf16 compute tile, item c = (row, block) as
- * mlab_dq_item (smem_lanes.h) hands them out: a thread keeps one row and
- * steps through blocks, and its quarter warp's raw loads and 64-byte stores
- * are conflict-free (by consecutive blocks of a row, before v23: 4-way
- * conflicted stores; H200: mxfp4 -6..-15%) */
+ * sc: the tile's E8M0 bytes, [64 rows][18], prefetched into shared memory.
+ * Item c = (row, block) as mlab_dq_item (smem_lanes.h) hands them out: a
+ * thread keeps one row and steps through blocks, and its quarter warp's raw
+ * loads and 64-byte stores are conflict-free (by consecutive blocks of a
+ * row, before v23: 4-way conflicted stores; H200: mxfp4 -6..-15%) */
 MLAB_DEV void dequant_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile, int r0, int rend)
 {
     typedef mla_cfg<KV_MXFP4> C;

@@ -621,7 +621,10 @@ MLAB_DEV void wg_q_copy16(const mla_params &p, int tok, uint8_t *sq)
 #pragma unroll
     for (int c = threadIdx.x; c < MLA_H * MLA_D / 8; c += WG_NCONS * 128) {
         int h = c / (MLA_D / 8), j = c % (MLA_D / 8), g = c; /* as Q lies in memory */
-        if (WG_Q_HI) mlab_q16_item(c, &h, &j), g = h * (MLA_D / 8) + j;
+        if (WG_Q_HI) {
+            mlab_q16_item(c, &h, &j);
+            g = h * (MLA_D / 8) + j;
+        }
         *(uint4 *)(sq + j * (16 * MLA_H) + 16 * h) = qg[g];
     }
 }

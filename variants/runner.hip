@@ -228,13 +228,13 @@ extern "C" const char *mlab_gpu_build_knobs(void)
         const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT"),
                    *c = getenv("MLAB_COMBINE"), *t = getenv("MLAB_TMAP"), *ps = getenv("MLAB_PERSIST"),
                    *sp = getenv("MLAB_COMBINE_SPREAD");
-        /* the wgmma decodes' shape (mla_wgmma.h): Q.K accumulators (the kernel
-         * error depends on them a little, perf-notes v18), MXFP4 producer
-         * warpgroups, items a producer thread loads at once */
         /* the L2 promotion as used, not "default" (the default moved at v22,
          * 256 -> 128); "-" in a build without tensor maps (AMD; -DMLAB_NO_TMAP) */
         char l2[16] = "-";
         if (MLAB_HAVE_TMAP) snprintf(l2, sizeof l2, "%u", tmap_l2());
+        /* the wgmma decodes' shape (mla_wgmma.h): Q.K accumulators (the kernel
+         * error depends on them a little, perf-notes v18), MXFP4 producer
+         * warpgroups, items a producer thread loads at once */
         snprintf(buf, sizeof buf,
                  "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d merge=%.16s combine=%.16s spread=%.16s amax=%.16s "
                  "fault=%.16s tmap_use=%.16s persist_use=%.16s tmap_l2=%s",

@@ -7,6 +7,8 @@ Usage:
       build/mlabench run --no-time --quiet --variants V CASE...
   ncu -i REP.ncu-rep --page source --csv --print-source sass > V.csv
   python3 harness/tools/ncu_banks.py V.csv [V2.csv ...] [--top N]
+  python3 harness/tools/ncu_banks.py --metrics M.csv   (ncu -i REP --page raw --csv
+      --metrics ...: the kernel's l1tex__* and smsp__* metrics, one a line)
 
 (harness/ncu_banks.sh does the three steps for every variant on a GPU
 machine.) For each file: the kernel's name, its shared wavefronts (all, ideal,
@@ -52,11 +54,24 @@ def read(path):
     return kernel, out
 
 
+def metrics(path):
+    """[(name, value)] of the first kernel of ncu's raw CSV page (l1tex__*, smsp__*), or raises ValueError."""
+    with open(path, newline="", errors="replace") as f:
+        rows = list(csv.reader(f))
+    hi = next((i for i, r in enumerate(rows) if "ID" in r and "Kernel Name" in r), None)
+    # the header row, then a units row, then one row a kernel
+    if hi is None or len(rows) < hi + 3 or len(rows[hi + 2]) != len(rows[hi]):
+        raise ValueError("no 'ID' / 'Kernel Name' header with a kernel's row (ncu -i REP --page raw --csv)")
+    return [(k, v) for k, v in sorted(zip(rows[hi], rows[hi + 2])) if k.startswith(("l1tex", "smsp"))]
+
+
 def main(argv):
-    top, files = 12, []
+    top, files, raw = 12, [], False
     it = iter(argv)
     for a in it:
-        if a == "--top":
+        if a == "--metrics":
+            raw = True
+        elif a == "--top":
             top = int(next(it, "12"))
         elif a.startswith("--top="):
             top = int(a.split("=", 1)[1])
@@ -66,6 +81,14 @@ def main(argv):
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
         return 2
     for path in files:
+        if raw:
+            try:
+                for k, v in metrics(path):
+                    print(f"  {k} {v}")
+            except (OSError, ValueError) as e:
+                print(f"ncu_banks: {path}: {e}", file=sys.stderr)
+                return 2
+            continue
         try:
             kernel, ins = read(path)
         except (OSError, ValueError) as e:

@@ -38,6 +38,7 @@
 #define MLAB_NV_TMA_H
 
 #include "nv_bulk.h"
+#include "nv_swizzle.h" // mlab_sw64, mlab_sw128: the panels' layouts
 
 /* builds with the tensor-copy stages (mla_cfg::TMAP; -DMLAB_NO_TMAP or
  * -DMLAB_NO_BULK builds without), in device and host code alike (the host
@@ -48,22 +49,7 @@
 #define MLAB_HAVE_TMAP 0
 #endif
 
-/* byte offset of (row r, 16-byte chunk q of the row) in a tile of 64-byte swizzled panels of 64 rows */
-#define MLAB_SW64_PANEL 4096
-static inline __host__ __device__ int mlab_sw64(int r, int q)
-{
-    return (q >> 2) * MLAB_SW64_PANEL + 64 * r + (((q & 3) ^ ((r >> 1) & 3)) << 4);
-}
-
-/* the same in the 128-byte swizzle, bf16 tiles (bf16_wgmma): panel p = the
- * tile's bytes 128 p .. 128 p + 127 of every row (64 bf16 dims; 8 KB, 64
- * rows x 128 bytes, 1024-aligned), row r at 128 r, its 16-byte chunk c at
- * chunk c ^ (r % 8) */
-#define MLAB_SW128_PANEL 8192
-static inline __host__ __device__ int mlab_sw128(int r, int q)
-{
-    return (q >> 3) * MLAB_SW128_PANEL + 128 * r + (((q & 7) ^ (r & 7)) << 4);
-}
+/* the panels' layouts: mlab_sw64, mlab_sw128 (plain host/device: nv_swizzle.h) */
 
 #if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
 /* one thread: the box at (byte x, row y) of the map (global memory) into dst (512-aligned), counted on bar */
