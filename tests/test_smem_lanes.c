@@ -6,8 +6,8 @@
  * as conflicted as ncu measured them on the H200
  * (papers/reports/h200-2026-12-02w), so the model can tell them apart. Also
  * the mma.sync decodes' S rows (mla_cfg::LDS = BN + MLAB_S_PAD, 8 on
- * NVIDIA): a warp's float2 accumulator stores in 2 wavefronts, not 4; and
- * the wgmma decodes' Q stores (mlab_q8_item, mlab_q16_item). Plain C; no GPU. */
+ * NVIDIA): a warp's float2 accumulator stores in 2 wavefronts, not 4.
+ * Plain C; no GPU. */
 #include <stdio.h>
 #include <string.h>
 
@@ -161,32 +161,6 @@ static int e4_search(int *maps)
     return found;
 }
 
-/* the wgmma decodes' Q stores (16 heads x 72 chunks): worst wavefronts of a
- * warp step, fp8 (8 bytes at 256 (k / 2) + 16 h + 8 (k % 2)) or bf16 (16
- * bytes at 256 j + 16 h); returns the chunks taken twice or never */
-static int q_check(item_fn f, int bf16, int *worst)
-{
-    int seen[16][72];
-    memset(seen, 0, sizeof seen);
-    *worst = 0;
-    for (int c0 = 0; c0 < 16 * 72; c0 += 32) {
-        long a[32];
-        for (int l = 0; l < 32; l++) {
-            int h, k;
-            f(c0 + l, &h, &k);
-            if (h >= 0 && h < 16 && k >= 0 && k < 72) seen[h][k]++;
-            a[l] = bf16 ? 256L * k + 16 * h : 256L * (k >> 1) + 16 * h + 8 * (k & 1);
-        }
-        int w = wavefronts(a, bf16 ? 16 : 8);
-        if (w > *worst) *worst = w;
-    }
-    int bad = 0;
-    for (int h = 0; h < 16; h++)
-        for (int k = 0; k < 72; k++) bad += seen[h][k] != 1;
-    return bad;
-}
-static void old_q(int c, int *h, int *k) { *h = c / 72; *k = c % 72; }
-
 /* the mma.sync S stores: lane l's float2 at row l / 4, columns 2 (l % 4) of
  * rows `lds` floats apart (mla_kernel.h tile_scores, acc_row / acc_col) */
 static int s_store(int lds)
@@ -229,16 +203,6 @@ int main(void)
         tile_check(old_tile, nt, MLA_D + 16, 2, 0, &ld, &st);
         CHECK(st == 8, "the v22 e4m3_tile map: code stores 2-way (%d threads: %d)", nt, st);
     }
-    int qw, bad = q_check(mlab_q8_item, 0, &qw);
-    CHECK(bad == 0 && qw == 2, "fp8 Q heads inside: every chunk once, 8-byte stores in 2 wavefronts (%d wrong, %d)", bad,
-          qw);
-    q_check(old_q, 0, &qw);
-    CHECK(qw == 16, "fp8 Q as it lies (v23): 8-way, as ncu measured (%d)", qw);
-    bad = q_check(mlab_q16_item, 1, &qw);
-    CHECK(bad == 0 && qw == 4, "bf16 Q heads inside: every chunk once, 16-byte stores in 4 wavefronts (%d wrong, %d)",
-          bad, qw);
-    q_check(old_q, 1, &qw);
-    CHECK(qw == 32, "bf16 Q as it lies (v23): 8-way, as ncu measured (%d)", qw);
     int maps, free3 = e4_search(&maps);
     CHECK(maps == 720 * 64 && free3 == 0,
           "e4m3_tile at LDK = 592: none of the %d row-bit orders and flips frees loads and both stores (%d do)", maps,

@@ -121,15 +121,6 @@ static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
  * the kernel error by 0.1..1.3% relative */
 #define WG_QK_ACC 1
 #endif
-#ifndef WG_Q_HI
-/* 1: the prologue's Q stored heads inside (smem_lanes.h mlab_q8_item,
- * mlab_q16_item): conflict-free stores into the K-major B operand, where Q
- * as it lies in memory (0) makes them 8-way conflicted (ncu, perf-notes
- * v23). Prepared at v23 and not yet measured (no device time was left):
- * the next A/B is MLAB_AB_NEW_CUDA_FLAGS=-DWG_Q_HI=1 gpu_ab.sh run worktree;
- * predicted -0.1..-0.3 us on every wgmma call, nothing a tile */
-#define WG_Q_HI 0
-#endif
 #ifndef WG_QK_SS
 #define WG_QK_SS 1    /* K read by wgmma from shared memory (0: from registers by ldmatrix) */
 #endif
@@ -607,26 +598,19 @@ MLAB_DEV void wg_q_next(const mla_params &p, int tok, float qs, uint8_t *sq)
 {
     const int t = threadIdx.x & 127;
     q_fp8_regs<128> q;
-    q_fp8_load<128, WG_Q_HI>(p, tok, q, t);
-    q_fp8_store<128, WG_Q_HI>(p, q, qs, [&](int h, int k, uint2 codes) { *wg_q_chunk(sq, h, k) = codes; }, t);
+    q_fp8_load<128>(p, tok, q, t);
+    q_fp8_store<128>(p, q, qs, [&](int h, int k, uint2 codes) { *wg_q_chunk(sq, h, k) = codes; }, t);
 }
 
 /* B16: row tok's bf16 Q as it is into sq (16-byte chunk j of head h at 256 j
  * + 16 h: the K-major layout of the B operand of step 1), by the two
- * consumer warpgroups (threads 0 .. 255); WG_Q_HI: heads inside (smem_lanes.h
- * mlab_q16_item: conflict-free stores) */
+ * consumer warpgroups (threads 0 .. 255) */
 MLAB_DEV void wg_q_copy16(const mla_params &p, int tok, uint8_t *sq)
 {
     const uint4 *qg = (const uint4 *)(p.q + (size_t)tok * MLA_H * MLA_D);
 #pragma unroll
-    for (int c = threadIdx.x; c < MLA_H * MLA_D / 8; c += WG_NCONS * 128) {
-        int h = c / (MLA_D / 8), j = c % (MLA_D / 8), g = c; /* as Q lies in memory */
-        if (WG_Q_HI) {
-            mlab_q16_item(c, &h, &j);
-            g = h * (MLA_D / 8) + j;
-        }
-        *(uint4 *)(sq + j * (16 * MLA_H) + 16 * h) = qg[g];
-    }
+    for (int c = threadIdx.x; c < MLA_H * MLA_D / 8; c += WG_NCONS * 128)
+        *(uint4 *)(sq + (c % (MLA_D / 8)) * (16 * MLA_H) + 16 * (c / (MLA_D / 8))) = qg[c];
 }
 
 /* a (row, split) unit of the call: block b's (tok, split, S), uniform or a
@@ -892,8 +876,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 qs = 1.f;
             } else {
                 q_fp8_regs<WG_NCONS * 128> qreg;
-                q_fp8_load<WG_NCONS * 128, WG_Q_HI>(p, u.tok, qreg);
-                qs = q_fp8_row<WG_NCONS * 128, WG_Q_HI>(
+                q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
+                qs = q_fp8_row<WG_NCONS * 128>(
                     p, qreg, (float *)(smem + C::OFF_QRED),
                     [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; },
                     [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });

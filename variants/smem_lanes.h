@@ -1,8 +1,7 @@
 /* smem_lanes.h: which item each lane of a pass through shared memory takes
- * (the MXFP4 tile passes' (row, block) items; the wgmma decodes' Q chunks,
- * at the end), chosen so that its shared-memory accesses are free of bank
- * conflicts on NVIDIA GPUs; plain host/device functions, so
- * that tests/test_smem_lanes.c checks on the CPU that every item is taken
+ * (the MXFP4 tile passes' (row, block) items), chosen so that its
+ * shared-memory accesses are free of bank conflicts on NVIDIA GPUs; plain
+ * host/device functions, so that tests/test_smem_lanes.c checks on the CPU that every item is taken
  * once and counts the wavefronts each warp instruction costs under the model
  * below (no GPU at hand; ncu's shared wavefront counts on the H200 agreed
  * with it: papers/reports/h200-2026-12-02w).
@@ -64,30 +63,6 @@ MLAB_HD void mlab_e4_item(int c, int *r, int *b)
 {
     *r = c % 64;
     *b = c / 64;
-}
-
-/* The wgmma decodes' Q in the K-major layout of Q.K's B operand: head h's
- * chunk of 8 fp8 codes k at 256 (k / 2) + 16 h + 8 (k % 2) (mla_wgmma.h
- * wg_q_chunk), bf16's 16-byte chunk j at 256 j + 16 h (wg_q_copy16). By
- * consecutive chunks of a head (chunk c of Q: head c / 72, chunk c % 72, as
- * Q lies in memory) a warp's stores were 256 bytes apart: 8-way conflicts
- * (ncu, papers/reports/h200-2026-12-02w: the STS.64 / STS.128 7-8x over
- * ideal in every wgmma decode's prologue). By heads inside (item c of the
- * 16 x 72 chunks): */
-/* fp8 (8-byte stores, 16 lanes a wavefront): lane l of warp-step P = c / 32
- * takes head ((l / 2) % 8) + 8 (l / 16), chunk 2 P + l % 2, so each half
- * warp writes 128 contiguous bytes */
-MLAB_HD void mlab_q8_item(int c, int *h, int *k)
-{
-    const int l = c % 32;
-    *h = ((l >> 1) & 7) | ((l >> 4) << 3);
-    *k = 2 * (c / 32) + (l & 1);
-}
-/* bf16 (16-byte stores, 8 lanes a wavefront): head c % 16, chunk c / 16 */
-MLAB_HD void mlab_q16_item(int c, int *h, int *j)
-{
-    *h = c % 16;
-    *j = c / 16;
 }
 
 #endif
