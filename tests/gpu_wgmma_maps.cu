@@ -5,14 +5,16 @@
  *   qk: S^T[64 x 16] = K[64 x 576] . Q^T, both from shared memory in the
  *       kernel's layouts (tile chunk c of row r at wg_off(r, c): the 64-byte
  *       swizzled panels and their descriptors, wg_k_desc, in WG_TMAP builds,
- *       else c * WG_LDC + 16 r; Q chunk at c * 256 + 16 h), read back
+ *       else c * WG_LDC + 16 r; Q's 16-byte chunk c of head h at
+ *       mlab_sw64_q(h, c), descriptors wg_q8_desc / wg_q8_step), read back
  *       through the accumulator map;
  *   pv: O^T[512 x 16] = V^T . P^T, V^T from registers (wg_vt_frag), P^T in
  *       shared memory in the slot order wg_vslot gives;
  *   bf16 (bf16_wgmma, mla_wgmma.h B16): the same two products by the
  *       kernel's own wg_scores<true> and wg_pv16, the tile in the 128-byte
  *       swizzled panels (mlab_sw128: K read K-major, V^T read as a
- *       transposed operand through the same panels), Q and P^T in bf16.
+ *       transposed operand through the same panels), Q in bf16 in 16-row
+ *       panels of the same swizzle (mlab_sw128_q, wg_q16_desc), P^T in bf16.
  * Random e4m3 codes (no NaN) and bf16 values of a few bits; their products
  * are exact in fp32, so only the order of the fp32 sums (and Hopper's fp8
  * accumulation inside an instruction) differs: tolerance 1e-3 of the
@@ -34,23 +36,23 @@ __global__ void k_qk(const uint8_t *k, const uint8_t *q, float *s)
 {
 #if MLAB_HAVE_WGMMA
     __shared__ __align__(1024) uint8_t sk[WG_TILE];
-    __shared__ __align__(128) uint8_t sq[16 * D];
+    __shared__ __align__(1024) uint8_t sq[16 * D];
     for (int i = threadIdx.x; i < BN * D / 16; i += 128) {
         const int r = i / (D / 16), c = i % (D / 16);
         *(uint4 *)(sk + wg_off(r, c)) = *(const uint4 *)(k + r * D + 16 * c);
     }
     for (int i = threadIdx.x; i < 16 * D / 16; i += 128) {
         const int h = i / (D / 16), c = i % (D / 16);
-        *(uint4 *)(sq + c * 256 + 16 * h) = *(const uint4 *)(q + h * D + 16 * c);
+        *(uint4 *)(sq + mlab_sw64_q(h, c)) = *(const uint4 *)(q + h * D + 16 * c);
     }
     wg_fence_smem();
     __syncthreads();
     float d[8];
     for (int e = 0; e < 8; e++) d[e] = 0.f;
-    const uint64_t dq = wg_desc(sq, 256, 128);
+    const uint64_t dq = wg_q8_desc(sq);
     wg_fence(); /* A from shared memory (wg_e4m3_ss_n16), the k steps' descriptors as the kernel's */
     for (int s32 = 0; s32 < D / 32; s32++)
-        wg_e4m3_ss_n16(d, wg_k_desc(sk, s32), wg_desc_add(dq, 2 * s32 * 256), s32 > 0);
+        wg_e4m3_ss_n16(d, wg_k_desc(sk, s32), wg_q8_step(dq, s32), s32 > 0);
     wg_commit();
     wg_wait<0>();
     float d2[8]; /* as the kernel does it (wg_scores) */
@@ -114,7 +116,7 @@ __global__ void k_b16(const uint16_t *kv, const uint16_t *q, const uint16_t *pt,
     }
     for (int i = threadIdx.x; i < 16 * D / 8; i += 128) {
         const int h = i / (D / 8), c = i % (D / 8);
-        *(uint4 *)(sq + c * 256 + 16 * h) = *(const uint4 *)(q + h * D + 8 * c);
+        *(uint4 *)(sq + mlab_sw128_q(h, c)) = *(const uint4 *)(q + h * D + 8 * c);
     }
     for (int i = threadIdx.x; i < 16 * BN; i += 128) { /* P^T[h][kv row r]: 8 rows to a 16-byte chunk */
         const int h = i / BN, r = i % BN;
@@ -124,7 +126,7 @@ __global__ void k_b16(const uint16_t *kv, const uint16_t *q, const uint16_t *pt,
     __syncthreads();
     const int w = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
     float d[8];
-    wg_scores<true>(d, stile, wg_desc(sq, 256, 128));
+    wg_scores<true>(d, stile, wg_q16_desc(sq));
     for (int e = 0; e < 8; e++)
         s[(16 * w + g + 8 * ((e >> 1) & 1)) * 16 + 8 * (e >> 2) + 2 * t + (e & 1)] = d[e];
     wg_state st;

@@ -6,15 +6,17 @@
  * as conflicted as ncu measured them on the H200
  * (papers/reports/h200-2026-12-02w), so the model can tell them apart. Also
  * the mma.sync decodes' S rows (mla_cfg::LDS = BN + MLAB_S_PAD, 8 on
- * NVIDIA): a warp's float2 accumulator stores in 2 wavefronts, not 4.
- * Plain C; no GPU. */
+ * NVIDIA): a warp's float2 accumulator stores in 2 wavefronts, not 4; and
+ * the wgmma decodes' Q (mlab_q8w_item into the swizzled panels; bf16 in
+ * memory order): stores conflict-free with loads as coalesced as memory
+ * order. Plain C; no GPU. */
 #include <stdio.h>
 #include <string.h>
 
 #include "tests/mlab_check.h"    /* check, CHECK */
 #include "variants/mla_params.h" /* MLA_FP4_ROW, MLA_NBLK */
 #include "variants/arch/nv_swizzle.h" /* mlab_sw64: the panels the producers store into (gpu_tma_layout checks it on the GPU) */
-#include "variants/smem_lanes.h" /* mlab_mx_prod_item, mlab_dq_item, mlab_e4_item */
+#include "variants/smem_lanes.h" /* mlab_mx_prod_item, mlab_dq_item, mlab_e4_item, mlab_q8w_item */
 
 enum { ROWS = 64, BLK = MLA_NBLK, ITEMS = ROWS * BLK };
 
@@ -161,6 +163,47 @@ static int e4_search(int *maps)
     return found;
 }
 
+/* The wgmma decodes' Q (16 heads x 72 chunks of 8 values): a warp step is
+ * 32 consecutive items of map f. Returns the chunks taken twice or never;
+ * *st: the worst wavefronts of a warp's stores (fp8: 8-byte codes into
+ * layout lay; bf16: 16-byte chunks), *lines: the most 128-byte lines of
+ * global Q (16 bytes of bf16 a chunk, as Q lies) one warp's loads touch.
+ * Layouts: 0 the swizzled panels the kernels use (mla_wgmma.h wg_q_chunk,
+ * mlab_sw64_q; bf16 mlab_sw128_q), 1 the 16-byte columns before v24 */
+static int q_check(item_fn f, int bf16, int lay, int *st, int *lines)
+{
+    int seen[16][72];
+    memset(seen, 0, sizeof seen);
+    *st = *lines = 0;
+    for (int c0 = 0; c0 < 16 * 72; c0 += 32) {
+        long a[32], g[32];
+        int nl = 0;
+        for (int l = 0; l < 32; l++) {
+            int h, k;
+            f(c0 + l, &h, &k);
+            if (h < 0 || h >= 16 || k < 0 || k >= 72) return -1;
+            seen[h][k]++;
+            if (bf16)
+                a[l] = lay ? 256L * k + 16 * h : mlab_sw128_q(h, k);
+            else
+                a[l] = lay ? 256L * (k >> 1) + 16 * h + 8 * (k & 1) : mlab_sw64_q(h, k >> 1) + 8 * (k & 1);
+            g[l] = (16L * (72 * h + k)) / 128;
+            int dup = 0;
+            for (int i = 0; i < l; i++) dup |= g[i] == g[l];
+            nl += !dup;
+        }
+        const int w = wavefronts(a, bf16 ? 16 : 8);
+        if (w > *st) *st = w;
+        if (nl > *lines) *lines = nl;
+    }
+    int bad = 0;
+    for (int h = 0; h < 16; h++)
+        for (int k = 0; k < 72; k++) bad += seen[h][k] != 1;
+    return bad;
+}
+static void mem_q(int c, int *h, int *k) { *h = c / 72; *k = c % 72; } /* as Q lies in memory */
+static void hi_q(int c, int *h, int *k) { *h = (((c % 32) >> 1) & 7) | (((c % 32) >> 4) << 3); *k = 2 * (c / 32) + (c & 1); }
+
 /* the mma.sync S stores: lane l's float2 at row l / 4, columns 2 (l % 4) of
  * rows `lds` floats apart (mla_kernel.h tile_scores, acc_row / acc_col) */
 static int s_store(int lds)
@@ -210,6 +253,23 @@ int main(void)
     CHECK(s_store(64 + 8) == 2, "S rows of BN + 8 floats: float2 stores in 2 wavefronts (%d)", s_store(64 + 8));
     CHECK(s_store(64 + 4) == 4, "S rows of BN + 4 floats (v22): 2-way, as ncu measured (%d)", s_store(64 + 4));
     CHECK(s_store(32 + 8) == 2, "bf16_t32's S rows of 32 + 8 floats: 2 wavefronts (%d)", s_store(32 + 8));
+    /* the wgmma decodes' Q stores (v24): loads as coalesced as memory order, stores conflict-free */
+    int qs, ql, bad = q_check(mlab_q8w_item, 0, 0, &qs, &ql);
+    CHECK(bad == 0 && qs == 2 && ql == 4,
+          "fp8 Q (mlab_q8w_item into wg_q_chunk): every chunk once, stores 2 wavefronts, loads 4 lines (%d wrong, %d, %d)",
+          bad, qs, ql);
+    q_check(mem_q, 0, 0, &qs, &ql);
+    CHECK(qs == 4 && ql == 4, "fp8 Q in memory order into the panels: stores 2-way (%d), loads 4 lines (%d)", qs, ql);
+    q_check(mem_q, 0, 1, &qs, &ql);
+    CHECK(qs == 16, "fp8 Q in memory order into v23's columns: 8-way, as ncu measured (%d)", qs);
+    q_check(hi_q, 0, 1, &qs, &ql);
+    CHECK(qs == 2 && ql == 16, "v24's WG_Q_HI (measured slower): stores 2 wavefronts but loads 16 lines (%d, %d)", qs,
+          ql);
+    bad = q_check(mem_q, 1, 0, &qs, &ql);
+    CHECK(bad == 0 && qs == 4 && ql == 4, "bf16 Q in memory order into mlab_sw128_q: stores 4 wavefronts, loads 4 lines "
+          "(%d wrong, %d, %d)", bad, qs, ql);
+    q_check(mem_q, 1, 1, &qs, &ql);
+    CHECK(qs == 32, "bf16 Q into v23's columns: 8-way, as ncu measured (%d)", qs);
     printf("%d checks, %d failed\n", checked, failed);
     return failed ? 1 : 0;
 }

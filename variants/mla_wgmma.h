@@ -172,7 +172,7 @@ template <bool MX, bool B16 = false> struct wg_cfg_t {
      * from the stages, which hold the next unit's tiles by then */
     static constexpr bool PERSIST = !MX && !B16 && WG_TMAP && WG_PERSIST;
     /* persistent: the next unit's fp8 Q, quantized by consumer 1 while consumer 0 ends the last unit */
-    static constexpr int OFF_Q2 = (OFF_MERGE + (PERSIST ? 72 * 128 * 4 : 0) + 127) & ~127;
+    static constexpr int OFF_Q2 = (OFF_MERGE + (PERSIST ? 72 * 128 * 4 : 0) + 511) & ~511; /* swizzled: 512-aligned */
     static constexpr int SMEM = OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
@@ -278,6 +278,21 @@ MLAB_DEV uint64_t wg_k_desc(const uint8_t *tile, int k)
 #endif
 }
 
+/* the fp8 Q of the B operand of step 1, K-major in the 64-byte swizzle of
+ * the fp8 tiles' panels (mlab_sw64_q: 9 panels of 16 heads x 64 bytes,
+ * 512-aligned; descriptor wg_q8_desc, k-step k in panel k / 2, its 32-byte
+ * half k % 2): head h's chunk k of 8 codes. The consumers store it in the
+ * order of mlab_q8w_item (q_fp8_load / q_fp8_store with WG): conflict-free.
+ * Until v24 it lay in 16-byte columns (chunk k / 2 of head h at 256 (k / 2)
+ * + 16 h), stores 8-way conflicted (ncu, perf-notes v23) */
+MLAB_DEV uint2 *wg_q_chunk(uint8_t *sq, int h, int k) { return (uint2 *)(sq + mlab_sw64_q(h, k >> 1) + 8 * (k & 1)); }
+MLAB_DEV uint64_t wg_q8_desc(const uint8_t *sq) { return wg_desc_sw64(sq, 8 * 64); }
+MLAB_DEV uint64_t wg_q8_step(uint64_t dq, int k) { return wg_desc_add(dq, (k >> 1) * MLAB_SW64_QPANEL + 32 * (k & 1)); }
+/* bf16_wgmma's Q (wg_q16_issue: mlab_sw128_q): its B descriptor, and k-step k's (panel k / 4,
+ * its 32-byte quarter k % 4) */
+MLAB_DEV uint64_t wg_q16_desc(const uint8_t *sq) { return wg_desc_sw128(sq, 16, 8 * 128); }
+MLAB_DEV uint64_t wg_q16_step(uint64_t dq, int k) { return wg_desc_add(dq, (k >> 2) * MLAB_SW128_QPANEL + 32 * (k & 3)); }
+
 /* every O accumulator of the state fenced (wg_fence_acc) before and after the P.V products */
 MLAB_DEV void wg_fence_o(wg_state &st)
 {
@@ -308,11 +323,11 @@ template <bool B16 = false> MLAB_DEV void wg_scores(float (&s)[8], const uint8_t
 #pragma unroll
         for (int k = 0; k < KS; k++)
             wg_bf16_ss_n16<0>(acc[k % NA], wg_desc_add(dk, (k >> 2) * MLAB_SW128_PANEL + 32 * (k & 3)),
-                              wg_desc_add(dq, 2 * k * 16 * MLA_H), k >= NA);
+                              wg_q16_step(dq, k), k >= NA);
     } else {
 #pragma unroll
         for (int k = 0; k < KS; k++)
-            wg_e4m3_ss_n16(acc[k % NA], wg_k_desc(tile, k), wg_desc_add(dq, 2 * k * 16 * MLA_H), k >= NA);
+            wg_e4m3_ss_n16(acc[k % NA], wg_k_desc(tile, k), wg_q8_step(dq, k), k >= NA);
     }
     wg_commit();
 #else
@@ -328,7 +343,7 @@ template <bool B16 = false> MLAB_DEV void wg_scores(float (&s)[8], const uint8_t
         wg_fence();
 #pragma unroll
         for (int k = 0; k < BATCH; k++)
-            wg_e4m3_rs_n16(acc[(b + k) % NA], a[k], wg_desc_add(dq, 2 * (b + k) * 16 * MLA_H), b + k >= NA);
+            wg_e4m3_rs_n16(acc[(b + k) % NA], a[k], wg_q8_step(dq, b + k), b + k >= NA);
         wg_commit();
         wg_wait<1>(); /* the batch before this one is done: its registers are free */
     }
@@ -589,8 +604,6 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, wg_state &st, int tok, int spli
     if (S > 1 && warp == 0 && g == 0) wg_part_stats<FAST>(p, st, tok, split, lsum, pmul);
 }
 
-/* the fp8 Q of the B operand of step 1: head h's chunk k of 8 codes (K-major) */
-MLAB_DEV uint2 *wg_q_chunk(uint8_t *sq, int h, int k) { return (uint2 *)(sq + (k >> 1) * (16 * MLA_H) + 16 * h + 8 * (k & 1)); }
 /* persistent: consumer 1 alone quantizes the next unit's Q (row tok) with
  * the call's scale qs (the amax is of the whole Q: computed by the first
  * unit) into sq */
@@ -598,19 +611,34 @@ MLAB_DEV void wg_q_next(const mla_params &p, int tok, float qs, uint8_t *sq)
 {
     const int t = threadIdx.x & 127;
     q_fp8_regs<128> q;
-    q_fp8_load<128>(p, tok, q, t);
-    q_fp8_store<128>(p, q, qs, [&](int h, int k, uint2 codes) { *wg_q_chunk(sq, h, k) = codes; }, t);
+    q_fp8_load<128, true>(p, tok, q, t);
+    q_fp8_store<128, true>(p, q, qs, [&](int h, int k, uint2 codes) { *wg_q_chunk(sq, h, k) = codes; }, t);
 }
 
-/* B16: row tok's bf16 Q as it is into sq (16-byte chunk j of head h at 256 j
- * + 16 h: the K-major layout of the B operand of step 1), by the two
- * consumer warpgroups (threads 0 .. 255) */
-MLAB_DEV void wg_q_copy16(const mla_params &p, int tok, uint8_t *sq)
+/* B16: row tok's bf16 Q as it is into sq by cp.async (one group), issued by
+ * the two consumer warpgroups (threads 0 .. 255) at the kernel's start and
+ * waited for before the first tile (wg_q16_ready). The layout is the B
+ * operand of step 1, K-major in the 128-byte swizzle of the tiles' panels
+ * (mlab_sw128_q: 9 panels of 16 heads x 128 bytes; descriptor wg_q16_desc):
+ * a warp copies 32 consecutive chunks as Q lies in memory (512 contiguous
+ * bytes), and each quarter warp's 8 chunks of a head land in one 128-byte
+ * row, conflict-free. Until v24 the chunks went through registers into
+ * 16-byte columns (chunk j of head h at 256 j + 16 h), stores 8-way
+ * conflicted (ncu, perf-notes v23); stored heads inside instead, the loads
+ * strided and every short call 2-8% slower (v24, WG_Q_HI) */
+MLAB_DEV void wg_q16_issue(const mla_params &p, int tok, uint8_t *sq)
 {
-    const uint4 *qg = (const uint4 *)(p.q + (size_t)tok * MLA_H * MLA_D);
+    const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
 #pragma unroll
     for (int c = threadIdx.x; c < MLA_H * MLA_D / 8; c += WG_NCONS * 128)
-        *(uint4 *)(sq + (c % (MLA_D / 8)) * (16 * MLA_H) + 16 * (c / (MLA_D / 8))) = qg[c];
+        mlab_cp16(sq + mlab_sw128_q(c / (MLA_D / 8), c % (MLA_D / 8)), qg + 8 * c, 1);
+    mlab_cp_commit();
+}
+/* the consumers' Q of wg_q16_issue landed and visible to wgmma (then WG_BAR_Q) */
+MLAB_DEV void wg_q16_ready(void)
+{
+    mlab_cp_wait<0>();
+    wg_fence_smem();
 }
 
 /* a (row, split) unit of the call: block b's (tok, split, S), uniform or a
@@ -814,6 +842,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     const wg_unit u0 = wg_unit_of(p, blockIdx.x);
     const int first = u0.first, t0 = u0.t0, n = u0.n, rend = u0.rend;
     const int units = C::PERSIST ? (p.blk_work ? p.plan_blocks : p.total_q * p.splits) : (int)blockIdx.x + 1;
+    if (B16 && cons < WG_NCONS) /* bf16 Q: in flight from the start (not persistent: the block's one row) */
+        wg_q16_issue(p, u0.tok, sQ);
 
     if (MBAR) {
         if (tid == 0) { /* the stages' mbarriers: 128 arrivals a phase (the producer warpgroup) */
@@ -871,13 +901,13 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         uint8_t *sQk = C::PERSIST && (ui & 1) ? smem + C::OFF_Q2 : sQ;
         if (ui == 0) { /* Q (its loads before the amax wait), quantized by the consumers into
                        * the K-major layout of the B operand of step 1 */
-            if constexpr (B16) { /* bf16 Q as it is */
-                wg_q_copy16(p, u.tok, sQ);
+            if constexpr (B16) { /* bf16 Q as it is (issued at the kernel's start) */
+                wg_q16_ready();
                 qs = 1.f;
             } else {
                 q_fp8_regs<WG_NCONS * 128> qreg;
-                q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
-                qs = q_fp8_row<WG_NCONS * 128>(
+                q_fp8_load<WG_NCONS * 128, true>(p, u.tok, qreg);
+                qs = q_fp8_row<WG_NCONS * 128, true>(
                     p, qreg, (float *)(smem + C::OFF_QRED),
                     [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; },
                     [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });
@@ -900,7 +930,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             for (int e = 0; e < 8; e++) st.o[mt][e] = 0.f;
         uint8_t *sP = smem + C::OFF_P + cons * MLA_H * MLA_BN * (B16 ? 2 : 1);
         float *red = (float *)(smem + C::OFF_RED) + cons * 128;
-        const uint64_t dq = wg_desc(sQk, 16 * MLA_H, 128), dp = wg_desc(sP, 16 * MLA_H, 128);
+        const uint64_t dq = B16 ? wg_q16_desc(sQk) : wg_q8_desc(sQk), dp = wg_desc(sP, 16 * MLA_H, 128);
         for (int i = (cons - g0) & 1; i < u.n; i += WG_NCONS) {
             const int g = g0 + i;
             const uint8_t *tile = stages + (g % C::NST) * C::TILE;
