@@ -5,8 +5,8 @@
  *   qk: S^T[64 x 16] = K[64 x 576] . Q^T, both from shared memory in the
  *       kernel's layouts (tile chunk c of row r at wg_off(r, c): the 64-byte
  *       swizzled panels and their descriptors, wg_k_desc, in WG_TMAP builds,
- *       else c * WG_LDC + 16 r; Q's 16-byte chunk c of head h at
- *       mlab_sw64_q(h, c), descriptors wg_q8_desc / wg_q8_step), read back
+ *       else c * WG_LDC + 16 r; Q chunk at c * 256 + 16 h, descriptors
+ *       wg_q8_desc / wg_q8_step), read back
  *       through the accumulator map;
  *   pv: O^T[512 x 16] = V^T . P^T, V^T from registers (wg_vt_frag), P^T in
  *       shared memory in the slot order wg_vslot gives;
@@ -36,14 +36,14 @@ __global__ void k_qk(const uint8_t *k, const uint8_t *q, float *s)
 {
 #if MLAB_HAVE_WGMMA
     __shared__ __align__(1024) uint8_t sk[WG_TILE];
-    __shared__ __align__(1024) uint8_t sq[16 * D];
+    __shared__ __align__(128) uint8_t sq[16 * D];
     for (int i = threadIdx.x; i < BN * D / 16; i += 128) {
         const int r = i / (D / 16), c = i % (D / 16);
         *(uint4 *)(sk + wg_off(r, c)) = *(const uint4 *)(k + r * D + 16 * c);
     }
     for (int i = threadIdx.x; i < 16 * D / 16; i += 128) {
         const int h = i / (D / 16), c = i % (D / 16);
-        *(uint4 *)(sq + mlab_sw64_q(h, c)) = *(const uint4 *)(q + h * D + 16 * c);
+        *(uint4 *)(sq + c * 256 + 16 * h) = *(const uint4 *)(q + h * D + 16 * c);
     }
     wg_fence_smem();
     __syncthreads();

@@ -7,16 +7,16 @@
  * (papers/reports/h200-2026-12-02w), so the model can tell them apart. Also
  * the mma.sync decodes' S rows (mla_cfg::LDS = BN + MLAB_S_PAD, 8 on
  * NVIDIA): a warp's float2 accumulator stores in 2 wavefronts, not 4; and
- * the wgmma decodes' Q (mlab_q8w_item into the swizzled panels; bf16 in
- * memory order): stores conflict-free with loads as coalesced as memory
- * order. Plain C; no GPU. */
+ * bf16_wgmma's Q in memory order into its 128-byte-swizzled panels: stores
+ * conflict-free with loads as coalesced as memory order (and the fp8 Q
+ * orders measured at v24). Plain C; no GPU. */
 #include <stdio.h>
 #include <string.h>
 
 #include "tests/mlab_check.h"    /* check, CHECK */
 #include "variants/mla_params.h" /* MLA_FP4_ROW, MLA_NBLK */
 #include "variants/arch/nv_swizzle.h" /* mlab_sw64: the panels the producers store into (gpu_tma_layout checks it on the GPU) */
-#include "variants/smem_lanes.h" /* mlab_mx_prod_item, mlab_dq_item, mlab_e4_item, mlab_q8w_item */
+#include "variants/smem_lanes.h" /* mlab_mx_prod_item, mlab_dq_item, mlab_e4_item */
 
 enum { ROWS = 64, BLK = MLA_NBLK, ITEMS = ROWS * BLK };
 
@@ -168,8 +168,10 @@ static int e4_search(int *maps)
  * *st: the worst wavefronts of a warp's stores (fp8: 8-byte codes into
  * layout lay; bf16: 16-byte chunks), *lines: the most 128-byte lines of
  * global Q (16 bytes of bf16 a chunk, as Q lies) one warp's loads touch.
- * Layouts: 0 the swizzled panels the kernels use (mla_wgmma.h wg_q_chunk,
- * mlab_sw64_q; bf16 mlab_sw128_q), 1 the 16-byte columns before v24 */
+ * Layouts: 0 the swizzled panels (bf16_wgmma's since v24, mlab_sw128_q; fp8:
+ * 16 heads x 64 bytes in the 64-byte swizzle, measured in v24 and not
+ * kept), 1 the 16-byte columns (fp8's, mla_wgmma.h wg_q_chunk; bf16's
+ * before v24) */
 static int q_check(item_fn f, int bf16, int lay, int *st, int *lines)
 {
     int seen[16][72];
@@ -186,7 +188,8 @@ static int q_check(item_fn f, int bf16, int lay, int *st, int *lines)
             if (bf16)
                 a[l] = lay ? 256L * k + 16 * h : mlab_sw128_q(h, k);
             else
-                a[l] = lay ? 256L * (k >> 1) + 16 * h + 8 * (k & 1) : mlab_sw64_q(h, k >> 1) + 8 * (k & 1);
+                a[l] = lay ? 256L * (k >> 1) + 16 * h + 8 * (k & 1)
+                           : 1024L * (k >> 3) + 64 * h + ((((k >> 1) & 3) ^ ((h >> 1) & 3)) << 4) + 8 * (k & 1);
             g[l] = (16L * (72 * h + k)) / 128;
             int dup = 0;
             for (int i = 0; i < l; i++) dup |= g[i] == g[l];
@@ -202,7 +205,10 @@ static int q_check(item_fn f, int bf16, int lay, int *st, int *lines)
     return bad;
 }
 static void mem_q(int c, int *h, int *k) { *h = c / 72; *k = c % 72; } /* as Q lies in memory */
+/* v24's two conflict-free fp8 orders, both measured slower (perf-notes v24):
+ * heads inside (WG_Q_HI) and 4 heads x 8 chunks a warp step (into the panels) */
 static void hi_q(int c, int *h, int *k) { *h = (((c % 32) >> 1) & 7) | (((c % 32) >> 4) << 3); *k = 2 * (c / 32) + (c & 1); }
+static void w48_q(int c, int *h, int *k) { *h = 4 * ((c / 32) % 4) + ((c % 32) >> 3); *k = 8 * (c / 128) + (c & 7); }
 
 /* the mma.sync S stores: lane l's float2 at row l / 4, columns 2 (l % 4) of
  * rows `lds` floats apart (mla_kernel.h tile_scores, acc_row / acc_col) */
@@ -253,18 +259,17 @@ int main(void)
     CHECK(s_store(64 + 8) == 2, "S rows of BN + 8 floats: float2 stores in 2 wavefronts (%d)", s_store(64 + 8));
     CHECK(s_store(64 + 4) == 4, "S rows of BN + 4 floats (v22): 2-way, as ncu measured (%d)", s_store(64 + 4));
     CHECK(s_store(32 + 8) == 2, "bf16_t32's S rows of 32 + 8 floats: 2 wavefronts (%d)", s_store(32 + 8));
-    /* the wgmma decodes' Q stores (v24): loads as coalesced as memory order, stores conflict-free */
-    int qs, ql, bad = q_check(mlab_q8w_item, 0, 0, &qs, &ql);
-    CHECK(bad == 0 && qs == 2 && ql == 4,
-          "fp8 Q (mlab_q8w_item into wg_q_chunk): every chunk once, stores 2 wavefronts, loads 4 lines (%d wrong, %d, %d)",
+    /* the wgmma decodes' Q stores (v24): bf16's in memory order into its panels, loads as coalesced and
+     * stores conflict-free; fp8's as before (the two conflict-free orders tried were slower) */
+    int qs, ql, bad = q_check(mem_q, 0, 1, &qs, &ql);
+    CHECK(bad == 0 && qs == 16 && ql == 4, "fp8 Q in memory order into its columns: 8-way, as ncu measured, loads 4 lines "
+          "(%d wrong, %d, %d)", bad, qs, ql);
+    bad = q_check(hi_q, 0, 1, &qs, &ql);
+    CHECK(bad == 0 && qs == 2 && ql == 16, "fp8 Q heads inside (WG_Q_HI): stores 2 wavefronts, loads 16 lines (%d, %d, %d)",
           bad, qs, ql);
-    q_check(mem_q, 0, 0, &qs, &ql);
-    CHECK(qs == 4 && ql == 4, "fp8 Q in memory order into the panels: stores 2-way (%d), loads 4 lines (%d)", qs, ql);
-    q_check(mem_q, 0, 1, &qs, &ql);
-    CHECK(qs == 16, "fp8 Q in memory order into v23's columns: 8-way, as ncu measured (%d)", qs);
-    q_check(hi_q, 0, 1, &qs, &ql);
-    CHECK(qs == 2 && ql == 16, "v24's WG_Q_HI (measured slower): stores 2 wavefronts but loads 16 lines (%d, %d)", qs,
-          ql);
+    bad = q_check(w48_q, 0, 0, &qs, &ql);
+    CHECK(bad == 0 && qs == 2 && ql == 4, "fp8 Q 4 heads x 8 chunks into 64-byte-swizzled panels: stores 2 wavefronts, "
+          "loads 4 lines (%d, %d, %d)", bad, qs, ql);
     bad = q_check(mem_q, 1, 0, &qs, &ql);
     CHECK(bad == 0 && qs == 4 && ql == 4, "bf16 Q in memory order into mlab_sw128_q: stores 4 wavefronts, loads 4 lines "
           "(%d wrong, %d, %d)", bad, qs, ql);

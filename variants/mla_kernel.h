@@ -668,36 +668,20 @@ template <int NT> struct q_fp8_regs {
     static constexpr int QCH = MLA_H * MLA_D / 8, QN = (QCH + NT - 1) / NT;
     uint4 v[QN];
 };
-/* item c of a row's 16 x 72 chunks of 8: head h, chunk k, as Q lies in
- * memory (head c / 72), or WG (the wgmma decodes' Q panels: smem_lanes.h
- * mlab_q8w_item, 4 heads x 8 chunks a warp step) */
-template <bool WG> MLAB_DEV int q_fp8_item(int c, int &h, int &k)
-{
-    if (WG) {
-        mlab_q8w_item(c, &h, &k);
-        return h * (MLA_D / 8) + k;
-    }
-    h = c / (MLA_D / 8);
-    k = c % (MLA_D / 8);
-    return c;
-}
 /* t: this thread among the NT that share the row (default: the block's first NT) */
-template <int NT, bool WG = false>
-MLAB_DEV void q_fp8_load(const mla_params &p, int tok, q_fp8_regs<NT> &q, unsigned t = threadIdx.x)
+template <int NT> MLAB_DEV void q_fp8_load(const mla_params &p, int tok, q_fp8_regs<NT> &q, unsigned t = threadIdx.x)
 {
     const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
 #pragma unroll
     for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
         const int c = t + j * NT;
-        int h, k;
-        const int m = q_fp8_item<WG>(c, h, k);
-        if (c < q_fp8_regs<NT>::QCH) q.v[j] = *(const uint4 *)(qg + 8 * m);
+        if (c < q_fp8_regs<NT>::QCH) q.v[j] = *(const uint4 *)(qg + 8 * c);
     }
 }
 /* the codes of this thread's chunks with the call's scale qs, each to
  * store(head, chunk of 8, codes): q_fp8_row's last step, and a persistent
  * decode's later rows (mla_wgmma.h wg_q_next), whose scale is known */
-template <int NT, bool WG = false, typename Store>
+template <int NT, typename Store>
 MLAB_DEV void q_fp8_store(const mla_params &p, const q_fp8_regs<NT> &q, float qs, Store store, int t)
 {
     const float rqs = mlab_rcp_rn(qs), fmax = p.fp8_max;
@@ -705,12 +689,10 @@ MLAB_DEV void q_fp8_store(const mla_params &p, const q_fp8_regs<NT> &q, float qs
     for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
         const int c = t + j * NT;
         if (c >= q_fp8_regs<NT>::QCH) break;
-        int h, k;
-        q_fp8_item<WG>(c, h, k);
-        store(h, k, q_fp8_codes8(q.v[j], qs, rqs, fmax));
+        store(c / (MLA_D / 8), c % (MLA_D / 8), q_fp8_codes8(q.v[j], qs, rqs, fmax));
     }
 }
-template <int NT, bool WG = false, typename Store, typename Sync>
+template <int NT, typename Store, typename Sync>
 MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *red, Store store, Sync sync)
 {
     const int tid = threadIdx.x, warp = tid / MLAB_WARP;
@@ -735,7 +717,7 @@ MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *re
 #pragma unroll
     for (int w = 0; w < NT / MLAB_WARP; w++) amax = fmaxf(amax, red[w]);
     const float qs = q_scale_from_amax(amax, p.fp8_max);
-    q_fp8_store<NT, WG>(p, q, qs, store, tid);
+    q_fp8_store<NT>(p, q, qs, store, tid);
     return qs;
 }
 

@@ -172,7 +172,7 @@ template <bool MX, bool B16 = false> struct wg_cfg_t {
      * from the stages, which hold the next unit's tiles by then */
     static constexpr bool PERSIST = !MX && !B16 && WG_TMAP && WG_PERSIST;
     /* persistent: the next unit's fp8 Q, quantized by consumer 1 while consumer 0 ends the last unit */
-    static constexpr int OFF_Q2 = (OFF_MERGE + (PERSIST ? 72 * 128 * 4 : 0) + 511) & ~511; /* swizzled: 512-aligned */
+    static constexpr int OFF_Q2 = (OFF_MERGE + (PERSIST ? 72 * 128 * 4 : 0) + 127) & ~127;
     static constexpr int SMEM = OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
@@ -278,16 +278,16 @@ MLAB_DEV uint64_t wg_k_desc(const uint8_t *tile, int k)
 #endif
 }
 
-/* the fp8 Q of the B operand of step 1, K-major in the 64-byte swizzle of
- * the fp8 tiles' panels (mlab_sw64_q: 9 panels of 16 heads x 64 bytes,
- * 512-aligned; descriptor wg_q8_desc, k-step k in panel k / 2, its 32-byte
- * half k % 2): head h's chunk k of 8 codes. The consumers store it in the
- * order of mlab_q8w_item (q_fp8_load / q_fp8_store with WG): conflict-free.
- * Until v24 it lay in 16-byte columns (chunk k / 2 of head h at 256 (k / 2)
- * + 16 h), stores 8-way conflicted (ncu, perf-notes v23) */
-MLAB_DEV uint2 *wg_q_chunk(uint8_t *sq, int h, int k) { return (uint2 *)(sq + mlab_sw64_q(h, k >> 1) + 8 * (k & 1)); }
-MLAB_DEV uint64_t wg_q8_desc(const uint8_t *sq) { return wg_desc_sw64(sq, 8 * 64); }
-MLAB_DEV uint64_t wg_q8_step(uint64_t dq, int k) { return wg_desc_add(dq, (k >> 1) * MLAB_SW64_QPANEL + 32 * (k & 1)); }
+/* the fp8 Q of the B operand of step 1, K-major in 16-byte columns (head
+ * h's chunk k of 8 codes at 256 (k / 2) + 16 h + 8 (k % 2)); its descriptor,
+ * and k-step k's (32 codes: two columns). The consumers store it as Q lies
+ * in memory (q_fp8_store), 8-way conflicted (ncu, perf-notes v23); both
+ * conflict-free orders measured so far were slower on the short calls
+ * (v24: heads inside, loads strided, +2..8%; the 64-byte swizzle of the
+ * fp8 tiles' panels with 4 heads x 8 chunks a warp step, +0.5..1.3%) */
+MLAB_DEV uint2 *wg_q_chunk(uint8_t *sq, int h, int k) { return (uint2 *)(sq + (k >> 1) * (16 * MLA_H) + 16 * h + 8 * (k & 1)); }
+MLAB_DEV uint64_t wg_q8_desc(const uint8_t *sq) { return wg_desc(sq, 16 * MLA_H, 128); }
+MLAB_DEV uint64_t wg_q8_step(uint64_t dq, int k) { return wg_desc_add(dq, 2 * k * 16 * MLA_H); }
 /* bf16_wgmma's Q (wg_q16_issue: mlab_sw128_q): its B descriptor, and k-step k's (panel k / 4,
  * its 32-byte quarter k % 4) */
 MLAB_DEV uint64_t wg_q16_desc(const uint8_t *sq) { return wg_desc_sw128(sq, 16, 8 * 128); }
@@ -611,8 +611,8 @@ MLAB_DEV void wg_q_next(const mla_params &p, int tok, float qs, uint8_t *sq)
 {
     const int t = threadIdx.x & 127;
     q_fp8_regs<128> q;
-    q_fp8_load<128, true>(p, tok, q, t);
-    q_fp8_store<128, true>(p, q, qs, [&](int h, int k, uint2 codes) { *wg_q_chunk(sq, h, k) = codes; }, t);
+    q_fp8_load<128>(p, tok, q, t);
+    q_fp8_store<128>(p, q, qs, [&](int h, int k, uint2 codes) { *wg_q_chunk(sq, h, k) = codes; }, t);
 }
 
 /* B16: row tok's bf16 Q as it is into sq by cp.async (one group), issued by
@@ -906,8 +906,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 qs = 1.f;
             } else {
                 q_fp8_regs<WG_NCONS * 128> qreg;
-                q_fp8_load<WG_NCONS * 128, true>(p, u.tok, qreg);
-                qs = q_fp8_row<WG_NCONS * 128, true>(
+                q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
+                qs = q_fp8_row<WG_NCONS * 128>(
                     p, qreg, (float *)(smem + C::OFF_QRED),
                     [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; },
                     [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });

@@ -58,22 +58,6 @@ MLAB_HD void mlab_dq_item(int c, int *r, int *b)
     *r = mlab_rows_swap23(c % 64);
     *b = (c / 64) ^ ((*r >> 3) & 1);
 }
-/* the wgmma decodes' fp8 Q (mla_wgmma.h wg_q_chunk; mla_kernel.h q_fp8_load
- * and q_fp8_store with WG): item c of a row's 16 heads x 72 chunks of 8
- * values is head *h, chunk *k, a warp step (32 items) 4 heads x 8 chunks,
- * so a warp loads 4 runs of 128 bytes of bf16 Q (as many lines as 32
- * chunks in memory order) and each half warp's 8-byte codes fill two
- * neighbouring 64-byte rows of one swizzled panel: 2 wavefronts a warp
- * store. In memory order (head c / 72) the stores were 8-way conflicted in
- * the 16-byte columns of v23, 2-way in these panels; heads inside (v24's
- * WG_Q_HI: 16 heads x 2 chunks a step) freed the stores but took 16 lines
- * a warp load, and every short call was 2-8% slower */
-MLAB_HD void mlab_q8w_item(int c, int *h, int *k)
-{
-    const int g = c / 32, l = c % 32;
-    *h = 4 * (g % 4) + (l >> 3);
-    *k = 8 * (g / 4) + (l & 7);
-}
 /* e4m3_tile's item c: row *r, block *b */
 MLAB_HD void mlab_e4_item(int c, int *r, int *b)
 {

@@ -10,9 +10,6 @@
 /* byte offset of (row r, 16-byte chunk q of the row) in a tile of 64-byte swizzled panels of 64 rows */
 #define MLAB_SW64_PANEL 4096
 MLAB_HD int mlab_sw64(int r, int q) { return (q >> 2) * MLAB_SW64_PANEL + 64 * r + (((q & 3) ^ ((r >> 1) & 3)) << 4); }
-/* the same layout for 16 rows (the wgmma decodes' fp8 Q: head r's 16-byte chunk q; panels of 1 KB) */
-#define MLAB_SW64_QPANEL 1024
-MLAB_HD int mlab_sw64_q(int r, int q) { return (q >> 2) * MLAB_SW64_QPANEL + 64 * r + (((q & 3) ^ ((r >> 1) & 3)) << 4); }
 
 /* the same in the 128-byte swizzle, bf16 tiles (bf16_wgmma): panel p = the
  * tile's bytes 128 p .. 128 p + 127 of every row (64 bf16 dims; 8 KB, 64
