@@ -33,6 +33,15 @@
  * 256x8192 -6.0% (598.5 -> 562.9 us, 1.04x; FlashInfer 565.5 in the v21
  * suite), 64x8192 -5.2..-5.5% (168.9 -> 160.2), 32x8192 -2.0%: now the
  * fastest bf16 decode on the long calls. Geomean 62.5 us, 1.34x (A/B).
+ * v24 (3c97f5e; papers/reports/h200-2026-12-02y call 2, -02z): Q copied by
+ * cp.async in memory order from the kernel's first instruction into
+ * 128-byte-swizzled panels of 16 heads (mla_wgmma.h wg_q16_issue), not
+ * through registers into 16-byte columns after the set-up (8-way conflicted
+ * stores): faster on every case, 64x1024 -7.1 / -6.7% (37.7 -> 35.0 us),
+ * 32x1024 -5.1 / -4.2%, long calls -0.4..-1.3%; the v24 suite geomean
+ * 61.4 us, 1.30x the read limit, the fastest bf16 decode (FlashInfer bf16
+ * 65.9 us, 1.40x, in the same run); 4x1024 12.6 us against the mma.sync
+ * decode's 11.5.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -90,6 +90,12 @@
  * tensor map's L2 promotion at 128 bytes, not 256 (runner, MLAB_TMAP_L2):
  * 256x8192 -6.0..-6.4% (316.7 -> 297.6 us, 1.07x), 64x8192 -2.4%; the
  * steady-state gap v19-v21 could not place. Geomean 42.7 us, 1.49x (A/B).
+ * v24 (unchanged kernel; papers/reports/h200-2026-12-02y): its prologue's
+ * Q stores (8-way bank-conflicted, ncu at v23) made conflict-free three
+ * ways, each moving the Q loads off memory order, each slower on the short
+ * calls: heads inside +2.0..+5.8%, 4 heads x 8 chunks into 64-byte-swizzled
+ * panels +1.0..+1.5% (64 x 1024, 64 x 8192), 8 heads x 4 chunks +1.5..+6.3%;
+ * kept as it was. The v24 suite (-02z): geomean 42.5 us, 1.47x.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

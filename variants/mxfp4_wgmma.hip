@@ -63,6 +63,11 @@
  * fp8_wgmma's 297 in the same runs: faster than fp8 again), 64x8192 -2.5 /
  * -2.7%; the v23 suite 292 us against fp8_wgmma's 296, geomean 39.7 us,
  * 2.08x its read limit (the fastest variant by geomean).
+ * v24 (unchanged kernel; papers/reports/h200-2026-12-02y, -02z): the fp8
+ * Q orders tried for fp8_wgmma (its header) were slower here too (+0.3..
+ * +4.7% on the short calls); the v24 suite geomean 39.9 us, 2.06x; at
+ * 256x8192 304 us against fp8_wgmma's 303 in that run (at 1860 MHz against
+ * 1965), 290 / 283 against 296 / 296 in the base runs of call 4 there.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
