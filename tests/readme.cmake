@@ -1,3 +1,6 @@
 # The README's tolerance table is a copy of reference/metrics.c's: pin that it
 # is current (regenerate with tests/test_readme.py --fix).
 mlab_py_test(test_readme test_readme.py LABELS cpu)
+# the README's H200 table is the results file it names, cell by cell (and the checker can fail)
+mlab_py_test(test_readme_h200 test_readme_h200.py LABELS cpu)
+mlab_py_test(test_readme_h200_selftest test_readme_h200.py LABELS cpu ARGS --self-test)
