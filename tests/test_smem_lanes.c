@@ -16,7 +16,7 @@
 #include "tests/mlab_check.h"    /* check, CHECK */
 #include "variants/mla_params.h" /* MLA_FP4_ROW, MLA_NBLK */
 #include "variants/arch/nv_swizzle.h" /* mlab_sw64: the panels the producers store into (gpu_tma_layout checks it on the GPU) */
-#include "variants/smem_lanes.h" /* mlab_mx_prod_item, mlab_dq_item, mlab_e4_item */
+#include "variants/smem_lanes.h" /* mlab_mx_prod_item, mlab_dq_item, mlab_e4_item, mlab_q8s_item */
 
 enum { ROWS = 64, BLK = MLA_NBLK, ITEMS = ROWS * BLK };
 
@@ -209,6 +209,24 @@ static void mem_q(int c, int *h, int *k) { *h = c / 72; *k = c % 72; } /* as Q l
  * heads inside (WG_Q_HI) and 4 heads x 8 chunks a warp step (into the panels) */
 static void hi_q(int c, int *h, int *k) { *h = (((c % 32) >> 1) & 7) | (((c % 32) >> 4) << 3); *k = 2 * (c / 32) + (c & 1); }
 static void w48_q(int c, int *h, int *k) { *h = 4 * ((c / 32) % 4) + ((c % 32) >> 3); *k = 8 * (c / 128) + (c & 7); }
+/* WG_Q_STAGE's reads of the staged bf16 rows (row bytes a head: WG_QSTG_ROW = 1184) in map f's
+ * order, and its cp.async writes into them in memory order: the worst wavefronts of a warp's 16-byte
+ * accesses */
+static int stage_reads(item_fn f, long row)
+{
+    int worst = 0;
+    for (int c0 = 0; c0 < 16 * 72; c0 += 32) {
+        long a[32];
+        for (int l = 0; l < 32; l++) {
+            int h, k;
+            f(c0 + l, &h, &k);
+            a[l] = row * h + 16 * k;
+        }
+        const int w = wavefronts(a, 16);
+        if (w > worst) worst = w;
+    }
+    return worst;
+}
 
 /* the mma.sync S stores: lane l's float2 at row l / 4, columns 2 (l % 4) of
  * rows `lds` floats apart (mla_kernel.h tile_scores, acc_row / acc_col) */
@@ -267,6 +285,14 @@ int main(void)
     bad = q_check(hi_q, 0, 1, &qs, &ql);
     CHECK(bad == 0 && qs == 2 && ql == 16, "fp8 Q heads inside (WG_Q_HI): stores 2 wavefronts, loads 16 lines (%d, %d, %d)",
           bad, qs, ql);
+    bad = q_check(mlab_q8s_item, 0, 1, &qs, &ql);
+    CHECK(bad == 0 && qs == 2, "staged fp8 Q (mlab_q8s_item, WG_Q_STAGE): every chunk once, stores into its columns in 2 "
+          "wavefronts (%d wrong, %d)", bad, qs);
+    CHECK(stage_reads(mlab_q8s_item, 1184) == 4 && stage_reads(mem_q, 1184) == 4,
+          "staged fp8 Q: reads in mlab_q8s_item's order and cp.async writes in memory order 4 wavefronts a warp (%d, %d)",
+          stage_reads(mlab_q8s_item, 1184), stage_reads(mem_q, 1184));
+    CHECK(stage_reads(mlab_q8s_item, 1152) == 16, "staged fp8 Q in unpadded rows: its reads 4-way (%d)",
+          stage_reads(mlab_q8s_item, 1152));
     bad = q_check(w48_q, 0, 0, &qs, &ql);
     CHECK(bad == 0 && qs == 2 && ql == 4, "fp8 Q 4 heads x 8 chunks into 64-byte-swizzled panels: stores 2 wavefronts, "
           "loads 4 lines (%d, %d, %d)", bad, qs, ql);

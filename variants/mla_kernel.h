@@ -668,6 +668,19 @@ template <int NT> struct q_fp8_regs {
     static constexpr int QCH = MLA_H * MLA_D / 8, QN = (QCH + NT - 1) / NT;
     uint4 v[QN];
 };
+/* item c of a row's 16 x 72 chunks of 8: head h, chunk k, as Q lies in
+ * memory (head c / 72), or ST (the wgmma decodes' staged Q, mla_wgmma.h
+ * WG_Q_STAGE: a warp step 8 heads x 4 chunks, a half warp 8 heads x 2
+ * chunks, whose codes are 128 contiguous bytes of wg_q_chunk's columns) */
+template <bool ST> MLAB_DEV void q_fp8_item(int c, int &h, int &k)
+{
+    if (ST) {
+        mlab_q8s_item(c, &h, &k);
+    } else {
+        h = c / (MLA_D / 8);
+        k = c % (MLA_D / 8);
+    }
+}
 /* t: this thread among the NT that share the row (default: the block's first NT) */
 template <int NT> MLAB_DEV void q_fp8_load(const mla_params &p, int tok, q_fp8_regs<NT> &q, unsigned t = threadIdx.x)
 {
@@ -681,7 +694,7 @@ template <int NT> MLAB_DEV void q_fp8_load(const mla_params &p, int tok, q_fp8_r
 /* the codes of this thread's chunks with the call's scale qs, each to
  * store(head, chunk of 8, codes): q_fp8_row's last step, and a persistent
  * decode's later rows (mla_wgmma.h wg_q_next), whose scale is known */
-template <int NT, typename Store>
+template <int NT, bool ST = false, typename Store>
 MLAB_DEV void q_fp8_store(const mla_params &p, const q_fp8_regs<NT> &q, float qs, Store store, int t)
 {
     const float rqs = mlab_rcp_rn(qs), fmax = p.fp8_max;
@@ -689,10 +702,13 @@ MLAB_DEV void q_fp8_store(const mla_params &p, const q_fp8_regs<NT> &q, float qs
     for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
         const int c = t + j * NT;
         if (c >= q_fp8_regs<NT>::QCH) break;
-        store(c / (MLA_D / 8), c % (MLA_D / 8), q_fp8_codes8(q.v[j], qs, rqs, fmax));
+        int h, k;
+        q_fp8_item<ST>(c, h, k);
+        store(h, k, q_fp8_codes8(q.v[j], qs, rqs, fmax));
     }
 }
-template <int NT, typename Store, typename Sync>
+/* ST: q holds this thread's chunks in q_fp8_item<true>'s order (mla_wgmma.h wg_q8_fill) */
+template <int NT, bool ST = false, typename Store, typename Sync>
 MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *red, Store store, Sync sync)
 {
     const int tid = threadIdx.x, warp = tid / MLAB_WARP;
@@ -717,7 +733,7 @@ MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *re
 #pragma unroll
     for (int w = 0; w < NT / MLAB_WARP; w++) amax = fmaxf(amax, red[w]);
     const float qs = q_scale_from_amax(amax, p.fp8_max);
-    q_fp8_store<NT>(p, q, qs, store, tid);
+    q_fp8_store<NT, ST>(p, q, qs, store, tid);
     return qs;
 }
 

@@ -121,6 +121,19 @@ static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
  * the kernel error by 0.1..1.3% relative */
 #define WG_QK_ACC 1
 #endif
+#ifndef WG_Q_STAGE
+/* 1 (prepared at v24, not yet measured): fp8_wgmma's first Q (the
+ * persistent build's; its merge buffer, free until the unit's end, holds
+ * it) copied by cp.async in memory order from the kernel's first
+ * instruction into padded rows (wg_q8_stage), then read back and stored in
+ * an order whose stores are conflict-free (q_fp8_item<true>): the loads of
+ * bf16_wgmma's v24 copy (-1..-7% on its short calls) with conflict-free
+ * code stores, which every register order tried at v24 bought with strided
+ * loads (+1..+6%). mxfp4_wgmma has no room (220.8 of 227 KB). The A/B:
+ * MLAB_AB_NEW_CUDA_FLAGS=-DWG_Q_STAGE=1 gpu_ab.sh run worktree --variants fp8_wgmma */
+#define WG_Q_STAGE 0
+#endif
+#define WG_QSTG_ROW (2 * MLA_D + 32) /* a staged head's bf16 row: a quarter warp's 4 heads x 2 chunks conflict-free (4-way unpadded: test_smem_lanes) */
 #ifndef WG_QK_SS
 #define WG_QK_SS 1    /* K read by wgmma from shared memory (0: from registers by ldmatrix) */
 #endif
@@ -634,6 +647,28 @@ MLAB_DEV void wg_q16_issue(const mla_params &p, int tok, uint8_t *sq)
         mlab_cp16(sq + mlab_sw128_q(c / (MLA_D / 8), c % (MLA_D / 8)), qg + 8 * c, 1);
     mlab_cp_commit();
 }
+/* WG_Q_STAGE: row tok's bf16 Q into stg by cp.async (one group), rows of
+ * WG_QSTG_ROW bytes, by the consumer warpgroups in memory order (a quarter
+ * warp's 8 chunks of a head: 128 contiguous bytes); wg_q8_fill reads it back */
+MLAB_DEV void wg_q8_stage(const mla_params &p, int tok, uint8_t *stg)
+{
+    const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
+#pragma unroll
+    for (int c = threadIdx.x; c < MLA_H * MLA_D / 8; c += WG_NCONS * 128)
+        mlab_cp16(stg + (c / (MLA_D / 8)) * WG_QSTG_ROW + 16 * (c % (MLA_D / 8)), qg + 8 * c, 1);
+    mlab_cp_commit();
+}
+/* this thread's chunks of the staged Q (landed, the consumers synced) in q_fp8_item<true>'s order */
+template <int NT> MLAB_DEV void wg_q8_fill(q_fp8_regs<NT> &q, const uint8_t *stg, unsigned t)
+{
+#pragma unroll
+    for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
+        const int c = t + j * NT;
+        int h, k;
+        q_fp8_item<true>(c, h, k);
+        if (c < q_fp8_regs<NT>::QCH) q.v[j] = *(const uint4 *)(stg + h * WG_QSTG_ROW + 16 * k);
+    }
+}
 /* the consumers' Q of wg_q16_issue landed and visible to wgmma (then WG_BAR_Q) */
 MLAB_DEV void wg_q16_ready(void)
 {
@@ -844,6 +879,10 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     const int units = C::PERSIST ? (p.blk_work ? p.plan_blocks : p.total_q * p.splits) : (int)blockIdx.x + 1;
     if (B16 && cons < WG_NCONS) /* bf16 Q: in flight from the start (not persistent: the block's one row) */
         wg_q16_issue(p, u0.tok, sQ);
+    constexpr bool QSTG = WG_Q_STAGE && !B16 && C::PERSIST;
+    static_assert(!QSTG || MLA_H * WG_QSTG_ROW <= 72 * 128 * 4, "the staged Q fits the merge buffer");
+    if (QSTG && cons < WG_NCONS) /* fp8 Q: in flight from the start, into the merge buffer */
+        wg_q8_stage(p, u0.tok, smem + C::OFF_MERGE);
 
     if (MBAR) {
         if (tid == 0) { /* the stages' mbarriers: 128 arrivals a phase (the producer warpgroup) */
@@ -904,6 +943,15 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             if constexpr (B16) { /* bf16 Q as it is (issued at the kernel's start) */
                 wg_q16_ready();
                 qs = 1.f;
+            } else if constexpr (QSTG) { /* staged at the start: read back in the stores' order */
+                q_fp8_regs<WG_NCONS * 128> qreg;
+                mlab_cp_wait<0>();
+                wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
+                wg_q8_fill<WG_NCONS * 128>(qreg, smem + C::OFF_MERGE, tid);
+                qs = q_fp8_row<WG_NCONS * 128, true>(
+                    p, qreg, (float *)(smem + C::OFF_QRED),
+                    [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; },
+                    [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });
             } else {
                 q_fp8_regs<WG_NCONS * 128> qreg;
                 q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
