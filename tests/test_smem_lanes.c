@@ -207,7 +207,11 @@ static int q_check(item_fn f, int bf16, int lay, int *st, int *lines)
 static void mem_q(int c, int *h, int *k) { *h = c / 72; *k = c % 72; } /* as Q lies in memory */
 /* v24's two conflict-free fp8 orders, both measured slower (perf-notes v24):
  * heads inside (WG_Q_HI) and 4 heads x 8 chunks a warp step (into the panels) */
-static void hi_q(int c, int *h, int *k) { *h = (((c % 32) >> 1) & 7) | (((c % 32) >> 4) << 3); *k = 2 * (c / 32) + (c & 1); }
+static void hi_q(int c, int *h, int *k)
+{
+    *h = (((c % 32) >> 1) & 7) | (((c % 32) >> 4) << 3);
+    *k = 2 * (c / 32) + (c & 1);
+}
 static void w48_q(int c, int *h, int *k) { *h = 4 * ((c / 32) % 4) + ((c % 32) >> 3); *k = 8 * (c / 128) + (c & 7); }
 /* WG_Q_STAGE's reads of the staged bf16 rows (row bytes a head: WG_QSTG_ROW = 1184) in map f's
  * order, and its cp.async writes into them in memory order: the worst wavefronts of a warp's 16-byte

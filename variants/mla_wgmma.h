@@ -133,7 +133,8 @@ static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
  * MLAB_AB_NEW_CUDA_FLAGS=-DWG_Q_STAGE=1 gpu_ab.sh run worktree --variants fp8_wgmma */
 #define WG_Q_STAGE 0
 #endif
-#define WG_QSTG_ROW (2 * MLA_D + 32) /* a staged head's bf16 row: a quarter warp's 4 heads x 2 chunks conflict-free (4-way unpadded: test_smem_lanes) */
+/* a staged head's bf16 row: a quarter warp's 4 heads x 2 chunks conflict-free (unpadded: 4-way, test_smem_lanes) */
+#define WG_QSTG_ROW (2 * MLA_D + 32)
 #ifndef WG_QK_SS
 #define WG_QK_SS 1    /* K read by wgmma from shared memory (0: from registers by ldmatrix) */
 #endif
@@ -294,17 +295,24 @@ MLAB_DEV uint64_t wg_k_desc(const uint8_t *tile, int k)
 /* the fp8 Q of the B operand of step 1, K-major in 16-byte columns (head
  * h's chunk k of 8 codes at 256 (k / 2) + 16 h + 8 (k % 2)); its descriptor,
  * and k-step k's (32 codes: two columns). The consumers store it as Q lies
- * in memory (q_fp8_store), 8-way conflicted (ncu, perf-notes v23); both
- * conflict-free orders measured so far were slower on the short calls
- * (v24: heads inside, loads strided, +2..8%; the 64-byte swizzle of the
- * fp8 tiles' panels with 4 heads x 8 chunks a warp step, +0.5..1.3%) */
-MLAB_DEV uint2 *wg_q_chunk(uint8_t *sq, int h, int k) { return (uint2 *)(sq + (k >> 1) * (16 * MLA_H) + 16 * h + 8 * (k & 1)); }
+ * in memory (q_fp8_store), 8-way conflicted (ncu, perf-notes v23); the three
+ * conflict-free orders measured at v24, each loading Q off memory order,
+ * were slower on the short calls (heads inside +2..8%; 4 heads x 8 chunks a
+ * warp step into 64-byte-swizzled panels +0.5..1.3%; 8 heads x 4 chunks
+ * +1.5..6%). WG_Q_STAGE keeps the loads in memory order */
+MLAB_DEV uint2 *wg_q_chunk(uint8_t *sq, int h, int k)
+{
+    return (uint2 *)(sq + (k >> 1) * (16 * MLA_H) + 16 * h + 8 * (k & 1));
+}
 MLAB_DEV uint64_t wg_q8_desc(const uint8_t *sq) { return wg_desc(sq, 16 * MLA_H, 128); }
 MLAB_DEV uint64_t wg_q8_step(uint64_t dq, int k) { return wg_desc_add(dq, 2 * k * 16 * MLA_H); }
 /* bf16_wgmma's Q (wg_q16_issue: mlab_sw128_q): its B descriptor, and k-step k's (panel k / 4,
  * its 32-byte quarter k % 4) */
 MLAB_DEV uint64_t wg_q16_desc(const uint8_t *sq) { return wg_desc_sw128(sq, 16, 8 * 128); }
-MLAB_DEV uint64_t wg_q16_step(uint64_t dq, int k) { return wg_desc_add(dq, (k >> 2) * MLAB_SW128_QPANEL + 32 * (k & 3)); }
+MLAB_DEV uint64_t wg_q16_step(uint64_t dq, int k)
+{
+    return wg_desc_add(dq, (k >> 2) * MLAB_SW128_QPANEL + 32 * (k & 3));
+}
 
 /* every O accumulator of the state fenced (wg_fence_acc) before and after the P.V products */
 MLAB_DEV void wg_fence_o(wg_state &st)
