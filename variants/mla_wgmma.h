@@ -129,7 +129,7 @@ static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
  * an order whose stores are conflict-free (q_fp8_item<true>): the loads of
  * bf16_wgmma's v24 copy (-1..-7% on its short calls) with conflict-free
  * code stores, which every register order tried at v24 bought with strided
- * loads (+1..+6%). mxfp4_wgmma has no room (220.8 of 227 KB). The A/B:
+ * loads (+1..+6%). mxfp4_wgmma has no room (215.6 of 227 KB). The A/B:
  * MLAB_AB_NEW_CUDA_FLAGS=-DWG_Q_STAGE=1 gpu_ab.sh run worktree --variants fp8_wgmma */
 #define WG_Q_STAGE 0
 #endif
