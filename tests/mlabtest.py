@@ -35,6 +35,16 @@ def programs():
     return tool, os.environ.get("MLAB_BIN", "build/mlabench")
 
 
+def readme_or_skip():
+    """(the source tree, its README.md's text, $MLAB_BIN), or exit 77 (skipped) when MLAB_BIN is not a program."""
+    binp = os.environ.get("MLAB_BIN")
+    if not binp or not os.path.exists(binp):
+        print("SKIP: MLAB_BIN not set")
+        sys.exit(77)
+    src = os.environ.get("MLAB_SRC", os.path.join(os.path.dirname(__file__), ".."))
+    return src, open(os.path.join(src, "README.md")).read(), binp
+
+
 def scratch(name):
     return tempfile.mkdtemp(prefix="mlab_%s_" % name)
 

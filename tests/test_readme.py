@@ -5,13 +5,10 @@ import os
 import subprocess
 import sys
 
-src = os.environ.get("MLAB_SRC", os.path.join(os.path.dirname(__file__), ".."))
-binp = os.environ.get("MLAB_BIN")
-if not binp or not os.path.exists(binp):
-    print("SKIP: MLAB_BIN not set")
-    sys.exit(77)
+from mlabtest import readme_or_skip
+
+src, readme, binp = readme_or_skip()
 readme_path = os.path.join(src, "README.md")
-readme = open(readme_path).read()
 table = subprocess.run([binp, "tolerances"], capture_output=True, text=True, check=True).stdout
 begin, end = "<!-- tolerances:begin -->\n", "<!-- tolerances:end -->"
 a, b = readme.index(begin) + len(begin), readme.index(end)

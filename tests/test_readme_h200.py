@@ -14,12 +14,9 @@ import re
 import subprocess
 import sys
 
-src = os.environ.get("MLAB_SRC", os.path.join(os.path.dirname(__file__), ".."))
-binp = os.environ.get("MLAB_BIN")
-if not binp or not os.path.exists(binp):
-    print("SKIP: MLAB_BIN not set")
-    sys.exit(77)
-readme = open(os.path.join(src, "README.md")).read()
+from mlabtest import readme_or_skip
+
+src, readme, binp = readme_or_skip()
 head = "## Measured on an H200"
 if head not in readme:
     print("FAIL: README.md has no '%s' section" % head)

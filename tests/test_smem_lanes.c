@@ -44,6 +44,15 @@ static int wavefronts(const long *addr, int w)
 }
 
 
+/* the (row, block) items of a tile a map took twice or never */
+static int not_once(int seen[ROWS][BLK])
+{
+    int bad = 0;
+    for (int r = 0; r < ROWS; r++)
+        for (int b = 0; b < BLK; b++) bad += seen[r][b] != 1;
+    return bad;
+}
+
 /* a map from thread (or item) index to (row, block) */
 typedef void (*item_fn)(int c, int *r, int *b);
 static void old_prod(int t, int *r, int *h) { *r = t % 64; *h = t / 64; }
@@ -79,10 +88,7 @@ static int prod_check(item_fn f, int base, int *ld, int *st, int *sc)
             if (y1 > *st) *st = y1;
             if (z > *sc) *sc = z;
         }
-    int bad = 0;
-    for (int r = 0; r < ROWS; r++)
-        for (int b = 0; b < BLK; b++) bad += seen[r][b] != 1;
-    return bad;
+    return not_once(seen);
 }
 
 /* a tile pass of nt threads, item c = t + nt k: raw loads and the stores of
@@ -118,10 +124,7 @@ static int tile_check(item_fn f, int nt, int ldk, int chunks, int base, int *ld,
             if (y > *st) *st = y;
         }
     }
-    int bad = 0;
-    for (int r = 0; r < ROWS; r++)
-        for (int b = 0; b < BLK; b++) bad += seen[r][b] != 1;
-    return bad;
+    return not_once(seen);
 }
 
 /* e4m3_tile's design space: every map that orders a row index's 6 bits

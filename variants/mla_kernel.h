@@ -669,9 +669,8 @@ template <int NT> struct q_fp8_regs {
     uint4 v[QN];
 };
 /* item c of a row's 16 x 72 chunks of 8: head h, chunk k, as Q lies in
- * memory (head c / 72), or ST (the wgmma decodes' staged Q, mla_wgmma.h
- * WG_Q_STAGE: a warp step 8 heads x 4 chunks, a half warp 8 heads x 2
- * chunks, whose codes are 128 contiguous bytes of wg_q_chunk's columns) */
+ * memory (head c / 72), or ST (mla_wgmma.h WG_Q_STAGE's staged Q, in
+ * smem_lanes.h mlab_q8s_item's conflict-free order) */
 template <bool ST> MLAB_DEV void q_fp8_item(int c, int &h, int &k)
 {
     if (ST) {

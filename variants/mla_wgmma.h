@@ -636,9 +636,10 @@ MLAB_DEV void wg_q_next(const mla_params &p, int tok, float qs, uint8_t *sq)
     q_fp8_store<128>(p, q, qs, [&](int h, int k, uint2 codes) { *wg_q_chunk(sq, h, k) = codes; }, t);
 }
 
-/* B16: row tok's bf16 Q as it is into sq by cp.async (one group), issued by
- * the two consumer warpgroups (threads 0 .. 255) at the kernel's start and
- * waited for before the first tile (wg_q16_ready). The layout is the B
+/* row tok's bf16 Q as it is into dst by cp.async (one group), issued by the
+ * two consumer warpgroups (threads 0 .. 255) in memory order, head h's
+ * chunk k at dst + off(h, k). B16 (wg_q16_issue): at the kernel's start,
+ * waited for before the first tile (wg_q16_ready); the layout is the B
  * operand of step 1, K-major in the 128-byte swizzle of the tiles' panels
  * (mlab_sw128_q: 9 panels of 16 heads x 128 bytes; descriptor wg_q16_desc):
  * a warp copies 32 consecutive chunks as Q lies in memory (512 contiguous
@@ -647,25 +648,19 @@ MLAB_DEV void wg_q_next(const mla_params &p, int tok, float qs, uint8_t *sq)
  * 16-byte columns (chunk j of head h at 256 j + 16 h), stores 8-way
  * conflicted (ncu, perf-notes v23); stored heads inside instead, the loads
  * strided and every short call 2-8% slower (v24, WG_Q_HI) */
-MLAB_DEV void wg_q16_issue(const mla_params &p, int tok, uint8_t *sq)
+template <typename Off> MLAB_DEV void wg_q_copy(const mla_params &p, int tok, uint8_t *dst, Off off)
 {
     const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
 #pragma unroll
     for (int c = threadIdx.x; c < MLA_H * MLA_D / 8; c += WG_NCONS * 128)
-        mlab_cp16(sq + mlab_sw128_q(c / (MLA_D / 8), c % (MLA_D / 8)), qg + 8 * c, 1);
+        mlab_cp16(dst + off(c / (MLA_D / 8), c % (MLA_D / 8)), qg + 8 * c, 1);
     mlab_cp_commit();
 }
-/* WG_Q_STAGE: row tok's bf16 Q into stg by cp.async (one group), rows of
- * WG_QSTG_ROW bytes, by the consumer warpgroups in memory order (a quarter
+MLAB_DEV void wg_q16_issue(const mla_params &p, int tok, uint8_t *sq) { wg_q_copy(p, tok, sq, mlab_sw128_q); }
+/* WG_Q_STAGE: the same copy into stg, rows of WG_QSTG_ROW bytes (a quarter
  * warp's 8 chunks of a head: 128 contiguous bytes); wg_q8_fill reads it back */
-MLAB_DEV void wg_q8_stage(const mla_params &p, int tok, uint8_t *stg)
-{
-    const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
-#pragma unroll
-    for (int c = threadIdx.x; c < MLA_H * MLA_D / 8; c += WG_NCONS * 128)
-        mlab_cp16(stg + (c / (MLA_D / 8)) * WG_QSTG_ROW + 16 * (c % (MLA_D / 8)), qg + 8 * c, 1);
-    mlab_cp_commit();
-}
+MLAB_DEV int wg_qstg_off(int h, int k) { return h * WG_QSTG_ROW + 16 * k; }
+MLAB_DEV void wg_q8_stage(const mla_params &p, int tok, uint8_t *stg) { wg_q_copy(p, tok, stg, wg_qstg_off); }
 /* this thread's chunks of the staged Q (landed, the consumers synced) in q_fp8_item<true>'s order */
 template <int NT> MLAB_DEV void wg_q8_fill(q_fp8_regs<NT> &q, const uint8_t *stg, unsigned t)
 {
@@ -674,7 +669,7 @@ template <int NT> MLAB_DEV void wg_q8_fill(q_fp8_regs<NT> &q, const uint8_t *stg
         const int c = t + j * NT;
         int h, k;
         q_fp8_item<true>(c, h, k);
-        if (c < q_fp8_regs<NT>::QCH) q.v[j] = *(const uint4 *)(stg + h * WG_QSTG_ROW + 16 * k);
+        if (c < q_fp8_regs<NT>::QCH) q.v[j] = *(const uint4 *)(stg + wg_qstg_off(h, k));
     }
 }
 /* the consumers' Q of wg_q16_issue landed and visible to wgmma (then WG_BAR_Q) */
@@ -951,19 +946,16 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             if constexpr (B16) { /* bf16 Q as it is (issued at the kernel's start) */
                 wg_q16_ready();
                 qs = 1.f;
-            } else if constexpr (QSTG) { /* staged at the start: read back in the stores' order */
-                q_fp8_regs<WG_NCONS * 128> qreg;
-                mlab_cp_wait<0>();
-                wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
-                wg_q8_fill<WG_NCONS * 128>(qreg, smem + C::OFF_MERGE, tid);
-                qs = q_fp8_row<WG_NCONS * 128, true>(
-                    p, qreg, (float *)(smem + C::OFF_QRED),
-                    [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; },
-                    [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });
             } else {
                 q_fp8_regs<WG_NCONS * 128> qreg;
-                q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
-                qs = q_fp8_row<WG_NCONS * 128>(
+                if constexpr (QSTG) { /* staged at the start: read back in the stores' order */
+                    mlab_cp_wait<0>();
+                    wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
+                    wg_q8_fill<WG_NCONS * 128>(qreg, smem + C::OFF_MERGE, tid);
+                } else {
+                    q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
+                }
+                qs = q_fp8_row<WG_NCONS * 128, QSTG>(
                     p, qreg, (float *)(smem + C::OFF_QRED),
                     [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; },
                     [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });

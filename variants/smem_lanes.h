@@ -1,8 +1,9 @@
 /* smem_lanes.h: which item each lane of a pass through shared memory takes
- * (the MXFP4 tile passes' (row, block) items), chosen so that its
- * shared-memory accesses are free of bank conflicts on NVIDIA GPUs; plain
- * host/device functions, so that tests/test_smem_lanes.c checks on the CPU that every item is taken
- * once and counts the wavefronts each warp instruction costs under the model
+ * (the MXFP4 tile passes' (row, block) items; the staged fp8 Q's chunks),
+ * chosen so that its shared-memory accesses are free of bank conflicts on
+ * NVIDIA GPUs; plain host/device functions, so that tests/test_smem_lanes.c
+ * checks on the CPU that every item is taken once and counts the
+ * wavefronts each warp instruction costs under the model
  * below (no GPU at hand; ncu's shared wavefront counts on the H200 agreed
  * with it: papers/reports/h200-2026-12-02w).
  *
@@ -36,9 +37,9 @@
  *     apart, so 8 consecutive rows' 32-byte stores land in 8 slots; the raw
  *     loads are 2-way (no order of a row index's 6 bits with a block flip
  *     by any row bits frees all three at this stride: test_smem_lanes
- *     searches the 720 x 64 such maps). Before v23 (consecutive blocks) the two stores
- *     an item were 2-way and the loads free: 8 + 8 + 4 wavefronts a warp and
- *     item, now 4 + 4 + 8. */
+ *     searches the 720 x 64 such maps). Before v23 (consecutive blocks) the
+ *     two stores an item were 2-way and the loads free: 8 + 8 + 4
+ *     wavefronts a warp and item, now 4 + 4 + 8. */
 #ifndef MLAB_SMEM_LANES_H
 #define MLAB_SMEM_LANES_H
 
