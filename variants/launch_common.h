@@ -31,11 +31,15 @@ template <int KVF, bool FAST, bool XCD> static int blocks_per_sm_of(void)
  * blockIdx.x (cluster_merge: rank = split). Elsewhere a plain launch. */
 template <typename K>
 static hipError_t launch_ex(K kern, int grid, int block, int smem, hipStream_t s, const mla_params *p,
-                            bool dependent, int cluster)
+                            bool dependent, int cluster, bool coop = false)
 {
 #if defined(MLAB_NV)
-    cudaLaunchAttribute attr[2];
+    cudaLaunchAttribute attr[3];
     int n = 0;
+    if (coop) { /* every block resident at once, or the launch fails (the barrier merge) */
+        attr[n].id = cudaLaunchAttributeCooperative;
+        attr[n++].val.cooperative = 1;
+    }
 #if !defined(MLAB_NO_PDL)
     if (dependent) {
         attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -60,6 +64,10 @@ static hipError_t launch_ex(K kern, int grid, int block, int smem, hipStream_t s
     return cudaLaunchKernelEx(&cfg, kern, *p);
 #else
     (void)dependent; (void)cluster;
+    if (coop) {
+        void *args[] = {(void *)p};
+        return hipLaunchCooperativeKernel((const void *)kern, dim3(grid), dim3(block), args, (unsigned)smem, s);
+    }
     kern<<<grid, block, smem, s>>>(*p);
     return hipGetLastError();
 #endif
@@ -176,11 +184,12 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
     /* the cluster merge: a row's split blocks one cluster (the runner sets
      * merge_cluster only for decodes that merge so, NVIDIA sm_90+) */
     const int cluster = p->merge_cluster ? p->splits : 1;
+    const bool coop = p->splits > 1 && p->merge_inline == 2; /* the barrier merge */
     if (q_fp8 && p->amax_blocks > 0) { /* the decode blocks start their KV loads while the amax pass runs */
         mla_q_amax<<<p->amax_blocks, 256, 0, s>>>(*p);
-        e = launch_after(dec, grid, block, smem, s, p, cluster);
-    } else if (cluster > 1) {
-        e = launch_ex(dec, grid, block, smem, s, p, false, cluster);
+        e = launch_ex(dec, grid, block, smem, s, p, true, cluster, coop);
+    } else if (cluster > 1 || coop) {
+        e = launch_ex(dec, grid, block, smem, s, p, false, cluster, coop);
     } else {
         dec<<<grid, block, smem, s>>>(*p);
         e = hipGetLastError();
@@ -188,6 +197,8 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
     const char *merged = p->splits <= 1           ? "none"
                          : p->merge_cluster == 2 ? "push"
                          : p->merge_cluster      ? "cluster"
+                         : p->merge_inline == 2  ? "barrier"
+                         : p->merge_inline == 3  ? "barrier_nocoop"
                          : p->merge_inline       ? "inline"
                                                  : NULL;
     if (e == hipSuccess && p->splits > 1 && !p->merge_inline && !p->merge_cluster) {

@@ -594,6 +594,105 @@ MLAB_DEV void merge_row(const mla_params &p, int tok, float *sw)
 }
 #endif
 
+#ifdef MLAB_ONE_LAUNCH
+/* The barrier merge (MLAB_MERGE=barrier, p.merge_inline == 2): the row's S
+ * split blocks, all resident at once (the launch is cooperative: the driver
+ * refuses a grid that does not fit), meet at a barrier in global memory once
+ * each has stored its partial, then block `split` merges heads split,
+ * split + S, ... (1 head a block at 16 splits, 8 at 2), so the merge is
+ * spread over the row's SMs, not one block's work (merge_row) nor a second
+ * launch (mla_combine).
+ * Memory order (the pattern of CUDA's cooperative-groups grid barrier): the
+ * block barrier orders every thread's partial stores before thread 0's
+ * device-scope fence, which is cumulative over them (release), then thread
+ * 0 adds one arrival to the row's word and polls it with acquire loads until
+ * all S arrivals are there: each peer's stores were released before its
+ * arrival, so they come before what our acquire read, hence before the
+ * block barrier that follows and every thread's loads after it
+ * (cache-global: L2, never a stale L1 line).
+ * Reset: the word's high half counts departures (a block departs once its
+ * poll has seen all S arrivals); the last to depart zeroes the word, which
+ * no block of the row reads again, and the next call is stream-ordered
+ * after this kernel. */
+template <bool FAST>
+MLAB_DEV void merge_barrier(const mla_params &p, int tok, int split, float *sw)
+{
+    const int tid = threadIdx.x, lane = tid % MLAB_WARP, warp = tid / MLAB_WARP, S = p.splits;
+    __syncthreads();
+    if (tid == 0) {
+        unsigned *c = (unsigned *)p.row_count + tok;
+        __threadfence();
+        atomicAdd(c, 1u);
+        while ((mlab_ld_acquire(c) & 0xffffu) < (unsigned)S) mlab_backoff();
+        if ((atomicAdd(c, 0x10000u) >> 16) == (unsigned)S - 1) atomicExch(c, 0u);
+    }
+    __syncthreads();
+    /* S is 2, 4, 8 or 16 (the runner's condition): the block's 16 / S heads x
+     * 128 4-column groups x S splits are 2048 loads, 8 a thread: a thread
+     * takes 8 / S items of all S splits, or at 16 splits half of one item's
+     * (lanes l and l ^ 16 the two halves, summed by a shuffle) */
+    constexpr int NG = MLA_DV / 4, SLOTS = 8; /* 4-column groups a head; a thread's loads */
+    static_assert(MLA_H * NG <= SLOTS * MLA_NT, "merge_barrier: at most 8 loads a thread");
+    const int nh = MLA_H / S, SP = S < SLOTS ? S : SLOTS, half = S > SLOTS ? (lane >> 4) & 1 : 0;
+    const int items = nh * NG, it0 = S <= SLOTS ? tid : lane < 32 ? warp * 16 + (lane & 15) : items;
+    const int SE = S - (p.fault == 2 ? 1 : 0); /* the negative control leaves the last split out */
+    const size_t stride = (size_t)MLA_H * NG;  /* groups from one split to the next */
+    const size_t row0 = (size_t)tok * S * MLA_H * NG;
+    /* every slot's load first (item it0 + j x MLA_NT, split s), then the
+     * weights (a warp a head), so the two L2 round trips overlap */
+    uint2 v[SLOTS];
+    {
+        int j = 0, s = half * SLOTS;
+#pragma unroll
+        for (int k = 0; k < SLOTS; k++) {
+            const int it = it0 + j * MLA_NT, h = split + (it / NG) * S;
+            v[k] = it < items && s < SE
+                       ? mlab_ldcg((const uint2 *)p.part_o + row0 + (size_t)s * stride + (size_t)h * NG + it % NG)
+                       : make_uint2(0u, 0u);
+            if (++s == half * SLOTS + SP) { s = half * SLOTS; j++; }
+        }
+    }
+    if (warp < nh) merge_weights<FAST>(p, tok, split + warp * S, sw + warp * (MLA_MAX_SPLITS + 1), lane);
+    __syncthreads();
+    float r[4] = {0.f, 0.f, 0.f, 0.f};
+    int j = 0, s = half * SLOTS;
+#pragma unroll
+    for (int k = 0; k < SLOTS; k++) {
+        const int it = it0 + j * MLA_NT, hl = it / NG;
+        const float *w = sw + hl * (MLA_MAX_SPLITS + 1);
+        const float ws = it < items && s < SE ? w[s] : 0.f;
+        if (ws != 0.f) {
+            r[0] += ws * mlab_f16_bits_to_f32((uint16_t)v[k].x);
+            r[1] += ws * mlab_f16_bits_to_f32((uint16_t)(v[k].x >> 16));
+            r[2] += ws * mlab_f16_bits_to_f32((uint16_t)v[k].y);
+            r[3] += ws * mlab_f16_bits_to_f32((uint16_t)(v[k].y >> 16));
+        }
+        if (s == half * SLOTS + SP - 1) { /* the item's last split here: out, normalized */
+            if (S > SLOTS)
+#pragma unroll
+                for (int e = 0; e < 4; e++) r[e] += mlab_shfl_xor(r[e], 16);
+            if (it < items && half == 0) {
+                const float den = w[MLA_MAX_SPLITS];
+                uint32_t b[2] = {0, 0};
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    const float x = den > 0.f ? (FAST ? r[e] * mlab_rcp_fast(den) : mlab_div_rn(r[e], den)) : 0.f;
+                    b[e >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(x) << (16 * (e & 1));
+                }
+                *(uint2 *)(p.out + ((size_t)tok * MLA_H + split + hl * S) * MLA_DV + 4 * (it % NG)) =
+                    make_uint2(b[0], b[1]);
+            }
+#pragma unroll
+            for (int e = 0; e < 4; e++) r[e] = 0.f;
+            s = half * SLOTS;
+            j++;
+        } else {
+            s++;
+        }
+    }
+}
+#endif
+
 /* Split partials: a split block stores its normalized O / l of each head as
  * f16 (half the bytes of fp32) divided by a multiplier part_mul of that
  * (row, split, head), which the merge multiplies back into the split's weight:
@@ -1308,10 +1407,12 @@ MLAB_DEV unsigned long long decode_epilogue(const mla_params &p, int tok, int sp
 /* One launch (-DMLAB_ONE_LAUNCH, MLAB_MERGE=inline): after its partial is
  * out (decode_epilogue), the row's last split block to finish merges it. */
 template <bool FAST>
-MLAB_DEV void merge_if_last(const mla_params &p, int tok, float *sS, float *sX)
+MLAB_DEV void merge_if_last(const mla_params &p, int tok, int split, float *sS, float *sX)
 {
     const int tid = threadIdx.x;
-    if (p.splits > 1 && p.merge_inline) {
+    if (p.splits > 1 && p.merge_inline >= 2) { /* 3: the same, launched plainly */
+        merge_barrier<FAST>(p, tok, split, sS);
+    } else if (p.splits > 1 && p.merge_inline) {
         /* One launch: the row's last split block to finish merges it.
          * Memory order (the "threadfence reduction" pattern): every thread's
          * partial stores are made visible device-wide by its __threadfence()
@@ -1593,7 +1694,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
     /* epilogue */
     MLAB_TR(tr4 =) decode_epilogue<KVF, FAST, OT>(p, tok, split, S, o, smem, sM, sL, sS);
 #ifdef MLAB_ONE_LAUNCH
-    merge_if_last<FAST>(p, tok, sS, sX);
+    merge_if_last<FAST>(p, tok, split, sS, sX);
 #endif
     MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, t1 - t0, tr4);)
 }

@@ -347,6 +347,30 @@ template <typename T> MLAB_DEV T mlab_ldcg(const T *p) /* float, float4, uint2 *
 #endif
 }
 
+/* ---- a spin on a global counter other blocks increment (the barrier
+ * merge, mla_kernel.h merge_barrier): a load with acquire semantics at
+ * device scope (what it reads orders every later load of this thread after
+ * the stores that were released before the increments it sees), and a
+ * short back-off between polls ---- */
+MLAB_DEV unsigned mlab_ld_acquire(const unsigned *p)
+{
+#if defined(MLAB_NV) && defined(__CUDA_ARCH__)
+    unsigned v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+    return v;
+#else
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#endif
+}
+MLAB_DEV void mlab_backoff(void)
+{
+#if defined(MLAB_NV) && defined(__CUDA_ARCH__)
+    __nanosleep(32);
+#elif defined(__HIP_DEVICE_COMPILE__)
+    __builtin_amdgcn_s_sleep(1);
+#endif
+}
+
 /* Byte permute: result byte i = byte sel[i] of {a (0-3), b (4-7)}. */
 MLAB_DEV uint32_t mlab_prmt(uint32_t a, uint32_t b, uint32_t sel)
 {

@@ -12,6 +12,10 @@
 //             waits (griddepcontrol.wait) for the first to end
 //   3 pdl     a short first kernel (18 blocks, as the amax pass) before both,
 //             each later one its predecessor's dependent: mlabench's a8w8 call
+//   1 coop    the one kernel as a cooperative launch (every block resident at
+//             once or the launch fails: the barrier merge's launch, v25)
+//   2 pdl coop the short first kernel, then the main one cooperative and its
+//             programmatic dependent: the barrier merge's a8w8 call
 // and, from %globaltimer inside the kernels (medians over samples): the
 // first kernel's start after the events' start cannot be seen, but the
 // dependent's release can: the last block of its predecessor ending -> the
@@ -54,17 +58,24 @@ __global__ void hold_kernel(unsigned long long ns, int wait, unsigned long long 
 }
 
 template <typename... A>
-static void launch(bool pdl, int grid, int block, cudaStream_t s, A... args)
+static void launch(bool pdl, int grid, int block, cudaStream_t s, bool coop, A... args)
 {
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchAttribute attr[2];
+    int n = 0;
+    if (pdl) {
+        attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr[n++].val.programmaticStreamSerializationAllowed = 1;
+    }
+    if (coop) {
+        attr[n].id = cudaLaunchAttributeCooperative;
+        attr[n++].val.cooperative = 1;
+    }
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(grid);
     cfg.blockDim = dim3(block);
     cfg.stream = s;
     cfg.attrs = attr;
-    cfg.numAttrs = pdl ? 1 : 0;
+    cfg.numAttrs = n;
     CK(cudaLaunchKernelEx(&cfg, hold_kernel, args...));
 }
 
@@ -82,9 +93,10 @@ int main()
     CK(cudaEventCreate(&e1));
     const int reps = 31;
     printf("shape,hold_us,median_us,release_us\n");
-    const char *shapes[4] = {"1", "2 plain", "2 pdl", "3 pdl"};
+    const char *shapes[6] = {"1", "2 plain", "2 pdl", "3 pdl", "1 coop", "2 pdl coop"};
     for (unsigned long long hold : {0ull, 5000ull})
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < 6; k++) {
+            const bool coop = k >= 4, amax = k == 3 || k == 5, second = k >= 1 && k <= 3;
             std::vector<float> ms;
             std::vector<double> rel;
             for (int r = 0; r < reps + 2; r++) {
@@ -92,9 +104,9 @@ int main()
                 CK(cudaMemcpyAsync(t, init, sizeof init, cudaMemcpyHostToDevice, s));
                 CK(cudaMemsetAsync(flush, r & 0xff, flush_bytes, s));
                 CK(cudaEventRecord(e0, s));
-                if (k == 3) launch(false, 18, 256, s, 0ull, 0, (unsigned long long *)nullptr, (unsigned long long *)nullptr);
-                launch(k == 3, 64, 256, s, hold, k == 3 ? 1 : 0, t, (unsigned long long *)nullptr);
-                if (k >= 1) launch(k >= 2, 256, 32, s, 0ull, k >= 2 ? 1 : 0, t + 2, t + 1);
+                if (amax) launch(false, 18, 256, s, false, 0ull, 0, (unsigned long long *)nullptr, (unsigned long long *)nullptr);
+                launch(amax, 64, 256, s, coop, hold, amax ? 1 : 0, t, (unsigned long long *)nullptr);
+                if (second) launch(k >= 2, 256, 32, s, false, 0ull, k >= 2 ? 1 : 0, t + 2, t + 1);
                 CK(cudaEventRecord(e1, s));
                 CK(cudaStreamSynchronize(s));
                 unsigned long long h[4];
@@ -103,7 +115,7 @@ int main()
                 CK(cudaEventElapsedTime(&m, e0, e1));
                 if (r < 2) continue; // warm-up
                 ms.push_back(m * 1000.f);
-                if (k >= 2) rel.push_back((double)((long long)h[1] - (long long)h[0]) / 1000.0);
+                if (k >= 2 && second) rel.push_back((double)((long long)h[1] - (long long)h[0]) / 1000.0);
             }
             std::sort(ms.begin(), ms.end());
             std::sort(rel.begin(), rel.end());
