@@ -198,7 +198,6 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
                          : p->merge_cluster == 2 ? "push"
                          : p->merge_cluster      ? "cluster"
                          : p->merge_inline == 2  ? "barrier"
-                         : p->merge_inline == 3  ? "barrier_nocoop"
                          : p->merge_inline       ? "inline"
                                                  : NULL;
     if (e == hipSuccess && p->splits > 1 && !p->merge_inline && !p->merge_cluster) {

@@ -767,18 +767,6 @@ template <int NT> struct q_fp8_regs {
     static constexpr int QCH = MLA_H * MLA_D / 8, QN = (QCH + NT - 1) / NT;
     uint4 v[QN];
 };
-/* item c of a row's 16 x 72 chunks of 8: head h, chunk k, as Q lies in
- * memory (head c / 72), or ST (mla_wgmma.h WG_Q_STAGE's staged Q, in
- * smem_lanes.h mlab_q8s_item's conflict-free order) */
-template <bool ST> MLAB_DEV void q_fp8_item(int c, int &h, int &k)
-{
-    if (ST) {
-        mlab_q8s_item(c, &h, &k);
-    } else {
-        h = c / (MLA_D / 8);
-        k = c % (MLA_D / 8);
-    }
-}
 /* t: this thread among the NT that share the row (default: the block's first NT) */
 template <int NT> MLAB_DEV void q_fp8_load(const mla_params &p, int tok, q_fp8_regs<NT> &q, unsigned t = threadIdx.x)
 {
@@ -792,7 +780,7 @@ template <int NT> MLAB_DEV void q_fp8_load(const mla_params &p, int tok, q_fp8_r
 /* the codes of this thread's chunks with the call's scale qs, each to
  * store(head, chunk of 8, codes): q_fp8_row's last step, and a persistent
  * decode's later rows (mla_wgmma.h wg_q_next), whose scale is known */
-template <int NT, bool ST = false, typename Store>
+template <int NT, typename Store>
 MLAB_DEV void q_fp8_store(const mla_params &p, const q_fp8_regs<NT> &q, float qs, Store store, int t)
 {
     const float rqs = mlab_rcp_rn(qs), fmax = p.fp8_max;
@@ -800,13 +788,10 @@ MLAB_DEV void q_fp8_store(const mla_params &p, const q_fp8_regs<NT> &q, float qs
     for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
         const int c = t + j * NT;
         if (c >= q_fp8_regs<NT>::QCH) break;
-        int h, k;
-        q_fp8_item<ST>(c, h, k);
-        store(h, k, q_fp8_codes8(q.v[j], qs, rqs, fmax));
+        store(c / (MLA_D / 8), c % (MLA_D / 8), q_fp8_codes8(q.v[j], qs, rqs, fmax));
     }
 }
-/* ST: q holds this thread's chunks in q_fp8_item<true>'s order (mla_wgmma.h wg_q8_fill) */
-template <int NT, bool ST = false, typename Store, typename Sync>
+template <int NT, typename Store, typename Sync>
 MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *red, Store store, Sync sync)
 {
     const int tid = threadIdx.x, warp = tid / MLAB_WARP;
@@ -831,7 +816,7 @@ MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *re
 #pragma unroll
     for (int w = 0; w < NT / MLAB_WARP; w++) amax = fmaxf(amax, red[w]);
     const float qs = q_scale_from_amax(amax, p.fp8_max);
-    q_fp8_store<NT, ST>(p, q, qs, store, tid);
+    q_fp8_store<NT>(p, q, qs, store, tid);
     return qs;
 }
 
@@ -1410,7 +1395,7 @@ template <bool FAST>
 MLAB_DEV void merge_if_last(const mla_params &p, int tok, int split, float *sS, float *sX)
 {
     const int tid = threadIdx.x;
-    if (p.splits > 1 && p.merge_inline >= 2) { /* 3: the same, launched plainly */
+    if (p.splits > 1 && p.merge_inline == 2) {
         merge_barrier<FAST>(p, tok, split, sS);
     } else if (p.splits > 1 && p.merge_inline) {
         /* One launch: the row's last split block to finish merges it.

@@ -66,8 +66,7 @@ typedef struct {
                                  merges the row (0 between calls; the merger resets it) */
     int merge_inline;         /* 1: split partials merged by the row's last block (one
                                  launch); 2: by all the row's blocks after a barrier
-                                 (MLAB_MERGE=barrier, a cooperative launch; 3: the same
-                                 launched plainly, barrier_nocoop); 0: by
+                                 (MLAB_MERGE=barrier, a cooperative launch); 0: by
                                  mla_combine (a second launch) */
     int mx_e4m3_ok;           /* every E8M0 scale of the case folds into e4m3 exactly
                                  (mxfp4_e4m3 runs its fast path; else the exact one) */

@@ -697,14 +697,12 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
      * only where the whole grid is resident at once (the launch is
      * cooperative) and the decode is a block a (row, split) (not placed by
      * XCD); elsewhere the combine, and the results row names which merge
-     * ran. barrier_nocoop (an experiment: what the cooperative launch
-     * costs): the same merge launched plainly, trusting the grid to fit
-     * (it hangs where it does not, or where other work holds the SMs) */
-    if (m && (!strcmp(m, "barrier") || !strcmp(m, "barrier_nocoop")))
+     * ran. Measured slower than the combine (perf-notes v25) */
+    if (m && !strcmp(m, "barrier"))
         p->merge_inline = (splits == 2 || splits == 4 || splits == 8 || splits == 16) && !v->combine_only &&
                                   !v->xcd_placed &&
                                   g->total_q * splits <= g->sms * v->blocks_per_sm()
-                              ? (!strcmp(m, "barrier") ? 2 : 3)
+                              ? 2
                               : 0;
     p->amax_blocks = g->total_q <= MLA_QSMALL_ROWS && MLAB_AMAX_INLINE_DEFAULT ? 0 : g->amax_blocks;
     if (a && !strcmp(a, "pass")) p->amax_blocks = g->amax_blocks;
@@ -712,7 +710,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
 #else
     /* the one-launch paths are compiled out (-DMLAB_ONE_LAUNCH builds them):
      * asking for them here is refused, never silently run the other way */
-    if ((m && (!strcmp(m, "inline") || !strncmp(m, "barrier", 7))) || (a && !strcmp(a, "inline"))) {
+    if ((m && (!strcmp(m, "inline") || !strcmp(m, "barrier"))) || (a && !strcmp(a, "inline"))) {
         snprintf(why, whylen, "MLAB_MERGE=inline|barrier / MLAB_AMAX=inline need a build with -DMLAB_ONE_LAUNCH=ON");
         return MLAB_GPU_NODEV;
     }
@@ -738,8 +736,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
 #endif
     }
     if (knob_refused("MLAB_AMAX", a, {"pass", "inline"}, why, whylen) ||
-        knob_refused("MLAB_MERGE", m, {"combine", "cluster", "push", "inline", "barrier", "barrier_nocoop"}, why,
-                     whylen))
+        knob_refused("MLAB_MERGE", m, {"combine", "cluster", "push", "inline", "barrier"}, why, whylen))
         return MLAB_GPU_USAGE;
     /* MLAB_PLAN=on|off: a ragged batch (rows of different lengths) runs the
      * split plan (splits.h, mlab_plan_splits: each row split so every block
