@@ -121,20 +121,6 @@ static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
  * the kernel error by 0.1..1.3% relative */
 #define WG_QK_ACC 1
 #endif
-#ifndef WG_Q_STAGE
-/* 1 (prepared at v24, not yet measured): fp8_wgmma's first Q (the
- * persistent build's; its merge buffer, free until the unit's end, holds
- * it) copied by cp.async in memory order from the kernel's first
- * instruction into padded rows (wg_q8_stage), then read back and stored in
- * an order whose stores are conflict-free (q_fp8_item<true>): the loads of
- * bf16_wgmma's v24 copy (-1..-7% on its short calls) with conflict-free
- * code stores, which every register order tried at v24 bought with strided
- * loads (+1..+6%). mxfp4_wgmma has no room (215.6 of 227 KB). The A/B:
- * MLAB_AB_NEW_CUDA_FLAGS=-DWG_Q_STAGE=1 gpu_ab.sh run worktree --variants fp8_wgmma */
-#define WG_Q_STAGE 0
-#endif
-/* a staged head's bf16 row: a quarter warp's 4 heads x 2 chunks conflict-free (unpadded: 4-way, test_smem_lanes) */
-#define WG_QSTG_ROW (2 * MLA_D + 32)
 #ifndef WG_QK_SS
 #define WG_QK_SS 1    /* K read by wgmma from shared memory (0: from registers by ldmatrix) */
 #endif
@@ -299,7 +285,8 @@ MLAB_DEV uint64_t wg_k_desc(const uint8_t *tile, int k)
  * conflict-free orders measured at v24, each loading Q off memory order,
  * were slower on the short calls (heads inside +2..8%; 4 heads x 8 chunks a
  * warp step into 64-byte-swizzled panels +0.5..1.3%; 8 heads x 4 chunks
- * +1.5..6%). WG_Q_STAGE keeps the loads in memory order */
+ * +1.5..6%); with its loads kept in memory order by a staging copy (v25,
+ * WG_Q_STAGE, since removed) geomean +1.0%, 4 x 1024 +3..5% */
 MLAB_DEV uint2 *wg_q_chunk(uint8_t *sq, int h, int k)
 {
     return (uint2 *)(sq + (k >> 1) * (16 * MLA_H) + 16 * h + 8 * (k & 1));
@@ -657,21 +644,6 @@ template <typename Off> MLAB_DEV void wg_q_copy(const mla_params &p, int tok, ui
     mlab_cp_commit();
 }
 MLAB_DEV void wg_q16_issue(const mla_params &p, int tok, uint8_t *sq) { wg_q_copy(p, tok, sq, mlab_sw128_q); }
-/* WG_Q_STAGE: the same copy into stg, rows of WG_QSTG_ROW bytes (a quarter
- * warp's 8 chunks of a head: 128 contiguous bytes); wg_q8_fill reads it back */
-MLAB_DEV int wg_qstg_off(int h, int k) { return h * WG_QSTG_ROW + 16 * k; }
-MLAB_DEV void wg_q8_stage(const mla_params &p, int tok, uint8_t *stg) { wg_q_copy(p, tok, stg, wg_qstg_off); }
-/* this thread's chunks of the staged Q (landed, the consumers synced) in q_fp8_item<true>'s order */
-template <int NT> MLAB_DEV void wg_q8_fill(q_fp8_regs<NT> &q, const uint8_t *stg, unsigned t)
-{
-#pragma unroll
-    for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
-        const int c = t + j * NT;
-        int h, k;
-        q_fp8_item<true>(c, h, k);
-        if (c < q_fp8_regs<NT>::QCH) q.v[j] = *(const uint4 *)(stg + wg_qstg_off(h, k));
-    }
-}
 /* the consumers' Q of wg_q16_issue landed and visible to wgmma (then WG_BAR_Q) */
 MLAB_DEV void wg_q16_ready(void)
 {
@@ -882,10 +854,6 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     const int units = C::PERSIST ? (p.blk_work ? p.plan_blocks : p.total_q * p.splits) : (int)blockIdx.x + 1;
     if (B16 && cons < WG_NCONS) /* bf16 Q: in flight from the start (not persistent: the block's one row) */
         wg_q16_issue(p, u0.tok, sQ);
-    constexpr bool QSTG = WG_Q_STAGE && !B16 && C::PERSIST;
-    static_assert(!QSTG || MLA_H * WG_QSTG_ROW <= 72 * 128 * 4, "the staged Q fits the merge buffer");
-    if (QSTG && cons < WG_NCONS) /* fp8 Q: in flight from the start, into the merge buffer */
-        wg_q8_stage(p, u0.tok, smem + C::OFF_MERGE);
 
     if (MBAR) {
         if (tid == 0) { /* the stages' mbarriers: 128 arrivals a phase (the producer warpgroup) */
@@ -948,14 +916,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 qs = 1.f;
             } else {
                 q_fp8_regs<WG_NCONS * 128> qreg;
-                if constexpr (QSTG) { /* staged at the start: read back in the stores' order */
-                    mlab_cp_wait<0>();
-                    wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
-                    wg_q8_fill<WG_NCONS * 128>(qreg, smem + C::OFF_MERGE, tid);
-                } else {
-                    q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
-                }
-                qs = q_fp8_row<WG_NCONS * 128, QSTG>(
+                q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
+                qs = q_fp8_row<WG_NCONS * 128>(
                     p, qreg, (float *)(smem + C::OFF_QRED),
                     [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; },
                     [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });

@@ -1,5 +1,5 @@
 /* smem_lanes.h: which item each lane of a pass through shared memory takes
- * (the MXFP4 tile passes' (row, block) items; the staged fp8 Q's chunks),
+ * (the MXFP4 tile passes' (row, block) items),
  * chosen so that its shared-memory accesses are free of bank conflicts on
  * NVIDIA GPUs; plain host/device functions, so that tests/test_smem_lanes.c
  * checks on the CPU that every item is taken once and counts the
@@ -58,19 +58,6 @@ MLAB_HD void mlab_dq_item(int c, int *r, int *b)
 {
     *r = mlab_rows_swap23(c % 64);
     *b = (c / 64) ^ ((*r >> 3) & 1);
-}
-/* the wgmma decodes' staged fp8 Q (mla_wgmma.h WG_Q_STAGE; mla_kernel.h
- * q_fp8_item<true>): item c of a row's 16 heads x 72 chunks of 8 is head
- * *h, chunk *k, a warp step 8 heads x 4 chunks: a half warp's 8-byte codes
- * are 8 heads x 2 chunks, 128 contiguous bytes of the columns (chunk k of
- * head h at 256 (k / 2) + 16 h + 8 (k % 2)), and a quarter warp's 16-byte
- * reads of the staged bf16 rows (WG_QSTG_ROW = 1184 bytes apart) 4 heads
- * x 2 chunks, 32 bytes a head at 32-byte steps: both conflict-free */
-MLAB_HD void mlab_q8s_item(int c, int *h, int *k)
-{
-    const int g = c / 32, l = c % 32, i = l & 15;
-    *h = 8 * (g % 2) + (i >> 1);
-    *k = 4 * (g / 2) + 2 * (l >> 4) + (i & 1);
 }
 /* e4m3_tile's item c: row *r, block *b */
 MLAB_HD void mlab_e4_item(int c, int *r, int *b)
