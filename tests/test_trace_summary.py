@@ -9,7 +9,7 @@ the call's span next to the event sample, the P.V drain time where the
 blocks recorded one (an eighth number), the a8w8 Q path (TQ lines: grid
 wait done, amax known) and the Q quantized where recorded; fp8_wgmma's
 phase cycles a tile (TW lines of -DMLAB_WG_PROF, and mxfp4_wgmma's producer's TP
-lines); several variants in one log are
+lines); the barrier merge's phases (TC lines of kind 3); several variants in one log are
 reported separately, each headed by the call's shape where the runner
 printed it (query rows, longest sequence, splits); a log without TRACE lines exits non-zero with a message
 that names the file.
@@ -34,6 +34,8 @@ TD 0 5 16 2000 0 6000 60000 61000
 TRACE variant 4 last cold sample 20.00 us
 TD 0 5 1 1000 0 3000 5000 9000 7000
 TD 1 6 1 1000 0 3000 5000 9000 8000
+TC 0 7500 8000 8600 3
+TC 1 7700 8000 8800 3
 TRACE variant 7 last cold sample 150.00 us query rows 64 longest 8192 splits 2
 TW 0 tiles 32 prologue 9000 wait 3200 qk 12800 softmax 64000 pv 19200 epilogue 5000 all 113200
 TW 1 tiles 32 prologue 11000 wait 6400 qk 16000 softmax 70400 pv 22400 epilogue 6000 all 132200
@@ -77,6 +79,9 @@ def main():
     check("Q path        grid wait done min 1.5 med" in out and "max 1.6 | amax known min 2.5" in out,
           "the a8w8 Q path: grid wait done and amax known (TQ lines)")
     check("Q path" not in out.split("TRACE variant 0")[1], "no Q path where none was recorded")
+    v4 = out.split("TRACE variant 4")[1].split("TRACE variant 7")[0] if "TRACE variant 4" in out else ""
+    check("barrier merge arrived min 6.5 med 6.6 max 6.7 | passed min 7.0 med 7.0 max 7.0 | merged min 7.6" in v4
+          and "combine " not in v4, "the barrier merge's phases (TC lines of kind 3), not read as a combine")
     check("P.V drained   min 6.0 med 6.5 max 7.0" in out.split("TRACE variant 4")[1],
           "the epilogue's P.V drain time where the blocks recorded it")
     check("P.V drained" not in out.split("TRACE variant 4")[0], "no drain time where none was recorded")

@@ -618,13 +618,17 @@ template <bool FAST>
 MLAB_DEV void merge_barrier(const mla_params &p, int tok, int split, float *sw)
 {
     const int tid = threadIdx.x, lane = tid % MLAB_WARP, warp = tid / MLAB_WARP, S = p.splits;
+    /* trace (-DMLAB_TRACE): arrived, past the barrier, merged ("TC ... 3") */
+    MLAB_TR(unsigned long long *tc = p.trace ? p.trace + MLAB_TR_COMBINE + 4 * blockIdx.x : nullptr;)
     __syncthreads();
     if (tid == 0) {
+        MLAB_TR(if (tc) tc[0] = mlab_gtime();)
         unsigned *c = (unsigned *)p.row_count + tok;
         __threadfence();
         atomicAdd(c, 1u);
         while ((mlab_ld_acquire(c) & 0xffffu) < (unsigned)S) mlab_backoff();
         if ((atomicAdd(c, 0x10000u) >> 16) == (unsigned)S - 1) atomicExch(c, 0u);
+        MLAB_TR(if (tc) tc[1] = mlab_gtime();)
     }
     __syncthreads();
     /* S is 2, 4, 8 or 16 (the runner's condition): the block's 16 / S heads x
@@ -690,6 +694,7 @@ MLAB_DEV void merge_barrier(const mla_params &p, int tok, int split, float *sw)
             s++;
         }
     }
+    MLAB_TR(if (tid == 0 && tc) { tc[2] = mlab_gtime(); tc[3] = 3; })
 }
 #endif
 

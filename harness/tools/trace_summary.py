@@ -12,6 +12,7 @@ after each variant's cold samples, one line per block of the last cold call
      drained: thread 0 past its last P.V result, in the epilogue)
   TC block start wait_done end 1                       (split combine)
   TC block synced weights data_read 2                  (cluster merge, by decode block)
+  TC block arrived passed merged 3                     (barrier merge, by decode block)
   TQ block grid_wait_done amax_known                   (a8w8 decode: before the Q quantization)
   TW block tiles T prologue P wait W qk Q softmax S pv V epilogue E all A
                                                        (fp8_wgmma, -DMLAB_WG_PROF: clock64
@@ -78,10 +79,14 @@ def report(run):
         solo = sum(1 for v in by_sm.values() if len(v) == 1)
         print(f"  SMs with two blocks: {len(gaps)}, loop-end gap {q(gaps)}; SMs with one: {solo}")
     k = [x for x in c if x[3] == 2]  # the cluster merge's phases, recorded by the decode blocks
-    c = [x for x in c if x[3] != 2]
+    b = [x for x in c if x[3] == 3]  # the barrier merge's, likewise
+    c = [x for x in c if x[3] not in (2, 3)]
     if c:
         print(f"  combine       start {q([us(x[0]) for x in c])} | wait done {q([us(x[1]) for x in c])}"
               f" | end {q([us(x[2]) for x in c])}")
+    if b:
+        print(f"  barrier merge arrived {q([us(x[0]) for x in b])} | passed {q([us(x[1]) for x in b])}"
+              f" | merged {q([us(x[2]) for x in b])}")
     if k:
         print(f"  cluster merge synced {q([us(x[0]) for x in k])} | weights {q([us(x[1]) for x in k])}"
               f" | data read {q([us(x[2]) for x in k])}")
