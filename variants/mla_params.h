@@ -94,7 +94,7 @@ typedef struct {
     const char **merge_out;   /* host: where the launch sequence names how the call's splits were
                                  merged (launch_common.h, launch_sequence: "none", "combine",
                                  "combine16", "combine64", the "_xcd" placed ones, "cluster",
-                                 "inline"); NULL: nowhere; no kernel reads it */
+                                 "push", "inline", "barrier"); NULL: nowhere; no kernel reads it */
     int grid_max;             /* > 0: the decode's grid at most this many blocks, each looping
                                  over the call's (row, split) units (a persistent decode:
                                  mlab_variant_impl.persistent, fp8_wgmma); 0: a block a unit */
