@@ -712,12 +712,6 @@ MLAB_DEV void merge_barrier(const mla_params &p, int tok, int split, float *sw)
  *     100]: a head whose |O / l| is below 2^-86 keeps fewer bits, one above
  *     2^115 (bf16 data beyond ~4e34) overflows to inf, which validation
  *     reports. */
-#ifndef MLAB_DIAG_NO_HEADMAX
-/* 1: a diagnostic build (timing only): split partials of bf16 and MXFP4 KV
- * keep multiplier 1, no head maximum taken (values past f16's range would
- * overflow), to time what the maximum costs the epilogue */
-#define MLAB_DIAG_NO_HEADMAX 0
-#endif
 MLAB_DEV int part_exp(unsigned maxbits)
 {
     const int e = (int)((maxbits >> 23) & 255u) - 127 - 14; /* floor(log2 max) - 14 */
@@ -1305,7 +1299,7 @@ MLAB_DEV unsigned long long decode_epilogue(const mla_params &p, int tok, int sp
     float *wmax = sS;
 #pragma unroll
     for (int e = 0; e < MLAB_ACC_N; e++) pdiv[e] = 1.f;
-    if (C::FMT != KV_FP8 && S > 1 && !MLAB_DIAG_NO_HEADMAX) {
+    if (C::FMT != KV_FP8 && S > 1) {
         float m[MLAB_ACC_N], mr[MLAB_ACC_N];
 #pragma unroll
         for (int e = 0; e < MLAB_ACC_N; e++) {
@@ -1394,9 +1388,7 @@ MLAB_DEV unsigned long long decode_epilogue(const mla_params &p, int tok, int sp
             lse = FAST ? m + log2f(l) : (m + logf(l)) * MLA_LOG2E;
         p.part_lse[((size_t)tok * p.splits + split) * MLA_H + tid] = lse;
         p.part_mul[((size_t)tok * p.splits + split) * MLA_H + tid] =
-            C::FMT == KV_FP8   ? p.kv_scale
-            : MLAB_DIAG_NO_HEADMAX ? 1.f
-                                 : pow2f_exact(part_exp(__float_as_uint(head_max(wmax, tid))));
+            C::FMT == KV_FP8 ? p.kv_scale : pow2f_exact(part_exp(__float_as_uint(head_max(wmax, tid))));
     }
     return drained;
 }

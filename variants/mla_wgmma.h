@@ -566,7 +566,7 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, wg_state &st, int tok, int spli
     /* (the lane's warp and g computed again, not passed: the SASS that was measured) */
     wg_row_sums<FAST>(st, red, lsum, rl, threadIdx.x / 32, (threadIdx.x & 31) >> 2);
     float pdiv[4] = {1.f, 1.f, 1.f, 1.f}, pmul[4] = {1.f, 1.f, 1.f, 1.f};
-    if (S > 1 && !MLAB_DIAG_NO_HEADMAX) {
+    if (S > 1) {
 #pragma unroll
         for (int k = 0; k < 4; k++) {
             float m = 0.f;
