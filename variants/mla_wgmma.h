@@ -623,11 +623,10 @@ MLAB_DEV void wg_q_next(const mla_params &p, int tok, float qs, uint8_t *sq)
     q_fp8_store<128>(p, q, qs, [&](int h, int k, uint2 codes) { *wg_q_chunk(sq, h, k) = codes; }, t);
 }
 
-/* row tok's bf16 Q as it is into dst by cp.async (one group), issued by the
- * two consumer warpgroups (threads 0 .. 255) in memory order, head h's
- * chunk k at dst + off(h, k). B16 (wg_q16_issue): at the kernel's start,
- * waited for before the first tile (wg_q16_ready); the layout is the B
- * operand of step 1, K-major in the 128-byte swizzle of the tiles' panels
+/* row tok's bf16 Q as it is into sq by cp.async (one group), issued by the
+ * two consumer warpgroups (threads 0 .. 255) at the kernel's start in memory
+ * order, waited for before the first tile (wg_q16_ready); the layout is the
+ * B operand of step 1, K-major in the 128-byte swizzle of the tiles' panels
  * (mlab_sw128_q: 9 panels of 16 heads x 128 bytes; descriptor wg_q16_desc):
  * a warp copies 32 consecutive chunks as Q lies in memory (512 contiguous
  * bytes), and each quarter warp's 8 chunks of a head land in one 128-byte
@@ -635,15 +634,14 @@ MLAB_DEV void wg_q_next(const mla_params &p, int tok, float qs, uint8_t *sq)
  * 16-byte columns (chunk j of head h at 256 j + 16 h), stores 8-way
  * conflicted (ncu, perf-notes v23); stored heads inside instead, the loads
  * strided and every short call 2-8% slower (v24, WG_Q_HI) */
-template <typename Off> MLAB_DEV void wg_q_copy(const mla_params &p, int tok, uint8_t *dst, Off off)
+MLAB_DEV void wg_q16_issue(const mla_params &p, int tok, uint8_t *sq)
 {
     const uint16_t *qg = p.q + (size_t)tok * MLA_H * MLA_D;
 #pragma unroll
     for (int c = threadIdx.x; c < MLA_H * MLA_D / 8; c += WG_NCONS * 128)
-        mlab_cp16(dst + off(c / (MLA_D / 8), c % (MLA_D / 8)), qg + 8 * c, 1);
+        mlab_cp16(sq + mlab_sw128_q(c / (MLA_D / 8), c % (MLA_D / 8)), qg + 8 * c, 1);
     mlab_cp_commit();
 }
-MLAB_DEV void wg_q16_issue(const mla_params &p, int tok, uint8_t *sq) { wg_q_copy(p, tok, sq, mlab_sw128_q); }
 /* the consumers' Q of wg_q16_issue landed and visible to wgmma (then WG_BAR_Q) */
 MLAB_DEV void wg_q16_ready(void)
 {
