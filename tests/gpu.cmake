@@ -174,10 +174,10 @@ foreach(src ${MLAB_VARIANT_SOURCES})
   foreach(fault overread merge merge_plain merge_cluster merge_push merge_spread merge_barrier)
     # merge_cluster / merge_push / merge_barrier: the merge fault in the
     # cluster, push or barrier merge (skipped where they are not built; the
-    # barrier's on one_item, whose one row fits any GPU's grid); merge: in the combine kernel the launcher picks (at 4
-    # splits of varlen's few rows, the one that loads ahead); merge_plain: in
-    # the plain one; merge_spread: in the spread one (one_item, a row, 32
-    # splits)
+    # barrier's on one_item, whose one row fits any GPU's grid); merge: in
+    # the combine kernel the launcher picks (at 4 splits of varlen's few
+    # rows, the one that loads ahead); merge_plain: in the plain one;
+    # merge_spread: in the spread one (one_item, a row, 32 splits)
     set(_env MLAB_FAULT=${fault})
     set(_case varlen)
     set(_splits 4)

@@ -698,12 +698,11 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
      * cooperative) and the decode is a block a (row, split) (not placed by
      * XCD); elsewhere the combine, and the results row names which merge
      * ran. Measured slower than the combine (perf-notes v25) */
-    if (m && !strcmp(m, "barrier"))
-        p->merge_inline = (splits == 2 || splits == 4 || splits == 8 || splits == 16) && !v->combine_only &&
-                                  !v->xcd_placed &&
-                                  g->total_q * splits <= g->sms * v->blocks_per_sm()
-                              ? 2
-                              : 0;
+    if (m && !strcmp(m, "barrier")) {
+        const bool pow2 = splits == 2 || splits == 4 || splits == 8 || splits == 16;
+        const bool fits = g->total_q * splits <= g->sms * v->blocks_per_sm();
+        p->merge_inline = pow2 && fits && !v->combine_only && !v->xcd_placed ? 2 : 0;
+    }
     p->amax_blocks = g->total_q <= MLA_QSMALL_ROWS && MLAB_AMAX_INLINE_DEFAULT ? 0 : g->amax_blocks;
     if (a && !strcmp(a, "pass")) p->amax_blocks = g->amax_blocks;
     if (a && !strcmp(a, "inline")) p->amax_blocks = 0;
