@@ -844,6 +844,11 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     const int tid = threadIdx.x, warp = tid / 32, cons = warp / 4; /* cons >= WG_NCONS: a producer */
     WG_PROF(long long pc[6] = {0, 0, 0, 0, 0, 0}, pt = clock64(), pt0 = pt;
             auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };)
+    /* -DMLAB_TRACE: consumer 0's thread 0 records the block's phases as the
+     * mma.sync decode's "TD" line (mla_kernel.h trace_decode): start, its
+     * first unit's Q stored, its first tile landed, its last unit's loop end,
+     * the block's end */
+    MLAB_TR(unsigned long long tr0 = mlab_gtime(), tr1 = 0, tr2 = 0, tr3 = 0;)
 
     /* the block's (row, split) unit; a persistent block (C::PERSIST) takes
      * units blockIdx.x, + gridDim.x, ... of the call's units */
@@ -922,6 +927,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             }
             wg_fence_smem();
             wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
+            MLAB_TR(if (tid == 0) tr1 = mlab_gtime();)
         } else if (cons == 0) {
             wg_bar_sync(WG_BAR_QNEXT, WG_NCONS * 128); /* consumer 1 has stored this unit's Q */
         }
@@ -946,6 +952,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 mlab_bulk_wait(bars + g % C::NST, (uint32_t)((g / C::NST) & 1));
             else
                 wg_bar_sync(WG_BAR_FULL(g % C::NST), 256);
+            MLAB_TR(if (tid == 0 && !tr2) tr2 = mlab_gtime();)
             WG_PROF(lap(0);)
             float s[8];
             wg_scores<B16>(s, tile, dq);
@@ -959,6 +966,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), 256);
             WG_PROF(lap(3);)
         }
+        MLAB_TR(if (tid == 0) tr3 = mlab_gtime();)
         if (next_tok < 0) mlab_grid_dep_trigger(); /* the combine may start launching */
         /* consumer 1 hands its state to consumer 0 over the stages (every tile
          * has landed and been consumed once both passed this barrier; the
@@ -1018,6 +1026,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                                     (uint16_t *)(stages + C::TILE));
             else
                 wg_epilogue<FAST>(p, st, u.tok, u.split, u.S, kvs, (float *)(smem + C::OFF_RED));
+            MLAB_TR(if (next_tok < 0) trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)
             WG_PROF(lap(4); if (next_tok < 0 && tid == 0 && p.trace) { /* a persistent block's units summed */
                 unsigned long long *tw = p.trace + MLAB_TR_WGPROF + 8 * blockIdx.x;
                 tw[0] = pc[5]; tw[1] = pc[0]; tw[2] = pc[1]; tw[3] = pc[2];
