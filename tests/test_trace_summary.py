@@ -11,7 +11,7 @@ wait done, amax known) and the Q quantized where recorded; fp8_wgmma's
 phase cycles a tile (TW lines of -DMLAB_WG_PROF, and mxfp4_wgmma's producer's TP
 lines); the barrier merge's phases (TC lines of kind 3); several variants in one log are
 reported separately, each headed by the call's shape where the runner
-printed it (query rows, longest sequence, splits); a log without TRACE lines exits non-zero with a message
+printed it (query rows, longest sequence, splits, the variant's name); a log without TRACE lines exits non-zero with a message
 that names the file.
 Usage: test_trace_summary.py PATH/TO/trace_summary.py   Exit 0 pass, 1 fail.
 """
@@ -21,7 +21,7 @@ import sys
 
 from mlabtest import FAILURES, check, finish, scratch
 
-LOG = """TRACE variant 1 last cold sample 75.00 us query rows 4 longest 1024 splits 16
+LOG = """TRACE variant 1 last cold sample 75.00 us query rows 4 longest 1024 splits 16 name fp8
 TA 0 1000 3000
 TD 0 5 16 2000 4000 6000 60000 61000
 TD 1 5 16 2100 4100 5000 70000 71000
@@ -65,7 +65,7 @@ def main():
     check("convert   min 1760.0 med 1780.0 max 1800.0" in mx and "rawwait   min 270.0 med 285.0 max 300.0" in mx,
           "mxfp4_wgmma's producer cycles a tile (TP lines: convert 112640 / 64 = 1760)")
     check("mxfp4 producer" not in wg.split("TRACE variant 10")[0], "no producer phases where none were recorded")
-    check("query rows 4 longest 1024 splits 16" in out and "sample 75.0 us)" in out,
+    check("query rows 4 longest 1024 splits 16 name fp8" in out and "sample 75.0 us)" in out,
           "the call's shape in its header, the sample still read where the shape is given")
     check("end min 2.0 med 2.0 max 2.0" in out, "amax end at 2.0 us from the first start")
     check("tile0 ready   min 3.0 med 4.0 max 5.0" in out, "tile0 times from the first start")
