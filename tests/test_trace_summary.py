@@ -5,14 +5,14 @@ Pins, on a synthetic trace with known times: phases are reported in us from
 the first kernel's start (amax end 2.0, tile0 median 5.0), the time a tile
 after the first ((60 - 6) / 15 = 3.6 us), the loop-end gap of two blocks on
 one SM (10.0) and the count of SMs holding one block, the combine's end and
-the call's span next to the event sample, the P.V drain time where the
-blocks recorded one (an eighth number), the a8w8 Q path (TQ lines: grid
-wait done, amax known) and the Q quantized where recorded; fp8_wgmma's
-phase cycles a tile (TW lines of -DMLAB_WG_PROF, and mxfp4_wgmma's producer's TP
-lines); the barrier merge's phases (TC lines of kind 3); several variants in one log are
-reported separately, each headed by the call's shape where the runner
-printed it (query rows, longest sequence, splits, the variant's name); a log without TRACE lines exits non-zero with a message
-that names the file.
+the call's span next to the event sample, the P.V drain time where the blocks
+recorded one (an eighth number), the a8w8 Q path (TQ lines: grid wait done,
+amax known) and the Q quantized where recorded; fp8_wgmma's phase cycles a
+tile (TW lines of -DMLAB_WG_PROF, and mxfp4_wgmma's producer's TP lines); the
+barrier merge's phases (TC lines of kind 3); several variants in one log are
+reported separately, each headed by the call's shape where the runner printed
+it (query rows, longest sequence, splits, the variant's name); a log without
+TRACE lines exits non-zero with a message that names the file.
 Usage: test_trace_summary.py PATH/TO/trace_summary.py   Exit 0 pass, 1 fail.
 """
 import os

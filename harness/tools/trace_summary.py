@@ -6,10 +6,12 @@ Usage: mlabench run ... 2> trace.log; python3 harness/tools/trace_summary.py tra
 A trace build (cmake -DCMAKE_CUDA_FLAGS=-DMLAB_TRACE, NVIDIA only) prints,
 after each variant's cold samples, one line per block of the last cold call
 (variants/runner.hip; %globaltimer, ns):
-  TRACE variant ID last cold sample US us [query rows N longest L splits S]
+  TRACE variant ID last cold sample US us [query rows N longest L splits S name V]
   TA block start end                                  (Q amax pass, a8w8)
   TD block smid tiles start amax_wait tile0 loop_end end [drained]   (decode;
-     drained: thread 0 past its last P.V result, in the epilogue)
+     drained: thread 0 past its last P.V result, in the epilogue; the wgmma
+     decodes' consumer 0: amax_wait is its first unit's Q stored ("Q
+     quantized"), loop_end its last unit's, tiles the block's)
   TC block start wait_done end 1                       (split combine)
   TC block synced weights data_read 2                  (cluster merge, by decode block)
   TC block arrived passed merged 3                     (barrier merge, by decode block)
