@@ -12,6 +12,13 @@
 #      suite: every variant validated against the CPU reference, then timed
 #   5. writes out/amd-first-run-ARCH.h5 and prints how to compare it with our
 #      H200 results (mlabench compare) and the report command
+#   6. builds the one-launch experiments (build-amd-ol/, -DMLAB_ONE_LAUNCH=ON)
+#      and times the merges of split results on the short cases: the
+#      combine kernel against the barrier merge (a row's blocks merge it
+#      after a barrier, no second launch), two passes in opposite orders
+#      (out/amd-merge-ARCH-*.h5, compared). On the H200 the combine wins
+#      (its launch is hidden by a programmatic dependent launch, which AMD
+#      does not have: papers/perf-notes.md v25)
 # Usage: bash harness/amd_first_run.sh [extra mlabench run options]
 # Everything it prints also goes to out/amd-first-run-ARCH.log. Send us that
 # log, build-amd/isa/isa-summary.txt and the .h5: they are what we cannot make.
@@ -68,4 +75,23 @@ ours=$(ls papers/reports/*/*suite*.h5 2>/dev/null | sort | tail -1)
 echo "compare with our H200 results:  build-amd/mlabench compare ${ours:-OURS.h5} $res"
 echo "report:                         build-amd/mlabench report $res -o out/amd-report-$arch.md"
 [ "$arch" = gfx942 ] && echo "note: gfx942 has 64 KB of LDS a CU: the suite ran the fp8 variants only (one KV stage, 57 KB); bf16 and MXFP4 tiles do not fit, and the GPU tests that run every variant report that as a failure."
+
+echo "== 6. the merges of split results on the short cases (a one-launch build, build-amd-ol/)"
+short=$(ls "$suite"/b4_*.h5 "$suite"/b32_kv1024*.h5 "$suite"/b64_kv1024*.h5 2>/dev/null)
+if cmake -S . -B build-amd-ol -G Ninja -DCMAKE_BUILD_TYPE=Release -DMLAB_GPU=hip -DMLAB_HIP_ARCH="$arch" \
+     -DMLAB_AMD_TOOLCHAIN=rocm -DMLAB_ONE_LAUNCH=ON -DBUILD_TESTING=OFF >/dev/null 2>&1 &&
+   cmake --build build-amd-ol -j"$jobs" >"out/amd-build-ol-$arch.log" 2>&1 && [ -n "$short" ]; then
+  for step in "combine 1" "barrier 1" "barrier 2" "combine 2"; do
+    read -r m k <<< "$step"
+    # shellcheck disable=SC2086 # the case files, split on purpose
+    MLAB_MERGE=$m build-amd-ol/mlabench run --require-gpu --quiet "${variants[@]}" --label "$m" $short \
+      -o "out/amd-merge-$arch-${m}_$k.h5" >/dev/null 2>&1 || echo "the $m run $k failed"
+  done
+  for k in 1 2; do
+    build-amd-ol/mlabench compare "out/amd-merge-$arch-combine_$k.h5" "out/amd-merge-$arch-barrier_$k.h5" |
+      grep -E '^geomean|^summary|ran: merge' | sort | uniq -c
+  done
+else
+  echo "the one-launch build failed or no short cases (log: out/amd-build-ol-$arch.log)"
+fi
 exit $rc
