@@ -503,6 +503,18 @@ MLAB_DEV void e4m3_tile(const uint8_t *sc, const uint8_t *raw, uint8_t *tile, in
  *   merge_row:     the whole row, loads of 4 groups x 4 splits in flight
  * Partials are read with cache-global loads (L2, never a stale L1 line). The
  * negative control fault 2 leaves the last split out. */
+/* a merged 4-column group: its weighted sums over the weights' total den,
+ * as 4 bf16 outputs (zeros where no split saw a row) */
+template <bool FAST> MLAB_DEV uint2 merged_bf16x4(const float (&r)[4], float den)
+{
+    uint32_t b[2] = {0, 0};
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const float x = den > 0.f ? (FAST ? r[k] * mlab_rcp_fast(den) : mlab_div_rn(r[k], den)) : 0.f;
+        b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(x) << (16 * (k & 1));
+    }
+    return make_uint2(b[0], b[1]);
+}
 template <bool FAST>
 MLAB_DEV void merge_weights(const mla_params &p, int tok, int h, float *w, int lane)
 {
@@ -581,14 +593,8 @@ MLAB_DEV void merge_row(const mla_params &p, int tok, float *sw)
 #pragma unroll
         for (int j = 0; j < GH; j++) {
             const int gi = tid + (g0 + j) * MLA_NT, h = gi / NG, c4 = gi % NG;
-            const float den = sw[h * (MLA_MAX_SPLITS + 1) + MLA_MAX_SPLITS];
-            uint32_t b[2] = {0, 0};
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const float x = den > 0.f ? (FAST ? r[j][k] * mlab_rcp_fast(den) : mlab_div_rn(r[j][k], den)) : 0.f;
-                b[k >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(x) << (16 * (k & 1));
-            }
-            *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * c4) = make_uint2(b[0], b[1]);
+            *(uint2 *)(p.out + ((size_t)tok * MLA_H + h) * MLA_DV + 4 * c4) =
+                merged_bf16x4<FAST>(r[j], sw[h * (MLA_MAX_SPLITS + 1) + MLA_MAX_SPLITS]);
         }
     }
 }
@@ -675,17 +681,9 @@ MLAB_DEV void merge_barrier(const mla_params &p, int tok, int split, float *sw)
             if (S > SLOTS)
 #pragma unroll
                 for (int e = 0; e < 4; e++) r[e] += mlab_shfl_xor(r[e], 16);
-            if (it < items && half == 0) {
-                const float den = w[MLA_MAX_SPLITS];
-                uint32_t b[2] = {0, 0};
-#pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    const float x = den > 0.f ? (FAST ? r[e] * mlab_rcp_fast(den) : mlab_div_rn(r[e], den)) : 0.f;
-                    b[e >> 1] |= (uint32_t)mlab_f32_to_bf16_bits(x) << (16 * (e & 1));
-                }
+            if (it < items && half == 0)
                 *(uint2 *)(p.out + ((size_t)tok * MLA_H + split + hl * S) * MLA_DV + 4 * (it % NG)) =
-                    make_uint2(b[0], b[1]);
-            }
+                    merged_bf16x4<FAST>(r, w[MLA_MAX_SPLITS]);
 #pragma unroll
             for (int e = 0; e < 4; e++) r[e] = 0.f;
             s = half * SLOTS;

@@ -296,10 +296,12 @@ MLAB_DEV uint64_t wg_q8_step(uint64_t dq, int k) { return wg_desc_add(dq, 2 * k 
 /* bf16_wgmma's Q (wg_q16_issue: mlab_sw128_q): its B descriptor, and k-step k's (panel k / 4,
  * its 32-byte quarter k % 4) */
 MLAB_DEV uint64_t wg_q16_desc(const uint8_t *sq) { return wg_desc_sw128(sq, 16, 8 * 128); }
-MLAB_DEV uint64_t wg_q16_step(uint64_t dq, int k)
+/* k-step k (16 bf16 dims) of a K-major operand in 128-byte-swizzled panels of `panel` bytes */
+MLAB_DEV uint64_t wg_sw128_step(uint64_t d, int k, int panel)
 {
-    return wg_desc_add(dq, (k >> 2) * MLAB_SW128_QPANEL + 32 * (k & 3));
+    return wg_desc_add(d, (k >> 2) * panel + 32 * (k & 3));
 }
+MLAB_DEV uint64_t wg_q16_step(uint64_t dq, int k) { return wg_sw128_step(dq, k, MLAB_SW128_QPANEL); }
 
 /* every O accumulator of the state fenced (wg_fence_acc) before and after the P.V products */
 MLAB_DEV void wg_fence_o(wg_state &st)
@@ -330,8 +332,7 @@ template <bool B16 = false> MLAB_DEV void wg_scores(float (&s)[8], const uint8_t
         const uint64_t dk = wg_desc_sw128(tile, 16, 8 * 128);
 #pragma unroll
         for (int k = 0; k < KS; k++)
-            wg_bf16_ss_n16<0>(acc[k % NA], wg_desc_add(dk, (k >> 2) * MLAB_SW128_PANEL + 32 * (k & 3)),
-                              wg_q16_step(dq, k), k >= NA);
+            wg_bf16_ss_n16<0>(acc[k % NA], wg_sw128_step(dk, k, MLAB_SW128_PANEL), wg_q16_step(dq, k), k >= NA);
     } else {
 #pragma unroll
         for (int k = 0; k < KS; k++)

@@ -921,12 +921,11 @@ extern "C" int mlab_gpu_graph(mlab_gpu *g, int iters, double *us, char *why, siz
         unsigned long long *tb = (unsigned long long *)malloc(8 * (size_t)MLAB_TR_WORDS);
         if (tb && hipMemcpy(tb, g->sel_p.trace, 8 * (size_t)MLAB_TR_WORDS, hipMemcpyDeviceToHost) == hipSuccess) {
             /* the variant's name last (trace_summary.py prints the line as its heading) */
-#define MLAB_V_ID_NAME(id, name, ...) {id, #name},
-            static const struct { int id; const char *name; } names[] = {MLAB_VARIANT_LIST(MLAB_V_ID_NAME)};
-#undef MLAB_V_ID_NAME
+            int nv = 0;
+            const mlab_variant *vt = mlab_variant_table(&nv);
             const char *vn = "?";
-            for (const auto &n : names)
-                if (n.id == g->sel_id) vn = n.name;
+            for (int i = 0; i < nv; i++)
+                if ((int)vt[i].id == g->sel_id) vn = vt[i].name;
             fprintf(stderr, "TRACE variant %d last cold sample %.2f us query rows %d longest %d splits %d name %s\n",
                     g->sel_id, g->last_cold_us, g->total_q, g->max_vis, g->sel_p.splits, vn);
             for (int b = 0; b < 512; b++)

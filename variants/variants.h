@@ -28,7 +28,13 @@ typedef struct {
     const char *idea;      /* one line */
 } mlab_variant;
 
+#ifdef __cplusplus
+extern "C" { /* defined in variants.c (C); the runner (C++) reads it too */
+#endif
 const mlab_variant *mlab_variant_table(int *n);
 const mlab_variant *mlab_variant_find(const char *name); /* NULL if unknown */
+#ifdef __cplusplus
+}
+#endif
 
 #endif
