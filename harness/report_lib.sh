@@ -35,7 +35,7 @@ M=${MLAB_BIN:-build/mlabench}
 report_figures() {
   "$M" plot "$1" --out "$2" --format png --if-available
   "$M" report "$1" --plots "$2" -o "$2/report.md"
-  sed -i -E 's#-o /[^ ]*/out/#-o $OUT/#; s#/tmp/suite/#$SUITE/#g; s#/tmp/mlab-ab-work/cases/#$SUITE/#g; s#/tmp/cases/#$SUITE/#g' "$2/report.md"
+  sed -i -E 's#-o /[^ ]*/out/#-o $OUT/#; s#/tmp/(suite|cases|mlab-ab-work/cases)/#$SUITE/#g' "$2/report.md"
 }
 report_compare() {
   echo "== $1"
