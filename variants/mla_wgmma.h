@@ -150,12 +150,14 @@ static_assert(WG_NPROD_MX == 1 || WG_NRAW % 2 == 1, "two producers: tile li - WG
  * around them, up to 15 bytes more on either side) */
 #define WG_RAW_FP4 (MLA_BN * MLA_FP4_ROW)
 #define WG_RAW (WG_RAW_FP4 + MLA_BN * MLA_NBLK + 32)
-/* the two consumers end a unit a half each (wg_swap_halves), or 0: consumer 0 alone */
-#ifndef WG_SPLIT_END
-#define WG_SPLIT_END 1
+/* B16: the staged outputs by stmatrix.trans (0: 16-bit stores) [A/B knob] */
+#ifndef WG_STMATRIX
+#define WG_STMATRIX 1
 #endif
-/* the hand-over's buffer: 40 floats a thread of each consumer, or consumer 1's 72 */
-#define WG_XS_FLOATS (WG_SPLIT_END ? 2 * 40 * 128 : 72 * 128)
+/* MX: consumer 0 ends a one-tile unit alone (solo) [A/B knob] */
+#ifndef WG_MX_SOLO
+#define WG_MX_SOLO 0
+#endif
 #define WG_SROW16 (MLA_DV + 8) /* B16: a staged output row (16-bit elements, wg_epilogue16) */
 /* B16 (bf16_wgmma): bf16 tiles of 72 KB (9 panels of 64 rows x 128 bytes in
  * the 128-byte swizzle, arch/nv_tma.h mlab_sw128), so two stages, one a
@@ -174,19 +176,19 @@ template <bool MX, bool B16 = false> struct wg_cfg_t {
     static constexpr int OFF_RBAR = OFF_BAR + (WG_TMAP || MX ? 8 * NST : 0); /* MX: a raw tile's */
     /* MX, two producers: then a raw stage's "read and reissued" mbarrier */
     static constexpr int OFF_MERGE = OFF_RBAR + (MX ? 8 * WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1) : 0);
-    /* persistent: the hand-over's buffer (WG_XS_FLOATS), apart
+    /* persistent: consumer 1's state for the merge (72 x 128 floats), apart
      * from the stages, which hold the next unit's tiles by then */
     static constexpr bool PERSIST = !MX && !B16 && WG_TMAP && WG_PERSIST;
     /* persistent: the next unit's fp8 Q, quantized by consumer 1 while consumer 0 ends the last unit */
-    static constexpr int OFF_Q2 = (OFF_MERGE + (PERSIST ? WG_XS_FLOATS * 4 : 0) + 127) & ~127;
+    static constexpr int OFF_Q2 = (OFF_MERGE + (PERSIST ? 72 * 128 * 4 : 0) + 127) & ~127;
     static constexpr int SMEM = OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
-    /* the hand-over's buffer, over the stages (not persistent) */
-    static_assert(WG_XS_FLOATS * 4 <= NST * TILE, "merge buffer fits the stages");
+    /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
+    static_assert(72 * 128 * 4 <= NST * TILE, "merge buffer fits the stages");
     static_assert(!B16 || (WG_TMAP && !MX), "bf16 tiles: the swizzled layout of tensor-copy builds");
     /* B16 stages its outputs in stage 1 (wg_epilogue16), apart from the merge buffer in stage 0 */
-    static_assert(!B16 || (!PERSIST && WG_XS_FLOATS * 4 <= TILE && MLA_H * WG_SROW16 * 2 <= TILE), "bf16 staging");
+    static_assert(!B16 || (!PERSIST && 72 * 128 * 4 <= TILE && MLA_H * WG_SROW16 * 2 <= TILE), "bf16 staging");
 };
 typedef wg_cfg_t<false> wg_cfg;
 /* -DMLAB_WG_PROF (diagnostics, with -DMLAB_TRACE): thread 0 of every block
@@ -507,12 +509,12 @@ MLAB_DEV void wg_part_stats(const mla_params &p, const wg_state &st, int tok, in
     }
 }
 
-/* a consumer's epilogue, its first step: the row sums over its warpgroup
- * (red: 16 heads x 4 warps, its named barrier bar) of this thread's 4 heads,
- * and their reciprocals (warp: its warp in the warpgroup, g: (threadIdx.x &
- * 31) / 4, the caller's) */
+/* the end of consumer 0 (the merged state), both epilogues' first step: the
+ * row sums over the warpgroup (red: 16 heads x 4 warps, barrier
+ * WG_BAR_CONS(0)) of this thread's 4 heads, and their reciprocals (warp:
+ * threadIdx.x / 32, g: (threadIdx.x & 31) / 4, the caller's) */
 template <bool FAST>
-MLAB_DEV void wg_row_sums(const wg_state &st, float *red, float (&lsum)[4], float (&rl)[4], int warp, int g, int bar)
+MLAB_DEV void wg_row_sums(const wg_state &st, float *red, float (&lsum)[4], float (&rl)[4], int warp, int g)
 {
 #pragma unroll
     for (int k = 0; k < 4; k++) {
@@ -522,7 +524,7 @@ MLAB_DEV void wg_row_sums(const wg_state &st, float *red, float (&lsum)[4], floa
         l += __shfl_xor_sync(0xffffffffu, l, 16);
         if (g == 0) red[4 * wg_head(k) + warp] = l;
     }
-    wg_bar_sync(bar, 128);
+    wg_bar_sync(WG_BAR_CONS(0), 128);
 #pragma unroll
     for (int k = 0; k < 4; k++) {
         const float4 w4 = *(const float4 *)(red + 4 * wg_head(k));
@@ -531,54 +533,48 @@ MLAB_DEV void wg_row_sums(const wg_state &st, float *red, float (&lsum)[4], floa
     }
 }
 
-/* O / l of one accumulator pair (mt, element index e of h = 0; h = 1 is e + 2) */
+/* O / l of accumulator e of m-tile mt (head k = 2 (e >> 2) + (e & 1) of the thread's 4) */
 template <bool FAST>
-MLAB_DEV void wg_out_pair(const wg_state &st, int mt, int k, float vscale, const float (&lsum)[4],
-                          const float (&rl)[4], float (&v)[2])
+MLAB_DEV float wg_out(const wg_state &st, int mt, int e, float vscale, const float (&lsum)[4], const float (&rl)[4])
 {
-#pragma unroll
-    for (int h = 0; h < 2; h++) {
-        const float x = st.o[mt][4 * (k >> 1) + 2 * h + (k & 1)] * vscale;
-        v[h] = FAST ? x * rl[k] : mlab_div_rcp(x, lsum[k], rl[k]); /* = x / l */
-    }
+    const int k = 2 * (e >> 2) + (e & 1);
+    const float x = st.o[mt][e] * vscale;
+    return FAST ? x * rl[k] : mlab_div_rcp(x, lsum[k], rl[k]); /* = x / l */
 }
 MLAB_DEV uint32_t wg_pack_bf16(float a, float b) { return mlab_f32x2_to_bf16x2(a, b); }
 MLAB_DEV uint32_t wg_pack_f16(float a, float b) { return mlab_f32x2_to_f16x2(a, b); }
 
-/* The end of a unit (the wgmma decodes' epilogues): m-tiles 0 .. NMT - 1 of
- * the (merged) state st, dims d0 + 64 mt + ... of the row's output: all of
- * them (NMT 8, d0 0: one consumer ends the unit) or a half (NMT 4, d0 256 c:
- * consumer c's, WG_SPLIT_END), O / l as bf16 (the row's splits S == 1) or f16
+/* The end of consumer 0: O / l as bf16 (the row's splits S == 1) or f16
  * partials in units of kv_scale + log2-sum-exp2 (at row stride p.splits, the
- * largest S of a plan; written by the consumer told `stats`). The kind
- * (bf16 or f16) and the row's base are chosen once, not per element: at v25
- * the choice per element ran the epilogue to ~1450 SASS instructions, 4
- * warps on 4 schedulers (mla_kernel.h decode_epilogue learned the same at
- * v14). fp8: each pair of adjacent dims of a head stored from the
- * accumulators, a warp's store 4 heads x 32 bytes, whole sectors */
-template <bool FAST, int NMT>
-MLAB_DEV void wg_epilogue(const mla_params &p, const wg_state &st, const wg_unit &u, int d0, float kvs, float *red,
-                          int bar, bool stats)
+ * largest S of a plan); each pair of adjacent dims of a head stored from the
+ * accumulators (a warp's store: 4 heads x 32 bytes, whole sectors). The
+ * kind and the row are chosen once, not per element: chosen per element
+ * (each conversion behind a branch, each address rebuilt) the epilogue ran
+ * ~1450 SASS instructions on 4 warps, one a scheduler (v25); once, fp8_wgmma
+ * 4 x 1024 -11..-16% on the H200 (perf-notes v26; mla_kernel.h's
+ * decode_epilogue learned the same at v14) */
+template <bool FAST>
+MLAB_DEV void wg_epilogue(const mla_params &p, const wg_state &st, const wg_unit &u, float kvs, float *red)
 {
-    const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
+    const int warp = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2;
     float lsum[4], rl[4];
-    wg_row_sums<FAST>(st, red, lsum, rl, warp, g, bar);
+    wg_row_sums<FAST>(st, red, lsum, rl, warp, g);
     auto store = [&](uint16_t *row, float vscale, auto pack) {
-        uint16_t *const d = row + wg_head(0) * MLA_DV + d0 + 16 * warp + 2 * g;
+        uint16_t *const d = row + wg_head(0) * MLA_DV + 16 * warp + 2 * g;
 #pragma unroll
-        for (int mt = 0; mt < NMT; mt++)
+        for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-            for (int k = 0; k < 4; k++) {
-                float v[2];
-                wg_out_pair<FAST>(st, mt, k, vscale, lsum, rl, v);
-                *(uint32_t *)(d + (wg_head(k) - wg_head(0)) * MLA_DV + 64 * mt) = pack(v[0], v[1]);
+            for (int k = 0; k < 4; k++) { /* dims 2g, 2g + 1 of head k: accumulators e, e + 2 */
+                const int e = 4 * (k >> 1) + (k & 1);
+                *(uint32_t *)(d + (wg_head(k) - wg_head(0)) * MLA_DV + 64 * mt) =
+                    pack(wg_out<FAST>(st, mt, e, vscale, lsum, rl), wg_out<FAST>(st, mt, e + 2, vscale, lsum, rl));
             }
     };
     if (u.S == 1) {
         store(p.out + (size_t)u.tok * MLA_H * MLA_DV, kvs, wg_pack_bf16);
     } else { /* f16 partials: kv scale units (the combine applies it) */
         store(p.part_o + ((size_t)u.tok * p.splits + u.split) * MLA_H * MLA_DV, 1.f, wg_pack_f16);
-        if (stats && warp == 0 && g == 0) {
+        if (warp == 0 && g == 0) {
             const float mul[4] = {kvs, kvs, kvs, kvs};
             wg_part_stats<FAST>(p, st, u.tok, u.split, lsum, mul);
         }
@@ -591,23 +587,21 @@ MLAB_DEV void wg_epilogue(const mla_params &p, const wg_state &st, const wg_unit
  * 16 x 512 outputs being contiguous in both kinds (from the accumulators a
  * store would be 2 bytes: the epilogue then took ~1800 cycles more than
  * fp8_wgmma's); a partial is O / l times 2^-k, k from the head's largest
- * |O / l| (red + 64: the warps' maxima; red_other: the other consumer's,
- * when each ends a half, met at WG_BAR_MERGE), its multiplier 2^k, as
- * mla_kernel.h's bf16 partials */
-template <bool FAST, int NMT>
-MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state &st, const wg_unit &u, int d0, float *red,
-                            const float *red_other, int bar, bool stats, uint16_t *stg)
+ * |O / l| (red + 64: the warps' maxima), its multiplier 2^k, as
+ * mla_kernel.h's bf16 partials. The kind chosen once, as wg_epilogue's */
+template <bool FAST>
+MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state &st, const wg_unit &u, float *red, uint16_t *stg)
 {
-    const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
+    const int warp = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2;
     float lsum[4], rl[4];
-    wg_row_sums<FAST>(st, red, lsum, rl, warp, g, bar);
+    wg_row_sums<FAST>(st, red, lsum, rl, warp, g);
     float pdiv[4] = {1.f, 1.f, 1.f, 1.f}, pmul[4] = {1.f, 1.f, 1.f, 1.f};
     if (u.S > 1) {
 #pragma unroll
         for (int k = 0; k < 4; k++) {
             float m = 0.f;
 #pragma unroll
-            for (int mt = 0; mt < NMT; mt++)
+            for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
                 for (int h = 0; h < 2; h++) m = fmaxf(m, fabsf(st.o[mt][4 * (k >> 1) + 2 * h + (k & 1)]));
             m *= rl[k];
@@ -616,93 +610,64 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state &st, const wg_un
             m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 16));
             if (g == 0) red[64 + 4 * wg_head(k) + warp] = m;
         }
-        if (red_other)
-            wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
-        else
-            wg_bar_sync(bar, 128);
+        wg_bar_sync(WG_BAR_CONS(0), 128);
 #pragma unroll
         for (int k = 0; k < 4; k++) {
             const float4 w4 = *(const float4 *)(red + 64 + 4 * wg_head(k));
-            float m = fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w));
-            if (red_other) {
-                const float4 x4 = *(const float4 *)(red_other + 64 + 4 * wg_head(k));
-                m = fmaxf(m, fmaxf(fmaxf(x4.x, x4.y), fmaxf(x4.z, x4.w)));
-            }
-            const int e = part_exp(__float_as_uint(m));
+            const int e = part_exp(__float_as_uint(fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w))));
             pdiv[k] = pow2f_exact(-e);
             pmul[k] = pow2f_exact(e);
         }
     }
+#if WG_STMATRIX
+    /* m-tile mt's 4 matrices (j, h) = (i >> 1, i & 1): rows dims g + 8 h,
+     * columns heads 8 j + 2 t + e, by one stmatrix.trans: head c's 8 dims
+     * contiguous at this lane's row (lane 8 i + c), 16-byte rows 1040
+     * bytes apart, conflict-free */
+    const int lane = threadIdx.x & 31, mi = lane >> 3;
+    uint16_t *const srow = stg + (8 * (mi >> 1) + (lane & 7)) * WG_SROW16 + 16 * warp + 8 * (mi & 1);
+    auto stage = [&](auto pack) {
+#pragma unroll
+        for (int mt = 0; mt < MLA_DV / 64; mt++) {
+            uint32_t x[4];
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                const int e = 4 * (i >> 1) + 2 * (i & 1), k = 2 * (i >> 1);
+                x[i] = pack(wg_out<FAST>(st, mt, e, 1.f, lsum, rl) * pdiv[k],
+                            wg_out<FAST>(st, mt, e + 1, 1.f, lsum, rl) * pdiv[k + 1]);
+            }
+            wg_st_trans4(srow + 64 * mt, x[0], x[1], x[2], x[3]);
+        }
+    };
+#else
     auto stage = [&](auto pack) { /* one conversion a pair: dims g and g + 8 of a head */
 #pragma unroll
-        for (int mt = 0; mt < NMT; mt++)
+        for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
             for (int k = 0; k < 4; k++) {
-                float v[2];
-                wg_out_pair<FAST>(st, mt, k, 1.f, lsum, rl, v);
-                const uint32_t bits = pack(v[0] * pdiv[k], v[1] * pdiv[k]);
-                uint16_t *d = stg + wg_head(k) * WG_SROW16 + d0 + 64 * mt + 16 * warp + g;
+                const int e = 4 * (k >> 1) + (k & 1);
+                const uint32_t bits = pack(wg_out<FAST>(st, mt, e, 1.f, lsum, rl) * pdiv[k],
+                                           wg_out<FAST>(st, mt, e + 2, 1.f, lsum, rl) * pdiv[k]);
+                uint16_t *const d = stg + wg_head(k) * WG_SROW16 + 64 * mt + 16 * warp + g;
                 d[0] = (uint16_t)bits;
                 d[8] = (uint16_t)(bits >> 16);
             }
     };
+#endif
     if (u.S == 1)
         stage(wg_pack_bf16);
     else
         stage(wg_pack_f16);
-    wg_bar_sync(bar, 128);
+    wg_bar_sync(WG_BAR_CONS(0), 128);
     uint16_t *const base = u.S == 1 ? p.out + (size_t)u.tok * MLA_H * MLA_DV
                                     : p.part_o + ((size_t)u.tok * p.splits + u.split) * MLA_H * MLA_DV;
     const int t = threadIdx.x & 127;
-    constexpr int CH = NMT * 8; /* 16-byte chunks of a head's dims */
 #pragma unroll
-    for (int c = t; c < MLA_H * CH; c += 128) {
-        const int hd = c / CH, j = c % CH;
-        *(uint4 *)(base + hd * MLA_DV + d0 + 8 * j) = *(const uint4 *)(stg + hd * WG_SROW16 + d0 + 8 * j);
+    for (int c = t; c < MLA_H * MLA_DV / 8; c += 128) {
+        const int hd = c / (MLA_DV / 8), j = c % (MLA_DV / 8);
+        *(uint4 *)(base + hd * MLA_DV + 8 * j) = *(const uint4 *)(stg + hd * WG_SROW16 + 8 * j);
     }
-    if (u.S > 1 && stats && warp == 0 && g == 0) wg_part_stats<FAST>(p, st, u.tok, u.split, lsum, pmul);
-}
-
-/* WG_SPLIT_END: the two consumers end a unit a half each (dims 256 c ..
- * 256 c + 255 for consumer c): each hands the other the half of its O it
- * does not keep, with its m and l (40 floats a thread at xs + 40 x 128 c),
- * then takes the other's of its own half and merges, so that st.o[0 .. 3]
- * hold its half merged, and st.m, st.l the merged state, the same bits in
- * both consumers (the sums in consumer order). 0: consumer 1 hands all its
- * state over and consumer 0 ends the unit alone (v25's end: consumer 0's
- * loop end to the block's end 2.0-6.6 us on the short calls, perf-notes
- * v25 call 5) (the knob: WG_SPLIT_END above) */
-template <bool FAST>
-MLAB_DEV void wg_swap_halves(wg_state &st, float *xs, int c, int t)
-{
-    float *const mine = xs + 40 * 128 * c, *const theirs = xs + 40 * 128 * (1 - c);
-#pragma unroll
-    for (int j = 0; j < 4; j++)
-#pragma unroll
-        for (int e = 0; e < 8; e++) mine[(8 * j + e) * 128 + t] = c ? st.o[j][e] : st.o[4 + j][e];
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-        mine[(32 + k) * 128 + t] = st.m[k];
-        mine[(36 + k) * 128 + t] = st.l[k];
-    }
-    wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
-    float am[4], at[4]; /* each side's weight: 0 for a side that saw no rows */
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-        const float mo = theirs[(32 + k) * 128 + t], lo = theirs[(36 + k) * 128 + t], m = fmaxf(st.m[k], mo);
-        am[k] = st.m[k] == -INFINITY ? 0.f : mla_exp(st.m[k] - m, FAST);
-        at[k] = mo == -INFINITY ? 0.f : mla_exp(mo - m, FAST);
-        const float l0 = c ? lo : st.l[k], a0 = c ? at[k] : am[k], l1 = c ? st.l[k] : lo, a1 = c ? am[k] : at[k];
-        st.l[k] = l0 * a0 + l1 * a1;
-        st.m[k] = m;
-    }
-#pragma unroll
-    for (int j = 0; j < 4; j++)
-#pragma unroll
-        for (int e = 0; e < 8; e++) {
-            const int k = 2 * (e >> 2) + (e & 1);
-            st.o[j][e] = (c ? st.o[4 + j][e] : st.o[j][e]) * am[k] + theirs[(8 * j + e) * 128 + t] * at[k];
-        }
+    if (u.S > 1 && warp == 0 && g == 0) wg_part_stats<FAST>(p, st, u.tok, u.split, lsum, pmul);
 }
 
 /* persistent: consumer 1 alone quantizes the next unit's Q (row tok) with
@@ -1031,7 +996,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
 #pragma unroll
             for (int e = 0; e < 8; e++) st.o[mt][e] = 0.f;
         uint8_t *sP = smem + C::OFF_P + cons * MLA_H * MLA_BN * (B16 ? 2 : 1);
-        float *const cred = (float *)(smem + C::OFF_RED) + cons * 128;
+        float *red = (float *)(smem + C::OFF_RED) + cons * 128;
         const uint64_t dq = B16 ? wg_q16_desc(sQk) : wg_q8_desc(sQk), dp = wg_desc(sP, 16 * MLA_H, 128);
         for (int i = (cons - g0) & 1; i < u.n; i += WG_NCONS) {
             const int g = g0 + i;
@@ -1045,7 +1010,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             float s[8];
             wg_scores<B16>(s, tile, dq);
             WG_PROF(lap(1);)
-            wg_softmax<FAST, B16>(st, s, u.t0 + i, u.rend, sscale, cred, sP, WG_BAR_CONS(cons));
+            wg_softmax<FAST, B16>(st, s, u.t0 + i, u.rend, sscale, red, sP, WG_BAR_CONS(cons));
             WG_PROF(lap(2);)
             if constexpr (B16)
                 wg_pv16(st, tile, dp);
@@ -1056,82 +1021,65 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         }
         MLAB_TR(if (tid == 0) tr3 = mlab_gtime();)
         if (next_tok < 0) mlab_grid_dep_trigger(); /* the combine may start launching */
-        /* the hand-over goes over the stages (every tile has landed and been
-         * consumed once both consumers passed WG_BAR_MERGE; the producer,
-         * which ran with fewer registers, has left), or, persistent, over
-         * its own buffer (the stages hold the next unit's tiles) */
+        /* consumer 1 hands its state to consumer 0 over the stages (every tile
+         * has landed and been consumed once both passed this barrier; the
+         * producer, which ran with fewer registers, has left), or, persistent,
+         * over its own buffer (the stages hold the next unit's tiles) */
         float *xs = C::PERSIST ? (float *)(smem + C::OFF_MERGE) : (float *)stages;
-        float *red = (float *)(smem + C::OFF_RED) + cons * 128;
-        uint16_t *const stg = (uint16_t *)(stages + C::TILE); /* B16: stage 1, apart from the hand-over's */
         const int t = tid & 127;
         /* solo: consumer 1 took no tile of this unit (a one-tile unit) and no
          * unit follows: nothing to hand over, consumer 0 ends alone (the
          * same for both consumers: u.n, g0 and next_tok are the block's).
          * H200 (perf-notes v20): fp8_wgmma 4 x 1024 -3.7..-5.7%; MX without
-         * it (its other calls were 0.2..2% slower with it) */
-        const bool solo = !MX && ((1 - g0) & 1) >= u.n && next_tok < 0;
-        /* persistent: consumer 1 quantizes the next unit's Q into the other
-         * buffer once its state is handed over */
-        auto q_next = [&] {
-            if (C::PERSIST && cons == 1 && next_tok >= 0) {
-                wg_q_next(p, next_tok, qs, (ui & 1) ? sQ : smem + C::OFF_Q2);
-                wg_fence_smem();
-                wg_bar_sync(WG_BAR_CONS(1), 128);
-                wg_bar_arrive(WG_BAR_QNEXT, WG_NCONS * 128);
-            }
-        };
-        if (WG_SPLIT_END && !solo) { /* each consumer ends a half */
+         * it (its other calls were 0.2..2% slower with it). Both consumers
+         * ending a half each (the hand-over of the other half both ways)
+         * measured the same as this (v26: geomean -0.2 / +0.0%) */
+        const bool solo = (!MX || WG_MX_SOLO) && ((1 - g0) & 1) >= u.n && next_tok < 0;
+        if (!solo) {
             wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
-            wg_swap_halves<FAST>(st, xs, cons, t);
-            q_next();
-            if constexpr (B16)
-                wg_epilogue16<FAST, 4>(p, st, u, 256 * cons, red, red + (cons ? -128 : 128), WG_BAR_CONS(cons),
-                                       cons == 0, stg);
-            else
-                wg_epilogue<FAST, 4>(p, st, u, 256 * cons, kvs, red, WG_BAR_CONS(cons), cons == 0);
-        } else { /* consumer 1 hands all its state to consumer 0, which ends the unit */
-            if (!solo) {
-                wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
-                if (cons == 1) {
-#pragma unroll
-                    for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-                        for (int e = 0; e < 8; e++) xs[(8 * mt + e) * 128 + t] = st.o[mt][e];
-#pragma unroll
-                    for (int k = 0; k < 4; k++) {
-                        xs[(64 + k) * 128 + t] = st.m[k];
-                        xs[(68 + k) * 128 + t] = st.l[k];
-                    }
-                }
-                wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
-            }
-            q_next();
-            if (cons == 0 && !solo) {
-                float a0[4], a1[4];
-#pragma unroll
-                for (int k = 0; k < 4; k++) { /* each side's weight: 0 for a side that saw no rows */
-                    const float m1 = xs[(64 + k) * 128 + t], m = fmaxf(st.m[k], m1);
-                    a0[k] = st.m[k] == -INFINITY ? 0.f : mla_exp(st.m[k] - m, FAST);
-                    a1[k] = m1 == -INFINITY ? 0.f : mla_exp(m1 - m, FAST);
-                    st.m[k] = m;
-                    st.l[k] = st.l[k] * a0[k] + xs[(68 + k) * 128 + t] * a1[k];
-                }
+            if (cons == 1) {
 #pragma unroll
                 for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-                    for (int e = 0; e < 8; e++) {
-                        const int k = 2 * (e >> 2) + (e & 1);
-                        st.o[mt][e] = st.o[mt][e] * a0[k] + xs[(8 * mt + e) * 128 + t] * a1[k];
-                    }
+                    for (int e = 0; e < 8; e++) xs[(8 * mt + e) * 128 + t] = st.o[mt][e];
+#pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    xs[(64 + k) * 128 + t] = st.m[k];
+                    xs[(68 + k) * 128 + t] = st.l[k];
+                }
             }
-            if (cons == 0) {
-                if constexpr (B16)
-                    wg_epilogue16<FAST, 8>(p, st, u, 0, red, nullptr, WG_BAR_CONS(0), true, stg);
-                else
-                    wg_epilogue<FAST, 8>(p, st, u, 0, kvs, red, WG_BAR_CONS(0), true);
+            wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
+        }
+        if (C::PERSIST && cons == 1 && next_tok >= 0) { /* the next unit's Q, into the other buffer */
+            wg_q_next(p, next_tok, qs, (ui & 1) ? sQ : smem + C::OFF_Q2);
+            wg_fence_smem();
+            wg_bar_sync(WG_BAR_CONS(1), 128);
+            wg_bar_arrive(WG_BAR_QNEXT, WG_NCONS * 128);
+        }
+        if (cons == 0 && !solo) {
+            float a0[4], a1[4];
+#pragma unroll
+            for (int k = 0; k < 4; k++) { /* each side's weight: 0 for a side that saw no rows */
+                const float m1 = xs[(64 + k) * 128 + t], m = fmaxf(st.m[k], m1);
+                a0[k] = st.m[k] == -INFINITY ? 0.f : mla_exp(st.m[k] - m, FAST);
+                a1[k] = m1 == -INFINITY ? 0.f : mla_exp(m1 - m, FAST);
+                st.m[k] = m;
+                st.l[k] = st.l[k] * a0[k] + xs[(68 + k) * 128 + t] * a1[k];
             }
+#pragma unroll
+            for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+                for (int e = 0; e < 8; e++) {
+                    const int k = 2 * (e >> 2) + (e & 1);
+                    st.o[mt][e] = st.o[mt][e] * a0[k] + xs[(8 * mt + e) * 128 + t] * a1[k];
+                }
         }
         if (cons == 0) {
+            if constexpr (B16)
+                /* the stage consumer 1's state did not pass through (not persistent: B16) */
+                wg_epilogue16<FAST>(p, st, u, (float *)(smem + C::OFF_RED), (uint16_t *)(stages + C::TILE));
+            else
+                wg_epilogue<FAST>(p, st, u, kvs, (float *)(smem + C::OFF_RED));
             MLAB_TR(if (next_tok < 0) trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)
             WG_PROF(lap(4); if (next_tok < 0 && tid == 0 && p.trace) { /* a persistent block's units summed */
                 unsigned long long *tw = p.trace + MLAB_TR_WGPROF + 8 * blockIdx.x;
