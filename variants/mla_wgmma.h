@@ -150,14 +150,6 @@ static_assert(WG_NPROD_MX == 1 || WG_NRAW % 2 == 1, "two producers: tile li - WG
  * around them, up to 15 bytes more on either side) */
 #define WG_RAW_FP4 (MLA_BN * MLA_FP4_ROW)
 #define WG_RAW (WG_RAW_FP4 + MLA_BN * MLA_NBLK + 32)
-/* B16: the staged outputs by stmatrix.trans (0: 16-bit stores) [A/B knob] */
-#ifndef WG_STMATRIX
-#define WG_STMATRIX 1
-#endif
-/* MX: consumer 0 ends a one-tile unit alone (solo) [A/B knob] */
-#ifndef WG_MX_SOLO
-#define WG_MX_SOLO 0
-#endif
 #define WG_SROW16 (MLA_DV + 8) /* B16: a staged output row (16-bit elements, wg_epilogue16) */
 /* B16 (bf16_wgmma): bf16 tiles of 72 KB (9 panels of 64 rows x 128 bytes in
  * the 128-byte swizzle, arch/nv_tma.h mlab_sw128), so two stages, one a
@@ -619,27 +611,6 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state &st, const wg_un
             pmul[k] = pow2f_exact(e);
         }
     }
-#if WG_STMATRIX
-    /* m-tile mt's 4 matrices (j, h) = (i >> 1, i & 1): rows dims g + 8 h,
-     * columns heads 8 j + 2 t + e, by one stmatrix.trans: head c's 8 dims
-     * contiguous at this lane's row (lane 8 i + c), 16-byte rows 1040
-     * bytes apart, conflict-free */
-    const int lane = threadIdx.x & 31, mi = lane >> 3;
-    uint16_t *const srow = stg + (8 * (mi >> 1) + (lane & 7)) * WG_SROW16 + 16 * warp + 8 * (mi & 1);
-    auto stage = [&](auto pack) {
-#pragma unroll
-        for (int mt = 0; mt < MLA_DV / 64; mt++) {
-            uint32_t x[4];
-#pragma unroll
-            for (int i = 0; i < 4; i++) {
-                const int e = 4 * (i >> 1) + 2 * (i & 1), k = 2 * (i >> 1);
-                x[i] = pack(wg_out<FAST>(st, mt, e, 1.f, lsum, rl) * pdiv[k],
-                            wg_out<FAST>(st, mt, e + 1, 1.f, lsum, rl) * pdiv[k + 1]);
-            }
-            wg_st_trans4(srow + 64 * mt, x[0], x[1], x[2], x[3]);
-        }
-    };
-#else
     auto stage = [&](auto pack) { /* one conversion a pair: dims g and g + 8 of a head */
 #pragma unroll
         for (int mt = 0; mt < MLA_DV / 64; mt++)
@@ -653,7 +624,6 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state &st, const wg_un
                 d[8] = (uint16_t)(bits >> 16);
             }
     };
-#endif
     if (u.S == 1)
         stage(wg_pack_bf16);
     else
@@ -1030,11 +1000,13 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         /* solo: consumer 1 took no tile of this unit (a one-tile unit) and no
          * unit follows: nothing to hand over, consumer 0 ends alone (the
          * same for both consumers: u.n, g0 and next_tok are the block's).
-         * H200 (perf-notes v20): fp8_wgmma 4 x 1024 -3.7..-5.7%; MX without
-         * it (its other calls were 0.2..2% slower with it). Both consumers
-         * ending a half each (the hand-over of the other half both ways)
-         * measured the same as this (v26: geomean -0.2 / +0.0%) */
-        const bool solo = (!MX || WG_MX_SOLO) && ((1 - g0) & 1) >= u.n && next_tok < 0;
+         * H200: fp8_wgmma 4 x 1024 -3.7..-5.7% (perf-notes v20; MX then
+         * without it, its other calls 0.2..2% slower with it), mxfp4_wgmma
+         * 4 x 1024 -7.0 / -4.0% with the lean epilogue, its other calls
+         * within 1.3% (v26). Both consumers ending a half each (the
+         * hand-over of the other half both ways) measured the same as
+         * consumer 0 alone (v26: geomean -0.2 / +0.0%) */
+        const bool solo = ((1 - g0) & 1) >= u.n && next_tok < 0;
         if (!solo) {
             wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
             if (cons == 1) {

@@ -164,18 +164,6 @@ MLAB_DEV void wg_vt_frag(uint32_t (&a)[4], const void *rows)
     a[2] = __byte_perm(x[2], x[3], 0x6420);
     a[3] = __byte_perm(x[2], x[3], 0x7531);
 }
-/* Four 8 x 8 matrices of 16-bit elements in the accumulator layout (lane
- * (g, t)'s x_i: matrix i's row g, columns 2t (low half) and 2t + 1), each
- * stored transposed by one stmatrix.trans: matrix i's column c lands as 8
- * contiguous elements (its rows 0..7) at the address that lane 8 i + c
- * gives (row) */
-MLAB_DEV void wg_st_trans4(void *row, uint32_t x0, uint32_t x1, uint32_t x2, uint32_t x3)
-{
-    asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1,%2,%3,%4};\n" ::"r"(
-                     (uint32_t)__cvta_generic_to_shared(row)),
-                 "r"(x0), "r"(x1), "r"(x2), "r"(x3)
-                 : "memory");
-}
 #else
 #define MLAB_HAVE_WGMMA 0
 #endif
