@@ -5,7 +5,8 @@ Pins, on a synthetic trace with known times: phases are reported in us from
 the first kernel's start (amax end 2.0, tile0 median 5.0), the time a tile
 after the first ((60 - 6) / 15 = 3.6 us), the loop-end gap of two blocks on
 one SM (10.0) and the count of SMs holding one block, the combine's end and
-the call's span next to the event sample, the P.V drain time where the blocks
+the call's span next to the event sample, the end phase (each block's end
+minus its loop end), the P.V drain time where the blocks
 recorded one (an eighth number), the a8w8 Q path (TQ lines: grid wait done,
 amax known) and the Q quantized where recorded; fp8_wgmma's phase cycles a
 tile (TW lines of -DMLAB_WG_PROF, and mxfp4_wgmma's producer's TP lines); the
@@ -85,6 +86,9 @@ def main():
     check("P.V drained   min 6.0 med 6.5 max 7.0" in out.split("TRACE variant 4")[1],
           "the epilogue's P.V drain time where the blocks recorded it")
     check("P.V drained" not in out.split("TRACE variant 4")[0], "no drain time where none was recorded")
+    check("end phase     min 1.0 med 1.0 max 1.0" in out.split("TRACE variant 0")[0]
+          and "end phase     min 4.0 med 4.0 max 4.0" in v4,
+          "the end phase, each block's end minus its loop end (61000 - 60000 ns = 1.0 us; 9000 - 5000 = 4.0)")
     bad = os.path.join(tmp, "empty.log")
     with open(bad, "w") as f:
         f.write("mlabench: nothing traced\n")

@@ -24,9 +24,10 @@ after each variant's cold samples, one line per block of the last cold call
                                                         of producer 0's thread 0, T its
                                                         own tiles)
 For each variant this prints, in us from the call's first kernel start: each
-phase's min / median / max over blocks, the time a tile after the first, the
-gap between the loop ends of the two blocks sharing an SM, and the span of
-the call next to the event-timed sample; and for TW lines each phase's
+phase's min / median / max over blocks, the end phase (each block's end
+minus its own loop end, the phase perf-notes v25-v26 followed), the time a
+tile after the first, the gap between the loop ends of the two blocks
+sharing an SM, and the span of the call next to the event-timed sample; and for TW lines each phase's
 cycles a tile (prologue and epilogue: a block) over blocks.
 """
 import collections
@@ -70,6 +71,7 @@ def report(run):
     if all(len(x) > 7 for x in d):
         print(f"  P.V drained   {q([us(x[7]) for x in d])}")
     print(f"  block end     {q([us(x[6]) for x in d])}")
+    print(f"  end phase     {q([(x[6] - x[5]) / 1e3 for x in d])} (block end - loop end, a block's own)")
     rates = [(x[5] - x[4]) / 1e3 / (x[1] - 1) for x in d if x[1] > 1]
     if rates:
         print(f"  us a tile after the first: {q(rates)}")
