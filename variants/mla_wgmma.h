@@ -533,8 +533,6 @@ MLAB_DEV float wg_out(const wg_state &st, int mt, int e, float vscale, const flo
     const float x = st.o[mt][e] * vscale;
     return FAST ? x * rl[k] : mlab_div_rcp(x, lsum[k], rl[k]); /* = x / l */
 }
-MLAB_DEV uint32_t wg_pack_bf16(float a, float b) { return mlab_f32x2_to_bf16x2(a, b); }
-MLAB_DEV uint32_t wg_pack_f16(float a, float b) { return mlab_f32x2_to_f16x2(a, b); }
 
 /* The end of consumer 0: O / l as bf16 (the row's splits S == 1) or f16
  * partials in units of kv_scale + log2-sum-exp2 (at row stride p.splits, the
@@ -563,9 +561,9 @@ MLAB_DEV void wg_epilogue(const mla_params &p, const wg_state &st, const wg_unit
             }
     };
     if (u.S == 1) {
-        store(p.out + (size_t)u.tok * MLA_H * MLA_DV, kvs, wg_pack_bf16);
+        store(p.out + (size_t)u.tok * MLA_H * MLA_DV, kvs, mlab_f32x2_to_bf16x2);
     } else { /* f16 partials: kv scale units (the combine applies it) */
-        store(p.part_o + ((size_t)u.tok * p.splits + u.split) * MLA_H * MLA_DV, 1.f, wg_pack_f16);
+        store(p.part_o + ((size_t)u.tok * p.splits + u.split) * MLA_H * MLA_DV, 1.f, mlab_f32x2_to_f16x2);
         if (warp == 0 && g == 0) {
             const float mul[4] = {kvs, kvs, kvs, kvs};
             wg_part_stats<FAST>(p, st, u.tok, u.split, lsum, mul);
@@ -625,9 +623,9 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state &st, const wg_un
             }
     };
     if (u.S == 1)
-        stage(wg_pack_bf16);
+        stage(mlab_f32x2_to_bf16x2);
     else
-        stage(wg_pack_f16);
+        stage(mlab_f32x2_to_f16x2);
     wg_bar_sync(WG_BAR_CONS(0), 128);
     uint16_t *const base = u.S == 1 ? p.out + (size_t)u.tok * MLA_H * MLA_DV
                                     : p.part_o + ((size_t)u.tok * p.splits + u.split) * MLA_H * MLA_DV;
