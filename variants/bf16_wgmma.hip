@@ -42,6 +42,12 @@
  * 61.4 us, 1.30x the read limit, the fastest bf16 decode (FlashInfer bf16
  * 65.9 us, 1.40x, in the same run); 4x1024 12.6 us against the mma.sync
  * decode's 11.5.
+ * v26 (papers/reports/h200-2026-12-02ze, h200-2026-12-03): the epilogue's
+ * output kind (bf16 or f16 partial) chosen once a unit, not per element:
+ * 4x1024 12.48 -> 11.84 us (-5.1%), every case -0.5..-5.1% in the same
+ * run; the v26 suite geomean 59.8 us, 1.29x the read limit,
+ * 0.91x FlashInfer bf16's 65.4. Its outputs staged by stmatrix.trans
+ * measured the same (-0.1 / +0.1%, -02zf) and were not kept.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -96,6 +96,11 @@
  * calls: heads inside +2.0..+5.8%, 4 heads x 8 chunks into 64-byte-swizzled
  * panels +1.0..+1.5% (64 x 1024, 64 x 8192), 8 heads x 4 chunks +1.5..+6.3%;
  * kept as it was. The v24 suite (-02z): geomean 42.5 us, 1.47x.
+ * v26 (papers/reports/h200-2026-12-02ze, h200-2026-12-03): the epilogue's
+ * output kind chosen once a unit, not per element (~1450 SASS instructions
+ * on one warpgroup before): 4x1024 12.29 -> 10.85 us (-11.7%), 32x1024
+ * -7.1%, 256x8192 -0.9% in the same run; the v26 suite geomean 40.3 us,
+ * 1.42x, the fastest fp8 decode (fp8_exp2rcp 41.0, 1.44x).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

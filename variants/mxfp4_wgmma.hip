@@ -68,6 +68,12 @@
  * +4.7% on the short calls); the v24 suite geomean 39.9 us, 2.06x; at
  * 256x8192 304 us against fp8_wgmma's 303 in that run (at 1860 MHz against
  * 1965), 290 / 283 against 296 / 296 in the base runs of call 4 there.
+ * v26 (papers/reports/h200-2026-12-02ze, -02zf, h200-2026-12-03): the
+ * epilogue's output kind chosen once a unit, and a one-tile unit ended by
+ * consumer 0 alone (-7.0 / -4.0% at 4x1024 by itself): 4x1024 12.64 ->
+ * 10.82 us (-14.4%), 32x1024 -6.9% in the same run; the v26 suite geomean
+ * 37.7 us, 1.96x, the fastest variant; 256x8192 292 us against
+ * fp8_wgmma's 294 (both 1965 MHz).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
