@@ -144,17 +144,6 @@ static_assert(WG_BAR_QNEXT < 16, "16 named barriers a block");
 #ifndef WG_NRAW
 #define WG_NRAW 3
 #endif
-/* 1: a consumer's first tile of a unit rescales its zero O as any other
- * tile (its alpha e^(-inf - m) = 0), as before v27 (A/B knob) */
-#ifndef WG_FIRST_RESCALE
-#define WG_FIRST_RESCALE 0
-#endif
-/* 1: bf16_wgmma's O / l as O times the correctly rounded 1 / l (a multiply,
- * within an ulp of the fp32 quotient before the 16-bit rounding), not the
- * IEEE division of the bf16 variant's arithmetic (A/B knob) */
-#ifndef WG_B16_RCP
-#define WG_B16_RCP 0
-#endif
 static_assert(WG_NPROD_MX == 1 || WG_NRAW % 2 == 1, "two producers: tile li - WG_NRAW is the other producer's");
 /* one raw MXFP4 tile: its E2M1 rows, then its E8M0 bytes (64 x 18, contiguous
  * in global memory but at any 2-byte offset: the 16-byte-aligned window
@@ -418,10 +407,7 @@ MLAB_DEV void wg_softmax(wg_state &st, float (&s)[8], int t, int rend, float ssc
         const float4 w4 = *(const float4 *)(red + 4 * wg_head(k));
         const float mnew = fmaxf(st.m[k], fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w)));
         const bool none = mnew == -INFINITY;
-        /* 1 where the head has seen no row (its O and l are still zero: the
-         * consumer's first tile of the unit, no rescale of zeros) */
-        alpha[k] = WG_FIRST_RESCALE ? (none ? 1.f : mla_exp(st.m[k] - mnew, FAST))
-                                    : st.m[k] == -INFINITY ? 1.f : mla_exp(st.m[k] - mnew, FAST);
+        alpha[k] = none ? 1.f : mla_exp(st.m[k] - mnew, FAST);
         moved |= alpha[k] != 1.f;
         st.m[k] = mnew;
         float sum = 0.f;
@@ -592,80 +578,64 @@ MLAB_DEV void wg_epilogue(const mla_params &p, const wg_state &st, const wg_unit
  * store would be 2 bytes: the epilogue then took ~1800 cycles more than
  * fp8_wgmma's); a partial is O / l times 2^-k, k from the head's largest
  * |O / l| (red + 64: the warps' maxima), its multiplier 2^k, as
- * mla_kernel.h's bf16 partials. The kind chosen once, as wg_epilogue's.
- * One exchange over the warpgroup (red: the row sums, red + 64: the largest
- * |O| a head, unnormalized: max |O| / l is max |O / l|, rounding being
- * monotone), and 2^-k folded into the division's divisor and reciprocal
- * (x / (l 2^k) from rl 2^-k: both exact, so the quotient is RN(x / l) 2^-k
- * as before, bit for bit), not a barrier and a multiply more (v27) */
+ * mla_kernel.h's bf16 partials. The kind chosen once, as wg_epilogue's */
 template <bool FAST>
 MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state &st, const wg_unit &u, float *red, uint16_t *stg)
 {
     const int warp = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2;
-    const bool part = u.S > 1;
+    float lsum[4], rl[4];
+    wg_row_sums<FAST>(st, red, lsum, rl, warp, g);
+    float pdiv[4] = {1.f, 1.f, 1.f, 1.f}, pmul[4] = {1.f, 1.f, 1.f, 1.f};
+    if (u.S > 1) {
 #pragma unroll
-    for (int k = 0; k < 4; k++) {
-        float l = st.l[k], m = 0.f; /* m: unused for a whole row (no branch around the shuffles) */
+        for (int k = 0; k < 4; k++) {
+            float m = 0.f;
 #pragma unroll
-        for (int mt = 0; mt < MLA_DV / 64; mt++)
+            for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-            for (int h = 0; h < 2; h++) m = fmaxf(m, fabsf(st.o[mt][4 * (k >> 1) + 2 * h + (k & 1)]));
-#pragma unroll
-        for (int x = 4; x <= 16; x <<= 1) {
-            l += __shfl_xor_sync(0xffffffffu, l, x);
-            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, x));
+                for (int h = 0; h < 2; h++) m = fmaxf(m, fabsf(st.o[mt][4 * (k >> 1) + 2 * h + (k & 1)]));
+            m *= rl[k];
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 4));
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 8));
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 16));
+            if (g == 0) red[64 + 4 * wg_head(k) + warp] = m;
         }
-        if (g == 0) {
-            red[4 * wg_head(k) + warp] = l;
-            red[64 + 4 * wg_head(k) + warp] = m;
-        }
-    }
-    wg_bar_sync(WG_BAR_CONS(0), 128);
-    float lsum[4], rl[4], pmul[4] = {1.f, 1.f, 1.f, 1.f};
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-        const float4 w4 = *(const float4 *)(red + 4 * wg_head(k));
-        lsum[k] = (w4.x + w4.y) + (w4.z + w4.w);
-    }
-#pragma unroll
-    for (int k = 0; k < 4; k++) rl[k] = lsum[k] > 0.f ? (FAST ? mlab_rcp_fast(lsum[k]) : mlab_rcp_rn(lsum[k])) : 0.f;
-    float ld[4] = {lsum[0], lsum[1], lsum[2], lsum[3]}, rd[4] = {rl[0], rl[1], rl[2], rl[3]}; /* x / ld = x rd */
-    if (part)
+        wg_bar_sync(WG_BAR_CONS(0), 128);
 #pragma unroll
         for (int k = 0; k < 4; k++) {
             const float4 w4 = *(const float4 *)(red + 64 + 4 * wg_head(k));
-            const int e = part_exp(__float_as_uint(fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w)) * rl[k]));
+            const int e = part_exp(__float_as_uint(fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w))));
+            pdiv[k] = pow2f_exact(-e);
             pmul[k] = pow2f_exact(e);
-            ld[k] = lsum[k] * pmul[k];
-            rd[k] = rl[k] * pow2f_exact(-e);
         }
+    }
     auto stage = [&](auto pack) { /* one conversion a pair: dims g and g + 8 of a head */
 #pragma unroll
         for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
             for (int k = 0; k < 4; k++) {
                 const int e = 4 * (k >> 1) + (k & 1);
-                const uint32_t bits = pack(wg_out<FAST || WG_B16_RCP>(st, mt, e, 1.f, ld, rd),
-                                           wg_out<FAST || WG_B16_RCP>(st, mt, e + 2, 1.f, ld, rd));
+                const uint32_t bits = pack(wg_out<FAST>(st, mt, e, 1.f, lsum, rl) * pdiv[k],
+                                           wg_out<FAST>(st, mt, e + 2, 1.f, lsum, rl) * pdiv[k]);
                 uint16_t *const d = stg + wg_head(k) * WG_SROW16 + 64 * mt + 16 * warp + g;
                 d[0] = (uint16_t)bits;
                 d[8] = (uint16_t)(bits >> 16);
             }
     };
-    if (part)
-        stage(mlab_f32x2_to_f16x2);
-    else
+    if (u.S == 1)
         stage(mlab_f32x2_to_bf16x2);
+    else
+        stage(mlab_f32x2_to_f16x2);
     wg_bar_sync(WG_BAR_CONS(0), 128);
-    uint16_t *const base = part ? p.part_o + ((size_t)u.tok * p.splits + u.split) * MLA_H * MLA_DV
-                                : p.out + (size_t)u.tok * MLA_H * MLA_DV;
+    uint16_t *const base = u.S == 1 ? p.out + (size_t)u.tok * MLA_H * MLA_DV
+                                    : p.part_o + ((size_t)u.tok * p.splits + u.split) * MLA_H * MLA_DV;
     const int t = threadIdx.x & 127;
 #pragma unroll
     for (int c = t; c < MLA_H * MLA_DV / 8; c += 128) {
         const int hd = c / (MLA_DV / 8), j = c % (MLA_DV / 8);
         *(uint4 *)(base + hd * MLA_DV + 8 * j) = *(const uint4 *)(stg + hd * WG_SROW16 + 8 * j);
     }
-    if (part && warp == 0 && g == 0) wg_part_stats<FAST>(p, st, u.tok, u.split, lsum, pmul);
+    if (u.S > 1 && warp == 0 && g == 0) wg_part_stats<FAST>(p, st, u.tok, u.split, lsum, pmul);
 }
 
 /* persistent: consumer 1 alone quantizes the next unit's Q (row tok) with
