@@ -1796,34 +1796,20 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine_xcd(const mla_params p
 }
 
 /* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */
-#ifndef MLAB_AMAX_U
-#define MLAB_AMAX_U 8
-#endif
 static __global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
 {
     __shared__ float red[256 / MLAB_WARP];
     MLAB_TR(unsigned long long tr0 = mlab_gtime();)
     mlab_grid_dep_trigger(); /* the decode blocks may launch now and wait for us */
-    const size_t n8 = (size_t)p.total_q * MLA_H * MLA_D / 8, step = (size_t)gridDim.x * 256;
+    const size_t n8 = (size_t)p.total_q * MLA_H * MLA_D / 8;
     float a = 0.f;
-    /* MLAB_AMAX_U loads in flight a thread (the H200's 264 blocks take up to
-     * 469 rows in one round at 8); one at a time, a thread's ~4.4
-     * dependent trips to DRAM took the 256-row pass 3.4 us on the H200, and
-     * the decode blocks, which do not fit beside it, waited for its end
-     * (perf-notes v27) */
-    for (size_t c = (size_t)blockIdx.x * 256 + threadIdx.x; c < n8; c += MLAB_AMAX_U * step) {
-        uint4 v[MLAB_AMAX_U];
+    for (size_t c = (size_t)blockIdx.x * 256 + threadIdx.x; c < n8; c += (size_t)gridDim.x * 256) {
+        uint4 v = ((const uint4 *)p.q)[c];
+        uint32_t w[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
-        for (int u = 0; u < MLAB_AMAX_U; u++)
-            v[u] = c + u * step < n8 ? ((const uint4 *)p.q)[c + u * step] : make_uint4(0u, 0u, 0u, 0u);
-#pragma unroll
-        for (int u = 0; u < MLAB_AMAX_U; u++) {
-            const uint32_t w[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
-#pragma unroll
-            for (int i = 0; i < 4; i++) {
-                a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)w[i])));
-                a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)(w[i] >> 16))));
-            }
+        for (int i = 0; i < 4; i++) {
+            a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)w[i])));
+            a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)(w[i] >> 16))));
         }
     }
     for (int m = MLAB_WARP / 2; m; m >>= 1) a = fmaxf(a, mlab_shfl_xor(a, m));

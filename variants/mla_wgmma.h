@@ -699,26 +699,6 @@ MLAB_DEV wg_unit wg_unit_of(const mla_params &p, unsigned b)
     return u;
 }
 
-/* The a8w8 decode's first tiles gated (fp8_wgmma): the producer issues its
- * first WG_GATE tiles at once and the rest of the ring's first fills only
- * once consumer 0 has read the call's amax (it arrives on those stages'
- * "empty" barriers then, wg_gate_open). The amax's one load from L2, issued
- * past the grid dependency, queues behind every tile in flight: with the
- * whole ring in flight on every SM (4 x 36 KB x 132 SMs, 19 MB) it took 4.4
- * us at 256 x 1024 on the H200 (perf-notes v27's trace: past the grid wait
- * 5.3 us, amax known 9.7), and the consumers, Q unquantized, left the landed
- * ring idle. Only where the unit fills the ring (n >= stages); 0: no gate */
-#ifndef WG_GATE
-#define WG_GATE 1
-#endif
-#define WG_NOGATE (1 << 30)
-template <int NST> MLAB_DEV int wg_gate(int n) { return WG_GATE > 0 && n >= NST ? WG_GATE : WG_NOGATE; }
-/* consumer 0, its loads of the amax done: the gated stages may fill */
-template <int NST> MLAB_DEV void wg_gate_open(int gate)
-{
-    for (int s = gate; s < NST; s++) wg_bar_arrive(WG_BAR_EMPTY(s), 256);
-}
-
 /* the producer: tile i is signalled full once it has landed; then tile
  * i + WG_LAG is loaded into the stage tile i - 1 leaves, once its consumer
  * has signalled it empty (tiles 0 .. WG_LAG - 1 were issued by the prologue) */
@@ -728,14 +708,12 @@ template <int NST> MLAB_DEV void wg_gate_open(int gate)
  * consumers wait on the stage's mbarrier, not on a "full" barrier */
 template <bool B16 = false>
 MLAB_DEV void wg_produce_sw(const mla_params &p, uint8_t *stages, uint64_t *bars, int first, int t0, int n, int rend,
-                            int g0 = 0, int gate = WG_NOGATE)
+                            int g0 = 0)
 {
     typedef wg_cfg_t<false, B16> C;
     for (int li = 0; li < n; li++) { /* g: the block's tile count (a persistent block's units in turn) */
         const int g = g0 + li;
-        /* gated (wg_gate): the stages' first fills past the first `gate`
-         * wait for consumer 0's arrival once it knows the amax */
-        if (g >= C::NST || g >= gate) wg_bar_sync(WG_BAR_EMPTY(g % C::NST), 256);
+        if (g >= C::NST) wg_bar_sync(WG_BAR_EMPTY(g % C::NST), 256);
         wg_load_tile_sw<B16>(p, stages + (g % C::NST) * C::TILE, bars + g % C::NST, first, (t0 + li) * MLA_BN, rend);
     }
 }
@@ -924,7 +902,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     } else if (!MX && cons == WG_NCONS) { /* the producer warpgroup: the first tiles at once, then the ring */
         wg_regs_dec<WG_REGS_PRODUCER>();
 #if WG_TMAP
-        wg_produce_sw<B16>(p, stages, bars, first, t0, n, rend, 0, B16 ? WG_NOGATE : wg_gate<C::NST>(n));
+        wg_produce_sw<B16>(p, stages, bars, first, t0, n, rend);
         if (C::PERSIST)
             for (int b = blockIdx.x + gridDim.x, g0 = n; b < units; b += gridDim.x) { /* the next units */
                 const wg_unit u = wg_unit_of(p, b);
@@ -966,11 +944,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 qs = q_fp8_row<WG_NCONS * 128>(
                     p, qreg, (float *)(smem + C::OFF_QRED),
                     [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; },
-                    [&] {
-                        if (!MX && WG_TMAP && cons == 0) /* this thread's amax loads are back */
-                            wg_gate_open<C::NST>(wg_gate<C::NST>(u0.n));
-                        wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
-                    });
+                    [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });
             }
             wg_fence_smem();
             wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
