@@ -8,7 +8,8 @@ one SM (10.0) and the count of SMs holding one block, the combine's end and
 the call's span next to the event sample, the end phase (each block's end
 minus its loop end), the P.V drain time where the blocks
 recorded one (an eighth number), the a8w8 Q path (TQ lines: grid wait done,
-amax known) and the Q quantized where recorded; fp8_wgmma's phase cycles a
+amax known; no grid wait where each block took the amax itself) and the Q
+quantized where recorded; fp8_wgmma's phase cycles a
 tile (TW lines of -DMLAB_WG_PROF, and mxfp4_wgmma's producer's TP lines); the
 barrier merge's phases (TC lines of kind 3); several variants in one log are
 reported separately, each headed by the call's shape where the runner printed
@@ -44,6 +45,9 @@ TRACE variant 10 last cold sample 120.00 us query rows 64 longest 8192 splits 2
 TW 0 tiles 64 prologue 8000 wait 96000 qk 18560 softmax 43200 pv 26240 epilogue 6500 all 200000
 TP 0 tiles 64 rawwait 17280 emptywait 2240 convert 112640 sync 57600
 TP 1 tiles 64 rawwait 19200 emptywait 2560 convert 115200 sync 57600
+TRACE variant 5 last cold sample 12.00 us query rows 4 longest 1024 splits 16 name fp8_xcd
+TD 0 3 1 1000 3500 4000 5000 6000
+TQ 0 0 3000
 """
 
 
@@ -56,7 +60,7 @@ def main():
     r = subprocess.run([sys.executable, script, log], capture_output=True, text=True)
     out = r.stdout
     check(r.returncode == 0, f"exit {r.returncode} on a good log: {r.stderr}")
-    check(out.count("TRACE variant") == 5, "one block of lines per variant")
+    check(out.count("TRACE variant") == 6, "one block of lines per variant")
     wg = out.split("TRACE variant 7")[1] if "TRACE variant 7" in out else ""
     check("qk       min 400.0 med 450.0 max 500.0" in wg and "softmax  min 2000.0" in wg,
           "fp8_wgmma's phase cycles a tile (TW lines: qk 12800 / 32 = 400)")
@@ -75,11 +79,12 @@ def main():
     check("SMs with one: 1" in out, "the SM with one block is counted")
     check("end min 73.0" in out, "combine end")
     check("span, first start to last end: 73.0 us (event-timed sample 75.0 us)" in out, "span and sample")
-    check("Q quantized" not in out.split("TRACE variant 0")[1], "no Q quantization where none was recorded")
+    v0 = out.split("TRACE variant 0")[1].split("TRACE variant 4")[0] if "TRACE variant 0" in out else ""
+    check("Q quantized" not in v0, "no Q quantization where none was recorded")
     check("Q quantized   min 3.0" in out.split("TRACE variant 0")[0], "the Q quantized where it was recorded")
     check("Q path        grid wait done min 1.5 med" in out and "max 1.6 | amax known min 2.5" in out,
           "the a8w8 Q path: grid wait done and amax known (TQ lines)")
-    check("Q path" not in out.split("TRACE variant 0")[1], "no Q path where none was recorded")
+    check("Q path" not in v0, "no Q path where none was recorded")
     v4 = out.split("TRACE variant 4")[1].split("TRACE variant 7")[0] if "TRACE variant 4" in out else ""
     check("barrier merge arrived min 6.5 med 6.6 max 6.7 | passed min 7.0 med 7.0 max 7.0 | merged min 7.6" in v4
           and "combine " not in v4, "the barrier merge's phases (TC lines of kind 3), not read as a combine")
@@ -89,6 +94,9 @@ def main():
     check("end phase     min 1.0 med 1.0 max 1.0" in out.split("TRACE variant 0")[0]
           and "end phase     min 4.0 med 4.0 max 4.0" in v4,
           "the end phase, each block's end minus its loop end (61000 - 60000 ns = 1.0 us; 9000 - 5000 = 4.0)")
+    v5 = out.split("TRACE variant 5")[1] if "TRACE variant 5" in out else ""
+    check("Q path        grid wait done none (no amax pass) | amax known min 2.0" in v5,
+          "the Q path of blocks that took the amax themselves (MLAB_AMAX=inline: no grid wait recorded)")
     bad = os.path.join(tmp, "empty.log")
     with open(bad, "w") as f:
         f.write("mlabench: nothing traced\n")

@@ -63,7 +63,8 @@ def report(run):
     print(f"  decode start  {q([us(x[2]) for x in d])}")
     qp = list(run.get("Q", {}).values())
     if qp:
-        print(f"  Q path        grid wait done {q([us(x[0]) for x in qp if x[0]])} | amax known {q([us(x[1]) for x in qp])}")
+        gw = [us(x[0]) for x in qp if x[0]]  # none where each block took the amax itself (MLAB_AMAX=inline)
+        print(f"  Q path        grid wait done {q(gw) if gw else 'none (no amax pass)'} | amax known {q([us(x[1]) for x in qp])}")
     if any(x[3] for x in d):
         print(f"  Q quantized   {q([us(x[3]) for x in d if x[3]])}")
     print(f"  tile0 ready   {q([us(x[4]) for x in d])}")
