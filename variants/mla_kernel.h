@@ -1444,7 +1444,7 @@ MLAB_DEV void merge_if_last(const mla_params &p, int tok, int split, float *sS, 
  *                  mla_combine) and merge_if_last (MLAB_MERGE=inline builds)
  * Vendor instructions stay in the helpers (mla_mma.h, arch/). */
 template <int KVF, bool FAST, bool XCD>
-__global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const MLAB_GRID_CONST mla_params p)
+__global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const mla_params p)
 {
     typedef mla_cfg<KVF> C;
     constexpr bool QFP8 = C::FMT == KV_FP8, MX = C::MX;
@@ -1473,8 +1473,8 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const M
         S = p.row_splits[tok];
     }
 #if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
-    /* TMAP: the map's first use waits for its descriptor: fetched now, beside tok_kv's load */
-    if (C::TMAP && tid == 0 && p.kv_tmap) mlab_tma_prefetch(mlab_tmap_of(p.kv_tmap, p.kv_tmap_p));
+    /* TMAP: the map's first use waits for its descriptor (global memory): fetched now, beside tok_kv's load */
+    if (C::TMAP && tid == 0 && p.kv_tmap) mlab_tma_prefetch(p.kv_tmap);
 #endif
     /* the row's first buffer row and visible rows (mla_params.h, tok_kv): in
      * flight while the Q loads below are issued, used after them */
@@ -1532,7 +1532,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const M
 #if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
         if (C::TMAP) {
             /* (blocks of one tile loading it by cp.async instead: 4 x 1024 +1..5%, perf-notes v14) */
-            load_stage_tmap<KVF>(p, mlab_tmap_of(p.kv_tmap, p.kv_tmap_p), smem + C::OFF_STAGE + stage * C::STAGE, sBar + stage, first,
+            load_stage_tmap<KVF>(p, p.kv_tmap, smem + C::OFF_STAGE + stage * C::STAGE, sBar + stage, first,
                                  tt * C::BN, rend);
             return;
         }

@@ -20,12 +20,6 @@
 #define MLA_INLINE_MERGE_MAX 16 /* up to this many splits the row's last block merges them */
 #define MLA_QSMALL_ROWS 4 /* up to this many query rows, each a8w8 block may take Q's amax itself */
 
-#ifdef __cplusplus
-#define MLA_ALIGN64 alignas(64)
-#else
-#define MLA_ALIGN64 _Alignas(64)
-#endif
-
 typedef struct {
     /* inputs */
     const uint16_t *q;        /* [total_q, 16, 576] bf16 */
@@ -110,13 +104,6 @@ typedef struct {
                                  512 / chunks columns, at most MLAB_COMBINE_SPREAD_BPS an SM
                                  (a call of few rows and many splits: splits.h
                                  mlab_combine_chunks; launch_common.h); 0 reads as 1 */
-    /* NVIDIA sm_90 builds: the two maps by value (copies of *kv_tmap and *kv_tmap16, which
-       stay the flags that a map exists): the tensor-copy decodes take their tiles' maps from
-       their kernel parameter (__grid_constant__, MLAB_TMAP_PARAM), not from global memory,
-       where after the cold flush a call's first copies waited for the map's fetch
-       (papers/microbench/first_tile.cu: ~0.2 us on the H200, perf-notes v27) */
-    MLA_ALIGN64 unsigned char kv_tmap_p[128];
-    MLA_ALIGN64 unsigned char kv_tmap16_p[128];
 } mla_params;
 
 /* -DWG_PERSIST=0: fp8_wgmma's decode a block a unit, as before it looped

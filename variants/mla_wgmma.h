@@ -213,8 +213,7 @@ template <bool B16 = false>
 MLAB_DEV void wg_load_tile_sw(const mla_params &p, uint8_t *dst, uint64_t *bar, int first, int r0, int rend)
 {
     const int t = threadIdx.x & 127;
-    /* bf16 tiles: 128-byte swizzled panels */
-    const void *map = B16 ? mlab_tmap_of(p.kv_tmap16, p.kv_tmap16_p) : mlab_tmap_of(p.kv_tmap, p.kv_tmap_p);
+    const void *map = B16 ? p.kv_tmap16 : p.kv_tmap; /* bf16 tiles: 128-byte swizzled panels */
     if (map && rend - r0 >= MLA_BN) {
         static_assert(WG_TILE == 9 * MLAB_SW64_PANEL, "a tile is 9 panels");
         if (t == 0) { /* after the consumers' reads of this stage */
@@ -853,7 +852,7 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
  * tiles the producer converts from MXFP4 (wg_produce_mx), the block scales
  * folded into the codes (so no kv scale: 1) */
 template <bool FAST, bool MX = false, bool B16 = false>
-__global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const MLAB_GRID_CONST mla_params p)
+__global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const mla_params p)
 {
 #if MLAB_HAVE_WGMMA
     typedef wg_cfg_t<MX, B16> C;
@@ -883,7 +882,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     if (MBAR) {
         if (tid == 0) { /* the stages' mbarriers: 128 arrivals a phase (the producer warpgroup) */
 #if WG_TMAP
-            const void *map = B16 ? mlab_tmap_of(p.kv_tmap16, p.kv_tmap16_p) : mlab_tmap_of(p.kv_tmap, p.kv_tmap_p);
+            const void *map = B16 ? p.kv_tmap16 : p.kv_tmap;
             if (!MX && map) mlab_tma_prefetch(map);
 #endif
             for (int s = 0; s < C::NST; s++) mlab_bar_init_n(bars + s, 128);

@@ -551,14 +551,11 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
             p.kv_tmap = p.kv_tmap16 = NULL;
             int bad = 0;
             const unsigned l2 = tmap_l2(); /* MLAB_TMAP_L2 (an unknown value is refused by every call: prepare) */
-            static_assert(sizeof tm == sizeof p.kv_tmap_p, "a map travels in mla_params by value");
             if (mlab_tmap_rows(&tm, p.kv_fp8, rows, MLA_D, 64, l2) == 0) {
                 ALLOC_COPY(kv_tmap, const void *, &tm, sizeof tm);
-                memcpy(p.kv_tmap_p, &tm, sizeof tm);
             } else bad = 1;
             if (mlab_tmap_rows(&tm, p.kv_bf16, rows, MLA_D * 2, 128, l2) == 0) {
                 ALLOC_COPY(kv_tmap16, const void *, &tm, sizeof tm);
-                memcpy(p.kv_tmap16_p, &tm, sizeof tm);
             } else bad = 1;
             static int said = 0; /* once a process: those tiles are loaded, slower, by cp.async */
             if (bad && !said++)

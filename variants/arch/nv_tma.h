@@ -21,11 +21,9 @@
  * the 32 banks once: ldmatrix of 8 rows x 16 bytes is conflict-free.
  *
  * The map (128 bytes) is encoded on the host once a case is loaded, as a
- * serving engine plans a decode step, and travels in the kernel's parameter
- * (mla_params.kv_tmap_p, 64-byte aligned; the kernels that copy by it take
- * their parameter __grid_constant__, MLAB_GRID_CONST), a copy in global
- * memory beside it (mla_params.kv_tmap: -DMLAB_TMAP_PARAM=0 builds read
- * that one, as before v27).
+ * serving engine plans a decode step, and copied to global memory
+ * (mla_params.kv_tmap): a kernel parameter would have to be
+ * __grid_constant__ and 64-byte aligned in the parameter block.
  *
  * Memory order: as arch/nv_bulk.h (the copies complete_tx on the stage's
  * mbarrier; fence.proxy.async by the issuing thread after the block barrier
@@ -49,18 +47,6 @@
 #define MLAB_HAVE_TMAP 1
 #else
 #define MLAB_HAVE_TMAP 0
-#endif
-
-/* the decodes' maps from their kernel parameter (1) or global memory (0) */
-#ifndef MLAB_TMAP_PARAM
-#define MLAB_TMAP_PARAM 1
-#endif
-/* a kernel whose parameter a tensor copy addresses: __grid_constant__ (else
- * the address of a parameter is a local copy's, which no copy engine reads) */
-#if MLAB_HAVE_TMAP
-#define MLAB_GRID_CONST __grid_constant__
-#else
-#define MLAB_GRID_CONST
 #endif
 
 /* the panels' layouts: mlab_sw64, mlab_sw128 (plain host/device: nv_swizzle.h) */
@@ -91,13 +77,6 @@ MLAB_DEV void mlab_tma_tile_sw128(uint8_t *dst, const void *map, int y, uint64_t
     mlab_bulk_expect(bar, 9u * MLAB_SW128_PANEL);
 #pragma unroll
     for (int q = 0; q < 9; q++) mlab_tma_load_2d(dst + q * MLAB_SW128_PANEL, map, 128 * q, y, bar);
-}
-/* the map a decode copies by (NULL where none could be encoded: the global
- * pointer is the flag): its kernel parameter's copy (MLAB_TMAP_PARAM; p of
- * a MLAB_GRID_CONST kernel, by reference) or the one in global memory */
-MLAB_DEV const void *mlab_tmap_of(const void *global, const unsigned char *param)
-{
-    return global && MLAB_TMAP_PARAM ? (const void *)param : global;
 }
 /* one thread: fetch the map's 128 bytes into the copy engine's descriptor cache ahead of its first use */
 MLAB_DEV void mlab_tma_prefetch(const void *map)
