@@ -48,6 +48,12 @@
  * run; the v26 suite geomean 59.8 us, 1.29x the read limit,
  * 0.91x FlashInfer bf16's 65.4. Its outputs staged by stmatrix.trans
  * measured the same (-0.1 / +0.1%, -02zf) and were not kept.
+ * v27 (papers/reports/h200-2026-12-03a): the epilogue with one exchange
+ * (the row sums and heads' maxima at one barrier) and the partials' scale
+ * folded into the division, bit for bit the same outputs with fewer
+ * instructions, measured the same (-0.3 / +0.6% geomean), as did O times
+ * 1 / l for the division (-0.5 / -0.3%): its ~3700-cycle epilogue is not
+ * bound by its instruction count. Not kept.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

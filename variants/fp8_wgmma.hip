@@ -101,6 +101,10 @@
  * on one warpgroup before): 4x1024 12.29 -> 10.85 us (-11.7%), 32x1024
  * -7.1%, 256x8192 -0.9% in the same run; the v26 suite geomean 40.3 us,
  * 1.42x, the fastest fp8 decode (fp8_exp2rcp 41.0, 1.44x).
+ * Tried at v27 and not kept: the ring's first fills gated on the amax (its
+ * load queues behind the tiles in flight: 4.4 us at 256x1024; 256x1024
+ * -2.1 / -2.5%, 32x1024 +1.8%: papers/reports/h200-2026-12-03c); the
+ * tensor map in the kernel parameter (within the drift, -03e).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
