@@ -13,8 +13,9 @@ quantized where recorded; fp8_wgmma's phase cycles a
 tile (TW lines of -DMLAB_WG_PROF, and mxfp4_wgmma's producer's TP lines); the
 barrier merge's phases (TC lines of kind 3); several variants in one log are
 reported separately, each headed by the call's shape where the runner printed
-it (query rows, longest sequence, splits, the variant's name); a log without
-TRACE lines exits non-zero with a message that names the file.
+it (query rows, longest sequence, splits, the variant's name); --table, one
+Markdown row a run over several logs; a log without TRACE lines exits
+non-zero with a message that names the file.
 Usage: test_trace_summary.py PATH/TO/trace_summary.py   Exit 0 pass, 1 fail.
 """
 import os
@@ -97,6 +98,23 @@ def main():
     v5 = out.split("TRACE variant 5")[1] if "TRACE variant 5" in out else ""
     check("Q path        grid wait done none (no amax pass) | amax known min 2.0" in v5,
           "the Q path of blocks that took the amax themselves (MLAB_AMAX=inline: no grid wait recorded)")
+    # --table: one Markdown row a variant's run, medians over blocks (the fp8
+    # run: amax end 2.0, decode start 1.0, Q path 1.55 / 2.6, Q 3.0, tile0 4.0,
+    # loop end 63.0, block end 64.0, end phase 1.0, combine 71.0 / 73.0), over
+    # every log given, under one header
+    r = subprocess.run([sys.executable, script, "--table", log, log], capture_output=True, text=True)
+    rows = r.stdout.splitlines()
+    check(r.returncode == 0 and rows[0].startswith("| case (splits) | variant | amax pass end | decode start |")
+          and rows[1].startswith("| --- | --- | ---: |") and len(rows) == 2 + 2 * 6,
+          f"--table: a header and a row a run of each log ({len(rows)} lines)")
+    check("| 4 x 1024 (16) | fp8 | 2.0 | 1.0 | 1.6 | 2.6 | 3.0 | 4.0 | 63.0 | 64.0 | 1.0 | 71.0 | 73.0 | 75.00 |" in rows,
+          "--table: the fp8 run's medians, us from the first kernel's start")
+    check("| - | variant 4 | - | 0.0 | - | - | - | 2.0 | 4.0 | 8.0 | 4.0 | - | - | 20.00 |" in rows,
+          "--table: a run without a combine (the barrier merge's lines are not one), its shape unnamed")
+    check("| 64 x 8192 (2) | variant 10 | - | - | - | - | - | - | - | - | - | - | - | 120.00 |" in rows,
+          "--table: a run of phase cycles only")
+    r = subprocess.run([sys.executable, script, log, log], capture_output=True, text=True)
+    check(r.returncode == 0 and r.stdout.count(f"== {log}") == 2, "two logs summed up in turn, each headed by its path")
     bad = os.path.join(tmp, "empty.log")
     with open(bad, "w") as f:
         f.write("mlabench: nothing traced\n")

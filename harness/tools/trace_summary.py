@@ -2,6 +2,7 @@
 """trace_summary.py: sum up the phase trace of a -DMLAB_TRACE build.
 
 Usage: mlabench run ... 2> trace.log; python3 harness/tools/trace_summary.py trace.log
+       python3 harness/tools/trace_summary.py --table trace1.log [trace2.log ...]
 
 A trace build (cmake -DCMAKE_CUDA_FLAGS=-DMLAB_TRACE, NVIDIA only) prints,
 after each variant's cold samples, one line per block of the last cold call
@@ -31,6 +32,7 @@ sharing an SM, and the span of the call next to the event-timed sample; and for 
 cycles a tile (prologue and epilogue: a block) over blocks.
 """
 import collections
+import re
 import statistics
 import sys
 
@@ -99,11 +101,61 @@ def report(run):
     print(f"  span, first start to last end: {span:.1f} us (event-timed sample {run['sample']} us)")
 
 
+COLUMNS = ("amax pass end", "decode start", "grid wait done", "amax known", "Q ready", "first tile", "loop end",
+           "block end", "end phase", "combine past its wait", "combine end", "sample")
+
+
+def table_row(run):
+    """A run's medians over blocks, us from the call's first kernel start, as
+    COLUMNS ("-" where the run recorded no such phase); the case and variant
+    from its TRACE line (query rows x longest (splits), the variant's name)"""
+    a, d = run["A"], list(run["D"].values())
+    c = [x for x in run["C"].values() if x[3] not in (2, 3)]
+    shape = re.search(r"query rows (\d+) longest (\d+) splits (\d+)(?: name (\S+))?", run["head"])
+    case = f"{shape[1]} x {shape[2]} ({shape[3]})" if shape else "-"
+    variant = shape[4] if shape and shape[4] else "variant " + run["head"].split()[2]
+    cells = dict.fromkeys(COLUMNS, "-")
+    cells["sample"] = f"{run['sample']:.2f}"
+    if d:
+        o = min([x[0] for x in a.values()] + [x[2] for x in d])
+        m = lambda v: f"{statistics.median(v):.1f}" if v else "-"
+        us = lambda t: (t - o) / 1e3
+        qp = list(run.get("Q", {}).values())
+        cells.update({
+            "amax pass end": m([us(x[1]) for x in a.values()]), "decode start": m([us(x[2]) for x in d]),
+            "grid wait done": m([us(x[0]) for x in qp if x[0]]), "amax known": m([us(x[1]) for x in qp]),
+            "Q ready": m([us(x[3]) for x in d if x[3]]), "first tile": m([us(x[4]) for x in d]),
+            "loop end": m([us(x[5]) for x in d]), "block end": m([us(x[6]) for x in d]),
+            "end phase": m([(x[6] - x[5]) / 1e3 for x in d]),
+            "combine past its wait": m([us(x[1]) for x in c]), "combine end": m([us(x[2]) for x in c])})
+    return case, variant, [cells[k] for k in COLUMNS]
+
+
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: trace_summary.py TRACE_LOG (the stderr of a -DMLAB_TRACE mlabench run)")
+    args = sys.argv[1:]
+    table = bool(args) and args[0] == "--table"
+    logs = args[1:] if table else args
+    if not logs:
+        sys.exit("usage: trace_summary.py [--table] TRACE_LOG... (the stderr of -DMLAB_TRACE mlabench runs)")
+    if table:
+        print("| case (splits) | variant | " + " | ".join(COLUMNS) + " |")
+        print("| --- | --- |" + " ---: |" * len(COLUMNS))
+    for log in logs:
+        runs = read(log)
+        if not table and len(logs) > 1:
+            print(f"== {log}")
+        for run in runs:
+            if table:
+                case, variant, cells = table_row(run)
+                print(f"| {case} | {variant} | " + " | ".join(cells) + " |")
+            else:
+                print(run["head"])
+                report(run)
+
+
+def read(path):
     runs = []
-    with open(sys.argv[1]) as f:
+    with open(path) as f:
         for line in f:
             w = line.split()
             if not w:
@@ -124,10 +176,8 @@ def main():
             elif runs and w[0] == "TC":
                 runs[-1]["C"][int(w[1])] = [int(x) for x in w[2:5]] + [int(w[5]) if len(w) > 5 else 1]
     if not runs:
-        sys.exit(f"{sys.argv[1]}: no TRACE lines (was mlabench built with -DMLAB_TRACE?)")
-    for run in runs:
-        print(run["head"])
-        report(run)
+        sys.exit(f"{path}: no TRACE lines (was mlabench built with -DMLAB_TRACE?)")
+    return runs
 
 
 if __name__ == "__main__":
