@@ -24,6 +24,9 @@ mlab_py_test(test_split_sweep test_split_sweep.py LABELS cpu ARGS ${PROJECT_SOUR
 # harness/gpu_ab.sh (a same-machine A/B of the working tree against a commit):
 # its prepare step in a throwaway repository, its run step through stand-ins
 mlab_py_test(test_gpu_ab test_gpu_ab.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/gpu_ab.sh)
+# harness/gpu_trace.sh (a trace build's phases of a few recorded cases, summed up):
+# through a stand-in trace-built mlabench
+mlab_py_test(test_gpu_trace test_gpu_trace.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/gpu_trace.sh)
 # harness/tools/ncu_banks.py (bank conflicts per SASS instruction from ncu's source CSV):
 mlab_py_test(test_ncu_banks test_ncu_banks.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/tools/ncu_banks.py)
 # harness/peers/use_pack.sh (the prebuilt FlashInfer pack on PYTHONPATH, or why not):
