@@ -21,7 +21,7 @@
 #include <algorithm>
 #include <cuda_runtime.h>
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "mb_util.h" // CK, gtime, sa, med
 
 template <int U>
 __global__ void __launch_bounds__(512) ldg_kernel(const uint4 *src, size_t n16, uint32_t *sink)
@@ -40,7 +40,6 @@ __global__ void __launch_bounds__(512) ldg_kernel(const uint4 *src, size_t n16, 
     if (acc == 0x9e3779b9u) sink[0] = acc;
 }
 
-__device__ __forceinline__ uint32_t sa(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
 __device__ __forceinline__ void bar_init(uint64_t *b) { asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(sa(b)) : "memory"); }
 __device__ __forceinline__ void bar_wait(uint64_t *b, uint32_t par)
 {
@@ -90,7 +89,6 @@ __global__ void __launch_bounds__(64) bulk_kernel(const char *src, size_t nchunk
     }
 }
 
-static float median(std::vector<float> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
 
 int main(int argc, char **argv)
 {
@@ -112,7 +110,7 @@ int main(int argc, char **argv)
             float ms; CK(cudaEventElapsedTime(&ms, e0, e1)); t.push_back(ms * 1000.f);
         }
         CK(cudaGetLastError());
-        return median(t);
+        return med(t);
     };
     printf("kind,c_or_t,s_or_u,blocks_per_sm,inflight_kb,mb,us,gbs\n");
     const size_t n16 = bytes / 16;

@@ -31,15 +31,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
-
-__device__ __forceinline__ unsigned long long gtime()
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-__device__ __forceinline__ uint32_t sa(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+#include "mb_util.h" // CK, gtime, sa, med
 
 // rec[b * 4 + 0..2]: start, first bytes, last bytes (ns)
 __global__ void __launch_bounds__(256) bulk_kernel(const char *src, int chunk, int pieces, unsigned long long *rec)
@@ -172,12 +164,6 @@ static CUtensorMap make_map(void *base, size_t rows, int box)
                            : CUDA_ERROR_NOT_FOUND;
     if (r != CUDA_SUCCESS) { fprintf(stderr, "cuTensorMapEncodeTiled: %d\n", (int)r); exit(1); }
     return m;
-}
-
-static double med(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 int main()

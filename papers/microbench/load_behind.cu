@@ -21,15 +21,7 @@
 #include <algorithm>
 #include <cuda_runtime.h>
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
-
-__device__ __forceinline__ unsigned long long gtime()
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-__device__ __forceinline__ uint32_t sa(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+#include "mb_util.h" // CK, gtime, sa, med
 
 __global__ void writer(float *maxima, int n)
 {
@@ -74,12 +66,6 @@ __global__ void __launch_bounds__(64) behind(const char *src, int bytes, const f
             if (m == -1.f) sink[0] = m;
         }
     }
-}
-
-static double med(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 int main()
