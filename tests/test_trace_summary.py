@@ -14,8 +14,9 @@ tile (TW lines of -DMLAB_WG_PROF, and mxfp4_wgmma's producer's TP lines); the
 barrier merge's phases (TC lines of kind 3); several variants in one log are
 reported separately, each headed by the call's shape where the runner printed
 it (query rows, longest sequence, splits, the variant's name); --table, one
-Markdown row a run over several logs; a log without TRACE lines exits
-non-zero with a message that names the file.
+Markdown row a run over several logs; a log without TRACE lines, one that
+cannot be read or holds a malformed trace line exits non-zero with one line
+that names the file (and the line), printing nothing else.
 Usage: test_trace_summary.py PATH/TO/trace_summary.py   Exit 0 pass, 1 fail.
 """
 import os
@@ -107,7 +108,8 @@ def main():
     check(r.returncode == 0 and rows[0].startswith("| case (splits) | variant | amax pass end | decode start |")
           and rows[1].startswith("| --- | --- | ---: |") and len(rows) == 2 + 2 * 6,
           f"--table: a header and a row a run of each log ({len(rows)} lines)")
-    check("| 4 x 1024 (16) | fp8 | 2.0 | 1.0 | 1.6 | 2.6 | 3.0 | 4.0 | 63.0 | 64.0 | 1.0 | 71.0 | 73.0 | 75.00 |" in rows,
+    fp8_row = "| 4 x 1024 (16) | fp8 | 2.0 | 1.0 | 1.6 | 2.6 | 3.0 | 4.0 | 63.0 | 64.0 | 1.0 | 71.0 | 73.0 | 75.00 |"
+    check(fp8_row in rows,
           "--table: the fp8 run's medians, us from the first kernel's start")
     check("| - | variant 4 | - | 0.0 | - | - | - | 2.0 | 4.0 | 8.0 | 4.0 | - | - | 20.00 |" in rows,
           "--table: a run without a combine (the barrier merge's lines are not one), its shape unnamed")
@@ -115,6 +117,19 @@ def main():
           "--table: a run of phase cycles only")
     r = subprocess.run([sys.executable, script, log, log], capture_output=True, text=True)
     check(r.returncode == 0 and r.stdout.count(f"== {log}") == 2, "two logs summed up in turn, each headed by its path")
+    # bad input: one line naming the file (and the line), exit 1, nothing on stdout
+    short = os.path.join(tmp, "short.log")
+    with open(short, "w") as f:
+        f.write("TRACE variant 1 last cold sample 5.00 us\nTD 0 5 1\n")
+    notnum = os.path.join(tmp, "notnum.log")
+    with open(notnum, "w") as f:
+        f.write("TRACE variant 1 last cold sample 5.00 us\nTQ 0 x 3000\n")
+    for args, want in (([short], "short.log:2: a malformed TD line"),
+                       (["--table", log, notnum], "notnum.log:2: a malformed TQ line"),
+                       ([os.path.join(tmp, "nosuch.log")], "nosuch.log: cannot read")):
+        r = subprocess.run([sys.executable, script, *args], capture_output=True, text=True)
+        check(r.returncode == 1 and want in r.stderr and len(r.stderr.strip().splitlines()) == 1 and not r.stdout,
+              f"{want}: exit {r.returncode}, {r.stderr.strip()!r}, stdout {r.stdout[:60]!r}")
     bad = os.path.join(tmp, "empty.log")
     with open(bad, "w") as f:
         f.write("mlabench: nothing traced\n")

@@ -29,7 +29,11 @@ phase's min / median / max over blocks, the end phase (each block's end
 minus its own loop end, the phase perf-notes v25-v26 followed), the time a
 tile after the first, the gap between the loop ends of the two blocks
 sharing an SM, and the span of the call next to the event-timed sample; and for TW lines each phase's
-cycles a tile (prologue and epilogue: a block) over blocks.
+cycles a tile (prologue and epilogue: a block) over blocks. --table: one
+Markdown row a run (medians) over every log given.
+Exit codes: 0 done; 1 usage, or a log that cannot be read, holds no TRACE
+line or a malformed trace line (one line on stderr naming it; nothing is
+printed then).
 """
 import collections
 import re
@@ -42,8 +46,31 @@ def q(v):
     return f"min {v[0]:.1f} med {statistics.median(v):.1f} max {v[-1]:.1f}"
 
 
+def phases(run):
+    """The run's phase times over its blocks, in us from the call's first
+    kernel start (None without decode blocks): the lists report() and
+    table_row() take their min / median / max of, and that origin's us()"""
+    a, d = run["A"], list(run["D"].values())
+    if not d:
+        return None
+    o = min([x[0] for x in a.values()] + [x[2] for x in d])
+    us = lambda t: (t - o) / 1e3
+    qp = list(run.get("Q", {}).values())
+    c = [x for x in run["C"].values() if x[3] not in (2, 3)]  # the combine's (2, 3: the one-launch merges')
+    return us, {
+        "amax start": [us(x[0]) for x in a.values()], "amax end": [us(x[1]) for x in a.values()],
+        "decode start": [us(x[2]) for x in d],
+        # no grid wait where each block took the amax itself (MLAB_AMAX=inline)
+        "grid wait done": [us(x[0]) for x in qp if x[0]], "amax known": [us(x[1]) for x in qp],
+        "Q quantized": [us(x[3]) for x in d if x[3]], "tile0": [us(x[4]) for x in d],
+        "loop end": [us(x[5]) for x in d], "block end": [us(x[6]) for x in d],
+        "end phase": [(x[6] - x[5]) / 1e3 for x in d],
+        "combine start": [us(x[0]) for x in c], "combine wait": [us(x[1]) for x in c],
+        "combine end": [us(x[2]) for x in c]}
+
+
 def report(run):
-    a, d, c = run["A"], list(run["D"].values()), list(run["C"].values())
+    d, c = list(run["D"].values()), list(run["C"].values())
     w = [x for x in run.get("W", {}).values() if x["tiles"] > 0]
     if w:
         print(f"  wgmma consumer phases, cycles a tile over {len(w)} blocks:")
@@ -55,26 +82,25 @@ def report(run):
         print(f"  mxfp4 producer phases, cycles a tile over {len(pw)} blocks:")
         for k in ("rawwait", "emptywait", "convert", "sync"):
             print(f"    {k:9s} {q([x[k] / x['tiles'] for x in pw])}")
-    if not d:
+    ph = phases(run)
+    if ph is None:
         print("  (no decode blocks recorded)")
         return
-    o = min([x[0] for x in a.values()] + [x[2] for x in d])
-    us = lambda t: (t - o) / 1e3
-    if a:
-        print(f"  amax          start {q([us(x[0]) for x in a.values()])} | end {q([us(x[1]) for x in a.values()])}")
-    print(f"  decode start  {q([us(x[2]) for x in d])}")
-    qp = list(run.get("Q", {}).values())
-    if qp:
-        gw = [us(x[0]) for x in qp if x[0]]  # none where each block took the amax itself (MLAB_AMAX=inline)
-        print(f"  Q path        grid wait done {q(gw) if gw else 'none (no amax pass)'} | amax known {q([us(x[1]) for x in qp])}")
-    if any(x[3] for x in d):
-        print(f"  Q quantized   {q([us(x[3]) for x in d if x[3]])}")
-    print(f"  tile0 ready   {q([us(x[4]) for x in d])}")
-    print(f"  loop end      {q([us(x[5]) for x in d])}")
+    us, p = ph
+    if p["amax end"]:
+        print(f"  amax          start {q(p['amax start'])} | end {q(p['amax end'])}")
+    print(f"  decode start  {q(p['decode start'])}")
+    if p["amax known"]:
+        gw = q(p["grid wait done"]) if p["grid wait done"] else "none (no amax pass)"
+        print(f"  Q path        grid wait done {gw} | amax known {q(p['amax known'])}")
+    if p["Q quantized"]:
+        print(f"  Q quantized   {q(p['Q quantized'])}")
+    print(f"  tile0 ready   {q(p['tile0'])}")
+    print(f"  loop end      {q(p['loop end'])}")
     if all(len(x) > 7 for x in d):
         print(f"  P.V drained   {q([us(x[7]) for x in d])}")
-    print(f"  block end     {q([us(x[6]) for x in d])}")
-    print(f"  end phase     {q([(x[6] - x[5]) / 1e3 for x in d])} (block end - loop end, a block's own)")
+    print(f"  block end     {q(p['block end'])}")
+    print(f"  end phase     {q(p['end phase'])} (block end - loop end, a block's own)")
     rates = [(x[5] - x[4]) / 1e3 / (x[1] - 1) for x in d if x[1] > 1]
     if rates:
         print(f"  us a tile after the first: {q(rates)}")
@@ -87,48 +113,39 @@ def report(run):
         print(f"  SMs with two blocks: {len(gaps)}, loop-end gap {q(gaps)}; SMs with one: {solo}")
     k = [x for x in c if x[3] == 2]  # the cluster merge's phases, recorded by the decode blocks
     b = [x for x in c if x[3] == 3]  # the barrier merge's, likewise
-    c = [x for x in c if x[3] not in (2, 3)]
-    if c:
-        print(f"  combine       start {q([us(x[0]) for x in c])} | wait done {q([us(x[1]) for x in c])}"
-              f" | end {q([us(x[2]) for x in c])}")
+    if p["combine end"]:
+        print(f"  combine       start {q(p['combine start'])} | wait done {q(p['combine wait'])}"
+              f" | end {q(p['combine end'])}")
     if b:
         print(f"  barrier merge arrived {q([us(x[0]) for x in b])} | passed {q([us(x[1]) for x in b])}"
               f" | merged {q([us(x[2]) for x in b])}")
     if k:
         print(f"  cluster merge synced {q([us(x[0]) for x in k])} | weights {q([us(x[1]) for x in k])}"
               f" | data read {q([us(x[2]) for x in k])}")
-    span = max([us(x[6]) for x in d] + [us(x[2]) for x in c])
+    span = max(p["block end"] + p["combine end"])
     print(f"  span, first start to last end: {span:.1f} us (event-timed sample {run['sample']} us)")
 
 
 COLUMNS = ("amax pass end", "decode start", "grid wait done", "amax known", "Q ready", "first tile", "loop end",
            "block end", "end phase", "combine past its wait", "combine end", "sample")
+# a column's phase in phases()
+PHASE_OF = {"amax pass end": "amax end", "Q ready": "Q quantized", "first tile": "tile0",
+            "combine past its wait": "combine wait"}
 
 
 def table_row(run):
     """A run's medians over blocks, us from the call's first kernel start, as
     COLUMNS ("-" where the run recorded no such phase); the case and variant
     from its TRACE line (query rows x longest (splits), the variant's name)"""
-    a, d = run["A"], list(run["D"].values())
-    c = [x for x in run["C"].values() if x[3] not in (2, 3)]
     shape = re.search(r"query rows (\d+) longest (\d+) splits (\d+)(?: name (\S+))?", run["head"])
     case = f"{shape[1]} x {shape[2]} ({shape[3]})" if shape else "-"
     variant = shape[4] if shape and shape[4] else "variant " + run["head"].split()[2]
-    cells = dict.fromkeys(COLUMNS, "-")
-    cells["sample"] = f"{run['sample']:.2f}"
-    if d:
-        o = min([x[0] for x in a.values()] + [x[2] for x in d])
-        m = lambda v: f"{statistics.median(v):.1f}" if v else "-"
-        us = lambda t: (t - o) / 1e3
-        qp = list(run.get("Q", {}).values())
-        cells.update({
-            "amax pass end": m([us(x[1]) for x in a.values()]), "decode start": m([us(x[2]) for x in d]),
-            "grid wait done": m([us(x[0]) for x in qp if x[0]]), "amax known": m([us(x[1]) for x in qp]),
-            "Q ready": m([us(x[3]) for x in d if x[3]]), "first tile": m([us(x[4]) for x in d]),
-            "loop end": m([us(x[5]) for x in d]), "block end": m([us(x[6]) for x in d]),
-            "end phase": m([(x[6] - x[5]) / 1e3 for x in d]),
-            "combine past its wait": m([us(x[1]) for x in c]), "combine end": m([us(x[2]) for x in c])})
-    return case, variant, [cells[k] for k in COLUMNS]
+    ph = phases(run)
+    cells = []
+    for col in COLUMNS[:-1]:
+        v = ph[1][PHASE_OF.get(col, col)] if ph else []
+        cells.append(f"{statistics.median(v):.1f}" if v else "-")
+    return case, variant, cells + [f"{run['sample']:.2f}"]
 
 
 def main():
@@ -137,11 +154,11 @@ def main():
     logs = args[1:] if table else args
     if not logs:
         sys.exit("usage: trace_summary.py [--table] TRACE_LOG... (the stderr of -DMLAB_TRACE mlabench runs)")
+    every = [(log, read(log)) for log in logs]  # every log read before anything is printed
     if table:
         print("| case (splits) | variant | " + " | ".join(COLUMNS) + " |")
         print("| --- | --- |" + " ---: |" * len(COLUMNS))
-    for log in logs:
-        runs = read(log)
+    for log, runs in every:
         if not table and len(logs) > 1:
             print(f"== {log}")
         for run in runs:
@@ -153,28 +170,45 @@ def main():
                 report(run)
 
 
+# the fewest words of each line kind (kind, block, values): a shorter line is malformed
+MIN_WORDS = {"TA": 4, "TD": 9, "TQ": 4, "TC": 5, "TW": 18, "TP": 12}
+
+
 def read(path):
+    """The runs of one log; a log that cannot be read, holds no TRACE line or
+    a malformed trace line ends the program with one line naming it (exit 1)"""
     runs = []
-    with open(path) as f:
-        for line in f:
-            w = line.split()
-            if not w:
-                continue
-            if w[0] == "TRACE" and len(w) >= 7:
-                runs.append({"head": line.strip(), "sample": float(w[6]), "A": {}, "D": {}, "C": {}, "Q": {},
-                             "W": {}, "P": {}})
-            elif runs and w[0] == "TA":
-                runs[-1]["A"][int(w[1])] = [int(x) for x in w[2:4]]
-            elif runs and w[0] == "TD":
-                runs[-1]["D"][int(w[1])] = [int(x) for x in w[2:10]]
-            elif runs and w[0] == "TW" and len(w) >= 18:
-                runs[-1]["W"][int(w[1])] = {k: int(v) for k, v in zip(w[2::2], w[3::2])}
-            elif runs and w[0] == "TP" and len(w) >= 12:
-                runs[-1]["P"][int(w[1])] = {k: int(v) for k, v in zip(w[2::2], w[3::2])}
-            elif runs and w[0] == "TQ":
-                runs[-1]["Q"][int(w[1])] = [int(x) for x in w[2:4]]
-            elif runs and w[0] == "TC":
-                runs[-1]["C"][int(w[1])] = [int(x) for x in w[2:5]] + [int(w[5]) if len(w) > 5 else 1]
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for n, line in enumerate(f, 1):
+                w = line.split()
+                if not w or not runs and w[0] != "TRACE":
+                    continue
+                try:
+                    if w[0] == "TRACE":
+                        if len(w) >= 7:
+                            runs.append({"head": line.strip(), "sample": float(w[6]), "A": {}, "D": {}, "C": {},
+                                         "Q": {}, "W": {}, "P": {}})
+                        continue
+                    if w[0] not in MIN_WORDS:
+                        continue
+                    if len(w) < MIN_WORDS[w[0]]:
+                        raise ValueError
+                    b = int(w[1])
+                    if w[0] == "TA":
+                        runs[-1]["A"][b] = [int(x) for x in w[2:4]]
+                    elif w[0] == "TD":
+                        runs[-1]["D"][b] = [int(x) for x in w[2:10]]
+                    elif w[0] in ("TW", "TP"):
+                        runs[-1][w[0][1]][b] = {k: int(v) for k, v in zip(w[2::2], w[3::2])}
+                    elif w[0] == "TQ":
+                        runs[-1]["Q"][b] = [int(x) for x in w[2:4]]
+                    else:
+                        runs[-1]["C"][b] = [int(x) for x in w[2:5]] + [int(w[5]) if len(w) > 5 else 1]
+                except ValueError:
+                    sys.exit(f"{path}:{n}: a malformed {w[0]} line: {line.strip()[:80]}")
+    except OSError as e:
+        sys.exit(f"{path}: cannot read: {e.strerror}")
     if not runs:
         sys.exit(f"{path}: no TRACE lines (was mlabench built with -DMLAB_TRACE?)")
     return runs
