@@ -20,7 +20,8 @@
 # (e.g. MLAB_AMAX=inline); MLAB_TRACE_BIN: a trace-built mlabench to use
 # instead of building; MLAB_AB_CASES: a folder of case files (default: the
 # competition's, recorded by data/record_competition.py into
-# $TMPDIR/mlab-ab-work/cases, where harness/gpu_ab.sh records them too; the
+# $MLAB_AB_WORK/cases, default $TMPDIR/mlab-ab-work/cases, where
+# harness/gpu_ab.sh records them too, and reused when there; the
 # generated suite where PyTorch cannot). A trace build's timings are a few
 # percent off the plain build's: its results files are not kept.
 # Exit codes: 0 done, 2 usage, 4 the build, the cases, a run or the summary
@@ -42,7 +43,7 @@ opts=("$@")
 [ ${#opts[@]} -gt 0 ] || opts=(--max-time 0.05)
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT" || die 4 "cannot create $OUT"
-work=${TMPDIR:-/tmp}/mlab-ab-work
+work=${MLAB_AB_WORK:-${TMPDIR:-/tmp}/mlab-ab-work} # where harness/gpu_ab.sh keeps its logs and cases too
 mkdir -p "$work" || die 4 "cannot create $work"
 bin=${MLAB_TRACE_BIN:-}
 pid=
