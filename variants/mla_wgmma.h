@@ -3,8 +3,9 @@
  * producer warpgroups turn raw MXFP4 tiles into the same e4m3 tiles:
  * wg_produce_mx, kv scale 1), and with B16 for variants/bf16_wgmma.hip (bf16
  * Q, tiles and P: 72 KB tiles in 128-byte swizzled panels, two stages; K
- * and V^T both read from the panels by wgmma, V^T as a transposed operand:
- * wg_scores<true>, wg_pv16, wg_epilogue16). Same ABI (mla_params), same split rule, same
+ * and V^T both read from the panels by wgmma, V^T as a transposed operand;
+ * its consumers split the heads, both on every tile, WG_B16_HS: wg_scores8,
+ * wg_softmax8, wg_pv8, wg_epilogue8). Same ABI (mla_params), same split rule, same
  * outputs (bf16, or f16 partials in kv_scale units + log2-sum-exp2 for
  * mla_combine) and the same arithmetic as the fp8 variant: Q quantized per
  * tensor in the call, e4m3 Q.K, P rounded to e4m3 for P.V, fp32 accumulation
@@ -21,7 +22,11 @@
  *   - two consumer warpgroups take the tiles in turn (even, odd), each with
  *     its own running max, sums and O, and signal "empty" when done, so one
  *     consumer's softmax overlaps the other's products; at the end consumer
- *     1 hands its state to consumer 0 through shared memory, which merges.
+ *     1 hands its state to consumer 0 through shared memory, which merges
+ *     (B16: each consumer 8 of the heads of every tile, WG_B16_HS, and each
+ *     ends its own: two 72 KB stages are then a double buffer);
+ *   - the ring's first fills keep at most WG_GATE_LAND tiles in flight, so
+ *     a short unit's tiles land in order (v28).
  * A consumer's tile, in named phases:
  *   1. wg_scores: S^T[64 rows x 16 heads] = K . Q^T, 18 wgmma m64n16k32 e4m3
  *      chained on one accumulator (WG_QK_ACC), K and Q from shared memory (Q quantized once a
@@ -109,6 +114,20 @@ static_assert(WG_NPROD_MX == 1 || WG_NPROD_MX == WG_NCONS, "a producer feeds one
  * for the merge buffer (220 KB) */
 static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
 #define WG_LAG (WG_NSTAGE - 1) /* tiles the producer keeps in flight */
+/* WG_GATE_LAND = G > 0 (tensor-copy producers): the ring's first fills keep
+ * at most G tiles in flight, tile g (< the stages) issued once tile g - G
+ * has landed, so a short unit's first tiles land one after another instead
+ * of all of them together at the end (perf-notes v28) */
+#ifndef WG_GATE_LAND
+#define WG_GATE_LAND 2
+#endif
+/* WG_B16_HS (bf16_wgmma): its two consumers split the 16 heads (8 each, N =
+ * 8 products) and both take every tile, so the two stages are a double
+ * buffer and nothing is handed over at the end; 0: each consumer every
+ * other tile with all 16 heads (perf-notes v28) */
+#ifndef WG_B16_HS
+#define WG_B16_HS 1
+#endif
 #ifndef WG_QK_BATCH
 #define WG_QK_BATCH 6 /* K fragments loaded per batch of Q.K products (18 = all at once) */
 #endif
@@ -173,7 +192,13 @@ template <bool MX, bool B16 = false> struct wg_cfg_t {
     static constexpr bool PERSIST = !MX && !B16 && WG_TMAP && WG_PERSIST;
     /* persistent: the next unit's fp8 Q, quantized by consumer 1 while consumer 0 ends the last unit */
     static constexpr int OFF_Q2 = (OFF_MERGE + (PERSIST ? 72 * 128 * 4 : 0) + 127) & ~127;
-    static constexpr int SMEM = OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0);
+    /* HS (bf16_wgmma, WG_B16_HS): both consumers on every tile, consumer c
+     * the heads 8c .. 8c + 7; their outputs staged apart from the stages
+     * (one consumer may still read the last tiles while the other ends) */
+    static constexpr bool HS = B16 && WG_B16_HS;
+    static constexpr int EMPTY_N = HS ? 384 : 256; /* a stage's release: its consumers and the producer */
+    static constexpr int OFF_STG = (OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0) + 127) & ~127;
+    static constexpr int SMEM = OFF_STG + (HS ? MLA_H * WG_SROW16 * 2 : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
@@ -638,6 +663,201 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state &st, const wg_un
     if (u.S > 1 && warp == 0 && g == 0) wg_part_stats<FAST>(p, st, u.tok, u.split, lsum, pmul);
 }
 
+/* ---- HS (bf16_wgmma, WG_B16_HS): consumer c takes the heads 8c .. 8c + 7
+ * of every tile (N = 8 products), so both work on the same stage and the
+ * two stages are a double buffer (each consumer every other tile, a stage
+ * of its own, left the DRAM idle while both computed, and consumer 1's last
+ * tile landed a tile's transfer after consumer 0's); at the end each ends
+ * its own heads, nothing handed over. The state: running max and sum of
+ * the thread's 2 heads 2 t + e (of the consumer's 8), and O^T, m-tile mt:
+ * dims 64 mt + 16 w + g (+ 8) x those 2 heads (accumulator 2 h + e) */
+struct wg_state8 {
+    float m[2], l[2];
+    float o[MLA_DV / 64][4];
+};
+MLAB_DEV void wg_fence_o8(wg_state8 &st)
+{
+#pragma unroll
+    for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) wg_fence_acc(st.o[mt][e]);
+}
+/* 1. S^T = K . Q^T for the consumer's 8 heads (dq: their Q, 1 KB into each
+ * panel for consumer 1): element 2 h + e is (kv row 16 w + g + 8 h, head 2 t + e) */
+MLAB_DEV void wg_scores8(float (&s)[4], const uint8_t *tile, uint64_t dq)
+{
+#pragma unroll
+    for (int e = 0; e < 4; e++) wg_fence_acc(s[e]);
+    wg_fence();
+    const uint64_t dk = wg_desc_sw128(tile, 16, 8 * 128);
+#pragma unroll
+    for (int k = 0; k < MLA_D / 16; k++)
+        wg_bf16_ss_n8<0>(s, wg_sw128_step(dk, k, MLAB_SW128_PANEL), wg_q16_step(dq, k), k > 0);
+    wg_commit();
+    wg_wait<0>();
+#pragma unroll
+    for (int e = 0; e < 4; e++) wg_fence_acc(s[e]);
+}
+/* 2. the online softmax of wg_softmax for the consumer's 8 heads: maxima
+ * through red (8 heads x 4 warps), P^T in bf16 to sP (kv-row chunk j of
+ * head h at 128 j + 16 h: the N = 8 operand) */
+template <bool FAST>
+MLAB_DEV void wg_softmax8(wg_state8 &st, float (&s)[4], int t, int rend, float sscale, float *red, uint8_t *sP, int bar)
+{
+    const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2, h0 = 2 * (threadIdx.x & 3);
+    float tmax[2];
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+        float m = -INFINITY;
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int row = t * MLA_BN + 16 * warp + g + 8 * h;
+            float &x = s[2 * h + k];
+            x = row < rend ? x * sscale : -INFINITY;
+            m = fmaxf(m, x);
+        }
+        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 4));
+        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 8));
+        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 16));
+        tmax[k] = m;
+    }
+    if (g == 0)
+#pragma unroll
+        for (int k = 0; k < 2; k++) red[4 * (h0 + k) + warp] = tmax[k];
+    wg_bar_sync(bar, 128);
+    float alpha[2];
+    bool moved = false;
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+        const float4 w4 = *(const float4 *)(red + 4 * (h0 + k));
+        const float mnew = fmaxf(st.m[k], fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w)));
+        const bool none = mnew == -INFINITY;
+        alpha[k] = none ? 1.f : mla_exp(st.m[k] - mnew, FAST);
+        moved |= alpha[k] != 1.f;
+        st.m[k] = mnew;
+        float sum = 0.f;
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const float pj = none ? 0.f : mla_exp(s[2 * h + k] - mnew, FAST);
+            sum += pj; /* l sums P unrounded, P.V takes it rounded, as the task does */
+            const int r = 16 * warp + g + 8 * h;
+            ((uint16_t *)sP)[(r >> 3) * 64 + 8 * (h0 + k) + (r & 7)] = mlab_f32_to_bf16_bits(pj);
+        }
+        st.l[k] = st.l[k] * alpha[k] + sum;
+    }
+    if (__any_sync(0xffffffffu, moved))
+#pragma unroll
+        for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) st.o[mt][e] *= alpha[e & 1];
+    wg_fence_smem();
+    wg_bar_sync(bar, 128);
+}
+/* 3. O^T += V^T . P^T for the consumer's 8 heads (V^T from the tile as wg_pv16) */
+MLAB_DEV void wg_pv8(wg_state8 &st, const uint8_t *tile, const uint8_t *sP)
+{
+    wg_fence_o8(st);
+    const uint64_t dv = wg_desc_sw128(tile, MLAB_SW128_PANEL, 8 * 128), dp = wg_desc(sP, 128, 128);
+    wg_fence();
+#pragma unroll
+    for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+        for (int ks = 0; ks < MLA_BN / 16; ks++)
+            wg_bf16_ss_n8<1>(st.o[mt], wg_desc_add(dv, mt * MLAB_SW128_PANEL + ks * 16 * 128),
+                             wg_desc_add(dp, 2 * ks * 128), 1);
+    wg_commit();
+    wg_wait<0>();
+    wg_fence_o8(st);
+}
+/* 4. consumer c's end: wg_epilogue16 for its 8 heads (row sums and the
+ * partials' largest |O / l| over its warpgroup through red, barrier bar;
+ * outputs staged in its 8 rows of stg, then written 16 bytes a thread) */
+template <bool FAST>
+MLAB_DEV void wg_epilogue8(const mla_params &p, const wg_state8 &st, const wg_unit &u, float *red, uint16_t *stg,
+                           int c, int bar)
+{
+    const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2, h0 = 2 * (threadIdx.x & 3);
+    float lsum[2], rl[2];
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+        float l = st.l[k];
+        l += __shfl_xor_sync(0xffffffffu, l, 4);
+        l += __shfl_xor_sync(0xffffffffu, l, 8);
+        l += __shfl_xor_sync(0xffffffffu, l, 16);
+        if (g == 0) red[4 * (h0 + k) + warp] = l;
+    }
+    wg_bar_sync(bar, 128);
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+        const float4 w4 = *(const float4 *)(red + 4 * (h0 + k));
+        lsum[k] = (w4.x + w4.y) + (w4.z + w4.w);
+        rl[k] = lsum[k] > 0.f ? (FAST ? mlab_rcp_fast(lsum[k]) : mlab_rcp_rn(lsum[k])) : 0.f;
+    }
+    auto out = [&](int mt, int e) { /* O / l */
+        const int k = e & 1;
+        return FAST ? st.o[mt][e] * rl[k] : mlab_div_rcp(st.o[mt][e], lsum[k], rl[k]);
+    };
+    float pdiv[2] = {1.f, 1.f}, pmul[2] = {1.f, 1.f};
+    if (u.S > 1) {
+#pragma unroll
+        for (int k = 0; k < 2; k++) {
+            float m = 0.f;
+#pragma unroll
+            for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+                for (int h = 0; h < 2; h++) m = fmaxf(m, fabsf(st.o[mt][2 * h + k]));
+            m *= rl[k];
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 4));
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 8));
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 16));
+            if (g == 0) red[64 + 4 * (h0 + k) + warp] = m;
+        }
+        wg_bar_sync(bar, 128);
+#pragma unroll
+        for (int k = 0; k < 2; k++) {
+            const float4 w4 = *(const float4 *)(red + 64 + 4 * (h0 + k));
+            const int e = part_exp(__float_as_uint(fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w))));
+            pdiv[k] = pow2f_exact(-e);
+            pmul[k] = pow2f_exact(e);
+        }
+    }
+    auto stage = [&](auto pack) { /* one conversion a pair: dims g and g + 8 of a head */
+#pragma unroll
+        for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+            for (int k = 0; k < 2; k++) {
+                const uint32_t bits = pack(out(mt, k) * pdiv[k], out(mt, k + 2) * pdiv[k]);
+                uint16_t *const d = stg + (8 * c + h0 + k) * WG_SROW16 + 64 * mt + 16 * warp + g;
+                d[0] = (uint16_t)bits;
+                d[8] = (uint16_t)(bits >> 16);
+            }
+    };
+    if (u.S == 1)
+        stage(mlab_f32x2_to_bf16x2);
+    else
+        stage(mlab_f32x2_to_f16x2);
+    wg_bar_sync(bar, 128);
+    uint16_t *const base = (u.S == 1 ? p.out + (size_t)u.tok * MLA_H * MLA_DV
+                                     : p.part_o + ((size_t)u.tok * p.splits + u.split) * MLA_H * MLA_DV) +
+                           8 * c * MLA_DV;
+    const int t = threadIdx.x & 127;
+#pragma unroll
+    for (int q = t; q < 8 * MLA_DV / 8; q += 128) {
+        const int hd = q / (MLA_DV / 8), j = q % (MLA_DV / 8);
+        *(uint4 *)(base + hd * MLA_DV + 8 * j) = *(const uint4 *)(stg + (8 * c + hd) * WG_SROW16 + 8 * j);
+    }
+    if (u.S > 1 && warp == 0 && g == 0)
+#pragma unroll
+        for (int k = 0; k < 2; k++) {
+            const int hd = 8 * c + h0 + k;
+            float lse = -INFINITY;
+            if (lsum[k] > 0.f)
+                lse = FAST ? st.m[k] + log2f(lsum[k]) : (st.m[k] + logf(lsum[k])) * MLA_LOG2E;
+            p.part_lse[((size_t)u.tok * p.splits + u.split) * MLA_H + hd] = lse;
+            p.part_mul[((size_t)u.tok * p.splits + u.split) * MLA_H + hd] = pmul[k];
+        }
+}
+
 /* persistent: consumer 1 alone quantizes the next unit's Q (row tok) with
  * the call's scale qs (the amax is of the whole Q: computed by the first
  * unit) into sq */
@@ -713,7 +933,9 @@ MLAB_DEV void wg_produce_sw(const mla_params &p, uint8_t *stages, uint64_t *bars
     typedef wg_cfg_t<false, B16> C;
     for (int li = 0; li < n; li++) { /* g: the block's tile count (a persistent block's units in turn) */
         const int g = g0 + li;
-        if (g >= C::NST) wg_bar_sync(WG_BAR_EMPTY(g % C::NST), 256);
+        if (g >= C::NST) wg_bar_sync(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
+        else if (WG_GATE_LAND && g >= WG_GATE_LAND && (threadIdx.x & 127) == 0)
+            mlab_bulk_wait(bars + (g - WG_GATE_LAND), 0); /* the first fills in landing order */
         wg_load_tile_sw<B16>(p, stages + (g % C::NST) * C::TILE, bars + g % C::NST, first, (t0 + li) * MLA_BN, rend);
     }
 }
@@ -954,108 +1176,150 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         }
         const float sscale = p.sm_scale * qs * kvs * (FAST ? MLA_LOG2E : 1.f);
         WG_PROF(lap(5);)
+        if constexpr (C::HS) { /* every tile, this consumer's 8 heads; it ends them itself */
+            wg_state8 s8;
 #pragma unroll
-        for (int k = 0; k < 4; k++) {
-            st.m[k] = -INFINITY;
-            st.l[k] = 0.f;
-        }
-#pragma unroll
-        for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-            for (int e = 0; e < 8; e++) st.o[mt][e] = 0.f;
-        uint8_t *sP = smem + C::OFF_P + cons * MLA_H * MLA_BN * (B16 ? 2 : 1);
-        float *red = (float *)(smem + C::OFF_RED) + cons * 128;
-        const uint64_t dq = B16 ? wg_q16_desc(sQk) : wg_q8_desc(sQk), dp = wg_desc(sP, 16 * MLA_H, 128);
-        for (int i = (cons - g0) & 1; i < u.n; i += WG_NCONS) {
-            const int g = g0 + i;
-            const uint8_t *tile = stages + (g % C::NST) * C::TILE;
-            if (MBAR)
-                mlab_bulk_wait(bars + g % C::NST, (uint32_t)((g / C::NST) & 1));
-            else
-                wg_bar_sync(WG_BAR_FULL(g % C::NST), 256);
-            MLAB_TR(if (tid == 0 && !tr2) tr2 = mlab_gtime();)
-            WG_PROF(lap(0);)
-            float s[8];
-            wg_scores<B16>(s, tile, dq);
-            WG_PROF(lap(1);)
-            wg_softmax<FAST, B16>(st, s, u.t0 + i, u.rend, sscale, red, sP, WG_BAR_CONS(cons));
-            WG_PROF(lap(2);)
-            if constexpr (B16)
-                wg_pv16(st, tile, dp);
-            else
-                wg_pv(st, tile, dp);
-            wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), 256);
-            WG_PROF(lap(3);)
-        }
-        MLAB_TR(if (tid == 0) tr3 = mlab_gtime();)
-        if (next_tok < 0) mlab_grid_dep_trigger(); /* the combine may start launching */
-        /* consumer 1 hands its state to consumer 0 over the stages (every tile
-         * has landed and been consumed once both passed this barrier; the
-         * producer, which ran with fewer registers, has left), or, persistent,
-         * over its own buffer (the stages hold the next unit's tiles) */
-        float *xs = C::PERSIST ? (float *)(smem + C::OFF_MERGE) : (float *)stages;
-        const int t = tid & 127;
-        /* solo: consumer 1 took no tile of this unit (a one-tile unit) and no
-         * unit follows: nothing to hand over, consumer 0 ends alone (the
-         * same for both consumers: u.n, g0 and next_tok are the block's).
-         * H200: fp8_wgmma 4 x 1024 -3.7..-5.7% (perf-notes v20; MX then
-         * without it, its other calls 0.2..2% slower with it), mxfp4_wgmma
-         * 4 x 1024 -7.0 / -4.0% with the lean epilogue, its other calls
-         * within 1.3% (v26). Both consumers ending a half each (the
-         * hand-over of the other half both ways) measured the same as
-         * consumer 0 alone (v26: geomean -0.2 / +0.0%) */
-        const bool solo = ((1 - g0) & 1) >= u.n && next_tok < 0;
-        if (!solo) {
-            wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
-            if (cons == 1) {
-#pragma unroll
-                for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-                    for (int e = 0; e < 8; e++) xs[(8 * mt + e) * 128 + t] = st.o[mt][e];
-#pragma unroll
-                for (int k = 0; k < 4; k++) {
-                    xs[(64 + k) * 128 + t] = st.m[k];
-                    xs[(68 + k) * 128 + t] = st.l[k];
-                }
-            }
-            wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
-        }
-        if (C::PERSIST && cons == 1 && next_tok >= 0) { /* the next unit's Q, into the other buffer */
-            wg_q_next(p, next_tok, qs, (ui & 1) ? sQ : smem + C::OFF_Q2);
-            wg_fence_smem();
-            wg_bar_sync(WG_BAR_CONS(1), 128);
-            wg_bar_arrive(WG_BAR_QNEXT, WG_NCONS * 128);
-        }
-        if (cons == 0 && !solo) {
-            float a0[4], a1[4];
-#pragma unroll
-            for (int k = 0; k < 4; k++) { /* each side's weight: 0 for a side that saw no rows */
-                const float m1 = xs[(64 + k) * 128 + t], m = fmaxf(st.m[k], m1);
-                a0[k] = st.m[k] == -INFINITY ? 0.f : mla_exp(st.m[k] - m, FAST);
-                a1[k] = m1 == -INFINITY ? 0.f : mla_exp(m1 - m, FAST);
-                st.m[k] = m;
-                st.l[k] = st.l[k] * a0[k] + xs[(68 + k) * 128 + t] * a1[k];
+            for (int k = 0; k < 2; k++) {
+                s8.m[k] = -INFINITY;
+                s8.l[k] = 0.f;
             }
 #pragma unroll
             for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-                for (int e = 0; e < 8; e++) {
-                    const int k = 2 * (e >> 2) + (e & 1);
-                    st.o[mt][e] = st.o[mt][e] * a0[k] + xs[(8 * mt + e) * 128 + t] * a1[k];
+                for (int e = 0; e < 4; e++) s8.o[mt][e] = 0.f;
+            uint8_t *sP8 = smem + C::OFF_P + cons * 8 * MLA_BN * 2;
+            float *red8 = (float *)(smem + C::OFF_RED) + cons * 128;
+            const uint64_t dq8 = wg_q16_desc(sQk + 1024 * cons); /* heads 8c ..: 8 rows of 128 bytes on */
+            for (int i = 0; i < u.n; i++) {
+                const int g = g0 + i;
+                const uint8_t *tile = stages + (g % C::NST) * C::TILE;
+                mlab_bulk_wait(bars + g % C::NST, (uint32_t)((g / C::NST) & 1));
+                MLAB_TR(if (tid == 0 && !tr2) tr2 = mlab_gtime();)
+                WG_PROF(lap(0);)
+                float s4[4];
+                wg_scores8(s4, tile, dq8);
+                WG_PROF(lap(1);)
+                wg_softmax8<FAST>(s8, s4, u.t0 + i, u.rend, sscale, red8, sP8, WG_BAR_CONS(cons));
+                WG_PROF(lap(2);)
+                wg_pv8(s8, tile, sP8);
+                wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
+                WG_PROF(lap(3);)
+            }
+            MLAB_TR(if (tid == 0) tr3 = mlab_gtime();)
+            mlab_grid_dep_trigger(); /* the combine may start launching */
+            wg_epilogue8<FAST>(p, s8, u, red8, (uint16_t *)(smem + C::OFF_STG), cons, WG_BAR_CONS(cons));
+            if (cons == 0) {
+                MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)
+                WG_PROF(lap(4); if (tid == 0 && p.trace) {
+                    unsigned long long *tw = p.trace + MLAB_TR_WGPROF + 8 * blockIdx.x;
+                    tw[0] = pc[5]; tw[1] = pc[0]; tw[2] = pc[1]; tw[3] = pc[2];
+                    tw[4] = pc[3]; tw[5] = pc[4]; tw[6] = pt - pt0; tw[7] = g0 + u.n + 1;
+                })
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                st.m[k] = -INFINITY;
+                st.l[k] = 0.f;
+            }
+#pragma unroll
+            for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+                for (int e = 0; e < 8; e++) st.o[mt][e] = 0.f;
+            uint8_t *sP = smem + C::OFF_P + cons * MLA_H * MLA_BN * (B16 ? 2 : 1);
+            float *red = (float *)(smem + C::OFF_RED) + cons * 128;
+            const uint64_t dq = B16 ? wg_q16_desc(sQk) : wg_q8_desc(sQk), dp = wg_desc(sP, 16 * MLA_H, 128);
+            for (int i = (cons - g0) & 1; i < u.n; i += WG_NCONS) {
+                const int g = g0 + i;
+                const uint8_t *tile = stages + (g % C::NST) * C::TILE;
+                if (MBAR)
+                    mlab_bulk_wait(bars + g % C::NST, (uint32_t)((g / C::NST) & 1));
+                else
+                    wg_bar_sync(WG_BAR_FULL(g % C::NST), 256);
+                MLAB_TR(if (tid == 0 && !tr2) tr2 = mlab_gtime();)
+                WG_PROF(lap(0);)
+                float s[8];
+                wg_scores<B16>(s, tile, dq);
+                WG_PROF(lap(1);)
+                wg_softmax<FAST, B16>(st, s, u.t0 + i, u.rend, sscale, red, sP, WG_BAR_CONS(cons));
+                WG_PROF(lap(2);)
+                if constexpr (B16)
+                    wg_pv16(st, tile, dp);
+                else
+                    wg_pv(st, tile, dp);
+                wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
+                WG_PROF(lap(3);)
+            }
+            MLAB_TR(if (tid == 0) tr3 = mlab_gtime();)
+            if (next_tok < 0) mlab_grid_dep_trigger(); /* the combine may start launching */
+            /* consumer 1 hands its state to consumer 0 over the stages (every tile
+             * has landed and been consumed once both passed this barrier; the
+             * producer, which ran with fewer registers, has left), or, persistent,
+             * over its own buffer (the stages hold the next unit's tiles) */
+            float *xs = C::PERSIST ? (float *)(smem + C::OFF_MERGE) : (float *)stages;
+            const int t = tid & 127;
+            /* solo: consumer 1 took no tile of this unit (a one-tile unit) and no
+             * unit follows: nothing to hand over, consumer 0 ends alone (the
+             * same for both consumers: u.n, g0 and next_tok are the block's).
+             * H200: fp8_wgmma 4 x 1024 -3.7..-5.7% (perf-notes v20; MX then
+             * without it, its other calls 0.2..2% slower with it), mxfp4_wgmma
+             * 4 x 1024 -7.0 / -4.0% with the lean epilogue, its other calls
+             * within 1.3% (v26). Both consumers ending a half each (the
+             * hand-over of the other half both ways) measured the same as
+             * consumer 0 alone (v26: geomean -0.2 / +0.0%) */
+            const bool solo = ((1 - g0) & 1) >= u.n && next_tok < 0;
+            if (!solo) {
+                wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
+                if (cons == 1) {
+#pragma unroll
+                    for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+                        for (int e = 0; e < 8; e++) xs[(8 * mt + e) * 128 + t] = st.o[mt][e];
+#pragma unroll
+                    for (int k = 0; k < 4; k++) {
+                        xs[(64 + k) * 128 + t] = st.m[k];
+                        xs[(68 + k) * 128 + t] = st.l[k];
+                    }
                 }
-        }
-        if (cons == 0) {
-            if constexpr (B16)
-                /* the stage consumer 1's state did not pass through (not persistent: B16) */
-                wg_epilogue16<FAST>(p, st, u, (float *)(smem + C::OFF_RED), (uint16_t *)(stages + C::TILE));
-            else
-                wg_epilogue<FAST>(p, st, u, kvs, (float *)(smem + C::OFF_RED));
-            MLAB_TR(if (next_tok < 0) trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)
-            WG_PROF(lap(4); if (next_tok < 0 && tid == 0 && p.trace) { /* a persistent block's units summed */
-                unsigned long long *tw = p.trace + MLAB_TR_WGPROF + 8 * blockIdx.x;
-                tw[0] = pc[5]; tw[1] = pc[0]; tw[2] = pc[1]; tw[3] = pc[2];
-                tw[4] = pc[3]; tw[5] = pc[4]; tw[6] = pt - pt0; tw[7] = g0 + u.n + 1; /* tiles + 1: recorded */
-            })
+                wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
+            }
+            if (C::PERSIST && cons == 1 && next_tok >= 0) { /* the next unit's Q, into the other buffer */
+                wg_q_next(p, next_tok, qs, (ui & 1) ? sQ : smem + C::OFF_Q2);
+                wg_fence_smem();
+                wg_bar_sync(WG_BAR_CONS(1), 128);
+                wg_bar_arrive(WG_BAR_QNEXT, WG_NCONS * 128);
+            }
+            if (cons == 0 && !solo) {
+                float a0[4], a1[4];
+#pragma unroll
+                for (int k = 0; k < 4; k++) { /* each side's weight: 0 for a side that saw no rows */
+                    const float m1 = xs[(64 + k) * 128 + t], m = fmaxf(st.m[k], m1);
+                    a0[k] = st.m[k] == -INFINITY ? 0.f : mla_exp(st.m[k] - m, FAST);
+                    a1[k] = m1 == -INFINITY ? 0.f : mla_exp(m1 - m, FAST);
+                    st.m[k] = m;
+                    st.l[k] = st.l[k] * a0[k] + xs[(68 + k) * 128 + t] * a1[k];
+                }
+#pragma unroll
+                for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+                    for (int e = 0; e < 8; e++) {
+                        const int k = 2 * (e >> 2) + (e & 1);
+                        st.o[mt][e] = st.o[mt][e] * a0[k] + xs[(8 * mt + e) * 128 + t] * a1[k];
+                    }
+            }
+            if (cons == 0) {
+                if constexpr (B16)
+                    /* the stage consumer 1's state did not pass through (not persistent: B16) */
+                    wg_epilogue16<FAST>(p, st, u, (float *)(smem + C::OFF_RED), (uint16_t *)(stages + C::TILE));
+                else
+                    wg_epilogue<FAST>(p, st, u, kvs, (float *)(smem + C::OFF_RED));
+                MLAB_TR(if (next_tok < 0) trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)
+                WG_PROF(lap(4); if (next_tok < 0 && tid == 0 && p.trace) { /* a persistent block's units summed */
+                    unsigned long long *tw = p.trace + MLAB_TR_WGPROF + 8 * blockIdx.x;
+                    tw[0] = pc[5]; tw[1] = pc[0]; tw[2] = pc[1]; tw[3] = pc[2];
+                    tw[4] = pc[3]; tw[5] = pc[4]; tw[6] = pt - pt0; tw[7] = g0 + u.n + 1; /* tiles + 1: recorded */
+                })
+            }
         }
         };
         /* the block's units: blockIdx.x, then (persistent) + gridDim.x, ...

@@ -133,6 +133,16 @@ template <int TA> MLAB_DEV void wg_bf16_ss_n16(float (&d)[8], uint64_t da, uint6
                  : "l"(da), "l"(db), "r"(acc), "n"(TA));
 }
 
+/* the same with N = 8 (bf16_wgmma's head split: a consumer's 8 heads) */
+template <int TA> MLAB_DEV void wg_bf16_ss_n8(float (&d)[4], uint64_t da, uint64_t db, int acc)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 "
+                 "{%0,%1,%2,%3}, %4, %5, p, 1, 1, %7, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "l"(da), "l"(db), "r"(acc), "n"(TA));
+}
+
 /* The A fragment of K (M = 16 kv rows of this warp, K = 32 dims = two
  * 16-byte chunks) from a K-major fp8 tile: one ldmatrix.x4 (matrices: rows
  * 0-7 and 8-15 of the first chunk, then of the second) gives lane (g, t) the
