@@ -8,8 +8,10 @@
  * them K-major, and P.V reads V^T from the same panels as a transposed
  * (MN-major) operand, which wgmma allows for 16-bit types: no ldmatrix, no
  * byte permutes, no transpose pass (fp8_wgmma builds V^T in registers). A
- * tile is 72 KB, so two stages, one a consumer warpgroup, beside a producer
- * warp's tensor copies; one block an SM, a block a (row, split) unit.
+ * tile is 72 KB, so two stages beside a producer warp's tensor copies; the
+ * two consumer warpgroups each take 8 of the heads of every tile (N = 8
+ * products; v28, mla_wgmma.h WG_B16_HS), so the stages are a double buffer;
+ * one block an SM, a block a (row, split) unit.
  * NVIDIA sm_90a only: elsewhere the variant is unavailable and mlabench says
  * so.
  * Parent: bf16 (same arithmetic; tolerance kernel:bf16).
@@ -54,6 +56,13 @@
  * instructions, measured the same (-0.3 / +0.6% geomean), as did O times
  * 1 / l for the division (-0.5 / -0.3%): its ~3700-cycle epilogue is not
  * bound by its instruction count. Not kept.
+ * v28 (14056be, papers/reports/h200-2026-12-03f): the consumers split the
+ * heads (each 8 of every tile; before, each took every other tile with all
+ * 16 heads, a stage its own, and consumer 1 handed its state over at the
+ * end): geomean -1.05 / -0.71% in the A/B against 4f63885 (64x8192 -2.4%,
+ * 32x8192 -1.9%, 64x1024 +0.9 / +1.2%); the end phase 5.6 -> 1.3 us at
+ * 4x8192 (trace), the loop now bound by the tiles landing (~3.1 us a 72 KB
+ * tile a block: ~3.0 TB/s over 128 SMs from a flushed cache).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -105,6 +105,12 @@
  * load queues behind the tiles in flight: 4.4 us at 256x1024; 256x1024
  * -2.1 / -2.5%, 32x1024 +1.8%: papers/reports/h200-2026-12-03c); the
  * tensor map in the kernel parameter (within the drift, -03e).
+ * v28 (14056be, papers/reports/h200-2026-12-03f): the ring's first fills two
+ * tiles in flight at most (WG_GATE_LAND: tile g once tile g - 2 has landed;
+ * all four at once before, which landed together at the end): geomean
+ * -1.19 / -0.71% in the A/B against 4f63885, 4x8192 -4.4 / -5.1%, 32x1024
+ * -2.3 / -1.8%, 256x1024 -2.1 / -1.5%, 32x8192 +1.2 / +0.7%; one tile in
+ * flight was slower (+2.6 / +1.2%).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
