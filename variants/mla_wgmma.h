@@ -4,8 +4,8 @@
  * wg_produce_mx, kv scale 1), and with B16 for variants/bf16_wgmma.hip (bf16
  * Q, tiles and P: 72 KB tiles in 128-byte swizzled panels, two stages; K
  * and V^T both read from the panels by wgmma, V^T as a transposed operand;
- * its consumers split the heads, both on every tile, WG_B16_HS: wg_scores8,
- * wg_softmax8, wg_pv8, wg_epilogue8). Same ABI (mla_params), same split rule, same
+ * its consumers split the heads, both on every tile, WG_B16_HS: the same
+ * steps with NK = 2 heads a thread, N = 8 products). Same ABI (mla_params), same split rule, same
  * outputs (bf16, or f16 partials in kv_scale units + log2-sum-exp2 for
  * mla_combine) and the same arithmetic as the fp8 variant: Q quantized per
  * tensor in the call, e4m3 Q.K, P rounded to e4m3 for P.V, fp32 accumulation
@@ -283,13 +283,16 @@ MLAB_DEV void wg_load_tile(const mla_params &p, uint8_t *dst, int first, int r0,
     }
 }
 
-/* a consumer's state: running max and sum of its 4 heads (8 j + 2 t + e at
+/* a consumer's state: running max and sum of its NK heads (4: 8 j + 2 t + e at
  * index 2 j + e; the sums are this thread's share until the epilogue), and
- * O^T, m-tile mt: dims 64 mt + 16 w + (2g, 2g + 1) x the 4 heads */
-struct wg_state {
-    float m[4], l[4];
-    float o[MLA_DV / 64][8];
+ * O^T, m-tile mt: dims 64 mt + 16 w + (2g, 2g + 1) x the NK heads. NK = 2:
+ * bf16_wgmma's head split (WG_B16_HS), the heads 2 t + e of the consumer's 8 */
+template <int NK = 4> struct wg_state_t {
+    float m[NK], l[NK];
+    float o[MLA_DV / 64][2 * NK];
 };
+typedef wg_state_t<4> wg_state;
+/* the head of a thread's k-th (of its consumer's 16, or 8 with NK = 2: k < 2) */
 MLAB_DEV int wg_head(int k) { return 8 * (k >> 1) + 2 * (threadIdx.x & 3) + (k & 1); }
 
 /* the A descriptor of Q.K's k-step k (32 dims) of a tile: the swizzled
@@ -329,12 +332,12 @@ MLAB_DEV uint64_t wg_sw128_step(uint64_t d, int k, int panel)
 MLAB_DEV uint64_t wg_q16_step(uint64_t dq, int k) { return wg_sw128_step(dq, k, MLAB_SW128_QPANEL); }
 
 /* every O accumulator of the state fenced (wg_fence_acc) before and after the P.V products */
-MLAB_DEV void wg_fence_o(wg_state &st)
+template <int NK> MLAB_DEV void wg_fence_o(wg_state_t<NK> &st)
 {
 #pragma unroll
     for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-        for (int e = 0; e < 8; e++) wg_fence_acc(st.o[mt][e]);
+        for (int e = 0; e < 2 * NK; e++) wg_fence_acc(st.o[mt][e]);
 }
 
 /* 1. S^T = K . Q^T of one tile: element 4 j + 2 h + e is (kv row 16 w + g + 8 h,
@@ -342,22 +345,27 @@ MLAB_DEV void wg_fence_o(wg_state &st)
  * summed at the end (one, the default: a dependent chain, which wgmma
  * pipelines). K comes from shared memory (WG_QK_SS) or from registers
  * (ldmatrix, WG_QK_BATCH fragments a batch, a batch's registers reused once
- * the batch before it is done); Q (B) from shared memory. */
-template <bool B16 = false> MLAB_DEV void wg_scores(float (&s)[8], const uint8_t *tile, uint64_t dq)
+ * the batch before it is done); Q (B) from shared memory. NK = 2 (bf16's head
+ * split): N = 8, the consumer's 8 heads (dq: their Q), element 2 h + e */
+template <bool B16 = false, int NK = 4> MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq)
 {
+    static_assert(NK == 4 || (B16 && NK == 2), "16 heads, or bf16's 8");
     constexpr int KS = MLA_D / (B16 ? 16 : 32), NA = WG_QK_ACC; /* k-steps: 32 bytes of K a row */
-    float acc[NA][8];
+    float acc[NA][2 * NK];
 #pragma unroll
     for (int c = 0; c < NA; c++)
 #pragma unroll
-        for (int e = 0; e < 8; e++) wg_fence_acc(acc[c][e]);
+        for (int e = 0; e < 2 * NK; e++) wg_fence_acc(acc[c][e]);
 #if WG_QK_SS
     wg_fence();
     if constexpr (B16) { /* bf16: k-step k in panel k / 4, its 32-byte quarter k % 4 */
         const uint64_t dk = wg_desc_sw128(tile, 16, 8 * 128);
 #pragma unroll
         for (int k = 0; k < KS; k++)
-            wg_bf16_ss_n16<0>(acc[k % NA], wg_sw128_step(dk, k, MLAB_SW128_PANEL), wg_q16_step(dq, k), k >= NA);
+            if constexpr (NK == 4)
+                wg_bf16_ss_n16<0>(acc[k % NA], wg_sw128_step(dk, k, MLAB_SW128_PANEL), wg_q16_step(dq, k), k >= NA);
+            else
+                wg_bf16_ss_n8<0>(acc[k % NA], wg_sw128_step(dk, k, MLAB_SW128_PANEL), wg_q16_step(dq, k), k >= NA);
     } else {
 #pragma unroll
         for (int k = 0; k < KS; k++)
@@ -386,9 +394,9 @@ template <bool B16 = false> MLAB_DEV void wg_scores(float (&s)[8], const uint8_t
 #pragma unroll
     for (int c = 0; c < NA; c++)
 #pragma unroll
-        for (int e = 0; e < 8; e++) wg_fence_acc(acc[c][e]);
+        for (int e = 0; e < 2 * NK; e++) wg_fence_acc(acc[c][e]);
 #pragma unroll
-    for (int e = 0; e < 8; e++) {
+    for (int e = 0; e < 2 * NK; e++) {
         float x = acc[0][e];
 #pragma unroll
         for (int c = 1; c < NA; c++) x += acc[c][e];
@@ -400,14 +408,15 @@ template <bool B16 = false> MLAB_DEV void wg_scores(float (&s)[8], const uint8_t
  * exchange their maxima through red (16 heads x 4 warps) on barrier bar; P
  * rounded to e4m3 goes to sP (P^T, K-major, kv rows in wg_vslot order); O is
  * rescaled where a head's max moved. Ends with sP visible to wgmma. */
-template <bool FAST, bool B16 = false>
-MLAB_DEV void wg_softmax(wg_state &st, float (&s)[8], int t, int rend, float sscale, float *red, uint8_t *sP,
-                         int bar)
+template <bool FAST, bool B16 = false, int NK = 4>
+MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, float sscale, float *red,
+                         uint8_t *sP, int bar)
 {
+    static_assert(NK == 4 || (B16 && NK == 2), "16 heads, or bf16's 8");
     const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
-    float tmax[4];
+    float tmax[NK];
 #pragma unroll
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < NK; k++) {
         float m = -INFINITY;
 #pragma unroll
         for (int h = 0; h < 2; h++) {
@@ -423,12 +432,12 @@ MLAB_DEV void wg_softmax(wg_state &st, float (&s)[8], int t, int rend, float ssc
     }
     if (g == 0)
 #pragma unroll
-        for (int k = 0; k < 4; k++) red[4 * wg_head(k) + warp] = tmax[k];
+        for (int k = 0; k < NK; k++) red[4 * wg_head(k) + warp] = tmax[k];
     wg_bar_sync(bar, 128);
-    float alpha[4];
+    float alpha[NK];
     bool moved = false;
 #pragma unroll
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < NK; k++) {
         const float4 w4 = *(const float4 *)(red + 4 * wg_head(k));
         const float mnew = fmaxf(st.m[k], fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w)));
         const bool none = mnew == -INFINITY;
@@ -442,7 +451,7 @@ MLAB_DEV void wg_softmax(wg_state &st, float (&s)[8], int t, int rend, float ssc
             sum += pj; /* l sums P unrounded, P.V takes it rounded, as the task does */
             const int r = 16 * warp + g + 8 * h;
             if (B16) { /* bf16 P^T: kv rows in order (V^T is read as stored), 8 to a 16-byte chunk */
-                ((uint16_t *)sP)[(r >> 3) * (8 * MLA_H) + 8 * wg_head(k) + (r & 7)] = mlab_f32_to_bf16_bits(pj);
+                ((uint16_t *)sP)[(r >> 3) * (8 * 4 * NK) + 8 * wg_head(k) + (r & 7)] = mlab_f32_to_bf16_bits(pj);
             } else {
                 const int slot = (r & 32) + wg_vslot(r & 31);
                 sP[(slot >> 4) * (16 * MLA_H) + 16 * wg_head(k) + (slot & 15)] = mlab_f32_to_fp8(pj);
@@ -454,7 +463,7 @@ MLAB_DEV void wg_softmax(wg_state &st, float (&s)[8], int t, int rend, float ssc
 #pragma unroll
         for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-            for (int e = 0; e < 8; e++) st.o[mt][e] *= alpha[2 * (e >> 2) + (e & 1)];
+            for (int e = 0; e < 2 * NK; e++) st.o[mt][e] *= alpha[2 * (e >> 2) + (e & 1)];
     wg_fence_smem();
     wg_bar_sync(bar, 128);
 }
@@ -486,8 +495,9 @@ MLAB_DEV void wg_pv(wg_state &st, const uint8_t *tile, uint64_t dp)
 /* 3'. bf16 (B16): O^T += V^T . P^T with V^T straight from the tile, a
  * transposed (MN-major) operand: m-tile mt = dims 64 mt .. 64 mt + 63 =
  * panel mt, k-step ks = kv rows 16 ks .. 16 ks + 15 (2 KB on in the panel);
- * 32 products, no fragments in registers */
-MLAB_DEV void wg_pv16(wg_state &st, const uint8_t *tile, uint64_t dp)
+ * 32 products, no fragments in registers; NK = 2 (the head split): N = 8,
+ * P^T's kv-row chunks 128 bytes apart */
+template <int NK = 4> MLAB_DEV void wg_pv16(wg_state_t<NK> &st, const uint8_t *tile, uint64_t dp)
 {
     wg_fence_o(st);
     const uint64_t dv = wg_desc_sw128(tile, MLAB_SW128_PANEL, 8 * 128);
@@ -495,9 +505,14 @@ MLAB_DEV void wg_pv16(wg_state &st, const uint8_t *tile, uint64_t dp)
 #pragma unroll
     for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-        for (int ks = 0; ks < MLA_BN / 16; ks++)
-            wg_bf16_ss_n16<1>(st.o[mt], wg_desc_add(dv, mt * MLAB_SW128_PANEL + ks * 16 * 128),
-                              wg_desc_add(dp, 2 * ks * 16 * MLA_H), 1);
+        for (int ks = 0; ks < MLA_BN / 16; ks++) {
+            const uint64_t da = wg_desc_add(dv, mt * MLAB_SW128_PANEL + ks * 16 * 128),
+                           db = wg_desc_add(dp, 2 * ks * 64 * NK);
+            if constexpr (NK == 4)
+                wg_bf16_ss_n16<1>(st.o[mt], da, db, 1);
+            else
+                wg_bf16_ss_n8<1>(st.o[mt], da, db, 1);
+        }
     wg_commit();
     wg_wait<0>();
     wg_fence_o(st);
@@ -510,49 +525,51 @@ struct wg_unit {
     int tok, split, S, first, t0, n, rend;
 };
 
-/* a split's log2-sum-exp2 and partial multiplier of this thread's 4 heads
- * (one thread of each head: warp 0, g = 0) */
-template <bool FAST>
-MLAB_DEV void wg_part_stats(const mla_params &p, const wg_state &st, int tok, int split, const float (&lsum)[4],
-                            const float (&mul)[4])
+/* a split's log2-sum-exp2 and partial multiplier of this thread's NK heads
+ * (one thread of each head: warp 0, g = 0; h0: the consumer's first head) */
+template <bool FAST, int NK = 4>
+MLAB_DEV void wg_part_stats(const mla_params &p, const wg_state_t<NK> &st, int tok, int split,
+                            const float (&lsum)[NK], const float (&mul)[NK], int h0 = 0)
 {
 #pragma unroll
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < NK; k++) {
         float lse = -INFINITY;
         if (lsum[k] > 0.f)
             lse = FAST ? st.m[k] + log2f(lsum[k]) : (st.m[k] + logf(lsum[k])) * MLA_LOG2E;
-        p.part_lse[((size_t)tok * p.splits + split) * MLA_H + wg_head(k)] = lse;
-        p.part_mul[((size_t)tok * p.splits + split) * MLA_H + wg_head(k)] = mul[k];
+        p.part_lse[((size_t)tok * p.splits + split) * MLA_H + h0 + wg_head(k)] = lse;
+        p.part_mul[((size_t)tok * p.splits + split) * MLA_H + h0 + wg_head(k)] = mul[k];
     }
 }
 
 /* the end of consumer 0 (the merged state), both epilogues' first step: the
- * row sums over the warpgroup (red: 16 heads x 4 warps, barrier
- * WG_BAR_CONS(0)) of this thread's 4 heads, and their reciprocals (warp:
- * threadIdx.x / 32, g: (threadIdx.x & 31) / 4, the caller's) */
-template <bool FAST>
-MLAB_DEV void wg_row_sums(const wg_state &st, float *red, float (&lsum)[4], float (&rl)[4], int warp, int g)
+ * row sums over the warpgroup (red: 16 heads x 4 warps, barrier bar,
+ * WG_BAR_CONS(0)) of this thread's NK heads, and their reciprocals (warp:
+ * the consumer's warp, g: (threadIdx.x & 31) / 4, the caller's) */
+template <bool FAST, int NK = 4>
+MLAB_DEV void wg_row_sums(const wg_state_t<NK> &st, float *red, float (&lsum)[NK], float (&rl)[NK], int warp, int g,
+                          int bar = WG_BAR_CONS(0))
 {
 #pragma unroll
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < NK; k++) {
         float l = st.l[k];
         l += __shfl_xor_sync(0xffffffffu, l, 4);
         l += __shfl_xor_sync(0xffffffffu, l, 8);
         l += __shfl_xor_sync(0xffffffffu, l, 16);
         if (g == 0) red[4 * wg_head(k) + warp] = l;
     }
-    wg_bar_sync(WG_BAR_CONS(0), 128);
+    wg_bar_sync(bar, 128);
 #pragma unroll
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < NK; k++) {
         const float4 w4 = *(const float4 *)(red + 4 * wg_head(k));
         lsum[k] = (w4.x + w4.y) + (w4.z + w4.w);
         rl[k] = lsum[k] > 0.f ? (FAST ? mlab_rcp_fast(lsum[k]) : mlab_rcp_rn(lsum[k])) : 0.f;
     }
 }
 
-/* O / l of accumulator e of m-tile mt (head k = 2 (e >> 2) + (e & 1) of the thread's 4) */
-template <bool FAST>
-MLAB_DEV float wg_out(const wg_state &st, int mt, int e, float vscale, const float (&lsum)[4], const float (&rl)[4])
+/* O / l of accumulator e of m-tile mt (head k = 2 (e >> 2) + (e & 1) of the thread's NK) */
+template <bool FAST, int NK = 4>
+MLAB_DEV float wg_out(const wg_state_t<NK> &st, int mt, int e, float vscale, const float (&lsum)[NK],
+                      const float (&rl)[NK])
 {
     const int k = 2 * (e >> 2) + (e & 1);
     const float x = st.o[mt][e] * vscale;
@@ -603,17 +620,22 @@ MLAB_DEV void wg_epilogue(const mla_params &p, const wg_state &st, const wg_unit
  * store would be 2 bytes: the epilogue then took ~1800 cycles more than
  * fp8_wgmma's); a partial is O / l times 2^-k, k from the head's largest
  * |O / l| (red + 64: the warps' maxima), its multiplier 2^k, as
- * mla_kernel.h's bf16 partials. The kind chosen once, as wg_epilogue's */
-template <bool FAST>
-MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state &st, const wg_unit &u, float *red, uint16_t *stg)
+ * mla_kernel.h's bf16 partials. The kind chosen once, as wg_epilogue's.
+ * NK = 2 (the head split): consumer c's 8 heads (8c ..), its red and barrier
+ * bar, its rows of stg, its outputs */
+template <bool FAST, int NK = 4>
+MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state_t<NK> &st, const wg_unit &u, float *red, uint16_t *stg,
+                            int c = 0, int bar = WG_BAR_CONS(0))
 {
-    const int warp = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2;
-    float lsum[4], rl[4];
-    wg_row_sums<FAST>(st, red, lsum, rl, warp, g);
-    float pdiv[4] = {1.f, 1.f, 1.f, 1.f}, pmul[4] = {1.f, 1.f, 1.f, 1.f};
+    const int warp = threadIdx.x / 32 - 4 * c, g = (threadIdx.x & 31) >> 2, h0 = 8 * c;
+    float lsum[NK], rl[NK];
+    wg_row_sums<FAST, NK>(st, red, lsum, rl, warp, g, bar);
+    float pdiv[NK], pmul[NK];
+#pragma unroll
+    for (int k = 0; k < NK; k++) pdiv[k] = pmul[k] = 1.f;
     if (u.S > 1) {
 #pragma unroll
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < NK; k++) {
             float m = 0.f;
 #pragma unroll
             for (int mt = 0; mt < MLA_DV / 64; mt++)
@@ -625,9 +647,9 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state &st, const wg_un
             m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 16));
             if (g == 0) red[64 + 4 * wg_head(k) + warp] = m;
         }
-        wg_bar_sync(WG_BAR_CONS(0), 128);
+        wg_bar_sync(bar, 128);
 #pragma unroll
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < NK; k++) {
             const float4 w4 = *(const float4 *)(red + 64 + 4 * wg_head(k));
             const int e = part_exp(__float_as_uint(fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w))));
             pdiv[k] = pow2f_exact(-e);
@@ -638,196 +660,11 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state &st, const wg_un
 #pragma unroll
         for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-            for (int k = 0; k < 4; k++) {
+            for (int k = 0; k < NK; k++) {
                 const int e = 4 * (k >> 1) + (k & 1);
-                const uint32_t bits = pack(wg_out<FAST>(st, mt, e, 1.f, lsum, rl) * pdiv[k],
-                                           wg_out<FAST>(st, mt, e + 2, 1.f, lsum, rl) * pdiv[k]);
-                uint16_t *const d = stg + wg_head(k) * WG_SROW16 + 64 * mt + 16 * warp + g;
-                d[0] = (uint16_t)bits;
-                d[8] = (uint16_t)(bits >> 16);
-            }
-    };
-    if (u.S == 1)
-        stage(mlab_f32x2_to_bf16x2);
-    else
-        stage(mlab_f32x2_to_f16x2);
-    wg_bar_sync(WG_BAR_CONS(0), 128);
-    uint16_t *const base = u.S == 1 ? p.out + (size_t)u.tok * MLA_H * MLA_DV
-                                    : p.part_o + ((size_t)u.tok * p.splits + u.split) * MLA_H * MLA_DV;
-    const int t = threadIdx.x & 127;
-#pragma unroll
-    for (int c = t; c < MLA_H * MLA_DV / 8; c += 128) {
-        const int hd = c / (MLA_DV / 8), j = c % (MLA_DV / 8);
-        *(uint4 *)(base + hd * MLA_DV + 8 * j) = *(const uint4 *)(stg + hd * WG_SROW16 + 8 * j);
-    }
-    if (u.S > 1 && warp == 0 && g == 0) wg_part_stats<FAST>(p, st, u.tok, u.split, lsum, pmul);
-}
-
-/* ---- HS (bf16_wgmma, WG_B16_HS): consumer c takes the heads 8c .. 8c + 7
- * of every tile (N = 8 products), so both work on the same stage and the
- * two stages are a double buffer (each consumer every other tile, a stage
- * of its own, left the DRAM idle while both computed, and consumer 1's last
- * tile landed a tile's transfer after consumer 0's); at the end each ends
- * its own heads, nothing handed over. The state: running max and sum of
- * the thread's 2 heads 2 t + e (of the consumer's 8), and O^T, m-tile mt:
- * dims 64 mt + 16 w + g (+ 8) x those 2 heads (accumulator 2 h + e) */
-struct wg_state8 {
-    float m[2], l[2];
-    float o[MLA_DV / 64][4];
-};
-MLAB_DEV void wg_fence_o8(wg_state8 &st)
-{
-#pragma unroll
-    for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-        for (int e = 0; e < 4; e++) wg_fence_acc(st.o[mt][e]);
-}
-/* 1. S^T = K . Q^T for the consumer's 8 heads (dq: their Q, 1 KB into each
- * panel for consumer 1): element 2 h + e is (kv row 16 w + g + 8 h, head 2 t + e) */
-MLAB_DEV void wg_scores8(float (&s)[4], const uint8_t *tile, uint64_t dq)
-{
-#pragma unroll
-    for (int e = 0; e < 4; e++) wg_fence_acc(s[e]);
-    wg_fence();
-    const uint64_t dk = wg_desc_sw128(tile, 16, 8 * 128);
-#pragma unroll
-    for (int k = 0; k < MLA_D / 16; k++)
-        wg_bf16_ss_n8<0>(s, wg_sw128_step(dk, k, MLAB_SW128_PANEL), wg_q16_step(dq, k), k > 0);
-    wg_commit();
-    wg_wait<0>();
-#pragma unroll
-    for (int e = 0; e < 4; e++) wg_fence_acc(s[e]);
-}
-/* 2. the online softmax of wg_softmax for the consumer's 8 heads: maxima
- * through red (8 heads x 4 warps), P^T in bf16 to sP (kv-row chunk j of
- * head h at 128 j + 16 h: the N = 8 operand) */
-template <bool FAST>
-MLAB_DEV void wg_softmax8(wg_state8 &st, float (&s)[4], int t, int rend, float sscale, float *red, uint8_t *sP, int bar)
-{
-    const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2, h0 = 2 * (threadIdx.x & 3);
-    float tmax[2];
-#pragma unroll
-    for (int k = 0; k < 2; k++) {
-        float m = -INFINITY;
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const int row = t * MLA_BN + 16 * warp + g + 8 * h;
-            float &x = s[2 * h + k];
-            x = row < rend ? x * sscale : -INFINITY;
-            m = fmaxf(m, x);
-        }
-        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 4));
-        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 8));
-        m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 16));
-        tmax[k] = m;
-    }
-    if (g == 0)
-#pragma unroll
-        for (int k = 0; k < 2; k++) red[4 * (h0 + k) + warp] = tmax[k];
-    wg_bar_sync(bar, 128);
-    float alpha[2];
-    bool moved = false;
-#pragma unroll
-    for (int k = 0; k < 2; k++) {
-        const float4 w4 = *(const float4 *)(red + 4 * (h0 + k));
-        const float mnew = fmaxf(st.m[k], fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w)));
-        const bool none = mnew == -INFINITY;
-        alpha[k] = none ? 1.f : mla_exp(st.m[k] - mnew, FAST);
-        moved |= alpha[k] != 1.f;
-        st.m[k] = mnew;
-        float sum = 0.f;
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const float pj = none ? 0.f : mla_exp(s[2 * h + k] - mnew, FAST);
-            sum += pj; /* l sums P unrounded, P.V takes it rounded, as the task does */
-            const int r = 16 * warp + g + 8 * h;
-            ((uint16_t *)sP)[(r >> 3) * 64 + 8 * (h0 + k) + (r & 7)] = mlab_f32_to_bf16_bits(pj);
-        }
-        st.l[k] = st.l[k] * alpha[k] + sum;
-    }
-    if (__any_sync(0xffffffffu, moved))
-#pragma unroll
-        for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) st.o[mt][e] *= alpha[e & 1];
-    wg_fence_smem();
-    wg_bar_sync(bar, 128);
-}
-/* 3. O^T += V^T . P^T for the consumer's 8 heads (V^T from the tile as wg_pv16) */
-MLAB_DEV void wg_pv8(wg_state8 &st, const uint8_t *tile, const uint8_t *sP)
-{
-    wg_fence_o8(st);
-    const uint64_t dv = wg_desc_sw128(tile, MLAB_SW128_PANEL, 8 * 128), dp = wg_desc(sP, 128, 128);
-    wg_fence();
-#pragma unroll
-    for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-        for (int ks = 0; ks < MLA_BN / 16; ks++)
-            wg_bf16_ss_n8<1>(st.o[mt], wg_desc_add(dv, mt * MLAB_SW128_PANEL + ks * 16 * 128),
-                             wg_desc_add(dp, 2 * ks * 128), 1);
-    wg_commit();
-    wg_wait<0>();
-    wg_fence_o8(st);
-}
-/* 4. consumer c's end: wg_epilogue16 for its 8 heads (row sums and the
- * partials' largest |O / l| over its warpgroup through red, barrier bar;
- * outputs staged in its 8 rows of stg, then written 16 bytes a thread) */
-template <bool FAST>
-MLAB_DEV void wg_epilogue8(const mla_params &p, const wg_state8 &st, const wg_unit &u, float *red, uint16_t *stg,
-                           int c, int bar)
-{
-    const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2, h0 = 2 * (threadIdx.x & 3);
-    float lsum[2], rl[2];
-#pragma unroll
-    for (int k = 0; k < 2; k++) {
-        float l = st.l[k];
-        l += __shfl_xor_sync(0xffffffffu, l, 4);
-        l += __shfl_xor_sync(0xffffffffu, l, 8);
-        l += __shfl_xor_sync(0xffffffffu, l, 16);
-        if (g == 0) red[4 * (h0 + k) + warp] = l;
-    }
-    wg_bar_sync(bar, 128);
-#pragma unroll
-    for (int k = 0; k < 2; k++) {
-        const float4 w4 = *(const float4 *)(red + 4 * (h0 + k));
-        lsum[k] = (w4.x + w4.y) + (w4.z + w4.w);
-        rl[k] = lsum[k] > 0.f ? (FAST ? mlab_rcp_fast(lsum[k]) : mlab_rcp_rn(lsum[k])) : 0.f;
-    }
-    auto out = [&](int mt, int e) { /* O / l */
-        const int k = e & 1;
-        return FAST ? st.o[mt][e] * rl[k] : mlab_div_rcp(st.o[mt][e], lsum[k], rl[k]);
-    };
-    float pdiv[2] = {1.f, 1.f}, pmul[2] = {1.f, 1.f};
-    if (u.S > 1) {
-#pragma unroll
-        for (int k = 0; k < 2; k++) {
-            float m = 0.f;
-#pragma unroll
-            for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-                for (int h = 0; h < 2; h++) m = fmaxf(m, fabsf(st.o[mt][2 * h + k]));
-            m *= rl[k];
-            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 4));
-            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 8));
-            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 16));
-            if (g == 0) red[64 + 4 * (h0 + k) + warp] = m;
-        }
-        wg_bar_sync(bar, 128);
-#pragma unroll
-        for (int k = 0; k < 2; k++) {
-            const float4 w4 = *(const float4 *)(red + 64 + 4 * (h0 + k));
-            const int e = part_exp(__float_as_uint(fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w))));
-            pdiv[k] = pow2f_exact(-e);
-            pmul[k] = pow2f_exact(e);
-        }
-    }
-    auto stage = [&](auto pack) { /* one conversion a pair: dims g and g + 8 of a head */
-#pragma unroll
-        for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-            for (int k = 0; k < 2; k++) {
-                const uint32_t bits = pack(out(mt, k) * pdiv[k], out(mt, k + 2) * pdiv[k]);
-                uint16_t *const d = stg + (8 * c + h0 + k) * WG_SROW16 + 64 * mt + 16 * warp + g;
+                const uint32_t bits = pack(wg_out<FAST, NK>(st, mt, e, 1.f, lsum, rl) * pdiv[k],
+                                           wg_out<FAST, NK>(st, mt, e + 2, 1.f, lsum, rl) * pdiv[k]);
+                uint16_t *const d = stg + (h0 + wg_head(k)) * WG_SROW16 + 64 * mt + 16 * warp + g;
                 d[0] = (uint16_t)bits;
                 d[8] = (uint16_t)(bits >> 16);
             }
@@ -839,23 +676,15 @@ MLAB_DEV void wg_epilogue8(const mla_params &p, const wg_state8 &st, const wg_un
     wg_bar_sync(bar, 128);
     uint16_t *const base = (u.S == 1 ? p.out + (size_t)u.tok * MLA_H * MLA_DV
                                      : p.part_o + ((size_t)u.tok * p.splits + u.split) * MLA_H * MLA_DV) +
-                           8 * c * MLA_DV;
+                           h0 * MLA_DV;
+    const uint16_t *const sb = stg + h0 * WG_SROW16;
     const int t = threadIdx.x & 127;
 #pragma unroll
-    for (int q = t; q < 8 * MLA_DV / 8; q += 128) {
+    for (int q = t; q < 4 * NK * MLA_DV / 8; q += 128) { /* the consumer's 4 NK heads */
         const int hd = q / (MLA_DV / 8), j = q % (MLA_DV / 8);
-        *(uint4 *)(base + hd * MLA_DV + 8 * j) = *(const uint4 *)(stg + (8 * c + hd) * WG_SROW16 + 8 * j);
+        *(uint4 *)(base + hd * MLA_DV + 8 * j) = *(const uint4 *)(sb + hd * WG_SROW16 + 8 * j);
     }
-    if (u.S > 1 && warp == 0 && g == 0)
-#pragma unroll
-        for (int k = 0; k < 2; k++) {
-            const int hd = 8 * c + h0 + k;
-            float lse = -INFINITY;
-            if (lsum[k] > 0.f)
-                lse = FAST ? st.m[k] + log2f(lsum[k]) : (st.m[k] + logf(lsum[k])) * MLA_LOG2E;
-            p.part_lse[((size_t)u.tok * p.splits + u.split) * MLA_H + hd] = lse;
-            p.part_mul[((size_t)u.tok * p.splits + u.split) * MLA_H + hd] = pmul[k];
-        }
+    if (u.S > 1 && warp == 0 && g == 0) wg_part_stats<FAST, NK>(p, st, u.tok, u.split, lsum, pmul, h0);
 }
 
 /* persistent: consumer 1 alone quantizes the next unit's Q (row tok) with
@@ -1177,7 +1006,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         const float sscale = p.sm_scale * qs * kvs * (FAST ? MLA_LOG2E : 1.f);
         WG_PROF(lap(5);)
         if constexpr (C::HS) { /* every tile, this consumer's 8 heads; it ends them itself */
-            wg_state8 s8;
+            wg_state_t<2> s8;
 #pragma unroll
             for (int k = 0; k < 2; k++) {
                 s8.m[k] = -INFINITY;
@@ -1189,7 +1018,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 for (int e = 0; e < 4; e++) s8.o[mt][e] = 0.f;
             uint8_t *sP8 = smem + C::OFF_P + cons * 8 * MLA_BN * 2;
             float *red8 = (float *)(smem + C::OFF_RED) + cons * 128;
-            const uint64_t dq8 = wg_q16_desc(sQk + 1024 * cons); /* heads 8c ..: 8 rows of 128 bytes on */
+            const uint64_t dq8 = wg_q16_desc(sQk + 1024 * cons), /* heads 8c ..: 8 rows of 128 bytes on */
+                dp8 = wg_desc(sP8, 128, 128);                    /* P^T: kv-row chunks of 8 heads */
             for (int i = 0; i < u.n; i++) {
                 const int g = g0 + i;
                 const uint8_t *tile = stages + (g % C::NST) * C::TILE;
@@ -1197,17 +1027,17 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 MLAB_TR(if (tid == 0 && !tr2) tr2 = mlab_gtime();)
                 WG_PROF(lap(0);)
                 float s4[4];
-                wg_scores8(s4, tile, dq8);
+                wg_scores<true, 2>(s4, tile, dq8);
                 WG_PROF(lap(1);)
-                wg_softmax8<FAST>(s8, s4, u.t0 + i, u.rend, sscale, red8, sP8, WG_BAR_CONS(cons));
+                wg_softmax<FAST, true, 2>(s8, s4, u.t0 + i, u.rend, sscale, red8, sP8, WG_BAR_CONS(cons));
                 WG_PROF(lap(2);)
-                wg_pv8(s8, tile, sP8);
+                wg_pv16<2>(s8, tile, dp8);
                 wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
                 WG_PROF(lap(3);)
             }
             MLAB_TR(if (tid == 0) tr3 = mlab_gtime();)
             mlab_grid_dep_trigger(); /* the combine may start launching */
-            wg_epilogue8<FAST>(p, s8, u, red8, (uint16_t *)(smem + C::OFF_STG), cons, WG_BAR_CONS(cons));
+            wg_epilogue16<FAST, 2>(p, s8, u, red8, (uint16_t *)(smem + C::OFF_STG), cons, WG_BAR_CONS(cons));
             if (cons == 0) {
                 MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)
                 WG_PROF(lap(4); if (tid == 0 && p.trace) {
