@@ -38,7 +38,7 @@ typedef struct {
     double empty_kernel_us;      /* v2: cold median of an empty kernel launch */
     int gpu_index;               /* v2: device index the run used (after *_VISIBLE_DEVICES) */
     char gpu_compile_flags[256]; /* v2: GPU compiler flags that change meaning (fast math, arch) */
-    char kernel_knobs[256];      /* v2: build knobs: "pdl=1 trace=0 qreg=1 ..." */
+    char kernel_knobs[512];      /* v2: build knobs: "pdl=1 trace=0 qreg=1 ..." (256 before v28) */
     char label[64];              /* v2: the user's run label (run --label), "" if none */
     double empty_pair_us;        /* v2 (since 2026-12-02): cold median of two empty kernels, the
                                     second launched as a call launches its combine; 0 if not measured */

@@ -223,7 +223,7 @@ static const char *build_knobs(void);
 static unsigned tmap_l2(void);
 extern "C" const char *mlab_gpu_build_knobs(void)
 {
-    static char buf[512]; /* the results file keeps 255 characters (results.h kernel_knobs) */
+    static char buf[512]; /* the results file keeps 511 characters (results.h kernel_knobs) */
     if (!buf[0]) {
         const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT"),
                    *c = getenv("MLAB_COMBINE"), *t = getenv("MLAB_TMAP"), *ps = getenv("MLAB_PERSIST"),
@@ -234,11 +234,13 @@ extern "C" const char *mlab_gpu_build_knobs(void)
         if (MLAB_HAVE_TMAP) snprintf(l2, sizeof l2, "%u", tmap_l2());
         /* the wgmma decodes' shape (mla_wgmma.h): Q.K accumulators (the kernel
          * error depends on them a little, perf-notes v18), MXFP4 producer
-         * warpgroups, items a producer thread loads at once */
+         * warpgroups, items a producer thread loads at once, bf16_wgmma's head
+         * split, tiles in flight in the ring's first fills (v28) */
         snprintf(buf, sizeof buf,
-                 "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d merge=%.16s combine=%.16s spread=%.16s amax=%.16s "
-                 "fault=%.16s tmap_use=%.16s persist_use=%.16s tmap_l2=%s",
-                 build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, m ? m : "default", c ? c : "default",
+                 "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_gate_land=%d merge=%.16s combine=%.16s "
+                 "spread=%.16s amax=%.16s fault=%.16s tmap_use=%.16s persist_use=%.16s tmap_l2=%s",
+                 build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, WG_B16_HS, WG_GATE_LAND, m ? m : "default",
+                 c ? c : "default",
                  sp ? sp : "default", a ? a : "default", f ? f : "none", t ? t : "default", ps ? ps : "default", l2);
     }
     return buf;
