@@ -62,7 +62,10 @@
  * end): geomean -1.05 / -0.71% in the A/B against 4f63885 (64x8192 -2.4%,
  * 32x8192 -1.9%, 64x1024 +0.9 / +1.2%); the end phase 5.6 -> 1.3 us at
  * 4x8192 (trace), the loop now bound by the tiles landing (~3.1 us a 72 KB
- * tile a block: ~3.0 TB/s over 128 SMs from a flushed cache).
+ * tile a block: ~3.0 TB/s over 128 SMs from a flushed cache). The v28
+ * suite (605050f, papers/reports/h200-2026-12-03g): geomean 58.5 us, 1.28x
+ * the read limit (FlashInfer bf16 65.0, 1.42x); -1.21% against 4f63885's
+ * kernel in the same call.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -110,7 +110,9 @@
  * all four at once before, which landed together at the end): geomean
  * -1.19 / -0.71% in the A/B against 4f63885, 4x8192 -4.4 / -5.1%, 32x1024
  * -2.3 / -1.8%, 256x1024 -2.1 / -1.5%, 32x8192 +1.2 / +0.7%; one tile in
- * flight was slower (+2.6 / +1.2%).
+ * flight was slower (+2.6 / +1.2%). The v28 suite (605050f,
+ * papers/reports/h200-2026-12-03g): geomean 39.5 us, 1.40x the read limit,
+ * 4x1024 10.6 us; -0.99% against 4f63885's kernel in the same call.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -292,6 +292,19 @@ template <int NK = 4> struct wg_state_t {
     float o[MLA_DV / 64][2 * NK];
 };
 typedef wg_state_t<4> wg_state;
+/* a unit's start: no row seen (max -inf, sums and O zero) */
+template <int NK> MLAB_DEV void wg_reset(wg_state_t<NK> &st)
+{
+#pragma unroll
+    for (int k = 0; k < NK; k++) {
+        st.m[k] = -INFINITY;
+        st.l[k] = 0.f;
+    }
+#pragma unroll
+    for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+        for (int e = 0; e < 2 * NK; e++) st.o[mt][e] = 0.f;
+}
 /* the head of a thread's k-th (of its consumer's 16, or 8 with NK = 2: k < 2) */
 MLAB_DEV int wg_head(int k) { return 8 * (k >> 1) + 2 * (threadIdx.x & 3) + (k & 1); }
 
@@ -915,7 +928,13 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     const float kvs = MX || B16 ? 1.f : p.kv_scale; /* MX: the block scales are in the codes */
     const int tid = threadIdx.x, warp = tid / 32, cons = warp / 4; /* cons >= WG_NCONS: a producer */
     WG_PROF(long long pc[6] = {0, 0, 0, 0, 0, 0}, pt = clock64(), pt0 = pt;
-            auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };)
+            auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };
+            auto prof_out = [&](int tiles) { /* thread 0: the block's phases (a persistent block's units summed) */
+                if (threadIdx.x != 0 || !p.trace) return;
+                unsigned long long *tw = p.trace + MLAB_TR_WGPROF + 8 * blockIdx.x;
+                tw[0] = pc[5]; tw[1] = pc[0]; tw[2] = pc[1]; tw[3] = pc[2];
+                tw[4] = pc[3]; tw[5] = pc[4]; tw[6] = pt - pt0; tw[7] = tiles + 1; /* tiles + 1: recorded */
+            };)
     /* -DMLAB_TRACE: consumer 0's thread 0 records the block's phases as the
      * mma.sync decode's "TD" line (mla_kernel.h trace_decode): start, its
      * first unit's Q stored, its first tile landed, its last unit's loop end,
@@ -1007,15 +1026,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         WG_PROF(lap(5);)
         if constexpr (C::HS) { /* every tile, this consumer's 8 heads; it ends them itself */
             wg_state_t<2> s8;
-#pragma unroll
-            for (int k = 0; k < 2; k++) {
-                s8.m[k] = -INFINITY;
-                s8.l[k] = 0.f;
-            }
-#pragma unroll
-            for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-                for (int e = 0; e < 4; e++) s8.o[mt][e] = 0.f;
+            wg_reset(s8);
             uint8_t *sP8 = smem + C::OFF_P + cons * 8 * MLA_BN * 2;
             float *red8 = (float *)(smem + C::OFF_RED) + cons * 128;
             const uint64_t dq8 = wg_q16_desc(sQk + 1024 * cons), /* heads 8c ..: 8 rows of 128 bytes on */
@@ -1040,22 +1051,10 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             wg_epilogue16<FAST, 2>(p, s8, u, red8, (uint16_t *)(smem + C::OFF_STG), cons, WG_BAR_CONS(cons));
             if (cons == 0) {
                 MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)
-                WG_PROF(lap(4); if (tid == 0 && p.trace) {
-                    unsigned long long *tw = p.trace + MLAB_TR_WGPROF + 8 * blockIdx.x;
-                    tw[0] = pc[5]; tw[1] = pc[0]; tw[2] = pc[1]; tw[3] = pc[2];
-                    tw[4] = pc[3]; tw[5] = pc[4]; tw[6] = pt - pt0; tw[7] = g0 + u.n + 1;
-                })
+                WG_PROF(lap(4); prof_out(g0 + u.n);)
             }
         } else {
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                st.m[k] = -INFINITY;
-                st.l[k] = 0.f;
-            }
-#pragma unroll
-            for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-                for (int e = 0; e < 8; e++) st.o[mt][e] = 0.f;
+            wg_reset(st);
             uint8_t *sP = smem + C::OFF_P + cons * MLA_H * MLA_BN * (B16 ? 2 : 1);
             float *red = (float *)(smem + C::OFF_RED) + cons * 128;
             const uint64_t dq = B16 ? wg_q16_desc(sQk) : wg_q8_desc(sQk), dp = wg_desc(sP, 16 * MLA_H, 128);
@@ -1144,11 +1143,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 else
                     wg_epilogue<FAST>(p, st, u, kvs, (float *)(smem + C::OFF_RED));
                 MLAB_TR(if (next_tok < 0) trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)
-                WG_PROF(lap(4); if (next_tok < 0 && tid == 0 && p.trace) { /* a persistent block's units summed */
-                    unsigned long long *tw = p.trace + MLAB_TR_WGPROF + 8 * blockIdx.x;
-                    tw[0] = pc[5]; tw[1] = pc[0]; tw[2] = pc[1]; tw[3] = pc[2];
-                    tw[4] = pc[3]; tw[5] = pc[4]; tw[6] = pt - pt0; tw[7] = g0 + u.n + 1; /* tiles + 1: recorded */
-                })
+                WG_PROF(lap(4); if (next_tok < 0) prof_out(g0 + u.n);)
             }
         }
         };
