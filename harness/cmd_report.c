@@ -275,6 +275,9 @@ static void write_glossary(FILE *f)
             "Q as MXFP8, P times V's block scales rounded as MXFP8 along the kv rows |\n"
             "| cpu_ref_mxfp4_a8 | MXFP4 KV with Q quantized per tensor and P rounded to fp8 as "
             "the a8w8 kernels do: what mxfp4_wgmma (e4m3 wgmma) computes |\n"
+            "| cpu_ref_fp8_qrow, cpu_ref_mxfp4_a8_qrow | as cpu_ref_fp8 and cpu_ref_mxfp4_a8 but Q "
+            "quantized per (row, head), the task's rule on each 576 values: what the _qrow "
+            "variants compute |\n"
             "| tolerance row | `kernel:<fmt>` judges a kernel, `total:<fmt>` a format against "
             "truth, `ref:*` the reference itself (reference/metrics.c, `mlabench "
             "tolerances`) |\n");

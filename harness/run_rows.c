@@ -111,6 +111,8 @@ static const cpu_ref_spec cpu_refs[] = {
     {"mxfp4_othertie", MLAB_KV_MXFP4, 0, 0, 1, 0},
     {"mxfp4_mx8", MLAB_KV_MXFP4, 0, 0, 0, 1}, /* mxfp4_mfma_scale's arithmetic */
     {"mxfp4_a8", MLAB_KV_MXFP4, 1, 1, 0, 0},  /* mxfp4_wgmma's: Q and P as the fp8 kernels */
+    {"fp8_qrow", MLAB_KV_FP8, 2, 1, 0, 0},      /* fp8_wgmma_qrow's: Q per (row, head) */
+    {"mxfp4_a8_qrow", MLAB_KV_MXFP4, 2, 1, 0, 0}, /* mxfp4_wgmma_qrow's */
 };
 #define N_CPU_REFS (sizeof cpu_refs / sizeof cpu_refs[0])
 _Static_assert(N_CPU_REFS == MLAB_RUN_NREFS, "run_rows.h: MLAB_RUN_NREFS");

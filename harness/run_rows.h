@@ -32,7 +32,7 @@ typedef struct {
 } run_opts;
 
 /* The CPU references computed per case (refs[] of the halves). */
-#define MLAB_RUN_NREFS 8
+#define MLAB_RUN_NREFS 10
 
 /* Progress lines of the run ("\r" on a terminal, plain lines in a log). */
 extern mlab_progress mlab_run_progress;

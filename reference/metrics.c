@@ -94,6 +94,14 @@ static const mlab_tol tols[] = {
      "rounded against the running (tile) max in the kernel and the global max in the reference, "
      "as for kernel:fp8, whose bounds apply: 1 fp8 ulp relative + 1/8 rms(ref), rel RMS <= 3%, "
      "at most 1e-4 of the outputs outside, none off by more than 4 atol"},
+    {"kernel:fp8_qrow", 1.0 / 8, 1.0 / 8, 3e-2, 5e-4, 1e-4, 4,
+     "fp8_wgmma_qrow against the reference of the same quantization (cpu_ref_fp8_qrow: Q "
+     "quantized per (row, head) by the task's rule, P rounded to e4m3): Q's codes and scales are "
+     "the reference's exactly, P is rounded as for kernel:fp8, whose bounds apply"},
+    {"kernel:mxfp4_a8_qrow", 1.0 / 8, 1.0 / 8, 3e-2, 5e-4, 1e-4, 4,
+     "mxfp4_wgmma_qrow against the reference of the same quantization (cpu_ref_mxfp4_a8_qrow: "
+     "MXFP4 KV dequantized exactly, Q quantized per (row, head), P rounded to e4m3): as "
+     "kernel:mxfp4_a8, whose bounds apply"},
     {"ref:sgemm_vs_dgemm", 1e-4, 1e-5, 1e-5, 1e-10, 0, 0,
      "fp32 GEMMs and softmax against fp64: ~1e-6 relative expected, 100x margin "
      "(cos diff: rel RMS 1.4e-5 at equal norms)"},

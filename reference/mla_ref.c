@@ -56,7 +56,8 @@ void mlab_ref_dequant_kv(const mlab_case *c, mlab_kv_fmt f, size_t r0, size_t n,
 }
 
 /* Q as fp32 [total_q*16, 576], and the factor to fold into sm_scale. With
- * q_fp8 the codes are dequantized with their scale here already (exact). */
+ * q_fp8 the codes are dequantized with their scale here already (exact):
+ * q_fp8 1 one scale for the tensor, 2 one for each (row, head). */
 static float *load_q(const mlab_case *c, int q_fp8, int mx_native)
 {
     size_t n = (size_t)c->total_q * MLAB_HEADS * MLAB_DQK;
@@ -81,9 +82,17 @@ static float *load_q(const mlab_case *c, int q_fp8, int mx_native)
         free(q);
         return NULL;
     }
-    float s = mlab_fp8_quantize_tensor(c->q, n, c->fp8_fmt, codes);
-    for (size_t i = 0; i < n; i++)
-        q[i] = mlab_fp8_decode(codes[i], c->fp8_fmt) * s;
+    if (q_fp8 == 2) { /* per (row, head): the same rule on each 576 values */
+        for (size_t r = 0; r < n / MLAB_DQK; r++) {
+            float s = mlab_fp8_quantize_tensor(c->q + r * MLAB_DQK, MLAB_DQK, c->fp8_fmt, codes + r * MLAB_DQK);
+            for (size_t i = r * MLAB_DQK; i < (r + 1) * MLAB_DQK; i++)
+                q[i] = mlab_fp8_decode(codes[i], c->fp8_fmt) * s;
+        }
+    } else {
+        float s = mlab_fp8_quantize_tensor(c->q, n, c->fp8_fmt, codes);
+        for (size_t i = 0; i < n; i++)
+            q[i] = mlab_fp8_decode(codes[i], c->fp8_fmt) * s;
+    }
     free(codes);
     return q;
 }

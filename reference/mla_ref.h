@@ -9,7 +9,9 @@
  * probabilities exp(s - max) are rounded to fp8 (e4m3fn) before P.V, as the
  * fp8 kernels and aiter's test model do (in the case's fp8 flavour); the row sum uses the unrounded p.
  * Q is taken as bf16, or, with q_fp8, quantized per tensor to fp8 first
- * (the a8w8 path; mlab_fp8_quantize_tensor), its scale folded into sm_scale.
+ * (the a8w8 path; mlab_fp8_quantize_tensor), its scale folded into sm_scale;
+ * q_fp8 = 2 applies that rule to each (row, head) of 576 values instead (the
+ * _qrow variants).
  */
 #ifndef MLAB_MLA_REF_H
 #define MLAB_MLA_REF_H
@@ -23,7 +25,7 @@ typedef enum { MLAB_REF_SGEMM = 0, MLAB_REF_DGEMM = 1 } mlab_ref_prec;
 typedef struct {
     mlab_kv_fmt kv;        /* which KV tensor to read */
     mlab_ref_prec prec;
-    int q_fp8;             /* quantize q per tensor to fp8 (a8w8) */
+    int q_fp8;             /* quantize q to fp8 (a8w8): 1 per tensor, 2 per (row, head) */
     int emulate_fp8_p;     /* round exp(s - max) to fp8 before P.V */
     void (*progress)(void *ctx, int done, int total); /* may be NULL */
     void *progress_ctx;

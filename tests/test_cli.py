@@ -77,7 +77,8 @@ def table_rows(stdout):
 def test_run(tmp, gpu_none):
     p = mlab("run", "--cpu-only")
     rows = table_rows(p.stdout)
-    want = ["bf16", "fp8", "fp8_pexact", "fp8_kvonly", "mxfp4_up", "mxfp4_even", "mxfp4_mx8", "mxfp4_a8"]
+    want = ["bf16", "fp8", "fp8_pexact", "fp8_kvonly", "mxfp4_up", "mxfp4_even", "mxfp4_mx8", "mxfp4_a8",
+            "fp8_qrow", "mxfp4_a8_qrow"]
     check(p.returncode == 0 and all(w in rows for w in want),
           "`run --cpu-only` on the default case exits 0 and prints the accuracy table rows "
           + " ".join(want), f"table rows {rows}\n" + show(p))

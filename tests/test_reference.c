@@ -11,6 +11,9 @@
  *     one-query case built by hand over the item's first L-n+i+1 rows
  *   - outputs do not depend on batch order
  *   - mlab_ref_dequant_kv of rows [r0, r0 + n) equals the numerics decoders
+ *   - Q per (row, head) (q_fp8 = 2): the same output as per tensor where
+ *     every (row, head) holds the tensor's amax, a smaller error than per
+ *     tensor against bf16 Q where one head is 2^16 times the others
  * The naive loop shares load_q, mlab_ref_dequant_kv and the visible-rows rule
  * with the GEMM path, so the hand-built causal cases and the dequant check
  * are what pin those, the first also by the test's own one-query loop.
@@ -428,8 +431,65 @@ static void test_mx_native(const spec_def *d)
     mlab_case_free(&c);
 }
 
+/* ---- Q quantized per (row, head) (q_fp8 = 2, the _qrow variants) ---------- */
+static double rel_rms_of(const float *out, const float *ref, size_t n)
+{
+    mlab_err e;
+    if (!out || !ref)
+        return INFINITY;
+    mlab_err_judge(out, ref, n, mlab_tol_find("kernel:fp8"), &e);
+    return e.rel_rms;
+}
+static void test_q_rows(void)
+{
+    const spec_def *d = &specs[N_SPECS - 1]; /* scale 1 */
+    mlab_case c;
+    if (make(d, 77, &c)) {
+        check(0, "gen builds the small case");
+        return;
+    }
+    const size_t n = n_out(&c), nq = (size_t)c.total_q * MLAB_HEADS * MLAB_DQK;
+    char what[200];
+    /* every (row, head) holding the tensor's amax: its own scale is the
+     * tensor's, so per (row, head) and per tensor give the same output */
+    float amax = 0.f;
+    for (size_t i = 0; i < nq; i++)
+        amax = fmaxf(amax, fabsf(mlab_bf16_to_f32(c.q[i])));
+    for (size_t r = 0; r < nq / MLAB_DQK; r++)
+        c.q[r * MLAB_DQK + 5] = mlab_bf16_from_f32(r & 1 ? -amax : amax);
+    float *t1 = run(&c, MLAB_KV_FP8, 0, MLAB_REF_DGEMM, 1, 1), *t2 = run(&c, MLAB_KV_FP8, 0, MLAB_REF_DGEMM, 2, 1);
+    check(t1 && t2 && memcmp(t1, t2, n * sizeof *t1) == 0,
+          "Q per (row, head) equals Q per tensor where every (row, head) holds the tensor's amax");
+    free(t1);
+    free(t2);
+    /* head 0 of every row times 2^16 (exact in bf16): per tensor, the other
+     * heads' values fall to e4m3's subnormals (steps of ~1.1 their RMS),
+     * and their scores (~N(0, 1) at scale 1) with them; per (row, head) each
+     * head keeps e4m3's 4 significant bits */
+    for (size_t r = 0; r < nq / MLAB_DQK; r += MLAB_HEADS)
+        for (int i = 0; i < MLAB_DQK; i++) {
+            uint16_t *x = &c.q[r * MLAB_DQK + i];
+            *x = mlab_bf16_from_f32(ldexpf(mlab_bf16_to_f32(*x), 16));
+        }
+    for (int f = 0; f < 2; f++) {
+        const mlab_kv_fmt kv = f ? MLAB_KV_MXFP4 : MLAB_KV_FP8;
+        float *b = run(&c, kv, 0, MLAB_REF_DGEMM, 0, 0), *p1 = run(&c, kv, 0, MLAB_REF_DGEMM, 1, 0),
+              *p2 = run(&c, kv, 0, MLAB_REF_DGEMM, 2, 0);
+        const double e1 = rel_rms_of(p1, b, n), e2 = rel_rms_of(p2, b, n);
+        snprintf(what, sizeof what,
+                 "head 0 2^16 times the others, %s KV: Q per (row, head) errs less than per tensor against bf16 Q "
+                 "(rel RMS %.2e against %.2e)", mlab_kv_fmt_name(kv), e2, e1);
+        check(e2 < 0.5 * e1, what);
+        free(b);
+        free(p1);
+        free(p2);
+    }
+    mlab_case_free(&c);
+}
+
 int main(void)
 {
+    test_q_rows();
     for (size_t k = 0; k < N_SPECS; k++)
         test_mx_native(&specs[k]);
     static const mlab_kv_fmt fmts[] = {MLAB_KV_BF16, MLAB_KV_FP8, MLAB_KV_MXFP4};

@@ -7,7 +7,8 @@
 
 typedef struct mlab_variant_impl {
     int id;                                  /* mlab_variant_id (variants.h) */
-    int q_fp8;                               /* needs the Q amax pass */
+    int q_fp8;                               /* Q to fp8 in the call: 1 by the amax pass (per tensor),
+                                                2 in the decode itself (per (row, head): _qrow) */
     int (*blocks_per_sm)(void);              /* occupancy of its main kernel */
     int smem_bytes;                          /* dynamic shared memory of its main kernel */
     hipError_t (*launch)(const mla_params *p, hipStream_t s, uint16_t *scratch_bf16);

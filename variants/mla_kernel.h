@@ -823,6 +823,59 @@ MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *re
     return qs;
 }
 
+/* The _qrow variants' Q (fp8_wgmma_qrow, mxfp4_wgmma_qrow): the task's rule
+ * (q_scale_from_amax) applied to each (row, head) of 576 values instead of
+ * the whole tensor, so the block needs no amax pass, no grid dependency and
+ * no load of the pass's maxima: its own row's Q is all it reads. Each head's
+ * amax is taken from the chunks of threads 0 .. NT-1 (t: this thread among
+ * them; a warp's 32 consecutive chunks hold at most two heads: a warp
+ * maximum for each, one shared-memory atomic max each into hbits, 16 words
+ * zeroed before and ordered by a barrier before this), then sync() (the
+ * threads' barrier), then every value quantized with its head's scale
+ * (store as q_fp8_row's); threads 0 .. 15 leave the heads' scales in
+ * qsh[16] (visible to others after the caller's next barrier). The CPU
+ * reference's q_fp8 = 2 (reference/mla_ref.c) quantizes the same way. */
+template <int NT, typename Store, typename Sync>
+MLAB_DEV void q_fp8_heads(const mla_params &p, const q_fp8_regs<NT> &q, unsigned *hbits, float *qsh, Store store,
+                          Sync sync, int t)
+{
+    constexpr int QCH = q_fp8_regs<NT>::QCH, HC = MLA_D / 8; /* chunks of 8 a head */
+    static_assert(MLAB_WARP <= HC, "a warp's chunks span at most two heads");
+    const int lane = t % MLAB_WARP;
+#pragma unroll
+    for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
+        const int c = t + j * NT, c0 = c - lane; /* c0: the warp's first chunk (the same for its lanes) */
+        if (c0 >= QCH) break;
+        float a = 0.f;
+        if (c < QCH) {
+            const uint32_t w[4] = {q.v[j].x, q.v[j].y, q.v[j].z, q.v[j].w};
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+                a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)(w[i >> 1] >> (16 * (i & 1))))));
+        }
+        const int hA = c0 / HC, hB = min(c0 + MLAB_WARP - 1, QCH - 1) / HC, h = c / HC;
+        float vA = c < QCH && h == hA ? a : 0.f, vB = c < QCH && h == hB ? a : 0.f;
+        for (int m = MLAB_WARP / 2; m; m >>= 1) {
+            vA = fmaxf(vA, mlab_shfl_xor(vA, m));
+            vB = fmaxf(vB, mlab_shfl_xor(vB, m));
+        }
+        if (lane == 0) { /* non-negative floats order as their bits */
+            atomicMax(hbits + hA, __float_as_uint(vA));
+            if (hB != hA) atomicMax(hbits + hB, __float_as_uint(vB));
+        }
+    }
+    sync();
+    const float fmax = p.fp8_max;
+#pragma unroll
+    for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
+        const int c = t + j * NT;
+        if (c >= QCH) break;
+        const float qs = q_scale_from_amax(__uint_as_float(hbits[c / HC]), fmax);
+        store(c / HC, c % HC, q_fp8_codes8(q.v[j], qs, mlab_rcp_rn(qs), fmax));
+    }
+    if (t < MLA_H) qsh[t] = q_scale_from_amax(__uint_as_float(hbits[t]), fmax);
+}
+
 #if MLAB_HAVE_CLUSTER && defined(__CUDA_ARCH__)
 /* the columns of O a thread holds come in runs of O_RUN consecutive ones
  * (mla_mma.h run_elem): f(h, col, v) for each run, v its values (v.x, v.y

@@ -173,7 +173,7 @@ static_assert(WG_NPROD_MX == 1 || WG_NRAW % 2 == 1, "two producers: tile li - WG
 /* B16 (bf16_wgmma): bf16 tiles of 72 KB (9 panels of 64 rows x 128 bytes in
  * the 128-byte swizzle, arch/nv_tma.h mlab_sw128), so two stages, one a
  * consumer; bf16 Q and P^T (twice the fp8 bytes) */
-template <bool MX, bool B16 = false> struct wg_cfg_t {
+template <bool MX, bool B16 = false, bool QR = false> struct wg_cfg_t {
     static constexpr int NST = B16 ? 2 : WG_NSTAGE;        /* stages */
     static constexpr int TILE = B16 ? 9 * MLAB_SW128_PANEL : WG_TILE; /* bytes of a stage */
     static constexpr int OFF_Q = 0;                          /* Q: 36 (bf16: 72) chunks x 16 heads x 16 */
@@ -198,7 +198,10 @@ template <bool MX, bool B16 = false> struct wg_cfg_t {
     static constexpr bool HS = B16 && WG_B16_HS;
     static constexpr int EMPTY_N = HS ? 384 : 256; /* a stage's release: its consumers and the producer */
     static constexpr int OFF_STG = (OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0) + 127) & ~127;
-    static constexpr int SMEM = OFF_STG + (HS ? MLA_H * WG_SROW16 * 2 : 0);
+    /* QR (the _qrow variants): a unit's heads' Q amax bits and scales, two
+     * units' (a persistent block quantizes the next unit's Q during one) */
+    static constexpr int OFF_QH = OFF_STG + (HS ? MLA_H * WG_SROW16 * 2 : 0);
+    static constexpr int SMEM = OFF_QH + (QR ? 2 * 2 * MLA_H * 4 : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
@@ -206,6 +209,7 @@ template <bool MX, bool B16 = false> struct wg_cfg_t {
     static_assert(!B16 || (WG_TMAP && !MX), "bf16 tiles: the swizzled layout of tensor-copy builds");
     /* B16 stages its outputs in stage 1 (wg_epilogue16), apart from the merge buffer in stage 0 */
     static_assert(!B16 || (!PERSIST && 72 * 128 * 4 <= TILE && MLA_H * WG_SROW16 * 2 <= TILE), "bf16 staging");
+    static_assert(!QR || (!B16 && (WG_TMAP || MX)), "per-head Q scales: the fp8 consumers, mbarrier builds");
 };
 typedef wg_cfg_t<false> wg_cfg;
 /* -DMLAB_WG_PROF (diagnostics, with -DMLAB_TRACE): thread 0 of every block
@@ -417,12 +421,17 @@ template <bool B16 = false, int NK = 4> MLAB_DEV void wg_scores(float (&s)[2 * N
     }
 }
 
+/* a score scale: the same for every head (float), or one for each of a
+ * thread's NK heads (the _qrow variants: Q's scale is a head's) */
+MLAB_DEV float wg_sc(float s, int) { return s; }
+template <int NK> MLAB_DEV float wg_sc(const float (&s)[NK], int k) { return s[k]; }
+
 /* 2. online softmax of tile t (rows past rend masked): the consumer's 4 warps
  * exchange their maxima through red (16 heads x 4 warps) on barrier bar; P
  * rounded to e4m3 goes to sP (P^T, K-major, kv rows in wg_vslot order); O is
  * rescaled where a head's max moved. Ends with sP visible to wgmma. */
-template <bool FAST, bool B16 = false, int NK = 4>
-MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, float sscale, float *red,
+template <bool FAST, bool B16 = false, int NK = 4, typename Sc = float>
+MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
                          uint8_t *sP, int bar)
 {
     static_assert(NK == 4 || (B16 && NK == 2), "16 heads, or bf16's 8");
@@ -435,7 +444,7 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
         for (int h = 0; h < 2; h++) {
             const int row = t * MLA_BN + 16 * warp + g + 8 * h;
             float &x = s[4 * (k >> 1) + 2 * h + (k & 1)];
-            x = row < rend ? x * sscale : -INFINITY;
+            x = row < rend ? x * wg_sc(sscale, k) : -INFINITY;
             m = fmaxf(m, x);
         }
         m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 4));
@@ -711,6 +720,21 @@ MLAB_DEV void wg_q_next(const mla_params &p, int tok, float qs, uint8_t *sq)
     q_fp8_store<128>(p, q, qs, [&](int h, int k, uint2 codes) { *wg_q_chunk(sq, h, k) = codes; }, t);
 }
 
+/* the same with per-head scales (QR): consumer 1's 128 threads take each
+ * head's amax into hb (16 words, zeroed here first) and leave the heads'
+ * scales in hs (q_fp8_heads) */
+MLAB_DEV void wg_q_next_heads(const mla_params &p, int tok, uint8_t *sq, unsigned *hb, float *hs)
+{
+    const int t = threadIdx.x & 127;
+    q_fp8_regs<128> q;
+    q_fp8_load<128>(p, tok, q, t);
+    if (t < MLA_H) hb[t] = 0u;
+    wg_bar_sync(WG_BAR_CONS(1), 128);
+    q_fp8_heads<128>(
+        p, q, hb, hs, [&](int h, int k, uint2 codes) { *wg_q_chunk(sq, h, k) = codes; },
+        [] { wg_bar_sync(WG_BAR_CONS(1), 128); }, t);
+}
+
 /* row tok's bf16 Q as it is into sq by cp.async (one group), issued by the
  * two consumer warpgroups (threads 0 .. 255) at the kernel's start in memory
  * order, waited for before the first tile (wg_q16_ready); the layout is the
@@ -914,12 +938,14 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
 
 /* MX: mxfp4_wgmma (variants/mxfp4_wgmma.hip), the same consumers on e4m3
  * tiles the producer converts from MXFP4 (wg_produce_mx), the block scales
- * folded into the codes (so no kv scale: 1) */
-template <bool FAST, bool MX = false, bool B16 = false>
+ * folded into the codes (so no kv scale: 1). QR: the _qrow variants, Q
+ * quantized per (row, head) by the block itself (q_fp8_heads: no amax pass,
+ * no grid dependency), each head's score scale its own */
+template <bool FAST, bool MX = false, bool B16 = false, bool QR = false>
 __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const mla_params p)
 {
 #if MLAB_HAVE_WGMMA
-    typedef wg_cfg_t<MX, B16> C;
+    typedef wg_cfg_t<MX, B16, QR> C;
     constexpr bool MBAR = WG_TMAP || MX; /* the consumers wait on a stage's mbarrier */
     extern __shared__ __align__(1024) uint8_t smem[]; /* WG_TMAP: swizzled panels */
     uint8_t *sQ = smem + C::OFF_Q, *stages = smem + C::OFF_STAGE;
@@ -963,6 +989,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         }
         if (MX) /* the e4m3 codes of the 8 magnitudes for every E8M0 byte */
             for (int e = tid; e < 256; e += WG_NT_MX) ((uint2 *)(smem + C::OFF_LUT))[e] = e4m3_magnitudes((uint32_t)e);
+        if (QR && tid < MLA_H) ((unsigned *)(smem + C::OFF_QH))[tid] = 0u; /* unit 0's heads' amax */
         __syncthreads();
     }
     if (cons >= WG_NCONS && MX) { /* MX: the producers convert each tile for its consumer */
@@ -1011,10 +1038,15 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             } else {
                 q_fp8_regs<WG_NCONS * 128> qreg;
                 q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
-                qs = q_fp8_row<WG_NCONS * 128>(
-                    p, qreg, (float *)(smem + C::OFF_QRED),
-                    [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; },
-                    [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });
+                auto store = [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; };
+                auto sync = [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); };
+                if constexpr (QR) {
+                    q_fp8_heads<WG_NCONS * 128>(p, qreg, (unsigned *)(smem + C::OFF_QH),
+                                                (float *)(smem + C::OFF_QH) + 2 * MLA_H, store, sync, tid);
+                    qs = 1.f;
+                } else {
+                    qs = q_fp8_row<WG_NCONS * 128>(p, qreg, (float *)(smem + C::OFF_QRED), store, sync);
+                }
             }
             wg_fence_smem();
             wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
@@ -1023,6 +1055,12 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             wg_bar_sync(WG_BAR_QNEXT, WG_NCONS * 128); /* consumer 1 has stored this unit's Q */
         }
         const float sscale = p.sm_scale * qs * kvs * (FAST ? MLA_LOG2E : 1.f);
+        float sch[4]; /* QR: the score scale of each of this thread's 4 heads (this unit's buffer) */
+        if constexpr (QR) {
+            const float *qsh = (const float *)(smem + C::OFF_QH) + 2 * MLA_H + (C::PERSIST ? (ui & 1) * MLA_H : 0);
+#pragma unroll
+            for (int k = 0; k < 4; k++) sch[k] = sscale * qsh[wg_head(k)];
+        }
         WG_PROF(lap(5);)
         if constexpr (C::HS) { /* every tile, this consumer's 8 heads; it ends them itself */
             wg_state_t<2> s8;
@@ -1070,7 +1108,10 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 float s[8];
                 wg_scores<B16>(s, tile, dq);
                 WG_PROF(lap(1);)
-                wg_softmax<FAST, B16>(st, s, u.t0 + i, u.rend, sscale, red, sP, WG_BAR_CONS(cons));
+                if constexpr (QR)
+                    wg_softmax<FAST, B16>(st, s, u.t0 + i, u.rend, sch, red, sP, WG_BAR_CONS(cons));
+                else
+                    wg_softmax<FAST, B16>(st, s, u.t0 + i, u.rend, sscale, red, sP, WG_BAR_CONS(cons));
                 WG_PROF(lap(2);)
                 if constexpr (B16)
                     wg_pv16(st, tile, dp);
@@ -1113,7 +1154,14 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
             }
             if (C::PERSIST && cons == 1 && next_tok >= 0) { /* the next unit's Q, into the other buffer */
-                wg_q_next(p, next_tok, qs, (ui & 1) ? sQ : smem + C::OFF_Q2);
+                uint8_t *sqn = (ui & 1) ? sQ : smem + C::OFF_Q2;
+                if constexpr (QR) { /* into the heads' buffers of the next unit's parity */
+                    const int nb = ((ui + 1) & 1) * MLA_H;
+                    wg_q_next_heads(p, next_tok, sqn, (unsigned *)(smem + C::OFF_QH) + nb,
+                                    (float *)(smem + C::OFF_QH) + 2 * MLA_H + nb);
+                } else {
+                    wg_q_next(p, next_tok, qs, sqn);
+                }
                 wg_fence_smem();
                 wg_bar_sync(WG_BAR_CONS(1), 128);
                 wg_bar_arrive(WG_BAR_QNEXT, WG_NCONS * 128);

@@ -31,7 +31,7 @@
 /* kept in step with launch_decode (launch_common.h) */
 int mlab_decode_launches(int q_fp8, const mla_params *p)
 {
-    return (q_fp8 && p->amax_blocks > 0 ? 1 : 0) + 1 +
+    return (q_fp8 == 1 && p->amax_blocks > 0 ? 1 : 0) + 1 + /* 2: no pass (_qrow) */
            (p->splits > 1 && !p->merge_inline && !p->merge_cluster ? 1 : 0);
 }
 

@@ -5,7 +5,8 @@
  * variants/<name>.hip defining `mlab_impl_<name>` (see README "Adding a
  * variant"). Ids are stable: never reuse or renumber one.
  *
- * X(id, name, kv format, q_fp8, p_fp8, parent, tolerance row, idea)
+ * X(id, name, kv format, q_fp8 (1 per tensor, 2 per (row, head)), p_fp8, parent,
+ *   tolerance row, idea)
  */
 #ifndef MLAB_VARIANT_LIST_H
 #define MLAB_VARIANT_LIST_H
@@ -35,6 +36,10 @@
     X(10, mxfp4_wgmma, MLAB_KV_MXFP4, 1, 1, "mxfp4_e4m3", "kernel:mxfp4_a8",                        \
       "MXFP4 turned into e4m3 tiles by two producer warpgroups, fp8_wgmma's e4m3 products (Q, P as fp8)") \
     X(11, bf16_wgmma, MLAB_KV_BF16, 0, 0, "bf16", "kernel:bf16",                                       \
-      "bf16 on Hopper's warpgroup MMA: K, Q and V^T (a transposed operand) read from swizzled tiles")
+      "bf16 on Hopper's warpgroup MMA: K, Q and V^T (a transposed operand) read from swizzled tiles") \
+    X(12, fp8_wgmma_qrow, MLAB_KV_FP8, 2, 1, "fp8_wgmma", "kernel:fp8_qrow",                        \
+      "fp8_wgmma with Q scaled per (row, head) by the decode itself: no amax pass (not the task's per-tensor rule)") \
+    X(13, mxfp4_wgmma_qrow, MLAB_KV_MXFP4, 2, 1, "mxfp4_wgmma", "kernel:mxfp4_a8_qrow",             \
+      "mxfp4_wgmma with Q scaled per (row, head) by the decode itself: no amax pass (not the task's per-tensor rule)")
 
 #endif

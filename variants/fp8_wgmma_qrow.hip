@@ -1,0 +1,60 @@
+/* fp8_wgmma_qrow.hip: variant 'fp8_wgmma_qrow' (id 12), fp8_wgmma with Q
+ * scaled per (row, head).
+ * Idea: the task's a8w8 rule (papers/spec.md: amax, s = bf16(amax / 448),
+ * codes of bf16(x / s)) applied to each query row's head (576 values) instead
+ * of to the whole Q tensor, as per-token dynamic quantization does. A decode
+ * block then needs nothing but its own row's Q: no amax pass before it, no
+ * grid dependency on that pass, no load of the pass's maxima queued behind
+ * its own tiles in flight (at v27-v28 fp8_wgmma's Q was ready 3.5-4.2 us
+ * into a short call, the first tile could have been used ~1.5 us sooner;
+ * at 256 x 1024 the pass took 3.4 us and the decode blocks could not start
+ * beside it). Each head's score scale is its own (the scores of head h times
+ * s_h s_kv sm_scale); the rest is fp8_wgmma's kernel (mla_wgmma.h, QR).
+ * Numerics: a finer scale than per tensor, so Q's rounding error is at most
+ * the per-tensor one's; judged against its own reference, cpu_ref_fp8_qrow
+ * (q_fp8 = 2, reference/mla_ref.c), with kernel:fp8's bounds
+ * (kernel:fp8_qrow). This is not the task's per-tensor rule: its results
+ * are reported beside fp8_wgmma's, never in their place.
+ * NVIDIA sm_90a only (wgmma). Parent: fp8_wgmma.
+ */
+#include "launch_common.h"
+#include "mla_wgmma.h"
+#include "variants.h"
+
+#if defined(MLAB_NV) && defined(MLAB_SM90A)
+typedef wg_cfg_t<false, false, true> qr_cfg;
+#define QR_KERNEL mla_decode_wg<true, false, false, true>
+static int bps(void)
+{
+    int n = 0;
+    if (hipFuncSetAttribute((const void *)QR_KERNEL, hipFuncAttributeMaxDynamicSharedMemorySize, qr_cfg::SMEM) !=
+            hipSuccess ||
+        hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, QR_KERNEL, WG_NT, qr_cfg::SMEM) != hipSuccess)
+        return 1;
+    return n > 0 ? n : 1;
+}
+static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
+{
+    (void)scratch;
+    static bool attr_set = false;
+    return launch_sequence<true, false>(QR_KERNEL, WG_NT, qr_cfg::SMEM, false /* no amax pass */, p, s, attr_set);
+}
+#define QR_WHY NULL
+#define QR_SMEM qr_cfg::SMEM
+#define QR_PERSIST qr_cfg::PERSIST
+#else
+static int bps(void) { return 1; }
+static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
+{
+    (void)p; (void)s; (void)scratch;
+    return hipErrorInvalidValue;
+}
+#define QR_WHY "needs NVIDIA sm_90a (wgmma); build with -DMLAB_CUDA_ARCH=90a"
+#define QR_SMEM 0
+#define QR_PERSIST 0
+#endif
+#ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
+extern const mlab_variant_impl mlab_impl_fp8_wgmma_qrow = {MLAB_V_fp8_wgmma_qrow, 2 /* Q per (row, head) */, bps,
+                                                           QR_SMEM, launch, 0, WG_NT, QR_WHY, NULL,
+                                                           1 /* combine_only */, NULL, 0, NULL, NULL, QR_PERSIST};
+#endif

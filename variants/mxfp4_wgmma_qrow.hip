@@ -1,0 +1,55 @@
+/* mxfp4_wgmma_qrow.hip: variant 'mxfp4_wgmma_qrow' (id 13), mxfp4_wgmma with
+ * Q scaled per (row, head).
+ * Idea: fp8_wgmma_qrow's Q (the task's a8w8 rule per query row and head, by
+ * the decode block itself: no amax pass, no grid dependency on it) on
+ * mxfp4_wgmma's kernel (producer warpgroups turning MXFP4 tiles into e4m3,
+ * fp8_wgmma's consumers; mla_wgmma.h, MX and QR). Judged against its own
+ * reference, cpu_ref_mxfp4_a8_qrow (MXFP4 KV dequantized exactly, Q per
+ * (row, head), P rounded to e4m3), with kernel:mxfp4_a8's bounds
+ * (kernel:mxfp4_a8_qrow). Not the task's per-tensor rule: reported beside
+ * mxfp4_wgmma, never in its place. Exact fallback as mxfp4_wgmma's (a scale
+ * e4m3 cannot carry: mxfp4's exact path).
+ * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
+ */
+#include "launch_common.h"
+#include "mla_wgmma.h"
+#include "variants.h"
+
+#if defined(MLAB_NV) && defined(MLAB_SM90A)
+typedef wg_cfg_t<true, false, true> mq_cfg;
+#define MQ_KERNEL mla_decode_wg<true, true, false, true>
+static int bps(void)
+{
+    int n = 0;
+    if (hipFuncSetAttribute((const void *)MQ_KERNEL, hipFuncAttributeMaxDynamicSharedMemorySize, mq_cfg::SMEM) !=
+            hipSuccess ||
+        hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, MQ_KERNEL, WG_NT_MX, mq_cfg::SMEM) != hipSuccess)
+        return 1;
+    return n > 0 ? n : 1;
+}
+static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
+{
+    (void)scratch;
+    static bool attr_set = false;
+    return launch_sequence<true, false>(MQ_KERNEL, WG_NT_MX, mq_cfg::SMEM, false /* no amax pass */, p, s, attr_set);
+}
+#define MQ_WHY NULL
+#define MQ_SMEM mq_cfg::SMEM
+#else
+static int bps(void) { return 1; }
+static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
+{
+    (void)p; (void)s; (void)scratch;
+    return hipErrorInvalidValue;
+}
+#define MQ_WHY "needs NVIDIA sm_90a (wgmma); build with -DMLAB_CUDA_ARCH=90a"
+#define MQ_SMEM 0
+#endif
+/* a scale e4m3 cannot hold exactly (mla_params.mx_e4m3_ok): mxfp4's exact path */
+static int exact_fallback(const mla_params *p) { return !p->mx_e4m3_ok; }
+#ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
+extern const mlab_variant_impl mlab_impl_mxfp4_wgmma_qrow = {MLAB_V_mxfp4_wgmma_qrow, 2 /* Q per (row, head) */, bps,
+                                                             MQ_SMEM, launch, 0, WG_NT_MX, MQ_WHY, NULL,
+                                                             1 /* combine_only */, NULL, 0, exact_fallback,
+                                                             &mlab_impl_mxfp4};
+#endif
