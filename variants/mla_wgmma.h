@@ -148,13 +148,6 @@ static_assert(WG_QK_SS || !WG_TMAP, "K from registers (WG_QK_SS=0) reads the uns
  * 18 all within 1% of each other (256 x 8192: 568-572 us): the products'
  * issue rate, not their dependences, bounds Q.K */
 static_assert((MLA_D / 32) % WG_QK_BATCH == 0, "whole batches");
-/* the _qrow variants' first Q row: 1 by one bulk copy that thread 0 issues
- * before the producers issue any tile, so it lands ahead of them (a small
- * load queues behind its own block's copies in flight: load_behind.cu,
- * perf-notes v28); 0 by every consumer thread's loads as fp8_wgmma's */
-#ifndef WG_QR_BULK
-#define WG_QR_BULK 1
-#endif
 /* named barriers */
 #define WG_BAR_FULL(s) (1 + (s))
 #define WG_BAR_EMPTY(s) (1 + WG_NSTAGE + (s))
@@ -208,11 +201,7 @@ template <bool MX, bool B16 = false, bool QR = false> struct wg_cfg_t {
     /* QR (the _qrow variants): a unit's heads' Q amax bits and scales, two
      * units' (a persistent block quantizes the next unit's Q during one) */
     static constexpr int OFF_QH = OFF_STG + (HS ? MLA_H * WG_SROW16 * 2 : 0);
-    /* QR, WG_QR_BULK: unit 0's bf16 Q row by one bulk copy issued before any
-     * tile (its mbarrier, then the 18 KB) */
-    static constexpr int OFF_QBAR = OFF_QH + (QR ? 2 * 2 * MLA_H * 4 : 0);
-    static constexpr int OFF_Q16 = OFF_QBAR + (QR && WG_QR_BULK ? 128 : 0);
-    static constexpr int SMEM = OFF_Q16 + (QR && WG_QR_BULK ? MLA_H * MLA_D * 2 : 0);
+    static constexpr int SMEM = OFF_QH + (QR ? 2 * 2 * MLA_H * 4 : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
@@ -996,13 +985,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             if (MX) /* the raw tiles' (and their reads'): one arrival (thread 0's expect, or arrive) a phase */
                 for (int s = 0; s < WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1); s++)
                     mlab_bar_init_n((uint64_t *)(smem + C::OFF_RBAR) + s, 1);
-            if (QR && WG_QR_BULK) mlab_bar_init_n((uint64_t *)(smem + C::OFF_QBAR), 1);
             mlab_bulk_init_fence();
-            if (QR && WG_QR_BULK) { /* unit 0's Q row, before the block barrier the producers pass first */
-                uint64_t *qb = (uint64_t *)(smem + C::OFF_QBAR);
-                mlab_bulk_expect(qb, MLA_H * MLA_D * 2);
-                mlab_bulk_copy(smem + C::OFF_Q16, p.q + (size_t)u0.tok * MLA_H * MLA_D, MLA_H * MLA_D * 2, qb);
-            }
         }
         if (MX) /* the e4m3 codes of the 8 magnitudes for every E8M0 byte */
             for (int e = tid; e < 256; e += WG_NT_MX) ((uint2 *)(smem + C::OFF_LUT))[e] = e4m3_magnitudes((uint32_t)e);
@@ -1054,16 +1037,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 qs = 1.f;
             } else {
                 q_fp8_regs<WG_NCONS * 128> qreg;
-                if constexpr (QR && WG_QR_BULK) { /* from the bulk copy thread 0 issued */
-                    mlab_bulk_wait((uint64_t *)(smem + C::OFF_QBAR), 0);
-#pragma unroll
-                    for (int j = 0; j < q_fp8_regs<WG_NCONS * 128>::QN; j++) {
-                        const int c = tid + j * WG_NCONS * 128;
-                        if (c < q_fp8_regs<WG_NCONS * 128>::QCH) qreg.v[j] = ((const uint4 *)(smem + C::OFF_Q16))[c];
-                    }
-                } else {
-                    q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
-                }
+                q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
                 auto store = [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; };
                 auto sync = [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); };
                 if constexpr (QR) {
