@@ -15,6 +15,15 @@
  * (q_fp8 = 2, reference/mla_ref.c), with kernel:fp8's bounds
  * (kernel:fp8_qrow). This is not the task's per-tensor rule: its results
  * are reported beside fp8_wgmma's, never in their place.
+ * Measured (H200, papers/reports/h200-2026-12-03i, against fp8_wgmma in the
+ * same runs, two orders): geomean -1.2 / -0.9%; 32 x 1024 -5.0 / -4.9%,
+ * 64 x 1024 -5.0 / -4.4%, 4 x 8192 -2.8 / -3.1%, the long calls -1.9..+0.6%,
+ * but 4 x 1024 +7.6 / +9.2% (its trace: Q ready 4.0 us after the decode's
+ * start however it comes, so there the pass had been off the critical
+ * path; ~0.2 us more outside the kernels, not explained). The v29 suite
+ * (-03j): 39.2 us, 1.39 of the read limit (fp8_wgmma 39.8, 1.40); 4 x 1024
+ * 11.4 us (10.8). Tried: the row by one bulk copy issued before any tile
+ * (88cdae7, -03i call 2): the same (-0.46 / +0.45%), reverted.
  * NVIDIA sm_90a only (wgmma). Parent: fp8_wgmma.
  */
 #include "launch_common.h"

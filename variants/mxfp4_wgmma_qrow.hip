@@ -9,6 +9,11 @@
  * (kernel:mxfp4_a8_qrow). Not the task's per-tensor rule: reported beside
  * mxfp4_wgmma, never in its place. Exact fallback as mxfp4_wgmma's (a scale
  * e4m3 cannot carry: mxfp4's exact path).
+ * Measured (H200, papers/reports/h200-2026-12-03i, against mxfp4_wgmma in
+ * the same runs, two orders): geomean -0.3 / -0.5%; 64 x 1024 -5.7 / -5.8%,
+ * 4 x 8192 -3.9 / -4.3%, but 4 x 1024 +7.5 / +6.8% and 256 x 8192 +1.8 /
+ * +2.5%. The v29 suite (-03j): 37.6 us, 1.95 of the read limit
+ * (mxfp4_wgmma 37.9, 1.97).
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
  */
 #include "launch_common.h"
