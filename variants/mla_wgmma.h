@@ -1059,7 +1059,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         if constexpr (QR) {
             const float *qsh = (const float *)(smem + C::OFF_QH) + 2 * MLA_H + (C::PERSIST ? (ui & 1) * MLA_H : 0);
 #pragma unroll
-            for (int k = 0; k < 4; k++) sch[k] = sscale * qsh[wg_head(k)];
+            for (int k = 0; k < 4; k++) /* (the negative control qscale: head 0's for all) */
+                sch[k] = sscale * qsh[p.fault == 3 ? 0 : wg_head(k)];
         }
         WG_PROF(lap(5);)
         if constexpr (C::HS) { /* every tile, this consumer's 8 heads; it ends them itself */

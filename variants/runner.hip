@@ -686,7 +686,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     /* one launch where it pays: the row's last block merges up to
      * MLA_INLINE_MERGE_MAX splits; a small Q's amax is taken by every block.
      * MLAB_MERGE=inline|combine and MLAB_AMAX=pass|inline force one way
-     * (the GPU tests run both); MLAB_FAULT=overread|merge is the negative
+     * (the GPU tests run both); MLAB_FAULT=overread|merge|qscale is the negative
      * control the GPU tests must catch. */
     const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT");
 #ifdef MLAB_ONE_LAUNCH
@@ -803,7 +803,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     if (knob_refused("MLAB_TMAP_L2", getenv("MLAB_TMAP_L2"), {"128", "256", "none"}, why, whylen))
         return MLAB_GPU_USAGE;
     if (tm && !strcmp(tm, "off")) p->kv_tmap = p->kv_tmap16 = NULL;
-    p->fault = f && !strcmp(f, "overread") ? 1 : f && !strcmp(f, "merge") ? 2 : 0;
+    p->fault = f && !strcmp(f, "overread") ? 1 : f && !strcmp(f, "merge") ? 2 : f && !strcmp(f, "qscale") ? 3 : 0;
     return 0;
 }
 
