@@ -201,6 +201,17 @@ foreach(src ${MLAB_VARIANT_SOURCES})
                          SKIP_RETURN_CODE 77)
   endforeach()
 endforeach()
+# a build for sm_90a on an sm_90 GPU (H100 / H200) runs every variant it
+# builds: a run-time skip other than "not in this build" (the AMD-only
+# variant's) fails here, so a configuration past the GPU's shared memory
+# cannot pass the validation tests by being skipped (other GPUs and builds:
+# skipped, 77; their limits are their own)
+if(MLAB_GPU STREQUAL "cuda" AND MLAB_CUDA_ARCH STREQUAL "90a")
+  add_test(NAME gpu_sm90_runs_every_variant COMMAND sh -c
+           "cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1); case \"$cc\" in 9.*) ;; *) echo \"not an sm_90 GPU ($cc)\"; exit 77;; esac; out=$(${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; bad=$(echo \"$out\" | grep ' skipped: ' | grep -v 'not in this build'); echo \"$out\" | grep ' skipped: '; [ $rc = 0 ] && [ -z \"$bad\" ] || { echo \"exit $rc; skipped at run time: $bad\"; exit 1; }")
+  set_tests_properties(gpu_sm90_runs_every_variant PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
+                       SKIP_RETURN_CODE 77)
+endif()
 # the _qrow variants' per-head Q scales: with every head's scores scaled by
 # head 0's scale (MLAB_FAULT=qscale) validation must fail (exit 5) on
 # varlen (N(0, 1) Q: the heads' amax differ by ~10-20%) and one_item
