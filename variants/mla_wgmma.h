@@ -200,8 +200,9 @@ template <bool MX, bool B16 = false, bool QR = false> struct wg_cfg_t {
     static constexpr int OFF_STG = (OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0) + 127) & ~127;
     /* QR (the _qrow variants): a unit's heads' Q amax bits and scales, two
      * units' (a persistent block quantizes the next unit's Q during one) */
-    static constexpr int OFF_QH = OFF_STG + (HS ? MLA_H * WG_SROW16 * 2 : 0);
-    static constexpr int SMEM = OFF_QH + (QR ? 2 * 2 * MLA_H * 4 : 0);
+    static constexpr int OFF_QH = OFF_STG + (HS ? MLA_H * WG_SROW16 * 2 : 0); /* amax bits [2][16] */
+    static constexpr int OFF_QS = OFF_QH + (QR ? 2 * MLA_H * 4 : 0);            /* scales [2][16] */
+    static constexpr int SMEM = OFF_QS + (QR ? 2 * MLA_H * 4 : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
@@ -1045,8 +1046,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 auto store = [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; };
                 auto sync = [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); };
                 if constexpr (QR) {
-                    q_fp8_heads<WG_NCONS * 128>(p, qreg, (unsigned *)(smem + C::OFF_QH),
-                                                (float *)(smem + C::OFF_QH) + 2 * MLA_H, store, sync, tid);
+                    q_fp8_heads<WG_NCONS * 128>(p, qreg, (unsigned *)(smem + C::OFF_QH), (float *)(smem + C::OFF_QS),
+                                                store, sync, tid);
                     qs = 1.f;
                 } else {
                     qs = q_fp8_row<WG_NCONS * 128>(p, qreg, (float *)(smem + C::OFF_QRED), store, sync);
@@ -1059,12 +1060,15 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             wg_bar_sync(WG_BAR_QNEXT, WG_NCONS * 128); /* consumer 1 has stored this unit's Q */
         }
         const float sscale = p.sm_scale * qs * kvs * (FAST ? MLA_LOG2E : 1.f);
-        float sch[4]; /* QR: the score scale of each of this thread's 4 heads (this unit's buffer) */
+        /* QR: the score scale of each of this thread's 4 heads, each head's Q
+         * scale (this unit's buffer; the negative control qscale: head 0's for
+         * all). Else sscale for all: passed as one float, as before QR (an
+         * array of four equal values changed mxfp4_wgmma's SASS) */
+        float sch[4];
         if constexpr (QR) {
-            const float *qsh = (const float *)(smem + C::OFF_QH) + 2 * MLA_H + (C::PERSIST ? (ui & 1) * MLA_H : 0);
+            const float *qsh = (const float *)(smem + C::OFF_QS) + (C::PERSIST ? (ui & 1) * MLA_H : 0);
 #pragma unroll
-            for (int k = 0; k < 4; k++) /* (the negative control qscale: head 0's for all) */
-                sch[k] = sscale * qsh[p.fault == 3 ? 0 : wg_head(k)];
+            for (int k = 0; k < 4; k++) sch[k] = sscale * qsh[p.fault == 3 ? 0 : wg_head(k)];
         }
         WG_PROF(lap(5);)
         if constexpr (C::HS) { /* every tile, this consumer's 8 heads; it ends them itself */
@@ -1163,7 +1167,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 if constexpr (QR) { /* into the heads' buffers of the next unit's parity */
                     const int nb = ((ui + 1) & 1) * MLA_H;
                     wg_q_next_heads(p, next_tok, sqn, (unsigned *)(smem + C::OFF_QH) + nb,
-                                    (float *)(smem + C::OFF_QH) + 2 * MLA_H + nb);
+                                    (float *)(smem + C::OFF_QS) + nb);
                 } else {
                     wg_q_next(p, next_tok, qs, sqn);
                 }
