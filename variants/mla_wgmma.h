@@ -976,6 +976,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
      * units blockIdx.x, + gridDim.x, ... of the call's units */
     const wg_unit u0 = wg_unit_of(p, blockIdx.x);
     const int first = u0.first, t0 = u0.t0, n = u0.n, rend = u0.rend;
+    MLAB_TR(if (tid == WG_NCONS * 128 && p.trace) p.trace[MLAB_TR_ISSUE + blockIdx.x] = mlab_gtime_after(first);)
     const int units = C::PERSIST ? (p.blk_work ? p.plan_blocks : p.total_q * p.splits) : (int)blockIdx.x + 1;
     if (B16 && cons < WG_NCONS) /* bf16 Q: in flight from the start (not persistent: the block's one row) */
         wg_q16_issue(p, u0.tok, sQ);

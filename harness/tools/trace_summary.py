@@ -17,6 +17,8 @@ after each variant's cold samples, one line per block of the last cold call
   TC block synced weights data_read 2                  (cluster merge, by decode block)
   TC block arrived passed merged 3                     (barrier merge, by decode block)
   TQ block grid_wait_done amax_known                   (a8w8 decode: before the Q quantization)
+  TK block unit_known                                  (wgmma decode: its producer's unit known,
+                                                        tok_kv in, the first copy next)
   TW block tiles T prologue P wait W qk Q softmax S pv V epilogue E all A
                                                        (fp8_wgmma, -DMLAB_WG_PROF: clock64
                                                         cycles of thread 0's consumer)
@@ -56,10 +58,11 @@ def phases(run):
     o = min([x[0] for x in a.values()] + [x[2] for x in d])
     us = lambda t: (t - o) / 1e3
     qp = list(run.get("Q", {}).values())
+    uk = list(run.get("K", {}).values())
     c = [x for x in run["C"].values() if x[3] not in (2, 3)]  # the combine's (2, 3: the one-launch merges')
     return us, {
         "amax start": [us(x[0]) for x in a.values()], "amax end": [us(x[1]) for x in a.values()],
-        "decode start": [us(x[2]) for x in d],
+        "decode start": [us(x[2]) for x in d], "unit known": [us(x) for x in uk],
         # no grid wait where each block took the amax itself (MLAB_AMAX=inline)
         "grid wait done": [us(x[0]) for x in qp if x[0]], "amax known": [us(x[1]) for x in qp],
         "Q quantized": [us(x[3]) for x in d if x[3]], "tile0": [us(x[4]) for x in d],
@@ -90,6 +93,8 @@ def report(run):
     if p["amax end"]:
         print(f"  amax          start {q(p['amax start'])} | end {q(p['amax end'])}")
     print(f"  decode start  {q(p['decode start'])}")
+    if p["unit known"]:
+        print(f"  unit known    {q(p['unit known'])} (the producer's tok_kv in: its first copy next)")
     if p["amax known"]:
         gw = q(p["grid wait done"]) if p["grid wait done"] else "none (no amax pass)"
         print(f"  Q path        grid wait done {gw} | amax known {q(p['amax known'])}")
@@ -126,7 +131,7 @@ def report(run):
     print(f"  span, first start to last end: {span:.1f} us (event-timed sample {run['sample']} us)")
 
 
-COLUMNS = ("amax pass end", "decode start", "grid wait done", "amax known", "Q ready", "first tile", "loop end",
+COLUMNS = ("amax pass end", "decode start", "unit known", "grid wait done", "amax known", "Q ready", "first tile", "loop end",
            "block end", "end phase", "combine past its wait", "combine end", "sample")
 # a column's phase in phases()
 PHASE_OF = {"amax pass end": "amax end", "Q ready": "Q quantized", "first tile": "tile0",
@@ -171,7 +176,7 @@ def main():
 
 
 # the fewest words of each line kind (kind, block, values): a shorter line is malformed
-MIN_WORDS = {"TA": 4, "TD": 9, "TQ": 4, "TC": 5, "TW": 18, "TP": 12}
+MIN_WORDS = {"TA": 4, "TD": 9, "TQ": 4, "TK": 3, "TC": 5, "TW": 18, "TP": 12}
 
 
 def read(path):
@@ -188,7 +193,7 @@ def read(path):
                     if w[0] == "TRACE":
                         if len(w) >= 7:
                             runs.append({"head": line.strip(), "sample": float(w[6]), "A": {}, "D": {}, "C": {},
-                                         "Q": {}, "W": {}, "P": {}})
+                                         "Q": {}, "W": {}, "P": {}, "K": {}})
                         continue
                     if w[0] not in MIN_WORDS:
                         continue
@@ -201,6 +206,8 @@ def read(path):
                         runs[-1]["D"][b] = [int(x) for x in w[2:10]]
                     elif w[0] in ("TW", "TP"):
                         runs[-1][w[0][1]][b] = {k: int(v) for k, v in zip(w[2::2], w[3::2])}
+                    elif w[0] == "TK":
+                        runs[-1]["K"][b] = int(w[2])
                     elif w[0] == "TQ":
                         runs[-1]["Q"][b] = [int(x) for x in w[2:4]]
                     else:
