@@ -114,6 +114,18 @@ static_assert(WG_NPROD_MX == 1 || WG_NPROD_MX == WG_NCONS, "a producer feeds one
  * for the merge buffer (220 KB) */
 static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
 #define WG_LAG (WG_NSTAGE - 1) /* tiles the producer keeps in flight */
+/* WG_Q_EARLY (the _qrow decodes): the consumers load their first unit's
+ * bf16 Q row at the kernel's start, before the block barrier the producers
+ * pass to issue the first tiles (as bf16_wgmma's Q copy is issued), not at
+ * the start of the first unit, after them. H200 (perf-notes v30): Q ready
+ * 4.1-4.3 -> 3.7 us at 4 x 1024; fp8_wgmma_qrow 4 x 1024 -2.2 / -2.8%,
+ * mxfp4_wgmma_qrow -5.5 / -5.9% (-1..-2% on 4 x 8192, 32 x 1024, 64 x
+ * 1024). The per-tensor decodes' Q waits for the amax pass, not for its
+ * loads: there it measured nothing (fp8_wgmma) or +0.3..+1.2%
+ * (mxfp4_wgmma), so they load Q as before */
+#ifndef WG_Q_EARLY
+#define WG_Q_EARLY 1
+#endif
 /* WG_GATE_LAND = G > 0 (tensor-copy producers): the ring's first fills keep
  * at most G tiles in flight, tile g (< the stages) issued once tile g - G
  * has landed, so a short unit's first tiles land one after another instead
@@ -980,6 +992,9 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     const int units = C::PERSIST ? (p.blk_work ? p.plan_blocks : p.total_q * p.splits) : (int)blockIdx.x + 1;
     if (B16 && cons < WG_NCONS) /* bf16 Q: in flight from the start (not persistent: the block's one row) */
         wg_q16_issue(p, u0.tok, sQ);
+    constexpr bool QE = WG_Q_EARLY && QR; /* the _qrow decodes' unit-0 Q row loaded here */
+    q_fp8_regs<WG_NCONS * 128> qreg0;
+    if (QE && cons < WG_NCONS) q_fp8_load<WG_NCONS * 128>(p, u0.tok, qreg0);
 
     if (MBAR) {
         if (tid == 0) { /* the stages' mbarriers: 128 arrivals a phase (the producer warpgroup) */
@@ -1042,8 +1057,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 wg_q16_ready();
                 qs = 1.f;
             } else {
-                q_fp8_regs<WG_NCONS * 128> qreg;
-                q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
+                q_fp8_regs<WG_NCONS * 128> &qreg = qreg0;
+                if (!QE) q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
                 auto store = [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; };
                 auto sync = [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); };
                 if constexpr (QR) {
