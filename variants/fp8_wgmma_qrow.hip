@@ -24,6 +24,10 @@
  * (-03j): 39.2 us, 1.39 of the read limit (fp8_wgmma 39.8, 1.40); 4 x 1024
  * 11.4 us (10.8). Tried: the row by one bulk copy issued before any tile
  * (88cdae7, -03i call 2): the same (-0.46 / +0.45%), reverted.
+ * v30 (fb7c307, papers/reports/h200-2026-12-03l): the first unit's Q row
+ * loaded at the kernel's start, before the barrier the producer passes to
+ * issue the first tiles (WG_Q_EARLY): 4 x 1024 -2.2 / -2.8%, 64 x 1024
+ * -0.9 / -1.1%, the rest -0.9..+0.1%; Q ready 4.1-4.3 -> 3.7 us at 4 x 1024.
  * NVIDIA sm_90a only (wgmma). Parent: fp8_wgmma.
  */
 #include "launch_common.h"

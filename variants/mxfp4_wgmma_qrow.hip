@@ -14,6 +14,10 @@
  * 4 x 8192 -3.9 / -4.3%, but 4 x 1024 +7.5 / +6.8% and 256 x 8192 +1.8 /
  * +2.5%. The v29 suite (-03j): 37.6 us, 1.95 of the read limit
  * (mxfp4_wgmma 37.9, 1.97).
+ * v30 (fb7c307, papers/reports/h200-2026-12-03l): the first unit's Q row
+ * loaded at the kernel's start, before the barrier the producers pass to
+ * issue the first tiles (WG_Q_EARLY): 4 x 1024 -5.5 / -5.9%, 32 x 1024 and
+ * 64 x 1024 -1.6..-2.1%, 4 x 8192 -1.9 / -1.2%, the rest -2.0..+1.9%.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
  */
 #include "launch_common.h"
