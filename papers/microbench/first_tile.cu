@@ -20,8 +20,9 @@
 //         mla_params.kv_tmap, fetched cold after the flush) or a
 //         __grid_constant__ kernel parameter (tma_p)
 // Prints, per kind and shape, medians over 9 samples of: the first block's
-// start to each block's first / last bytes (median and max over blocks),
-// and the event-timed sample. Build and run on an NVIDIA GPU of sm_90 or later:
+// start to each block's first / last bytes (median and max over blocks; the
+// dec_* kinds: the tile landed / the Q row's loads back), and the event-timed
+// sample. Build and run on an NVIDIA GPU of sm_90 or later:
 //   nvcc -O3 -arch=sm_90a -o first_tile papers/microbench/first_tile.cu && ./first_tile
 #include <cstdio>
 #include <cstdint>
@@ -143,6 +144,74 @@ __global__ void __launch_bounds__(128) tma_kernel(const CUtensorMap *gmap, const
     }
 }
 
+// dec_*: the same tensor copies from a block of the wgmma decodes' shape (384
+// threads, 220 KB of dynamic shared memory): thread 0 initializes the
+// mbarrier, a block barrier, then thread 256 (the producer) issues the 9
+// boxes of its tile (the map a __grid_constant__ parameter); threads 0..255
+// (the consumers) load a bf16 Q row of 18 KB (16 blocks a row, 16-byte loads,
+// 4.5 a thread, into registers as q_fp8_load) before the block barrier
+// (qmode 1: WG_Q_EARLY), after the tile is issued (2: the decodes before
+// it), or not at all (0). rec: start, the tile landed (thread 256), the
+// last consumer's Q loads back (0 without). Caveat (run 1, perf-notes v30):
+// the Q rows (like every kind's source ranges) repeat every 4 samples, and
+// their loads came back 0.26 us after the first block start, sooner than a
+// DRAM round trip: the memset before each sample had not evicted them from
+// L2, so the Q times here are not cold (the tiles' may not be either)
+__global__ void __launch_bounds__(384, 1) dec_kernel(const __grid_constant__ CUtensorMap pmap, const char *q, int qmode,
+                                                     int box, unsigned long long *rec)
+{
+    extern __shared__ __align__(1024) char smem_raw[];
+    char *buf = (char *)(((uintptr_t)smem_raw + 1023) & ~(uintptr_t)1023);
+    __shared__ uint64_t bar;
+    __shared__ unsigned long long qback;
+    __shared__ volatile int issued;
+    const unsigned long long t0 = gtime();
+    const int t = threadIdx.x;
+    const uint4 *qg = (const uint4 *)(q + (size_t)(blockIdx.x / 16) * 16 * 576 * 2);
+    uint4 v[5];
+    auto qload = [&] {
+#pragma unroll
+        for (int j = 0; j < 5; j++) v[j] = t + j * 256 < 1152 ? qg[t + j * 256] : make_uint4(0, 0, 0, 0);
+    };
+    if (t == 0) {
+        qback = 0;
+        issued = 0;
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(sa(&bar)) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    if (qmode == 1 && t < 256) qload();
+    __syncthreads();
+    if (t == 256) {
+        const int bytes = 64 * box;
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(sa(&bar)), "r"(9 * bytes) : "memory");
+        for (int i = 0; i < 9; i++)
+            asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+                         ::"r"(sa(buf + i * bytes)), "l"((unsigned long long)&pmap), "r"(i * box), "r"((int)blockIdx.x * 64),
+                         "r"(sa(&bar)) : "memory");
+        issued = 1;
+        asm volatile("{\n.reg .pred p;\nW_%=:\nmbarrier.try_wait.parity.shared::cta.b64 p, [%0], 0;\n@!p bra W_%=;\n}\n"
+                     ::"r"(sa(&bar)) : "memory");
+        rec[blockIdx.x * 4 + 1] = gtime();
+    }
+    if (qmode && t < 256) {
+        if (qmode == 2) {
+            while (!issued) {}
+            qload();
+        }
+        uint32_t x = 0;
+#pragma unroll
+        for (int j = 0; j < 5; j++) x ^= v[j].x ^ v[j].y ^ v[j].z ^ v[j].w;
+        unsigned long long tq;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(tq) : "r"(x));
+        atomicMax(&qback, tq);
+    }
+    __syncthreads();
+    if (t == 0) {
+        rec[blockIdx.x * 4 + 0] = t0;
+        rec[blockIdx.x * 4 + 2] = qback;
+    }
+}
+
 // a map of rows of 9 * box bytes, boxes of 64 rows x box bytes, swizzled as
 // the decodes' tiles (the driver's encoder by its entry point: no -lcuda)
 static CUtensorMap make_map(void *base, size_t rows, int box)
@@ -184,6 +253,10 @@ int main()
     CK(cudaFuncSetAttribute(bulk_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
     CK(cudaFuncSetAttribute(ldg_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
     CK(cudaFuncSetAttribute(tma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
+    CK(cudaFuncSetAttribute(dec_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 220 * 1024));
+    char *qbuf;
+    CK(cudaMalloc(&qbuf, 64ull << 20));
+    CK(cudaMemset(qbuf, 1, 64ull << 20));
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
@@ -191,9 +264,10 @@ int main()
     const Shape shapes[] = {{64, 36, 9}, {64, 72, 9}, {64, 72, 1 * 3}, {128, 36, 9}, {128, 18, 9}, {132, 72, 9}};
     printf("kind,blocks,KB_a_block,pieces,first_med_us,first_max_us,last_med_us,last_max_us,event_us\n");
     for (const Shape &sh : shapes)
-        for (int kind = 0; kind < 5; kind++) {
+        for (int kind = 0; kind < 8; kind++) {
             const int chunk = sh.kb * 1024;
             if (kind >= 3 && ((sh.kb != 36 && sh.kb != 72) || sh.pieces != 9)) continue; /* tiles of 64 rows of 576 or 1152 bytes */
+            if (kind >= 5 && sh.blocks != 64) continue; /* the decode's shape: 4 x 1024's 64 blocks */
             const int box = sh.kb == 72 ? 128 : 64;
             std::vector<double> fmed, fmax, lmed, lmax, ev;
             for (int rep = 0; rep < 9; rep++) {
@@ -211,7 +285,10 @@ int main()
                     CK(cudaMemcpy(gmap, &m, sizeof m, cudaMemcpyHostToDevice)); /* before the flush: cold as the runner's */
                     CK(cudaMemsetAsync(flush, rep & 0xff, flush_bytes));
                     CK(cudaEventRecord(e0));
-                    tma_kernel<<<sh.blocks, 128, 9 * 64 * box + 1024>>>(gmap, m, kind == 4, box, rec);
+                    if (kind >= 5)
+                        dec_kernel<<<sh.blocks, 384, 220 * 1024>>>(m, qbuf + (size_t)(rep % 4) * (8ull << 20), kind - 5, box, rec);
+                    else
+                        tma_kernel<<<sh.blocks, 128, 9 * 64 * box + 1024>>>(gmap, m, kind == 4, box, rec);
                 } else {
                     grid = sms * 2;
                     read_kernel<<<grid, 512>>>((const uint4 *)(src + off), (size_t)sh.blocks * chunk / 16, sink, rec);
@@ -228,7 +305,7 @@ int main()
                 std::vector<double> f, l;
                 for (int b = 0; b < grid; b++) {
                     f.push_back((r[b * 4 + 1] - t0) * 1e-3);
-                    l.push_back((r[b * 4 + 2] - t0) * 1e-3);
+                    l.push_back(r[b * 4 + 2] ? (r[b * 4 + 2] - t0) * 1e-3 : 0.); /* dec_noq: no Q */
                 }
                 fmed.push_back(med(f));
                 fmax.push_back(*std::max_element(f.begin(), f.end()));
@@ -236,7 +313,7 @@ int main()
                 lmax.push_back(*std::max_element(l.begin(), l.end()));
                 ev.push_back(ms * 1e3);
             }
-            static const char *names[5] = {"bulk", "ldg", "read", "tma_g", "tma_p"};
+            static const char *names[8] = {"bulk", "ldg", "read", "tma_g", "tma_p", "dec_noq", "dec_qfirst", "dec_qafter"};
             printf("%s,%d,%d,%d,%.2f,%.2f,%.2f,%.2f,%.2f\n", names[kind], sh.blocks, sh.kb, kind == 1 || kind == 2 ? 0 : sh.pieces,
                    med(fmed), med(fmax), med(lmed), med(lmax), med(ev));
         }
