@@ -128,6 +128,17 @@ foreach(_l2 128 256 none)
            "f=${CMAKE_BINARY_DIR}/tmap_l2_${_l2}.h5; rm -f $f; MLAB_TMAP_L2=${_l2} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --splits 4 --variants fp8,fp8_wgmma,bf16_wgmma ${_gd}/varlen.h5 ${_gd}/one_item.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; python3 -c \"import h5py,sys; k=h5py.File('$f','r').attrs['kernel_knobs']; k=k.decode() if isinstance(k,bytes) else k; print(k); sys.exit(0 if 'tmap_l2=${_want}' in k.split() else 1)\"")
   set_tests_properties(gpu_tmap_l2_${_l2} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 endforeach()
+# the cold flush's kinds (MLAB_FLUSH: memset by default, store, load): timed
+# runs under each, the results file recording the kind (kernel_knobs flush=);
+# an unknown kind is refused (exit 2, the line naming it)
+foreach(_fk store load)
+  add_test(NAME gpu_flush_${_fk} COMMAND sh -c
+           "f=${CMAKE_BINARY_DIR}/flush_${_fk}.h5; rm -f $f; MLAB_FLUSH=${_fk} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --max-time 0.02 --quiet --variants bf16 ${_gd}/varlen.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; python3 -c \"import h5py,sys; h=h5py.File('$f','r'); k=h.attrs['kernel_knobs']; k=k.decode() if isinstance(k,bytes) else k; print(k); sys.exit(0 if 'flush=${_fk}' in k.split() else 1)\" && ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind'] != 'cpu']; print([(x['variant'], x['median_us']) for x in r]); sys.exit(0 if len(r) == 1 and float(r[0]['median_us'] or 0) > 0 else 1)\"")
+  set_tests_properties(gpu_flush_${_fk} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
+endforeach()
+add_test(NAME gpu_flush_unknown COMMAND sh -c
+         "MLAB_FLUSH=bogus ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants bf16 ${_gd}/varlen.h5 > flush_unknown.log 2>&1; rc=$?; cat flush_unknown.log; [ $rc = 77 ] && exit 77; [ $rc = 2 ] && grep -q 'MLAB_FLUSH=bogus' flush_unknown.log")
+set_tests_properties(gpu_flush_unknown PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # ragged batches run the split plan by default (splits.h, mlab_plan_splits;
 # validate_awkward's varlen and q3_causal run it): the uniform split rule on
 # them too (MLAB_PLAN=off), and the plan's merge negative control without a

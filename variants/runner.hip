@@ -79,6 +79,14 @@ __global__ void __launch_bounds__(512) mlab_read_kernel(const uint4 *src, size_t
     }
     if (acc == 0x9e3779b9u) sink[0] = acc;
 }
+/* the cold flush's kernels (MLAB_FLUSH=store | load; the default is a
+ * hipMemsetAsync): plain 16-byte stores of v over n16 chunks, as a peer's
+ * torch fill_ does, or the read probe's loads */
+__global__ void __launch_bounds__(512) mlab_flush_store(uint4 *dst, size_t n16, uint32_t v)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n16; i += (size_t)gridDim.x * blockDim.x)
+        dst[i] = make_uint4(v, v, v, v);
+}
 __global__ void mlab_empty_kernel(void) {}
 /* the empty pair (mlab_gpu_select_empty_pair): a first kernel that lets its
  * dependent launch at once, and a second, launched as a call launches its
@@ -97,6 +105,7 @@ __global__ void mlab_empty_second(const mla_params p)
 
 
 enum { SEL_NONE, SEL_VARIANT, SEL_READ, SEL_EMPTY, SEL_EMPTY_PAIR };
+enum { FLUSH_MEMSET, FLUSH_STORE, FLUSH_LOAD };
 
 struct mlab_gpu {
     int dev, sms, smem_max; /* shared memory (LDS) a block may use, bytes */
@@ -107,6 +116,8 @@ struct mlab_gpu {
     hipStream_t s;
     void *flush;
     size_t flush_bytes;
+    int flush_kind;         /* MLAB_FLUSH: FLUSH_MEMSET (default), FLUSH_STORE, FLUSH_LOAD */
+    uint32_t *fsink;        /* FLUSH_LOAD's sink */
     /* the loaded case */
     int loaded, total_q, batch, kv_rows, max_splits;
     int max_vis;            /* the longest sequence (rows): tiles for the split rule */
@@ -227,7 +238,7 @@ extern "C" const char *mlab_gpu_build_knobs(void)
     if (!buf[0]) {
         const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT"),
                    *c = getenv("MLAB_COMBINE"), *t = getenv("MLAB_TMAP"), *ps = getenv("MLAB_PERSIST"),
-                   *sp = getenv("MLAB_COMBINE_SPREAD");
+                   *sp = getenv("MLAB_COMBINE_SPREAD"), *fl = getenv("MLAB_FLUSH");
         /* the L2 promotion as used, not "default" (the default moved at v22,
          * 256 -> 128); "-" in a build without tensor maps (AMD; -DMLAB_NO_TMAP) */
         char l2[16] = "-";
@@ -235,13 +246,15 @@ extern "C" const char *mlab_gpu_build_knobs(void)
         /* the wgmma decodes' shape (mla_wgmma.h): Q.K accumulators (the kernel
          * error depends on them a little, perf-notes v18), MXFP4 producer
          * warpgroups, items a producer thread loads at once, bf16_wgmma's head
-         * split, tiles in flight in the ring's first fills (v28) */
+         * split, tiles in flight in the ring's first fills (v28), the _qrow
+         * decodes' Q loaded at the kernel's start (v30); the cold flush's kind */
         snprintf(buf, sizeof buf,
-                 "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_gate_land=%d merge=%.16s combine=%.16s "
-                 "spread=%.16s amax=%.16s fault=%.16s tmap_use=%.16s persist_use=%.16s tmap_l2=%s",
-                 build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, WG_B16_HS, WG_GATE_LAND, m ? m : "default",
-                 c ? c : "default",
-                 sp ? sp : "default", a ? a : "default", f ? f : "none", t ? t : "default", ps ? ps : "default", l2);
+                 "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_gate_land=%d wg_q_early=%d merge=%.16s "
+                 "combine=%.16s spread=%.16s amax=%.16s fault=%.16s tmap_use=%.16s persist_use=%.16s tmap_l2=%s "
+                 "flush=%.16s",
+                 build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, WG_B16_HS, WG_GATE_LAND, WG_Q_EARLY,
+                 m ? m : "default", c ? c : "default", sp ? sp : "default", a ? a : "default", f ? f : "none",
+                 t ? t : "default", ps ? ps : "default", l2, fl ? fl : "memset");
     }
     return buf;
 }
@@ -376,9 +389,20 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_gpu_info *info, cha
     CK(hipEventCreate(&g->e1));
     nvml_open(g, info->uuid);
     /* a flush larger than every cache: 4x L2 and at least 512 MB (MI355X's
-     * Infinity Cache is 256 MB) */
+     * Infinity Cache is 256 MB), overwritten before every cold sample by a
+     * memset (MLAB_FLUSH=memset, the default), a kernel of plain stores
+     * (store: as the peers' torch fill_) or read by one (load); whether a
+     * memset evicts what the previous sample read is what
+     * papers/microbench/flush_probe.cu measures (perf-notes v30) */
+    const char *fk = getenv("MLAB_FLUSH");
+    if (fk && strcmp(fk, "memset") && strcmp(fk, "store") && strcmp(fk, "load")) {
+        snprintf(why, whylen, "MLAB_FLUSH=%.32s is not memset, store or load", fk);
+        return MLAB_GPU_USAGE;
+    }
+    g->flush_kind = !fk || !strcmp(fk, "memset") ? FLUSH_MEMSET : !strcmp(fk, "store") ? FLUSH_STORE : FLUSH_LOAD;
     g->flush_bytes = (size_t)mlab_flush_bytes((double)g->l2);
     CK(hipMalloc(&g->flush, g->flush_bytes));
+    CK(hipMalloc((void **)&g->fsink, 64));
     return 0;
 }
 
@@ -400,6 +424,7 @@ extern "C" void mlab_gpu_close(mlab_gpu *g)
     if (!g) return;
     free_case(g);
     if (g->flush) (void)hipFree(g->flush);
+    if (g->fsink) (void)hipFree(g->fsink);
     if (g->rbuf) (void)hipFree(g->rbuf);
     if (g->e0) (void)hipEventDestroy(g->e0);
     if (g->e1) (void)hipEventDestroy(g->e1);
@@ -899,8 +924,17 @@ extern "C" int mlab_gpu_warm(mlab_gpu *g, char *why, size_t whylen)
 extern "C" int mlab_gpu_cold(mlab_gpu *g, double *us, char *why, size_t whylen)
 {
     static unsigned n;
-    /* cold: overwrite a buffer larger than every cache, outside the timed region */
-    CK(hipMemsetAsync(g->flush, (int)(n++ & 0xff), g->flush_bytes, g->s));
+    /* cold: overwrite (or read) a buffer larger than every cache, outside the timed region */
+    const unsigned v = n++ & 0xff;
+    if (g->flush_kind == FLUSH_MEMSET) {
+        CK(hipMemsetAsync(g->flush, (int)v, g->flush_bytes, g->s));
+    } else if (g->flush_kind == FLUSH_STORE) {
+        mlab_flush_store<<<2 * g->sms, 512, 0, g->s>>>((uint4 *)g->flush, g->flush_bytes / 16, v * 0x01010101u);
+        CK(hipGetLastError());
+    } else {
+        mlab_read_kernel<4><<<2 * g->sms, 512, 0, g->s>>>((const uint4 *)g->flush, g->flush_bytes / 16, g->fsink);
+        CK(hipGetLastError());
+    }
     CK(hipEventRecord(g->e0, g->s));
     CK(launch_selected(g));
     CK(hipEventRecord(g->e1, g->s));
