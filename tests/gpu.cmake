@@ -130,15 +130,12 @@ foreach(_l2 128 256 none)
 endforeach()
 # the cold flush's kinds (MLAB_FLUSH: memset by default, store, load): timed
 # runs under each, the results file recording the kind (kernel_knobs flush=);
-# an unknown kind is refused (exit 2, the line naming it)
+# an unknown kind is refused (gpu_refuses_unknown_knobs)
 foreach(_fk store load)
   add_test(NAME gpu_flush_${_fk} COMMAND sh -c
            "f=${CMAKE_BINARY_DIR}/flush_${_fk}.h5; rm -f $f; MLAB_FLUSH=${_fk} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --max-time 0.02 --quiet --variants bf16 ${_gd}/varlen.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; python3 -c \"import h5py,sys; h=h5py.File('$f','r'); k=h.attrs['kernel_knobs']; k=k.decode() if isinstance(k,bytes) else k; print(k); sys.exit(0 if 'flush=${_fk}' in k.split() else 1)\" && ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind'] != 'cpu']; print([(x['variant'], x['median_us']) for x in r]); sys.exit(0 if len(r) == 1 and float(r[0]['median_us'] or 0) > 0 else 1)\"")
   set_tests_properties(gpu_flush_${_fk} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 endforeach()
-add_test(NAME gpu_flush_unknown COMMAND sh -c
-         "MLAB_FLUSH=bogus ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants bf16 ${_gd}/varlen.h5 > flush_unknown.log 2>&1; rc=$?; cat flush_unknown.log; [ $rc = 77 ] && exit 77; [ $rc = 2 ] && grep -q 'MLAB_FLUSH=bogus' flush_unknown.log")
-set_tests_properties(gpu_flush_unknown PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # ragged batches run the split plan by default (splits.h, mlab_plan_splits;
 # validate_awkward's varlen and q3_causal run it): the uniform split rule on
 # them too (MLAB_PLAN=off), and the plan's merge negative control without a
@@ -169,9 +166,9 @@ foreach(_m on off)
   set_tests_properties(gpu_persist_grid_${_m} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 endforeach()
 # an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_COMBINE_SPREAD, MLAB_AMAX,
-# MLAB_TMAP, MLAB_TMAP_L2, MLAB_PLAN, MLAB_PERSIST) is refused with exit 2 and a line naming it, never run some other way
+# MLAB_TMAP, MLAB_TMAP_L2, MLAB_PLAN, MLAB_PERSIST, MLAB_FLUSH) is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c
-         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_COMBINE_SPREAD=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_TMAP_L2=nope MLAB_PLAN=nope MLAB_PERSIST=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
+         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_COMBINE_SPREAD=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_TMAP_L2=nope MLAB_PLAN=nope MLAB_PERSIST=nope MLAB_FLUSH=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
 set_tests_properties(gpu_refuses_unknown_knobs PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # negative controls: a deliberately broken kernel (one poisoned row read past
 # each sequence end; a merge that leaves the last split out) must FAIL

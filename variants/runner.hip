@@ -317,6 +317,26 @@ static const char *build_knobs(void)
            " bn=64 nw=8";
 }
 
+/* A run-time knob's value v (NULL: unset) that is none of its choices is
+ * refused: why says "NAME=v: expected a, b or c" and the result is 1 (the
+ * caller returns MLAB_GPU_USAGE); else 0 */
+static int knob_refused(const char *name, const char *v, std::initializer_list<const char *> choices, char *why,
+                        size_t whylen)
+{
+    if (!v) return 0;
+    for (const char *c : choices)
+        if (!strcmp(v, c)) return 0;
+    char expect[96] = "";
+    size_t i = 0;
+    for (const char *c : choices) {
+        const size_t len = strlen(expect);
+        snprintf(expect + len, sizeof expect - len, "%s%s", i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ", c);
+        i++;
+    }
+    snprintf(why, whylen, "%s=%.32s: expected %s", name, v, expect);
+    return 1;
+}
+
 extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_gpu_info *info, char *why, size_t whylen)
 {
     *gp = NULL;
@@ -395,10 +415,7 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_gpu_info *info, cha
      * memset evicts what the previous sample read is what
      * papers/microbench/flush_probe.cu measures (perf-notes v30) */
     const char *fk = getenv("MLAB_FLUSH");
-    if (fk && strcmp(fk, "memset") && strcmp(fk, "store") && strcmp(fk, "load")) {
-        snprintf(why, whylen, "MLAB_FLUSH=%.32s is not memset, store or load", fk);
-        return MLAB_GPU_USAGE;
-    }
+    if (knob_refused("MLAB_FLUSH", fk, {"memset", "store", "load"}, why, whylen)) return MLAB_GPU_USAGE;
     g->flush_kind = !fk || !strcmp(fk, "memset") ? FLUSH_MEMSET : !strcmp(fk, "store") ? FLUSH_STORE : FLUSH_LOAD;
     g->flush_bytes = (size_t)mlab_flush_bytes((double)g->l2);
     CK(hipMalloc(&g->flush, g->flush_bytes));
@@ -655,25 +672,6 @@ out:
     return rc;
 }
 
-/* A run-time knob's value v (NULL: unset) that is none of its choices is
- * refused: why says "NAME=v: expected a, b or c" and the result is 1 (the
- * caller returns MLAB_GPU_USAGE); else 0 */
-static int knob_refused(const char *name, const char *v, std::initializer_list<const char *> choices, char *why,
-                        size_t whylen)
-{
-    if (!v) return 0;
-    for (const char *c : choices)
-        if (!strcmp(v, c)) return 0;
-    char expect[96] = "";
-    size_t i = 0;
-    for (const char *c : choices) {
-        const size_t len = strlen(expect);
-        snprintf(expect + len, sizeof expect - len, "%s%s", i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ", c);
-        i++;
-    }
-    snprintf(why, whylen, "%s=%.32s: expected %s", name, v, expect);
-    return 1;
-}
 
 static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, size_t whylen)
 {
