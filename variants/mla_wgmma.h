@@ -1057,16 +1057,15 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 wg_q16_ready();
                 qs = 1.f;
             } else {
-                q_fp8_regs<WG_NCONS * 128> &qreg = qreg0;
-                if (!QE) q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg);
+                if (!QE) q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg0);
                 auto store = [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; };
                 auto sync = [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); };
                 if constexpr (QR) {
-                    q_fp8_heads<WG_NCONS * 128>(p, qreg, (unsigned *)(smem + C::OFF_QH), (float *)(smem + C::OFF_QS),
+                    q_fp8_heads<WG_NCONS * 128>(p, qreg0, (unsigned *)(smem + C::OFF_QH), (float *)(smem + C::OFF_QS),
                                                 store, sync, tid);
                     qs = 1.f;
                 } else {
-                    qs = q_fp8_row<WG_NCONS * 128>(p, qreg, (float *)(smem + C::OFF_QRED), store, sync);
+                    qs = q_fp8_row<WG_NCONS * 128>(p, qreg0, (float *)(smem + C::OFF_QRED), store, sync);
                 }
             }
             wg_fence_smem();

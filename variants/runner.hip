@@ -116,8 +116,7 @@ struct mlab_gpu {
     hipStream_t s;
     void *flush;
     size_t flush_bytes;
-    int flush_kind;         /* MLAB_FLUSH: FLUSH_MEMSET (default), FLUSH_STORE, FLUSH_LOAD */
-    uint32_t *fsink;        /* FLUSH_LOAD's sink */
+    int flush_kind;         /* MLAB_FLUSH: FLUSH_MEMSET (default), FLUSH_STORE, FLUSH_LOAD (into rsink) */
     /* the loaded case */
     int loaded, total_q, batch, kv_rows, max_splits;
     int max_vis;            /* the longest sequence (rows): tiles for the split rule */
@@ -419,7 +418,7 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_gpu_info *info, cha
     g->flush_kind = !fk || !strcmp(fk, "memset") ? FLUSH_MEMSET : !strcmp(fk, "store") ? FLUSH_STORE : FLUSH_LOAD;
     g->flush_bytes = (size_t)mlab_flush_bytes((double)g->l2);
     CK(hipMalloc(&g->flush, g->flush_bytes));
-    CK(hipMalloc((void **)&g->fsink, 64));
+    CK(hipMalloc((void **)&g->rsink, 64)); /* the read probe's sink, and FLUSH_LOAD's */
     return 0;
 }
 
@@ -441,8 +440,8 @@ extern "C" void mlab_gpu_close(mlab_gpu *g)
     if (!g) return;
     free_case(g);
     if (g->flush) (void)hipFree(g->flush);
-    if (g->fsink) (void)hipFree(g->fsink);
     if (g->rbuf) (void)hipFree(g->rbuf);
+    if (g->rsink) (void)hipFree(g->rsink);
     if (g->e0) (void)hipEventDestroy(g->e0);
     if (g->e1) (void)hipEventDestroy(g->e1);
     if (g->s) (void)hipStreamDestroy(g->s);
@@ -930,7 +929,7 @@ extern "C" int mlab_gpu_cold(mlab_gpu *g, double *us, char *why, size_t whylen)
         mlab_flush_store<<<2 * g->sms, 512, 0, g->s>>>((uint4 *)g->flush, g->flush_bytes / 16, v * 0x01010101u);
         CK(hipGetLastError());
     } else {
-        mlab_read_kernel<4><<<2 * g->sms, 512, 0, g->s>>>((const uint4 *)g->flush, g->flush_bytes / 16, g->fsink);
+        mlab_read_kernel<4><<<2 * g->sms, 512, 0, g->s>>>((const uint4 *)g->flush, g->flush_bytes / 16, g->rsink);
         CK(hipGetLastError());
     }
     CK(hipEventRecord(g->e0, g->s));
@@ -1030,10 +1029,9 @@ extern "C" int mlab_gpu_select_empty_pair(mlab_gpu *g, char *why, size_t whylen)
 }
 
 /* Grow the probe's source to `bytes` (filled with a pattern, so no page is
- * a zero page) and its sink. */
+ * a zero page; its sink is allocated by mlab_gpu_open). */
 static int read_buffer(mlab_gpu *g, size_t bytes, char *why, size_t whylen)
 {
-    if (!g->rsink) CK(hipMalloc((void **)&g->rsink, 64));
     if (g->rbuf_bytes >= bytes) return 0;
     if (g->rbuf) (void)hipFree(g->rbuf);
     g->rbuf = NULL;
