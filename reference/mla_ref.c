@@ -82,15 +82,10 @@ static float *load_q(const mlab_case *c, int q_fp8, int mx_native)
         free(q);
         return NULL;
     }
-    if (q_fp8 == 2) { /* per (row, head): the same rule on each 576 values */
-        for (size_t r = 0; r < n / MLAB_DQK; r++) {
-            float s = mlab_fp8_quantize_tensor(c->q + r * MLAB_DQK, MLAB_DQK, c->fp8_fmt, codes + r * MLAB_DQK);
-            for (size_t i = r * MLAB_DQK; i < (r + 1) * MLAB_DQK; i++)
-                q[i] = mlab_fp8_decode(codes[i], c->fp8_fmt) * s;
-        }
-    } else {
-        float s = mlab_fp8_quantize_tensor(c->q, n, c->fp8_fmt, codes);
-        for (size_t i = 0; i < n; i++)
+    const size_t g = q_fp8 == 2 ? MLAB_DQK : n; /* the values one scale covers: a (row, head)'s 576, or all */
+    for (size_t r0 = 0; r0 < n; r0 += g) {
+        float s = mlab_fp8_quantize_tensor(c->q + r0, g, c->fp8_fmt, codes + r0);
+        for (size_t i = r0; i < r0 + g; i++)
             q[i] = mlab_fp8_decode(codes[i], c->fp8_fmt) * s;
     }
     free(codes);
