@@ -34,9 +34,9 @@ TD 2 7 16 2000 4000 4000 64000 65000
 TC 0 61000 72000 74000
 TQ 0 2500 3500
 TQ 1 2600 3700
-TK 0 1500
-TK 1 1700
-TK 2 1600
+TK 0 1500 3500
+TK 1 1700 0
+TK 2 1600 3900
 TRACE variant 0 last cold sample 99.00 us
 TD 0 5 16 2000 0 6000 60000 61000
 TRACE variant 4 last cold sample 20.00 us
@@ -89,8 +89,10 @@ def main():
     check("Q quantized" not in v0, "no Q quantization where none was recorded")
     check("Q quantized   min 3.0" in out.split("TRACE variant 0")[0], "the Q quantized where it was recorded")
     check("unit known    min 0.5 med 0.6 max 0.7" in out.split("TRACE variant 0")[0]
+          and "tile0 landed  min 2.5 med 2.7 max 2.9" in out.split("TRACE variant 0")[0]
           and "unit known" not in out.split("TRACE variant 0")[1],
-          "the unit known (TK lines: 1500..1700 ns, 1000 the first start), only where recorded")
+          "the unit known and the first tile landed (TK lines: 1500..1700 ns, 3500 and 3900 (0: none),"
+          " 1000 the first start), only where recorded")
     check("Q path        grid wait done min 1.5 med" in out and "max 1.6 | amax known min 2.5" in out,
           "the a8w8 Q path: grid wait done and amax known (TQ lines)")
     check("Q path" not in v0, "no Q path where none was recorded")
@@ -107,7 +109,7 @@ def main():
     check("Q path        grid wait done none (no amax pass) | amax known min 2.0" in v5,
           "the Q path of blocks that took the amax themselves (MLAB_AMAX=inline: no grid wait recorded)")
     # --table: one Markdown row a variant's run, medians over blocks (the fp8
-    # run: amax end 2.0, decode start 1.0, unit known 0.6, Q path 1.55 / 2.6, Q 3.0, tile0 4.0,
+    # run: amax end 2.0, decode start 1.0, unit known 0.6, Q path 1.55 / 2.6, tile0 landed 2.7, Q 3.0, tile0 4.0,
     # loop end 63.0, block end 64.0, end phase 1.0, combine 71.0 / 73.0), over
     # every log given, under one header
     r = subprocess.run([sys.executable, script, "--table", log, log], capture_output=True, text=True)
@@ -115,12 +117,12 @@ def main():
     check(r.returncode == 0 and rows[0].startswith("| case (splits) | variant | amax pass end | decode start |")
           and rows[1].startswith("| --- | --- | ---: |") and len(rows) == 2 + 2 * 6,
           f"--table: a header and a row a run of each log ({len(rows)} lines)")
-    fp8_row = "| 4 x 1024 (16) | fp8 | 2.0 | 1.0 | 0.6 | 1.6 | 2.6 | 3.0 | 4.0 | 63.0 | 64.0 | 1.0 | 71.0 | 73.0 | 75.00 |"
+    fp8_row = "| 4 x 1024 (16) | fp8 | 2.0 | 1.0 | 0.6 | 1.6 | 2.6 | 3.0 | 2.7 | 4.0 | 63.0 | 64.0 | 1.0 | 71.0 | 73.0 | 75.00 |"
     check(fp8_row in rows,
           "--table: the fp8 run's medians, us from the first kernel's start")
-    check("| - | variant 4 | - | 0.0 | - | - | - | - | 2.0 | 4.0 | 8.0 | 4.0 | - | - | 20.00 |" in rows,
+    check("| - | variant 4 | - | 0.0 | - | - | - | - | - | 2.0 | 4.0 | 8.0 | 4.0 | - | - | 20.00 |" in rows,
           "--table: a run without a combine (the barrier merge's lines are not one), its shape unnamed")
-    check("| 64 x 8192 (2) | variant 10 | - | - | - | - | - | - | - | - | - | - | - | - | 120.00 |" in rows,
+    check("| 64 x 8192 (2) | variant 10 | - | - | - | - | - | - | - | - | - | - | - | - | - | 120.00 |" in rows,
           "--table: a run of phase cycles only")
     r = subprocess.run([sys.executable, script, log, log], capture_output=True, text=True)
     check(r.returncode == 0 and r.stdout.count(f"== {log}") == 2, "two logs summed up in turn, each headed by its path")

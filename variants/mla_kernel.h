@@ -56,7 +56,8 @@ enum { MLA_KV_SMALL = 8 };
 #define MLAB_TR_WGPROF (MLAB_TR_QPATH + 2 * 65536)   /* a8w8 decode block b: grid wait done, amax known */
 #define MLAB_TR_WGPROD (MLAB_TR_WGPROF + 8 * 65536)  /* -DMLAB_WG_PROF: fp8_wgmma block b's phase cycles */
 #define MLAB_TR_ISSUE (MLAB_TR_WGPROD + 8 * 65536)   /* -DMLAB_WG_PROF: mxfp4_wgmma block b's producer cycles */
-#define MLAB_TR_WORDS (MLAB_TR_ISSUE + 65536)        /* wgmma decode block b: its unit known (the producer's tok_kv in; its first copy next) */
+#define MLAB_TR_WORDS (MLAB_TR_ISSUE + 2 * 65536)    /* wgmma decode block b: [2b] its unit known (the producer's tok_kv in;
+                                                        its first copy next), [2b + 1] its first tile landed (tensor copies) */
 #if defined(MLAB_TRACE) && defined(MLAB_NV)
 MLAB_DEV unsigned long long mlab_gtime(void)
 {

@@ -820,6 +820,13 @@ MLAB_DEV void wg_produce_sw(const mla_params &p, uint8_t *stages, uint64_t *bars
         else if (WG_GATE_LAND && g >= WG_GATE_LAND && (threadIdx.x & 127) == 0)
             mlab_bulk_wait(bars + (g - WG_GATE_LAND), 0); /* the first fills in landing order */
         wg_load_tile_sw<B16>(p, stages + (g % C::NST) * C::TILE, bars + g % C::NST, first, (t0 + li) * MLA_BN, rend);
+        /* -DMLAB_TRACE: the producer's lane 32 records when the block's first
+         * tile has landed, after its own arrival on the stage's 128-arrival
+         * mbarrier (waiting before it, the tile could never complete) */
+        MLAB_TR(if (g == 0 && (threadIdx.x & 127) == 32 && p.trace) {
+            mlab_bulk_wait(bars, 0);
+            p.trace[MLAB_TR_ISSUE + 2 * blockIdx.x + 1] = mlab_gtime();
+        })
     }
 }
 #endif
@@ -988,7 +995,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
      * units blockIdx.x, + gridDim.x, ... of the call's units */
     const wg_unit u0 = wg_unit_of(p, blockIdx.x);
     const int first = u0.first, t0 = u0.t0, n = u0.n, rend = u0.rend;
-    MLAB_TR(if (tid == WG_NCONS * 128 && p.trace) p.trace[MLAB_TR_ISSUE + blockIdx.x] = mlab_gtime_after(first);)
+    MLAB_TR(if (tid == WG_NCONS * 128 && p.trace) p.trace[MLAB_TR_ISSUE + 2 * blockIdx.x] = mlab_gtime_after(first);)
     const int units = C::PERSIST ? (p.blk_work ? p.plan_blocks : p.total_q * p.splits) : (int)blockIdx.x + 1;
     if (B16 && cons < WG_NCONS) /* bf16 Q: in flight from the start (not persistent: the block's one row) */
         wg_q16_issue(p, u0.tok, sQ);

@@ -17,8 +17,10 @@ after each variant's cold samples, one line per block of the last cold call
   TC block synced weights data_read 2                  (cluster merge, by decode block)
   TC block arrived passed merged 3                     (barrier merge, by decode block)
   TQ block grid_wait_done amax_known                   (a8w8 decode: before the Q quantization)
-  TK block unit_known                                  (wgmma decode: its producer's unit known,
-                                                        tok_kv in, the first copy next)
+  TK block unit_known [tile0_landed]                   (wgmma decode: its producer's unit known,
+                                                        tok_kv in, the first copy next; the first
+                                                        tile landed, seen by the producer, 0 if not
+                                                        recorded)
   TW block tiles T prologue P wait W qk Q softmax S pv V epilogue E all A
                                                        (fp8_wgmma, -DMLAB_WG_PROF: clock64
                                                         cycles of thread 0's consumer)
@@ -62,7 +64,8 @@ def phases(run):
     c = [x for x in run["C"].values() if x[3] not in (2, 3)]  # the combine's (2, 3: the one-launch merges')
     return us, {
         "amax start": [us(x[0]) for x in a.values()], "amax end": [us(x[1]) for x in a.values()],
-        "decode start": [us(x[2]) for x in d], "unit known": [us(x) for x in uk],
+        "decode start": [us(x[2]) for x in d], "unit known": [us(x[0]) for x in uk],
+        "tile0 landed": [us(x[1]) for x in uk if len(x) > 1 and x[1]],
         # no grid wait where each block took the amax itself (MLAB_AMAX=inline)
         "grid wait done": [us(x[0]) for x in qp if x[0]], "amax known": [us(x[1]) for x in qp],
         "Q quantized": [us(x[3]) for x in d if x[3]], "tile0": [us(x[4]) for x in d],
@@ -95,6 +98,8 @@ def report(run):
     print(f"  decode start  {q(p['decode start'])}")
     if p["unit known"]:
         print(f"  unit known    {q(p['unit known'])} (the producer's tok_kv in: its first copy next)")
+    if p["tile0 landed"]:
+        print(f"  tile0 landed  {q(p['tile0 landed'])} (seen by the producer)")
     if p["amax known"]:
         gw = q(p["grid wait done"]) if p["grid wait done"] else "none (no amax pass)"
         print(f"  Q path        grid wait done {gw} | amax known {q(p['amax known'])}")
@@ -131,10 +136,11 @@ def report(run):
     print(f"  span, first start to last end: {span:.1f} us (event-timed sample {run['sample']} us)")
 
 
-COLUMNS = ("amax pass end", "decode start", "unit known", "grid wait done", "amax known", "Q ready", "first tile", "loop end",
+COLUMNS = ("amax pass end", "decode start", "unit known", "grid wait done", "amax known", "Q ready", "first tile landed",
+           "first tile", "loop end",
            "block end", "end phase", "combine past its wait", "combine end", "sample")
 # a column's phase in phases()
-PHASE_OF = {"amax pass end": "amax end", "Q ready": "Q quantized", "first tile": "tile0",
+PHASE_OF = {"amax pass end": "amax end", "Q ready": "Q quantized", "first tile landed": "tile0 landed", "first tile": "tile0",
             "combine past its wait": "combine wait"}
 
 
@@ -207,7 +213,7 @@ def read(path):
                     elif w[0] in ("TW", "TP"):
                         runs[-1][w[0][1]][b] = {k: int(v) for k, v in zip(w[2::2], w[3::2])}
                     elif w[0] == "TK":
-                        runs[-1]["K"][b] = int(w[2])
+                        runs[-1]["K"][b] = [int(x) for x in w[2:4]]
                     elif w[0] == "TQ":
                         runs[-1]["Q"][b] = [int(x) for x in w[2:4]]
                     else:
