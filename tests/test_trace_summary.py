@@ -54,6 +54,9 @@ TP 1 tiles 64 rawwait 19200 emptywait 2560 convert 115200 sync 57600
 TRACE variant 5 last cold sample 12.00 us query rows 4 longest 1024 splits 16 name fp8_xcd
 TD 0 3 1 1000 3500 4000 5000 6000
 TQ 0 0 3000
+TRACE variant 12 last cold sample 11.00 us query rows 4 longest 1024 splits 16 name fp8_wgmma_qrow
+TD 0 3 1 1000 4500 4800 6000 7000
+TQ 0 2800 3900
 """
 
 
@@ -66,7 +69,7 @@ def main():
     r = subprocess.run([sys.executable, script, log], capture_output=True, text=True)
     out = r.stdout
     check(r.returncode == 0, f"exit {r.returncode} on a good log: {r.stderr}")
-    check(out.count("TRACE variant") == 6, "one block of lines per variant")
+    check(out.count("TRACE variant") == 7, "one block of lines per variant")
     wg = out.split("TRACE variant 7")[1] if "TRACE variant 7" in out else ""
     check("qk       min 400.0 med 450.0 max 500.0" in wg and "softmax  min 2000.0" in wg,
           "fp8_wgmma's phase cycles a tile (TW lines: qk 12800 / 32 = 400)")
@@ -108,6 +111,10 @@ def main():
     v5 = out.split("TRACE variant 5")[1] if "TRACE variant 5" in out else ""
     check("Q path        grid wait done none (no amax pass) | amax known min 2.0" in v5,
           "the Q path of blocks that took the amax themselves (MLAB_AMAX=inline: no grid wait recorded)")
+    v12 = out.split("TRACE variant 12")[1] if "TRACE variant 12" in out else ""
+    check("Q path        Q row in min 1.8 med 1.8 max 1.8 | heads' amax known min 2.9" in v12
+          and "grid wait" not in v12 and "Q path        grid wait done none" in v5.split("TRACE variant 12")[0],
+          "the _qrow decodes' Q path (no pass: TQ's values are the Q row in and its heads' amax known)")
     # --table: one Markdown row a variant's run, medians over blocks (the fp8
     # run: amax end 2.0, decode start 1.0, unit known 0.6, Q path 1.55 / 2.6, tile0 landed 2.7, Q 3.0, tile0 4.0,
     # loop end 63.0, block end 64.0, end phase 1.0, combine 71.0 / 73.0), over
@@ -115,7 +122,7 @@ def main():
     r = subprocess.run([sys.executable, script, "--table", log, log], capture_output=True, text=True)
     rows = r.stdout.splitlines()
     check(r.returncode == 0 and rows[0].startswith("| case (splits) | variant | amax pass end | decode start |")
-          and rows[1].startswith("| --- | --- | ---: |") and len(rows) == 2 + 2 * 6,
+          and rows[1].startswith("| --- | --- | ---: |") and len(rows) == 2 + 2 * 7,
           f"--table: a header and a row a run of each log ({len(rows)} lines)")
     fp8_row = "| 4 x 1024 (16) | fp8 | 2.0 | 1.0 | 0.6 | 1.6 | 2.6 | 3.0 | 2.7 | 4.0 | 63.0 | 64.0 | 1.0 | 71.0 | 73.0 | 75.00 |"
     check(fp8_row in rows,

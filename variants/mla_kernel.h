@@ -873,7 +873,16 @@ MLAB_DEV void q_fp8_heads(const mla_params &p, const q_fp8_regs<NT> &q, unsigned
             if (hB != hA) atomicMax(hbits + hB, __float_as_uint(vB));
         }
     }
+    /* -DMLAB_TRACE: the block's first row (thread 0; a persistent block's
+     * next rows are consumer 1's): its Q loads back and its amaxes taken,
+     * then every head's amax known (the TQ line's two values: no grid wait) */
+    MLAB_TR(if (threadIdx.x == 0 && p.trace) {
+        unsigned dep = 0; /* the time once every one of its loads is back */
+        for (int j = 0; j < q_fp8_regs<NT>::QN; j++) dep ^= q.v[j].x;
+        p.trace[MLAB_TR_QPATH + 2 * blockIdx.x] = mlab_gtime_after((int)dep);
+    })
     sync();
+    MLAB_TR(if (threadIdx.x == 0 && p.trace) p.trace[MLAB_TR_QPATH + 2 * blockIdx.x + 1] = mlab_gtime();)
     const float fmax = p.fp8_max;
 #pragma unroll
     for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {

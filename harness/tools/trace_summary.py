@@ -16,7 +16,10 @@ after each variant's cold samples, one line per block of the last cold call
   TC block start wait_done end 1                       (split combine)
   TC block synced weights data_read 2                  (cluster merge, by decode block)
   TC block arrived passed merged 3                     (barrier merge, by decode block)
-  TQ block grid_wait_done amax_known                   (a8w8 decode: before the Q quantization)
+  TQ block grid_wait_done amax_known                   (a8w8 decode: before the Q quantization;
+                                                        the _qrow decodes, no grid wait: their
+                                                        Q row's loads back, every head's amax
+                                                        known)
   TK block unit_known [tile0_landed]                   (wgmma decode: its producer's unit known,
                                                         tok_kv in, the first copy next; the first
                                                         tile landed, seen by the producer, 0 if not
@@ -101,8 +104,11 @@ def report(run):
     if p["tile0 landed"]:
         print(f"  tile0 landed  {q(p['tile0 landed'])} (seen by the producer)")
     if p["amax known"]:
-        gw = q(p["grid wait done"]) if p["grid wait done"] else "none (no amax pass)"
-        print(f"  Q path        grid wait done {gw} | amax known {q(p['amax known'])}")
+        if re.search(r" name \S+_qrow\b", run["head"]):  # no pass: the row's own loads, then its heads' amax
+            print(f"  Q path        Q row in {q(p['grid wait done'])} | heads' amax known {q(p['amax known'])}")
+        else:
+            gw = q(p["grid wait done"]) if p["grid wait done"] else "none (no amax pass)"
+            print(f"  Q path        grid wait done {gw} | amax known {q(p['amax known'])}")
     if p["Q quantized"]:
         print(f"  Q quantized   {q(p['Q quantized'])}")
     print(f"  tile0 ready   {q(p['tile0'])}")
@@ -136,11 +142,11 @@ def report(run):
     print(f"  span, first start to last end: {span:.1f} us (event-timed sample {run['sample']} us)")
 
 
-COLUMNS = ("amax pass end", "decode start", "unit known", "grid wait done", "amax known", "Q ready", "first tile landed",
+COLUMNS = ("amax pass end", "decode start", "unit known", "grid wait done (_qrow: Q row in)", "amax known", "Q ready", "first tile landed",
            "first tile", "loop end",
            "block end", "end phase", "combine past its wait", "combine end", "sample")
 # a column's phase in phases()
-PHASE_OF = {"amax pass end": "amax end", "Q ready": "Q quantized", "first tile landed": "tile0 landed", "first tile": "tile0",
+PHASE_OF = {"amax pass end": "amax end", "grid wait done (_qrow: Q row in)": "grid wait done", "Q ready": "Q quantized", "first tile landed": "tile0 landed", "first tile": "tile0",
             "combine past its wait": "combine wait"}
 
 
