@@ -789,19 +789,36 @@ template <int NT> MLAB_DEV void q_fp8_load(const mla_params &p, int tok, q_fp8_r
         if (c < q_fp8_regs<NT>::QCH) q.v[j] = *(const uint4 *)(qg + 8 * c);
     }
 }
-/* the codes of this thread's chunks with the call's scale qs, each to
- * store(head, chunk of 8, codes): q_fp8_row's last step, and a persistent
- * decode's later rows (mla_wgmma.h wg_q_next), whose scale is known */
-template <int NT, typename Store>
-MLAB_DEV void q_fp8_store(const mla_params &p, const q_fp8_regs<NT> &q, float qs, Store store, int t)
+/* every chunk of this thread (t among NT) to store(head, chunk of 8, codes),
+ * each with its head's scale: scale(h, qs, rqs) gives the scale and its
+ * correctly rounded reciprocal. The chunks every thread holds (j below
+ * QCH / NT) are quantized without a branch, so their chains interleave (each
+ * behind its own branch, ptxas ran them one after another: v31); the last
+ * partial one, warp by warp (QCH and NT are multiples of the warp), behind
+ * one. scale() is called by every lane of a warp together (it may shuffle) */
+template <int NT, typename Scale, typename Store>
+MLAB_DEV void q_fp8_codes_all(const q_fp8_regs<NT> &q, float fmax, Scale scale, Store store, int t)
 {
-    const float rqs = mlab_rcp_rn(qs), fmax = p.fp8_max;
+    constexpr int QCH = q_fp8_regs<NT>::QCH, HC = MLA_D / 8, FULL = QCH / NT; /* chunks of 8 a head */
+    static_assert(QCH % MLAB_WARP == 0 && NT % MLAB_WARP == 0, "a warp's chunks all valid or all past the row");
 #pragma unroll
     for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
         const int c = t + j * NT;
-        if (c >= q_fp8_regs<NT>::QCH) break;
-        store(c / (MLA_D / 8), c % (MLA_D / 8), q_fp8_codes8(q.v[j], qs, rqs, fmax));
+        if (j >= FULL && c >= QCH) break;
+        float qs, rqs;
+        scale(c / HC, qs, rqs);
+        store(c / HC, c % HC, q_fp8_codes8(q.v[j], qs, rqs, fmax));
     }
+}
+/* the codes of this thread's chunks with the call's scale qs: q_fp8_row's
+ * last step, and a persistent decode's later rows (mla_wgmma.h wg_q_next),
+ * whose scale is known */
+template <int NT, typename Store>
+MLAB_DEV void q_fp8_store(const mla_params &p, const q_fp8_regs<NT> &q, float qs, Store store, int t)
+{
+    const float rqs = mlab_rcp_rn(qs);
+    q_fp8_codes_all<NT>(
+        q, p.fp8_max, [&](int, float &s, float &r) { s = qs; r = rqs; }, store, t);
 }
 template <int NT, typename Store, typename Sync>
 MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *red, Store store, Sync sync)
@@ -841,29 +858,29 @@ MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *re
  * maximum for each, one shared-memory atomic max each into hbits, 16 words
  * zeroed before and ordered by a barrier before this), then sync() (the
  * threads' barrier), then every value quantized with its head's scale
- * (store as q_fp8_row's); threads 0 .. 15 leave the heads' scales in
+ * (store as q_fp8_row's; the 16 scales computed once a warp, lane l head
+ * l's, each chunk's taken by a shuffle); threads 0 .. 15 leave them in
  * qsh[16] (visible to others after the caller's next barrier). The CPU
  * reference's q_fp8 = 2 (reference/mla_ref.c) quantizes the same way. */
 template <int NT, typename Store, typename Sync>
 MLAB_DEV void q_fp8_heads(const mla_params &p, const q_fp8_regs<NT> &q, unsigned *hbits, float *qsh, Store store,
                           Sync sync, int t)
 {
-    constexpr int QCH = q_fp8_regs<NT>::QCH, HC = MLA_D / 8; /* chunks of 8 a head */
+    constexpr int QCH = q_fp8_regs<NT>::QCH, HC = MLA_D / 8, FULL = QCH / NT; /* chunks of 8 a head */
     static_assert(MLAB_WARP <= HC, "a warp's chunks span at most two heads");
+    static_assert(QCH % MLAB_WARP == 0 && NT % MLAB_WARP == 0, "a warp's chunks all valid or all past the row");
     const int lane = t % MLAB_WARP;
 #pragma unroll
-    for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
+    for (int j = 0; j < q_fp8_regs<NT>::QN; j++) { /* j < FULL: every thread's chunk valid, no branch */
         const int c = t + j * NT, c0 = c - lane; /* c0: the warp's first chunk (the same for its lanes) */
-        if (c0 >= QCH) break;
+        if (j >= FULL && c0 >= QCH) break;
         float a = 0.f;
-        if (c < QCH) {
-            const uint32_t w[4] = {q.v[j].x, q.v[j].y, q.v[j].z, q.v[j].w};
+        const uint32_t w[4] = {q.v[j].x, q.v[j].y, q.v[j].z, q.v[j].w};
 #pragma unroll
-            for (int i = 0; i < 8; i++)
-                a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)(w[i >> 1] >> (16 * (i & 1))))));
-        }
-        const int hA = c0 / HC, hB = min(c0 + MLAB_WARP - 1, QCH - 1) / HC, h = c / HC;
-        float vA = c < QCH && h == hA ? a : 0.f, vB = c < QCH && h == hB ? a : 0.f;
+        for (int i = 0; i < 8; i++)
+            a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)(w[i >> 1] >> (16 * (i & 1))))));
+        const int hA = c0 / HC, hB = (c0 + MLAB_WARP - 1) / HC, h = c / HC;
+        float vA = h == hA ? a : 0.f, vB = h == hB ? a : 0.f;
         for (int m = MLAB_WARP / 2; m; m >>= 1) {
             vA = fmaxf(vA, mlab_shfl_xor(vA, m));
             vB = fmaxf(vB, mlab_shfl_xor(vB, m));
@@ -883,15 +900,19 @@ MLAB_DEV void q_fp8_heads(const mla_params &p, const q_fp8_regs<NT> &q, unsigned
     })
     sync();
     MLAB_TR(if (threadIdx.x == 0 && p.trace) p.trace[MLAB_TR_QPATH + 2 * blockIdx.x + 1] = mlab_gtime();)
-    const float fmax = p.fp8_max;
-#pragma unroll
-    for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
-        const int c = t + j * NT;
-        if (c >= QCH) break;
-        const float qs = q_scale_from_amax(__uint_as_float(hbits[c / HC]), fmax);
-        store(c / HC, c % HC, q_fp8_codes8(q.v[j], qs, mlab_rcp_rn(qs), fmax));
-    }
-    if (t < MLA_H) qsh[t] = q_scale_from_amax(__uint_as_float(hbits[t]), fmax);
+    /* lane l's head l % 16: its scale and reciprocal, once a warp (a chunk
+     * takes its head's from that lane: one chain a thread, not one a chunk) */
+    static_assert(MLA_H <= MLAB_WARP, "a head's scale a lane");
+    const float fmax = p.fp8_max, qsl = q_scale_from_amax(__uint_as_float(hbits[lane % MLA_H]), fmax),
+                rqsl = mlab_rcp_rn(qsl);
+    q_fp8_codes_all<NT>(
+        q, fmax,
+        [&](int h, float &qs, float &rqs) {
+            qs = mlab_shfl(qsl, h);
+            rqs = mlab_shfl(rqsl, h);
+        },
+        store, t);
+    if (t < MLA_H) qsh[t] = qsl; /* lane t < 16: head t's */
 }
 
 #if MLAB_HAVE_CLUSTER && defined(__CUDA_ARCH__)
