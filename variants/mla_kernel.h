@@ -789,36 +789,19 @@ template <int NT> MLAB_DEV void q_fp8_load(const mla_params &p, int tok, q_fp8_r
         if (c < q_fp8_regs<NT>::QCH) q.v[j] = *(const uint4 *)(qg + 8 * c);
     }
 }
-/* every chunk of this thread (t among NT) to store(head, chunk of 8, codes),
- * each with its head's scale: scale(h, qs, rqs) gives the scale and its
- * correctly rounded reciprocal. The chunks every thread holds (j below
- * QCH / NT) are quantized without a branch, so their chains interleave (each
- * behind its own branch, ptxas ran them one after another: v31); the last
- * partial one, warp by warp (QCH and NT are multiples of the warp), behind
- * one. scale() is called by every lane of a warp together (it may shuffle) */
-template <int NT, typename Scale, typename Store>
-MLAB_DEV void q_fp8_codes_all(const q_fp8_regs<NT> &q, float fmax, Scale scale, Store store, int t)
-{
-    constexpr int QCH = q_fp8_regs<NT>::QCH, HC = MLA_D / 8, FULL = QCH / NT; /* chunks of 8 a head */
-    static_assert(QCH % MLAB_WARP == 0 && NT % MLAB_WARP == 0, "a warp's chunks all valid or all past the row");
-#pragma unroll
-    for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
-        const int c = t + j * NT;
-        if (j >= FULL && c >= QCH) break;
-        float qs, rqs;
-        scale(c / HC, qs, rqs);
-        store(c / HC, c % HC, q_fp8_codes8(q.v[j], qs, rqs, fmax));
-    }
-}
-/* the codes of this thread's chunks with the call's scale qs: q_fp8_row's
- * last step, and a persistent decode's later rows (mla_wgmma.h wg_q_next),
- * whose scale is known */
+/* the codes of this thread's chunks with the call's scale qs, each to
+ * store(head, chunk of 8, codes): q_fp8_row's last step, and a persistent
+ * decode's later rows (mla_wgmma.h wg_q_next), whose scale is known */
 template <int NT, typename Store>
 MLAB_DEV void q_fp8_store(const mla_params &p, const q_fp8_regs<NT> &q, float qs, Store store, int t)
 {
-    const float rqs = mlab_rcp_rn(qs);
-    q_fp8_codes_all<NT>(
-        q, p.fp8_max, [&](int, float &s, float &r) { s = qs; r = rqs; }, store, t);
+    const float rqs = mlab_rcp_rn(qs), fmax = p.fp8_max;
+#pragma unroll
+    for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
+        const int c = t + j * NT;
+        if (c >= q_fp8_regs<NT>::QCH) break;
+        store(c / (MLA_D / 8), c % (MLA_D / 8), q_fp8_codes8(q.v[j], qs, rqs, fmax));
+    }
 }
 template <int NT, typename Store, typename Sync>
 MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *red, Store store, Sync sync)
@@ -852,67 +835,94 @@ MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *re
 /* The _qrow variants' Q (fp8_wgmma_qrow, mxfp4_wgmma_qrow): the task's rule
  * (q_scale_from_amax) applied to each (row, head) of 576 values instead of
  * the whole tensor, so the block needs no amax pass, no grid dependency and
- * no load of the pass's maxima: its own row's Q is all it reads. Each head's
- * amax is taken from the chunks of threads 0 .. NT-1 (t: this thread among
- * them; a warp's 32 consecutive chunks hold at most two heads: a warp
- * maximum for each, one shared-memory atomic max each into hbits, 16 words
- * zeroed before and ordered by a barrier before this), then sync() (the
- * threads' barrier), then every value quantized with its head's scale
- * (store as q_fp8_row's; the 16 scales computed once a warp, lane l head
- * l's, each chunk's taken by a shuffle); threads 0 .. 15 leave them in
- * qsh[16] (visible to others after the caller's next barrier). The CPU
- * reference's q_fp8 = 2 (reference/mla_ref.c) quantizes the same way. */
-template <int NT, typename Store, typename Sync>
-MLAB_DEV void q_fp8_heads(const mla_params &p, const q_fp8_regs<NT> &q, unsigned *hbits, float *qsh, Store store,
-                          Sync sync, int t)
+ * no load of the pass's maxima: its own row's Q is all it reads. Each warp of
+ * the NT threads owns whole heads (q_heads_geo: warp w heads w HPW ..
+ * w HPW + HPW - 1, its lane l their chunks l + WARP j, a warp's loads
+ * contiguous), so a head's amax is one warp's reduction and its scale that
+ * warp's: no shared-memory atomics, no barrier between the amax and the
+ * codes (v31; until then a block-strided layout, each head's amax by
+ * shared-memory atomics and a barrier, each chunk's scale divided out again).
+ * The CPU reference's q_fp8 = 2 (reference/mla_ref.c) quantizes the same way. */
+template <int NT> struct q_heads_geo {
+    static constexpr int NW = NT / MLAB_WARP, HPW = MLA_H / NW, HC = MLA_D / 8, CPW = HPW * HC; /* chunks a warp */
+    static_assert(NT % MLAB_WARP == 0 && MLA_H % NW == 0, "whole heads a warp");
+    static_assert(q_fp8_regs<NT>::QN * MLAB_WARP >= CPW, "a lane's chunks fit its registers");
+    static_assert(MLAB_WARP <= HC, "a warp's step of chunks spans at most two heads");
+    /* step j of a warp (its chunks WARP j .. WARP j + WARP - 1): its first
+     * head and its last (the same where it holds one), constants once
+     * unrolled; a lane's chunk k is the last head's if k >= hi_head(j) HC */
+    static constexpr __host__ __device__ int lo(int j) { return MLAB_WARP * j / HC; }
+    static constexpr __host__ __device__ int hi_head(int j)
+    {
+        return (MLAB_WARP * j + MLAB_WARP - 1) / HC < HPW ? (MLAB_WARP * j + MLAB_WARP - 1) / HC : HPW - 1;
+    }
+};
+/* this thread's (t among NT) Q chunks of row tok in that layout (q_fp8_load's, per warp) */
+template <int NT> MLAB_DEV void q_fp8_load_heads(const mla_params &p, int tok, q_fp8_regs<NT> &q, unsigned t)
 {
-    constexpr int QCH = q_fp8_regs<NT>::QCH, HC = MLA_D / 8, FULL = QCH / NT; /* chunks of 8 a head */
-    static_assert(MLAB_WARP <= HC, "a warp's chunks span at most two heads");
-    static_assert(QCH % MLAB_WARP == 0 && NT % MLAB_WARP == 0, "a warp's chunks all valid or all past the row");
-    const int lane = t % MLAB_WARP;
+    typedef q_heads_geo<NT> G;
+    const uint16_t *qg = p.q + ((size_t)tok * MLA_H + (t / MLAB_WARP) * G::HPW) * MLA_D;
+    const unsigned lane = t % MLAB_WARP;
 #pragma unroll
-    for (int j = 0; j < q_fp8_regs<NT>::QN; j++) { /* j < FULL: every thread's chunk valid, no branch */
-        const int c = t + j * NT, c0 = c - lane; /* c0: the warp's first chunk (the same for its lanes) */
-        if (j >= FULL && c0 >= QCH) break;
-        float a = 0.f;
-        const uint32_t w[4] = {q.v[j].x, q.v[j].y, q.v[j].z, q.v[j].w};
+    for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
+        const unsigned k = lane + MLAB_WARP * j;
+        if (k < G::CPW) q.v[j] = *(const uint4 *)(qg + 8 * k);
+    }
+}
+/* the row's codes, each head by its scale, to store(head, chunk of 8, codes);
+ * lane hh of each warp leaves its head hh's scale in qsh[16] (visible to
+ * others after the caller's next barrier). q: q_fp8_load_heads's */
+template <int NT, typename Store>
+MLAB_DEV void q_fp8_heads(const mla_params &p, const q_fp8_regs<NT> &q, float *qsh, Store store, unsigned t)
+{
+    typedef q_heads_geo<NT> G;
+    constexpr int HPW = G::HPW, HC = G::HC;
+    const unsigned w = t / MLAB_WARP, lane = t % MLAB_WARP;
+    float am[HPW];
 #pragma unroll
-        for (int i = 0; i < 8; i++)
-            a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)(w[i >> 1] >> (16 * (i & 1))))));
-        const int hA = c0 / HC, hB = (c0 + MLAB_WARP - 1) / HC, h = c / HC;
-        float vA = h == hA ? a : 0.f, vB = h == hB ? a : 0.f;
-        for (int m = MLAB_WARP / 2; m; m >>= 1) {
-            vA = fmaxf(vA, mlab_shfl_xor(vA, m));
-            vB = fmaxf(vB, mlab_shfl_xor(vB, m));
-        }
-        if (lane == 0) { /* non-negative floats order as their bits */
-            atomicMax(hbits + hA, __float_as_uint(vA));
-            if (hB != hA) atomicMax(hbits + hB, __float_as_uint(vB));
+    for (int hh = 0; hh < HPW; hh++) am[hh] = 0.f;
+#pragma unroll
+    for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
+        const unsigned k = lane + MLAB_WARP * j;
+        if (k < G::CPW) {
+            const uint32_t v[4] = {q.v[j].x, q.v[j].y, q.v[j].z, q.v[j].w};
+            float a = 0.f;
+#pragma unroll
+            for (int i = 0; i < 8; i++)
+                a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)(v[i >> 1] >> (16 * (i & 1))))));
+            /* the step's heads known once unrolled (a head index from k would put am in local memory) */
+            const int h0 = G::lo(j), h1 = G::hi_head(j);
+            const bool second = k >= (unsigned)(h1 * HC);
+            am[h0] = fmaxf(am[h0], second ? 0.f : a);
+            am[h1] = fmaxf(am[h1], second ? a : 0.f);
         }
     }
     /* -DMLAB_TRACE: the block's first row (thread 0; a persistent block's
-     * next rows are consumer 1's): its Q loads back and its amaxes taken,
-     * then every head's amax known (the TQ line's two values: no grid wait) */
-    MLAB_TR(if (threadIdx.x == 0 && p.trace) {
-        unsigned dep = 0; /* the time once every one of its loads is back */
-        for (int j = 0; j < q_fp8_regs<NT>::QN; j++) dep ^= q.v[j].x;
-        p.trace[MLAB_TR_QPATH + 2 * blockIdx.x] = mlab_gtime_after((int)dep);
-    })
-    sync();
-    MLAB_TR(if (threadIdx.x == 0 && p.trace) p.trace[MLAB_TR_QPATH + 2 * blockIdx.x + 1] = mlab_gtime();)
-    /* lane l's head l % 16: its scale and reciprocal, once a warp (a chunk
-     * takes its head's from that lane: one chain a thread, not one a chunk) */
-    static_assert(MLA_H <= MLAB_WARP, "a head's scale a lane");
-    const float fmax = p.fp8_max, qsl = q_scale_from_amax(__uint_as_float(hbits[lane % MLA_H]), fmax),
-                rqsl = mlab_rcp_rn(qsl);
-    q_fp8_codes_all<NT>(
-        q, fmax,
-        [&](int h, float &qs, float &rqs) {
-            qs = mlab_shfl(qsl, h);
-            rqs = mlab_shfl(rqsl, h);
-        },
-        store, t);
-    if (t < MLA_H) qsh[t] = qsl; /* lane t < 16: head t's */
+     * next rows are consumer 1's): its Q loads back and their amax taken,
+     * then its warp's heads' amax known (the TQ line's two values: no grid wait) */
+    MLAB_TR(if (threadIdx.x == 0 && p.trace) p.trace[MLAB_TR_QPATH + 2 * blockIdx.x] = mlab_gtime_after(__float_as_int(am[0]) ^ __float_as_int(am[HPW - 1]));)
+    const float fmax = p.fp8_max;
+    float qs[HPW], rqs[HPW];
+#pragma unroll
+    for (int hh = 0; hh < HPW; hh++) {
+        for (int m = MLAB_WARP / 2; m; m >>= 1) am[hh] = fmaxf(am[hh], mlab_shfl_xor(am[hh], m));
+        qs[hh] = q_scale_from_amax(am[hh], fmax);
+        rqs[hh] = mlab_rcp_rn(qs[hh]);
+    }
+    MLAB_TR(if (threadIdx.x == 0 && p.trace) p.trace[MLAB_TR_QPATH + 2 * blockIdx.x + 1] = mlab_gtime_after(__float_as_int(rqs[0]));)
+#pragma unroll
+    for (int j = 0; j < q_fp8_regs<NT>::QN; j++) {
+        const unsigned k = lane + MLAB_WARP * j;
+        if (k < G::CPW) {
+            const int h0 = G::lo(j), h1 = G::hi_head(j);
+            const bool second = k >= (unsigned)(h1 * HC);
+            store(w * HPW + (second ? h1 : h0), k - (second ? h1 : h0) * HC,
+                  q_fp8_codes8(q.v[j], second ? qs[h1] : qs[h0], second ? rqs[h1] : rqs[h0], fmax));
+        }
+    }
+#pragma unroll
+    for (int hh = 0; hh < HPW; hh++)
+        if (lane == (unsigned)hh) qsh[w * HPW + hh] = qs[hh];
 }
 
 #if MLAB_HAVE_CLUSTER && defined(__CUDA_ARCH__)

@@ -210,10 +210,9 @@ template <bool MX, bool B16 = false, bool QR = false> struct wg_cfg_t {
     static constexpr bool HS = B16 && WG_B16_HS;
     static constexpr int EMPTY_N = HS ? 384 : 256; /* a stage's release: its consumers and the producer */
     static constexpr int OFF_STG = (OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0) + 127) & ~127;
-    /* QR (the _qrow variants): a unit's heads' Q amax bits and scales, two
-     * units' (a persistent block quantizes the next unit's Q during one) */
-    static constexpr int OFF_QH = OFF_STG + (HS ? MLA_H * WG_SROW16 * 2 : 0); /* amax bits [2][16] */
-    static constexpr int OFF_QS = OFF_QH + (QR ? 2 * MLA_H * 4 : 0);            /* scales [2][16] */
+    /* QR (the _qrow variants): a unit's heads' Q scales, two units' (a
+     * persistent block quantizes the next unit's Q during one) */
+    static constexpr int OFF_QS = OFF_STG + (HS ? MLA_H * WG_SROW16 * 2 : 0); /* scales [2][16] */
     static constexpr int SMEM = OFF_QS + (QR ? 2 * MLA_H * 4 : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
@@ -726,6 +725,15 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state_t<NK> &st, const
     if (u.S > 1 && warp == 0 && g == 0) wg_part_stats<FAST, NK>(p, st, u.tok, u.split, lsum, pmul, h0);
 }
 
+/* a row's bf16 Q into registers: the layout q_fp8_heads takes (QR) or q_fp8_row's */
+template <bool QR> MLAB_DEV void wg_q_load(const mla_params &p, int tok, q_fp8_regs<WG_NCONS * 128> &q)
+{
+    if constexpr (QR)
+        q_fp8_load_heads<WG_NCONS * 128>(p, tok, q, threadIdx.x);
+    else
+        q_fp8_load<WG_NCONS * 128>(p, tok, q);
+}
+
 /* persistent: consumer 1 alone quantizes the next unit's Q (row tok) with
  * the call's scale qs (the amax is of the whole Q: computed by the first
  * unit) into sq */
@@ -737,19 +745,14 @@ MLAB_DEV void wg_q_next(const mla_params &p, int tok, float qs, uint8_t *sq)
     q_fp8_store<128>(p, q, qs, [&](int h, int k, uint2 codes) { *wg_q_chunk(sq, h, k) = codes; }, t);
 }
 
-/* the same with per-head scales (QR): consumer 1's 128 threads take each
- * head's amax into hb (16 words, zeroed here first) and leave the heads'
- * scales in hs (q_fp8_heads) */
-MLAB_DEV void wg_q_next_heads(const mla_params &p, int tok, uint8_t *sq, unsigned *hb, float *hs)
+/* the same with per-head scales (QR): consumer 1's 128 threads, each warp
+ * 4 heads, leave the heads' scales in hs (q_fp8_heads) */
+MLAB_DEV void wg_q_next_heads(const mla_params &p, int tok, uint8_t *sq, float *hs)
 {
     const int t = threadIdx.x & 127;
     q_fp8_regs<128> q;
-    q_fp8_load<128>(p, tok, q, t);
-    if (t < MLA_H) hb[t] = 0u;
-    wg_bar_sync(WG_BAR_CONS(1), 128);
-    q_fp8_heads<128>(
-        p, q, hb, hs, [&](int h, int k, uint2 codes) { *wg_q_chunk(sq, h, k) = codes; },
-        [] { wg_bar_sync(WG_BAR_CONS(1), 128); }, t);
+    q_fp8_load_heads<128>(p, tok, q, t);
+    q_fp8_heads<128>(p, q, hs, [&](int h, int k, uint2 codes) { *wg_q_chunk(sq, h, k) = codes; }, t);
 }
 
 /* row tok's bf16 Q as it is into sq by cp.async (one group), issued by the
@@ -1001,7 +1004,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         wg_q16_issue(p, u0.tok, sQ);
     constexpr bool QE = WG_Q_EARLY && QR; /* the _qrow decodes' unit-0 Q row loaded here */
     q_fp8_regs<WG_NCONS * 128> qreg0;
-    if (QE && cons < WG_NCONS) q_fp8_load<WG_NCONS * 128>(p, u0.tok, qreg0);
+    if (QE && cons < WG_NCONS) wg_q_load<QR>(p, u0.tok, qreg0);
 
     if (MBAR) {
         if (tid == 0) { /* the stages' mbarriers: 128 arrivals a phase (the producer warpgroup) */
@@ -1017,7 +1020,6 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         }
         if (MX) /* the e4m3 codes of the 8 magnitudes for every E8M0 byte */
             for (int e = tid; e < 256; e += WG_NT_MX) ((uint2 *)(smem + C::OFF_LUT))[e] = e4m3_magnitudes((uint32_t)e);
-        if (QR && tid < MLA_H) ((unsigned *)(smem + C::OFF_QH))[tid] = 0u; /* unit 0's heads' amax */
         __syncthreads();
     }
     if (cons >= WG_NCONS && MX) { /* MX: the producers convert each tile for its consumer */
@@ -1064,15 +1066,14 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 wg_q16_ready();
                 qs = 1.f;
             } else {
-                if (!QE) q_fp8_load<WG_NCONS * 128>(p, u.tok, qreg0);
+                if (!QE) wg_q_load<QR>(p, u.tok, qreg0);
                 auto store = [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; };
-                auto sync = [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); };
                 if constexpr (QR) {
-                    q_fp8_heads<WG_NCONS * 128>(p, qreg0, (unsigned *)(smem + C::OFF_QH), (float *)(smem + C::OFF_QS),
-                                                store, sync, tid);
+                    q_fp8_heads<WG_NCONS * 128>(p, qreg0, (float *)(smem + C::OFF_QS), store, tid);
                     qs = 1.f;
                 } else {
-                    qs = q_fp8_row<WG_NCONS * 128>(p, qreg0, (float *)(smem + C::OFF_QRED), store, sync);
+                    qs = q_fp8_row<WG_NCONS * 128>(p, qreg0, (float *)(smem + C::OFF_QRED), store,
+                                                   [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });
                 }
             }
             wg_fence_smem();
@@ -1188,8 +1189,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 uint8_t *sqn = (ui & 1) ? sQ : smem + C::OFF_Q2;
                 if constexpr (QR) { /* into the heads' buffers of the next unit's parity */
                     const int nb = ((ui + 1) & 1) * MLA_H;
-                    wg_q_next_heads(p, next_tok, sqn, (unsigned *)(smem + C::OFF_QH) + nb,
-                                    (float *)(smem + C::OFF_QS) + nb);
+                    wg_q_next_heads(p, next_tok, sqn, (float *)(smem + C::OFF_QS) + nb);
                 } else {
                     wg_q_next(p, next_tok, qs, sqn);
                 }
