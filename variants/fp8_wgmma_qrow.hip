@@ -28,6 +28,14 @@
  * loaded at the kernel's start, before the barrier the producer passes to
  * issue the first tiles (WG_Q_EARLY): 4 x 1024 -2.2 / -2.8%, 64 x 1024
  * -0.9 / -1.1%, the rest -0.9..+0.1%; Q ready 4.1-4.3 -> 3.7 us at 4 x 1024.
+ * v31 (82c48af, papers/reports/h200-2026-12-03p): each warp of the
+ * consumers owns two whole heads of the row (q_fp8_heads, mla_kernel.h: its
+ * loads contiguous, a head's amax one warp reduction, its scale one chain a
+ * lane; no shared-memory atomics, no barrier before the codes): geomean
+ * -2.4 / -2.0%, 4 x 1024 -13.2 / -12.4% (10.9 -> 9.5 us), 256 x 1024 -2%;
+ * Q ready 3.7 -> 2.4 us at 4 x 1024, its first tile now used as it lands
+ * (2.7). The v31 suite: 38.4 us, 1.35 of the read limit (1.347; fp8_wgmma
+ * 39.8, 1.40), 4 x 1024 9.60 us, the fastest of any variant.
  * NVIDIA sm_90a only (wgmma). Parent: fp8_wgmma.
  */
 #include "launch_common.h"

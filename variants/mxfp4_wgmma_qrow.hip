@@ -18,6 +18,13 @@
  * loaded at the kernel's start, before the barrier the producers pass to
  * issue the first tiles (WG_Q_EARLY): 4 x 1024 -5.5 / -5.9%, 32 x 1024 and
  * 64 x 1024 -1.6..-2.1%, 4 x 8192 -1.9 / -1.2%, the rest -2.0..+1.9%.
+ * v31 (82c48af, papers/reports/h200-2026-12-03p): each warp of the
+ * consumers owns two whole heads of the row (q_fp8_heads: a head's amax
+ * one warp reduction, no shared-memory atomics, no barrier before the
+ * codes; the kernel's 16-byte stack gone): geomean -4.5 / -4.2%, every case
+ * faster (4 x 1024 -9.0 / -8.2%, 256 x 8192 289.0 -> 278.1 us). The v31
+ * suite: 35.5 us, 1.84 of the read limit (mxfp4_wgmma 37.9, 1.96), 280 us
+ * at 256 x 8192 against fp8_wgmma's 293.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
  */
 #include "launch_common.h"
