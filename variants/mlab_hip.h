@@ -128,16 +128,6 @@ MLAB_DEV float mlab_shfl_xor(float v, int mask)
 #endif
 }
 
-/* lane src's v, in every lane of the warp (wave) */
-MLAB_DEV float mlab_shfl(float v, int src)
-{
-#ifdef MLAB_NV
-    return __shfl_sync(0xffffffffu, v, src);
-#else
-    return __shfl(v, src);
-#endif
-}
-
 /* true in every lane of the warp (wave) if it is true in any */
 MLAB_DEV bool mlab_any(bool v)
 {
