@@ -410,9 +410,9 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_gpu_info *info, cha
     /* a flush larger than every cache: 4x L2 and at least 512 MB (MI355X's
      * Infinity Cache is 256 MB), overwritten before every cold sample by a
      * memset (MLAB_FLUSH=memset, the default), a kernel of plain stores
-     * (store: as the peers' torch fill_) or read by one (load); whether a
-     * memset evicts what the previous sample read is what
-     * papers/microbench/flush_probe.cu measures (perf-notes v30) */
+     * (store: as the peers' torch fill_) or read by one (load); the memset
+     * does evict what the previous sample read, and the three time the
+     * variants the same (papers/microbench/flush_probe.cu, perf-notes v31) */
     const char *fk = getenv("MLAB_FLUSH");
     if (knob_refused("MLAB_FLUSH", fk, {"memset", "store", "load"}, why, whylen)) return MLAB_GPU_USAGE;
     g->flush_kind = !fk || !strcmp(fk, "memset") ? FLUSH_MEMSET : !strcmp(fk, "store") ? FLUSH_STORE : FLUSH_LOAD;

@@ -155,8 +155,9 @@ __global__ void __launch_bounds__(128) tma_kernel(const CUtensorMap *gmap, const
 // last consumer's Q loads back (0 without). Caveat (run 1, perf-notes v30):
 // the Q rows (like every kind's source ranges) repeat every 4 samples, and
 // their loads came back 0.26 us after the first block start, sooner than a
-// DRAM round trip: the memset before each sample had not evicted them from
-// L2, so the Q times here are not cold (the tiles' may not be either)
+// DRAM round trip. v30 suspected the memset had not evicted them from L2;
+// flush_probe.cu (v31, papers/reports/h200-2026-12-03n) showed it does
+// evict a sample's reads, so what made these Q loads that fast is not known
 __global__ void __launch_bounds__(384, 1) dec_kernel(const __grid_constant__ CUtensorMap pmap, const char *q, int qmode,
                                                      int box, unsigned long long *rec)
 {

@@ -18,7 +18,11 @@
 // latency (median over blocks, us), the probe's span (first block start to
 // last block end, us) and its event-timed sample (us), for A and for F. If
 // A matches F after a flush, the flush evicted A; if A is faster, some of A
-// stayed in L2 and mlabench's "cold" is warm for inputs that small. Build
+// stayed in L2 and mlabench's "cold" is warm for inputs that small.
+// Measured (H200, perf-notes v31, papers/reports/h200-2026-12-03n): after
+// the memset, stores or loads A re-reads as F (2 MB: first load 0.70 against
+// 0.74 us, span 3.30 against 3.68; 8 and 64 MB within 0.3%); unflushed, from
+// L2 (first load 0.45 us, 2 MB span 1.28): the cold flush is cold. Build
 // and run on an NVIDIA GPU:
 //   nvcc -O3 -arch=sm_90a -o flush_probe papers/microbench/flush_probe.cu && ./flush_probe
 #include <cstdio>
