@@ -48,6 +48,8 @@
 #ifndef MLAB_MLA_WGMMA_H
 #define MLAB_MLA_WGMMA_H
 
+#include <type_traits> // std::true_type: consume's WG_ONE_DV copy
+
 #include "arch/nv_tma.h"
 #include "arch/nv_wgmma.h"
 #include "mla_kernel.h"
@@ -153,6 +155,16 @@ static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
 #ifndef WG_B16_DV
 #define WG_B16_DV 1
 #endif
+/* WG_ONE_DV (the a8w8 decodes with mbarriers): a block's last unit of one
+ * tile (the short calls': 4 x 1024's 64 blocks each one tile) taken by both
+ * consumers, split as WG_B16_DV splits bf16's tiles (Q.K's k-steps, the
+ * softmax's heads, P.V's dims), instead of consumer 0 alone on it while
+ * consumer 1 waits. Split by heads instead (N = 8 products, wip/split1) it
+ * measured nothing (perf-notes v32): each consumer read all of K and V^T. 0:
+ * consumer 0 alone */
+#ifndef WG_ONE_DV
+#define WG_ONE_DV 1
+#endif
 #ifndef WG_QK_BATCH
 #define WG_QK_BATCH 6 /* K fragments loaded per batch of Q.K products (18 = all at once) */
 #endif
@@ -223,13 +235,18 @@ template <bool MX, bool B16 = false, bool QR = false> struct wg_cfg_t {
     static constexpr bool DV = B16 && WG_B16_DV;
     static constexpr bool HS = B16 && WG_B16_HS && !DV;
     static constexpr int EMPTY_N = HS || DV ? 384 : 256; /* a stage's release: its consumers and the producer */
+    /* ONE_DV (WG_ONE_DV): a block's last one-tile unit split between the
+     * consumers; the _qrow decodes only (compiled into fp8_wgmma it spilled
+     * 20 bytes, into mxfp4_wgmma 16: the persistent loop's and the amax
+     * path's registers beside it) */
+    static constexpr bool ONE_DV = !B16 && QR && (WG_TMAP || MX) && WG_ONE_DV;
     static constexpr int OFF_STG = (OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0) + 127) & ~127;
     /* QR (the _qrow variants): a unit's heads' Q scales, two units' (a
      * persistent block quantizes the next unit's Q during one) */
     static constexpr int OFF_QS = OFF_STG + (HS || DV ? MLA_H * WG_SROW16 * 2 : 0); /* scales [2][16] */
-    /* DV: what the consumers hand each other, a float4 and a float2 a thread */
+    /* DV: what the consumers hand each other, two float4 a thread (xs, xa) */
     static constexpr int OFF_XS = OFF_QS + (QR ? 2 * MLA_H * 4 : 0);
-    static constexpr int SMEM = OFF_XS + (DV ? WG_NCONS * 128 * 24 : 0);
+    static constexpr int SMEM = OFF_XS + (DV ? 2 * WG_NCONS * 128 * 16 : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
@@ -400,7 +417,7 @@ template <bool B16 = false, int NK = 4, int K0 = 0, int KS = MLA_D / (B16 ? 16 :
 MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq)
 {
     static_assert(NK == 4 || (B16 && NK == 2), "16 heads, or bf16's 8");
-    static_assert(K0 == 0 || B16, "a k range (K0, KS steps): bf16's consumers' halves (WG_B16_DV)");
+    static_assert(K0 == 0 || WG_QK_SS, "a k range (K0, KS steps; the consumers' halves, WG_B16_DV, WG_ONE_DV): K by wgmma");
     constexpr int NA = WG_QK_ACC; /* KS k-steps from K0: 32 bytes of K a row */
     float acc[NA][2 * NK];
 #pragma unroll
@@ -421,7 +438,7 @@ MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq)
     } else {
 #pragma unroll
         for (int k = 0; k < KS; k++)
-            wg_e4m3_ss_n16(acc[k % NA], wg_k_desc(tile, k), wg_q8_step(dq, k), k >= NA);
+            wg_e4m3_ss_n16(acc[k % NA], wg_k_desc(tile, K0 + k), wg_q8_step(dq, K0 + k), k >= NA);
     }
     wg_commit();
 #else
@@ -465,7 +482,7 @@ template <int NK> MLAB_DEV float wg_sc(const float (&s)[NK], int k) { return s[k
  * exchange their maxima through red (16 heads x 4 warps) on barrier bar; P
  * rounded to e4m3 goes to sP (P^T, K-major, kv rows in wg_vslot order); O is
  * rescaled where a head's max moved. Ends with sP visible to wgmma. DV
- * (bf16_wgmma's WG_B16_DV, NK = 2): sP is the 16 heads' P^T from the
+ * (WG_B16_DV, WG_ONE_DV; NK = 2): sP is the 16 heads' P^T from the
  * consumer's first head on, O is not this state's (the heads' weights go to
  * alpha, the caller rescales) and the caller's barrier of both consumers
  * ends the step */
@@ -473,8 +490,8 @@ template <bool FAST, bool B16 = false, int NK = 4, typename Sc = float, bool DV 
 MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
                          uint8_t *sP, int bar, float *alpha_out = nullptr)
 {
-    static_assert(!DV || (B16 && NK == 2), "DV: bf16's consumers, 8 heads each");
-    static_assert(NK == 4 || (B16 && NK == 2), "16 heads, or bf16's 8");
+    static_assert(NK == 4 || NK == 2, "16 heads, or a consumer's 8 (WG_B16_HS, WG_B16_DV, WG_ONE_DV)");
+    static_assert(!DV || NK == 2, "DV: 8 heads a consumer");
     const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
     float tmax[NK];
 #pragma unroll
@@ -540,26 +557,29 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
 /* 3. O^T += V^T . P^T: every A fragment first (64 registers), then one fence
  * and the 16 products back to back (a fragment written between two wgmmas
  * makes ptxas put a warpgroup.arrive before each) */
-MLAB_DEV void wg_pv(wg_state &st, const uint8_t *tile, uint64_t dp)
+template <int NK, int MT> MLAB_DEV void wg_fence_o(float (&o)[MT][2 * NK]);
+/* MT m-tiles from m-tile MT0 (WG_ONE_DV: a consumer's 4) */
+template <int MT = MLA_DV / 64, int MT0 = 0> MLAB_DEV void wg_pv_o(float (&o)[MT][8], const uint8_t *tile, uint64_t dp)
 {
     const int warp = (threadIdx.x / 32) & 3, lane = threadIdx.x & 31;
-    wg_fence_o(st);
-    uint32_t a[MLA_DV / 64][MLA_BN / 32][4];
+    wg_fence_o<4, MT>(o);
+    uint32_t a[MT][MLA_BN / 32][4];
 #pragma unroll
-    for (int mt = 0; mt < MLA_DV / 64; mt++)
+    for (int mt = 0; mt < MT; mt++)
 #pragma unroll
         for (int ks = 0; ks < MLA_BN / 32; ks++)
-            wg_vt_frag(a[mt][ks], tile + wg_off(32 * ks + lane, 4 * mt + warp));
+            wg_vt_frag(a[mt][ks], tile + wg_off(32 * ks + lane, 4 * (MT0 + mt) + warp));
     wg_fence();
 #pragma unroll
-    for (int mt = 0; mt < MLA_DV / 64; mt++)
+    for (int mt = 0; mt < MT; mt++)
 #pragma unroll
         for (int ks = 0; ks < MLA_BN / 32; ks++)
-            wg_e4m3_rs_n16(st.o[mt], a[mt][ks], wg_desc_add(dp, 2 * ks * 16 * MLA_H), 1);
+            wg_e4m3_rs_n16(o[mt], a[mt][ks], wg_desc_add(dp, 2 * ks * 16 * MLA_H), 1);
     wg_commit();
     wg_wait<0>();
-    wg_fence_o(st);
+    wg_fence_o<4, MT>(o);
 }
+MLAB_DEV void wg_pv(wg_state &st, const uint8_t *tile, uint64_t dp) { wg_pv_o(st.o, tile, dp); }
 
 /* 3'. bf16 (B16): O^T += V^T . P^T with V^T straight from the tile, a
  * transposed (MN-major) operand: m-tile mt = dims 64 mt .. 64 mt + 63 =
@@ -696,6 +716,67 @@ MLAB_DEV void wg_epilogue(const mla_params &p, const wg_state &st, const wg_unit
     }
 }
 
+/* the sums of the thread's 4 heads (wg_head(k), k = 2 j + e) and their
+ * reciprocals when consumer c holds O^T of all 16 heads but the running sums
+ * of its own 8 (WG_B16_DV, WG_ONE_DV): its own by wg_row_sums, the other
+ * consumer's through xs (one barrier of both; xs must be free: read by the
+ * other before a barrier both have passed) */
+template <bool FAST>
+MLAB_DEV void wg_dv_sums(const wg_state_t<2> &st, float *red, float4 *xs, int c, float (&ls2)[2], float (&lsum)[4],
+                         float (&rl)[4])
+{
+    const int t = threadIdx.x & 127, warp = t / 32, g = (t & 31) >> 2;
+    float rl2[2];
+    wg_row_sums<FAST, 2>(st, red, ls2, rl2, warp, g, WG_BAR_CONS(c));
+    xs[c * 128 + t] = make_float4(ls2[0], ls2[1], 0.f, 0.f);
+    wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
+    const float4 po = xs[(1 - c) * 128 + t];
+#pragma unroll
+    for (int k = 0; k < 4; k++) { /* the own consumer's head where k >> 1 == c */
+        const bool own = (k >> 1) == c;
+        lsum[k] = own ? ls2[k & 1] : (k & 1) ? po.y : po.x;
+        rl[k] = own ? rl2[k & 1] : lsum[k] > 0.f ? (FAST ? mlab_rcp_fast(lsum[k]) : mlab_rcp_rn(lsum[k])) : 0.f;
+    }
+}
+
+/* wg_epilogue for a one-tile unit split between the consumers (WG_ONE_DV):
+ * consumer c's O^T holds the dims of m-tiles 4c .. 4c + 3 of all 16 heads,
+ * its state its own 8 heads' max and sums; each stores its dims and its own
+ * heads' log2-sum-exp2 */
+template <bool FAST>
+MLAB_DEV void wg_epilogue_dv(const mla_params &p, const wg_state_t<2> &st, const float (&o)[MLA_DV / 128][8],
+                             const wg_unit &u, float kvs, float *red, float4 *xs, int c)
+{
+    const int t = threadIdx.x & 127, warp = t / 32, g = (t & 31) >> 2;
+    float ls2[2], lsum[4], rl[4];
+    wg_dv_sums<FAST>(st, red, xs, c, ls2, lsum, rl);
+    auto out = [&](int mt, int e, float vscale) {
+        const int k = 2 * (e >> 2) + (e & 1);
+        const float x = o[mt][e] * vscale;
+        return FAST ? x * rl[k] : mlab_div_rcp(x, lsum[k], rl[k]);
+    };
+    auto store = [&](uint16_t *row, float vscale, auto pack) {
+        uint16_t *const d = row + wg_head(0) * MLA_DV + 256 * c + 16 * warp + 2 * g;
+#pragma unroll
+        for (int mt = 0; mt < MLA_DV / 128; mt++)
+#pragma unroll
+            for (int k = 0; k < 4; k++) { /* dims 2g, 2g + 1 of head k: accumulators e, e + 2 */
+                const int e = 4 * (k >> 1) + (k & 1);
+                *(uint32_t *)(d + (wg_head(k) - wg_head(0)) * MLA_DV + 64 * mt) =
+                    pack(out(mt, e, vscale), out(mt, e + 2, vscale));
+            }
+    };
+    if (u.S == 1) {
+        store(p.out + (size_t)u.tok * MLA_H * MLA_DV, kvs, mlab_f32x2_to_bf16x2);
+    } else { /* f16 partials: kv scale units (the combine applies it) */
+        store(p.part_o + ((size_t)u.tok * p.splits + u.split) * MLA_H * MLA_DV, 1.f, mlab_f32x2_to_f16x2);
+        if (warp == 0 && g == 0) {
+            const float mul[2] = {kvs, kvs};
+            wg_part_stats<FAST, 2>(p, st, u.tok, u.split, ls2, mul, 8 * c);
+        }
+    }
+}
+
 /* the same for bf16 (B16): accumulator rows are dims in order (g, g + 8), so
  * the outputs are staged in shared memory (stg: 16 rows of WG_SROW16 16-bit
  * elements, free by then) and written out 16 bytes a thread, the block's
@@ -783,19 +864,10 @@ MLAB_DEV void wg_epilogue16_dv(const mla_params &p, const wg_state_t<2> &st, con
                                const wg_unit &u, float *red, uint16_t *stg, float4 *xs, float4 *xa, int c)
 {
     const int t = threadIdx.x & 127, warp = t / 32, g = (t & 31) >> 2, bar = WG_BAR_CONS(c);
-    float ls2[2], rl2[2];
-    wg_row_sums<FAST, 2>(st, red, ls2, rl2, warp, g, bar);
-    xs[c * 128 + t] = make_float4(ls2[0], ls2[1], 0.f, 0.f);
-    wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
-    const float4 po = xs[(1 - c) * 128 + t];
-    float lsum[4], rl[4], pdiv[4], pmul[4];
+    float ls2[2], lsum[4], rl[4], pdiv[4], pmul[4];
+    wg_dv_sums<FAST>(st, red, xs, c, ls2, lsum, rl);
 #pragma unroll
-    for (int k = 0; k < 4; k++) { /* head wg_head(k): the own consumer's where k >> 1 == c */
-        const bool own = (k >> 1) == c;
-        lsum[k] = own ? ls2[k & 1] : (k & 1) ? po.y : po.x;
-        rl[k] = own ? rl2[k & 1] : lsum[k] > 0.f ? (FAST ? mlab_rcp_fast(lsum[k]) : mlab_rcp_rn(lsum[k])) : 0.f;
-        pdiv[k] = pmul[k] = 1.f;
-    }
+    for (int k = 0; k < 4; k++) pdiv[k] = pmul[k] = 1.f;
     auto out = [&](int mt, int e) { /* O / l of accumulator e of m-tile mt */
         const int k = 2 * (e >> 2) + (e & 1);
         return FAST ? o[mt][e] * rl[k] : mlab_div_rcp(o[mt][e], lsum[k], rl[k]);
@@ -1196,8 +1268,10 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
          * handed its state over, so it starts that unit's tiles while
          * consumer 0 ends this one (consumer 0 waits on WG_BAR_QNEXT) */
         float qs = 0.f; /* the call's Q scale (unit 0) */
-        auto consume = [&](const wg_unit &u, int g0, int ui, int next_tok) {
-        wg_state st;
+        /* one_dv: WG_ONE_DV's split of a last one-tile unit compiled in (the
+         * first call only: a persistent block's later units keep one copy of
+         * the code without it) */
+        auto consume = [&](const wg_unit &u, int g0, int ui, int next_tok, auto one_dv) {
         uint8_t *sQk = C::PERSIST && (ui & 1) ? smem + C::OFF_Q2 : sQ;
         if (ui == 0) { /* Q (its loads before the amax wait), quantized by the consumers into
                        * the K-major layout of the B operand of step 1 */
@@ -1227,6 +1301,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
          * all). Else sscale for all: passed as one float, as before QR (an
          * array of four equal values changed mxfp4_wgmma's SASS) */
         float sch[4];
+        (void)sch;
         if constexpr (QR) {
             const float *qsh = (const float *)(smem + C::OFF_QS) + (C::PERSIST ? (ui & 1) * MLA_H : 0);
 #pragma unroll
@@ -1318,7 +1393,68 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)
                 WG_PROF(lap(4); prof_out(g0 + u.n);)
             }
+        } else if (decltype(one_dv)::value && C::ONE_DV && u.n == 1 && next_tok < 0) {
+            /* the block's last unit is one tile (in stage g0 % NST whichever
+             * consumer it would have gone to): consumer c the k-steps 9c ..
+             * 9c + 8 of Q.K, the heads 8c .. 8c + 7 of the softmax, the dims
+             * of m-tiles 4c .. 4c + 3 of P.V (WG_B16_DV's steps; O starts at
+             * zero, so no weights are handed over); the next stage, free
+             * (nothing follows), carries the partial scores */
+            wg_state_t<2> s2;
+            wg_reset(s2);
+            float o[MLA_DV / 128][8];
+#pragma unroll
+            for (int mt = 0; mt < MLA_DV / 128; mt++)
+#pragma unroll
+                for (int e = 0; e < 8; e++) o[mt][e] = 0.f;
+            uint8_t *sP16 = smem + C::OFF_P; /* the 16 heads' P^T, each consumer its 8 */
+            float *red2 = (float *)(smem + C::OFF_RED) + cons * 128;
+            float4 *xs = (float4 *)(stages + ((g0 + 1) % C::NST) * C::TILE);
+            const int t = tid & 127;
+            const uint64_t dq = wg_q8_desc(sQk), dp = wg_desc(sP16, 16 * MLA_H, 128);
+            const uint8_t *tile = stages + (g0 % C::NST) * C::TILE;
+            mlab_bulk_wait(bars + g0 % C::NST, (uint32_t)((g0 / C::NST) & 1));
+            MLAB_TR(if (tid == 0 && !tr2) tr2 = mlab_gtime();)
+            WG_PROF(lap(0);)
+            float a8[8]; /* S^T over this consumer's 288 dims, all 16 heads */
+            if (cons == 0)
+                wg_scores<false, 4, 0, MLA_D / 64>(a8, tile, dq);
+            else
+                wg_scores<false, 4, MLA_D / 64, MLA_D / 64>(a8, tile, dq);
+            xs[cons * 128 + t] = cons ? make_float4(a8[0], a8[1], a8[2], a8[3]) : make_float4(a8[4], a8[5], a8[6], a8[7]);
+            wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
+            const float4 r = xs[(1 - cons) * 128 + t];
+            float s4[4] = {(cons ? a8[4] : a8[0]) + r.x, (cons ? a8[5] : a8[1]) + r.y,
+                           (cons ? a8[6] : a8[2]) + r.z, (cons ? a8[7] : a8[3]) + r.w};
+            WG_PROF(lap(1);)
+            float al2[2]; /* (O is zero: nothing to rescale) */
+            if constexpr (QR) {
+                const float *qsh = (const float *)(smem + C::OFF_QS) + (C::PERSIST ? (ui & 1) * MLA_H : 0);
+                const float sc2[2] = {sscale * qsh[p.fault == 3 ? 0 : 8 * cons + wg_head(0)],
+                                      sscale * qsh[p.fault == 3 ? 0 : 8 * cons + wg_head(1)]};
+                wg_softmax<FAST, false, 2, float[2], true>(s2, s4, u.t0, u.rend, sc2, red2, sP16 + 128 * cons,
+                                                          WG_BAR_CONS(cons), al2);
+            } else {
+                wg_softmax<FAST, false, 2, float, true>(s2, s4, u.t0, u.rend, sscale, red2, sP16 + 128 * cons,
+                                                        WG_BAR_CONS(cons), al2);
+            }
+            wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128); /* both halves of P^T stored and visible to wgmma */
+            WG_PROF(lap(2);)
+            if (cons == 0)
+                wg_pv_o<MLA_DV / 128, 0>(o, tile, dp);
+            else
+                wg_pv_o<MLA_DV / 128, MLA_DV / 128>(o, tile, dp);
+            WG_PROF(lap(3);)
+            MLAB_TR(if (tid == 0) tr3 = mlab_gtime();)
+            mlab_grid_dep_trigger(); /* the combine may start launching */
+            /* xs is free again: each read the other's scores before the P^T barrier */
+            wg_epilogue_dv<FAST>(p, s2, o, u, kvs, red2, xs, cons);
+            if (cons == 0) {
+                MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)
+                WG_PROF(lap(4); prof_out(g0 + u.n);)
+            }
         } else {
+            wg_state st;
             wg_reset(st);
             uint8_t *sP = smem + C::OFF_P + cons * MLA_H * MLA_BN * (B16 ? 2 : 1);
             float *red = (float *)(smem + C::OFF_RED) + cons * 128;
@@ -1427,14 +1563,14 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
          * calls with a single call site, perf-notes v18) */
         const int nb1 = blockIdx.x + gridDim.x;
         const wg_unit u1 = C::PERSIST && nb1 < units ? wg_unit_of(p, nb1) : u0;
-        consume(u0, 0, 0, C::PERSIST && nb1 < units ? u1.tok : -1);
+        consume(u0, 0, 0, C::PERSIST && nb1 < units ? u1.tok : -1, std::true_type());
         if (C::PERSIST && nb1 < units) {
             wg_unit u = u1;
             for (int b = nb1, g0 = n, ui = 1;; ui++) {
                 const int nb = b + (int)gridDim.x;
                 const bool more = nb < units;
                 const wg_unit un = more ? wg_unit_of(p, nb) : u;
-                consume(u, g0, ui, more ? un.tok : -1);
+                consume(u, g0, ui, more ? un.tok : -1, std::false_type());
                 if (!more) break;
                 g0 += u.n;
                 u = un;
