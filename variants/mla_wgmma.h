@@ -1413,6 +1413,10 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             const int t = tid & 127;
             const uint64_t dq = wg_q8_desc(sQk), dp = wg_desc(sP16, 16 * MLA_H, 128);
             const uint8_t *tile = stages + (g0 % C::NST) * C::TILE;
+            /* the combine may start launching: as early as consumer 1 let it
+             * when it took no tile of such a unit (its blocks then wait for
+             * this grid's end on SMs this call leaves idle) */
+            mlab_grid_dep_trigger();
             mlab_bulk_wait(bars + g0 % C::NST, (uint32_t)((g0 / C::NST) & 1));
             MLAB_TR(if (tid == 0 && !tr2) tr2 = mlab_gtime();)
             WG_PROF(lap(0);)
@@ -1446,7 +1450,6 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 wg_pv_o<MLA_DV / 128, MLA_DV / 128>(o, tile, dp);
             WG_PROF(lap(3);)
             MLAB_TR(if (tid == 0) tr3 = mlab_gtime();)
-            mlab_grid_dep_trigger(); /* the combine may start launching */
             /* xs is free again: each read the other's scores before the P^T barrier */
             wg_epilogue_dv<FAST>(p, s2, o, u, kvs, red2, xs, cons);
             if (cons == 0) {
