@@ -138,30 +138,26 @@ static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
 /* WG_B16_HS (bf16_wgmma): its two consumers split the 16 heads (8 each, N =
  * 8 products) and both take every tile, so the two stages are a double
  * buffer and nothing is handed over at the end; 0: each consumer every
- * other tile with all 16 heads (perf-notes v28) */
+ * other tile with all 16 heads (perf-notes v28). Splitting each product's
+ * A operand instead (WG_ONE_DV's steps on every tile: K and V^T read once a
+ * tile, not twice) measured no faster (v32, branch wip/b16dv) */
 #ifndef WG_B16_HS
 #define WG_B16_HS 1
 #endif
-/* WG_B16_DV (bf16_wgmma, in place of WG_B16_HS): both consumers on every
- * tile, each with all 16 heads (N = 16 products) on half of each product's
- * A operand: consumer c the k-steps 18c .. 18c + 17 of Q.K (its partial
- * scores of the other consumer's 8 heads handed over through shared memory,
- * one barrier of both), the softmax of its own 8 heads (their P^T columns
- * and weights handed over, a second barrier), and the V^T dims 256c .. 256c
- * + 255 of P.V. The head split reads every tile's K and V^T from shared
- * memory twice (N = 8 products: the A operand's 2 KB per 8 columns), which
- * bounds its tile (Q.K ~1310 cycles, P.V ~1100, perf-notes v28: 136 KB each
- * over 128 bytes a cycle); this reads them once. 0: the head split */
-#ifndef WG_B16_DV
-#define WG_B16_DV 1
-#endif
-/* WG_ONE_DV (the a8w8 decodes with mbarriers): a block's last unit of one
- * tile (the short calls': 4 x 1024's 64 blocks each one tile) taken by both
- * consumers, split as WG_B16_DV splits bf16's tiles (Q.K's k-steps, the
- * softmax's heads, P.V's dims), instead of consumer 0 alone on it while
- * consumer 1 waits. Split by heads instead (N = 8 products, wip/split1) it
- * measured nothing (perf-notes v32): each consumer read all of K and V^T. 0:
- * consumer 0 alone */
+/* WG_ONE_DV (the _qrow decodes): a block's last unit of one tile (the short
+ * calls': 4 x 1024's 64 blocks each one tile) taken by both consumers, each
+ * on half of each product's A operand with all 16 heads (N = 16): consumer c
+ * the k-steps 9c .. 9c + 8 of Q.K (its partial scores of the other's 8
+ * heads handed over through shared memory, one barrier of both), the
+ * softmax of its own 8 heads (their P^T columns written into the one P^T, a
+ * second barrier), the dims of m-tiles 4c .. 4c + 3 of P.V, each storing its
+ * dims (the other's heads' sums handed over, a third barrier). Before,
+ * consumer 0 took such a unit alone while consumer 1 waited. H200 (perf-notes
+ * v32): mxfp4_wgmma_qrow 4 x 1024 -3.2 / -4.4%, fp8_wgmma_qrow -0.2 / -2.6%,
+ * their other calls within 1.5%. Split by heads (N = 8: each consumer read
+ * all of K and V^T, wip/split1) it measured nothing; bf16_wgmma's every tile
+ * split so (wip/b16dv) was no faster: its tiles wait for bytes, and its
+ * epilogue grew. 0: consumer 0 alone */
 #ifndef WG_ONE_DV
 #define WG_ONE_DV 1
 #endif
@@ -232,21 +228,18 @@ template <bool MX, bool B16 = false, bool QR = false> struct wg_cfg_t {
     /* HS (bf16_wgmma, WG_B16_HS): both consumers on every tile, consumer c
      * the heads 8c .. 8c + 7; their outputs staged apart from the stages
      * (one consumer may still read the last tiles while the other ends) */
-    static constexpr bool DV = B16 && WG_B16_DV;
-    static constexpr bool HS = B16 && WG_B16_HS && !DV;
-    static constexpr int EMPTY_N = HS || DV ? 384 : 256; /* a stage's release: its consumers and the producer */
+    static constexpr bool HS = B16 && WG_B16_HS;
+    static constexpr int EMPTY_N = HS ? 384 : 256; /* a stage's release: its consumers and the producer */
     /* ONE_DV (WG_ONE_DV): a block's last one-tile unit split between the
      * consumers; the _qrow decodes only (compiled into fp8_wgmma it spilled
-     * 20 bytes, into mxfp4_wgmma 16: the persistent loop's and the amax
+     * 20 bytes, into mxfp4_wgmma 16 more: the persistent loop's and the amax
      * path's registers beside it) */
     static constexpr bool ONE_DV = !B16 && QR && (WG_TMAP || MX) && WG_ONE_DV;
     static constexpr int OFF_STG = (OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0) + 127) & ~127;
     /* QR (the _qrow variants): a unit's heads' Q scales, two units' (a
      * persistent block quantizes the next unit's Q during one) */
-    static constexpr int OFF_QS = OFF_STG + (HS || DV ? MLA_H * WG_SROW16 * 2 : 0); /* scales [2][16] */
-    /* DV: what the consumers hand each other, two float4 a thread (xs, xa) */
-    static constexpr int OFF_XS = OFF_QS + (QR ? 2 * MLA_H * 4 : 0);
-    static constexpr int SMEM = OFF_XS + (DV ? 2 * WG_NCONS * 128 * 16 : 0);
+    static constexpr int OFF_QS = OFF_STG + (HS ? MLA_H * WG_SROW16 * 2 : 0); /* scales [2][16] */
+    static constexpr int SMEM = OFF_QS + (QR ? 2 * MLA_H * 4 : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
@@ -417,7 +410,7 @@ template <bool B16 = false, int NK = 4, int K0 = 0, int KS = MLA_D / (B16 ? 16 :
 MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq)
 {
     static_assert(NK == 4 || (B16 && NK == 2), "16 heads, or bf16's 8");
-    static_assert(K0 == 0 || WG_QK_SS, "a k range (K0, KS steps; the consumers' halves, WG_B16_DV, WG_ONE_DV): K by wgmma");
+    static_assert(K0 == 0 || (WG_QK_SS && !B16), "a k range (K0, KS steps: a consumer's half, WG_ONE_DV): fp8 K by wgmma");
     constexpr int NA = WG_QK_ACC; /* KS k-steps from K0: 32 bytes of K a row */
     float acc[NA][2 * NK];
 #pragma unroll
@@ -431,8 +424,7 @@ MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq)
 #pragma unroll
         for (int k = 0; k < KS; k++)
             if constexpr (NK == 4)
-                wg_bf16_ss_n16<0>(acc[k % NA], wg_sw128_step(dk, K0 + k, MLAB_SW128_PANEL), wg_q16_step(dq, K0 + k),
-                                  k >= NA);
+                wg_bf16_ss_n16<0>(acc[k % NA], wg_sw128_step(dk, k, MLAB_SW128_PANEL), wg_q16_step(dq, k), k >= NA);
             else
                 wg_bf16_ss_n8<0>(acc[k % NA], wg_sw128_step(dk, k, MLAB_SW128_PANEL), wg_q16_step(dq, k), k >= NA);
     } else {
@@ -481,17 +473,16 @@ template <int NK> MLAB_DEV float wg_sc(const float (&s)[NK], int k) { return s[k
 /* 2. online softmax of tile t (rows past rend masked): the consumer's 4 warps
  * exchange their maxima through red (16 heads x 4 warps) on barrier bar; P
  * rounded to e4m3 goes to sP (P^T, K-major, kv rows in wg_vslot order); O is
- * rescaled where a head's max moved. Ends with sP visible to wgmma. DV
- * (WG_B16_DV, WG_ONE_DV; NK = 2): sP is the 16 heads' P^T from the
- * consumer's first head on, O is not this state's (the heads' weights go to
- * alpha, the caller rescales) and the caller's barrier of both consumers
- * ends the step */
-template <bool FAST, bool B16 = false, int NK = 4, typename Sc = float, bool DV = false>
+ * rescaled where a head's max moved. Ends with sP visible to wgmma. ONE (a
+ * one-tile unit split between the consumers, WG_ONE_DV; NK = 2): sP is the
+ * 16 heads' P^T from the consumer's first head on, O is zero (nothing to
+ * rescale), and the caller's barrier of both consumers ends the step */
+template <bool FAST, bool B16 = false, int NK = 4, typename Sc = float, bool ONE = false>
 MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
-                         uint8_t *sP, int bar, float *alpha_out = nullptr)
+                         uint8_t *sP, int bar)
 {
-    static_assert(NK == 4 || NK == 2, "16 heads, or a consumer's 8 (WG_B16_HS, WG_B16_DV, WG_ONE_DV)");
-    static_assert(!DV || NK == 2, "DV: 8 heads a consumer");
+    static_assert(NK == 4 || NK == 2, "16 heads, or a consumer's 8 (WG_B16_HS, WG_ONE_DV)");
+    static_assert(!ONE || (!B16 && NK == 2), "ONE: the a8w8 consumers, 8 heads each");
     const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
     float tmax[NK];
 #pragma unroll
@@ -530,8 +521,7 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
             sum += pj; /* l sums P unrounded, P.V takes it rounded, as the task does */
             const int r = 16 * warp + g + 8 * h;
             if (B16) { /* bf16 P^T: kv rows in order (V^T is read as stored), 8 to a 16-byte chunk */
-                ((uint16_t *)sP)[(r >> 3) * (8 * (DV ? MLA_H : 4 * NK)) + 8 * wg_head(k) + (r & 7)] =
-                    mlab_f32_to_bf16_bits(pj);
+                ((uint16_t *)sP)[(r >> 3) * (8 * 4 * NK) + 8 * wg_head(k) + (r & 7)] = mlab_f32_to_bf16_bits(pj);
             } else {
                 const int slot = (r & 32) + wg_vslot(r & 31);
                 sP[(slot >> 4) * (16 * MLA_H) + 16 * wg_head(k) + (slot & 15)] = mlab_f32_to_fp8(pj);
@@ -539,9 +529,7 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
         }
         st.l[k] = st.l[k] * alpha[k] + sum;
     }
-    if constexpr (DV) {
-#pragma unroll
-        for (int k = 0; k < NK; k++) alpha_out[k] = alpha[k];
+    if constexpr (ONE) {
         wg_fence_smem();
         return;
     }
@@ -557,7 +545,14 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
 /* 3. O^T += V^T . P^T: every A fragment first (64 registers), then one fence
  * and the 16 products back to back (a fragment written between two wgmmas
  * makes ptxas put a warpgroup.arrive before each) */
-template <int NK, int MT> MLAB_DEV void wg_fence_o(float (&o)[MT][2 * NK]);
+/* an O array's accumulators fenced (wg_pv_o's O) */
+template <int NK, int MT> MLAB_DEV void wg_fence_o(float (&o)[MT][2 * NK])
+{
+#pragma unroll
+    for (int mt = 0; mt < MT; mt++)
+#pragma unroll
+        for (int e = 0; e < 2 * NK; e++) wg_fence_acc(o[mt][e]);
+}
 /* MT m-tiles from m-tile MT0 (WG_ONE_DV: a consumer's 4) */
 template <int MT = MLA_DV / 64, int MT0 = 0> MLAB_DEV void wg_pv_o(float (&o)[MT][8], const uint8_t *tile, uint64_t dp)
 {
@@ -586,39 +581,25 @@ MLAB_DEV void wg_pv(wg_state &st, const uint8_t *tile, uint64_t dp) { wg_pv_o(st
  * panel mt, k-step ks = kv rows 16 ks .. 16 ks + 15 (2 KB on in the panel);
  * 32 products, no fragments in registers; NK = 2 (the head split): N = 8,
  * P^T's kv-row chunks 128 bytes apart */
-template <int NK, int MT> MLAB_DEV void wg_fence_o(float (&o)[MT][2 * NK])
+template <int NK = 4> MLAB_DEV void wg_pv16(wg_state_t<NK> &st, const uint8_t *tile, uint64_t dp)
 {
-#pragma unroll
-    for (int mt = 0; mt < MT; mt++)
-#pragma unroll
-        for (int e = 0; e < 2 * NK; e++) wg_fence_acc(o[mt][e]);
-}
-/* the products of wg_pv16 on MT m-tiles from panel mt0 (WG_B16_DV: a
- * consumer's 4, all 16 heads) */
-template <int NK, int MT>
-MLAB_DEV void wg_pv16_o(float (&o)[MT][2 * NK], const uint8_t *tile, uint64_t dp, int mt0 = 0)
-{
-    wg_fence_o<NK, MT>(o);
-    const uint64_t dv = wg_desc_add(wg_desc_sw128(tile, MLAB_SW128_PANEL, 8 * 128), mt0 * MLAB_SW128_PANEL);
+    wg_fence_o(st);
+    const uint64_t dv = wg_desc_sw128(tile, MLAB_SW128_PANEL, 8 * 128);
     wg_fence();
 #pragma unroll
-    for (int mt = 0; mt < MT; mt++)
+    for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
         for (int ks = 0; ks < MLA_BN / 16; ks++) {
             const uint64_t da = wg_desc_add(dv, mt * MLAB_SW128_PANEL + ks * 16 * 128),
                            db = wg_desc_add(dp, 2 * ks * 64 * NK);
             if constexpr (NK == 4)
-                wg_bf16_ss_n16<1>(o[mt], da, db, 1);
+                wg_bf16_ss_n16<1>(st.o[mt], da, db, 1);
             else
-                wg_bf16_ss_n8<1>(o[mt], da, db, 1);
+                wg_bf16_ss_n8<1>(st.o[mt], da, db, 1);
         }
     wg_commit();
     wg_wait<0>();
-    wg_fence_o<NK, MT>(o);
-}
-template <int NK = 4> MLAB_DEV void wg_pv16(wg_state_t<NK> &st, const uint8_t *tile, uint64_t dp)
-{
-    wg_pv16_o<NK, MLA_DV / 64>(st.o, tile, dp);
+    wg_fence_o(st);
 }
 
 /* a (row, split) unit of the call: block b's (tok, split, S), uniform or a
@@ -718,9 +699,9 @@ MLAB_DEV void wg_epilogue(const mla_params &p, const wg_state &st, const wg_unit
 
 /* the sums of the thread's 4 heads (wg_head(k), k = 2 j + e) and their
  * reciprocals when consumer c holds O^T of all 16 heads but the running sums
- * of its own 8 (WG_B16_DV, WG_ONE_DV): its own by wg_row_sums, the other
- * consumer's through xs (one barrier of both; xs must be free: read by the
- * other before a barrier both have passed) */
+ * of its own 8 (WG_ONE_DV): its own by wg_row_sums, the other consumer's
+ * through xs (one barrier of both; xs must be free: read by the other
+ * before a barrier both have passed) */
 template <bool FAST>
 MLAB_DEV void wg_dv_sums(const wg_state_t<2> &st, float *red, float4 *xs, int c, float (&ls2)[2], float (&lsum)[4],
                          float (&rl)[4])
@@ -849,91 +830,6 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state_t<NK> &st, const
         *(uint4 *)(base + hd * MLA_DV + 8 * j) = *(const uint4 *)(sb + hd * WG_SROW16 + 8 * j);
     }
     if (u.S > 1 && warp == 0 && g == 0) wg_part_stats<FAST, NK>(p, st, u.tok, u.split, lsum, pmul, h0);
-}
-
-/* the end of consumer c under WG_B16_DV: its O^T holds dims 256c .. 256c +
- * 255 of all 16 heads (o; the thread's heads wg_head(k), k = 2 j + e, its
- * own where j == c), its state the running max and sums of its own 8 heads
- * (st). The other consumer's heads' sums come through xs (free: read before
- * the last tile's second barrier), a partial's per-head largest |O / l|
- * over both halves through xa (free once both passed the first barrier);
- * then wg_epilogue16's staging and stores, each consumer its dims, and each
- * its own heads' log2-sum-exp2 and multipliers */
-template <bool FAST>
-MLAB_DEV void wg_epilogue16_dv(const mla_params &p, const wg_state_t<2> &st, const float (&o)[MLA_DV / 128][8],
-                               const wg_unit &u, float *red, uint16_t *stg, float4 *xs, float4 *xa, int c)
-{
-    const int t = threadIdx.x & 127, warp = t / 32, g = (t & 31) >> 2, bar = WG_BAR_CONS(c);
-    float ls2[2], lsum[4], rl[4], pdiv[4], pmul[4];
-    wg_dv_sums<FAST>(st, red, xs, c, ls2, lsum, rl);
-#pragma unroll
-    for (int k = 0; k < 4; k++) pdiv[k] = pmul[k] = 1.f;
-    auto out = [&](int mt, int e) { /* O / l of accumulator e of m-tile mt */
-        const int k = 2 * (e >> 2) + (e & 1);
-        return FAST ? o[mt][e] * rl[k] : mlab_div_rcp(o[mt][e], lsum[k], rl[k]);
-    };
-    if (u.S > 1) { /* a partial: each head's 2^-k from its largest |O / l| over both halves */
-        float mx[4];
-#pragma unroll
-        for (int k = 0; k < 4; k++) {
-            float m = 0.f;
-#pragma unroll
-            for (int mt = 0; mt < MLA_DV / 128; mt++)
-#pragma unroll
-                for (int h = 0; h < 2; h++) m = fmaxf(m, fabsf(o[mt][4 * (k >> 1) + 2 * h + (k & 1)]));
-            m *= rl[k];
-            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 4));
-            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 8));
-            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 16));
-            if (g == 0) red[64 + 4 * wg_head(k) + warp] = m; /* 16 heads x 4 warps: red[64 ..]; the sums in red[0 .. 31] */
-        }
-        wg_bar_sync(bar, 128);
-#pragma unroll
-        for (int k = 0; k < 4; k++) {
-            const float4 w4 = *(const float4 *)(red + 64 + 4 * wg_head(k));
-            mx[k] = fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w));
-        }
-        xa[c * 128 + t] = make_float4(mx[0], mx[1], mx[2], mx[3]);
-        wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
-        const float4 pm = xa[(1 - c) * 128 + t];
-        const float pmx[4] = {pm.x, pm.y, pm.z, pm.w};
-#pragma unroll
-        for (int k = 0; k < 4; k++) {
-            const int e = part_exp(__float_as_uint(fmaxf(mx[k], pmx[k])));
-            pdiv[k] = pow2f_exact(-e);
-            pmul[k] = pow2f_exact(e);
-        }
-    }
-    auto stage = [&](auto pack) { /* one conversion a pair: dims g and g + 8 of a head */
-#pragma unroll
-        for (int mt = 0; mt < MLA_DV / 128; mt++)
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const int e = 4 * (k >> 1) + (k & 1);
-                const uint32_t bits = pack(out(mt, e) * pdiv[k], out(mt, e + 2) * pdiv[k]);
-                uint16_t *const d = stg + wg_head(k) * WG_SROW16 + 256 * c + 64 * mt + 16 * warp + g;
-                d[0] = (uint16_t)bits;
-                d[8] = (uint16_t)(bits >> 16);
-            }
-    };
-    if (u.S == 1)
-        stage(mlab_f32x2_to_bf16x2);
-    else
-        stage(mlab_f32x2_to_f16x2);
-    wg_bar_sync(bar, 128);
-    uint16_t *const base = (u.S == 1 ? p.out + (size_t)u.tok * MLA_H * MLA_DV
-                                     : p.part_o + ((size_t)u.tok * p.splits + u.split) * MLA_H * MLA_DV) +
-                           256 * c;
-    const uint16_t *const sb = stg + 256 * c;
-#pragma unroll
-    for (int q = t; q < MLA_H * 256 / 8; q += 128) { /* 16 heads x the consumer's 256 dims */
-        const int hd = q / 32, j = q % 32;
-        *(uint4 *)(base + hd * MLA_DV + 8 * j) = *(const uint4 *)(sb + hd * WG_SROW16 + 8 * j);
-    }
-    if (u.S > 1 && warp == 0 && g == 0) {
-        const float own[2] = {c ? pmul[2] : pmul[0], c ? pmul[3] : pmul[1]};
-        wg_part_stats<FAST, 2>(p, st, u.tok, u.split, ls2, own, 8 * c);
-    }
 }
 
 /* a row's bf16 Q into registers: the layout q_fp8_heads takes (QR) or q_fp8_row's */
@@ -1308,63 +1204,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             for (int k = 0; k < 4; k++) sch[k] = sscale * qsh[p.fault == 3 ? 0 : wg_head(k)];
         }
         WG_PROF(lap(5);)
-        if constexpr (C::DV) { /* every tile, half of each product's A operand (WG_B16_DV) */
-            wg_state_t<2> s2; /* the running max and sums of this consumer's 8 heads (its o unused) */
-            wg_reset(s2);
-            float o[MLA_DV / 128][8]; /* O^T: dims 256 cons .. + 255, all 16 heads */
-#pragma unroll
-            for (int mt = 0; mt < MLA_DV / 128; mt++)
-#pragma unroll
-                for (int e = 0; e < 8; e++) o[mt][e] = 0.f;
-            uint8_t *sP16 = smem + C::OFF_P; /* the 16 heads' P^T, each consumer its 8 */
-            float *red8 = (float *)(smem + C::OFF_RED) + cons * 128;
-            float4 *xs = (float4 *)(smem + C::OFF_XS), *xa = xs + WG_NCONS * 128;
-            const int t = tid & 127;
-            const uint64_t dq = wg_q16_desc(sQk), dp = wg_desc(sP16, 16 * MLA_H, 128);
-            for (int i = 0; i < u.n; i++) {
-                const int g = g0 + i;
-                const uint8_t *tile = stages + (g % C::NST) * C::TILE;
-                mlab_bulk_wait(bars + g % C::NST, (uint32_t)((g / C::NST) & 1));
-                MLAB_TR(if (tid == 0 && !tr2) tr2 = mlab_gtime();)
-                WG_PROF(lap(0);)
-                float a8[8]; /* S^T over this consumer's 288 dims, all 16 heads */
-                if (cons == 0)
-                    wg_scores<true, 4, 0, MLA_D / 32>(a8, tile, dq);
-                else
-                    wg_scores<true, 4, MLA_D / 32, MLA_D / 32>(a8, tile, dq);
-                /* the other consumer's heads' partial scores to it, its of ours here */
-                xs[cons * 128 + t] = cons ? make_float4(a8[0], a8[1], a8[2], a8[3]) : make_float4(a8[4], a8[5], a8[6], a8[7]);
-                wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
-                const float4 r = xs[(1 - cons) * 128 + t];
-                float s4[4] = {(cons ? a8[4] : a8[0]) + r.x, (cons ? a8[5] : a8[1]) + r.y,
-                               (cons ? a8[6] : a8[2]) + r.z, (cons ? a8[7] : a8[3]) + r.w};
-                WG_PROF(lap(1);)
-                float al2[2];
-                wg_softmax<FAST, true, 2, float, true>(s2, s4, u.t0 + i, u.rend, sscale, red8, sP16 + 128 * cons,
-                                                       WG_BAR_CONS(cons), al2);
-                xa[cons * 128 + t] = make_float4(al2[0], al2[1], 0.f, 0.f);
-                wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128); /* both halves of P^T stored and visible to wgmma */
-                const float4 pa = xa[(1 - cons) * 128 + t];
-                const float al[4] = {cons ? pa.x : al2[0], cons ? pa.y : al2[1], cons ? al2[0] : pa.x,
-                                     cons ? al2[1] : pa.y}; /* the thread's heads wg_head(k) */
-                if (__any_sync(0xffffffffu, al[0] != 1.f || al[1] != 1.f || al[2] != 1.f || al[3] != 1.f))
-#pragma unroll
-                    for (int mt = 0; mt < MLA_DV / 128; mt++)
-#pragma unroll
-                        for (int e = 0; e < 8; e++) o[mt][e] *= al[2 * (e >> 2) + (e & 1)];
-                WG_PROF(lap(2);)
-                wg_pv16_o<4, MLA_DV / 128>(o, tile, dp, 4 * cons);
-                wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
-                WG_PROF(lap(3);)
-            }
-            MLAB_TR(if (tid == 0) tr3 = mlab_gtime();)
-            mlab_grid_dep_trigger(); /* the combine may start launching */
-            wg_epilogue16_dv<FAST>(p, s2, o, u, red8, (uint16_t *)(smem + C::OFF_STG), xs, xa, cons);
-            if (cons == 0) {
-                MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)
-                WG_PROF(lap(4); prof_out(g0 + u.n);)
-            }
-        } else if constexpr (C::HS) { /* every tile, this consumer's 8 heads; it ends them itself */
+        if constexpr (C::HS) { /* every tile, this consumer's 8 heads; it ends them itself */
             wg_state_t<2> s8;
             wg_reset(s8);
             uint8_t *sP8 = smem + C::OFF_P + cons * 8 * MLA_BN * 2;
@@ -1431,16 +1271,15 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             float s4[4] = {(cons ? a8[4] : a8[0]) + r.x, (cons ? a8[5] : a8[1]) + r.y,
                            (cons ? a8[6] : a8[2]) + r.z, (cons ? a8[7] : a8[3]) + r.w};
             WG_PROF(lap(1);)
-            float al2[2]; /* (O is zero: nothing to rescale) */
             if constexpr (QR) {
                 const float *qsh = (const float *)(smem + C::OFF_QS) + (C::PERSIST ? (ui & 1) * MLA_H : 0);
                 const float sc2[2] = {sscale * qsh[p.fault == 3 ? 0 : 8 * cons + wg_head(0)],
                                       sscale * qsh[p.fault == 3 ? 0 : 8 * cons + wg_head(1)]};
                 wg_softmax<FAST, false, 2, float[2], true>(s2, s4, u.t0, u.rend, sc2, red2, sP16 + 128 * cons,
-                                                          WG_BAR_CONS(cons), al2);
+                                                          WG_BAR_CONS(cons));
             } else {
                 wg_softmax<FAST, false, 2, float, true>(s2, s4, u.t0, u.rend, sscale, red2, sP16 + 128 * cons,
-                                                        WG_BAR_CONS(cons), al2);
+                                                        WG_BAR_CONS(cons));
             }
             wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128); /* both halves of P^T stored and visible to wgmma */
             WG_PROF(lap(2);)

@@ -245,16 +245,14 @@ extern "C" const char *mlab_gpu_build_knobs(void)
         /* the wgmma decodes' shape (mla_wgmma.h): Q.K accumulators (the kernel
          * error depends on them a little, perf-notes v18), MXFP4 producer
          * warpgroups, items a producer thread loads at once, bf16_wgmma's head
-         * split (v28) or its operands' split (v32, in place of it), tiles in
-         * flight in the ring's first fills (v28), the _qrow decodes' Q loaded
-         * at the kernel's start (v30) and their one-tile units split between
-         * the consumers (v32); the cold flush's kind */
+         * split, tiles in flight in the ring's first fills (v28), the _qrow
+         * decodes' Q loaded at the kernel's start (v30) and their one-tile
+         * units split between the consumers (v32); the cold flush's kind */
         snprintf(buf, sizeof buf,
-                 "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_b16_dv=%d wg_gate_land=%d wg_q_early=%d "
-                 "wg_one_dv=%d merge=%.16s combine=%.16s spread=%.16s amax=%.16s fault=%.16s tmap_use=%.16s "
-                 "persist_use=%.16s tmap_l2=%s flush=%.16s",
-                 build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, WG_B16_HS, WG_B16_DV, WG_GATE_LAND, WG_Q_EARLY,
-                 WG_ONE_DV,
+                 "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_gate_land=%d wg_q_early=%d wg_one_dv=%d "
+                 "merge=%.16s combine=%.16s spread=%.16s amax=%.16s fault=%.16s tmap_use=%.16s persist_use=%.16s "
+                 "tmap_l2=%s flush=%.16s",
+                 build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, WG_B16_HS, WG_GATE_LAND, WG_Q_EARLY, WG_ONE_DV,
                  m ? m : "default", c ? c : "default", sp ? sp : "default", a ? a : "default", f ? f : "none",
                  t ? t : "default", ps ? ps : "default", l2, fl ? fl : "memset");
     }
