@@ -36,6 +36,12 @@
  * Q ready 3.7 -> 2.4 us at 4 x 1024, its first tile now used as it lands
  * (2.7). The v31 suite: 38.4 us, 1.35 of the read limit (1.347; fp8_wgmma
  * 39.8, 1.40), 4 x 1024 9.60 us, the fastest of any variant.
+ * v32 (8ca1751's kernel, papers/reports/h200-2026-12-03s, -03r): a block's
+ * last unit of one tile taken by both consumers, each half of each
+ * product's operand with all 16 heads (mla_wgmma.h WG_ONE_DV; before,
+ * consumer 0 alone): 4 x 1024 -0.2 / -2.6% (-0.8 / +1.1% in the call
+ * before), the rest within 1.5%; the unit's products ~2140 -> ~1700
+ * cycles, its epilogue ~2100 -> ~1400.
  * NVIDIA sm_90a only (wgmma). Parent: fp8_wgmma.
  */
 #include "launch_common.h"

@@ -25,6 +25,11 @@
  * faster (4 x 1024 -9.0 / -8.2%, 256 x 8192 289.0 -> 278.1 us). The v31
  * suite: 35.5 us, 1.84 of the read limit (mxfp4_wgmma 37.9, 1.96), 280 us
  * at 256 x 8192 against fp8_wgmma's 293.
+ * v32 (8ca1751's kernel, papers/reports/h200-2026-12-03s, -03r): a block's
+ * last unit of one tile taken by both consumers, each half of each
+ * product's operand with all 16 heads (mla_wgmma.h WG_ONE_DV; before,
+ * consumer 0 alone): 4 x 1024 -3.2 / -4.4% (10.1 -> 9.75 us; -4.2 / -1.6%
+ * in the call before), the rest within 1.4%, geomean -0.5 / -1.0%.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
  */
 #include "launch_common.h"
