@@ -405,7 +405,8 @@ template <int NK> MLAB_DEV void wg_fence_o(wg_state_t<NK> &st)
  * pipelines). K comes from shared memory (WG_QK_SS) or from registers
  * (ldmatrix, WG_QK_BATCH fragments a batch, a batch's registers reused once
  * the batch before it is done); Q (B) from shared memory. NK = 2 (bf16's head
- * split): N = 8, the consumer's 8 heads (dq: their Q), element 2 h + e */
+ * split): N = 8, the consumer's 8 heads (dq: their Q), element 2 h + e. K0,
+ * KS: the k-steps K0 .. K0 + KS - 1 only (a consumer's half, WG_ONE_DV) */
 template <bool B16 = false, int NK = 4, int K0 = 0, int KS = MLA_D / (B16 ? 16 : 32)>
 MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq)
 {
@@ -1237,9 +1238,9 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             /* the block's last unit is one tile (in stage g0 % NST whichever
              * consumer it would have gone to): consumer c the k-steps 9c ..
              * 9c + 8 of Q.K, the heads 8c .. 8c + 7 of the softmax, the dims
-             * of m-tiles 4c .. 4c + 3 of P.V (WG_B16_DV's steps; O starts at
-             * zero, so no weights are handed over); the next stage, free
-             * (nothing follows), carries the partial scores */
+             * of m-tiles 4c .. 4c + 3 of P.V (O starts at zero, so no
+             * weights are handed over); the next stage, free (nothing
+             * follows), carries the partial scores */
             wg_state_t<2> s2;
             wg_reset(s2);
             float o[MLA_DV / 128][8];
