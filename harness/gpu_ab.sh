@@ -21,7 +21,8 @@
 #       $OUT (default ./out) gets ab_new_1.h5, ab_base_1.h5, ab_base_2.h5,
 #       ab_new_2.h5, compare.txt and ab_logs.tar.gz (the builds', the
 #       recording's and the runs' logs): six files, within what the device
-#       tool brings back. compare.txt ends with the two builds' kernels
+#       tool brings back. compare.txt has both pairs as one table
+#       (harness/tools/ab_table.py) and ends with the two builds' kernels
 #       compared by their SASS (harness/nv_sass.sh --diff of the programs'
 #       folders): the kernels the change touched, named (~10-25 s a pair of
 #       builds; MLAB_AB_SASS=off leaves it out). MLAB_COMMIT names the working tree in the results
@@ -157,6 +158,11 @@ done
       echo "(compare exit $?)"
     fi
   done
+  # both pairs as one table, a case by variant (the report READMEs' table)
+  echo "== both pairs, median us: base -> new, base -> new (changes)"
+  python3 "$root/harness/tools/ab_table.py" --mlabench "$new" "$OUT/ab_base_1.h5" "$OUT/ab_new_1.h5" \
+    "$OUT/ab_base_2.h5" "$OUT/ab_new_2.h5"
+  echo "(ab_table exit $?)"
   # which kernels the change touched: the builds' SASS compared kernel by
   # kernel (harness/nv_sass.sh, over the folders of the programs run)
   [ "${MLAB_AB_SASS:-on}" = off ] || for b in "$new" ${alt:+"$alt"}; do
@@ -166,5 +172,5 @@ done
   done
 } > "$OUT/compare.txt" 2>&1
 pack
-grep -E "^== |^geomean|^summary|^nv_sass" "$OUT/compare.txt"
+grep -E "^== |^geomean|^summary|^nv_sass|^[|] geomean" "$OUT/compare.txt"
 exit 0

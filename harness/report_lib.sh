@@ -14,6 +14,11 @@
 #                                default threshold) under a title line
 #   report_pairs TITLE OLD NEW   report_pair of both pairs of an A/B call:
 #                                OLD_1.h5 against NEW_1.h5, then _2
+#   report_ab_table TITLE OLD NEW
+#                                both pairs as one table (harness/tools/
+#                                ab_table.py: a case by variant, each cell
+#                                base -> new, base -> new (changes)): the
+#                                README's table of an A/B, re-derived
 #   report_table FILE.h5         the medians table of `mlabench report` (its
 #                                first table: case by variant)
 #   report_history NEW.h5 NEW_NAME PREV.h5 PREV_NAME
@@ -48,6 +53,10 @@ report_pair() {
 report_pairs() {
   local k
   for k in 1 2; do report_pair "pair $k: $1" "$2_$k.h5" "$3_$k.h5"; done
+}
+report_ab_table() {
+  echo "== $1"
+  python3 harness/tools/ab_table.py --mlabench "$M" "$2_1.h5" "$3_1.h5" "$2_2.h5" "$3_2.h5"
 }
 report_table() { # awk reads to the end: an early exit could end mlabench by SIGPIPE (pipefail)
   "$M" report "$1" | awk '!d && /^[|] case/ { t = 1 } t && /^$/ { t = 0; d = 1 } t'

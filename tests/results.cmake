@@ -21,6 +21,8 @@ mlab_py_test(test_results_report test_results_report.py LABELS cpu ARGS $<TARGET
 mlab_py_test(test_trace_summary test_trace_summary.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/tools/trace_summary.py)
 # harness/tools/split_sweep.py: the split rule's picks against forced split counts
 mlab_py_test(test_split_sweep test_split_sweep.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/tools/split_sweep.py)
+# harness/tools/ab_table.py: an A/B's two pairs as one table (report READMEs, gpu_ab.sh)
+mlab_py_test(test_ab_table test_ab_table.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/tools/ab_table.py)
 # harness/gpu_ab.sh (a same-machine A/B of the working tree against a commit):
 # its prepare step in a throwaway repository, its run step through stand-ins
 mlab_py_test(test_gpu_ab test_gpu_ab.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/gpu_ab.sh)

@@ -3,7 +3,8 @@ throwaway git repository; an unknown commit refused with exit 2), its run
 step driven through stand-ins for the two mlabench programs that record
 their command lines (the order new, base, base, new with their labels; the
 default and the given run options passed to every run; both pairs compared
-into compare.txt, and the two builds' kernels compared by their SASS
+into compare.txt, with both pairs as one table (harness/tools/ab_table.py
+through the stand-in's export), and the two builds' kernels compared by their SASS
 (harness/nv_sass.sh through a stand-in cuobjdump: the kernel that differs
 named); the logs packed into ab_logs.tar.gz, six files in $OUT;
 MLAB_AB_CASES_GLOB picking the cases; a third build, alt: new, base, alt,
@@ -32,6 +33,8 @@ case "$1" in
     [ -n "$AB_FAIL" ] && [ "$(basename $(dirname $0))" = "$AB_FAIL" ] && exit 5
     while [ $# -gt 1 ]; do [ "$1" = -o ] && : > "$2"; shift; done ;;
   compare) echo "geomean 10 9.9 -1.00%"; echo "summary: 8 pairs: 8 same"; exit 0 ;;
+  export) echo "run_index,batch,kv_len,variant,kind,median_us"
+    case "$2" in *new*) echo "0,4,1024,fp8,gpu,9" ;; *) echo "0,4,1024,fp8,gpu,10" ;; esac ;;
 esac
 exit 0
 """
@@ -144,6 +147,8 @@ def main():
     check(len(comp) == 2 and all("ab_base_" in c and "ab_new_" in c for c in comp), f"both pairs compared: {comp}")
     text = open(os.path.join(out_dir, "compare.txt")).read()
     check(text.count("== pair") == 2 and "geomean" in out, "compare.txt holds both pairs, the geomeans printed")
+    check("| 4 x 1024 | 10.0 -> 9.00, 10.0 -> 9.00 (-10.0 / -10.0%) |" in text and "| geomean | 10.0 -> 9.00" in out,
+          f"compare.txt: both pairs as one table (ab_table.py), its geomean printed: {text!r}")
     check(text.count("== kernels") == 1 and "differs:" in text and " k2 " in text.split("differs:")[1].splitlines()[0]
           and "nv_sass: 1 kernels the same, 1 differences" in text and "(nv_sass exit 1" in text
           and "nv_sass: 1 kernels the same" in out,

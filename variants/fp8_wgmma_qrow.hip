@@ -39,7 +39,7 @@
  * v32 (8ca1751's kernel, papers/reports/h200-2026-12-03s, -03r): a block's
  * last unit of one tile taken by both consumers, each half of each
  * product's operand with all 16 heads (mla_wgmma.h WG_ONE_DV; before,
- * consumer 0 alone): 4 x 1024 -0.2 / -2.6% (-0.8 / +1.1% in the call
+ * consumer 0 alone): 4 x 1024 -0.2 / -2.6% (-0.8 / +1.0% in the call
  * before), the rest within 1.5%; the unit's products ~2140 -> ~1700
  * cycles, its epilogue ~2100 -> ~1400.
  * NVIDIA sm_90a only (wgmma). Parent: fp8_wgmma.

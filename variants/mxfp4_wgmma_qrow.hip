@@ -28,7 +28,7 @@
  * v32 (8ca1751's kernel, papers/reports/h200-2026-12-03s, -03r): a block's
  * last unit of one tile taken by both consumers, each half of each
  * product's operand with all 16 heads (mla_wgmma.h WG_ONE_DV; before,
- * consumer 0 alone): 4 x 1024 -3.2 / -4.4% (10.1 -> 9.75 us; -4.2 / -1.6%
+ * consumer 0 alone): 4 x 1024 -3.2 / -4.4% (10.1 -> 9.75 us; -4.1 / -1.6%
  * in the call before), the rest within 1.4%, geomean -0.5 / -1.0%.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
  */

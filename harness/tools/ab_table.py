@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""ab_table.py: the table of an A/B's two pairs (harness/gpu_ab.sh's
+ab_base_1, ab_new_1, ab_base_2, ab_new_2; the base -> new tables of the
+report READMEs): a row a case (batch x kv_len, by batch then kv_len), then
+the geomean over the cases all four files have for that variant; a column a
+variant; each cell the GPU rows' medians in us,
+
+    base_1 -> new_1, base_2 -> new_2 (change_1 / change_2 %)
+
+so a change is read from both pairs at once (believed when both agree).
+
+Usage: ab_table.py [--mlabench PROG] [--variants A,B] BASE_1 NEW_1 BASE_2 NEW_2
+  each a results file (.h5, read through `PROG export`; PROG defaults to
+  $MLAB_BIN, else build/mlabench) or such an export (.csv)
+  --variants  the columns, in this order (default: every timed GPU variant
+              of BASE_1 that all four files have, in BASE_1's order)
+Exit: 0 the table; 2 usage, or an input that is not a results file or export
+(one line naming it).
+"""
+import csv
+import io
+import math
+import os
+import subprocess
+import sys
+
+
+def die(msg):
+    print("ab_table: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def rows_of(path, prog):
+    """{(batch, kv_len, variant): median_us} of a file's timed GPU rows, and
+    its variants in order"""
+    if path.endswith(".csv"):
+        try:
+            with open(path, newline="") as f:
+                text = f.read()
+        except OSError as e:
+            die("%s: cannot read (%s)" % (path, e.strerror))
+    else:
+        try:
+            r = subprocess.run([prog, "export", path], capture_output=True, text=True)
+        except OSError as e:
+            die("%s: cannot run %s (%s)" % (path, prog, e.strerror))
+        if r.returncode != 0:
+            err = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
+            die("%s: not a results file (%s export: %s)" % (path, prog, err))
+        text = r.stdout
+    table = csv.DictReader(io.StringIO(text))
+    need = {"batch", "kv_len", "variant", "kind", "median_us"}
+    if not table.fieldnames or not need <= set(table.fieldnames):
+        die("%s: not a results export (no %s column)" % (path, ", ".join(sorted(need - set(table.fieldnames or [])))))
+    out, order = {}, []
+    for row in table:
+        if row["kind"] == "cpu":
+            continue
+        try:
+            key = (int(row["batch"]), int(row["kv_len"]), row["variant"])
+            med = float(row["median_us"])
+        except ValueError:
+            die("%s: row %s: batch, kv_len or median_us not a number" % (path, row.get("run_index", "?")))
+        if not med > 0:  # not timed (validation only, or a failed variant)
+            continue
+        out[key] = med
+        if row["variant"] not in order:
+            order.append(row["variant"])
+    return out, order
+
+
+def f3(x):
+    return "%.0f" % x if x >= 100 else ("%.1f" % x if x >= 10 else "%.2f" % x)
+
+
+def cell(b1, n1, b2, n2):
+    return "%s -> %s, %s -> %s (%+.1f / %+.1f%%)" % (f3(b1), f3(n1), f3(b2), f3(n2), 100 * (n1 / b1 - 1),
+                                                     100 * (n2 / b2 - 1))
+
+
+def main(argv):
+    prog = os.environ.get("MLAB_BIN", "build/mlabench")
+    want = None
+    files = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--mlabench", "--variants"):
+            if i + 1 >= len(argv):
+                die("%s needs a value" % a)
+            if a == "--mlabench":
+                prog = argv[i + 1]
+            else:
+                want = [v for v in argv[i + 1].split(",") if v]
+            i += 2
+        elif a in ("-h", "--help"):
+            print(__doc__)
+            return 0
+        elif a.startswith("-"):
+            die("unknown option %s (usage: ab_table.py [--mlabench PROG] [--variants A,B] BASE_1 NEW_1 BASE_2 NEW_2)" % a)
+        else:
+            files.append(a)
+            i += 1
+    if len(files) != 4:
+        die("four files: BASE_1 NEW_1 BASE_2 NEW_2 (got %d)" % len(files))
+    data = [rows_of(f, prog) for f in files]
+    sets = [d for d, _ in data]
+    variants = want or [v for v in data[0][1] if all(any(k[2] == v for k in s) for s in sets)]
+    if not variants:
+        die("no timed GPU variant in all four files")
+    cases = sorted({(k[0], k[1]) for k in sets[0]} | {(k[0], k[1]) for k in sets[1]})
+    print("| case | " + " | ".join(variants) + " |")
+    print("| --- |" + " --- |" * len(variants))
+    logs = {v: [[], [], [], []] for v in variants}
+    for b, kv in cases:
+        cells = []
+        for v in variants:
+            m = [s.get((b, kv, v)) for s in sets]
+            if None in m:
+                cells.append("-")
+                continue
+            cells.append(cell(*m))
+            for j in range(4):
+                logs[v][j].append(math.log(m[j]))
+        if any(c != "-" for c in cells):
+            print("| %d x %d | %s |" % (b, kv, " | ".join(cells)))
+    geo = []
+    for v in variants:
+        ls = logs[v]
+        geo.append(cell(*[math.exp(sum(x) / len(x)) for x in ls]) if ls[0] else "-")
+    print("| geomean | %s |" % " | ".join(geo))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,83 @@
+"""harness/tools/ab_table.py: the table of an A/B's two pairs from synthetic
+exports (a cell's medians and changes, the geomean row over the cases all
+four files have, CPU and untimed rows left out, a variant missing from one
+file left out of the columns, --variants choosing and ordering them, "-"
+where a chosen variant lacks a case), and its errors (not an export, a file
+mlabench cannot read, the wrong count of files, an unknown option): exit 2
+with one line naming the file.
+
+Usage: test_ab_table.py TOOL"""
+import math
+import os
+import sys
+
+from mlabtest import check, finish, run, scratch
+
+TOOL = sys.argv[1]
+HEADER = "run_index,batch,kv_len,variant,kind,median_us\n"
+
+
+def write(path, rows):
+    with open(path, "w") as f:
+        f.write(HEADER)
+        for i, r in enumerate(rows):
+            f.write(",".join(str(x) for x in (i,) + r) + "\n")
+    return path
+
+
+def tool(*args):
+    r = run([sys.executable, TOOL, *args])
+    return r.returncode, r.stdout, r.stderr
+
+
+tmp = scratch("ab_table")
+# two cases, variants a and b (b only in three files: left out), a CPU row and
+# an untimed GPU row (median 0) left out
+def rows(a1, a2, extra=True):
+    out = [(4, 1024, "a", "gpu", a1), (4, 1024, "cpu_ref", "cpu", 50.0), (32, 8192, "a", "gpu", a2),
+           (32, 8192, "z", "gpu", 0.0)]
+    if extra:
+        out.append((4, 1024, "b", "gpu", 7.0))
+    return out
+
+
+b1 = write(os.path.join(tmp, "b1.csv"), rows(10.0, 200.0))
+n1 = write(os.path.join(tmp, "n1.csv"), rows(9.5, 202.0))
+b2 = write(os.path.join(tmp, "b2.csv"), rows(10.2, 201.0))
+n2 = write(os.path.join(tmp, "n2.csv"), rows(9.6, 201.0, extra=False))
+rc, out, err = tool(b1, n1, b2, n2)
+check(rc == 0, "a table: exit 0 (got %d: %s)" % (rc, err))
+lines = out.strip().split("\n")
+check(lines[0] == "| case | a |", "the columns: the variant all four files have (got %r)" % lines[0])
+check("| 4 x 1024 | 10.0 -> 9.50, 10.2 -> 9.60 (-5.0 / -5.9%) |" in lines,
+      "the 4 x 1024 cell: both pairs' medians and changes (got %r)" % out)
+check("| 32 x 8192 | 200 -> 202, 201 -> 201 (+1.0 / +0.0%) |" in lines, "the 32 x 8192 cell (got %r)" % out)
+g = [l for l in lines if l.startswith("| geomean |")]
+want = "%.1f -> %.1f" % (math.sqrt(10.0 * 200.0), math.sqrt(9.5 * 202.0))
+check(len(g) == 1 and want in g[0], "the geomean row over both cases (want %r in %r)" % (want, g))
+check("cpu_ref" not in out and "| z" not in out, "CPU and untimed rows left out (got %r)" % out)
+
+# --variants: b chosen though n2 lacks it: "-" there, and no geomean
+rc, out, err = tool("--variants", "b,a", b1, n1, b2, n2)
+check(rc == 0 and out.split("\n")[0] == "| case | b | a |", "--variants orders the columns (got %r %r)" % (out, err))
+check("| 4 x 1024 | - | 10.0 -> 9.50" in out, "a chosen variant a file lacks: '-' (got %r)" % out)
+check("| geomean | - |" in out, "its geomean: '-' (got %r)" % out)
+
+# errors: one line naming the file, exit 2
+bad = os.path.join(tmp, "bad.csv")
+with open(bad, "w") as f:
+    f.write("a,b\n1,2\n")
+rc, out, err = tool(bad, n1, b2, n2)
+check(rc == 2 and "bad.csv" in err and len(err.strip().split("\n")) == 1,
+      "not an export: exit 2, one line naming it (got %d %r)" % (rc, err))
+notnum = write(os.path.join(tmp, "notnum.csv"), [(4, 1024, "a", "gpu", "fast")])
+rc, out, err = tool(notnum, n1, b2, n2)
+check(rc == 2 and "notnum.csv" in err, "a median not a number: exit 2 naming the file (got %d %r)" % (rc, err))
+rc, out, err = tool("--mlabench", "/bin/false", os.path.join(tmp, "x.h5"), n1, b2, n2)
+check(rc == 2 and "x.h5" in err and "not a results file" in err,
+      "a results file mlabench cannot export: exit 2 naming it (got %d %r)" % (rc, err))
+rc, out, err = tool(b1, n1, b2)
+check(rc == 2 and "four files" in err, "three files: usage, exit 2 (got %d %r)" % (rc, err))
+rc, out, err = tool("--nope", b1, n1, b2, n2)
+check(rc == 2 and "unknown option" in err, "an unknown option: exit 2 (got %d %r)" % (rc, err))
+sys.exit(finish("test_ab_table", tmp))
