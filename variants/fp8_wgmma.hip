@@ -128,10 +128,17 @@ static int bps(void)
         return 1;
     return n > 0 ? n : 1;
 }
+/* a one-wave call (every block one unit) runs the instantiation without the
+ * persistent unit loop (mla_wgmma.h ONEU: its one-tile units split between
+ * the consumers) */
+typedef wg_cfg_t<false, false, false, true> wg_cfg1;
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;
-    static bool attr_set = false;
+    static bool attr_set = false, attr_set1 = false;
+    if (mlab_call_one_wave(p))
+        return launch_sequence<true, false>(mla_decode_wg<true, false, false, false, true>, WG_NT, wg_cfg1::SMEM,
+                                            true, p, s, attr_set1);
     return launch_sequence<true, false>(mla_decode_wg<true>, WG_NT, wg_cfg::SMEM, true, p, s, attr_set);
 }
 #define WG_WHY NULL

@@ -53,6 +53,15 @@ static inline int mlab_call_grid(const mla_params *p, int placed)
     const int g = mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, p->total_q, p->splits, p->xcd_count, placed);
     return p->grid_max > 0 && g > p->grid_max ? p->grid_max : g;
 }
+/* every block of the call's decode takes one unit (not placed): the grid
+ * cap of a persistent decode (grid_max) is not reached, so its unit loop
+ * never runs (fp8_wgmma then launches its one-wave kernel; fp8_wgmma_qrow's
+ * measured no faster, perf-notes v33) */
+static inline int mlab_call_one_wave(const mla_params *p)
+{
+    return mlab_call_grid(p, 0) == mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, p->total_q, p->splits,
+                                                    p->xcd_count, 0);
+}
 
 /* Kernels one call of the decode sequence launches (launch_common.h keeps it
  * in step with launch_decode). */

@@ -206,7 +206,13 @@ static_assert(WG_NPROD_MX == 1 || WG_NRAW % 2 == 1, "two producers: tile li - WG
 /* B16 (bf16_wgmma): bf16 tiles of 72 KB (9 panels of 64 rows x 128 bytes in
  * the 128-byte swizzle, arch/nv_tma.h mlab_sw128), so two stages, one a
  * consumer; bf16 Q and P^T (twice the fp8 bytes) */
-template <bool MX, bool B16 = false, bool QR = false> struct wg_cfg_t {
+/* ONEU: the one-wave instantiation of fp8_wgmma's persistent decode:
+ * launched instead when every block of the call has one unit (launchers.h
+ * mlab_call_one_wave), it has no unit loop, no second Q buffer and no merge
+ * buffer, and its one-tile units are split between the consumers
+ * (WG_ONE_DV; in the persistent kernel that split spilled 20 bytes).
+ * fp8_wgmma_qrow's one-wave kernel measured no faster (perf-notes v33) */
+template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false> struct wg_cfg_t {
     static constexpr int NST = B16 ? 2 : WG_NSTAGE;        /* stages */
     static constexpr int TILE = B16 ? 9 * MLAB_SW128_PANEL : WG_TILE; /* bytes of a stage */
     static constexpr int OFF_Q = 0;                          /* Q: 36 (bf16: 72) chunks x 16 heads x 16 */
@@ -222,7 +228,7 @@ template <bool MX, bool B16 = false, bool QR = false> struct wg_cfg_t {
     static constexpr int OFF_MERGE = OFF_RBAR + (MX ? 8 * WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1) : 0);
     /* persistent: consumer 1's state for the merge (72 x 128 floats), apart
      * from the stages, which hold the next unit's tiles by then */
-    static constexpr bool PERSIST = !MX && !B16 && WG_TMAP && WG_PERSIST;
+    static constexpr bool PERSIST = !MX && !B16 && WG_TMAP && WG_PERSIST && !ONEU;
     /* persistent: the next unit's fp8 Q, quantized by consumer 1 while consumer 0 ends the last unit */
     static constexpr int OFF_Q2 = (OFF_MERGE + (PERSIST ? 72 * 128 * 4 : 0) + 127) & ~127;
     /* HS (bf16_wgmma, WG_B16_HS): both consumers on every tile, consumer c
@@ -231,10 +237,9 @@ template <bool MX, bool B16 = false, bool QR = false> struct wg_cfg_t {
     static constexpr bool HS = B16 && WG_B16_HS;
     static constexpr int EMPTY_N = HS ? 384 : 256; /* a stage's release: its consumers and the producer */
     /* ONE_DV (WG_ONE_DV): a block's last one-tile unit split between the
-     * consumers; the _qrow decodes only (compiled into fp8_wgmma it spilled
-     * 20 bytes, into mxfp4_wgmma 16 more: the persistent loop's and the amax
-     * path's registers beside it) */
-    static constexpr bool ONE_DV = !B16 && QR && (WG_TMAP || MX) && WG_ONE_DV;
+     * consumers; not in the persistent fp8_wgmma (there it spilled 20 bytes,
+     * reloaded in its unit loop: its one-wave instantiation, ONEU, has it) */
+    static constexpr bool ONE_DV = !B16 && (QR || ONEU || MX) && (WG_TMAP || MX) && WG_ONE_DV;
     static constexpr int OFF_STG = (OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0) + 127) & ~127;
     /* QR (the _qrow variants): a unit's heads' Q scales, two units' (a
      * persistent block quantizes the next unit's Q during one) */
@@ -629,10 +634,14 @@ MLAB_DEV void wg_part_stats(const mla_params &p, const wg_state_t<NK> &st, int t
 /* the end of consumer 0 (the merged state), both epilogues' first step: the
  * row sums over the warpgroup (red: 16 heads x 4 warps, barrier bar,
  * WG_BAR_CONS(0)) of this thread's NK heads, and their reciprocals (warp:
- * the consumer's warp, g: (threadIdx.x & 31) / 4, the caller's) */
-template <bool FAST, int NK = 4>
+ * the consumer's warp, g: (threadIdx.x & 31) / 4, the caller's). HM (a bf16
+ * partial's multiplier, wg_epilogue16): also each head's largest of the
+ * thread's values mx over the warpgroup into hm, exchanged through red + 64
+ * on the same barrier (a second exchange and barrier cost the short calls
+ * ~0.1 us, v33) */
+template <bool FAST, int NK = 4, bool HM = false>
 MLAB_DEV void wg_row_sums(const wg_state_t<NK> &st, float *red, float (&lsum)[NK], float (&rl)[NK], int warp, int g,
-                          int bar = WG_BAR_CONS(0))
+                          int bar = WG_BAR_CONS(0), const float *mx = nullptr, float *hm = nullptr)
 {
 #pragma unroll
     for (int k = 0; k < NK; k++) {
@@ -641,6 +650,13 @@ MLAB_DEV void wg_row_sums(const wg_state_t<NK> &st, float *red, float (&lsum)[NK
         l += __shfl_xor_sync(0xffffffffu, l, 8);
         l += __shfl_xor_sync(0xffffffffu, l, 16);
         if (g == 0) red[4 * wg_head(k) + warp] = l;
+        if constexpr (HM) {
+            float m = mx[k];
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 4));
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 8));
+            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 16));
+            if (g == 0) red[64 + 4 * wg_head(k) + warp] = m;
+        }
     }
     wg_bar_sync(bar, 128);
 #pragma unroll
@@ -648,6 +664,10 @@ MLAB_DEV void wg_row_sums(const wg_state_t<NK> &st, float *red, float (&lsum)[NK
         const float4 w4 = *(const float4 *)(red + 4 * wg_head(k));
         lsum[k] = (w4.x + w4.y) + (w4.z + w4.w);
         rl[k] = lsum[k] > 0.f ? (FAST ? mlab_rcp_fast(lsum[k]) : mlab_rcp_rn(lsum[k])) : 0.f;
+        if constexpr (HM) {
+            const float4 m4 = *(const float4 *)(red + 64 + 4 * wg_head(k));
+            hm[k] = fmaxf(fmaxf(m4.x, m4.y), fmaxf(m4.z, m4.w));
+        }
     }
 }
 
@@ -775,11 +795,12 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state_t<NK> &st, const
 {
     const int warp = threadIdx.x / 32 - 4 * c, g = (threadIdx.x & 31) >> 2, h0 = 8 * c;
     float lsum[NK], rl[NK];
-    wg_row_sums<FAST, NK>(st, red, lsum, rl, warp, g, bar);
     float pdiv[NK], pmul[NK];
 #pragma unroll
     for (int k = 0; k < NK; k++) pdiv[k] = pmul[k] = 1.f;
-    if (u.S > 1) {
+    if (u.S > 1) { /* the head's largest |O| with the sums (one exchange), times 1 / l: |O / l|'s, the
+                    * multiplier's exponent (fl(x / l) rises with x: the largest of the quotients) */
+        float mx[NK], hm[NK];
 #pragma unroll
         for (int k = 0; k < NK; k++) {
             float m = 0.f;
@@ -787,20 +808,17 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state_t<NK> &st, const
             for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
                 for (int h = 0; h < 2; h++) m = fmaxf(m, fabsf(st.o[mt][4 * (k >> 1) + 2 * h + (k & 1)]));
-            m *= rl[k];
-            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 4));
-            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 8));
-            m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 16));
-            if (g == 0) red[64 + 4 * wg_head(k) + warp] = m;
+            mx[k] = m;
         }
-        wg_bar_sync(bar, 128);
+        wg_row_sums<FAST, NK, true>(st, red, lsum, rl, warp, g, bar, mx, hm);
 #pragma unroll
         for (int k = 0; k < NK; k++) {
-            const float4 w4 = *(const float4 *)(red + 64 + 4 * wg_head(k));
-            const int e = part_exp(__float_as_uint(fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w))));
+            const int e = part_exp(__float_as_uint(hm[k] * rl[k]));
             pdiv[k] = pow2f_exact(-e);
             pmul[k] = pow2f_exact(e);
         }
+    } else {
+        wg_row_sums<FAST, NK>(st, red, lsum, rl, warp, g, bar);
     }
     auto stage = [&](auto pack) { /* one conversion a pair: dims g and g + 8 of a head */
 #pragma unroll
@@ -1076,11 +1094,11 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
  * folded into the codes (so no kv scale: 1). QR: the _qrow variants, Q
  * quantized per (row, head) by the block itself (q_fp8_heads: no amax pass,
  * no grid dependency), each head's score scale its own */
-template <bool FAST, bool MX = false, bool B16 = false, bool QR = false>
+template <bool FAST, bool MX = false, bool B16 = false, bool QR = false, bool ONEU = false>
 __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const mla_params p)
 {
 #if MLAB_HAVE_WGMMA
-    typedef wg_cfg_t<MX, B16, QR> C;
+    typedef wg_cfg_t<MX, B16, QR, ONEU> C;
     constexpr bool MBAR = WG_TMAP || MX; /* the consumers wait on a stage's mbarrier */
     extern __shared__ __align__(1024) uint8_t smem[]; /* WG_TMAP: swizzled panels */
     uint8_t *sQ = smem + C::OFF_Q, *stages = smem + C::OFF_STAGE;
