@@ -246,8 +246,11 @@ extern "C" const char *mlab_gpu_build_knobs(void)
          * error depends on them a little, perf-notes v18), MXFP4 producer
          * warpgroups, items a producer thread loads at once, bf16_wgmma's head
          * split, tiles in flight in the ring's first fills (v28), the _qrow
-         * decodes' Q loaded at the kernel's start (v30) and their one-tile
-         * units split between the consumers (v32); the cold flush's kind */
+         * decodes' Q loaded at the kernel's start (v30) and a one-tile unit
+         * split between the consumers (v32: the _qrow decodes; v33:
+         * mxfp4_wgmma and fp8_wgmma's one-wave kernel, which it launches when
+         * the call's grid holds every unit: the grid column tells); the
+         * cold flush's kind */
         snprintf(buf, sizeof buf,
                  "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_gate_land=%d wg_q_early=%d wg_one_dv=%d "
                  "merge=%.16s combine=%.16s spread=%.16s amax=%.16s fault=%.16s tmap_use=%.16s persist_use=%.16s "
