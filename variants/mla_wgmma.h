@@ -681,6 +681,23 @@ MLAB_DEV float wg_out(const wg_state_t<NK> &st, int mt, int e, float vscale, con
     return FAST ? x * rl[k] : mlab_div_rcp(x, lsum[k], rl[k]); /* = x / l */
 }
 
+/* the epilogues' stores from the accumulators: MT m-tiles, each pair of
+ * adjacent dims 2g, 2g + 1 of the thread's head k (accumulators e, e + 2)
+ * as one 4-byte store (a warp's: 4 heads x 32 bytes, whole sectors); d: the
+ * row's base plus the thread's first head, its dims offset, warp and g;
+ * out(mt, e): the value of accumulator e of m-tile mt; pack: two floats to
+ * the output's pair */
+template <int MT, typename Out, typename Pack> MLAB_DEV void wg_store_o(uint16_t *d, Out out, Pack pack)
+{
+#pragma unroll
+    for (int mt = 0; mt < MT; mt++)
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            const int e = 4 * (k >> 1) + (k & 1);
+            *(uint32_t *)(d + (wg_head(k) - wg_head(0)) * MLA_DV + 64 * mt) = pack(out(mt, e), out(mt, e + 2));
+        }
+}
+
 /* The end of consumer 0: O / l as bf16 (the row's splits S == 1) or f16
  * partials in units of kv_scale + log2-sum-exp2 (at row stride p.splits, the
  * largest S of a plan); each pair of adjacent dims of a head stored from the
@@ -697,15 +714,8 @@ MLAB_DEV void wg_epilogue(const mla_params &p, const wg_state &st, const wg_unit
     float lsum[4], rl[4];
     wg_row_sums<FAST>(st, red, lsum, rl, warp, g);
     auto store = [&](uint16_t *row, float vscale, auto pack) {
-        uint16_t *const d = row + wg_head(0) * MLA_DV + 16 * warp + 2 * g;
-#pragma unroll
-        for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-            for (int k = 0; k < 4; k++) { /* dims 2g, 2g + 1 of head k: accumulators e, e + 2 */
-                const int e = 4 * (k >> 1) + (k & 1);
-                *(uint32_t *)(d + (wg_head(k) - wg_head(0)) * MLA_DV + 64 * mt) =
-                    pack(wg_out<FAST>(st, mt, e, vscale, lsum, rl), wg_out<FAST>(st, mt, e + 2, vscale, lsum, rl));
-            }
+        wg_store_o<MLA_DV / 64>(row + wg_head(0) * MLA_DV + 16 * warp + 2 * g,
+                                [&](int mt, int e) { return wg_out<FAST>(st, mt, e, vscale, lsum, rl); }, pack);
     };
     if (u.S == 1) {
         store(p.out + (size_t)u.tok * MLA_H * MLA_DV, kvs, mlab_f32x2_to_bf16x2);
@@ -758,15 +768,8 @@ MLAB_DEV void wg_epilogue_dv(const mla_params &p, const wg_state_t<2> &st, const
         return FAST ? x * rl[k] : mlab_div_rcp(x, lsum[k], rl[k]);
     };
     auto store = [&](uint16_t *row, float vscale, auto pack) {
-        uint16_t *const d = row + wg_head(0) * MLA_DV + 256 * c + 16 * warp + 2 * g;
-#pragma unroll
-        for (int mt = 0; mt < MLA_DV / 128; mt++)
-#pragma unroll
-            for (int k = 0; k < 4; k++) { /* dims 2g, 2g + 1 of head k: accumulators e, e + 2 */
-                const int e = 4 * (k >> 1) + (k & 1);
-                *(uint32_t *)(d + (wg_head(k) - wg_head(0)) * MLA_DV + 64 * mt) =
-                    pack(out(mt, e, vscale), out(mt, e + 2, vscale));
-            }
+        wg_store_o<MLA_DV / 128>(row + wg_head(0) * MLA_DV + 256 * c + 16 * warp + 2 * g,
+                                 [&](int mt, int e) { return out(mt, e, vscale); }, pack);
     };
     if (u.S == 1) {
         store(p.out + (size_t)u.tok * MLA_H * MLA_DV, kvs, mlab_f32x2_to_bf16x2);
