@@ -801,8 +801,9 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state_t<NK> &st, const
     float pdiv[NK], pmul[NK];
 #pragma unroll
     for (int k = 0; k < NK; k++) pdiv[k] = pmul[k] = 1.f;
-    if (u.S > 1) { /* the head's largest |O| with the sums (one exchange), times 1 / l: |O / l|'s, the
-                    * multiplier's exponent (fl(x / l) rises with x: the largest of the quotients) */
+    if (u.S > 1) { /* the head's largest |O| with the sums (one exchange), times 1 / l: the largest
+                    * |O| / l, whose exponent is the multiplier's (fl(x rl) rises with x, so it is
+                    * the largest of the products, which v32 exchanged after the sums) */
         float mx[NK], hm[NK];
 #pragma unroll
         for (int k = 0; k < NK; k++) {
