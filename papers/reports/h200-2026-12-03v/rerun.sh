@@ -21,5 +21,5 @@ report_history "$here/h200_v33_suite.h5" v33 papers/reports/h200-2026-12-03p/h20
 report_compare "call 4's suite against call 3's (the same build, another machine)" "$here/h200_v33_suite_call3.h5" "$here/h200_v33_suite.h5"
 for k in 1 2 3; do
   echo "== FlashInfer at 64 x 1024, repeat $k (call 4, after the suite)"
-  "$M" report "$here/fi64_$k.h5" | grep -m1 -A3 "^| case | flashinfer_bf16"
+  "$M" report "$here/fi64_$k.h5" | awk '/^\| case \| flashinfer_bf16/ && !n { f = 1 } f { print } f && /^\| geomean/ { f = 0; n = 1 }'
 done
