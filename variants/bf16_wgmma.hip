@@ -66,6 +66,12 @@
  * suite (605050f, papers/reports/h200-2026-12-03g): geomean 58.5 us, 1.28x
  * the read limit (FlashInfer bf16 65.0, 1.42x); -1.21% against 4f63885's
  * kernel in the same call.
+ * v33 (a3a10f1, papers/reports/h200-2026-12-03u): a split's partial
+ * multiplier from each head's largest |O| exchanged with its row sums (one
+ * barrier, not two; the same multipliers): the short calls -0.4..-1.0% in
+ * both pairs; the second tile issued once the first has landed
+ * (-DWG_GATE_LAND=1) was slower (+1.7..+3.6%). The v33 suite (-03v):
+ * geomean 58.7 us, 1.27x (FlashInfer bf16 65.7, 1.42x).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

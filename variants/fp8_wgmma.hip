@@ -113,11 +113,23 @@
  * flight was slower (+2.6 / +1.2%). The v28 suite (605050f,
  * papers/reports/h200-2026-12-03g): geomean 39.5 us, 1.40x the read limit,
  * 4x1024 10.6 us; -0.99% against 4f63885's kernel in the same call.
+ * v33 (a3a10f1, papers/reports/h200-2026-12-03t, -03u): where the call's
+ * grid holds every unit (6 of the 8 cases), the one-wave instantiation
+ * (mla_wgmma.h ONEU: no unit loop, no next unit's Q or merge buffer, the
+ * one-tile split of the _qrow decodes in it): 4x1024 -4.0 / -0.3, -2.8 /
+ * -4.8%, 64x1024 -1.2 / -1.4, -1.9 / -1.7% in two A/Bs; the v33 suite
+ * (-03v) geomean 39.5 us, 1.40x.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
 #include "variants.h"
 
+/* a one-wave call (every block one unit) runs the instantiation without the
+ * persistent unit loop (mla_wgmma.h ONEU: its one-tile units split between
+ * the consumers), with less shared memory (no next unit's Q, no merge
+ * buffer): the results row records the kernel launched */
+typedef wg_cfg_t<false, false, false, true> wg_cfg1;
+static int smem_call(const mla_params *p) { return mlab_call_one_wave(p) ? wg_cfg1::SMEM : wg_cfg::SMEM; }
 #if defined(MLAB_NV) && defined(MLAB_SM90A)
 static int bps(void)
 {
@@ -128,10 +140,6 @@ static int bps(void)
         return 1;
     return n > 0 ? n : 1;
 }
-/* a one-wave call (every block one unit) runs the instantiation without the
- * persistent unit loop (mla_wgmma.h ONEU: its one-tile units split between
- * the consumers) */
-typedef wg_cfg_t<false, false, false, true> wg_cfg1;
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;
@@ -154,5 +162,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
 extern const mlab_variant_impl mlab_impl_fp8_wgmma = {MLAB_V_fp8_wgmma, 1, bps, wg_cfg::SMEM, launch, 0, WG_NT,
                                                       WG_WHY, NULL, 1 /* combine_only */, NULL, 0, NULL, NULL,
-                                                      wg_cfg::PERSIST};
+                                                      wg_cfg::PERSIST, smem_call};
 #endif

@@ -41,6 +41,10 @@ typedef struct mlab_variant_impl {
     int persistent;                          /* 1: its decode loops over units, so the runner caps
                                                 its grid at SMs x blocks an SM (mla_params.grid_max;
                                                 MLAB_PERSIST=off: a block a unit) */
+    int (*smem_call)(const mla_params *p);   /* NULL, or the main kernel's shared memory in a call
+                                                (p: its parameters), where the variant launches
+                                                another instantiation by the call (fp8_wgmma's
+                                                one-wave kernel): what the results row records */
 } mlab_variant_impl;
 
 /* The decode's grid for a call (xcd_map.h, mlab_decode_grid: the plan's

@@ -74,6 +74,10 @@
  * 10.82 us (-14.4%), 32x1024 -6.9% in the same run; the v26 suite geomean
  * 37.7 us, 1.96x, the fastest variant; 256x8192 292 us against
  * fp8_wgmma's 294 (both 1965 MHz).
+ * v33 (a3a10f1, papers/reports/h200-2026-12-03t, -03u): a last one-tile
+ * unit split between both consumers (WG_ONE_DV, as the _qrow decodes'
+ * since v32): 4x1024 -4.1 / -2.1, -3.6 / -5.0% in two A/Bs; the v33 suite
+ * (-03v) geomean 37.3 us, 1.95x; 256x8192 288 us against fp8_wgmma's 293.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
