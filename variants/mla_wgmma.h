@@ -144,7 +144,8 @@ static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
 #ifndef WG_B16_HS
 #define WG_B16_HS 1
 #endif
-/* WG_ONE_DV (the _qrow decodes): a block's last unit of one tile (the short
+/* WG_ONE_DV (the _qrow decodes since v32; mxfp4_wgmma and fp8_wgmma's
+ * one-wave kernel since v33, wg_cfg_t::ONE_DV): a block's last unit of one tile (the short
  * calls': 4 x 1024's 64 blocks each one tile) taken by both consumers, each
  * on half of each product's A operand with all 16 heads (N = 16): consumer c
  * the k-steps 9c .. 9c + 8 of Q.K (its partial scores of the other's 8
@@ -154,7 +155,7 @@ static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
  * dims (the other's heads' sums handed over, a third barrier). Before,
  * consumer 0 took such a unit alone while consumer 1 waited. H200 (perf-notes
  * v32): mxfp4_wgmma_qrow 4 x 1024 -3.2 / -4.4%, fp8_wgmma_qrow -0.2 / -2.6%,
- * their other calls within 1.5%. Split by heads (N = 8: each consumer read
+ * their other calls within 1.5%; v33: mxfp4_wgmma 4 x 1024 -2.1..-5.0%. Split by heads (N = 8: each consumer read
  * all of K and V^T, wip/split1) it measured nothing; bf16_wgmma's every tile
  * split so (wip/b16dv) was no faster: its tiles wait for bytes, and its
  * epilogue grew. 0: consumer 0 alone */
@@ -631,6 +632,17 @@ MLAB_DEV void wg_part_stats(const mla_params &p, const wg_state_t<NK> &st, int t
     }
 }
 
+/* a head's 1 / l (0 for a head that saw no rows), and x / l by it: x rl
+ * (FAST) or correctly rounded (mlab_div_rcp) */
+template <bool FAST> MLAB_DEV float wg_rcp_l(float l)
+{
+    return l > 0.f ? (FAST ? mlab_rcp_fast(l) : mlab_rcp_rn(l)) : 0.f;
+}
+template <bool FAST> MLAB_DEV float wg_div_l(float x, float l, float rl)
+{
+    return FAST ? x * rl : mlab_div_rcp(x, l, rl);
+}
+
 /* the end of consumer 0 (the merged state), both epilogues' first step: the
  * row sums over the warpgroup (red: 16 heads x 4 warps, barrier bar,
  * WG_BAR_CONS(0)) of this thread's NK heads, and their reciprocals (warp:
@@ -663,7 +675,7 @@ MLAB_DEV void wg_row_sums(const wg_state_t<NK> &st, float *red, float (&lsum)[NK
     for (int k = 0; k < NK; k++) {
         const float4 w4 = *(const float4 *)(red + 4 * wg_head(k));
         lsum[k] = (w4.x + w4.y) + (w4.z + w4.w);
-        rl[k] = lsum[k] > 0.f ? (FAST ? mlab_rcp_fast(lsum[k]) : mlab_rcp_rn(lsum[k])) : 0.f;
+        rl[k] = wg_rcp_l<FAST>(lsum[k]);
         if constexpr (HM) {
             const float4 m4 = *(const float4 *)(red + 64 + 4 * wg_head(k));
             hm[k] = fmaxf(fmaxf(m4.x, m4.y), fmaxf(m4.z, m4.w));
@@ -678,7 +690,7 @@ MLAB_DEV float wg_out(const wg_state_t<NK> &st, int mt, int e, float vscale, con
 {
     const int k = 2 * (e >> 2) + (e & 1);
     const float x = st.o[mt][e] * vscale;
-    return FAST ? x * rl[k] : mlab_div_rcp(x, lsum[k], rl[k]); /* = x / l */
+    return wg_div_l<FAST>(x, lsum[k], rl[k]); /* = x / l */
 }
 
 /* the epilogues' stores from the accumulators: MT m-tiles, each pair of
@@ -747,7 +759,7 @@ MLAB_DEV void wg_dv_sums(const wg_state_t<2> &st, float *red, float4 *xs, int c,
     for (int k = 0; k < 4; k++) { /* the own consumer's head where k >> 1 == c */
         const bool own = (k >> 1) == c;
         lsum[k] = own ? ls2[k & 1] : (k & 1) ? po.y : po.x;
-        rl[k] = own ? rl2[k & 1] : lsum[k] > 0.f ? (FAST ? mlab_rcp_fast(lsum[k]) : mlab_rcp_rn(lsum[k])) : 0.f;
+        rl[k] = own ? rl2[k & 1] : wg_rcp_l<FAST>(lsum[k]);
     }
 }
 
@@ -764,8 +776,7 @@ MLAB_DEV void wg_epilogue_dv(const mla_params &p, const wg_state_t<2> &st, const
     wg_dv_sums<FAST>(st, red, xs, c, ls2, lsum, rl);
     auto out = [&](int mt, int e, float vscale) {
         const int k = 2 * (e >> 2) + (e & 1);
-        const float x = o[mt][e] * vscale;
-        return FAST ? x * rl[k] : mlab_div_rcp(x, lsum[k], rl[k]);
+        return wg_div_l<FAST>(o[mt][e] * vscale, lsum[k], rl[k]);
     };
     auto store = [&](uint16_t *row, float vscale, auto pack) {
         wg_store_o<MLA_DV / 128>(row + wg_head(0) * MLA_DV + 256 * c + 16 * warp + 2 * g,
