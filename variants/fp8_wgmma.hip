@@ -127,10 +127,9 @@
 /* a one-wave call (every block one unit) runs the instantiation without the
  * persistent unit loop (mla_wgmma.h ONEU: its one-tile units split between
  * the consumers), with less shared memory (no next unit's Q, no merge
- * buffer): the results row records the kernel launched */
-typedef wg_cfg_t<false, false, false, true> wg_cfg1;
-static int smem_call(const mla_params *p) { return mlab_call_one_wave(p) ? wg_cfg1::SMEM : wg_cfg::SMEM; }
+ * buffer: the results row records the launched kernel's, mla_params.smem_out) */
 #if defined(MLAB_NV) && defined(MLAB_SM90A)
+typedef wg_cfg_t<false, false, false, true> wg_cfg1;
 static int bps(void)
 {
     int n = 0;
@@ -162,5 +161,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
 extern const mlab_variant_impl mlab_impl_fp8_wgmma = {MLAB_V_fp8_wgmma, 1, bps, wg_cfg::SMEM, launch, 0, WG_NT,
                                                       WG_WHY, NULL, 1 /* combine_only */, NULL, 0, NULL, NULL,
-                                                      wg_cfg::PERSIST, smem_call};
+                                                      wg_cfg::PERSIST};
 #endif

@@ -218,6 +218,7 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
                              C > 1 ? combine_spread_smem() : 0, s, p);
     }
     if (p->merge_out) *p->merge_out = merged ? merged : "";
+    if (p->smem_out) *p->smem_out = smem;
     return e != hipSuccess ? e : hipGetLastError();
 }
 

@@ -41,10 +41,6 @@ typedef struct mlab_variant_impl {
     int persistent;                          /* 1: its decode loops over units, so the runner caps
                                                 its grid at SMs x blocks an SM (mla_params.grid_max;
                                                 MLAB_PERSIST=off: a block a unit) */
-    int (*smem_call)(const mla_params *p);   /* NULL, or the main kernel's shared memory in a call
-                                                (p: its parameters), where the variant launches
-                                                another instantiation by the call (fp8_wgmma's
-                                                one-wave kernel): what the results row records */
 } mlab_variant_impl;
 
 /* The decode's grid for a call (xcd_map.h, mlab_decode_grid: the plan's
@@ -63,8 +59,8 @@ static inline int mlab_call_grid(const mla_params *p, int placed)
  * measured no faster, perf-notes v33) */
 static inline int mlab_call_one_wave(const mla_params *p)
 {
-    return mlab_call_grid(p, 0) == mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, p->total_q, p->splits,
-                                                    p->xcd_count, 0);
+    return p->grid_max <= 0 ||
+           mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, p->total_q, p->splits, p->xcd_count, 0) <= p->grid_max;
 }
 
 /* Kernels one call of the decode sequence launches (launch_common.h keeps it

@@ -105,6 +105,10 @@ typedef struct {
                                  512 / chunks columns, at most MLAB_COMBINE_SPREAD_BPS an SM
                                  (a call of few rows and many splits: splits.h
                                  mlab_combine_chunks; launch_common.h); 0 reads as 1 */
+    int *smem_out;            /* host: where the launch sequence writes the dynamic shared memory
+                                 of the decode kernel it launched (launch_common.h,
+                                 launch_sequence; fp8_wgmma's one-wave kernel has less than its
+                                 persistent one); NULL: nowhere; no kernel reads it */
 } mla_params;
 
 /* -DWG_PERSIST=0: fp8_wgmma's decode a block a unit, as before it looped

@@ -839,7 +839,7 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
     li->splits = p->splits;
     li->grid = mlab_call_grid(p, v->xcd_placed); /* as launch_sequence's */
     li->block = v->block_threads ? v->block_threads : MLA_NT;
-    li->smem_bytes = v->smem_call ? v->smem_call(p) : v->smem_used ? v->smem_used() : v->smem_bytes;
+    li->smem_bytes = v->smem_used ? v->smem_used() : v->smem_bytes;
     li->blocks_per_sm = v->blocks_per_sm();
     li->launches = v->pre_launches + mlab_decode_launches(v->q_fp8, p);
     li->exact_id = v && v == impl_of(id)->exact_impl ? v->id : -1; /* impl_for took the exact path */
@@ -864,6 +864,7 @@ extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab
 #endif
     const char *merged = "";
     p.merge_out = &merged;
+    p.smem_out = &li->smem_bytes; /* the kernel launched's (launch_info: the variant's table entry's) */
     CK(impl_for(g, id)->launch(&p, g->s, g->scratch));
     snprintf(li->merge, sizeof li->merge, "%s", merged);
     CK(hipStreamSynchronize(g->s));
