@@ -43,6 +43,9 @@
  * before), the rest within 1.5%; the unit's products ~2140 -> ~1700
  * cycles, its epilogue ~2100 -> ~1400.
  * NVIDIA sm_90a only (wgmma). Parent: fp8_wgmma.
+ * v33 (papers/reports/h200-2026-12-03t): a one-wave instantiation without
+ * the persistent unit loop, as fp8_wgmma's, measured nothing (geomean
+ * -0.4 / +0.2%, 4x1024 -1.0 / +0.5%): not kept (branch wip/onewave).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
