@@ -1803,7 +1803,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
  * ahead, its registers cost a second wave on calls of many rows: 2-18%
  * slower there, papers/perf-notes.md v7). */
 template <bool FAST, int AHEAD>
-MLAB_DEV void combine_one(const mla_params &p, int tok, int h, int chunk = 0)
+MLAB_DEV void combine_one(const mla_params &p, int tok, int h, int chunk = 0, unsigned long long *tw = nullptr)
 {
     __shared__ float w[MLA_MAX_SPLITS + 1];
     const int tid = threadIdx.x, col4 = chunk * blockDim.x + tid; /* the thread's 4-column group */
@@ -1844,6 +1844,7 @@ MLAB_DEV void combine_one(const mla_params &p, int tok, int h, int chunk = 0)
         if (tid == 0) w[MLA_MAX_SPLITS] = den;
     }
     __syncthreads();
+    MLAB_TR(if (tw) *tw = mlab_gtime();) /* -DMLAB_TRACE: the weights known */
     const float den = w[MLA_MAX_SPLITS];
     float r[4] = {0.f, 0.f, 0.f, 0.f};
     auto add = [&](float ws, uint2 b) {
@@ -1879,10 +1880,11 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
     mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
     MLAB_TR(unsigned long long tr1 = mlab_gtime();)
     const int C = p.combine_chunks > 1 ? p.combine_chunks : 1, pair = blockIdx.x / C; /* (row, head) */
-    combine_one<FAST, AHEAD>(p, pair / MLA_H, pair % MLA_H, blockIdx.x % C);
+    unsigned long long tw = 1; /* -DMLAB_TRACE: thread 0's time once the weights are known (1: a row not split) */
+    combine_one<FAST, AHEAD>(p, pair / MLA_H, pair % MLA_H, blockIdx.x % C, threadIdx.x == 0 ? &tw : nullptr);
     MLAB_TR(if (threadIdx.x == 0 && p.trace) {
         unsigned long long *tb = p.trace + MLAB_TR_COMBINE + 4 * blockIdx.x;
-        tb[0] = tr0; tb[1] = tr1; tb[2] = mlab_gtime(); tb[3] = 1;
+        tb[0] = tr0; tb[1] = tr1; tb[2] = mlab_gtime(); tb[3] = tw;
     })
 }
 

@@ -13,7 +13,8 @@ after each variant's cold samples, one line per block of the last cold call
      drained: thread 0 past its last P.V result, in the epilogue; the wgmma
      decodes' consumer 0: amax_wait is its first unit's Q stored ("Q
      quantized"), loop_end its last unit's, tiles the block's)
-  TC block start wait_done end 1                       (split combine)
+  TC block start wait_done end weights                 (split combine: weights = thread 0's time
+                                                        once its weights are known; 1 before s31)
   TC block synced weights data_read 2                  (cluster merge, by decode block)
   TC block arrived passed merged 3                     (barrier merge, by decode block)
   TQ block grid_wait_done amax_known                   (a8w8 decode: before the Q quantization;
@@ -75,7 +76,8 @@ def phases(run):
         "loop end": [us(x[5]) for x in d], "block end": [us(x[6]) for x in d],
         "end phase": [(x[6] - x[5]) / 1e3 for x in d],
         "combine start": [us(x[0]) for x in c], "combine wait": [us(x[1]) for x in c],
-        "combine end": [us(x[2]) for x in c]}
+        "combine end": [us(x[2]) for x in c],
+        "combine weights": [us(x[3]) for x in c if x[3] > 3]}
 
 
 def report(run):
@@ -130,7 +132,8 @@ def report(run):
     k = [x for x in c if x[3] == 2]  # the cluster merge's phases, recorded by the decode blocks
     b = [x for x in c if x[3] == 3]  # the barrier merge's, likewise
     if p["combine end"]:
-        print(f"  combine       start {q(p['combine start'])} | wait done {q(p['combine wait'])}"
+        wt = f" | weights known {q(p['combine weights'])}" if p["combine weights"] else ""
+        print(f"  combine       start {q(p['combine start'])} | wait done {q(p['combine wait'])}{wt}"
               f" | end {q(p['combine end'])}")
     if b:
         print(f"  barrier merge arrived {q([us(x[0]) for x in b])} | passed {q([us(x[1]) for x in b])}"
