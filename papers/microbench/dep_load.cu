@@ -1,0 +1,102 @@
+// dep_load.cu: how long a programmatic dependent's first load takes after
+// its grid wait. mlabench's combine (the decode's programmatic dependent)
+// passes griddepcontrol.wait, then waits 0.8-1.2 us for its first loads
+// (the splits' log-sum-exps) on the H200 (perf-notes v34's trace), where an
+// L2 hit is a few hundred ns; neither asking for the lines before the wait
+// nor loading them first moved it. Here a first kernel (64 blocks of 256
+// threads, as the decode of 4 x 1024) writes 64 x 16 KB (the partials)
+// and ends; a second (64 blocks of 128 threads, as the combine), launched
+// as its programmatic dependent or plainly after it, has thread 0 of each
+// block load one line and record %globaltimer before the load and once the
+// value is back:
+//   written   a line the first kernel wrote (the combine's case)
+//   cold      a line nothing touched since the 1 GiB memset that precedes
+//             every sample (DRAM)
+//   warm      a line the first kernel read (in L2, not written)
+// each after the wait (pdl) or at the start (plain), timed cold as mlabench
+// times a call (median of 31 samples of the blocks' median).
+// Prints CSV: launch, line, load us (medians).
+// Build and run on an NVIDIA GPU of sm_90 or later:
+//   nvcc -O3 -arch=sm_90a -o dep_load papers/microbench/dep_load.cu
+//   ./dep_load
+// Measured on the H200: papers/perf-notes.md v34.
+#include "mb_util.h" // CK, gtime, med
+
+__device__ __forceinline__ void trigger() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
+__device__ __forceinline__ void dep_wait() { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+
+// the first kernel: each block writes its 16 KB and reads one line of warm
+__global__ void writer(uint4 *part, const uint4 *warm, unsigned long long *sink)
+{
+    trigger();
+    uint4 *d = part + (size_t)blockIdx.x * 1024;
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x) d[i] = make_uint4(i, blockIdx.x, 1u, 2u);
+    if (threadIdx.x == 0) {
+        const uint4 w = warm[(size_t)blockIdx.x * 1024 + 7]; // the line the reader loads
+        if (w.x == 0xdeadbeefu) *sink = w.y; // keeps the load
+    }
+}
+
+// the second: thread 0 loads one 16-byte line of src (block b's) and records
+// the times before the load and once its value is back
+__global__ void reader(const uint4 *src, int wait, unsigned long long *dt)
+{
+    if (wait) dep_wait();
+    if (threadIdx.x != 0) return;
+    const unsigned long long t0 = gtime();
+    uint4 v; // one 16-byte load that L1 does not keep (ld.global.cg: L2)
+    asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(src + (size_t)blockIdx.x * 1024 + 7));
+    // a branch on the value before the second %globaltimer read: it issues
+    // once the value is back (no line here holds that pattern)
+    if (v.x == 0xdeadbeefu && v.y == 0xdeadbeefu && v.z == 0xdeadbeefu && v.w == 0xdeadbeefu) __trap();
+    const unsigned long long t1 = gtime();
+    dt[blockIdx.x] = t1 - t0;
+}
+
+int main()
+{
+    const size_t flush_bytes = 1ull << 30, part_bytes = 64ull << 14;
+    void *flush;
+    uint4 *part, *cold, *warm;
+    unsigned long long *dt, *sink;
+    CK(cudaMalloc(&flush, flush_bytes));
+    CK(cudaMalloc(&part, part_bytes));
+    CK(cudaMalloc(&cold, part_bytes));
+    CK(cudaMalloc(&warm, part_bytes));
+    CK(cudaMalloc(&dt, 64 * sizeof *dt));
+    CK(cudaMalloc(&sink, sizeof *sink));
+    CK(cudaMemset(cold, 0, part_bytes));
+    CK(cudaMemset(warm, 0, part_bytes));
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    printf("launch,line,load_us\n");
+    const char *lines[3] = {"written", "cold", "warm"};
+    const uint4 *srcs[3] = {part, cold, warm};
+    for (int pdl = 1; pdl >= 0; pdl--)
+        for (int k = 0; k < 3; k++) {
+            std::vector<double> meds;
+            for (int r = 0; r < 33; r++) {
+                CK(cudaMemsetAsync(flush, r & 0xff, flush_bytes, s));
+                writer<<<64, 256, 0, s>>>(part, warm, sink);
+                cudaLaunchAttribute attr;
+                attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+                attr.val.programmaticStreamSerializationAllowed = 1;
+                cudaLaunchConfig_t cfg = {};
+                cfg.gridDim = dim3(64);
+                cfg.blockDim = dim3(128);
+                cfg.stream = s;
+                cfg.attrs = &attr;
+                cfg.numAttrs = pdl ? 1 : 0;
+                CK(cudaLaunchKernelEx(&cfg, reader, srcs[k], pdl, dt));
+                CK(cudaStreamSynchronize(s));
+                unsigned long long h[64];
+                CK(cudaMemcpy(h, dt, sizeof h, cudaMemcpyDeviceToHost));
+                if (r < 2) continue; // warm-up
+                std::vector<double> v(h, h + 64);
+                meds.push_back(med(v) / 1000.0);
+            }
+            printf("%s,%s,%.3f\n", pdl ? "pdl" : "plain", lines[k], med(meds));
+        }
+    return 0;
+}
