@@ -9,7 +9,8 @@ the call's span next to the event sample, the end phase (each block's end
 minus its loop end), the P.V drain time where the blocks
 recorded one (an eighth number), the a8w8 Q path (TQ lines: grid wait done,
 amax known; no grid wait where each block took the amax itself), the unit
-known (TK lines of the wgmma decodes: the producer's tok_kv in) and the Q
+known (TK lines of the wgmma decodes: the producer's tok_kv in), the
+combine's inside (TE lines: lse back, weights stored) and the Q
 quantized where recorded; fp8_wgmma's phase cycles a
 tile (TW lines of -DMLAB_WG_PROF, and mxfp4_wgmma's producer's TP lines); the
 barrier merge's phases (TC lines of kind 3); several variants in one log are
@@ -31,7 +32,8 @@ TA 0 1000 3000
 TD 0 5 16 2000 4000 6000 60000 61000
 TD 1 5 16 2100 4100 5000 70000 71000
 TD 2 7 16 2000 4000 4000 64000 65000
-TC 0 61000 72000 74000
+TC 0 61000 72000 74000 73200
+TE 0 72300 72900
 TQ 0 2500 3500
 TQ 1 2600 3700
 TK 0 1500 3500
@@ -87,6 +89,10 @@ def main():
     check("SMs with two blocks: 1, loop-end gap min 10.0" in out, "loop-end gap of the SM with two blocks")
     check("SMs with one: 1" in out, "the SM with one block is counted")
     check("end min 73.0" in out, "combine end")
+    check("wait done min 71.0 med 71.0 max 71.0 | lse back min 71.3 med 71.3 max 71.3 | weights stored min 71.9"
+          in out and "weights known min 72.2" in out,
+          "inside the combine (TE lines: lse back 72300 ns, weights stored 72900; TC's weights known 73200)")
+    check("lse back" not in out.split("TRACE variant 0")[1], "no lse back where none was recorded")
     check("span, first start to last end: 73.0 us (event-timed sample 75.0 us)" in out, "span and sample")
     v0 = out.split("TRACE variant 0")[1].split("TRACE variant 4")[0] if "TRACE variant 0" in out else ""
     check("Q quantized" not in v0, "no Q quantization where none was recorded")

@@ -56,8 +56,9 @@ enum { MLA_KV_SMALL = 8 };
 #define MLAB_TR_WGPROF (MLAB_TR_QPATH + 2 * 65536)   /* a8w8 decode block b: grid wait done, amax known */
 #define MLAB_TR_WGPROD (MLAB_TR_WGPROF + 8 * 65536)  /* -DMLAB_WG_PROF: fp8_wgmma block b's phase cycles */
 #define MLAB_TR_ISSUE (MLAB_TR_WGPROD + 8 * 65536)   /* -DMLAB_WG_PROF: mxfp4_wgmma block b's producer cycles */
-#define MLAB_TR_WORDS (MLAB_TR_ISSUE + 2 * 65536)    /* wgmma decode block b: [2b] its unit known (the producer's tok_kv in;
+#define MLAB_TR_COMBIN (MLAB_TR_ISSUE + 2 * 65536)   /* wgmma decode block b: [2b] its unit known (the producer's tok_kv in;
                                                         its first copy next), [2b + 1] its first tile landed (tensor copies) */
+#define MLAB_TR_WORDS (MLAB_TR_COMBIN + 2 * 65536)   /* combine block b: [2b] its lse back, [2b + 1] its weights stored */
 #if defined(MLAB_TRACE) && defined(MLAB_NV)
 MLAB_DEV unsigned long long mlab_gtime(void)
 {
@@ -1805,6 +1806,7 @@ __global__ void __launch_bounds__(MLA_NT, mla_cfg<KVF>::MINB) mla_decode(const m
 template <bool FAST, int AHEAD>
 MLAB_DEV void combine_one(const mla_params &p, int tok, int h, int chunk = 0, unsigned long long *tw = nullptr)
 {
+    MLAB_TR(unsigned long long *te = tw && p.trace ? p.trace + MLAB_TR_COMBIN + 2 * blockIdx.x : nullptr;)
     __shared__ float w[MLA_MAX_SPLITS + 1];
     const int tid = threadIdx.x, col4 = chunk * blockDim.x + tid; /* the thread's 4-column group */
     const float *lse = p.part_lse + (size_t)tok * p.splits * MLA_H + h;
@@ -1831,6 +1833,7 @@ MLAB_DEV void combine_one(const mla_params &p, int tok, int h, int chunk = 0, un
 #pragma unroll
         for (int k = 0; k < PER; k++) mx = fmaxf(mx, ls[k]);
         for (int m = MLAB_WARP / 2; m; m >>= 1) mx = fmaxf(mx, mlab_shfl_xor(mx, m));
+        MLAB_TR(if (te) te[0] = mlab_gtime_after(__float_as_int(mx));) /* -DMLAB_TRACE: the lse back */
         float den = 0.f;
 #pragma unroll
         for (int k = 0; k < PER; k++) {
@@ -1842,6 +1845,7 @@ MLAB_DEV void combine_one(const mla_params &p, int tok, int h, int chunk = 0, un
         }
         for (int m = MLAB_WARP / 2; m; m >>= 1) den += mlab_shfl_xor(den, m);
         if (tid == 0) w[MLA_MAX_SPLITS] = den;
+        MLAB_TR(if (te) te[1] = mlab_gtime_after(__float_as_int(den));) /* -DMLAB_TRACE: the weights stored */
     }
     __syncthreads();
     MLAB_TR(if (tw) *tw = mlab_gtime();) /* -DMLAB_TRACE: the weights known */
@@ -1873,10 +1877,34 @@ MLAB_DEV void combine_one(const mla_params &p, int tok, int h, int chunk = 0, un
         make_uint2(mlab_f32x2_to_bf16x2(v[0], v[1]), mlab_f32x2_to_bf16x2(v[2], v[3]));
 }
 
+/* the parameters combine_one reads, held before the grid wait (mlab_hold):
+ * their constant-cache lines come in while the decode still runs. Before
+ * v35 most were first read after the wait, and warp 0's log-sum-exps came
+ * back 0.6-1.0 us after it (as long with no partial loads beside them,
+ * MLAB_COMBINE=plain), where such a load alone takes 0.1-0.3 us
+ * (papers/microbench/dep_load.cu). Held: 0.5-0.9 us; the split calls
+ * -0.3..-2% (32 x 1024 -1.3..-2.3%, perf-notes v35).
+ * -DMLAB_COMB_PARAMS_EARLY=0: as before (the A/B's base) */
+#ifndef MLAB_COMB_PARAMS_EARLY
+#define MLAB_COMB_PARAMS_EARLY 1
+#endif
+MLAB_DEV void combine_params_in(const mla_params &p)
+{
+#if MLAB_COMB_PARAMS_EARLY
+    mlab_hold((unsigned long long)(uintptr_t)p.part_lse ^ (uintptr_t)p.part_mul ^ (uintptr_t)p.part_o ^
+              (uintptr_t)p.out ^ (uintptr_t)p.row_splits ^ (unsigned)p.splits ^ (unsigned)p.fault ^
+              (unsigned)p.combine_chunks ^ (unsigned)p.total_q ^ (unsigned)p.xcd_count
+              MLAB_TR(^(uintptr_t)p.trace));
+#else
+    (void)p;
+#endif
+}
+
 template <bool FAST, int AHEAD>
 __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
 {
     MLAB_TR(unsigned long long tr0 = mlab_gtime();)
+    combine_params_in(p);
     mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
     MLAB_TR(unsigned long long tr1 = mlab_gtime();)
     const int C = p.combine_chunks > 1 ? p.combine_chunks : 1, pair = blockIdx.x / C; /* (row, head) */
@@ -1893,6 +1921,7 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
 template <bool FAST, int AHEAD>
 __global__ void __launch_bounds__(MLA_DV / 4) mla_combine_xcd(const mla_params p)
 {
+    combine_params_in(p);
     mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
     const int work = mlab_xcd_work(blockIdx.x, p.total_q, MLA_H, p.xcd_count);
     if (work < 0) return; /* padding */

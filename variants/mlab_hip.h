@@ -397,6 +397,22 @@ MLAB_DEV void mlab_grid_dep_wait(void)
     asm volatile("griddepcontrol.wait;\n" ::: "memory");
 #endif
 }
+/* x computed at this point of the program: stored to a shared word nothing
+ * reads (ptxas drops what an empty asm reads; a store it keeps, and keeps
+ * before a later grid wait). A dependent that folds the kernel parameters
+ * it reads after its grid wait into x and holds it before the wait has
+ * their constant-cache lines in before it (perf-notes v35: the combine's
+ * first parameter reads after the wait missed the constant cache); a
+ * no-op elsewhere */
+MLAB_DEV void mlab_hold(unsigned long long x)
+{
+#if defined(MLAB_NV) && defined(__CUDA_ARCH__)
+    __shared__ unsigned long long held;
+    asm volatile("st.shared.u64 [%0], %1;" ::"r"((unsigned)__cvta_generic_to_shared(&held)), "l"(x) : "memory");
+#else
+    (void)x;
+#endif
+}
 MLAB_DEV void mlab_grid_dep_trigger(void)
 {
 #if defined(MLAB_NV) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900

@@ -975,6 +975,8 @@ extern "C" int mlab_gpu_graph(mlab_gpu *g, int iters, double *us, char *why, siz
                     fprintf(stderr, "TD %d %llu %llu %llu %llu %llu %llu %llu %llu\n", b, d[5], d[6], d[0], d[1], d[2], d[3], d[4], d[7]);
                 const unsigned long long *c = tb + MLAB_TR_COMBINE + 4 * b;
                 if (c[3]) fprintf(stderr, "TC %d %llu %llu %llu %llu\n", b, c[0], c[1], c[2], c[3]);
+                const unsigned long long *ci = tb + MLAB_TR_COMBIN + 2 * b; /* inside the combine: lse back, weights stored */
+                if (ci[1]) fprintf(stderr, "TE %d %llu %llu\n", b, ci[0], ci[1]);
                 if (tb[MLAB_TR_ISSUE + 2 * b]) /* the first tile's landing: 0 where not recorded */
                     fprintf(stderr, "TK %d %llu %llu\n", b, tb[MLAB_TR_ISSUE + 2 * b], tb[MLAB_TR_ISSUE + 2 * b + 1]);
                 const unsigned long long *qp = tb + MLAB_TR_QPATH + 2 * b; /* a8w8: before the quantization */

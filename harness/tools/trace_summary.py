@@ -15,6 +15,9 @@ after each variant's cold samples, one line per block of the last cold call
      quantized"), loop_end its last unit's, tiles the block's)
   TC block start wait_done end weights                 (split combine: weights = thread 0's time
                                                         once its weights are known; 1 before s31)
+  TE block lse_back weights_stored                    (split combine, since s32: thread 0's time once
+                                                        warp 0's lse loads are back (their maximum
+                                                        reduced), and before the weights' barrier)
   TC block synced weights data_read 2                  (cluster merge, by decode block)
   TC block arrived passed merged 3                     (barrier merge, by decode block)
   TQ block grid_wait_done amax_known                   (a8w8 decode: before the Q quantization;
@@ -77,7 +80,9 @@ def phases(run):
         "end phase": [(x[6] - x[5]) / 1e3 for x in d],
         "combine start": [us(x[0]) for x in c], "combine wait": [us(x[1]) for x in c],
         "combine end": [us(x[2]) for x in c],
-        "combine weights": [us(x[3]) for x in c if x[3] > 3]}
+        "combine weights": [us(x[3]) for x in c if x[3] > 3],
+        "combine lse back": [us(x[0]) for x in run.get("E", {}).values()],
+        "combine weights stored": [us(x[1]) for x in run.get("E", {}).values()]}
 
 
 def report(run):
@@ -133,6 +138,9 @@ def report(run):
     b = [x for x in c if x[3] == 3]  # the barrier merge's, likewise
     if p["combine end"]:
         wt = f" | weights known {q(p['combine weights'])}" if p["combine weights"] else ""
+        if p["combine lse back"]:
+            wt = (f" | lse back {q(p['combine lse back'])} | weights stored {q(p['combine weights stored'])}"
+                  + wt)
         print(f"  combine       start {q(p['combine start'])} | wait done {q(p['combine wait'])}{wt}"
               f" | end {q(p['combine end'])}")
     if b:
@@ -191,7 +199,7 @@ def main():
 
 
 # the fewest words of each line kind (kind, block, values): a shorter line is malformed
-MIN_WORDS = {"TA": 4, "TD": 9, "TQ": 4, "TK": 3, "TC": 5, "TW": 18, "TP": 12}
+MIN_WORDS = {"TA": 4, "TD": 9, "TQ": 4, "TK": 3, "TC": 5, "TE": 4, "TW": 18, "TP": 12}
 
 
 def read(path):
@@ -208,7 +216,7 @@ def read(path):
                     if w[0] == "TRACE":
                         if len(w) >= 7:
                             runs.append({"head": line.strip(), "sample": float(w[6]), "A": {}, "D": {}, "C": {},
-                                         "Q": {}, "W": {}, "P": {}, "K": {}})
+                                         "Q": {}, "W": {}, "P": {}, "K": {}, "E": {}})
                         continue
                     if w[0] not in MIN_WORDS:
                         continue
@@ -225,6 +233,8 @@ def read(path):
                         runs[-1]["K"][b] = [int(x) for x in w[2:4]]
                     elif w[0] == "TQ":
                         runs[-1]["Q"][b] = [int(x) for x in w[2:4]]
+                    elif w[0] == "TE":
+                        runs[-1]["E"][b] = [int(x) for x in w[2:4]]
                     else:
                         runs[-1]["C"][b] = [int(x) for x in w[2:5]] + [int(w[5]) if len(w) > 5 else 1]
                 except ValueError:
