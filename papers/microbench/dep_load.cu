@@ -16,6 +16,14 @@
 // each after the wait (pdl) or at the start (plain), timed cold as mlabench
 // times a call (median of 31 samples of the blocks' median).
 // Prints CSV: launch, line, load us (medians).
+// A second table (v35) has the reader shaped as the combine: after the wait
+// every thread loads K 8-byte values of the written buffer (a warp's 256
+// bytes contiguous, as the combine's partials), then thread 0 loads one line
+// of it (the combine's log-sum-exps) and records when that line is back and
+// when its own K values are (sums of them), for K = 0, 2, 16 (the combine's
+// splits at 64 x 1024 and 4 x 1024), with the line loaded after the K loads
+// or before them; 64 blocks (4 x 1024's combine) or 1024 (64 x 1024's).
+// CSV: blocks, K, order, lse_us, all_us.
 // Build and run on an NVIDIA GPU of sm_90 or later:
 //   nvcc -O3 -arch=sm_90a -o dep_load papers/microbench/dep_load.cu
 //   ./dep_load
@@ -52,6 +60,80 @@ __global__ void reader(const uint4 *src, int wait, unsigned long long *dt)
     if (v.x == 0xdeadbeefu && v.y == 0xdeadbeefu && v.z == 0xdeadbeefu && v.w == 0xdeadbeefu) __trap();
     const unsigned long long t1 = gtime();
     dt[blockIdx.x] = t1 - t0;
+}
+
+// the combine-shaped reader: K loads a thread (uint2, warp-contiguous), the
+// lse-like line by thread 0 after them (first = 0) or before them (1)
+template <int K>
+__global__ void reader_k(const uint2 *part, const float *lse, int first, unsigned long long *dt, float *sink)
+{
+    dep_wait();
+    const unsigned long long t0 = gtime();
+    const int b = blockIdx.x, t = threadIdx.x;
+    float l = 0.f;
+    if (t == 0 && first) l = __ldcg(lse + (size_t)b * 16);
+    uint2 v[K > 0 ? K : 1];
+#pragma unroll
+    for (int k = 0; k < K; k++) v[k] = part[((size_t)b * K + k) * 128 + t];
+    if (t == 0 && !first) l = __ldcg(lse + (size_t)b * 16);
+    if (t == 0) {
+        // the time once l is in a register (the asm reads it), then once every v is
+        unsigned long long t1, t2;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1) : "f"(l));
+        unsigned acc = 0;
+#pragma unroll
+        for (int k = 0; k < K; k++) acc += v[k].x ^ v[k].y;
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t2) : "r"(acc));
+        dt[2 * b] = t1 - t0;
+        dt[2 * b + 1] = t2 - t0;
+        if (acc == 0xdeadbeefu) *sink = l;
+    } else {
+        unsigned acc = 0;
+#pragma unroll
+        for (int k = 0; k < K; k++) acc += v[k].x ^ v[k].y;
+        if (acc == 0xdeadbeefu) *sink = l;
+    }
+}
+// the writer of the combine-shaped table: n blocks each write their partials
+// (K x 128 uint2) and lse line, as the decode's epilogues
+__global__ void writer_k(uint2 *part, float *lse, int K)
+{
+    trigger();
+    const int b = blockIdx.x;
+    for (int i = threadIdx.x; i < K * 128; i += blockDim.x) part[(size_t)b * K * 128 + i] = make_uint2(i, b);
+    if (threadIdx.x < 16) lse[(size_t)b * 16 + threadIdx.x] = 1.f + threadIdx.x;
+}
+template <int K>
+static void table_k(void *flush, size_t flush_bytes, uint2 *part, float *lse, unsigned long long *dt, float *sink,
+                    cudaStream_t s)
+{
+    for (int nb : {64, 1024})
+        for (int first = 0; first < 2; first++) {
+            std::vector<double> ml, ma;
+            for (int r = 0; r < 33; r++) {
+                CK(cudaMemsetAsync(flush, r & 0xff, flush_bytes, s));
+                writer_k<<<nb, 256, 0, s>>>(part, lse, K);
+                cudaLaunchAttribute attr;
+                attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+                attr.val.programmaticStreamSerializationAllowed = 1;
+                cudaLaunchConfig_t cfg = {};
+                cfg.gridDim = dim3(nb);
+                cfg.blockDim = dim3(128);
+                cfg.stream = s;
+                cfg.attrs = &attr;
+                cfg.numAttrs = 1;
+                CK(cudaLaunchKernelEx(&cfg, reader_k<K>, (const uint2 *)part, (const float *)lse, first, dt, sink));
+                CK(cudaStreamSynchronize(s));
+                std::vector<unsigned long long> h(2 * nb);
+                CK(cudaMemcpy(h.data(), dt, h.size() * sizeof h[0], cudaMemcpyDeviceToHost));
+                if (r < 2) continue; // warm-up
+                std::vector<double> l(nb), a(nb);
+                for (int b = 0; b < nb; b++) l[b] = h[2 * b] / 1000.0, a[b] = h[2 * b + 1] / 1000.0;
+                ml.push_back(med(l));
+                ma.push_back(med(a));
+            }
+            printf("%d,%d,%s,%.3f,%.3f\n", nb, K, first ? "lse_first" : "lse_last", med(ml), med(ma));
+        }
 }
 
 int main()
@@ -98,5 +180,17 @@ int main()
             }
             printf("%s,%s,%.3f\n", pdl ? "pdl" : "plain", lines[k], med(meds));
         }
+    // the combine-shaped reader (v35)
+    uint2 *kpart;
+    float *klse, *ksink;
+    unsigned long long *kdt;
+    CK(cudaMalloc(&kpart, 1024ull * 16 * 128 * sizeof(uint2)));
+    CK(cudaMalloc(&klse, 1024ull * 16 * sizeof(float)));
+    CK(cudaMalloc(&kdt, 2 * 1024 * sizeof(unsigned long long)));
+    CK(cudaMalloc(&ksink, sizeof(float)));
+    printf("blocks,K,order,lse_us,all_us\n");
+    table_k<0>(flush, flush_bytes, kpart, klse, kdt, ksink, s);
+    table_k<2>(flush, flush_bytes, kpart, klse, kdt, ksink, s);
+    table_k<16>(flush, flush_bytes, kpart, klse, kdt, ksink, s);
     return 0;
 }
