@@ -163,15 +163,19 @@ mlab_gpu_validate(gpu_validate_persist_off "MLAB_PERSIST=off" --variants fp8_wgm
 foreach(_m on off)
   add_test(NAME gpu_persist_grid_${_m} COMMAND sh -c
            "f=${CMAKE_BINARY_DIR}/persist_${_m}.h5; rm -f $f; MLAB_PERSIST=${_m} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8_wgmma ${_gd}/many_items.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; u=[(int(x['grid']),int(x['total_q'])*int(x['splits'])) for x in r]; print('grid, units:',u); ok=u and all((g<n) if '${_m}'=='on' else (g==n) for g,n in u); sys.exit(0 if ok else 1)\"")
-  set_tests_properties(gpu_persist_grid_${_m} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
+  set_tests_properties(gpu_persist_grid_${_m} PROPERTIES FIXTURES_REQUIRED gpu_cases FIXTURES_SETUP persist_files
+                       LABELS "gpu" SKIP_RETURN_CODE 77)
 endforeach()
 # fp8_wgmma's results row records the kernel it launched (v33): its
 # one-wave instantiation (every block one unit: MLAB_PERSIST=off) has no next
 # unit's Q and no merge buffer, so its smem_bytes is below the persistent
-# kernel's (many_items, MLAB_PERSIST=on: more units than blocks)
+# kernel's (many_items, MLAB_PERSIST=on: more units than blocks). It reads the
+# two gpu_persist_grid_* tests' results files (fixture persist_files); where
+# they skipped (no GPU) the files are gone and it skips too
 add_test(NAME gpu_one_wave_smem COMMAND sh -c
-         "d=${CMAKE_BINARY_DIR}; for m in on off; do rm -f $d/onewave_$m.h5; MLAB_PERSIST=$m $d/mlabench run --require-gpu --no-time --quiet --variants fp8_wgmma ${_gd}/many_items.h5 -o $d/onewave_$m.h5; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; done; sm() { $d/mlabench export $d/onewave_$1.h5 | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; print(r[0]['smem_bytes'] if r else 0)\"; }; on=$(sm on); off=$(sm off); echo \"smem_bytes: persistent $on, one-wave $off\"; [ \"$off\" -gt 0 ] && [ \"$off\" -lt \"$on\" ]")
-set_tests_properties(gpu_one_wave_smem PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
+         "d=${CMAKE_BINARY_DIR}; for m in on off; do [ -f $d/persist_$m.h5 ] || exit 77; done; sm() { $d/mlabench export $d/persist_$1.h5 | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; print(r[0]['smem_bytes'] if r else 0)\"; }; on=$(sm on); off=$(sm off); echo \"smem_bytes: persistent $on, one-wave $off\"; [ \"$off\" -gt 0 ] && [ \"$off\" -lt \"$on\" ]")
+set_tests_properties(gpu_one_wave_smem PROPERTIES FIXTURES_REQUIRED "gpu_cases;persist_files" LABELS "gpu"
+                     SKIP_RETURN_CODE 77)
 # an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_COMBINE_SPREAD, MLAB_AMAX,
 # MLAB_TMAP, MLAB_TMAP_L2, MLAB_PLAN, MLAB_PERSIST, MLAB_FLUSH) is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c
