@@ -1882,8 +1882,8 @@ MLAB_DEV void combine_one(const mla_params &p, int tok, int h, int chunk = 0, un
  * v35 most were first read after the wait, and warp 0's log-sum-exps came
  * back 0.6-1.0 us after it (as long with no partial loads beside them,
  * MLAB_COMBINE=plain), where such a load alone takes 0.1-0.3 us
- * (papers/microbench/dep_load.cu). Held: 0.5-0.9 us; the split calls
- * -0.3..-2% (32 x 1024 -1.3..-2.3%, perf-notes v35).
+ * (papers/microbench/dep_load.cu). Held: 0.6-0.9 us; the split calls
+ * up to -2% (32 x 1024 -0.6..-2.3%, perf-notes v35).
  * -DMLAB_COMB_PARAMS_EARLY=0: as before (the A/B's base) */
 #ifndef MLAB_COMB_PARAMS_EARLY
 #define MLAB_COMB_PARAMS_EARLY 1
