@@ -24,6 +24,11 @@
 // splits at 64 x 1024 and 4 x 1024), with the line loaded after the K loads
 // or before them; 64 blocks (4 x 1024's combine) or 1024 (64 x 1024's).
 // CSV: blocks, K, order, lse_us, all_us.
+// A third table (v35, after the real combine's first loads measured 0.6-0.9
+// us after its wait): the same reader (64 blocks, K = 16, the line after the
+// K loads) behind a first kernel that, as the decode, streams R bytes (a
+// block its share, 16-byte loads, summed) before writing its partials.
+// CSV: stream_mb, lse_us, all_us.
 // Build and run on an NVIDIA GPU of sm_90 or later:
 //   nvcc -O3 -arch=sm_90a -o dep_load papers/microbench/dep_load.cu
 //   ./dep_load
@@ -103,6 +108,22 @@ __global__ void writer_k(uint2 *part, float *lse, int K)
     for (int i = threadIdx.x; i < K * 128; i += blockDim.x) part[(size_t)b * K * 128 + i] = make_uint2(i, b);
     if (threadIdx.x < 16) lse[(size_t)b * 16 + threadIdx.x] = 1.f + threadIdx.x;
 }
+// the streaming writer: each block reads its share of src (per uint4s), then
+// writes its partials and lse line as writer_k does
+__global__ void writer_s(uint2 *part, float *lse, int K, const uint4 *src, size_t per, unsigned long long *sink)
+{
+    trigger();
+    const int b = blockIdx.x;
+    unsigned acc = 0;
+    for (size_t i = threadIdx.x; i < per; i += blockDim.x) {
+        const uint4 v = src[(size_t)b * per + i];
+        acc += v.x ^ v.w;
+    }
+    if (acc == 0xdeadbeefu) *sink = acc;
+    for (int i = threadIdx.x; i < K * 128; i += blockDim.x) part[(size_t)b * K * 128 + i] = make_uint2(i, b);
+    if (threadIdx.x < 16) lse[(size_t)b * 16 + threadIdx.x] = 1.f + threadIdx.x;
+}
+
 template <int K>
 static void table_k(void *flush, size_t flush_bytes, uint2 *part, float *lse, unsigned long long *dt, float *sink,
                     cudaStream_t s)
@@ -192,5 +213,40 @@ int main()
     table_k<0>(flush, flush_bytes, kpart, klse, kdt, ksink, s);
     table_k<2>(flush, flush_bytes, kpart, klse, kdt, ksink, s);
     table_k<16>(flush, flush_bytes, kpart, klse, kdt, ksink, s);
+    // the reader behind a streaming writer (v35)
+    printf("stream_mb,lse_us,all_us\n");
+    const size_t smax = 256ull << 20;
+    uint4 *ssrc;
+    unsigned long long *ssink;
+    CK(cudaMalloc(&ssrc, smax));
+    CK(cudaMemset(ssrc, 1, smax));
+    CK(cudaMalloc(&ssink, sizeof *ssink));
+    for (size_t mb : {0, 2, 19, 151}) {
+        const size_t per = (mb << 20) / 16 / 64; // uint4s a block
+        std::vector<double> ml, ma;
+        for (int r = 0; r < 33; r++) {
+            CK(cudaMemsetAsync(flush, r & 0xff, flush_bytes, s));
+            writer_s<<<64, 256, 0, s>>>(kpart, klse, 16, ssrc, per, ssink);
+            cudaLaunchAttribute attr;
+            attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+            attr.val.programmaticStreamSerializationAllowed = 1;
+            cudaLaunchConfig_t cfg = {};
+            cfg.gridDim = dim3(64);
+            cfg.blockDim = dim3(128);
+            cfg.stream = s;
+            cfg.attrs = &attr;
+            cfg.numAttrs = 1;
+            CK(cudaLaunchKernelEx(&cfg, reader_k<16>, (const uint2 *)kpart, (const float *)klse, 0, kdt, ksink));
+            CK(cudaStreamSynchronize(s));
+            std::vector<unsigned long long> h(2 * 64);
+            CK(cudaMemcpy(h.data(), kdt, h.size() * sizeof h[0], cudaMemcpyDeviceToHost));
+            if (r < 2) continue;
+            std::vector<double> l(64), a(64);
+            for (int b = 0; b < 64; b++) l[b] = h[2 * b] / 1000.0, a[b] = h[2 * b + 1] / 1000.0;
+            ml.push_back(med(l));
+            ma.push_back(med(a));
+        }
+        printf("%zu,%.3f,%.3f\n", mb, med(ml), med(ma));
+    }
     return 0;
 }
