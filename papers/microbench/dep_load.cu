@@ -32,7 +32,8 @@
 // Build and run on an NVIDIA GPU of sm_90 or later:
 //   nvcc -O3 -arch=sm_90a -o dep_load papers/microbench/dep_load.cu
 //   ./dep_load
-// Measured on the H200: papers/perf-notes.md v34.
+// Measured on the H200: papers/perf-notes.md v34 (the first table), v35 (the
+// second and third).
 #include "mb_util.h" // CK, gtime, med
 
 __device__ __forceinline__ void trigger() { asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
