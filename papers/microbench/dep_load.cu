@@ -125,36 +125,58 @@ __global__ void writer_s(uint2 *part, float *lse, int K, const uint4 *src, size_
     if (threadIdx.x < 16) lse[(size_t)b * 16 + threadIdx.x] = 1.f + threadIdx.x;
 }
 
+// kernel launched on s as the programmatic dependent of the kernel before it
+// (pdl) or plainly
+template <typename... A>
+static void launch_dep(void (*kernel)(A...), int blocks, int pdl, cudaStream_t s, A... args)
+{
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(blocks);
+    cfg.blockDim = dim3(128);
+    cfg.stream = s;
+    cfg.attrs = &attr;
+    cfg.numAttrs = pdl ? 1 : 0;
+    CK(cudaLaunchKernelEx(&cfg, kernel, args...));
+}
+
+// the combine-shaped reader of nb blocks behind write() (the first kernel,
+// after the flush): its line's and its loads' times, each the median over
+// 31 cold samples of the blocks' median
+template <int K, typename W>
+static void run_k(W write, int nb, int first, void *flush, size_t flush_bytes, const uint2 *part, const float *lse,
+                  unsigned long long *dt, float *sink, cudaStream_t s, double *lse_us, double *all_us)
+{
+    std::vector<double> ml, ma;
+    for (int r = 0; r < 33; r++) {
+        CK(cudaMemsetAsync(flush, r & 0xff, flush_bytes, s));
+        write();
+        launch_dep(reader_k<K>, nb, 1, s, part, lse, first, dt, sink);
+        CK(cudaStreamSynchronize(s));
+        std::vector<unsigned long long> h(2 * nb);
+        CK(cudaMemcpy(h.data(), dt, h.size() * sizeof h[0], cudaMemcpyDeviceToHost));
+        if (r < 2) continue; // warm-up
+        std::vector<double> l(nb), a(nb);
+        for (int b = 0; b < nb; b++) l[b] = h[2 * b] / 1000.0, a[b] = h[2 * b + 1] / 1000.0;
+        ml.push_back(med(l));
+        ma.push_back(med(a));
+    }
+    *lse_us = med(ml);
+    *all_us = med(ma);
+}
+
 template <int K>
 static void table_k(void *flush, size_t flush_bytes, uint2 *part, float *lse, unsigned long long *dt, float *sink,
                     cudaStream_t s)
 {
     for (int nb : {64, 1024})
         for (int first = 0; first < 2; first++) {
-            std::vector<double> ml, ma;
-            for (int r = 0; r < 33; r++) {
-                CK(cudaMemsetAsync(flush, r & 0xff, flush_bytes, s));
-                writer_k<<<nb, 256, 0, s>>>(part, lse, K);
-                cudaLaunchAttribute attr;
-                attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-                attr.val.programmaticStreamSerializationAllowed = 1;
-                cudaLaunchConfig_t cfg = {};
-                cfg.gridDim = dim3(nb);
-                cfg.blockDim = dim3(128);
-                cfg.stream = s;
-                cfg.attrs = &attr;
-                cfg.numAttrs = 1;
-                CK(cudaLaunchKernelEx(&cfg, reader_k<K>, (const uint2 *)part, (const float *)lse, first, dt, sink));
-                CK(cudaStreamSynchronize(s));
-                std::vector<unsigned long long> h(2 * nb);
-                CK(cudaMemcpy(h.data(), dt, h.size() * sizeof h[0], cudaMemcpyDeviceToHost));
-                if (r < 2) continue; // warm-up
-                std::vector<double> l(nb), a(nb);
-                for (int b = 0; b < nb; b++) l[b] = h[2 * b] / 1000.0, a[b] = h[2 * b + 1] / 1000.0;
-                ml.push_back(med(l));
-                ma.push_back(med(a));
-            }
-            printf("%d,%d,%s,%.3f,%.3f\n", nb, K, first ? "lse_first" : "lse_last", med(ml), med(ma));
+            double l, a;
+            run_k<K>([&] { writer_k<<<nb, 256, 0, s>>>(part, lse, K); }, nb, first, flush, flush_bytes, part, lse, dt,
+                     sink, s, &l, &a);
+            printf("%d,%d,%s,%.3f,%.3f\n", nb, K, first ? "lse_first" : "lse_last", l, a);
         }
 }
 
@@ -183,16 +205,7 @@ int main()
             for (int r = 0; r < 33; r++) {
                 CK(cudaMemsetAsync(flush, r & 0xff, flush_bytes, s));
                 writer<<<64, 256, 0, s>>>(part, warm, sink);
-                cudaLaunchAttribute attr;
-                attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-                attr.val.programmaticStreamSerializationAllowed = 1;
-                cudaLaunchConfig_t cfg = {};
-                cfg.gridDim = dim3(64);
-                cfg.blockDim = dim3(128);
-                cfg.stream = s;
-                cfg.attrs = &attr;
-                cfg.numAttrs = pdl ? 1 : 0;
-                CK(cudaLaunchKernelEx(&cfg, reader, srcs[k], pdl, dt));
+                launch_dep(reader, 64, pdl, s, srcs[k], pdl, dt);
                 CK(cudaStreamSynchronize(s));
                 unsigned long long h[64];
                 CK(cudaMemcpy(h, dt, sizeof h, cudaMemcpyDeviceToHost));
@@ -224,30 +237,10 @@ int main()
     CK(cudaMalloc(&ssink, sizeof *ssink));
     for (size_t mb : {0, 2, 19, 151}) {
         const size_t per = (mb << 20) / 16 / 64; // uint4s a block
-        std::vector<double> ml, ma;
-        for (int r = 0; r < 33; r++) {
-            CK(cudaMemsetAsync(flush, r & 0xff, flush_bytes, s));
-            writer_s<<<64, 256, 0, s>>>(kpart, klse, 16, ssrc, per, ssink);
-            cudaLaunchAttribute attr;
-            attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-            attr.val.programmaticStreamSerializationAllowed = 1;
-            cudaLaunchConfig_t cfg = {};
-            cfg.gridDim = dim3(64);
-            cfg.blockDim = dim3(128);
-            cfg.stream = s;
-            cfg.attrs = &attr;
-            cfg.numAttrs = 1;
-            CK(cudaLaunchKernelEx(&cfg, reader_k<16>, (const uint2 *)kpart, (const float *)klse, 0, kdt, ksink));
-            CK(cudaStreamSynchronize(s));
-            std::vector<unsigned long long> h(2 * 64);
-            CK(cudaMemcpy(h.data(), kdt, h.size() * sizeof h[0], cudaMemcpyDeviceToHost));
-            if (r < 2) continue;
-            std::vector<double> l(64), a(64);
-            for (int b = 0; b < 64; b++) l[b] = h[2 * b] / 1000.0, a[b] = h[2 * b + 1] / 1000.0;
-            ml.push_back(med(l));
-            ma.push_back(med(a));
-        }
-        printf("%zu,%.3f,%.3f\n", mb, med(ml), med(ma));
+        double l, a;
+        run_k<16>([&] { writer_s<<<64, 256, 0, s>>>(kpart, klse, 16, ssrc, per, ssink); }, 64, 0, flush, flush_bytes,
+                  kpart, klse, kdt, ksink, s, &l, &a);
+        printf("%zu,%.3f,%.3f\n", mb, l, a);
     }
     return 0;
 }
