@@ -5,15 +5,16 @@
 # the wgmma decodes their consumers' cycles too; README "Where a call's time
 # goes"), each named case run once with it, and the logs summed up by
 # harness/tools/trace_summary.py: per phase min / median / max
-# (trace_summary.txt) and one Markdown row a variant and case (trace_table.md,
-# the table a report folder carries).
+# (trace_summary.txt), one Markdown row a variant and case (trace_table.md,
+# the table a report folder carries) and one a split call's merge
+# (trace_merge.md: `trace_summary.py --merge`).
 #
 #   harness/gpu_trace.sh CASE... [-- mlabench run options]
 #       CASE: a recorded case's name without its seed, e.g. b4_kv1024 (the
 #       file CASE_s*.h5 or CASE.h5 of the cases folder); the options go to
 #       every `mlabench run` (default --max-time 0.05; e.g. --variants
 #       fp8_wgmma,bf16_wgmma). $OUT (default ./out) gets trace_CASE.log for
-#       each case, trace_summary.txt and trace_table.md.
+#       each case, trace_summary.txt, trace_table.md and trace_merge.md.
 # Env: MLAB_TRACE_CMAKE: more cmake arguments (split on spaces, e.g.
 # -DMLAB_ONE_LAUNCH=ON); MLAB_TRACE_CUDA_FLAGS: more CUDA flags beside the
 # trace's (one argument); MLAB_TRACE_ENV: NAME=VALUE words set for the runs
@@ -83,4 +84,6 @@ python3 "$root/harness/tools/trace_summary.py" "${logs[@]}" > "$OUT/trace_summar
   die 4 "trace_summary.py failed: $OUT/trace_summary.txt (was the program built with -DMLAB_TRACE?)"
 python3 "$root/harness/tools/trace_summary.py" --table "${logs[@]}" > "$OUT/trace_table.md" 2>&1 ||
   die 4 "trace_summary.py --table failed: $OUT/trace_table.md"
+python3 "$root/harness/tools/trace_summary.py" --merge "${logs[@]}" > "$OUT/trace_merge.md" 2>&1 ||
+  die 4 "trace_summary.py --merge failed: $OUT/trace_merge.md"
 echo "gpu_trace.sh: ${#logs[@]} cases traced: $OUT/trace_summary.txt, $OUT/trace_table.md"

@@ -3,8 +3,8 @@
 folder of case files (MLAB_AB_CASES, names with and without a seed): each
 named case run once with the default or the given options and
 MLAB_TRACE_ENV's variables, its log kept as trace_CASE.log, the logs summed
-up by trace_summary.py into trace_summary.txt and trace_table.md (a row a
-run, each case's). Errors: no case named, a name with odd characters or a
+up by trace_summary.py into trace_summary.txt, trace_table.md (a row a
+run, each case's) and trace_merge.md (a row a split call's merge). Errors: no case named, a name with odd characters or a
 bad MLAB_TRACE_ENV word (exit 2, usage); a case matching no file, a failing
 run (exit 4 naming the case or its log); a program that prints no trace
 (exit 4: not a trace build).
@@ -79,6 +79,11 @@ def main():
           and table[2].startswith("| 4 x 1024 (16) | fp8_wgmma | 1.0 | 0.5 | - | 1.0 | 1.6 | 2.0 | - | 3.1 |")
           and table[3].startswith("| 64 x 1024 (16) | fp8_wgmma |"),
           f"trace_table.md: a header and a row a case: {table}")
+    merge = open(os.path.join(out, "trace_merge.md")).read().splitlines() if os.path.exists(
+        os.path.join(out, "trace_merge.md")) else []
+    check(len(merge) == 4 and merge[0].startswith("| case (splits) | variant | last decode block end |")
+          and merge[2] == "| 4 x 1024 (16) | fp8_wgmma | 5.4 | 6.0 | - | - | 7.0 | - | - |",
+          f"trace_merge.md: the merge a case (no TE lines, no weights: '-'): {merge}")
 
     open(log, "w").close()
     rc, so, se = run(["b256_kv1024", "--", "--variants", "fp8_wgmma", "--max-time", "0.01"], env)

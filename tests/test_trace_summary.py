@@ -13,7 +13,8 @@ known (TK lines of the wgmma decodes: the producer's tok_kv in), the
 combine's inside (TE lines: lse back, weights stored) and the Q
 quantized where recorded; fp8_wgmma's phase cycles a
 tile (TW lines of -DMLAB_WG_PROF, and mxfp4_wgmma's producer's TP lines); the
-barrier merge's phases (TC lines of kind 3); several variants in one log are
+barrier merge's phases (TC lines of kind 3); --merge, a row a split call's
+merge by the combine; several variants in one log are
 reported separately, each headed by the call's shape where the runner printed
 it (query rows, longest sequence, splits, the variant's name); --table, one
 Markdown row a run over several logs; a log without TRACE lines, one that
@@ -137,6 +138,14 @@ def main():
           "--table: a run without a combine (the barrier merge's lines are not one), its shape unnamed")
     check("| 64 x 8192 (2) | variant 10 | - | - | - | - | - | - | - | - | - | - | - | - | - | 120.00 |" in rows,
           "--table: a run of phase cycles only")
+    # --merge: one row a run with a combine (the barrier merge's run and the
+    # runs without a combine are left out): the last decode block's end (71000
+    # ns, 70.0 us from the first start), then the combine's medians and spans
+    r = subprocess.run([sys.executable, script, "--merge", log], capture_output=True, text=True)
+    rows = r.stdout.splitlines()
+    check(r.returncode == 0 and rows[0].startswith("| case (splits) | variant | last decode block end |")
+          and len(rows) == 3 and rows[2] == "| 4 x 1024 (16) | fp8 | 70.0 | 71.0 | 71.3 | 72.2 | 73.0 | 0.3 | 0.8 |",
+          f"--merge: the split call's merge, one row ({rows})")
     r = subprocess.run([sys.executable, script, log, log], capture_output=True, text=True)
     check(r.returncode == 0 and r.stdout.count(f"== {log}") == 2, "two logs summed up in turn, each headed by its path")
     # bad input: one line naming the file (and the line), exit 1, nothing on stdout

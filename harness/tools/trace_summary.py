@@ -3,6 +3,7 @@
 
 Usage: mlabench run ... 2> trace.log; python3 harness/tools/trace_summary.py trace.log
        python3 harness/tools/trace_summary.py --table trace1.log [trace2.log ...]
+       python3 harness/tools/trace_summary.py --merge trace1.log [trace2.log ...]
 
 A trace build (cmake -DCMAKE_CUDA_FLAGS=-DMLAB_TRACE, NVIDIA only) prints,
 after each variant's cold samples, one line per block of the last cold call
@@ -41,7 +42,12 @@ minus its own loop end, the phase perf-notes v25-v26 followed), the time a
 tile after the first, the gap between the loop ends of the two blocks
 sharing an SM, and the span of the call next to the event-timed sample; and for TW lines each phase's
 cycles a tile (prologue and epilogue: a block) over blocks. --table: one
-Markdown row a run (medians) over every log given.
+Markdown row a run (medians) over every log given. --merge: one Markdown
+row a run of a split call's merge by the combine (the last decode block's
+end, then the combine's medians: past its wait, lse back, weights known,
+end, and the two spans wait -> lse and weights -> end; "-" where the log has
+no TE lines), the table of perf-notes v35; runs without a combine are left
+out.
 Exit codes: 0 done; 1 usage, or a log that cannot be read, holds no TRACE
 line or a malformed trace line (one line on stderr naming it; nothing is
 printed then).
@@ -176,21 +182,52 @@ def table_row(run):
     return case, variant, cells + [f"{run['sample']:.2f}"]
 
 
+MERGE_COLUMNS = ("last decode block end", "combine past its wait", "lse back", "weights known", "combine end",
+                 "wait -> lse", "weights -> end")
+
+
+def merge_row(run):
+    """A run's merge (--merge): the last decode block's end and the combine's
+    medians, us from the call's first kernel start, and the two spans; None
+    where the run has no combine (a call not split, or a one-launch merge)"""
+    ph = phases(run)
+    if ph is None or not ph[1]["combine end"]:
+        return None
+    p = ph[1]
+    m = {k: statistics.median(p[k]) for k in ("combine wait", "combine end")}
+    for k in ("combine lse back", "combine weights"):
+        m[k] = statistics.median(p[k]) if p[k] else None
+    f = lambda v: "-" if v is None else f"{v:.1f}"
+    span = lambda a, b: None if a is None or b is None else b - a
+    return [f(max(p["block end"])), f(m["combine wait"]), f(m["combine lse back"]), f(m["combine weights"]),
+            f(m["combine end"]), f(span(m["combine wait"], m["combine lse back"])),
+            f(span(m["combine weights"], m["combine end"]))]
+
+
 def main():
     args = sys.argv[1:]
-    table = bool(args) and args[0] == "--table"
-    logs = args[1:] if table else args
+    mode = args[0] if args and args[0] in ("--table", "--merge") else ""
+    table, merge = mode == "--table", mode == "--merge"
+    logs = args[1:] if mode else args
     if not logs:
-        sys.exit("usage: trace_summary.py [--table] TRACE_LOG... (the stderr of -DMLAB_TRACE mlabench runs)")
+        sys.exit("usage: trace_summary.py [--table | --merge] TRACE_LOG... (the stderr of -DMLAB_TRACE mlabench runs)")
     every = [(log, read(log)) for log in logs]  # every log read before anything is printed
     if table:
         print("| case (splits) | variant | " + " | ".join(COLUMNS) + " |")
         print("| --- | --- |" + " ---: |" * len(COLUMNS))
+    if merge:
+        print("| case (splits) | variant | " + " | ".join(MERGE_COLUMNS) + " |")
+        print("| --- | --- |" + " ---: |" * len(MERGE_COLUMNS))
     for log, runs in every:
-        if not table and len(logs) > 1:
+        if not mode and len(logs) > 1:
             print(f"== {log}")
         for run in runs:
-            if table:
+            if merge:
+                cells = merge_row(run)
+                if cells:
+                    case, variant, _ = table_row(run)
+                    print(f"| {case} | {variant} | " + " | ".join(cells) + " |")
+            elif table:
                 case, variant, cells = table_row(run)
                 print(f"| {case} | {variant} | " + " | ".join(cells) + " |")
             else:
