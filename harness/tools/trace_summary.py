@@ -167,13 +167,20 @@ PHASE_OF = {"amax pass end": "amax end", "grid wait done (_qrow: Q row in)": "gr
             "combine past its wait": "combine wait"}
 
 
-def table_row(run):
-    """A run's medians over blocks, us from the call's first kernel start, as
-    COLUMNS ("-" where the run recorded no such phase); the case and variant
-    from its TRACE line (query rows x longest (splits), the variant's name)"""
+def run_name(run):
+    """The case and variant of a run, from its TRACE line (query rows x
+    longest (splits), the variant's name; "-" and "variant ID" where absent)"""
     shape = re.search(r"query rows (\d+) longest (\d+) splits (\d+)(?: name (\S+))?", run["head"])
     case = f"{shape[1]} x {shape[2]} ({shape[3]})" if shape else "-"
     variant = shape[4] if shape and shape[4] else "variant " + run["head"].split()[2]
+    return case, variant
+
+
+def table_row(run):
+    """A run's medians over blocks, us from the call's first kernel start, as
+    COLUMNS ("-" where the run recorded no such phase), after its case and
+    variant (run_name)"""
+    case, variant = run_name(run)
     ph = phases(run)
     cells = []
     for col in COLUMNS[:-1]:
@@ -225,8 +232,7 @@ def main():
             if merge:
                 cells = merge_row(run)
                 if cells:
-                    case, variant, _ = table_row(run)
-                    print(f"| {case} | {variant} | " + " | ".join(cells) + " |")
+                    print("| %s | %s | " % run_name(run) + " | ".join(cells) + " |")
             elif table:
                 case, variant, cells = table_row(run)
                 print(f"| {case} | {variant} | " + " | ".join(cells) + " |")
