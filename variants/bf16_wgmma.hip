@@ -72,6 +72,14 @@
  * both pairs; the second tile issued once the first has landed
  * (-DWG_GATE_LAND=1) was slower (+1.7..+3.6%). The v33 suite (-03v):
  * geomean 58.7 us, 1.27x (FlashInfer bf16 65.7, 1.42x).
+ * v36 (papers/reports/h200-2026-12-04c): a tile's 9 panels land on three
+ * mbarriers, and each consumer issues Q.K's k-steps on a panel once its
+ * third has landed (mla_wgmma.h WG_LAND_GATES16; before, once the whole 72
+ * KB tile had): the first third is in ~0.6 us before the whole tile at 4 x
+ * 1024 (trace), so 2/3 of Q.K (~1360 cycles a tile) runs during the
+ * landing. 4x1024 -4.1 / -3.6% (11.6 -> 11.1 us), 32x1024 -1.0 / -1.1%,
+ * the long calls within +0.5%; geomean -0.6 / -0.6%. Nine gates (one a
+ * panel) measured no better (4x1024 -1.4 / -4.9%).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

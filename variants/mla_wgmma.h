@@ -135,6 +135,39 @@ static_assert(WG_NSTAGE % WG_NCONS == 0, "a stage must belong to one consumer");
 #ifndef WG_GATE_LAND
 #define WG_GATE_LAND 2
 #endif
+/* WG_LAND_GATES16 = G (bf16 tiles; 1, 3 or 9), WG_LAND_GATES (fp8 tiles):
+ * a tile's 9 panels land on G mbarriers a stage ("gates": panel p on gate
+ * p G / 9, arch/nv_tma.h mlab_tma_tile_panels), and a consumer issues Q.K's
+ * k-steps on a panel once its gate has landed (wg_scores), not once the
+ * whole tile has: where a consumer waits for its tile (the short calls'
+ * first and last tiles) its Q.K runs while the tile's last panels land. 1:
+ * one mbarrier a stage, as before. H200 (perf-notes v36): bf16_wgmma with 3
+ * gates 4 x 1024 -4.1 / -3.6%, 32 x 1024 -1.0 / -1.1%, geomean -0.6 / -0.6%
+ * (its Q.K, ~1360 cycles a tile, runs while the 72 KB tile lands: the first
+ * third lands ~0.6 us before the whole); 9 gates no better. The fp8 tiles (36
+ * KB, Q.K ~430 cycles): 3 gates fp8_wgmma +1.0 / +0.4% (256 x 1024 +3.3 /
+ * +3.2%, its persistent kernel 8 bytes of stack), fp8_wgmma_qrow +0.5 /
+ * -0.0%; 9 gates +1.5 / +0.5%, +2.3 / +0.9%: 1. The MXFP4 producers
+ * arriving on three gates a tile (a proxy fence and an arrival after each
+ * of their three batches) cost the long calls 3-7% */
+#ifndef WG_LAND_GATES
+#define WG_LAND_GATES 1
+#endif
+#ifndef WG_LAND_GATES16
+#define WG_LAND_GATES16 3
+#endif
+static_assert(9 % WG_LAND_GATES == 0 && 9 % WG_LAND_GATES16 == 0, "whole panels a gate");
+/* WG_MX_SPLIT1 (MX with ONE_DV): a one-tile block's tile converted by both
+ * producers, producer q the panels of gate q (0 .. 4, 5 .. 8), so consumer
+ * 0's half of Q.K (panels 0 .. 4) starts once producer 0 has stored them;
+ * 0: producer 0 converts it alone while producer 1 idles. H200 (perf-notes
+ * v36): 4 x 1024 (64 one-tile blocks) mxfp4_wgmma_qrow -2.7 / -2.7%,
+ * mxfp4_wgmma -0.6 / -2.3%; producer 0's 5 items a thread take ~1510
+ * cycles (trace), not 5/9 of a whole tile's (~1760 at v17): the first
+ * pass's latencies more than its work */
+#ifndef WG_MX_SPLIT1
+#define WG_MX_SPLIT1 1
+#endif
 /* WG_B16_HS (bf16_wgmma): its two consumers split the 16 heads (8 each, N =
  * 8 products) and both take every tile, so the two stages are a double
  * buffer and nothing is handed over at the end; 0: each consumer every
@@ -223,8 +256,13 @@ template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false> struct 
     static constexpr int OFF_QRED = OFF_RED + WG_NCONS * 128 * 4;     /* the Q amax: 8 floats */
     static constexpr int OFF_RAW = OFF_QRED + 8 * 4;                  /* MX: WG_NRAW raw tiles */
     static constexpr int OFF_LUT = OFF_RAW + (MX ? WG_NRAW * WG_RAW : 0); /* MX: e4m3 magnitudes by E8M0 [256][8] */
-    static constexpr int OFF_BAR = OFF_LUT + (MX ? 256 * 8 : 0);      /* a stage's mbarrier (WG_TMAP or MX) */
-    static constexpr int OFF_RBAR = OFF_BAR + (WG_TMAP || MX ? 8 * NST : 0); /* MX: a raw tile's */
+    static constexpr int OFF_BAR = OFF_LUT + (MX ? 256 * 8 : 0);      /* a stage's mbarriers (WG_TMAP or MX) */
+    /* a stage's landing gates (WG_LAND_GATES): GM a tile's, G1 a one-tile
+     * block's (ONE_DV; MX: WG_MX_SPLIT1), gate j of stage s at bars[j NST + s] */
+    static constexpr int GM = MX || !WG_TMAP ? 1 : B16 ? WG_LAND_GATES16 : WG_LAND_GATES;
+    static constexpr int G1 = MX && WG_MX_SPLIT1 && WG_ONE_DV && WG_NPROD_MX == 2 ? 2 : GM; /* MX: ONE_DV's unit */
+    static constexpr int NG = GM > G1 ? GM : G1;
+    static constexpr int OFF_RBAR = OFF_BAR + (WG_TMAP || MX ? 8 * NST * NG : 0); /* MX: a raw tile's */
     /* MX, two producers: then a raw stage's "read and reissued" mbarrier */
     static constexpr int OFF_MERGE = OFF_RBAR + (MX ? 8 * WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1) : 0);
     /* persistent: consumer 1's state for the merge (72 x 128 floats), apart
@@ -285,9 +323,14 @@ typedef wg_cfg_t<false> wg_cfg;
 /* one tile into the swizzled panels by the producer warpgroup: whole tiles by
  * 9 tensor copies from its thread 0 (the others arrive on bar: it counts 128),
  * partial ones (and every tile without a map) by 16-byte copies, zeros past
- * rend, landed, made visible to wgmma (proxy fence) and then arrived on bar */
-template <bool B16 = false>
-MLAB_DEV void wg_load_tile_sw(const mla_params &p, uint8_t *dst, uint64_t *bar, int first, int r0, int rend)
+ * rend, landed, made visible to wgmma (proxy fence) and then arrived on bar.
+ * G > 1 (WG_LAND_GATES): the tensor copies land on the tile's G gates (bar +
+ * j gstride; gates 1 .. G - 1 count one arrival, thread 0's); a partial tile
+ * is whole at gate 0 (every thread's copies), which a consumer waits on
+ * first, so thread 0 only arrives on the others */
+template <bool B16 = false, int G = 1>
+MLAB_DEV void wg_load_tile_sw(const mla_params &p, uint8_t *dst, uint64_t *bar, int first, int r0, int rend,
+                              int gstride = 0)
 {
     const int t = threadIdx.x & 127;
     const void *map = B16 ? p.kv_tmap16 : p.kv_tmap; /* bf16 tiles: 128-byte swizzled panels */
@@ -295,9 +338,9 @@ MLAB_DEV void wg_load_tile_sw(const mla_params &p, uint8_t *dst, uint64_t *bar, 
         static_assert(WG_TILE == 9 * MLAB_SW64_PANEL, "a tile is 9 panels");
         if (t == 0) { /* after the consumers' reads of this stage */
             if (B16)
-                mlab_tma_tile_sw128(dst, map, first + r0, bar);
+                mlab_tma_tile_sw128<G>(dst, map, first + r0, bar, gstride);
             else
-                mlab_tma_tile_sw64(dst, map, first + r0, bar);
+                mlab_tma_tile_sw64<G>(dst, map, first + r0, bar, gstride);
         } else {
             mlab_bar_arrive(bar);
         }
@@ -321,6 +364,8 @@ MLAB_DEV void wg_load_tile_sw(const mla_params &p, uint8_t *dst, uint64_t *bar, 
     mlab_cp_wait<0>();
     wg_fence_smem();
     mlab_bar_arrive(bar);
+    if (G > 1 && t == 0)
+        for (int j = 1; j < G; j++) mlab_bar_arrive(bar + j * gstride);
 }
 #endif
 MLAB_DEV void wg_load_tile(const mla_params &p, uint8_t *dst, int first, int r0, int rend)
@@ -405,6 +450,19 @@ template <int NK> MLAB_DEV void wg_fence_o(wg_state_t<NK> &st)
         for (int e = 0; e < 2 * NK; e++) wg_fence_acc(st.o[mt][e]);
 }
 
+/* a tile's landing gates (WG_LAND_GATES): gate j at b + j stride, in phase par */
+struct wg_gates {
+    uint64_t *b;
+    int stride;
+    uint32_t par;
+    __device__ __forceinline__ void wait(int j) const { mlab_bulk_wait(b + j * stride, par); }
+};
+/* tile g's gates in a ring of nst stages (G = 1: none: the caller waits on the stage's one mbarrier) */
+template <int G> MLAB_DEV wg_gates wg_tile_gates(uint64_t *bars, int g, int nst)
+{
+    return G > 1 ? wg_gates{bars + g % nst, nst, (uint32_t)((g / nst) & 1)} : wg_gates{nullptr, 0, 0u};
+}
+
 /* 1. S^T = K . Q^T of one tile: element 4 j + 2 h + e is (kv row 16 w + g + 8 h,
  * head 8 j + 2 t + e). The 18 k-steps go round WG_QK_ACC accumulators,
  * summed at the end (one, the default: a dependent chain, which wgmma
@@ -413,35 +471,57 @@ template <int NK> MLAB_DEV void wg_fence_o(wg_state_t<NK> &st)
  * the batch before it is done); Q (B) from shared memory. NK = 2 (bf16's head
  * split): N = 8, the consumer's 8 heads (dq: their Q), element 2 h + e. K0,
  * KS: the k-steps K0 .. K0 + KS - 1 only (a consumer's half, WG_ONE_DV) */
-template <bool B16 = false, int NK = 4, int K0 = 0, int KS = MLA_D / (B16 ? 16 : 32)>
-MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq)
+template <bool B16 = false, int NK = 4, int K0 = 0, int KS = MLA_D / (B16 ? 16 : 32), int G = 1>
+MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq, wg_gates gt = {nullptr, 0, 0u})
 {
     static_assert(NK == 4 || (B16 && NK == 2), "16 heads, or bf16's 8");
     static_assert(K0 == 0 || (WG_QK_SS && !B16), "a k range (K0, KS steps: a consumer's half, WG_ONE_DV): fp8 K by wgmma");
-    constexpr int NA = WG_QK_ACC; /* KS k-steps from K0: 32 bytes of K a row */
+    /* G > 1 (WG_LAND_GATES): an accumulator a gate the k range spans (one
+     * across a gate's wait, a divergent spin, made ptxas serialize every
+     * wgmma: C7520), each gate's k-steps issued once it has landed */
+    constexpr int KP = B16 ? 4 : 2; /* k-steps a panel; k-step k's gate (K0 + k) / KP * G / 9 */
+    constexpr int GA = K0 / KP * G / 9, GS = (K0 + KS - 1) / KP * G / 9 - GA + 1; /* the range's first gate, gates */
+    constexpr int NA = G > 1 ? GS : WG_QK_ACC; /* KS k-steps from K0: 32 bytes of K a row */
     float acc[NA][2 * NK];
 #pragma unroll
     for (int c = 0; c < NA; c++)
 #pragma unroll
         for (int e = 0; e < 2 * NK; e++) wg_fence_acc(acc[c][e]);
 #if WG_QK_SS
+    /* G > 1: the gates up to the range's first at once (the caller waited on gate 0), each later one
+     * before the first k-step on its panels, into its own accumulator */
+    if constexpr (G > 1)
+        for (int j = 1; j <= GA; j++) gt.wait(j);
     wg_fence();
+    auto ai = [](int k) { return G > 1 ? (K0 + k) / KP * G / 9 - GA : k % NA; }; /* k-step k's accumulator */
+    auto gate = [&](int k) { /* then: whether k-step k adds to its accumulator */
+        if (G > 1 && k > 0 && ai(k) != ai(k - 1)) {
+            gt.wait(GA + ai(k));
+            wg_fence();
+        }
+        return G > 1 ? k > 0 && ai(k) == ai(k - 1) : k >= NA;
+    };
     if constexpr (B16) { /* bf16: k-step k in panel k / 4, its 32-byte quarter k % 4 */
         const uint64_t dk = wg_desc_sw128(tile, 16, 8 * 128);
 #pragma unroll
-        for (int k = 0; k < KS; k++)
+        for (int k = 0; k < KS; k++) {
+            const bool add = gate(k);
             if constexpr (NK == 4)
-                wg_bf16_ss_n16<0>(acc[k % NA], wg_sw128_step(dk, k, MLAB_SW128_PANEL), wg_q16_step(dq, k), k >= NA);
+                wg_bf16_ss_n16<0>(acc[ai(k)], wg_sw128_step(dk, k, MLAB_SW128_PANEL), wg_q16_step(dq, k), add);
             else
-                wg_bf16_ss_n8<0>(acc[k % NA], wg_sw128_step(dk, k, MLAB_SW128_PANEL), wg_q16_step(dq, k), k >= NA);
+                wg_bf16_ss_n8<0>(acc[ai(k)], wg_sw128_step(dk, k, MLAB_SW128_PANEL), wg_q16_step(dq, k), add);
+        }
     } else {
 #pragma unroll
-        for (int k = 0; k < KS; k++)
-            wg_e4m3_ss_n16(acc[k % NA], wg_k_desc(tile, K0 + k), wg_q8_step(dq, K0 + k), k >= NA);
+        for (int k = 0; k < KS; k++) {
+            const bool add = gate(k);
+            wg_e4m3_ss_n16(acc[ai(k)], wg_k_desc(tile, K0 + k), wg_q8_step(dq, K0 + k), add);
+        }
     }
     wg_commit();
 #else
     static_assert(!B16, "bf16: K from shared memory");
+    static_assert(G == 1, "landing gates: K by wgmma from shared memory");
     const int warp = (threadIdx.x / 32) & 3, l = threadIdx.x & 31;
     const uint8_t *row = tile + (l >> 4) * WG_LDC + 16 * (16 * warp + (l & 7) + 8 * ((l >> 3) & 1));
     constexpr int BATCH = WG_QK_BATCH;
@@ -962,13 +1042,14 @@ MLAB_DEV void wg_produce_sw(const mla_params &p, uint8_t *stages, uint64_t *bars
         const int g = g0 + li;
         if (g >= C::NST) wg_bar_sync(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
         else if (WG_GATE_LAND && g >= WG_GATE_LAND && (threadIdx.x & 127) == 0)
-            mlab_bulk_wait(bars + (g - WG_GATE_LAND), 0); /* the first fills in landing order */
-        wg_load_tile_sw<B16>(p, stages + (g % C::NST) * C::TILE, bars + g % C::NST, first, (t0 + li) * MLA_BN, rend);
+            mlab_bulk_wait(bars + (C::GM - 1) * C::NST + (g - WG_GATE_LAND), 0); /* the first fills in landing order */
+        wg_load_tile_sw<B16, C::GM>(p, stages + (g % C::NST) * C::TILE, bars + g % C::NST, first, (t0 + li) * MLA_BN,
+                                    rend, C::NST);
         /* -DMLAB_TRACE: the producer's lane 32 records when the block's first
-         * tile has landed, after its own arrival on the stage's 128-arrival
+         * tile has landed (every gate), after its own arrival on the stage's 128-arrival
          * mbarrier (waiting before it, the tile could never complete) */
         MLAB_TR(if (g == 0 && (threadIdx.x & 127) == 32 && p.trace) {
-            mlab_bulk_wait(bars, 0);
+            for (int j = 0; j < C::GM; j++) mlab_bulk_wait(bars + j * C::NST, 0);
             p.trace[MLAB_TR_ISSUE + 2 * blockIdx.x + 1] = mlab_gtime();
         })
     }
@@ -988,6 +1069,39 @@ MLAB_DEV void wg_produce(const mla_params &p, uint8_t *stages, int first, int t0
         mlab_cp_commit();
     }
     mlab_cp_wait<0>();
+}
+
+/* MX: a producer thread's items KB .. KE - 1 of a tile (item k: its row's
+ * block h + 2k, panel k; src, ssc: its raw bytes and scales, d0, d1: its
+ * codes' offsets in dst) into e4m3 codes: every load of WG_MX_KB items
+ * first, then their codes (the stores might alias the loads); a row past
+ * rend (!ok) takes a zero table, so its codes are zeros (+0 or -0), without
+ * a branch (a branch an item kept ptxas from interleaving the items: 408 ->
+ * 359 us at 256x8192 on the H200) */
+template <int KB, int KE>
+MLAB_DEV void wg_mx_convert(const uint8_t *src, const uint8_t *ssc, uint8_t *dst, int d0, int d1, bool ok,
+                            const uint2 *lut)
+{
+#pragma unroll
+    for (int k0 = KB; k0 < KE; k0 += WG_MX_KB) { /* WG_MX_KB items at once (registers) */
+        uint4 pk[WG_MX_KB];
+        uint2 tb[WG_MX_KB];
+#pragma unroll
+        for (int j = 0; j < WG_MX_KB; j++)
+            if (k0 + j < KE) {
+                pk[j] = *(const uint4 *)(src + 32 * (k0 + j));
+                tb[j] = lut[ssc[2 * (k0 + j)]];
+            }
+#pragma unroll
+        for (int j = 0; j < WG_MX_KB; j++)
+            if (k0 + j < KE) {
+                const uint2 z = make_uint2(0u, 0u), tk = ok ? tb[j] : z;
+                uint4 c0, c1;
+                e4m3_block(tk, (const uint8_t *)&pk[j], &c0, &c1);
+                *(uint4 *)(dst + d0 + (k0 + j) * WG_OFF4) = c0;
+                *(uint4 *)(dst + d1 + (k0 + j) * WG_OFF4) = c1;
+            }
+    }
 }
 
 /* MX (mxfp4_wgmma): WG_NPROD_MX producer warpgroups (q = 0, 1: tiles i with
@@ -1012,7 +1126,11 @@ MLAB_DEV void wg_produce(const mla_params &p, uint8_t *stages, int first, int t0
  * Reissuing the raw stage before the codes are computed was slower (v16: 422
  * against 405). -DMLAB_WG_PROF: producer 0's thread 0's cycles a tile of its
  * own waiting for raw tiles, for empty stages, converting (loads, codes,
- * stores), and syncing to reissue ("TP" trace lines). */
+ * stores), and syncing to reissue ("TP" trace lines). SPLIT1 (WG_MX_SPLIT1):
+ * a one-tile block's tile (ONE_DV's unit) is converted by both producers,
+ * producer q its panels of gate q (items 0 .. 4, 5 .. 8), each arriving on
+ * its gate (gate 1: bars[WG_NSTAGE]) */
+template <bool SPLIT1>
 MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars, uint8_t *raw, uint64_t *rbars,
                             const uint2 *lut, int first, int t0, int n, int rend, int q)
 {
@@ -1046,6 +1164,19 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
     const int roff = r * MLA_FP4_ROW + 16 * h, soff = r * MLA_NBLK + h, d0 = wg_off(r, 2 * h), d1 = wg_off(r, 2 * h + 1);
     if (t == 0 && q == 0)
         for (int li = 0; li < WG_NRAW && li < n; li++) issue(li);
+    if (SPLIT1 && n == 1) { /* a one-tile block: producer q the panels of gate q */
+        mlab_bulk_wait(rbars, 0);
+        WG_PROF(lap(0);)
+        const uint8_t *src = raw + roff, *ssc = raw + WG_RAW_FP4 + (sc_at(0) & 15) + soff; /* raw stage 0 */
+        const bool ok = t0 * MLA_BN + r < rend;
+        if (q == 0)
+            wg_mx_convert<0, 5>(src, ssc, stages, d0, d1, ok, lut);
+        else
+            wg_mx_convert<5, SCN>(src, ssc, stages, d0, d1, ok, lut);
+        wg_fence_smem(); /* this thread's codes visible to wgmma */
+        mlab_bar_arrive(bars + q * WG_NSTAGE); /* gate q of stage 0 */
+        WG_PROF(lap(2);)
+    } else {
     for (int li = q; li < n; li += WG_NPROD_MX) {
         const int r0 = (t0 + li) * MLA_BN;
         const uint8_t *rs = raw + (li % WG_NRAW) * WG_RAW;
@@ -1064,10 +1195,8 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
         WG_PROF(lap(0);)
         if (li >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(li % WG_NSTAGE), 256);
         WG_PROF(lap(1);)
-        /* every load first, then the codes (the stores might alias the loads);
-         * a row past rend takes a zero table, so its codes are zeros (+0 or -0),
-         * without a branch (a branch an item kept ptxas from interleaving the
-         * items: 408 -> 359 us at 256x8192 on the H200) */
+        /* the items inline (wg_mx_convert's loop; through the function ptxas
+         * scheduled this loop otherwise: the SASS of v35's kernels kept) */
         const bool ok = r0 + r < rend;
 #pragma unroll
         for (int k0 = 0; k0 < SCN; k0 += WG_MX_KB) { /* WG_MX_KB items at once (registers) */
@@ -1096,6 +1225,7 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
             if (WG_NPROD_MX > 1) mlab_bar_arrive(rbars + WG_NRAW + li % WG_NRAW); /* read, and reissued */
         }
         WG_PROF(lap(3);)
+    }
     }
     WG_PROF(if (t == 0 && q == 0 && p.trace) { /* producer 0's tiles */
         unsigned long long *tp = p.trace + MLAB_TR_WGPROD + 8 * blockIdx.x;
@@ -1154,6 +1284,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             if (!MX && map) mlab_tma_prefetch(map);
 #endif
             for (int s = 0; s < C::NST; s++) mlab_bar_init_n(bars + s, 128);
+            /* gates 1 ..: thread 0's arrival (tensor copies), every producer thread's (MX) */
+            for (int s = C::NST; s < C::NST * C::NG; s++) mlab_bar_init_n(bars + s, MX ? 128 : 1);
             if (MX) /* the raw tiles' (and their reads'): one arrival (thread 0's expect, or arrive) a phase */
                 for (int s = 0; s < WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1); s++)
                     mlab_bar_init_n((uint64_t *)(smem + C::OFF_RBAR) + s, 1);
@@ -1165,7 +1297,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     }
     if (cons >= WG_NCONS && MX) { /* MX: the producers convert each tile for its consumer */
         wg_regs_dec<WG_REGS_PRODUCER_MX>();
-        wg_produce_mx(p, stages, bars, smem + C::OFF_RAW, (uint64_t *)(smem + C::OFF_RBAR),
+        wg_produce_mx<C::G1 == 2>(p, stages, bars, smem + C::OFF_RAW, (uint64_t *)(smem + C::OFF_RBAR),
                       (const uint2 *)(smem + C::OFF_LUT), first, t0, n, rend, cons - WG_NCONS);
     } else if (!MX && cons == WG_NCONS) { /* the producer warpgroup: the first tiles at once, then the ring */
         wg_regs_dec<WG_REGS_PRODUCER>();
@@ -1252,7 +1384,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 MLAB_TR(if (tid == 0 && !tr2) tr2 = mlab_gtime();)
                 WG_PROF(lap(0);)
                 float s4[4];
-                wg_scores<true, 2>(s4, tile, dq8);
+                wg_scores<true, 2, 0, MLA_D / 16, C::GM>(s4, tile, dq8, wg_tile_gates<C::GM>(bars, g, C::NST));
                 WG_PROF(lap(1);)
                 wg_softmax<FAST, true, 2>(s8, s4, u.t0 + i, u.rend, sscale, red8, sP8, WG_BAR_CONS(cons));
                 WG_PROF(lap(2);)
@@ -1295,10 +1427,12 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             MLAB_TR(if (tid == 0 && !tr2) tr2 = mlab_gtime();)
             WG_PROF(lap(0);)
             float a8[8]; /* S^T over this consumer's 288 dims, all 16 heads */
+            /* consumer 0's k-steps read panels 0 .. 4, its P.V's dims panels 0 .. 3 (WG_LAND_GATES) */
+            const wg_gates gt = wg_tile_gates<C::G1>(bars, g0, C::NST);
             if (cons == 0)
-                wg_scores<false, 4, 0, MLA_D / 64>(a8, tile, dq);
+                wg_scores<false, 4, 0, MLA_D / 64, C::G1>(a8, tile, dq, gt);
             else
-                wg_scores<false, 4, MLA_D / 64, MLA_D / 64>(a8, tile, dq);
+                wg_scores<false, 4, MLA_D / 64, MLA_D / 64, C::G1>(a8, tile, dq, gt);
             xs[cons * 128 + t] = cons ? make_float4(a8[0], a8[1], a8[2], a8[3]) : make_float4(a8[4], a8[5], a8[6], a8[7]);
             wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
             const float4 r = xs[(1 - cons) * 128 + t];
@@ -1345,7 +1479,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 MLAB_TR(if (tid == 0 && !tr2) tr2 = mlab_gtime();)
                 WG_PROF(lap(0);)
                 float s[8];
-                wg_scores<B16>(s, tile, dq);
+                wg_scores<B16, 4, 0, MLA_D / (B16 ? 16 : 32), C::GM>(
+                    s, tile, dq, wg_tile_gates<C::GM>(bars, g, C::NST));
                 WG_PROF(lap(1);)
                 if constexpr (QR)
                     wg_softmax<FAST, B16>(st, s, u.t0 + i, u.rend, sch, red, sP, WG_BAR_CONS(cons));

@@ -78,6 +78,11 @@
  * unit split between both consumers (WG_ONE_DV, as the _qrow decodes'
  * since v32): 4x1024 -4.1 / -2.1, -3.6 / -5.0% in two A/Bs; the v33 suite
  * (-03v) geomean 37.3 us, 1.95x; 256x8192 288 us against fp8_wgmma's 293.
+ * v36 (papers/reports/h200-2026-12-04c): a one-tile block's tile converted
+ * by both producers, producer q the panels of gate q (0-4, 5-8; mla_wgmma.h
+ * WG_MX_SPLIT1; before, producer 0 alone while producer 1 idled), so
+ * consumer 0's half of Q.K starts once panels 0-4 are stored: 4x1024 -0.6
+ * / -2.3%, the rest within +-1.2% (the code runs on one-tile blocks only).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

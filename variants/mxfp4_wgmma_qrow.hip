@@ -30,6 +30,11 @@
  * product's operand with all 16 heads (mla_wgmma.h WG_ONE_DV; before,
  * consumer 0 alone): 4 x 1024 -3.2 / -4.4% (10.1 -> 9.75 us; -4.1 / -1.6%
  * in the call before), the rest within 1.4%, geomean -0.5 / -1.0%.
+ * v36 (papers/reports/h200-2026-12-04c): mxfp4_wgmma's one-tile block
+ * converted by both producers (WG_MX_SPLIT1): 4 x 1024 -2.7 / -2.7% (9.57
+ * -> 9.31 us), the others within +-1% but 256 x 8192 +0.4 / +2.5% (its
+ * base runs 276 / 275 us: the long MXFP4 calls move 2-3% from run to run
+ * with the SASS unchanged, s33 call 1), geomean -0.8 / -0.4%.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
  */
 #include "launch_common.h"

@@ -249,13 +249,16 @@ extern "C" const char *mlab_gpu_build_knobs(void)
          * decodes' Q loaded at the kernel's start (v30) and a one-tile unit
          * split between the consumers (v32: the _qrow decodes; v33:
          * mxfp4_wgmma and fp8_wgmma's one-wave kernel, which it launches when
-         * the call's grid holds every unit: the grid column tells); the
-         * cold flush's kind */
+         * the call's grid holds every unit: the grid column tells), a tile's
+         * landing gates (fp8, bf16 tiles) and the MXFP4 one-tile block's tile
+         * converted by both producers (v36); the cold flush's kind */
         snprintf(buf, sizeof buf,
                  "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_gate_land=%d wg_q_early=%d wg_one_dv=%d "
+                 "wg_land_gates=%d wg_land_gates16=%d wg_mx_split1=%d "
                  "merge=%.16s combine=%.16s spread=%.16s amax=%.16s fault=%.16s tmap_use=%.16s persist_use=%.16s "
                  "tmap_l2=%s flush=%.16s",
                  build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, WG_B16_HS, WG_GATE_LAND, WG_Q_EARLY, WG_ONE_DV,
+                 WG_LAND_GATES, WG_LAND_GATES16, WG_MX_SPLIT1,
                  m ? m : "default", c ? c : "default", sp ? sp : "default", a ? a : "default", f ? f : "none",
                  t ? t : "default", ps ? ps : "default", l2, fl ? fl : "memset");
     }

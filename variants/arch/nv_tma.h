@@ -60,23 +60,33 @@ MLAB_DEV void mlab_tma_load_2d(void *dst, const void *map, int x, int y, uint64_
                  "l"((unsigned long long)map), "r"(x), "r"(y), "r"(mlab_bulk_smem(bar))
                  : "memory");
 }
-/* one thread: a whole tile of 64 fp8 rows (rows y .. y + 63 of the map, 576 bytes each) into dst as 9
- * swizzled panels, armed on bar with its bytes; the fence orders the block's earlier generic-proxy reads
- * of dst (ended by a barrier) before the copies. The a8w8 core's stages and fp8_wgmma's */
-MLAB_DEV void mlab_tma_tile_sw64(uint8_t *dst, const void *map, int y, uint64_t *bar)
+/* one thread: a whole tile of 64 rows (rows y .. y + 63 of the map) into dst as 9 swizzled panels of
+ * PANEL bytes, each a box W bytes wide; the fence orders the block's earlier generic-proxy reads of dst
+ * (ended by a barrier) before the copies. G > 1 (mla_wgmma.h WG_LAND_GATES): the panels land on G
+ * mbarriers, panel q on gate q G / 9 (bar + j * gstride, armed with its panels' bytes only), so a
+ * reader may start on the first panels while the last are in flight; G = 1: all 9 on bar */
+template <int PANEL, int W, int G>
+MLAB_DEV void mlab_tma_tile_panels(uint8_t *dst, const void *map, int y, uint64_t *bar, int gstride)
 {
+    static_assert(9 % G == 0, "whole panels a gate");
     mlab_bulk_fence();
-    mlab_bulk_expect(bar, 9u * MLAB_SW64_PANEL);
 #pragma unroll
-    for (int q = 0; q < 9; q++) mlab_tma_load_2d(dst + q * MLAB_SW64_PANEL, map, 64 * q, y, bar);
+    for (int j = 0; j < G; j++) {
+        mlab_bulk_expect(bar + j * gstride, 9u / G * PANEL);
+#pragma unroll
+        for (int q = 9 / G * j; q < 9 / G * (j + 1); q++) /* q G / 9 == j */
+            mlab_tma_load_2d(dst + q * PANEL, map, W * q, y, bar + j * gstride);
+    }
+}
+/* a tile of 64 fp8 rows (576 bytes each) in the 64-byte swizzle: the a8w8 core's stages and fp8_wgmma's */
+template <int G = 1> MLAB_DEV void mlab_tma_tile_sw64(uint8_t *dst, const void *map, int y, uint64_t *bar, int gstride = 0)
+{
+    mlab_tma_tile_panels<MLAB_SW64_PANEL, 64, G>(dst, map, y, bar, gstride);
 }
 /* the same for a tile of 64 bf16 rows (1152 bytes each) as 9 panels in the 128-byte swizzle (mlab_sw128) */
-MLAB_DEV void mlab_tma_tile_sw128(uint8_t *dst, const void *map, int y, uint64_t *bar)
+template <int G = 1> MLAB_DEV void mlab_tma_tile_sw128(uint8_t *dst, const void *map, int y, uint64_t *bar, int gstride = 0)
 {
-    mlab_bulk_fence();
-    mlab_bulk_expect(bar, 9u * MLAB_SW128_PANEL);
-#pragma unroll
-    for (int q = 0; q < 9; q++) mlab_tma_load_2d(dst + q * MLAB_SW128_PANEL, map, 128 * q, y, bar);
+    mlab_tma_tile_panels<MLAB_SW128_PANEL, 128, G>(dst, map, y, bar, gstride);
 }
 /* one thread: fetch the map's 128 bytes into the copy engine's descriptor cache ahead of its first use */
 MLAB_DEV void mlab_tma_prefetch(const void *map)
