@@ -94,7 +94,7 @@ typedef struct {
     /* v2: what ran: launch configuration, package version of a peer */
     int grid, block, smem_bytes, blocks_per_sm;
     char merge[24];              /* how the call's splits were merged: "none", "combine" (the plain
-                                    combine kernel), "combine16" / "combine64" (the one that loads
+                                    combine kernel), "combine16" / "combine32" / "combine64" (the one that loads
                                     every partial ahead), "combine_xcd*" (fp8_xcd's placed ones),
                                     "cluster", "inline"; "" for peers, CPU rows and files before it */
     char peer_version[64];       /* peers: "flashinfer-python 0.7.2"; "" otherwise */

@@ -91,9 +91,11 @@ mlab_gpu_validate(gpu_validate_combine_pass "MLAB_MERGE=combine;MLAB_AMAX=pass"
 mlab_gpu_validate(gpu_validate_inline_merge16 "MLAB_MERGE=inline;MLAB_AMAX=inline" --splits 16
                   ${_gd}/varlen.h5 ${_gd}/q4_even.h5)
 # both combine kernels (MLAB_COMBINE; unset, the launcher picks by the grid):
-# every partial loaded ahead of the weights, at the 16-split instance's limit
-# and in the 64-split one (33 splits, some empty), and the plain one at 8
+# every partial loaded ahead of the weights, at the 16- and 32-split
+# instances' limits and in the 64-split one (33 splits, some empty), and the
+# plain one at 8
 mlab_gpu_validate(gpu_validate_combine_ahead16 "MLAB_COMBINE=ahead" --splits 16 ${_gd}/varlen.h5 ${_gd}/q4_even.h5)
+mlab_gpu_validate(gpu_validate_combine_ahead32 "MLAB_COMBINE=ahead" --splits 32 ${_gd}/varlen.h5 ${_gd}/q3_many_tiles.h5)
 mlab_gpu_validate(gpu_validate_combine_ahead33 "MLAB_COMBINE=ahead" --splits 33 ${_gd}/varlen.h5 ${_gd}/q3_many_tiles.h5)
 mlab_gpu_validate(gpu_validate_combine_plain8 "MLAB_COMBINE=plain" --splits 8 ${_gd}/varlen.h5 ${_gd}/q3_causal.h5)
 # the spread combine (MLAB_COMBINE_SPREAD; splits.h mlab_combine_chunks): a

@@ -80,12 +80,13 @@ static hipError_t launch_after(K kern, int grid, int block, int smem, hipStream_
 }
 
 /* Which combine merges a call's splits (mla_params.combine): one that loads
- * every partial ahead of the weights, the smaller instance that holds the
- * call's splits (MLA_COMBINE_AHEAD: 16, or MLA_MAX_SPLITS), where its grid,
- * a block a (row, head), fits in one wave of it on this GPU (SMs x its
+ * every partial ahead of the weights, the smallest instance that holds the
+ * call's splits (MLA_COMBINE_AHEAD: 16, 32 or MLA_MAX_SPLITS), where its
+ * grid, a block a (row, head), fits in one wave of it on this GPU (SMs x its
  * blocks an SM, read once), else the plain one (whose fewer registers keep
  * calls of many rows in one wave). Returns the instance: 0 (plain), 1 (16
- * splits ahead), 2 (64). */
+ * splits ahead), 2 (32), 3 (64). The 32 instance since v36
+ * (MLAB_COMBINE_AHEAD32; before, 17 to 32 splits took the 64 one) */
 template <bool FAST, int AHEAD> static int combine_slots(void)
 {
     static int slots = -1;
@@ -102,21 +103,26 @@ template <bool FAST, int AHEAD> static int combine_slots(void)
 template <bool FAST> static int combine_ahead(const mla_params *p)
 {
     if (p->combine == 1) return 0;
-    if (p->combine_chunks > 1) return 2; /* spread: past 16 splits (mlab_combine_chunks), one wave by construction */
+    const bool in32 = MLAB_COMBINE_AHEAD32 && p->splits <= 2 * MLA_COMBINE_AHEAD;
+    if (p->combine_chunks > 1) /* spread: past 16 splits (mlab_combine_chunks), one wave by construction */
+        return in32 ? 2 : 3;
     const int grid = p->total_q * MLA_H;
     if (p->splits <= MLA_COMBINE_AHEAD)
         return p->combine == 2 || grid <= combine_slots<FAST, MLA_COMBINE_AHEAD>() ? 1 : 0;
-    return p->combine == 2 || grid <= combine_slots<FAST, MLA_MAX_SPLITS>() ? 2 : 0;
+    if (in32) return p->combine == 2 || grid <= combine_slots<FAST, 2 * MLA_COMBINE_AHEAD>() ? 2 : 0;
+    return p->combine == 2 || grid <= combine_slots<FAST, MLA_MAX_SPLITS>() ? 3 : 0;
 }
 /* the combine kernels by that instance: the plain combine and fp8_xcd's
  * placed one (instantiated only where asked: XCD) */
 typedef void (*mla_combine_fn)(const mla_params);
 template <bool FAST> struct mla_combines {
-    static constexpr mla_combine_fn plain[3] = {mla_combine<FAST, 0>, mla_combine<FAST, MLA_COMBINE_AHEAD>,
+    static constexpr mla_combine_fn plain[4] = {mla_combine<FAST, 0>, mla_combine<FAST, MLA_COMBINE_AHEAD>,
+                                                mla_combine<FAST, 2 * MLA_COMBINE_AHEAD>,
                                                 mla_combine<FAST, MLA_MAX_SPLITS>};
 };
 template <bool FAST> struct mla_combines_xcd {
-    static constexpr mla_combine_fn placed[3] = {mla_combine_xcd<FAST, 0>, mla_combine_xcd<FAST, MLA_COMBINE_AHEAD>,
+    static constexpr mla_combine_fn placed[4] = {mla_combine_xcd<FAST, 0>, mla_combine_xcd<FAST, MLA_COMBINE_AHEAD>,
+                                                 mla_combine_xcd<FAST, 2 * MLA_COMBINE_AHEAD>,
                                                  mla_combine_xcd<FAST, MLA_MAX_SPLITS>};
 };
 
@@ -204,10 +210,10 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
         const int inst = combine_ahead<FAST>(p); /* the kernel launched and the name recorded */
         const int C = p->combine_chunks > 1 ? p->combine_chunks : 1; /* spread: C blocks a (row, head) */
         /* the name: the instance, then ".x2" / ".x4" where spread */
-        static const char *const names[4][3] = {{"combine", "combine16", "combine64"},
-                                                {"combine.x2", "combine16.x2", "combine64.x2"},
-                                                {"combine.x4", "combine16.x4", "combine64.x4"},
-                                                {"combine_xcd", "combine_xcd16", "combine_xcd64"}};
+        static const char *const names[4][4] = {{"combine", "combine16", "combine32", "combine64"},
+                                                {"combine.x2", "combine16.x2", "combine32.x2", "combine64.x2"},
+                                                {"combine.x4", "combine16.x4", "combine32.x4", "combine64.x4"},
+                                                {"combine_xcd", "combine_xcd16", "combine_xcd32", "combine_xcd64"}};
         merged = names[XCD && place ? 3 : C >> 1][inst];
         if constexpr (XCD) /* (only fp8_xcd instantiates the placed combine) */
             if (place)

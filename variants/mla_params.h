@@ -15,7 +15,13 @@
 #define MLA_FP4_ROW MLAB_FP4_ROW
 #define MLA_NBLK MLAB_MX_NBLK   /* MXFP4 blocks of 32 per row */
 #define MLA_MAX_SPLITS 64 /* the most KV splits a row (workspace size, combine weights) */
-#define MLA_COMBINE_AHEAD 16 /* the smaller instance of the combine that loads every partial ahead (and MLA_MAX_SPLITS) */
+#define MLA_COMBINE_AHEAD 16 /* the smallest combine instance that loads every partial ahead (2x: 32; MLA_MAX_SPLITS) */
+/* MLAB_COMBINE_AHEAD32 (launch_common.h combine_ahead): calls of 17 to 32
+ * splits merged by the instance that loads 32 ahead; 0: by the 64 one, as
+ * before v36 */
+#ifndef MLAB_COMBINE_AHEAD32
+#define MLAB_COMBINE_AHEAD32 1
+#endif
 #define MLAB_COMBINE_SPREAD_BPS 4 /* a spread combine's blocks an SM at most (splits.h mlab_combine_chunks) */
 #define MLA_INLINE_MERGE_MAX 16 /* up to this many splits the row's last block merges them */
 #define MLA_QSMALL_ROWS 4 /* up to this many query rows, each a8w8 block may take Q's amax itself */

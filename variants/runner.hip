@@ -807,8 +807,8 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         if (v->persistent && !(ps && !strcmp(ps, "off"))) p->grid_max = g->sms * v->blocks_per_sm();
     }
     /* MLAB_COMBINE=plain|ahead: which combine kernel merges the splits
-     * (launch_common.h, combine_ahead: ahead is the 16- or the 64-split
-     * instance, whichever holds the call's splits); unset, the launcher
+     * (launch_common.h, combine_ahead: ahead is the 16-, 32- or 64-split
+     * instance, the smallest that holds the call's splits); unset, the launcher
      * picks by the grid. fp8_xcd's placed combine is neither. */
     const char *c = getenv("MLAB_COMBINE");
     if (knob_refused("MLAB_COMBINE", c, {"plain", "ahead"}, why, whylen)) return MLAB_GPU_USAGE;
