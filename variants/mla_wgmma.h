@@ -1177,55 +1177,56 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
         mlab_bar_arrive(bars + q * WG_NSTAGE); /* gate q of stage 0 */
         WG_PROF(lap(2);)
     } else {
-    for (int li = q; li < n; li += WG_NPROD_MX) {
-        const int r0 = (t0 + li) * MLA_BN;
-        const uint8_t *rs = raw + (li % WG_NRAW) * WG_RAW;
-        const uint8_t *src = rs + roff, *ssc = rs + WG_RAW_FP4 + (sc_at(li) & 15) + soff; /* the tile's 64 x 18 scales */
-        uint8_t *dst = stages + (li % WG_NSTAGE) * WG_TILE;
-        /* two producers: raw stage li % WG_NRAW held tile li - WG_NRAW, read by
-         * the other producer, whose thread 0 then issued tile li and arrived on
-         * the stage's second mbarrier (rbars[WG_NRAW + stage]); past that, the
-         * stage's mbarrier is in tile li's phase (without it the wait below, on
-         * a phase's parity, could pass on tile li - 2 WG_NRAW's). The second
-         * mbarrier's phases are unambiguous: tile li - 2 WG_NRAW was this
-         * producer's, read before, and tile li is read by no one yet */
-        if (WG_NPROD_MX > 1 && li >= WG_NRAW)
-            mlab_bulk_wait(rbars + WG_NRAW + li % WG_NRAW, (uint32_t)(((li - WG_NRAW) / WG_NRAW) & 1));
-        mlab_bulk_wait(rbars + li % WG_NRAW, (uint32_t)((li / WG_NRAW) & 1));
-        WG_PROF(lap(0);)
-        if (li >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(li % WG_NSTAGE), 256);
-        WG_PROF(lap(1);)
-        /* the items inline (wg_mx_convert's loop; through the function ptxas
-         * scheduled this loop otherwise: the SASS of v35's kernels kept) */
-        const bool ok = r0 + r < rend;
-#pragma unroll
-        for (int k0 = 0; k0 < SCN; k0 += WG_MX_KB) { /* WG_MX_KB items at once (registers) */
-            uint4 pk[WG_MX_KB];
-            uint2 tb[WG_MX_KB];
-#pragma unroll
-            for (int j = 0; j < WG_MX_KB; j++) {
-                pk[j] = *(const uint4 *)(src + 32 * (k0 + j));
-                tb[j] = lut[ssc[2 * (k0 + j)]];
+        for (int li = q; li < n; li += WG_NPROD_MX) {
+            const int r0 = (t0 + li) * MLA_BN;
+            const uint8_t *rs = raw + (li % WG_NRAW) * WG_RAW;
+            /* the tile's rows, then its 64 x 18 scales */
+            const uint8_t *src = rs + roff, *ssc = rs + WG_RAW_FP4 + (sc_at(li) & 15) + soff;
+            uint8_t *dst = stages + (li % WG_NSTAGE) * WG_TILE;
+            /* two producers: raw stage li % WG_NRAW held tile li - WG_NRAW, read by
+             * the other producer, whose thread 0 then issued tile li and arrived on
+             * the stage's second mbarrier (rbars[WG_NRAW + stage]); past that, the
+             * stage's mbarrier is in tile li's phase (without it the wait below, on
+             * a phase's parity, could pass on tile li - 2 WG_NRAW's). The second
+             * mbarrier's phases are unambiguous: tile li - 2 WG_NRAW was this
+             * producer's, read before, and tile li is read by no one yet */
+            if (WG_NPROD_MX > 1 && li >= WG_NRAW)
+                mlab_bulk_wait(rbars + WG_NRAW + li % WG_NRAW, (uint32_t)(((li - WG_NRAW) / WG_NRAW) & 1));
+            mlab_bulk_wait(rbars + li % WG_NRAW, (uint32_t)((li / WG_NRAW) & 1));
+            WG_PROF(lap(0);)
+            if (li >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(li % WG_NSTAGE), 256);
+            WG_PROF(lap(1);)
+            /* the items inline (wg_mx_convert's loop; through the function ptxas
+             * scheduled this loop otherwise: the SASS of v35's kernels kept) */
+            const bool ok = r0 + r < rend;
+    #pragma unroll
+            for (int k0 = 0; k0 < SCN; k0 += WG_MX_KB) { /* WG_MX_KB items at once (registers) */
+                uint4 pk[WG_MX_KB];
+                uint2 tb[WG_MX_KB];
+    #pragma unroll
+                for (int j = 0; j < WG_MX_KB; j++) {
+                    pk[j] = *(const uint4 *)(src + 32 * (k0 + j));
+                    tb[j] = lut[ssc[2 * (k0 + j)]];
+                }
+    #pragma unroll
+                for (int j = 0; j < WG_MX_KB; j++) {
+                    const uint2 z = make_uint2(0u, 0u), tk = ok ? tb[j] : z;
+                    uint4 c0, c1;
+                    e4m3_block(tk, (const uint8_t *)&pk[j], &c0, &c1);
+                    *(uint4 *)(dst + d0 + (k0 + j) * WG_OFF4) = c0;
+                    *(uint4 *)(dst + d1 + (k0 + j) * WG_OFF4) = c1;
+                }
             }
-#pragma unroll
-            for (int j = 0; j < WG_MX_KB; j++) {
-                const uint2 z = make_uint2(0u, 0u), tk = ok ? tb[j] : z;
-                uint4 c0, c1;
-                e4m3_block(tk, (const uint8_t *)&pk[j], &c0, &c1);
-                *(uint4 *)(dst + d0 + (k0 + j) * WG_OFF4) = c0;
-                *(uint4 *)(dst + d1 + (k0 + j) * WG_OFF4) = c1;
+            wg_fence_smem(); /* this thread's codes visible to wgmma */
+            mlab_bar_arrive(bars + li % WG_NSTAGE);
+            WG_PROF(lap(2);)
+            wg_bar_sync(WG_BAR_PROD(q), 128); /* every thread past its reads of raw stage li % WG_NRAW */
+            if (t == 0 && li + WG_NRAW < n) {
+                issue(li + WG_NRAW);
+                if (WG_NPROD_MX > 1) mlab_bar_arrive(rbars + WG_NRAW + li % WG_NRAW); /* read, and reissued */
             }
+            WG_PROF(lap(3);)
         }
-        wg_fence_smem(); /* this thread's codes visible to wgmma */
-        mlab_bar_arrive(bars + li % WG_NSTAGE);
-        WG_PROF(lap(2);)
-        wg_bar_sync(WG_BAR_PROD(q), 128); /* every thread past its reads of raw stage li % WG_NRAW */
-        if (t == 0 && li + WG_NRAW < n) {
-            issue(li + WG_NRAW);
-            if (WG_NPROD_MX > 1) mlab_bar_arrive(rbars + WG_NRAW + li % WG_NRAW); /* read, and reissued */
-        }
-        WG_PROF(lap(3);)
-    }
     }
     WG_PROF(if (t == 0 && q == 0 && p.trace) { /* producer 0's tiles */
         unsigned long long *tp = p.trace + MLAB_TR_WGPROD + 8 * blockIdx.x;
