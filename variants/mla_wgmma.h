@@ -1199,16 +1199,16 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
             /* the items inline (wg_mx_convert's loop; through the function ptxas
              * scheduled this loop otherwise: the SASS of v35's kernels kept) */
             const bool ok = r0 + r < rend;
-    #pragma unroll
+#pragma unroll
             for (int k0 = 0; k0 < SCN; k0 += WG_MX_KB) { /* WG_MX_KB items at once (registers) */
                 uint4 pk[WG_MX_KB];
                 uint2 tb[WG_MX_KB];
-    #pragma unroll
+#pragma unroll
                 for (int j = 0; j < WG_MX_KB; j++) {
                     pk[j] = *(const uint4 *)(src + 32 * (k0 + j));
                     tb[j] = lut[ssc[2 * (k0 + j)]];
                 }
-    #pragma unroll
+#pragma unroll
                 for (int j = 0; j < WG_MX_KB; j++) {
                     const uint2 z = make_uint2(0u, 0u), tk = ok ? tb[j] : z;
                     uint4 c0, c1;
