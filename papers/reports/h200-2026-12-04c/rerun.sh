@@ -7,8 +7,12 @@
 # To re-measure (a GPU machine), the current tree:
 # call 2: MLAB_AB_BASE_CUDA_FLAGS="-DWG_LAND_GATES16=1 -DWG_MX_SPLIT1=0" harness/gpu_ab.sh run worktree --max-time 0.1 --variants bf16_wgmma,mxfp4_wgmma,mxfp4_wgmma_qrow
 # call 3 (without its alt, whose code was removed): MLAB_AB_BASE_CUDA_FLAGS=-DMLAB_COMBINE_AHEAD32=0 harness/gpu_ab.sh run worktree --max-time 0.1 --variants bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma,mxfp4_wgmma_qrow
-# call 1 (17b7ceb's knobs: base -DWG_LAND_GATES16=1 -DWG_MX_SPLIT1=0; new
-# -DWG_LAND_GATES=3 -DWG_LAND_GATES16=3 with 3 MXFP4 gates, a knob since removed; alt -DWG_LAND_GATES=9 -DWG_LAND_GATES16=9)
+# call 5, the tree of branch wip/mx-splitl: MLAB_AB_NEW_CUDA_FLAGS=-DWG_MX_SPLITL=1 harness/gpu_ab.sh run worktree --max-time 0.1 --variants mxfp4_wgmma,mxfp4_wgmma_qrow
+# call 1 ran a tree of the session's first form of the gates (not committed:
+# its WG_LAND_GATES set fp8 and bf16 tiles alike, its WG_LAND_GATES_MX the MXFP4
+# producers'); in the current tree its new is close to
+# MLAB_AB_BASE_CUDA_FLAGS="-DWG_LAND_GATES16=1 -DWG_MX_SPLIT1=0" MLAB_AB_NEW_CUDA_FLAGS="-DWG_LAND_GATES=3 -DWG_MX_SPLIT1=0"
+# (the MXFP4 gates' code is gone) and its alt MLAB_AB_ALT_CUDA_FLAGS="-DWG_LAND_GATES=9 -DWG_LAND_GATES16=9 -DWG_MX_SPLIT1=0".
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
@@ -20,3 +24,5 @@ report_ab_table "call 2: base -> new, median us" "$here/s33_c2_base" "$here/s33_
 report_pairs "call 3: 17-32 splits merged by the 64-split combine (base) against the 32-split one (new)" "$here/s33_c3_base" "$here/s33_c3_new"
 report_ab_table "call 3: base -> the 32-split combine (new), median us" "$here/s33_c3_base" "$here/s33_c3_new"
 report_ab_table "call 3: new -> the tiles prefetched into L2 one ring ahead (alt), median us" "$here/s33_c3_new" "$here/s33_c3_alt"
+report_pairs "call 5: the default build (base) against an MXFP4 short block's last tile converted by both producers (new)" "$here/s33_c5_base" "$here/s33_c5_new"
+report_ab_table "call 5: base -> the last tile by both producers (new), median us" "$here/s33_c5_base" "$here/s33_c5_new"
