@@ -1164,6 +1164,8 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
     const int roff = r * MLA_FP4_ROW + 16 * h, soff = r * MLA_NBLK + h, d0 = wg_off(r, 2 * h), d1 = wg_off(r, 2 * h + 1);
     if (t == 0 && q == 0)
         for (int li = 0; li < WG_NRAW && li < n; li++) issue(li);
+    /* gate 0 the panels 0 .. 4, gate 1 the rest, as wg_scores' consumers read two gates (p G / 9) */
+    static_assert(4 * 2 / 9 == 0 && 5 * 2 / 9 == 1 && SCN == 9, "producer q the items of gate q");
     if (SPLIT1 && n == 1) { /* a one-tile block: producer q the panels of gate q */
         mlab_bulk_wait(rbars, 0);
         WG_PROF(lap(0);)

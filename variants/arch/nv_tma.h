@@ -65,6 +65,15 @@ MLAB_DEV void mlab_tma_load_2d(void *dst, const void *map, int x, int y, uint64_
  * (ended by a barrier) before the copies. G > 1 (mla_wgmma.h WG_LAND_GATES): the panels land on G
  * mbarriers, panel q on gate q G / 9 (bar + j * gstride, armed with its panels' bytes only), so a
  * reader may start on the first panels while the last are in flight; G = 1: all 9 on bar */
+/* gate j's panels 9j / G .. 9(j + 1) / G - 1 are the panels q with q G / 9 == j, the rule a reader of
+ * the gates uses (mla_wgmma.h wg_scores) */
+constexpr bool mlab_gates_agree(int G)
+{
+    for (int q = 0; q < 9; q++)
+        if (q * G / 9 != q / (9 / G)) return false;
+    return true;
+}
+static_assert(mlab_gates_agree(1) && mlab_gates_agree(3) && mlab_gates_agree(9), "a panel's gate, both ways");
 template <int PANEL, int W, int G>
 MLAB_DEV void mlab_tma_tile_panels(uint8_t *dst, const void *map, int y, uint64_t *bar, int gstride)
 {
