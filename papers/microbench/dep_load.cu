@@ -29,6 +29,15 @@
 // K loads) behind a first kernel that, as the decode, streams R bytes (a
 // block its share, 16-byte loads, summed) before writing its partials.
 // CSV: stream_mb, lse_us, all_us.
+// A fourth table (prepared at v35, run at v36: papers/reports/h200-2026-12-04c):
+// the first kernel shaped as a wgmma decode: B blocks of 384 threads, 144 KB
+// of shared memory, thread 0 streaming its share by cp.async.bulk (the copy
+// engine, the async proxy) through two 72 KB stages with full / empty
+// mbarriers, 8 warps reading each stage; it triggers its dependents after the
+// stream, as the decodes do, then writes its partials. CSV: decode_blocks,
+// stream_mb, lse_us, all_us. On the H200 the line is back 0.128 us after the
+// wait for 64 or 128 such blocks and 2 or 19 MB: the real combine's 0.6 us is
+// not the decode's shape.
 // Build and run on an NVIDIA GPU of sm_90 or later:
 //   nvcc -O3 -arch=sm_90a -o dep_load papers/microbench/dep_load.cu
 //   ./dep_load
@@ -123,6 +132,55 @@ __global__ void writer_s(uint2 *part, float *lse, int K, const uint4 *src, size_
     if (acc == 0xdeadbeefu) *sink = acc;
     for (int i = threadIdx.x; i < K * 128; i += blockDim.x) part[(size_t)b * K * 128 + i] = make_uint2(i, b);
     if (threadIdx.x < 16) lse[(size_t)b * 16 + threadIdx.x] = 1.f + threadIdx.x;
+}
+
+__device__ __forceinline__ void bar_init(uint64_t *b) { asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(sa(b)) : "memory"); }
+__device__ __forceinline__ void bar_wait(uint64_t *b, uint32_t par)
+{
+    asm volatile("{\n.reg .pred p;\nW_%=:\nmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n@!p bra W_%=;\n}\n" ::"r"(sa(b)),
+                 "r"(par) : "memory");
+}
+// the decode-shaped writer: thread 0 streams nch chunks of 72 KB (two bulk
+// copies each) of its share through two stages; warps 4-11 read each stage;
+// then every thread writes its share of the partials and lse line
+__global__ void __launch_bounds__(384) writer_d(uint2 *part, float *lse, int K, const char *src, size_t nch)
+{
+    extern __shared__ __align__(128) char smem[];
+    constexpr int CH = 72 << 10;
+    uint64_t *full = (uint64_t *)smem, *empty = full + 2;
+    char *ring = smem + 128;
+    const int b = blockIdx.x, t = threadIdx.x;
+    if (t == 0) {
+        for (int i = 0; i < 2; i++) { bar_init(full + i); bar_init(empty + i); }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    if (t == 0) {
+        for (size_t k = 0; k < nch; k++) {
+            const int st = (int)(k & 1);
+            if (k >= 2) bar_wait(empty + st, (uint32_t)((k / 2 - 1) & 1));
+            asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(sa(full + st)), "r"(CH) : "memory");
+            for (int off = 0; off < CH; off += CH / 2)
+                asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                                 sa(ring + (size_t)st * CH + off)),
+                             "l"(src + ((size_t)b * nch + k) * CH + off), "r"(CH / 2), "r"(sa(full + st))
+                             : "memory");
+        }
+    } else if (t >= 128) {
+        unsigned acc = 0;
+        for (size_t k = 0; k < nch; k++) {
+            const int st = (int)(k & 1);
+            bar_wait(full + st, (uint32_t)((k / 2) & 1));
+            const uint4 v = *(const uint4 *)(ring + (size_t)st * CH + 16 * (t - 128));
+            acc ^= v.x ^ v.w;
+            asm volatile("bar.sync 1, 256;" ::: "memory"); // the 8 warps past their reads of the stage
+            if (t == 128) asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(sa(empty + st)) : "memory");
+        }
+        if (acc == 0xdeadbeefu) part[0] = make_uint2(acc, 0);
+    }
+    trigger();
+    for (int i = t; i < K * 128; i += blockDim.x) part[(size_t)b * K * 128 + i] = make_uint2(i, b);
+    if (t < 16) lse[(size_t)b * 16 + t] = 1.f + t;
 }
 
 // kernel launched on s as the programmatic dependent of the kernel before it
@@ -242,5 +300,17 @@ int main()
                   kpart, klse, kdt, ksink, s, &l, &a);
         printf("%zu,%.3f,%.3f\n", mb, l, a);
     }
+    // the reader behind a decode-shaped writer (prepared at v35)
+    const int dsmem = 128 + 2 * (72 << 10);
+    CK(cudaFuncSetAttribute(writer_d, cudaFuncAttributeMaxDynamicSharedMemorySize, dsmem));
+    printf("decode_blocks,stream_mb,lse_us,all_us\n");
+    for (int nb : {64, 128})
+        for (size_t mb : {2, 19}) {
+            const size_t nch = ((mb << 20) + (size_t)nb * (72 << 10) - 1) / ((size_t)nb * (72 << 10)); // chunks a block
+            double l, a;
+            run_k<16>([&] { writer_d<<<nb, 384, dsmem, s>>>(kpart, klse, 16, (const char *)ssrc, nch); }, nb, 0, flush,
+                      flush_bytes, kpart, klse, kdt, ksink, s, &l, &a);
+            printf("%d,%zu,%.3f,%.3f\n", nb, mb, l, a);
+        }
     return 0;
 }
