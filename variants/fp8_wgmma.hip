@@ -119,6 +119,11 @@
  * one-tile split of the _qrow decodes in it): 4x1024 -4.0 / -0.3, -2.8 /
  * -4.8%, 64x1024 -1.2 / -1.4, -1.9 / -1.7% in two A/Bs; the v33 suite
  * (-03v) geomean 39.5 us, 1.40x.
+ * v36 (papers/reports/h200-2026-12-04c, -04d): its tiles on three or nine
+ * landing gates (mla_wgmma.h WG_LAND_GATES, bf16_wgmma's) measured no
+ * faster (+1.0 / +0.4%, +1.5 / +0.5% by geomean): one; 4x8192 merged by the
+ * 32-split combine (launch_common.h combine_ahead), -4.0 / -4.5%. The v36
+ * suite geomean 39.1 us, 1.373x.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

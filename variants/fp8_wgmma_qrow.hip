@@ -46,6 +46,10 @@
  * v33 (papers/reports/h200-2026-12-03t): a one-wave instantiation without
  * the persistent unit loop, as fp8_wgmma's, measured nothing (geomean
  * -0.4 / +0.2%, 4x1024 -1.0 / +0.5%): not kept (branch wip/onewave).
+ * v36 (papers/reports/h200-2026-12-04c, -04d): landing gates on its tiles
+ * measured nothing (3: +0.5 / -0.0%, 9: +2.3 / +0.9% by geomean); 4x8192
+ * merged by the 32-split combine, -4.2 / -4.2%. The v36 suite geomean 37.6
+ * us, 1.322x: the fp8 bar (1.35) with Q per (row, head).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

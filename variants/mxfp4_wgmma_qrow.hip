@@ -34,7 +34,9 @@
  * converted by both producers (WG_MX_SPLIT1): 4 x 1024 -2.7 / -2.7% (9.57
  * -> 9.31 us), the others within +-1% but 256 x 8192 +0.4 / +2.5% (its
  * base runs 276 / 275 us: the long MXFP4 calls move 2-3% from run to run
- * with the SASS unchanged, s33 call 1), geomean -0.8 / -0.4%.
+ * with the SASS unchanged, s33 call 1), geomean -0.8 / -0.4%; 4 x 8192
+ * merged by the 32-split combine, -4.3 / -4.3%. The v36 suite (-04d)
+ * geomean 34.5 us, 1.785x.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
  */
 #include "launch_common.h"
