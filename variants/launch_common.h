@@ -103,13 +103,13 @@ template <bool FAST, int AHEAD> static int combine_slots(void)
 template <bool FAST> static int combine_ahead(const mla_params *p)
 {
     if (p->combine == 1) return 0;
-    const bool in32 = MLAB_COMBINE_AHEAD32 && p->splits <= 2 * MLA_COMBINE_AHEAD;
+    const bool in32 = MLAB_COMBINE_AHEAD32 && p->splits <= MLA_COMBINE_AHEAD_MID;
     if (p->combine_chunks > 1) /* spread: past 16 splits (mlab_combine_chunks), one wave by construction */
         return in32 ? 2 : 3;
     const int grid = p->total_q * MLA_H;
     if (p->splits <= MLA_COMBINE_AHEAD)
         return p->combine == 2 || grid <= combine_slots<FAST, MLA_COMBINE_AHEAD>() ? 1 : 0;
-    if (in32) return p->combine == 2 || grid <= combine_slots<FAST, 2 * MLA_COMBINE_AHEAD>() ? 2 : 0;
+    if (in32) return p->combine == 2 || grid <= combine_slots<FAST, MLA_COMBINE_AHEAD_MID>() ? 2 : 0;
     return p->combine == 2 || grid <= combine_slots<FAST, MLA_MAX_SPLITS>() ? 3 : 0;
 }
 /* the combine kernels by that instance: the plain combine and fp8_xcd's
@@ -117,12 +117,12 @@ template <bool FAST> static int combine_ahead(const mla_params *p)
 typedef void (*mla_combine_fn)(const mla_params);
 template <bool FAST> struct mla_combines {
     static constexpr mla_combine_fn plain[4] = {mla_combine<FAST, 0>, mla_combine<FAST, MLA_COMBINE_AHEAD>,
-                                                mla_combine<FAST, 2 * MLA_COMBINE_AHEAD>,
+                                                mla_combine<FAST, MLA_COMBINE_AHEAD_MID>,
                                                 mla_combine<FAST, MLA_MAX_SPLITS>};
 };
 template <bool FAST> struct mla_combines_xcd {
     static constexpr mla_combine_fn placed[4] = {mla_combine_xcd<FAST, 0>, mla_combine_xcd<FAST, MLA_COMBINE_AHEAD>,
-                                                 mla_combine_xcd<FAST, 2 * MLA_COMBINE_AHEAD>,
+                                                 mla_combine_xcd<FAST, MLA_COMBINE_AHEAD_MID>,
                                                  mla_combine_xcd<FAST, MLA_MAX_SPLITS>};
 };
 

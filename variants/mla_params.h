@@ -15,7 +15,8 @@
 #define MLA_FP4_ROW MLAB_FP4_ROW
 #define MLA_NBLK MLAB_MX_NBLK   /* MXFP4 blocks of 32 per row */
 #define MLA_MAX_SPLITS 64 /* the most KV splits a row (workspace size, combine weights) */
-#define MLA_COMBINE_AHEAD 16 /* the smallest combine instance that loads every partial ahead (2x: 32; MLA_MAX_SPLITS) */
+#define MLA_COMBINE_AHEAD 16 /* the smallest combine instance that loads every partial ahead */
+#define MLA_COMBINE_AHEAD_MID 32 /* the next (v36), then MLA_MAX_SPLITS */
 /* MLAB_COMBINE_AHEAD32 (launch_common.h combine_ahead): calls of 17 to 32
  * splits merged by the instance that loads 32 ahead; 0: by the 64 one, as
  * before v36 */
