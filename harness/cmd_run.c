@@ -67,7 +67,7 @@ static void run_usage(FILE *f)
             "  --rse X             stop when stderr/median < X (default 0.005)\n"
             "  --quiet             no progress lines\n"
             "  --peers LIST        also run peers, validated and timed the same way (README, Peers):\n"
-            "                      torch, flashinfer, aiter, submission:FILE.py[@fp8|fp8kv|bf16|mxfp4]\n"
+            "                      torch, flashinfer, flashmla, aiter, submission:FILE.py[@fp8|fp8kv|bf16|mxfp4]\n"
             "  --peers-only        the peers without mlabench's own variants\n"
             "  --peer-python PATH  the Python that runs peers (default $MLAB_PEER_PYTHON or python3)\n"
             "Options take their value as --opt VALUE or --opt=VALUE.\n");

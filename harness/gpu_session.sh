@@ -2,7 +2,7 @@
 # gpu_session.sh: everything one GPU session does, in one command (the device
 # machine keeps nothing): build with the GPU back end, run the GPU tests,
 # validate on awkward cases, generate the competition suite and benchmark it
-# (with FlashInfer when the working tree carries its pack, .peers/).
+# (with FlashInfer and FlashMLA when the working tree carries their packs, .peers/).
 # Usage: [MLAB_COMMIT=<hash>] harness/gpu_session.sh [cuda|hip] [extra mlabench run options]
 # Logs and the results file go to $OUT (default ./out). MLAB_COMMIT names the
 # commit when the tree was copied without .git (as the device tool does).
@@ -35,12 +35,14 @@ else
   ( time ./mlabench gen --suite -o suite ) > "$OUT/gen.log" 2>&1; tail -3 "$OUT/gen.log"
 fi
 echo "== peers"
-# FlashInfer from the prebuilt pack the working tree carries (.peers/: README,
-# Peers), unless the options name peers themselves; without the pack a line
-# says so here (a suite run without FlashInfer is the default's one miss)
-peers=()
-if . ../harness/peers/use_pack.sh ../.peers; then
-  case " $* " in *" --peers"*) ;; *) peers=(--peers flashinfer) ;; esac
+# FlashInfer and FlashMLA from the prebuilt packs the working tree carries
+# (.peers/: README, Peers), unless the options name peers themselves; without
+# a pack a line says so here (a suite run without them is the default's miss)
+peers=() have=()
+if . ../harness/peers/use_pack.sh ../.peers; then have+=(flashinfer); fi
+if [ -n "${MLAB_FLASHMLA_DIR:-}" ]; then have+=(flashmla); fi
+if [ ${#have[@]} -gt 0 ]; then
+  case " $* " in *" --peers"*) ;; *) peers=(--peers "$(IFS=,; echo "${have[*]}")") ;; esac
 fi
 echo "== benchmark"
 ./mlabench run --require-gpu --quiet suite/*.h5 -o "$OUT/results.h5" "${peers[@]}" "$@" > "$OUT/bench.log" 2>&1; echo "bench rc=$?"

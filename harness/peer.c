@@ -61,6 +61,8 @@ static const struct {
     {"torch_bf16", "torch", MLAB_KV_BF16, MLAB_PEER_REF_BF16},
     {"flashinfer_bf16", "flashinfer", MLAB_KV_BF16, MLAB_PEER_REF_BF16},
     {"flashinfer_fp8", "flashinfer", MLAB_KV_FP8, MLAB_PEER_REF_FP8KV},
+    {"flashmla_bf16", "flashmla", MLAB_KV_BF16, MLAB_PEER_REF_BF16},
+    {"flashmla_fp8", "flashmla", MLAB_KV_FP8, MLAB_PEER_REF_FP8},
     {"aiter_bf16", "aiter", MLAB_KV_BF16, MLAB_PEER_REF_BF16},
     {"aiter_fp8", "aiter", MLAB_KV_FP8, MLAB_PEER_REF_FP8},
 };
@@ -147,7 +149,7 @@ int mlab_peers_parse(const char *arg, mlab_peer **list, int *n, char *why, size_
                     rc = MLAB_EXIT_INTERNAL;
             }
         if (!hit && !rc) {
-            snprintf(why, whylen, "--peers: unknown peer '%s' (torch, flashinfer, aiter, their "
+            snprintf(why, whylen, "--peers: unknown peer '%s' (torch, flashinfer, flashmla, aiter, their "
                      "row names, or submission:FILE.py[@FORMAT])", t);
             rc = MLAB_EXIT_USAGE;
         }

@@ -1,4 +1,4 @@
-/* peer.h: peers, external MLA decode implementations (FlashInfer, aiter, a
+/* peer.h: peers, external MLA decode implementations (FlashInfer, FlashMLA, aiter, a
  * plain PyTorch baseline, competition submissions), validated and timed by
  * mlabench beside its own variants.
  *
@@ -55,8 +55,9 @@ typedef struct {
 } mlab_peer_opts;
 
 /* Parse --peers: a comma list of torch, flashinfer (= flashinfer_bf16 and
- * flashinfer_fp8), aiter (= aiter_bf16 and aiter_fp8), one of those row
- * names, or submission:FILE.py[@FORMAT] with FORMAT fp8 (the default: a8w8,
+ * flashinfer_fp8), flashmla (= flashmla_bf16 and flashmla_fp8), aiter (=
+ * aiter_bf16 and aiter_fp8), one of those row names, or
+ * submission:FILE.py[@FORMAT] with FORMAT fp8 (the default: a8w8,
  * as the competition's reference), fp8kv, bf16 or mxfp4. Returns 0 or
  * MLAB_EXIT_USAGE (why says the bad item); *list is allocated. */
 int mlab_peers_parse(const char *arg, mlab_peer **list, int *n, char *why, size_t whylen);

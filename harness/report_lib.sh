@@ -26,8 +26,8 @@
 #                                file and v7's suite (report_compare each)
 #   report_suite FILE.h5 [ARG]   a suite folder's own part: with --gpu,
 #                                re-measure the 8 recorded cases with the
-#                                variants and FlashInfer (harness/peers/use_pack.sh:
-#                                the .peers pack where carried) into $OUT (default
+#                                variants, FlashInfer and FlashMLA (harness/peers/use_pack.sh:
+#                                the .peers packs where carried) into $OUT (default
 #                                out/rerun-FOLDER) and compare with FILE.h5,
 #                                then exit; else (--out DIR, default the
 #                                folder) report_figures of FILE.h5
@@ -70,8 +70,8 @@ report_suite() {
   if [ "${2:-}" = "--gpu" ]; then
     OUT=${OUT:-$PWD/out/rerun-$(basename "$here")}; mkdir -p "$OUT"
     python3 data/record_competition.py --out "$OUT/suite"
-    . harness/peers/use_pack.sh .peers || true # FlashInfer from the carried pack, or a line saying it is missing
-    "$M" run --require-gpu --quiet --max-time 0.1 --label rerun --peers flashinfer \
+    . harness/peers/use_pack.sh .peers || true # FlashInfer (and FlashMLA) from the carried packs, or a line saying what is missing
+    "$M" run --require-gpu --quiet --max-time 0.1 --label rerun --peers flashinfer,flashmla \
          "$OUT"/suite/*.h5 -o "$OUT/results.h5"
     report_compare "the committed suite against this run" "$1" "$OUT/results.h5"
     exit

@@ -37,7 +37,8 @@ pal(n) = n eq 'bf16' ? '#1f77b4' : n eq 'fp8' ? '#d62728' : n eq 'mxfp4' ? '#2ca
          n eq 'mxfp4_unfused' ? '#98df8a' : n eq 'fp8_exp2rcp' ? '#ff7f0e' : \
          n eq 'fp8_xcd' ? '#9467bd' : n eq 'mxfp4_e4m3' ? '#393b79' : n eq 'fp8_wgmma' ? '#e377c2' : \
          n eq 'mxfp4_mfma_scale' ? '#637939' : n eq 'flashinfer_bf16' ? '#17becf' : \
-         n eq 'flashinfer_fp8' ? '#bcbd22' : n eq 'cpu_ref_bf16' ? '#aec7e8' : \
+         n eq 'flashinfer_fp8' ? '#bcbd22' : n eq 'flashmla_bf16' ? '#000000' : \
+         n eq 'flashmla_fp8' ? '#6b6ecf' : n eq 'cpu_ref_bf16' ? '#aec7e8' : \
          n eq 'cpu_ref_fp8' ? '#ff9896' : n eq 'cpu_ref_fp8_pexact' ? '#c49c94' : \
          n eq 'cpu_ref_fp8_kvonly' ? '#f7b6d2' : n eq 'cpu_ref_mxfp4_up' ? '#7f7f7f' : \
          n eq 'cpu_ref_mxfp4_even' ? '#c7c7c7' : word(spare, strlen(n) % 6 + 1)

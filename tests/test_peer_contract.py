@@ -122,11 +122,11 @@ with open(wrap, "w") as f:
 os.chmod(wrap, os.stat(wrap).st_mode | stat.S_IXUSR)
 res = os.path.join(tmp, "r.h5")
 r = pt.run_mlabench(["run", a, "--no-time", "--quiet", "--peers",
-                     "torch,flashinfer,submission:" + os.path.join(pt.FIX, "sub_torch_a8w8.py"),
+                     "torch,flashinfer,flashmla,submission:" + os.path.join(pt.FIX, "sub_torch_a8w8.py"),
                      "--peer-python", wrap, "-o", res], {"MLAB_PEER_DEVICE": "cpu"})
 check(r.returncode == 0, f"peers without torch: exit {r.returncode}, want 0 ({r.stderr.strip()})")
 skips = [l for l in r.stdout.splitlines() if "skipped: torch is not installed" in l]
-check(len(skips) == 4, f"peers without torch: 4 'skipped' lines (got {len(skips)}):\n{r.stdout}")
+check(len(skips) == 6, f"peers without torch: 6 'skipped' lines (got {len(skips)}):\n{r.stdout}")
 if os.path.exists(res):
     check(pt.rows(res, "peer") == [], "a skipped peer leaves no row")
 

@@ -5,7 +5,7 @@ Exit 77 without a GPU that torch can use.
   cases: variable lengths with an empty item and one-row items (q_seq_len 1),
          q_seq_len 3 with items shorter than 3 rows (queries that see
          nothing), one long item
-  peers: torch, flashinfer (bf16, fp8), aiter (AMD), the plain-PyTorch a8w8
+  peers: torch, flashinfer (bf16, fp8), flashmla (bf16, fp8), aiter (AMD), the plain-PyTorch a8w8
          submission fixture; a peer that is not installed is skipped and
          listed, one that runs must pass validation on every case
   and: on a non-AMD GPU, a submission with AMD-only inline assembly fails
@@ -31,7 +31,7 @@ cases = [pt.gen(os.path.join(tmp, "varlen.h5"), "--kv-lens", "0,1,2,63,64,65,129
                 "--seed", "32"),
          pt.gen(os.path.join(tmp, "long.h5"), "--batch", "1", "--kv-len", "8191", "--seed", "33")]
 GPU = {"MLAB_PEER_DEVICE": "cuda"}
-peers = "torch,flashinfer,aiter,submission:" + os.path.join(pt.FIX, "sub_torch_a8w8.py")
+peers = "torch,flashinfer,flashmla,aiter,submission:" + os.path.join(pt.FIX, "sub_torch_a8w8.py")
 ran, skipped = set(), set()
 for c in cases:
     res = os.path.join(tmp, os.path.basename(c) + ".res.h5")

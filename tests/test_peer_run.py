@@ -8,8 +8,9 @@
   - a NaN submission fails validation (valid 0, not timed); a raising, a
     hanging (killed at the time limit) or a crashing one is recorded as
     peer_error and the next peer still runs; any of them makes the run exit 5
-  - a peer that is not installed (FlashInfer here, or aiter) is skipped: a
-    line, no row; alone it leaves exit 0
+  - a peer that is not installed (FlashInfer here, or aiter; FlashMLA without
+    its pack, or with a pack built for another torch) is skipped: a line, no
+    row; alone it leaves exit 0
   - the sampler's options (--max-samples, --rse) hold for peers, and the
     flush size is mlabench's
   - the embedded default case reaches the peers through a temporary file
@@ -93,6 +94,20 @@ r = pt.run_mlabench(["run", case, *fast, "-o", res, "--peers", "flashinfer"], CP
 check(r.returncode == 0, f"skipped peers alone: exit 0 (got {r.returncode})")
 check(sum("skipped" in l for l in r.stdout.splitlines()) == 2, "flashinfer_bf16 and _fp8 skipped")
 check(pt.rows(res, "peer") == [] if os.path.exists(res) else False, "no row for a skipped peer")
+
+# FlashMLA: without a pack (MLAB_FLASHMLA_DIR unset) and with one built for
+# another torch, a line each saying why, no row, exit 0
+for env, why in [({"MLAB_FLASHMLA_DIR": ""}, "no FlashMLA pack"),
+                 ({"MLAB_FLASHMLA_DIR": os.path.join(tmp, "fmla")}, "built for torch 0.0.0")]:
+    if env["MLAB_FLASHMLA_DIR"]:
+        os.makedirs(env["MLAB_FLASHMLA_DIR"], exist_ok=True)
+        with open(os.path.join(env["MLAB_FLASHMLA_DIR"], "VERSION"), "w") as f:
+            f.write("vllm 0.0.0 torch 0.0.0\n")
+    r = pt.run_mlabench(["run", case, *fast, "-o", res, "--peers", "flashmla"], dict(CPU, **env))
+    lines = [l for l in r.stdout.splitlines() if "skipped" in l]
+    check(r.returncode == 0 and len(lines) == 2 and all(why in l for l in lines),
+          f"flashmla ({why}): exit 0, flashmla_bf16 and _fp8 skipped saying so:\n{r.stdout[-600:]}")
+    check(pt.rows(res, "peer") == [] if os.path.exists(res) else False, "no row for a skipped peer")
 
 # the embedded default case (no file): peers read it from a temporary file
 r = pt.run_mlabench(["run", "--no-time", "--quiet", "--peers-only", "--peers", "torch", "-o", res], CPU)

@@ -36,7 +36,7 @@ for l in lines[start:]:
         break
     table.append([c.strip() for c in l.strip().strip("|").split("|")])
 names = table[0][1:]
-variant = {n: n.lower().replace("flashinfer ", "flashinfer_") for n in names}
+variant = {n: n.lower().replace(" ", "_") for n in names}  # "FlashInfer bf16" -> flashinfer_bf16
 
 out = subprocess.run([binp, "export", os.path.join(src, h5)], capture_output=True, text=True)
 if out.returncode != 0:

@@ -5,7 +5,9 @@ it): no pack -> status 1, one line saying the FlashInfer peers will be
 skipped, PYTHONPATH untouched; a pack whose import fails -> status 1 naming
 the error, PYTHONPATH untouched; a good pack -> status 0, its version
 printed, PYTHONPATH starting with the site, and `import flashinfer` works
-under it; a second call reuses the unpacked site (marker file).
+under it; a second call reuses the unpacked site (marker file). A FlashMLA
+pack beside it (flashmla/VERSION) is exported as MLAB_FLASHMLA_DIR with a
+line of its own, also where FlashInfer's is missing (status still 1).
 
 Usage: test_use_pack.py SCRIPT"""
 import os
@@ -30,11 +32,12 @@ def make_pack(name, init):
     return d
 
 
-def source(pack, site):
-    """(status, stdout, PYTHONPATH after) of sourcing the script in bash."""
+def source(pack, site, var="PYTHONPATH"):
+    """(status, stdout, var after) of sourcing the script in bash."""
     env = dict(os.environ, MLAB_PACK_SITE=site, MLAB_PEER_PYTHON=sys.executable)
     env.pop("PYTHONPATH", None)
-    cmd = f'. "{SCRIPT}" "{pack}"; s=$?; echo "PP=${{PYTHONPATH:-unset}}"; exit $s'
+    env.pop("MLAB_FLASHMLA_DIR", None)
+    cmd = f'. "{SCRIPT}" "{pack}"; s=$?; echo "PP=${{{var}:-unset}}"; exit $s'
     p = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, env=env, timeout=120)
     out = p.stdout.strip().splitlines()
     return p.returncode, "\n".join(out[:-1]), out[-1][3:] if out else ""
@@ -60,5 +63,16 @@ say(p.stdout.strip() == "9.9-test", "flashinfer imports from that PYTHONPATH", p
 os.remove(os.path.join(site, "flashinfer", "__init__.py"))  # a second call must not unpack again
 rc, out, pp = source(good, site)
 say(rc == 1 and "does not import" in out, "a second call reuses the unpacked site (marker)", f"rc {rc} out {out!r}")
+
+fm = os.path.join(tmp, "fmla-only")
+os.makedirs(os.path.join(fm, "flashmla"))
+with open(os.path.join(fm, "flashmla", "VERSION"), "w") as f:
+    f.write("vllm 9.9 torch 9.9\n")
+rc, out, d = source(fm, os.path.join(tmp, "site3"), "MLAB_FLASHMLA_DIR")
+say(rc == 1 and "FlashMLA of vllm 9.9 torch 9.9" in out and "no FlashInfer pack" in out and
+    d == os.path.join(os.path.realpath(fm), "flashmla"),
+    "a FlashMLA pack alone: exported with a line, FlashInfer's absence still status 1", f"rc {rc} out {out!r} D {d}")
+rc, out, d = source(good, site, "MLAB_FLASHMLA_DIR")
+say(d == "unset" and "FlashMLA" not in out, "no FlashMLA pack: MLAB_FLASHMLA_DIR unset, no line", f"out {out!r} D {d}")
 
 sys.exit(finish("test_use_pack", tmp))

@@ -7,8 +7,8 @@ and timed by the same code with the same parameters.
 
     python3 peer_server.py PEER [--device cuda|cpu]
 
-PEER: torch_bf16 | flashinfer_bf16 | flashinfer_fp8 | aiter_bf16 | aiter_fp8
-      | sub:FILE.py (a competition submission, competition.py)
+PEER: torch_bf16 | flashinfer_bf16 | flashinfer_fp8 | flashmla_bf16 | flashmla_fp8
+      | aiter_bf16 | aiter_fp8 | sub:FILE.py (a competition submission, competition.py)
 
 Protocol: the server answers each request with one line on stdout; whatever
 the peer itself prints is sent to stderr. First, unasked, a greeting:
@@ -39,7 +39,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-PEERS = ("torch_bf16", "flashinfer_bf16", "flashinfer_fp8", "aiter_bf16", "aiter_fp8")
+PEERS = ("torch_bf16", "flashinfer_bf16", "flashinfer_fp8", "flashmla_bf16", "flashmla_fp8",
+         "aiter_bf16", "aiter_fp8")
 PAGE = 64  # FlashInfer page size (tokens)
 
 
@@ -197,6 +198,115 @@ class FlashInferPeer:
         return self.w.run(query=self.q, kv_cache=self.kv)
 
 
+def quantize_q_per_tensor(torch, q, dt):
+    """The task's a8w8 Q inside the call, in the competition's torch ops (bf16
+    scale, q / scale rounded to bf16, then to fp8: the reference's rule,
+    reference/numerics.c mlab_fp8_quantize_tensor): (codes, float32 scale [1])."""
+    fi = torch.finfo(dt)
+    qs = q.abs().amax().clamp(min=1e-12) / fi.max
+    return (q / qs).clamp(fi.min, fi.max).to(dt), qs.to(torch.float32).reshape(1)
+
+
+class FlashMLAPeer:
+    """FlashMLA (DeepSeek's MLA decode for Hopper), the dense decode of the
+    prebuilt libraries vLLM's wheel carries (harness/peers/pack_flashmla.sh;
+    $MLAB_FLASHMLA_DIR, which use_pack.sh exports): flashmla_bf16 (bf16 Q and
+    KV, torch op _flashmla_C.dense_decode_fwd) and flashmla_fp8 (a8w8: e4m3
+    Q quantized per tensor inside the call, as the task does, and e4m3fn KV
+    with its per-tensor scale; _flashmla_extension_C.fwd_kvcache_mla_fp8),
+    pages of 64 tokens, bf16 output. The paged copy of the KV, the block
+    table and the tile-scheduler metadata (FlashMLA's get_mla_metadata step,
+    which a serving engine runs once a decode step for all layers) are made
+    at load, outside every timed call. FlashMLA takes one query count for
+    every item (q [batch, s_q, 16, 576]); a ragged query batch is skipped.
+    An item with no KV rows comes out as zeros (mlabench's convention; H200,
+    s34), so such batches are validated like any other."""
+
+    def __init__(self, device, fp8):
+        import torch
+        d = os.environ.get("MLAB_FLASHMLA_DIR", "")
+        ver = os.path.join(d, "VERSION")
+        if not d or not os.path.exists(ver):
+            raise Skip("no FlashMLA pack (MLAB_FLASHMLA_DIR: harness/peers/pack_flashmla.sh, "
+                       "then . harness/peers/use_pack.sh)")
+        with open(ver) as f:
+            words = f.read().split()  # "vllm <v> torch <t>"
+        built = dict(zip(words[::2], words[1::2]))
+        have = torch.__version__.split("+")[0]
+        if built.get("torch") != have:
+            raise Skip(f"the FlashMLA pack is vllm {built.get('vllm', '?')}'s, built for torch "
+                       f"{built.get('torch', '?')}; this is torch {have}")
+        if device == "cpu" or not torch.cuda.is_available():
+            raise Skip("FlashMLA needs a CUDA GPU")
+        if getattr(torch.version, "hip", None):
+            raise Skip("FlashMLA (these libraries) is NVIDIA-only")
+        major, _ = torch.cuda.get_device_capability()
+        if major != 9:
+            raise Skip(f"FlashMLA's dense decode is SM90 code (this is SM{major}x)")
+        lib = "_flashmla_extension_C.abi3.so" if fp8 else "_flashmla_C.abi3.so"
+        try:
+            torch.ops.load_library(os.path.join(d, lib))
+        except Exception as e:  # noqa: BLE001 - a library that does not load: not usable here
+            raise Skip(f"{lib} does not load ({type(e).__name__}: {str(e).splitlines()[0][:120]})")
+        self.ops = torch.ops._flashmla_extension_C if fp8 else torch.ops._flashmla_C
+        self.torch, self.device, self.fp8 = torch, device, fp8
+        self.name = "flashmla_fp8" if fp8 else "flashmla_bf16"
+        self.version = f"FlashMLA of vllm {built.get('vllm', '?')}, " + _torch_version()
+        self.out = None
+
+    def load(self, c):
+        torch, dev = self.torch, self.device
+        import numpy as np
+        qlens = np.diff(c["qo_indptr"])
+        if qlens.size == 0 or qlens.min() != qlens.max() or qlens[0] < 1:
+            raise Skip("FlashMLA takes the same query count for every item (this batch is ragged)")
+        if self.fp8 and c["fp8_format"] != "float8_e4m3fn":
+            raise Skip(f"FlashMLA's fp8 decode reads float8_e4m3fn, the case holds {c['fp8_format']}")
+        b, sq = len(qlens), int(qlens[0])
+        if self.fp8:
+            src, dt = c["kv_fp8"].reshape(-1, 576).view(np.uint8), torch.float8_e4m3fn
+            self.kscale = torch.tensor([float(c["kv_fp8_scale"].reshape(-1)[0])], dtype=torch.float32,
+                                       device=dev)
+        else:
+            src, dt = c["kv_bf16"].reshape(-1, 576).view(np.int16), torch.bfloat16
+        paged, page_indptr, lens = page_kv(src, c["kv_indptr"], PAGE)
+        npg = np.diff(page_indptr)
+        table = np.zeros((b, max(int(npg.max()), 1)), dtype=np.int32)
+        for i in range(b):
+            table[i, :npg[i]] = np.arange(page_indptr[i], page_indptr[i + 1], dtype=np.int32)
+        self.kv = torch.from_numpy(paged).view(dt).to(dev).view(paged.shape[0], PAGE, 1, 576)
+        self.table = torch.from_numpy(table).to(dev)
+        self.seqlens = torch.from_numpy(lens).to(dev)
+        q = torch.from_numpy(c["q"].view(np.int16)).view(torch.bfloat16).to(dev)
+        self.q = q.view(b, sq, 16, 576).contiguous()
+        self.total_q, self.sm, self.causal = b * sq, float(c["sm_scale"]), sq > 1
+        if self.fp8:
+            self.meta, self.nsplits = self.ops.get_mla_decoding_metadata_dense_fp8(self.seqlens, sq * 16, 1)
+        else:
+            # its own layout of the output: (batch, KV heads 1, s_q x 16 query heads, 512),
+            # query s's head h at s 16 + h, the memory order of (batch, s_q, 16, 512)
+            self.out = torch.empty((b, 1, sq * 16, 512), dtype=torch.bfloat16, device=dev)
+            # the first call plans (tile-scheduler metadata); later calls reuse its plan
+            _, _, self.meta, self.nsplits = self.ops.dense_decode_fwd(
+                self.q, self.kv, 512, self.seqlens, self.table, self.sm, self.causal, None, None, self.out)
+
+    def poison_output(self):
+        """NaN into the output buffer the next call writes (bf16: FlashMLA
+        writes into ours; the fp8 decode allocates its own)."""
+        if self.out is not None:
+            self.out.fill_(float("nan"))
+
+    def call(self):
+        if self.fp8:
+            q8, qs = quantize_q_per_tensor(self.torch, self.q, self.torch.float8_e4m3fn)
+            o = self.ops.fwd_kvcache_mla_fp8(q8, self.kv, 512, self.seqlens, self.table, self.sm, self.causal,
+                                             self.meta, self.nsplits, qs, self.kscale)[0]
+        else:
+            o = self.ops.dense_decode_fwd(self.q, self.kv, 512, self.seqlens, self.table, self.sm, self.causal,
+                                          self.meta, self.nsplits, self.out)[0]
+        return o.view(self.total_q, 16, 512)
+
+
 class AiterPeer:
     """AMD's aiter mla_decode_fwd (persistent mode, pages of 1), bf16 or a8w8
     (Q quantized per tensor inside the call), called the way the competition's
@@ -248,11 +358,7 @@ class AiterPeer:
         torch = self.torch
         q, qs = self.q, None
         if self.fp8:  # per-tensor Q quantization inside the call, as the competition's a8w8
-            dt = self.kvbuf.dtype
-            fi = torch.finfo(dt)
-            qs = (q.abs().amax().clamp(min=1e-12) / fi.max)
-            q = (q / qs).clamp(fi.min, fi.max).to(dt)
-            qs = qs.to(torch.float32).reshape(1)
+            q, qs = quantize_q_per_tensor(torch, q, self.kvbuf.dtype)
         o = torch.empty((self.total_q, 16, 512), dtype=torch.bfloat16, device=self.device)
         kv4 = self.kvbuf.view(self.kvbuf.shape[0], 1, 1, 576)
         self.fwd(q.view(-1, 16, 576), kv4, o, self.qo, self.kvi, self.kv_indices, self.last,
@@ -289,6 +395,8 @@ def make_peer(spec, device):
         return TorchPeer(device)
     if spec in ("flashinfer_bf16", "flashinfer_fp8"):
         return FlashInferPeer(device, spec.endswith("fp8"))
+    if spec in ("flashmla_bf16", "flashmla_fp8"):
+        return FlashMLAPeer(device, spec.endswith("fp8"))
     if spec in ("aiter_bf16", "aiter_fp8"):
         return AiterPeer(device, spec.endswith("fp8"))
     raise ValueError(f"unknown peer '{spec}' (known: {', '.join(PEERS)}, sub:FILE.py)")
@@ -332,6 +440,9 @@ class Server:
 
     def do_run(self, path):
         import numpy as np
+        poison = getattr(self.peer, "poison_output", None)
+        if poison:  # NaN where the validated call must write (a peer writing into our buffer)
+            poison()
         out = self.checked_call()
         self.sync()
         bits = out.contiguous().view(self.torch.int16).cpu().numpy().view(np.uint16)

@@ -1,5 +1,6 @@
 # use_pack.sh: put the prebuilt FlashInfer pack (harness/peers/pack_flashinfer.sh)
-# on PYTHONPATH, on a GPU machine without network. Source it from the
+# on PYTHONPATH, and point the FlashMLA peers at theirs, on a GPU machine
+# without network. Source it from the
 # repository root:
 #   . harness/peers/use_pack.sh [PACKDIR]      (default .peers)
 # It unpacks PACKDIR/flashinfer-*.tar.xz into $MLAB_PACK_SITE (default
@@ -11,9 +12,16 @@
 # was (a script with arguments of its own names PACKDIR: sourcing passes
 # the script's arguments on otherwise): without the pack `mlabench run --peers flashinfer` skips the FlashInfer
 # peers as "not importable", so a suite run that forgot to carry .peers/
-# says so here first.
+# says so here first. Where PACKDIR holds a FlashMLA pack too
+# (harness/peers/pack_flashmla.sh: PACKDIR/flashmla/VERSION), it exports
+# MLAB_FLASHMLA_DIR (the flashmla peers' libraries) and says so in a line of
+# its own, whatever becomes of FlashInfer; the return value is FlashInfer's.
 mlab_use_pack() {
   local dir=${1:-.peers} site=${MLAB_PACK_SITE:-/tmp/mlab-site} py=${MLAB_PEER_PYTHON:-python3} tarball v
+  if [ -f "$dir/flashmla/VERSION" ]; then
+    MLAB_FLASHMLA_DIR=$(cd "$dir/flashmla" && pwd) && export MLAB_FLASHMLA_DIR
+    echo "use_pack: FlashMLA of $(cat "$dir/flashmla/VERSION") (MLAB_FLASHMLA_DIR=$MLAB_FLASHMLA_DIR)"
+  fi
   tarball=$(ls "$dir"/flashinfer-*.tar.xz 2>/dev/null | head -1)
   if [ -z "$tarball" ]; then
     echo "use_pack: no FlashInfer pack in $dir (build it with harness/peers/pack_flashinfer.sh and carry it: README, Peers); the FlashInfer peers will be skipped"
