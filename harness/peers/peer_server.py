@@ -132,6 +132,17 @@ def page_kv(rows, kv_indptr, page):
     return out.reshape(n, page, rows.shape[1]), page_indptr, lens.astype(np.int32)
 
 
+def need_sm90(torch, device, who, why):
+    """Skip unless this is an NVIDIA SM90 GPU (Hopper-only peers)."""
+    if device == "cpu" or not torch.cuda.is_available():
+        raise Skip(f"{who} needs a CUDA GPU")
+    if getattr(torch.version, "hip", None):
+        raise Skip(f"{who} is NVIDIA-only")
+    major, _ = torch.cuda.get_device_capability()
+    if major != 9:
+        raise Skip(f"{why} (this is SM{major}x)")
+
+
 class FlashInferPeer:
     """FlashInfer's MLA decode, BatchMLAPagedAttentionWrapper, backend "fa3"
     (Hopper), pages of 64 tokens. The case's contiguous KV is copied into
@@ -146,13 +157,7 @@ class FlashInferPeer:
             from flashinfer.mla import BatchMLAPagedAttentionWrapper
         except Exception as e:  # noqa: BLE001 - any import failure means "not usable here"
             raise Skip(f"flashinfer not importable ({type(e).__name__}: {str(e).splitlines()[0][:120]})")
-        if device == "cpu" or not torch.cuda.is_available():
-            raise Skip("flashinfer needs a CUDA GPU")
-        if getattr(torch.version, "hip", None):
-            raise Skip("flashinfer is NVIDIA-only")
-        major, _ = torch.cuda.get_device_capability()
-        if major != 9:
-            raise Skip(f"backend fa3 needs an SM90 GPU (this is SM{major}x)")
+        need_sm90(torch, device, "flashinfer", "backend fa3 needs an SM90 GPU")
         self.torch, self.device, self.fp8 = torch, device, fp8
         self.Wrapper = BatchMLAPagedAttentionWrapper
         self.name = "flashinfer_fp8" if fp8 else "flashinfer_bf16"
@@ -236,13 +241,7 @@ class FlashMLAPeer:
         if built.get("torch") != have:
             raise Skip(f"the FlashMLA pack is vllm {built.get('vllm', '?')}'s, built for torch "
                        f"{built.get('torch', '?')}; this is torch {have}")
-        if device == "cpu" or not torch.cuda.is_available():
-            raise Skip("FlashMLA needs a CUDA GPU")
-        if getattr(torch.version, "hip", None):
-            raise Skip("FlashMLA (these libraries) is NVIDIA-only")
-        major, _ = torch.cuda.get_device_capability()
-        if major != 9:
-            raise Skip(f"FlashMLA's dense decode is SM90 code (this is SM{major}x)")
+        need_sm90(torch, device, "FlashMLA", "FlashMLA's dense decode is SM90 code")
         lib = "_flashmla_extension_C.abi3.so" if fp8 else "_flashmla_C.abi3.so"
         try:
             torch.ops.load_library(os.path.join(d, lib))
