@@ -41,7 +41,7 @@ sys.path.insert(0, HERE)
 
 PEERS = ("torch_bf16", "flashinfer_bf16", "flashinfer_fp8", "flashmla_bf16", "flashmla_fp8",
          "aiter_bf16", "aiter_fp8")
-PAGE = 64  # FlashInfer page size (tokens)
+PAGE = 64  # FlashInfer's and FlashMLA's page size (tokens)
 
 
 class Skip(Exception):
