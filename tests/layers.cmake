@@ -8,9 +8,4 @@ if(Python3_EXECUTABLE)
 endif()
 # The combine's parameters held before its grid wait are the ones it reads
 # (variants/mla_kernel.h combine_params_in; --self-test: the check can fail)
-if(Python3_EXECUTABLE)
-  add_test(NAME test_combine_params COMMAND ${Python3_EXECUTABLE}
-           ${CMAKE_SOURCE_DIR}/tests/test_combine_params.py --self-test)
-  set_tests_properties(test_combine_params PROPERTIES LABELS cpu
-                       ENVIRONMENT "MLAB_SRC=${CMAKE_SOURCE_DIR}")
-endif()
+mlab_py_test(test_combine_params test_combine_params.py LABELS cpu ARGS --self-test)
