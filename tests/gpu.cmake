@@ -178,10 +178,22 @@ add_test(NAME gpu_one_wave_smem COMMAND sh -c
          "d=${CMAKE_BINARY_DIR}; for m in on off; do [ -f $d/persist_$m.h5 ] || exit 77; done; sm() { $d/mlabench export $d/persist_$1.h5 | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; print(r[0]['smem_bytes'] if r else 0)\"; }; on=$(sm on); off=$(sm off); echo \"smem_bytes: persistent $on, one-wave $off\"; [ \"$off\" -gt 0 ] && [ \"$off\" -lt \"$on\" ]")
 set_tests_properties(gpu_one_wave_smem PROPERTIES FIXTURES_REQUIRED "gpu_cases;persist_files" LABELS "gpu"
                      SKIP_RETURN_CODE 77)
-# an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_COMBINE_SPREAD, MLAB_AMAX,
+# the combine's blocks as many an SM as fit (MLAB_COMBINE_CAP=off; by default
+# capped a few an SM: launch_common.h combine_smem), at 4 splits and the rule's
+mlab_gpu_validate(gpu_validate_combine_cap_off "MLAB_COMBINE_CAP=off" --splits 4 ${_gd}/varlen.h5 ${_gd}/q4_even.h5)
+mlab_gpu_validate(gpu_validate_combine_cap_off_rule "MLAB_COMBINE_CAP=off" ${_gd}/q4_even.h5 ${_gd}/q2_long.h5)
+# and that the cap ran where the decode fills the SMs (the wgmma decodes on
+# scale002 and q3_many_tiles: 128 or more units, one block an SM), named so in
+# the results row's merge (".cap"), and never with MLAB_COMBINE_CAP=off
+foreach(_m on off)
+  add_test(NAME gpu_combine_cap_ran_${_m} COMMAND sh -c
+           "f=${CMAKE_BINARY_DIR}/cap_${_m}.h5; rm -f $f; MLAB_COMBINE_CAP=${_m} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants bf16_wgmma,fp8_wgmma_qrow ${_gd}/scale002.h5 ${_gd}/q3_many_tiles.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; m=[(x['variant'],x['grid'],x['merge']) for x in r]; print(m); c=[x for x in r if x['merge'].endswith('.cap')]; ok=r and ((len(c)>0) if '${_m}'=='on' else not c); sys.exit(0 if ok else 1)\"")
+  set_tests_properties(gpu_combine_cap_ran_${_m} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
+endforeach()
+# an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_COMBINE_SPREAD, MLAB_COMBINE_CAP, MLAB_AMAX,
 # MLAB_TMAP, MLAB_TMAP_L2, MLAB_PLAN, MLAB_PERSIST, MLAB_FLUSH) is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c
-         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_COMBINE_SPREAD=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_TMAP_L2=nope MLAB_PLAN=nope MLAB_PERSIST=nope MLAB_FLUSH=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
+         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_COMBINE_SPREAD=nope MLAB_COMBINE_CAP=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_TMAP_L2=nope MLAB_PLAN=nope MLAB_PERSIST=nope MLAB_FLUSH=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
 set_tests_properties(gpu_refuses_unknown_knobs PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # negative controls: a deliberately broken kernel (one poisoned row read past
 # each sequence end; a merge that leaves the last split out) must FAIL

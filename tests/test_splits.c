@@ -67,6 +67,15 @@ int main(void)
         check(mlab_combine_chunks(1, 64, 0, 4) == 1, "no SM count: 1 chunk");
         check(mlab_combine_chunks(1, 64, 256, 8) == 4, "never more than 4 chunks (a block of 32 lanes)");
     }
+    /* the combine capped where the decode fills at least half the SMs'
+     * block slots: 32 x 1024's 128 one-a-SM blocks on 132 SMs, not 4 x
+     * 1024's 64; the mma.sync decodes at two an SM: 256 blocks, not 64 */
+    check(mlab_combine_capped(128, 132, 1) && mlab_combine_capped(66, 132, 1) && mlab_combine_capped(256, 132, 2),
+          "combine capped from half the SMs' block slots");
+    check(!mlab_combine_capped(64, 132, 1) && !mlab_combine_capped(65, 132, 1) && !mlab_combine_capped(64, 132, 2),
+          "combine not capped below half the block slots (4 x 1024)");
+    check(!mlab_combine_capped(0, 132, 1) && !mlab_combine_capped(128, 0, 1) && !mlab_combine_capped(128, 132, 0),
+          "combine not capped: bad input");
     /* the ragged plan (mlab_plan_splits) */
     {
         /* one long row among short ones: 63 rows of 2 tiles, one of 128; two

@@ -126,27 +126,37 @@ template <bool FAST> struct mla_combines_xcd {
                                                  mla_combine_xcd<FAST, MLA_MAX_SPLITS>};
 };
 
-/* A combine spread in chunks (mla_params.combine_chunks > 1) asks for this
- * much dynamic shared memory, which it does not use, so that at most
- * MLAB_COMBINE_SPREAD_BPS of its blocks fit on an SM: launched while the
- * decode drains, its blocks would otherwise pile onto the few SMs the decode
- * left free. Under 48 KB, where no opt-in attribute is needed (H200: 46.7 KB;
+/* The plain combine's dynamic shared memory, which it does not use: enough
+ * that at most B of its blocks fit on an SM. Launched while the decode
+ * drains (its programmatic dependent), its blocks would otherwise pile onto
+ * the few SMs the decode left free (a wgmma decode's block takes a whole
+ * SM's registers) and then, as the decode's blocks end, up to 16 onto each
+ * SM freed first, each SM's loads of its blocks' partials in turn. A combine
+ * spread in chunks (mla_params.combine_chunks > 1, perf-notes v21): B =
+ * MLAB_COMBINE_SPREAD_BPS; a capped one (mla_params.combine_cap, v38): B =
+ * that or, where its grid of `blocks` needs more to be one wave on the SMs,
+ * ceil(blocks / SMs); none where B >= 16 (the SM's threads cap it there).
+ * Under 48 KB, where no opt-in attribute is needed (H200: 46.7 KB at B = 4;
  * a 76 KB form with the attribute failed to launch one variant's combine,
- * perf-notes v21); 0 where the device's shared memory an SM is unknown. */
-static int combine_spread_smem(void)
+ * v21); 0 where the device's shared memory or SMs are unknown. */
+static int combine_smem(int blocks, bool spread, bool cap)
 {
-    static int bytes = -1;
-    if (bytes < 0) {
-        int d = 0, n = 0;
-        bytes = hipGetDevice(&d) == hipSuccess &&
+    static int per_sm = -1, sms = 0;
+    if (per_sm < 0) {
+        int d = 0, n = 0, m = 0;
+        const bool ok = hipGetDevice(&d) == hipSuccess &&
                         hipDeviceGetAttribute(&n, hipDeviceAttributeMaxSharedMemoryPerMultiprocessor, d) ==
                             hipSuccess &&
-                        n > 0
-                    ? n / (MLAB_COMBINE_SPREAD_BPS + 1) + 1
-                    : 0;
-        if (bytes > 48 * 1024 - 1024) bytes = 48 * 1024 - 1024;
+                        hipDeviceGetAttribute(&m, hipDeviceAttributeMultiprocessorCount, d) == hipSuccess;
+        per_sm = ok && n > 0 && m > 0 ? n : 0;
+        sms = ok ? m : 0;
     }
-    return bytes;
+    if (!(spread || cap) || per_sm <= 0) return 0;
+    int bps = MLAB_COMBINE_SPREAD_BPS;
+    if (!spread && (blocks + sms - 1) / sms > bps) bps = (blocks + sms - 1) / sms;
+    if (bps >= 16) return 0;
+    const int bytes = per_sm / (bps + 1) + 1;
+    return bytes > 48 * 1024 - 1024 ? 48 * 1024 - 1024 : bytes;
 }
 
 /* The call's launch sequence around a decode kernel `dec` (block threads,
@@ -209,19 +219,20 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
     if (e == hipSuccess && p->splits > 1 && !p->merge_inline && !p->merge_cluster) {
         const int inst = combine_ahead<FAST>(p); /* the kernel launched and the name recorded */
         const int C = p->combine_chunks > 1 ? p->combine_chunks : 1; /* spread: C blocks a (row, head) */
-        /* the name: the instance, then ".x2" / ".x4" where spread */
-        static const char *const names[4][4] = {{"combine", "combine16", "combine32", "combine64"},
+        /* the name: the instance, then ".x2" / ".x4" where spread, ".cap" where capped */
+        static const char *const names[5][4] = {{"combine", "combine16", "combine32", "combine64"},
                                                 {"combine.x2", "combine16.x2", "combine32.x2", "combine64.x2"},
                                                 {"combine.x4", "combine16.x4", "combine32.x4", "combine64.x4"},
-                                                {"combine_xcd", "combine_xcd16", "combine_xcd32", "combine_xcd64"}};
-        merged = names[XCD && place ? 3 : C >> 1][inst];
+                                                {"combine_xcd", "combine_xcd16", "combine_xcd32", "combine_xcd64"},
+                                                {"combine.cap", "combine16.cap", "combine32.cap", "combine64.cap"}};
+        merged = names[XCD && place ? 3 : C == 1 && p->combine_cap ? 4 : C >> 1][inst];
         if constexpr (XCD) /* (only fp8_xcd instantiates the placed combine) */
             if (place)
                 e = launch_after(mla_combines_xcd<FAST>::placed[inst], mlab_xcd_grid(p->total_q, MLA_H, p->xcd_count),
                                  MLA_DV / 4, 0, s, p);
         if (!(XCD && place))
             e = launch_after(mla_combines<FAST>::plain[inst], p->total_q * MLA_H * C, MLA_DV / 4 / C,
-                             C > 1 ? combine_spread_smem() : 0, s, p);
+                             combine_smem(p->total_q * MLA_H * C, C > 1, p->combine_cap != 0), s, p);
     }
     if (p->merge_out) *p->merge_out = merged ? merged : "";
     if (p->smem_out) *p->smem_out = smem;

@@ -116,6 +116,11 @@ typedef struct {
                                  of the decode kernel it launched (launch_common.h,
                                  launch_sequence; fp8_wgmma's one-wave kernel has less than its
                                  persistent one); NULL: nowhere; no kernel reads it */
+    int combine_cap;          /* 1: the plain combine's blocks capped a few an SM where the
+                                 decode fills the SMs (splits.h mlab_combine_capped,
+                                 launch_common.h combine_smem; MLAB_COMBINE_CAP); 0: as many
+                                 as fit (a spread combine is capped either way); no kernel
+                                 reads it */
 } mla_params;
 
 /* -DWG_PERSIST=0: fp8_wgmma's decode a block a unit, as before it looped

@@ -224,8 +224,8 @@ extern "C" void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *thro
 }
 
 /* the build's knobs (below), then the run-time ones that change what a
- * call runs: the merge (MLAB_MERGE), the combine kernel (MLAB_COMBINE), the
- * Q amax (MLAB_AMAX), a negative control (MLAB_FAULT), the tensor copies
+ * call runs: the merge (MLAB_MERGE), the combine kernel (MLAB_COMBINE), its
+ * spread and cap (MLAB_COMBINE_SPREAD, MLAB_COMBINE_CAP), the Q amax (MLAB_AMAX), a negative control (MLAB_FAULT), the tensor copies
  * (MLAB_TMAP) and the persistent decode (MLAB_PERSIST), "default" where
  * unset; the tensor maps' L2 promotion (MLAB_TMAP_L2) as used (0: none; "-":
  * a build without tensor maps) */
@@ -237,7 +237,7 @@ extern "C" const char *mlab_gpu_build_knobs(void)
     if (!buf[0]) {
         const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT"),
                    *c = getenv("MLAB_COMBINE"), *t = getenv("MLAB_TMAP"), *ps = getenv("MLAB_PERSIST"),
-                   *sp = getenv("MLAB_COMBINE_SPREAD"), *fl = getenv("MLAB_FLUSH");
+                   *sp = getenv("MLAB_COMBINE_SPREAD"), *fl = getenv("MLAB_FLUSH"), *cc = getenv("MLAB_COMBINE_CAP");
         /* the L2 promotion as used, not "default" (the default moved at v22,
          * 256 -> 128); "-" in a build without tensor maps (AMD; -DMLAB_NO_TMAP) */
         char l2[16] = "-";
@@ -255,11 +255,12 @@ extern "C" const char *mlab_gpu_build_knobs(void)
         snprintf(buf, sizeof buf,
                  "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_gate_land=%d wg_q_early=%d wg_one_dv=%d "
                  "wg_land_gates=%d wg_land_gates16=%d wg_mx_split1=%d "
-                 "merge=%.16s combine=%.16s spread=%.16s amax=%.16s fault=%.16s tmap_use=%.16s persist_use=%.16s "
+                 "merge=%.16s combine=%.16s spread=%.16s cap=%.16s amax=%.16s fault=%.16s tmap_use=%.16s persist_use=%.16s "
                  "tmap_l2=%s flush=%.16s",
                  build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, WG_B16_HS, WG_GATE_LAND, WG_Q_EARLY, WG_ONE_DV,
                  WG_LAND_GATES, WG_LAND_GATES16, WG_MX_SPLIT1,
-                 m ? m : "default", c ? c : "default", sp ? sp : "default", a ? a : "default", f ? f : "none",
+                 m ? m : "default", c ? c : "default", sp ? sp : "default", cc ? cc : "default", a ? a : "default",
+                 f ? f : "none",
                  t ? t : "default", ps ? ps : "default", l2, fl ? fl : "memset");
     }
     return buf;
@@ -816,12 +817,22 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     /* MLAB_COMBINE_SPREAD=on|off: a call of few rows and more than 16
      * splits merges each (row, head) in 2 or 4 blocks of its columns, at most
      * MLAB_COMBINE_SPREAD_BPS an SM (splits.h, mlab_combine_chunks;
-     * launch_common.h, combine_spread_smem); off: a block a (row, head) */
+     * launch_common.h, combine_smem); off: a block a (row, head) */
     const char *sp = getenv("MLAB_COMBINE_SPREAD");
     if (knob_refused("MLAB_COMBINE_SPREAD", sp, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
     p->combine_chunks = (sp && !strcmp(sp, "off")) || (v->xcd_placed && p->xcd_count > 1) /* the placed one: never */
                             ? 1
                             : mlab_combine_chunks(g->total_q, p->splits, g->sms, MLA_DV / 4 / MLAB_WARP);
+    /* MLAB_COMBINE_CAP=on|off: where the decode fills at least half the
+     * SMs' block slots (splits.h, mlab_combine_capped), the plain combine's
+     * blocks at most 4 an SM, or as many as one wave of its grid needs
+     * (launch_common.h, combine_smem), so that they spread over the SMs as
+     * the decode's blocks end; off: as many as fit (a spread combine is
+     * capped either way) */
+    const char *cc = getenv("MLAB_COMBINE_CAP");
+    if (knob_refused("MLAB_COMBINE_CAP", cc, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
+    p->combine_cap = !(cc && !strcmp(cc, "off")) &&
+                     mlab_combine_capped(mlab_call_grid(p, v->xcd_placed), g->sms, v->blocks_per_sm());
     /* MLAB_TMAP=off: the a8w8 decode loads every tile by cp.async into its
      * swizzled layout, as where no tensor map could be encoded (the GPU
      * tests validate that path so); on (default): by tensor copies */

@@ -132,3 +132,8 @@ int mlab_combine_chunks(int W, int S, int sms, int max_c)
     while (2 * c <= max_c && 2 * c <= 4 && (long)2 * c * W * 16 <= (long)MLAB_COMBINE_SPREAD_BPS * sms) c *= 2;
     return c;
 }
+
+int mlab_combine_capped(int grid, int sms, int bps)
+{
+    return grid >= 1 && sms > 0 && bps > 0 && 2L * grid >= (long)sms * bps;
+}

@@ -68,4 +68,15 @@ int mlab_bf16_small_tiles(int W, int T, int sms);
  * with C x W x 16 <= MLAB_COMBINE_SPREAD_BPS x sms (one wave); 1 for S <= 16. */
 int mlab_combine_chunks(int W, int S, int sms, int max_c);
 
+/* Whether the plain combine's blocks are capped a few an SM
+ * (mla_params.combine_cap; launch_common.h combine_smem): where the decode's
+ * grid of `grid` blocks fills at least half the SMs' block slots (sms x bps).
+ * Its blocks then land mostly on SMs the decode's blocks leave, up to 16 on
+ * each SM freed first; capped, they spread (H200: 32 x 1024 -1..-4% for every
+ * decode, 128 blocks on 132 SMs). Where the decode leaves many SMs free
+ * (4 x 1024: 64 blocks) capped blocks were slower (+0.3..+5.7%): they land on
+ * SMs that ran no decode block, whose shared memory is set up for none
+ * (perf-notes v38). */
+int mlab_combine_capped(int grid, int sms, int bps);
+
 #endif
