@@ -190,10 +190,28 @@ foreach(_m on off)
            "f=${CMAKE_BINARY_DIR}/cap_${_m}.h5; rm -f $f; MLAB_COMBINE_CAP=${_m} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants bf16_wgmma,fp8_wgmma_qrow ${_gd}/scale002.h5 ${_gd}/q3_many_tiles.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; m=[(x['variant'],x['grid'],x['merge']) for x in r]; print(m); c=[x for x in r if x['merge'].endswith('.cap')]; ok=r and ((len(c)>0) if '${_m}'=='on' else not c); sys.exit(0 if ok else 1)\"")
   set_tests_properties(gpu_combine_cap_ran_${_m} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 endforeach()
+# a unit's heads in two blocks (bf16_wgmma, MLAB_PAIRS: splits.h
+# mlab_head_pairs, where the units fill at most half the SMs): validated as
+# one block a unit too (MLAB_PAIRS=off) on the cases of few units (tiny_scales:
+# 4 rows of 5 tiles, at most 16 units; one_item); on tiny_scales the grid is
+# twice the units with pairs (any sm_90 GPU has 32 SMs) and the units without;
+# and a deliberately broken decode (one row read past each sequence end) must
+# fail validation with pairs as without
+mlab_gpu_validate(gpu_validate_pairs_off "MLAB_PAIRS=off" --variants bf16_wgmma
+                  ${_gd}/tiny_scales.h5 ${_gd}/one_item.h5 ${_gd}/q3_causal.h5)
+foreach(_m on off)
+  add_test(NAME gpu_pairs_grid_${_m} COMMAND sh -c
+           "f=${CMAKE_BINARY_DIR}/pairs_${_m}.h5; rm -f $f; MLAB_PAIRS=${_m} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants bf16_wgmma ${_gd}/tiny_scales.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; u=[(int(x['grid']),int(x['total_q'])*int(x['splits'])) for x in r]; print('grid, units:',u); ok=u and all(g==(2*n if '${_m}'=='on' else n) for g,n in u); sys.exit(0 if ok else 1)\"")
+  set_tests_properties(gpu_pairs_grid_${_m} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
+endforeach()
+add_test(NAME gpu_negative_control_overread_pairs COMMAND sh -c
+         "out=$(MLAB_FAULT=overread ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants bf16_wgmma ${_gd}/tiny_scales.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 5 ] && { echo 'caught (exit 5)'; exit 0; }; echo \"not caught: exit $rc\"; exit 1")
+set_tests_properties(gpu_negative_control_overread_pairs PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
+                     SKIP_RETURN_CODE 77)
 # an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_COMBINE_SPREAD, MLAB_COMBINE_CAP, MLAB_AMAX,
-# MLAB_TMAP, MLAB_TMAP_L2, MLAB_PLAN, MLAB_PERSIST, MLAB_FLUSH) is refused with exit 2 and a line naming it, never run some other way
+# MLAB_TMAP, MLAB_TMAP_L2, MLAB_PLAN, MLAB_PERSIST, MLAB_PAIRS, MLAB_FLUSH) is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c
-         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_COMBINE_SPREAD=nope MLAB_COMBINE_CAP=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_TMAP_L2=nope MLAB_PLAN=nope MLAB_PERSIST=nope MLAB_FLUSH=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
+         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_COMBINE_SPREAD=nope MLAB_COMBINE_CAP=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_TMAP_L2=nope MLAB_PLAN=nope MLAB_PERSIST=nope MLAB_PAIRS=nope MLAB_FLUSH=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
 set_tests_properties(gpu_refuses_unknown_knobs PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # negative controls: a deliberately broken kernel (one poisoned row read past
 # each sequence end; a merge that leaves the last split out) must FAIL

@@ -76,6 +76,11 @@ int main(void)
           "combine not capped below half the block slots (4 x 1024)");
     check(!mlab_combine_capped(0, 132, 1) && !mlab_combine_capped(128, 0, 1) && !mlab_combine_capped(128, 132, 0),
           "combine not capped: bad input");
+    /* a unit's heads in two blocks: only where the doubled grid is one wave
+     * (4 x 1024 at 16 splits, 64 blocks, on 132 SMs; not 4 x 8192's 128) */
+    check(mlab_head_pairs(64, 132) && mlab_head_pairs(66, 132) && mlab_head_pairs(1, 2), "pairs up to half the SMs");
+    check(!mlab_head_pairs(67, 132) && !mlab_head_pairs(128, 132), "no pairs past half the SMs");
+    check(!mlab_head_pairs(0, 132) && !mlab_head_pairs(4, 0) && !mlab_head_pairs(1, 1), "no pairs: bad input, 1 SM");
     /* the ragged plan (mlab_plan_splits) */
     {
         /* one long row among short ones: 63 rows of 2 tiles, one of 128; two

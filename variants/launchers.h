@@ -41,6 +41,9 @@ typedef struct mlab_variant_impl {
     int persistent;                          /* 1: its decode loops over units, so the runner caps
                                                 its grid at SMs x blocks an SM (mla_params.grid_max;
                                                 MLAB_PERSIST=off: a block a unit) */
+    int head_pairs;                          /* 1: its decode can take a unit's heads in two blocks of
+                                                8 (mla_params.head_pairs), which the runner asks for
+                                                where the units fill at most half the SMs */
 } mlab_variant_impl;
 
 /* The decode's grid for a call (xcd_map.h, mlab_decode_grid: the plan's
@@ -50,7 +53,8 @@ typedef struct mlab_variant_impl {
 #include "xcd_map.h"
 static inline int mlab_call_grid(const mla_params *p, int placed)
 {
-    const int g = mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, p->total_q, p->splits, p->xcd_count, placed);
+    const int g = mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, p->total_q, p->splits, p->xcd_count, placed) *
+                  (p->head_pairs ? 2 : 1);
     return p->grid_max > 0 && g > p->grid_max ? p->grid_max : g;
 }
 /* every block of the call's decode takes one unit (not placed): the grid

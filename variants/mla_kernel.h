@@ -77,9 +77,9 @@ MLAB_DEV unsigned long long mlab_gtime_after(int v)
 /* a decode block's record: start, amax wait done, first tile ready, loop end, end, SM, tiles */
 MLAB_DEV void trace_decode(const mla_params &p, unsigned long long tr0, unsigned long long tr1,
                            unsigned long long tr2, unsigned long long tr3, int tiles,
-                           unsigned long long tr4 = 0)
+                           unsigned long long tr4 = 0, unsigned lead = 0)
 {
-    if (threadIdx.x != 0 || !p.trace) return;
+    if (threadIdx.x != lead || !p.trace) return; /* lead: the recording thread (0; bf16_wgmma's pairs: 128) */
     unsigned long long *tb = p.trace + MLAB_TR_DECODE + 8 * blockIdx.x;
     unsigned sm;
     asm("mov.u32 %0, %%smid;" : "=r"(sm));

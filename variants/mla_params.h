@@ -121,6 +121,10 @@ typedef struct {
                                  launch_common.h combine_smem; MLAB_COMBINE_CAP); 0: as many
                                  as fit (a spread combine is capped either way); no kernel
                                  reads it */
+    int head_pairs;           /* 1: each (row, split) unit's 16 heads taken by two blocks, 2u and
+                                 2u + 1, of 8 heads each (bf16_wgmma where the units fill at most
+                                 half the SMs: splits.h mlab_head_pairs, MLAB_PAIRS; the grid is
+                                 doubled); 0: a block a unit */
 } mla_params;
 
 /* -DWG_PERSIST=0: fp8_wgmma's decode a block a unit, as before it looped

@@ -1270,7 +1270,11 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
 
     /* the block's (row, split) unit; a persistent block (C::PERSIST) takes
      * units blockIdx.x, + gridDim.x, ... of the call's units */
-    const wg_unit u0 = wg_unit_of(p, blockIdx.x);
+    /* B16 with mla_params.head_pairs: blocks 2u and 2u + 1 both take unit
+     * u, the first its heads 0 .. 7, the second 8 .. 15 (hp; -1: all) */
+    const int hp = B16 && p.head_pairs ? (int)(blockIdx.x & 1) : -1;
+    MLAB_TR(const int lead = hp > 0 ? 128 : 0;) /* -DMLAB_TRACE: the recording thread, a consumer's first */
+    const wg_unit u0 = wg_unit_of(p, B16 && p.head_pairs ? blockIdx.x >> 1 : blockIdx.x);
     const int first = u0.first, t0 = u0.t0, n = u0.n, rend = u0.rend;
     MLAB_TR(if (tid == WG_NCONS * 128 && p.trace) p.trace[MLAB_TR_ISSUE + 2 * blockIdx.x] = mlab_gtime_after(first);)
     const int units = C::PERSIST ? (p.blk_work ? p.plan_blocks : p.total_q * p.splits) : (int)blockIdx.x + 1;
@@ -1320,6 +1324,20 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         }
         wg_produce(p, stages, first, t0, n, rend);
 #endif
+    } else if (B16 && hp >= 0 && cons != hp) {
+        /* head pairs: the pair's other block takes this consumer's 8 heads,
+         * so it reads no tile; it stores its share of Q (issued above) with
+         * the other consumer's, then releases each stage with the others
+         * once its tile is in (the producer reissues a stage only after that
+         * release, so no arrival runs a phase ahead), and ends */
+        wg_q16_ready();
+        wg_fence_smem();
+        wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
+        for (int i = 0; i < n; i++) {
+            mlab_bulk_wait(bars + i % C::NST, (uint32_t)((i / C::NST) & 1));
+            wg_bar_arrive(WG_BAR_EMPTY(i % C::NST), C::EMPTY_N);
+        }
+        mlab_grid_dep_trigger();
     } else {
         if (MX)
             wg_regs_inc<WG_REGS_CONSUMER_MX>();
@@ -1356,7 +1374,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             }
             wg_fence_smem();
             wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
-            MLAB_TR(if (tid == 0) tr1 = mlab_gtime();)
+            MLAB_TR(if (tid == lead) tr1 = mlab_gtime();)
         } else if (cons == 0) {
             wg_bar_sync(WG_BAR_QNEXT, WG_NCONS * 128); /* consumer 1 has stored this unit's Q */
         }
@@ -1384,7 +1402,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 const int g = g0 + i;
                 const uint8_t *tile = stages + (g % C::NST) * C::TILE;
                 mlab_bulk_wait(bars + g % C::NST, (uint32_t)((g / C::NST) & 1));
-                MLAB_TR(if (tid == 0 && !tr2) tr2 = mlab_gtime();)
+                MLAB_TR(if (tid == lead && !tr2) tr2 = mlab_gtime();)
                 WG_PROF(lap(0);)
                 float s4[4];
                 wg_scores<true, 2, 0, MLA_D / 16, C::GM>(s4, tile, dq8, wg_tile_gates<C::GM>(bars, g, C::NST));
@@ -1395,11 +1413,11 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
                 WG_PROF(lap(3);)
             }
-            MLAB_TR(if (tid == 0) tr3 = mlab_gtime();)
+            MLAB_TR(if (tid == lead) tr3 = mlab_gtime();)
             mlab_grid_dep_trigger(); /* the combine may start launching */
             wg_epilogue16<FAST, 2>(p, s8, u, red8, (uint16_t *)(smem + C::OFF_STG), cons, WG_BAR_CONS(cons));
-            if (cons == 0) {
-                MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)
+            if (cons == (hp >= 0 ? hp : 0)) {
+                MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n, 0, lead);)
                 WG_PROF(lap(4); prof_out(g0 + u.n);)
             }
         } else if (decltype(one_dv)::value && C::ONE_DV && u.n == 1 && next_tok < 0) {

@@ -226,7 +226,8 @@ extern "C" void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *thro
 /* the build's knobs (below), then the run-time ones that change what a
  * call runs: the merge (MLAB_MERGE), the combine kernel (MLAB_COMBINE), its
  * spread and cap (MLAB_COMBINE_SPREAD, MLAB_COMBINE_CAP), the Q amax (MLAB_AMAX), a negative control (MLAB_FAULT), the tensor copies
- * (MLAB_TMAP) and the persistent decode (MLAB_PERSIST), "default" where
+ * (MLAB_TMAP), the persistent decode (MLAB_PERSIST) and a unit's heads in
+ * two blocks (MLAB_PAIRS), "default" where
  * unset; the tensor maps' L2 promotion (MLAB_TMAP_L2) as used (0: none; "-":
  * a build without tensor maps) */
 static const char *build_knobs(void);
@@ -237,7 +238,8 @@ extern "C" const char *mlab_gpu_build_knobs(void)
     if (!buf[0]) {
         const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT"),
                    *c = getenv("MLAB_COMBINE"), *t = getenv("MLAB_TMAP"), *ps = getenv("MLAB_PERSIST"),
-                   *sp = getenv("MLAB_COMBINE_SPREAD"), *fl = getenv("MLAB_FLUSH"), *cc = getenv("MLAB_COMBINE_CAP");
+                   *sp = getenv("MLAB_COMBINE_SPREAD"), *fl = getenv("MLAB_FLUSH"), *cc = getenv("MLAB_COMBINE_CAP"),
+                   *hp = getenv("MLAB_PAIRS");
         /* the L2 promotion as used, not "default" (the default moved at v22,
          * 256 -> 128); "-" in a build without tensor maps (AMD; -DMLAB_NO_TMAP) */
         char l2[16] = "-";
@@ -256,12 +258,12 @@ extern "C" const char *mlab_gpu_build_knobs(void)
                  "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_gate_land=%d wg_q_early=%d wg_one_dv=%d "
                  "wg_land_gates=%d wg_land_gates16=%d wg_mx_split1=%d "
                  "merge=%.16s combine=%.16s spread=%.16s cap=%.16s amax=%.16s fault=%.16s tmap_use=%.16s persist_use=%.16s "
-                 "tmap_l2=%s flush=%.16s",
+                 "tmap_l2=%s flush=%.16s pairs_use=%.16s",
                  build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, WG_B16_HS, WG_GATE_LAND, WG_Q_EARLY, WG_ONE_DV,
                  WG_LAND_GATES, WG_LAND_GATES16, WG_MX_SPLIT1,
                  m ? m : "default", c ? c : "default", sp ? sp : "default", cc ? cc : "default", a ? a : "default",
                  f ? f : "none",
-                 t ? t : "default", ps ? ps : "default", l2, fl ? fl : "memset");
+                 t ? t : "default", ps ? ps : "default", l2, fl ? fl : "memset", hp ? hp : "default");
     }
     return buf;
 }
@@ -806,6 +808,17 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         const char *ps = getenv("MLAB_PERSIST");
         if (knob_refused("MLAB_PERSIST", ps, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
         if (v->persistent && !(ps && !strcmp(ps, "off"))) p->grid_max = g->sms * v->blocks_per_sm();
+    }
+    /* MLAB_PAIRS=on|off: a decode that can (mlab_variant_impl.head_pairs,
+     * bf16_wgmma) takes each unit's 16 heads in two blocks of 8 where its
+     * units fill at most half the SMs (splits.h, mlab_head_pairs); off: a
+     * block a unit. The GPU tests validate both. */
+    p->head_pairs = 0;
+    {
+        const char *hp = getenv("MLAB_PAIRS");
+        if (knob_refused("MLAB_PAIRS", hp, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
+        if (v->head_pairs && !(hp && !strcmp(hp, "off")) && !p->merge_inline && !p->merge_cluster)
+            p->head_pairs = mlab_head_pairs(mlab_call_grid(p, v->xcd_placed), g->sms);
     }
     /* MLAB_COMBINE=plain|ahead: which combine kernel merges the splits
      * (launch_common.h, combine_ahead: ahead is the 16-, 32- or 64-split

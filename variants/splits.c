@@ -137,3 +137,8 @@ int mlab_combine_capped(int grid, int sms, int bps)
 {
     return grid >= 1 && sms > 0 && bps > 0 && 2L * grid >= (long)sms * bps;
 }
+
+int mlab_head_pairs(int grid, int sms)
+{
+    return grid >= 1 && sms > 0 && 2L * grid <= (long)sms;
+}

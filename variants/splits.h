@@ -78,5 +78,14 @@ int mlab_combine_chunks(int W, int S, int sms, int max_c);
  * SMs that ran no decode block, whose shared memory is set up for none
  * (perf-notes v38). */
 int mlab_combine_capped(int grid, int sms, int bps);
+/* A unit's heads in two blocks (mla_params.head_pairs; a variant that can,
+ * mlab_variant_impl.head_pairs: bf16_wgmma): 1 where the decode's grid of
+ * blocks (one a unit) fills at most half the sms SMs, so that both blocks of
+ * every pair run at once in one wave; 0 otherwise. A block then computes 8
+ * heads, not 16: bf16_wgmma's two consumers each read the whole tile for
+ * their 8 heads (N = 8 products), so a tile's products are bound by the SM's
+ * shared memory, and a pair halves each SM's share of them (4 x 1024 on the
+ * H200: perf-notes v38). */
+int mlab_head_pairs(int grid, int sms);
 
 #endif
