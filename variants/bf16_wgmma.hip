@@ -82,6 +82,16 @@
  * panel) measured no better (4x1024 -1.4 / -4.9%). 4x8192 merged by the
  * 32-split combine, -2.8 / -2.8%. The v36 suite (-04d) geomean 58.2 us,
  * 1.254x (FlashInfer bf16 65.7, 1.415x).
+ * v38 (papers/reports/h200-2026-12-04f, -04g): head pairs (MLAB_PAIRS,
+ * splits.h mlab_head_pairs, mla_wgmma.h): where the units fill at most
+ * half the SMs (4x1024: 64), blocks 2u and 2u + 1 take unit u's heads 0-7
+ * and 8-15, the other consumer of each only releasing the stages: a tile's
+ * Q.K 1495 -> 1128 cycles, P.V 1165 -> 644 (each SM's shared memory reads
+ * halved), the blocks' end 6.5 -> 6.0 us; 4x1024 -1.1 / -1.1% with the
+ * doubled grid's combine capped (splits.h mlab_combine_capped), +5.7 /
+ * +6.0% without (its 64 blocks on the 4 SMs the decode left free). The
+ * capped combine: 32x1024 -1.6 / -1.6%. The v38 suite (-04g, before the
+ * pairs) geomean 58.0 us, 1.251x (FlashInfer bf16 65.5, 1.415x).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

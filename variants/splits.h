@@ -73,10 +73,11 @@ int mlab_combine_chunks(int W, int S, int sms, int max_c);
  * grid of `grid` blocks fills at least half the SMs' block slots (sms x bps).
  * Its blocks then land mostly on SMs the decode's blocks leave, up to 16 on
  * each SM freed first; capped, they spread (H200: 32 x 1024 -1..-4% for every
- * decode, 128 blocks on 132 SMs). Where the decode leaves many SMs free
- * (4 x 1024: 64 blocks) capped blocks were slower (+0.3..+5.7%): they land on
- * SMs that ran no decode block, whose shared memory is set up for none
- * (perf-notes v38). */
+ * decode, 128 blocks on 132 SMs; bf16_wgmma's head pairs at 4 x 1024, 128
+ * blocks: +6% uncapped, -1% capped). Where the decode leaves many SMs free
+ * (4 x 1024's 64 blocks) capped blocks were slower (+0.3..+5.7%): they land on
+ * SMs that ran no decode block, whose shared memory is set up for none (our
+ * reading, not measured apart; perf-notes v38). */
 int mlab_combine_capped(int grid, int sms, int bps);
 /* A unit's heads in two blocks (mla_params.head_pairs; a variant that can,
  * mlab_variant_impl.head_pairs: bf16_wgmma): 1 where the decode's grid of
@@ -85,7 +86,8 @@ int mlab_combine_capped(int grid, int sms, int bps);
  * heads, not 16: bf16_wgmma's two consumers each read the whole tile for
  * their 8 heads (N = 8 products), so a tile's products are bound by the SM's
  * shared memory, and a pair halves each SM's share of them (4 x 1024 on the
- * H200: perf-notes v38). */
+ * H200: -1.1%, the doubled grid's combine capped by mlab_combine_capped;
+ * perf-notes v38). */
 int mlab_head_pairs(int grid, int sms);
 
 #endif
