@@ -225,11 +225,12 @@ extern "C" void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *thro
 
 /* the build's knobs (below), then the run-time ones that change what a
  * call runs: the merge (MLAB_MERGE), the combine kernel (MLAB_COMBINE), its
- * spread and cap (MLAB_COMBINE_SPREAD, MLAB_COMBINE_CAP), the Q amax (MLAB_AMAX), a negative control (MLAB_FAULT), the tensor copies
+ * spread and cap (MLAB_COMBINE_SPREAD, MLAB_COMBINE_CAP), the Q amax
+ * (MLAB_AMAX), a negative control (MLAB_FAULT), the tensor copies
  * (MLAB_TMAP), the persistent decode (MLAB_PERSIST) and a unit's heads in
- * two blocks (MLAB_PAIRS), "default" where
- * unset; the tensor maps' L2 promotion (MLAB_TMAP_L2) as used (0: none; "-":
- * a build without tensor maps) */
+ * two blocks (MLAB_PAIRS), "default" where unset; the tensor maps' L2
+ * promotion (MLAB_TMAP_L2) as used (0: none; "-": a build without tensor
+ * maps) */
 static const char *build_knobs(void);
 static unsigned tmap_l2(void);
 extern "C" const char *mlab_gpu_build_knobs(void)

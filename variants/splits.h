@@ -79,6 +79,7 @@ int mlab_combine_chunks(int W, int S, int sms, int max_c);
  * SMs that ran no decode block, whose shared memory is set up for none (our
  * reading, not measured apart; perf-notes v38). */
 int mlab_combine_capped(int grid, int sms, int bps);
+
 /* A unit's heads in two blocks (mla_params.head_pairs; a variant that can,
  * mlab_variant_impl.head_pairs: bf16_wgmma): 1 where the decode's grid of
  * blocks (one a unit) fills at most half the sms SMs, so that both blocks of
