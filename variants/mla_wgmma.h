@@ -1256,8 +1256,10 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     const int tid = threadIdx.x, warp = tid / 32, cons = warp / 4; /* cons >= WG_NCONS: a producer */
     WG_PROF(long long pc[6] = {0, 0, 0, 0, 0, 0}, pt = clock64(), pt0 = pt;
             auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };
-            auto prof_out = [&](int tiles) { /* thread 0: the block's phases (a persistent block's units summed) */
-                if (threadIdx.x != 0 || !p.trace) return;
+            /* thread `lead` (0; a head pair's second block: 128, consumer 1's
+             * first): the block's phases (a persistent block's units summed) */
+            auto prof_out = [&](int tiles, unsigned lead = 0) {
+                if (threadIdx.x != lead || !p.trace) return;
                 unsigned long long *tw = p.trace + MLAB_TR_WGPROF + 8 * blockIdx.x;
                 tw[0] = pc[5]; tw[1] = pc[0]; tw[2] = pc[1]; tw[3] = pc[2];
                 tw[4] = pc[3]; tw[5] = pc[4]; tw[6] = pt - pt0; tw[7] = tiles + 1; /* tiles + 1: recorded */
@@ -1273,7 +1275,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     /* B16 with mla_params.head_pairs: blocks 2u and 2u + 1 both take unit
      * u, the first its heads 0 .. 7, the second 8 .. 15 (hp; -1: all) */
     const int hp = B16 && p.head_pairs ? (int)(blockIdx.x & 1) : -1;
-    MLAB_TR(const int lead = hp > 0 ? 128 : 0;) /* -DMLAB_TRACE: the recording thread, a consumer's first */
+    const int lead = hp > 0 ? 128 : 0; /* -DMLAB_TRACE, -DMLAB_WG_PROF: the recording thread, a consumer's first */
+    (void)lead;
     const wg_unit u0 = wg_unit_of(p, B16 && p.head_pairs ? blockIdx.x >> 1 : blockIdx.x);
     const int first = u0.first, t0 = u0.t0, n = u0.n, rend = u0.rend;
     MLAB_TR(if (tid == WG_NCONS * 128 && p.trace) p.trace[MLAB_TR_ISSUE + 2 * blockIdx.x] = mlab_gtime_after(first);)
@@ -1418,7 +1421,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             wg_epilogue16<FAST, 2>(p, s8, u, red8, (uint16_t *)(smem + C::OFF_STG), cons, WG_BAR_CONS(cons));
             if (cons == (hp >= 0 ? hp : 0)) {
                 MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n, 0, lead);)
-                WG_PROF(lap(4); prof_out(g0 + u.n);)
+                WG_PROF(lap(4); prof_out(g0 + u.n, lead);)
             }
         } else if (decltype(one_dv)::value && C::ONE_DV && u.n == 1 && next_tok < 0) {
             /* the block's last unit is one tile (in stage g0 % NST whichever
