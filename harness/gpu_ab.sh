@@ -22,7 +22,8 @@
 #       ab_new_2.h5, compare.txt and ab_logs.tar.gz (the builds', the
 #       recording's and the runs' logs): six files, within what the device
 #       tool brings back. compare.txt has both pairs as one table
-#       (harness/tools/ab_table.py) and ends with the two builds' kernels
+#       (harness/tools/ab_table.py; then again as ratios to each run's read
+#       limit, --per-read-limit) and ends with the two builds' kernels
 #       compared by their SASS (harness/nv_sass.sh --diff of the programs'
 #       folders): the kernels the change touched, named (~10-25 s a pair of
 #       builds; MLAB_AB_SASS=off leaves it out). MLAB_COMMIT names the working tree in the results
@@ -162,6 +163,12 @@ done
   echo "== both pairs, median us: base -> new, base -> new (changes)"
   python3 "$root/harness/tools/ab_table.py" --mlabench "$new" "$OUT/ab_base_1.h5" "$OUT/ab_new_1.h5" \
     "$OUT/ab_base_2.h5" "$OUT/ab_new_2.h5"
+  echo "(ab_table exit $?)"
+  # the same as ratios to each run's own read limit: a drift of the whole
+  # machine between the runs, which moves the read kernel too, cancels there
+  echo "== both pairs, median / the run's read limit: base -> new, base -> new (changes)"
+  python3 "$root/harness/tools/ab_table.py" --mlabench "$new" --per-read-limit "$OUT/ab_base_1.h5" \
+    "$OUT/ab_new_1.h5" "$OUT/ab_base_2.h5" "$OUT/ab_new_2.h5"
   echo "(ab_table exit $?)"
   # which kernels the change touched: the builds' SASS compared kernel by
   # kernel (harness/nv_sass.sh, over the folders of the programs run)

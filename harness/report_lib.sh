@@ -19,6 +19,9 @@
 #                                ab_table.py: a case by variant, each cell
 #                                base -> new, base -> new (changes)): the
 #                                README's table of an A/B, re-derived
+#   report_ab_table_rl TITLE OLD NEW
+#                                the same with each median over its run's
+#                                read limit (ab_table.py --per-read-limit)
 #   report_table FILE.h5         the medians table of `mlabench report` (its
 #                                first table: case by variant)
 #   report_history NEW.h5 NEW_NAME PREV.h5 PREV_NAME
@@ -57,6 +60,10 @@ report_pairs() {
 report_ab_table() {
   echo "== $1"
   python3 harness/tools/ab_table.py --mlabench "$M" "$2_1.h5" "$3_1.h5" "$2_2.h5" "$3_2.h5"
+}
+report_ab_table_rl() { # the same, each median over its run's read limit (ab_table.py --per-read-limit)
+  echo "== $1"
+  python3 harness/tools/ab_table.py --mlabench "$M" --per-read-limit "$2_1.h5" "$3_1.h5" "$2_2.h5" "$3_2.h5"
 }
 report_table() { # awk reads to the end: an early exit could end mlabench by SIGPIPE (pipefail)
   "$M" report "$1" | awk '!d && /^[|] case/ { t = 1 } t && /^$/ { t = 0; d = 1 } t'

@@ -63,6 +63,34 @@ check(rc == 0 and out.split("\n")[0] == "| case | b | a |", "--variants orders t
 check("| 4 x 1024 | - | 10.0 -> 9.50" in out, "a chosen variant a file lacks: '-' (got %r)" % out)
 check("| geomean | - |" in out, "its geomean: '-' (got %r)" % out)
 
+# --per-read-limit: each median over its own run's read limit, so a drift of
+# the whole machine (the read limit moving with the medians) cancels; a row
+# without a read limit (0 or empty) is left out
+def write_rl(path, rows):
+    with open(path, "w") as f:
+        f.write("run_index,batch,kv_len,variant,kind,median_us,read_limit_us\n")
+        for i, r in enumerate(rows):
+            f.write(",".join(str(x) for x in (i,) + r) + "\n")
+    return path
+
+
+def rl_rows(scale, a2_rl=100.0):
+    return [(4, 1024, "a", "gpu", 10.0 * scale, 5.0 * scale), (32, 8192, "a", "gpu", 200.0 * scale, a2_rl * scale),
+            (4, 1024, "c", "gpu", 8.0, "")]
+
+
+r1 = [write_rl(os.path.join(tmp, "rl%d.csv" % k), rl_rows(sc)) for k, sc in enumerate((1.0, 0.95, 1.0, 1.03))]
+rc, out, err = tool("--per-read-limit", *r1)
+check(rc == 0 and "| 4 x 1024 | 2.00 -> 2.00, 2.00 -> 2.00 (+0.0 / +0.0%) |" in out,
+      "--per-read-limit: a run 5%% faster, its read limit too: no change (got %d %r %r)" % (rc, out, err))
+check("| 32 x 8192 | 2.00 -> 2.00, 2.00 -> 2.00 (+0.0 / +0.0%) |" in out and out.split("\n")[0] == "| case | a |",
+      "--per-read-limit: every case normalized; a variant without a read limit left out (got %r)" % out)
+rc, out, err = tool(*r1)
+check(rc == 0 and "(-5.0 / +3.0%)" in out, "without it the same files show the drift (got %r)" % out)
+rc, out, err = tool("--per-read-limit", b1, n1, b2, n2)
+check(rc == 2 and "read_limit_us" in err and "b1.csv" in err,
+      "--per-read-limit on exports without read_limit_us: exit 2 naming the file and column (got %d %r)" % (rc, err))
+
 # errors: one line naming the file, exit 2
 bad = os.path.join(tmp, "bad.csv")
 with open(bad, "w") as f:

@@ -9,11 +9,19 @@ variant; each cell the GPU rows' medians in us,
 
 so a change is read from both pairs at once (believed when both agree).
 
-Usage: ab_table.py [--mlabench PROG] [--variants A,B] BASE_1 NEW_1 BASE_2 NEW_2
+Usage: ab_table.py [--mlabench PROG] [--variants A,B] [--per-read-limit]
+                   BASE_1 NEW_1 BASE_2 NEW_2
   each a results file (.h5, read through `PROG export`; PROG defaults to
   $MLAB_BIN, else build/mlabench) or such an export (.csv)
   --variants  the columns, in this order (default: every timed GPU variant
               of BASE_1 that all four files have, in BASE_1's order)
+  --per-read-limit  each median divided by the read limit its own run
+              measured for that case and format (the row's read_limit_us):
+              a drift of the whole machine between runs, which moves the
+              read kernel too, cancels (H200, perf-notes v38: an A/B's
+              unchanged rows moved up to -8.5% in one pair while that run's
+              read limits were 2-4% lower); rows without a read limit are
+              left out
 Exit: 0 the table; 2 usage, or an input that is not a results file or export
 (one line naming it).
 """
@@ -30,9 +38,10 @@ def die(msg):
     sys.exit(2)
 
 
-def rows_of(path, prog):
-    """{(batch, kv_len, variant): median_us} of a file's timed GPU rows, and
-    its variants in order"""
+def rows_of(path, prog, per_rl=False):
+    """{(batch, kv_len, variant): median_us} of a file's timed GPU rows (per_rl:
+    median_us / read_limit_us, rows without a read limit left out), and its
+    variants in order"""
     if path.endswith(".csv"):
         try:
             with open(path, newline="") as f:
@@ -49,7 +58,7 @@ def rows_of(path, prog):
             die("%s: not a results file (%s export: %s)" % (path, prog, err))
         text = r.stdout
     table = csv.DictReader(io.StringIO(text))
-    need = {"batch", "kv_len", "variant", "kind", "median_us"}
+    need = {"batch", "kv_len", "variant", "kind", "median_us"} | ({"read_limit_us"} if per_rl else set())
     if not table.fieldnames or not need <= set(table.fieldnames):
         die("%s: not a results export (no %s column)" % (path, ", ".join(sorted(need - set(table.fieldnames or [])))))
     out, order = {}, []
@@ -59,10 +68,15 @@ def rows_of(path, prog):
         try:
             key = (int(row["batch"]), int(row["kv_len"]), row["variant"])
             med = float(row["median_us"])
+            rl = float(row["read_limit_us"] or "nan") if per_rl else 1.0
         except ValueError:
-            die("%s: row %s: batch, kv_len or median_us not a number" % (path, row.get("run_index", "?")))
+            die("%s: row %s: batch, kv_len, median_us or read_limit_us not a number" %
+                (path, row.get("run_index", "?")))
         if not med > 0:  # not timed (validation only, or a failed variant)
             continue
+        if not rl > 0:  # per_rl: no read limit measured for the row
+            continue
+        med /= rl
         out[key] = med
         if row["variant"] not in order:
             order.append(row["variant"])
@@ -70,7 +84,7 @@ def rows_of(path, prog):
 
 
 def f3(x):
-    return "%.0f" % x if x >= 100 else ("%.1f" % x if x >= 10 else "%.2f" % x)
+    return "%.0f" % x if x >= 100 else ("%.1f" % x if x >= 10 else "%.2f" % x if x >= 1 else "%.3f" % x)
 
 
 def cell(b1, n1, b2, n2):
@@ -81,6 +95,7 @@ def cell(b1, n1, b2, n2):
 def main(argv):
     prog = os.environ.get("MLAB_BIN", "build/mlabench")
     want = None
+    per_rl = False
     files = []
     i = 0
     while i < len(argv):
@@ -93,17 +108,21 @@ def main(argv):
             else:
                 want = [v for v in argv[i + 1].split(",") if v]
             i += 2
+        elif a == "--per-read-limit":
+            per_rl = True
+            i += 1
         elif a in ("-h", "--help"):
             print(__doc__)
             return 0
         elif a.startswith("-"):
-            die("unknown option %s (usage: ab_table.py [--mlabench PROG] [--variants A,B] BASE_1 NEW_1 BASE_2 NEW_2)" % a)
+            die("unknown option %s (usage: ab_table.py [--mlabench PROG] [--variants A,B] [--per-read-limit] "
+                "BASE_1 NEW_1 BASE_2 NEW_2)" % a)
         else:
             files.append(a)
             i += 1
     if len(files) != 4:
         die("four files: BASE_1 NEW_1 BASE_2 NEW_2 (got %d)" % len(files))
-    data = [rows_of(f, prog) for f in files]
+    data = [rows_of(f, prog, per_rl) for f in files]
     sets = [d for d, _ in data]
     variants = want or [v for v in data[0][1] if all(any(k[2] == v for k in s) for s in sets)]
     if not variants:

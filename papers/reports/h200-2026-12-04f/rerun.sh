@@ -20,5 +20,6 @@ report_pairs "call 2: the combine as many blocks an SM as fit (base) against cap
 report_ab_table "call 2: base -> capped everywhere (new), median us" "$here/s35_c2_base" "$here/s35_c2_new"
 report_pairs "call 3: MLAB_COMBINE_CAP=off (base) against the cap where the decode fills the SMs (new, dbc1f2e)" "$here/s35_c3_base" "$here/s35_c3_new"
 report_ab_table "call 3: base -> the capped combine (new), median us" "$here/s35_c3_base" "$here/s35_c3_new"
+report_ab_table_rl "call 3: the same, median / the run's read limit" "$here/s35_c3_base" "$here/s35_c3_new"
 report_pairs "call 5: bf16_wgmma a block a unit (base, MLAB_PAIRS=off) against head pairs with the combine capped (new)" "$here/s35_c5_base" "$here/s35_c5_new"
 report_ab_table "call 5: base -> head pairs, capped (new), median us" "$here/s35_c5_base" "$here/s35_c5_new"
