@@ -152,8 +152,8 @@ static int combine_smem(int blocks, bool spread, bool cap)
         sms = ok ? m : 0;
     }
     if (!(spread || cap) || per_sm <= 0) return 0;
-    int bps = MLAB_COMBINE_SPREAD_BPS;
-    if (!spread && (blocks + sms - 1) / sms > bps) bps = (blocks + sms - 1) / sms;
+    const int wave = (blocks + sms - 1) / sms; /* blocks an SM for one wave of the grid */
+    const int bps = spread || wave < MLAB_COMBINE_SPREAD_BPS ? MLAB_COMBINE_SPREAD_BPS : wave;
     if (bps >= 16) return 0;
     const int bytes = per_sm / (bps + 1) + 1;
     return bytes > 48 * 1024 - 1024 ? 48 * 1024 - 1024 : bytes;
