@@ -573,15 +573,20 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
     const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
     float tmax[NK];
 #pragma unroll
+    for (int k = 0; k < NK; k++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) s[4 * (k >> 1) + 2 * h + (k & 1)] *= wg_sc(sscale, k);
+    if ((t + 1) * MLA_BN > rend) /* the unit's last tile: rows past rend masked */
+#pragma unroll
+        for (int k = 0; k < NK; k++)
+#pragma unroll
+            for (int h = 0; h < 2; h++)
+                if (t * MLA_BN + 16 * warp + g + 8 * h >= rend) s[4 * (k >> 1) + 2 * h + (k & 1)] = -INFINITY;
+#pragma unroll
     for (int k = 0; k < NK; k++) {
         float m = -INFINITY;
 #pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const int row = t * MLA_BN + 16 * warp + g + 8 * h;
-            float &x = s[4 * (k >> 1) + 2 * h + (k & 1)];
-            x = row < rend ? x * wg_sc(sscale, k) : -INFINITY;
-            m = fmaxf(m, x);
-        }
+        for (int h = 0; h < 2; h++) m = fmaxf(m, s[4 * (k >> 1) + 2 * h + (k & 1)]);
         m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 4));
         m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 8));
         m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 16));
@@ -592,14 +597,12 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
         for (int k = 0; k < NK; k++) red[4 * wg_head(k) + warp] = tmax[k];
     wg_bar_sync(bar, 128);
     float alpha[NK];
-    bool moved = false;
 #pragma unroll
     for (int k = 0; k < NK; k++) {
         const float4 w4 = *(const float4 *)(red + 4 * wg_head(k));
         const float mnew = fmaxf(st.m[k], fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w)));
         const bool none = mnew == -INFINITY;
         alpha[k] = none ? 1.f : mla_exp(st.m[k] - mnew, FAST);
-        moved |= alpha[k] != 1.f;
         st.m[k] = mnew;
         float sum = 0.f;
 #pragma unroll
@@ -616,17 +619,22 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
         }
         st.l[k] = st.l[k] * alpha[k] + sum;
     }
-    if constexpr (ONE) {
-        wg_fence_smem();
-        return;
+    if constexpr (!ONE) {
+        /* O rescaled a head slot at a time: slot k's accumulators (e = 4 (k
+         * >> 1) + (k & 1), + 2) where a head of the slot in this warp moved
+         * (times 1 elsewhere: exact); once the maxima settle, most tiles move
+         * one head of the 16 or none */
+#pragma unroll
+        for (int k = 0; k < NK; k++)
+            if (__any_sync(0xffffffffu, alpha[k] != 1.f))
+#pragma unroll
+                for (int mt = 0; mt < MLA_DV / 64; mt++) {
+                    st.o[mt][4 * (k >> 1) + (k & 1)] *= alpha[k];
+                    st.o[mt][4 * (k >> 1) + (k & 1) + 2] *= alpha[k];
+                }
     }
-    if (__any_sync(0xffffffffu, moved))
-#pragma unroll
-        for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-            for (int e = 0; e < 2 * NK; e++) st.o[mt][e] *= alpha[2 * (e >> 2) + (e & 1)];
     wg_fence_smem();
-    wg_bar_sync(bar, 128);
+    if constexpr (!ONE) wg_bar_sync(bar, 128);
 }
 
 /* 3. O^T += V^T . P^T: every A fragment first (64 registers), then one fence
