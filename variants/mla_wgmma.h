@@ -284,6 +284,9 @@ template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false> struct 
      * persistent block quantizes the next unit's Q during one) */
     static constexpr int OFF_QS = OFF_STG + (HS ? MLA_H * WG_SROW16 * 2 : 0); /* scales [2][16] */
     static constexpr int SMEM = OFF_QS + (QR ? 2 * MLA_H * 4 : 0);
+    /* the consumer index broadcast from lane 0 (mla_decode_wg: warp-uniform for
+     * ptxas); not for MXFP4 with per-head Q (mxfp4_wgmma_qrow), which it slowed */
+    static constexpr bool UCONS = !(MX && QR);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
@@ -1261,7 +1264,12 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     uint64_t *bars = (uint64_t *)(smem + C::OFF_BAR); /* WG_TMAP or MX: a stage's mbarrier */
     (void)bars;
     const float kvs = MX || B16 ? 1.f : p.kv_scale; /* MX: the block scales are in the codes */
-    const int tid = threadIdx.x, warp = tid / 32, cons = warp / 4; /* cons >= WG_NCONS: a producer */
+    /* cons >= WG_NCONS: a producer. C::UCONS: broadcast from lane 0 (CUTLASS's idiom), so
+     * that ptxas takes it, and the tile indices, stage addresses and wgmma descriptors
+     * derived from it, for warp-uniform: uniform registers, no R2UR a product (H200,
+     * perf-notes v39: mxfp4_wgmma -1.2 / -1.5%, fp8_wgmma_qrow -0.7 / -1.2% by geomean;
+     * mxfp4_wgmma_qrow, whose producers then spill, +2.4 / +1.7%: not there) */
+    const int tid = threadIdx.x, warp = tid / 32, cons = C::UCONS ? __shfl_sync(0xffffffffu, warp / 4, 0) : warp / 4;
     WG_PROF(long long pc[6] = {0, 0, 0, 0, 0, 0}, pt = clock64(), pt0 = pt;
             auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };
             /* thread `lead` (0; a head pair's second block: 128, consumer 1's
