@@ -4,7 +4,10 @@ from Nsight Compute's per-instruction CSV (`ncu -i REP --page source --csv
 ideal, excess wavefronts), the instructions with excess sorted by it with
 their multiple of ideal, --top, the kernel named; a CSV without the header
 or without the shared-wavefront columns refused with exit 2 naming the file;
---metrics on ncu's raw page: the l1tex / smsp metrics of the kernel.
+--metrics on ncu's raw page: the l1tex / smsp metrics of the kernel;
+--opcodes: executed instructions, stall samples and stall reasons summed by
+opcode (predicates and modifiers stripped), a CSV without those columns
+refused.
 
 Usage: test_ncu_banks.py SCRIPT"""
 import os
@@ -61,6 +64,23 @@ say(p.returncode == 0 and p.stdout.split() == ["l1tex__data_bank_conflicts_pipe_
     "--metrics: the kernel's l1tex and smsp metrics, one a line (not its time)", p.stdout + p.stderr)
 p = run([sys.executable, SCRIPT, "--metrics", good])
 say(p.returncode == 2 and "good.csv" in p.stderr, "--metrics on a source CSV: exit 2 naming the file", p.stderr)
+OHEAD = ('"Address","Source","Warp Stall Sampling (All Samples)","Instructions Executed","stall_barrier",'
+         '"stall_math","stall_math (Not Issued)"\n')
+OROWS = [('0x1', '@!P0 PRMT R1, R2, 0x7610, R3', '30', '600', '0', '10', '9'),
+         ('0x2', 'PRMT R4, R5, 0x5140, R6', '10', '200', '0', '5', '5'),
+         ('0x3', 'IMAD.MOV.U32 R7, RZ, RZ, 0x8', '20', '200', '2', '3', '3'),
+         ('0x4', 'BAR.SYNC.DEFER_BLOCKING 0x3, 0x80', '40', '0', '20', '0', '0')]
+ops = write("ops.csv", '"Kernel Name","void mla_decode_wg<1, 1, 0, 1, 0>(mla_params)",\n' + OHEAD +
+            "".join(",".join('"%s"' % c for c in r) + "\n" for r in OROWS))
+p = run([sys.executable, SCRIPT, "--opcodes", ops])
+out = p.stdout.splitlines()
+say(p.returncode == 0 and len(out) == 4 and out[1] == "warp instructions executed 1,000: PRMT 80.0%, IMAD 20.0%",
+    "--opcodes: executed by opcode, predicate and modifiers stripped, zero counts left out", p.stdout + p.stderr)
+say(len(out) == 4 and out[2] == "stall samples 100: BAR 40.0%, PRMT 40.0%, IMAD 20.0%", "stall samples by opcode (ties by name)", p.stdout)
+say(len(out) == 4 and out[3] == "stall reasons: barrier 55.0%, math 45.0%", "stall reasons, 'Not Issued' apart", p.stdout)
+p = run([sys.executable, SCRIPT, "--opcodes", good])
+say(p.returncode == 2 and "good.csv" in p.stderr and "Instructions Executed" in p.stderr,
+    "--opcodes without its columns: exit 2 naming the file and the column", p.stderr)
 p = run([sys.executable, SCRIPT])
 say(p.returncode == 2, "no file: usage, exit 2", p.stderr)
 sys.exit(finish("test_ncu_banks", tmp))

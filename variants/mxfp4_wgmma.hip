@@ -85,6 +85,13 @@
  * / -2.3%, the rest within +-1.2% (the code runs on one-tile blocks only).
  * 4x8192 merged by the 32-split combine, -3.8 / -3.4%. The v36 suite
  * (-04d) geomean 36.9 us, 1.911x.
+ * v39 (papers/reports/h200-2026-12-04h, -04i): SM-bound on integer issue
+ * and shared memory (ncu of the _qrow sibling: ALU pipe 59%, L1 79%), so
+ * instructions taken out show: the softmax's trims (exact) -0.6 / -0.6%
+ * by geomean, the consumer index broadcast from lane 0 (uniform
+ * descriptors) -1.2 / -1.5% (256x8192 -2.6 / -3.6%); a lazy max -3.3 /
+ * -2.6% but the error against its reference +20% (not landed). The v39
+ * suite geomean 36.5 us, 1.882x; 256x8192 277 us at 1830 MHz.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -37,6 +37,13 @@
  * with the SASS unchanged, s33 call 1), geomean -0.8 / -0.4%; 4 x 8192
  * merged by the 32-split combine, -4.3 / -4.3%. The v36 suite (-04d)
  * geomean 34.5 us, 1.785x.
+ * v39 (papers/reports/h200-2026-12-04h, -04i): the softmax's trims
+ * (exact) +0.1 / -0.7% by geomean (long calls -0.5..-1.4%); the consumer
+ * index broadcast from lane 0 +2.4 / +1.7% here (short calls +3..+6%, 32
+ * bytes of spills; long calls -1..-3%): not for this variant
+ * (wg_cfg_t::UCONS). ncu at 64x8192: 36.1 M warp instructions against
+ * fp8_wgmma_qrow's 19.7 M, ALU pipe 59%, L1 79%, issue 50%, DRAM 47%. The
+ * v39 suite geomean 34.2 us, 1.760x; 256x8192 273 us (fp8_wgmma 286).
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
  */
 #include "launch_common.h"

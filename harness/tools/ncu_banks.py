@@ -9,6 +9,8 @@ Usage:
   python3 harness/tools/ncu_banks.py V.csv [V2.csv ...] [--top N]
   python3 harness/tools/ncu_banks.py --metrics M.csv   (ncu -i REP --page raw --csv
       --metrics ...: the kernel's l1tex__* and smsp__* metrics, one a line)
+  python3 harness/tools/ncu_banks.py --opcodes V.csv [--top N]   (the same
+      per-instruction CSV: where the kernel's instructions and stall samples go)
 
 (harness/ncu_banks.sh does the three steps for every variant on a GPU
 machine.) For each file: the kernel's name, its shared wavefronts (all, ideal,
@@ -18,7 +20,15 @@ wavefronts: address, excess, wavefronts, ideal, times ideal, the SASS. A
 conflicted access shows as wavefronts a multiple of ideal (2x for 2-way);
 perf-notes v23 has what such a table found. Exit 2 on a file that is not
 such a CSV (no "Address" / "Source" header or no shared-wavefront columns),
-naming the file."""
+naming the file.
+
+--opcodes: for each file, the warp instructions executed ("Instructions
+Executed") and the warp-stall samples ("Warp Stall Sampling (All Samples)")
+summed by opcode (the SASS mnemonic without its modifiers or predicate), the
+N opcodes with the most of each as a share of the kernel's, and the stall
+reasons (the stall_* columns, "Not Issued" ones apart) as shares of their
+sum: perf-notes v39 read MXFP4's integer-bound producers from it. Exit 2 on a
+file without those columns, naming it."""
 import csv
 import sys
 
@@ -65,12 +75,57 @@ def metrics(path):
     return [(k, v) for k, v in sorted(zip(rows[hi], rows[hi + 2])) if k.startswith(("l1tex", "smsp"))]
 
 
+def opcode(sass):
+    """The mnemonic of a SASS line: '@!P0 IMAD.MOV.U32 R1, ...' -> 'IMAD'."""
+    w = sass.split()
+    if w and w[0].startswith("@"):
+        w = w[1:]
+    return w[0].split(".")[0] if w else ""
+
+
+def opcodes(path):
+    """(kernel, {op: executed}, {op: samples}, {reason: samples}) or raises ValueError."""
+    with open(path, newline="", errors="replace") as f:
+        rows = list(csv.reader(f))
+    kernel = next((r[1] for r in rows if len(r) > 1 and r[0] == "Kernel Name"), "?")
+    hi = next((i for i, r in enumerate(rows) if "Address" in r and "Source" in r), None)
+    if hi is None:
+        raise ValueError("no 'Address' / 'Source' header (ncu -i REP --page source --csv --print-source sass)")
+    head = rows[hi]
+    need = ("Instructions Executed", "Warp Stall Sampling (All Samples)")
+    missing = [c for c in need if c not in head]
+    if missing:
+        raise ValueError("no column " + ", ".join(repr(c) for c in missing) + " (profile with --section SourceCounters)")
+    isrc, ie, isa = head.index("Source"), head.index(need[0]), head.index(need[1])
+    reasons = [(i, c[len("stall_"):]) for i, c in enumerate(head) if c.startswith("stall_") and "Not Issued" not in c]
+    ex, sa, st = {}, {}, {}
+    for r in rows[hi + 1:]:
+        if len(r) != len(head):
+            continue
+        op = opcode(r[isrc].strip())
+        if not op:
+            continue
+        ex[op] = ex.get(op, 0.0) + num(r[ie])
+        sa[op] = sa.get(op, 0.0) + num(r[isa])
+        for i, name in reasons:
+            st[name] = st.get(name, 0.0) + num(r[i])
+    return kernel, ex, sa, st
+
+
+def shares(d, top):
+    total = sum(d.values())
+    best = sorted(d.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+    return ", ".join(f"{k} {100 * v / total:.1f}%" for k, v in best if v > 0) if total else "none"
+
+
 def main(argv):
-    top, files, raw = 12, [], False
+    top, files, raw, ops = 12, [], False, False
     it = iter(argv)
     for a in it:
         if a == "--metrics":
             raw = True
+        elif a == "--opcodes":
+            ops = True
         elif a == "--top":
             top = int(next(it, "12"))
         elif a.startswith("--top="):
@@ -88,6 +143,17 @@ def main(argv):
             except (OSError, ValueError) as e:
                 print(f"ncu_banks: {path}: {e}", file=sys.stderr)
                 return 2
+            continue
+        if ops:
+            try:
+                kernel, ex, sa, st = opcodes(path)
+            except (OSError, ValueError) as e:
+                print(f"ncu_banks: {path}: {e}", file=sys.stderr)
+                return 2
+            print(f"== {path}: {kernel}")
+            print(f"warp instructions executed {sum(ex.values()):,.0f}: {shares(ex, top)}")
+            print(f"stall samples {sum(sa.values()):,.0f}: {shares(sa, top)}")
+            print(f"stall reasons: {shares(st, top)}")
             continue
         try:
             kernel, ins = read(path)
