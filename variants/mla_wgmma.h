@@ -284,8 +284,9 @@ template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false> struct 
      * persistent block quantizes the next unit's Q during one) */
     static constexpr int OFF_QS = OFF_STG + (HS ? MLA_H * WG_SROW16 * 2 : 0); /* scales [2][16] */
     static constexpr int SMEM = OFF_QS + (QR ? 2 * MLA_H * 4 : 0);
-    /* the consumer index broadcast from lane 0 (mla_decode_wg: warp-uniform for
-     * ptxas); not for MXFP4 with per-head Q (mxfp4_wgmma_qrow), which it slowed */
+    /* the block's warpgroup index broadcast from lane 0 (mla_decode_wg: warp-uniform
+     * for ptxas); not for MXFP4 with per-head Q (mxfp4_wgmma_qrow), which it slowed:
+     * there the consumers' branch alone broadcasts it */
     static constexpr bool UCONS = !(MX && QR);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
@@ -1270,6 +1271,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
      * perf-notes v39: mxfp4_wgmma -1.2 / -1.5%, fp8_wgmma_qrow -0.7 / -1.2% by geomean;
      * mxfp4_wgmma_qrow, whose producers then spill, +2.4 / +1.7%: not there) */
     const int tid = threadIdx.x, warp = tid / 32, cons = C::UCONS ? __shfl_sync(0xffffffffu, warp / 4, 0) : warp / 4;
+    const int cons_blk = cons; /* !C::UCONS: the consumers' branch broadcasts its own */
     WG_PROF(long long pc[6] = {0, 0, 0, 0, 0, 0}, pt = clock64(), pt0 = pt;
             auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };
             /* thread `lead` (0; a head pair's second block: 128, consumer 1's
@@ -1358,6 +1360,10 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         }
         mlab_grid_dep_trigger();
     } else {
+        /* the consumers' index warp-uniform also where the block's is not (!C::UCONS:
+         * mxfp4_wgmma_qrow; 16 bytes of spills, against 32 with the block's broadcast:
+         * H200 -0.9 / -0.4% by geomean, perf-notes v39) */
+        const int cons = C::UCONS ? cons_blk : __shfl_sync(0xffffffffu, cons_blk, 0);
         if (MX)
             wg_regs_inc<WG_REGS_CONSUMER_MX>();
         else

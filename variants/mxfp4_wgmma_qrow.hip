@@ -41,7 +41,8 @@
  * (exact) +0.1 / -0.7% by geomean (long calls -0.5..-1.4%); the consumer
  * index broadcast from lane 0 +2.4 / +1.7% here (short calls +3..+6%, 32
  * bytes of spills; long calls -1..-3%): not for this variant
- * (wg_cfg_t::UCONS). ncu at 64x8192: 36.1 M warp instructions against
+ * (wg_cfg_t::UCONS); broadcast in its consumers' branch alone (16 bytes
+ * of spills): -0.9 / -0.4%, long calls -0.3..-1.6% (call 5). ncu at 64x8192: 36.1 M warp instructions against
  * fp8_wgmma_qrow's 19.7 M, ALU pipe 59%, L1 79%, issue 50%, DRAM 47%. The
  * v39 suite geomean 34.2 us, 1.760x; 256x8192 273 us (fp8_wgmma 286).
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
