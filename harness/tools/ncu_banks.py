@@ -42,8 +42,9 @@ def num(x):
         return 0.0
 
 
-def read(path):
-    """(kernel name, [(address, excess, wavefronts, ideal, sass)]) or raises ValueError."""
+def source_rows(path, need):
+    """(kernel name, header, its rows) of ncu's per-instruction CSV, every
+    column of need in the header, or raises ValueError saying what is missing."""
     with open(path, newline="", errors="replace") as f:
         rows = list(csv.reader(f))
     kernel = next((r[1] for r in rows if len(r) > 1 and r[0] == "Kernel Name"), "?")
@@ -51,17 +52,18 @@ def read(path):
     if hi is None:
         raise ValueError("no 'Address' / 'Source' header (ncu -i REP --page source --csv --print-source sass)")
     head = rows[hi]
-    missing = [c for c in COLS if c not in head]
+    missing = [c for c in need if c not in head]
     if missing:
         raise ValueError("no column " + ", ".join(repr(c) for c in missing) + " (profile with --section SourceCounters)")
+    return kernel, head, [r for r in rows[hi + 1:] if len(r) == len(head)]
+
+
+def read(path):
+    """(kernel name, [(address, excess, wavefronts, ideal, sass)]) or raises ValueError."""
+    kernel, head, body = source_rows(path, COLS)
     ia, isrc = head.index("Address"), head.index("Source")
     ix, iw, ii = (head.index(c) for c in COLS)
-    out = []
-    for r in rows[hi + 1:]:
-        if len(r) != len(head):
-            continue
-        out.append((r[ia], num(r[ix]), num(r[iw]), num(r[ii]), r[isrc].strip()))
-    return kernel, out
+    return kernel, [(r[ia], num(r[ix]), num(r[iw]), num(r[ii]), r[isrc].strip()) for r in body]
 
 
 def metrics(path):
@@ -85,23 +87,12 @@ def opcode(sass):
 
 def opcodes(path):
     """(kernel, {op: executed}, {op: samples}, {reason: samples}) or raises ValueError."""
-    with open(path, newline="", errors="replace") as f:
-        rows = list(csv.reader(f))
-    kernel = next((r[1] for r in rows if len(r) > 1 and r[0] == "Kernel Name"), "?")
-    hi = next((i for i, r in enumerate(rows) if "Address" in r and "Source" in r), None)
-    if hi is None:
-        raise ValueError("no 'Address' / 'Source' header (ncu -i REP --page source --csv --print-source sass)")
-    head = rows[hi]
     need = ("Instructions Executed", "Warp Stall Sampling (All Samples)")
-    missing = [c for c in need if c not in head]
-    if missing:
-        raise ValueError("no column " + ", ".join(repr(c) for c in missing) + " (profile with --section SourceCounters)")
+    kernel, head, body = source_rows(path, need)
     isrc, ie, isa = head.index("Source"), head.index(need[0]), head.index(need[1])
     reasons = [(i, c[len("stall_"):]) for i, c in enumerate(head) if c.startswith("stall_") and "Not Issued" not in c]
     ex, sa, st = {}, {}, {}
-    for r in rows[hi + 1:]:
-        if len(r) != len(head):
-            continue
+    for r in body:
         op = opcode(r[isrc].strip())
         if not op:
             continue
