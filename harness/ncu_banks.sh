@@ -3,7 +3,9 @@
 # with Nsight Compute: one profile of each variant's validation launch
 # (`mlabench run --no-time`), its shared wavefronts and bank conflicts
 # (loads, stores) and, per SASS instruction, where the excess wavefronts are
-# (harness/tools/ncu_banks.py). How v23's conflicts were found (perf-notes).
+# (harness/tools/ncu_banks.py), then its instructions, stall samples and
+# stall reasons by opcode (ncu_banks.py --opcodes, perf-notes v39). How v23's
+# conflicts were found (perf-notes).
 # Usage: harness/ncu_banks.sh [MLABENCH] [-- case options]
 #   MLABENCH      the program (default build/mlabench; a CUDA build)
 #   case options  what `mlabench run` runs (default --batch 64 --kv-len 8192
@@ -34,7 +36,8 @@ for v in $V; do
   "$NCU" -i "$w/$v.ncu-rep" --page raw --csv --metrics "$MET" > "$w/${v}_metrics.csv" 2>&1
   "$NCU" -i "$w/$v.ncu-rep" --page source --csv --print-source sass > "$w/$v.csv" 2>&1
   { echo "== $v metrics"; python3 "$here/tools/ncu_banks.py" --metrics "$w/${v}_metrics.csv"
-    python3 "$here/tools/ncu_banks.py" "$w/$v.csv" --top 8; } >> "$OUT/banks.txt" 2>&1
+    python3 "$here/tools/ncu_banks.py" "$w/$v.csv" --top 8
+    python3 "$here/tools/ncu_banks.py" --opcodes "$w/$v.csv" --top 10; } >> "$OUT/banks.txt" 2>&1
 done
 tar czf "$OUT/banks_csv.tar.gz" -C "$w" $(cd "$w" && ls *.csv 2>/dev/null) 2>/dev/null
 rm -rf "$w"
