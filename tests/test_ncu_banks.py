@@ -81,6 +81,11 @@ say(len(out) == 4 and out[3] == "stall reasons: barrier 55.0%, math 45.0%", "sta
 p = run([sys.executable, SCRIPT, "--opcodes", good])
 say(p.returncode == 2 and "good.csv" in p.stderr and "Instructions Executed" in p.stderr,
     "--opcodes without its columns: exit 2 naming the file and the column", p.stderr)
+p = run([sys.executable, SCRIPT, "--top", "abc", good])
+say(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "--top" in p.stderr,
+    "--top not a count: one line, exit 2", p.stderr)
+p = run([sys.executable, SCRIPT, "--top=3", "--opcodes", ops])
+say(p.returncode == 0 and "PRMT 80.0%, IMAD 20.0%" in p.stdout, "--top=N as well", p.stdout + p.stderr)
 p = run([sys.executable, SCRIPT])
 say(p.returncode == 2, "no file: usage, exit 2", p.stderr)
 sys.exit(finish("test_ncu_banks", tmp))

@@ -117,10 +117,12 @@ def main(argv):
             raw = True
         elif a == "--opcodes":
             ops = True
-        elif a == "--top":
-            top = int(next(it, "12"))
-        elif a.startswith("--top="):
-            top = int(a.split("=", 1)[1])
+        elif a == "--top" or a.startswith("--top="):
+            v = a.split("=", 1)[1] if "=" in a else next(it, "")
+            if not v.isdigit() or int(v) < 1:
+                print(f"ncu_banks: --top: '{v}' is not a count of 1 or more", file=sys.stderr)
+                return 2
+            top = int(v)
         else:
             files.append(a)
     if not files:
