@@ -86,6 +86,8 @@ say(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "--top" in
     "--top not a count: one line, exit 2", p.stderr)
 p = run([sys.executable, SCRIPT, "--top=3", "--opcodes", ops])
 say(p.returncode == 0 and "PRMT 80.0%, IMAD 20.0%" in p.stdout, "--top=N as well", p.stdout + p.stderr)
+p = run([sys.executable, SCRIPT, "--metrics", "--opcodes", ops])
+say(p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1, "--metrics with --opcodes: one line, exit 2", p.stderr)
 p = run([sys.executable, SCRIPT])
 say(p.returncode == 2, "no file: usage, exit 2", p.stderr)
 sys.exit(finish("test_ncu_banks", tmp))

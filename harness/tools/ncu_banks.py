@@ -109,14 +109,39 @@ def shares(d, top):
     return ", ".join(f"{k} {100 * v / total:.1f}%" for k, v in best if v > 0) if total else "none"
 
 
+def report_metrics(path, top):
+    """--metrics: the kernel's l1tex / smsp metrics, one a line."""
+    return [f"  {k} {v}" for k, v in metrics(path)]
+
+
+def report_opcodes(path, top):
+    """--opcodes: instructions, stall samples and stall reasons by opcode."""
+    kernel, ex, sa, st = opcodes(path)
+    return [f"== {path}: {kernel}",
+            f"warp instructions executed {sum(ex.values()):,.0f}: {shares(ex, top)}",
+            f"stall samples {sum(sa.values()):,.0f}: {shares(sa, top)}",
+            f"stall reasons: {shares(st, top)}"]
+
+
+def report_banks(path, top):
+    """The default: shared wavefronts against ideal, the instructions with the most excess."""
+    kernel, ins = read(path)
+    ex, wf, ideal = (sum(x[k] for x in ins) for k in (1, 2, 3))
+    out = [f"== {path}: {kernel}",
+           f"shared wavefronts {wf:,.0f}, ideal {ideal:,.0f}, excess {ex:,.0f} ({100 * ex / wf if wf else 0:.1f}%)"]
+    hot = sorted((x for x in ins if x[1] > 0), key=lambda x: -x[1])[:top]
+    if hot:
+        out.append(f"{'address':>18} {'excess':>12} {'wavefronts':>12} {'ideal':>12} {'x':>5}  sass")
+    out += [f"{a:>18} {x:>12,.0f} {w:>12,.0f} {i:>12,.0f} {w / i if i else 0:>5.1f}  {s}" for a, x, w, i, s in hot]
+    return out
+
+
 def main(argv):
-    top, files, raw, ops = 12, [], False, False
+    top, files, modes = 12, [], set()
     it = iter(argv)
     for a in it:
-        if a == "--metrics":
-            raw = True
-        elif a == "--opcodes":
-            ops = True
+        if a in ("--metrics", "--opcodes"):
+            modes.add(a)
         elif a == "--top" or a.startswith("--top="):
             v = a.split("=", 1)[1] if "=" in a else next(it, "")
             if not v.isdigit() or int(v) < 1:
@@ -125,42 +150,20 @@ def main(argv):
             top = int(v)
         else:
             files.append(a)
+    if len(modes) > 1:
+        print("ncu_banks: --metrics and --opcodes read different CSVs: one of them", file=sys.stderr)
+        return 2
     if not files:
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
         return 2
+    report = {"--metrics": report_metrics, "--opcodes": report_opcodes}.get(next(iter(modes), ""), report_banks)
     for path in files:
-        if raw:
-            try:
-                for k, v in metrics(path):
-                    print(f"  {k} {v}")
-            except (OSError, ValueError) as e:
-                print(f"ncu_banks: {path}: {e}", file=sys.stderr)
-                return 2
-            continue
-        if ops:
-            try:
-                kernel, ex, sa, st = opcodes(path)
-            except (OSError, ValueError) as e:
-                print(f"ncu_banks: {path}: {e}", file=sys.stderr)
-                return 2
-            print(f"== {path}: {kernel}")
-            print(f"warp instructions executed {sum(ex.values()):,.0f}: {shares(ex, top)}")
-            print(f"stall samples {sum(sa.values()):,.0f}: {shares(sa, top)}")
-            print(f"stall reasons: {shares(st, top)}")
-            continue
         try:
-            kernel, ins = read(path)
+            lines = report(path, top)
         except (OSError, ValueError) as e:
             print(f"ncu_banks: {path}: {e}", file=sys.stderr)
             return 2
-        ex, wf, ideal = (sum(x[k] for x in ins) for k in (1, 2, 3))
-        print(f"== {path}: {kernel}")
-        print(f"shared wavefronts {wf:,.0f}, ideal {ideal:,.0f}, excess {ex:,.0f} ({100 * ex / wf if wf else 0:.1f}%)")
-        hot = sorted((x for x in ins if x[1] > 0), key=lambda x: -x[1])[:top]
-        if hot:
-            print(f"{'address':>18} {'excess':>12} {'wavefronts':>12} {'ideal':>12} {'x':>5}  sass")
-        for a, x, w, i, s in hot:
-            print(f"{a:>18} {x:>12,.0f} {w:>12,.0f} {i:>12,.0f} {w / i if i else 0:>5.1f}  {s}")
+        print("\n".join(lines))
     return 0
 
 
