@@ -96,9 +96,15 @@ static_assert(WG_NPROD_MX == 1 || WG_NPROD_MX == WG_NCONS, "a producer feeds one
  * loaded at once, their codes interleaved). One producer: 104 and 192 (128 x
  * 104 + 256 x 192 = 62464; at 96, all 9 items at once spilled); two: 65536 /
  * 512 = 128 a thread at launch, 64 and 192 (256 x 64 + 256 x 192 = 65536; at
- * 72 / 184 the consumers spilled), 3 items at once */
+ * 72 / 184 the consumers spilled), 3 items at once; 56 and 200 measured the
+ * same as 64 and 192 (v40). WG_MX_KB = 1 (one item's loads at a time) was
+ * slower on the long calls (v40: mxfp4_wgmma 256x8192 +6%) */
+#ifndef WG_REGS_PRODUCER_MX
 #define WG_REGS_PRODUCER_MX (WG_NPROD_MX == 1 ? 104 : 64)
+#endif
+#ifndef WG_REGS_CONSUMER_MX
 #define WG_REGS_CONSUMER_MX 192
+#endif
 #ifndef WG_MX_KB
 #define WG_MX_KB (WG_NPROD_MX == 1 ? 9 : 3) /* a producer thread's items loaded at once: 9 = all */
 #endif
@@ -284,10 +290,6 @@ template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false> struct 
      * persistent block quantizes the next unit's Q during one) */
     static constexpr int OFF_QS = OFF_STG + (HS ? MLA_H * WG_SROW16 * 2 : 0); /* scales [2][16] */
     static constexpr int SMEM = OFF_QS + (QR ? 2 * MLA_H * 4 : 0);
-    /* the block's warpgroup index broadcast from lane 0 (mla_decode_wg: warp-uniform
-     * for ptxas); not for MXFP4 with per-head Q (mxfp4_wgmma_qrow), which it slowed:
-     * there the consumers' branch alone broadcasts it */
-    static constexpr bool UCONS = !(MX && QR);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
@@ -1086,13 +1088,18 @@ MLAB_DEV void wg_produce(const mla_params &p, uint8_t *stages, int first, int t0
 /* MX: a producer thread's items KB .. KE - 1 of a tile (item k: its row's
  * block h + 2k, panel k; src, ssc: its raw bytes and scales, d0, d1: its
  * codes' offsets in dst) into e4m3 codes: every load of WG_MX_KB items
- * first, then their codes (the stores might alias the loads); a row past
- * rend (!ok) takes a zero table, so its codes are zeros (+0 or -0), without
- * a branch (a branch an item kept ptxas from interleaving the items: 408 ->
- * 359 us at 256x8192 on the H200) */
+ * first, then their codes (the stores might alias the loads). Rows past the
+ * unit's end are converted too, without a branch, from whatever the raw
+ * stage holds there (an earlier tile's rows, the scale window's neighbours,
+ * shared memory never written): every code a table gives is finite (built
+ * with satfinite: never 0x7f / 0xff, also for E8M0 0xff), and the softmax
+ * masks those rows to P = 0 (wg_softmax), so P x V adds 0. A branch an item
+ * kept ptxas from interleaving the items (408 -> 359 us at 256x8192 on the
+ * H200, v17); a zero table for those rows (a compare and two selects an
+ * item) cost mxfp4_wgmma 1.9-2.0% and mxfp4_wgmma_qrow 1.3-1.5% by geomean
+ * (perf-notes v40) */
 template <int KB, int KE>
-MLAB_DEV void wg_mx_convert(const uint8_t *src, const uint8_t *ssc, uint8_t *dst, int d0, int d1, bool ok,
-                            const uint2 *lut)
+MLAB_DEV void wg_mx_convert(const uint8_t *src, const uint8_t *ssc, uint8_t *dst, int d0, int d1, const uint2 *lut)
 {
 #pragma unroll
     for (int k0 = KB; k0 < KE; k0 += WG_MX_KB) { /* WG_MX_KB items at once (registers) */
@@ -1107,9 +1114,8 @@ MLAB_DEV void wg_mx_convert(const uint8_t *src, const uint8_t *ssc, uint8_t *dst
 #pragma unroll
         for (int j = 0; j < WG_MX_KB; j++)
             if (k0 + j < KE) {
-                const uint2 z = make_uint2(0u, 0u), tk = ok ? tb[j] : z;
                 uint4 c0, c1;
-                e4m3_block(tk, (const uint8_t *)&pk[j], &c0, &c1);
+                e4m3_block(tb[j], (const uint8_t *)&pk[j], &c0, &c1);
                 *(uint4 *)(dst + d0 + (k0 + j) * WG_OFF4) = c0;
                 *(uint4 *)(dst + d1 + (k0 + j) * WG_OFF4) = c1;
             }
@@ -1126,8 +1132,9 @@ MLAB_DEV void wg_mx_convert(const uint8_t *src, const uint8_t *ssc, uint8_t *dst
  * path, mx_e4m3_ok): a (row, block of 32) is one table read by its E8M0 byte (lut: e4m3 codes of
  * the 8 magnitudes, built once a block) and two byte permutes a word of 8
  * nibbles (mla_kernel.h e4m3_block, as e4m3_tile); rows past rend are
- * zeros. A tile's 1152 E8M0 bytes come with its rows: a second bulk copy of
- * the 16-byte-aligned window around them into the raw stage (runner.hip's
+ * converted from whatever the raw stage holds (wg_mx_convert). A tile's
+ * 1152 E8M0 bytes come with its rows: a second bulk copy of the
+ * 16-byte-aligned window around them into the raw stage (runner.hip's
  * buffers end 256 bytes past their data, dev_alloc). The stage is then made
  * visible to wgmma (proxy fence) and each thread arrives on its mbarrier (128
  * a phase); once the warpgroup is past its reads of the raw stage, its
@@ -1182,17 +1189,15 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
         mlab_bulk_wait(rbars, 0);
         WG_PROF(lap(0);)
         const uint8_t *src = raw + roff, *ssc = raw + WG_RAW_FP4 + (sc_at(0) & 15) + soff; /* raw stage 0 */
-        const bool ok = t0 * MLA_BN + r < rend;
         if (q == 0)
-            wg_mx_convert<0, 5>(src, ssc, stages, d0, d1, ok, lut);
+            wg_mx_convert<0, 5>(src, ssc, stages, d0, d1, lut);
         else
-            wg_mx_convert<5, SCN>(src, ssc, stages, d0, d1, ok, lut);
+            wg_mx_convert<5, SCN>(src, ssc, stages, d0, d1, lut);
         wg_fence_smem(); /* this thread's codes visible to wgmma */
         mlab_bar_arrive(bars + q * WG_NSTAGE); /* gate q of stage 0 */
         WG_PROF(lap(2);)
     } else {
         for (int li = q; li < n; li += WG_NPROD_MX) {
-            const int r0 = (t0 + li) * MLA_BN;
             const uint8_t *rs = raw + (li % WG_NRAW) * WG_RAW;
             /* the tile's rows, then its 64 x 18 scales */
             const uint8_t *src = rs + roff, *ssc = rs + WG_RAW_FP4 + (sc_at(li) & 15) + soff;
@@ -1212,7 +1217,6 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
             WG_PROF(lap(1);)
             /* the items inline (wg_mx_convert's loop; through the function ptxas
              * scheduled this loop otherwise: the SASS of v35's kernels kept) */
-            const bool ok = r0 + r < rend;
 #pragma unroll
             for (int k0 = 0; k0 < SCN; k0 += WG_MX_KB) { /* WG_MX_KB items at once (registers) */
                 uint4 pk[WG_MX_KB];
@@ -1224,9 +1228,8 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
                 }
 #pragma unroll
                 for (int j = 0; j < WG_MX_KB; j++) {
-                    const uint2 z = make_uint2(0u, 0u), tk = ok ? tb[j] : z;
                     uint4 c0, c1;
-                    e4m3_block(tk, (const uint8_t *)&pk[j], &c0, &c1);
+                    e4m3_block(tb[j], (const uint8_t *)&pk[j], &c0, &c1);
                     *(uint4 *)(dst + d0 + (k0 + j) * WG_OFF4) = c0;
                     *(uint4 *)(dst + d1 + (k0 + j) * WG_OFF4) = c1;
                 }
@@ -1265,13 +1268,13 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     uint64_t *bars = (uint64_t *)(smem + C::OFF_BAR); /* WG_TMAP or MX: a stage's mbarrier */
     (void)bars;
     const float kvs = MX || B16 ? 1.f : p.kv_scale; /* MX: the block scales are in the codes */
-    /* cons >= WG_NCONS: a producer. C::UCONS: broadcast from lane 0 (CUTLASS's idiom), so
-     * that ptxas takes it, and the tile indices, stage addresses and wgmma descriptors
+    /* cons >= WG_NCONS: a producer. Broadcast from lane 0 (CUTLASS's idiom), so that
+     * ptxas takes it, and the tile indices, stage addresses and wgmma descriptors
      * derived from it, for warp-uniform: uniform registers, no R2UR a product (H200,
      * perf-notes v39: mxfp4_wgmma -1.2 / -1.5%, fp8_wgmma_qrow -0.7 / -1.2% by geomean;
-     * mxfp4_wgmma_qrow, whose producers then spill, +2.4 / +1.7%: not there) */
-    const int tid = threadIdx.x, warp = tid / 32, cons = C::UCONS ? __shfl_sync(0xffffffffu, warp / 4, 0) : warp / 4;
-    const int cons_blk = cons; /* !C::UCONS: the consumers' branch broadcasts its own */
+     * mxfp4_wgmma_qrow, whose producers spilled with it until v40 took their zero
+     * table away, since v40 too) */
+    const int tid = threadIdx.x, warp = tid / 32, cons = __shfl_sync(0xffffffffu, warp / 4, 0);
     WG_PROF(long long pc[6] = {0, 0, 0, 0, 0, 0}, pt = clock64(), pt0 = pt;
             auto lap = [&](int k) { long long n = clock64(); pc[k] += n - pt; pt = n; };
             /* thread `lead` (0; a head pair's second block: 128, consumer 1's
@@ -1360,10 +1363,6 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         }
         mlab_grid_dep_trigger();
     } else {
-        /* the consumers' index warp-uniform also where the block's is not (!C::UCONS:
-         * mxfp4_wgmma_qrow; 16 bytes of spills, against 32 with the block's broadcast:
-         * H200 -0.9 / -0.4% by geomean, perf-notes v39) */
-        const int cons = C::UCONS ? cons_blk : __shfl_sync(0xffffffffu, cons_blk, 0);
         if (MX)
             wg_regs_inc<WG_REGS_CONSUMER_MX>();
         else
