@@ -1097,7 +1097,9 @@ MLAB_DEV void wg_produce(const mla_params &p, uint8_t *stages, int first, int t0
  * kept ptxas from interleaving the items (408 -> 359 us at 256x8192 on the
  * H200, v17); a zero table for those rows (a compare and two selects an
  * item) cost mxfp4_wgmma 1.9-2.0% and mxfp4_wgmma_qrow 1.3-1.5% by geomean
- * (perf-notes v40) */
+ * (perf-notes v40). Both of wg_produce_mx's paths call it (until v40 the
+ * tile loop had its own copy, for v35's SASS: through the function -0.2 /
+ * -0.2% and +0.1 / -0.3%, the same) */
 template <int KB, int KE>
 MLAB_DEV void wg_mx_convert(const uint8_t *src, const uint8_t *ssc, uint8_t *dst, int d0, int d1, const uint2 *lut)
 {
@@ -1215,25 +1217,7 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
             WG_PROF(lap(0);)
             if (li >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(li % WG_NSTAGE), 256);
             WG_PROF(lap(1);)
-            /* the items inline (wg_mx_convert's loop; through the function ptxas
-             * scheduled this loop otherwise: the SASS of v35's kernels kept) */
-#pragma unroll
-            for (int k0 = 0; k0 < SCN; k0 += WG_MX_KB) { /* WG_MX_KB items at once (registers) */
-                uint4 pk[WG_MX_KB];
-                uint2 tb[WG_MX_KB];
-#pragma unroll
-                for (int j = 0; j < WG_MX_KB; j++) {
-                    pk[j] = *(const uint4 *)(src + 32 * (k0 + j));
-                    tb[j] = lut[ssc[2 * (k0 + j)]];
-                }
-#pragma unroll
-                for (int j = 0; j < WG_MX_KB; j++) {
-                    uint4 c0, c1;
-                    e4m3_block(tb[j], (const uint8_t *)&pk[j], &c0, &c1);
-                    *(uint4 *)(dst + d0 + (k0 + j) * WG_OFF4) = c0;
-                    *(uint4 *)(dst + d1 + (k0 + j) * WG_OFF4) = c1;
-                }
-            }
+            wg_mx_convert<0, SCN>(src, ssc, dst, d0, d1, lut);
             wg_fence_smem(); /* this thread's codes visible to wgmma */
             mlab_bar_arrive(bars + li % WG_NSTAGE);
             WG_PROF(lap(2);)
