@@ -78,6 +78,15 @@ say(p.returncode == 0 and len(out) == 4 and out[1] == "warp instructions execute
     "--opcodes: executed by opcode, predicate and modifiers stripped, zero counts left out", p.stdout + p.stderr)
 say(len(out) == 4 and out[2] == "stall samples 100: BAR 40.0%, PRMT 40.0%, IMAD 20.0%", "stall samples by opcode (ties by name)", p.stdout)
 say(len(out) == 4 and out[3] == "stall reasons: barrier 55.0%, math 45.0%", "stall reasons, 'Not Issued' apart", p.stdout)
+WHEAD = OHEAD.replace('"stall_barrier"', '"L1 Wavefronts Shared","stall_barrier"')
+WROWS = [r[:4] + (w,) + r[4:] for r, w in zip(OROWS, ("4", "0", "12", "0"))]
+opsw = write("opsw.csv", '"Kernel Name","void mla_decode_wg<1, 1, 0, 1, 0>(mla_params)",\n' + WHEAD +
+             "".join(",".join('"%s"' % c for c in r) + "\n" for r in WROWS))
+p = run([sys.executable, SCRIPT, "--opcodes", opsw])
+out = p.stdout.splitlines()
+say(p.returncode == 0 and len(out) == 5 and out[4] == "shared wavefronts 16: IMAD 75.0%, PRMT 25.0%"
+    and out[3] == "stall reasons: barrier 55.0%, math 45.0%",
+    "--opcodes with shared wavefronts: a fifth line by opcode (the other lines as before)", p.stdout + p.stderr)
 p = run([sys.executable, SCRIPT, "--opcodes", good])
 say(p.returncode == 2 and "good.csv" in p.stderr and "Instructions Executed" in p.stderr,
     "--opcodes without its columns: exit 2 naming the file and the column", p.stderr)

@@ -27,8 +27,11 @@ Executed") and the warp-stall samples ("Warp Stall Sampling (All Samples)")
 summed by opcode (the SASS mnemonic without its modifiers or predicate), the
 N opcodes with the most of each as a share of the kernel's, and the stall
 reasons (the stall_* columns, "Not Issued" ones apart) as shares of their
-sum: perf-notes v39 read MXFP4's integer-bound producers from it. Exit 2 on a
-file without those columns, naming it."""
+sum: perf-notes v39 read MXFP4's integer-bound producers from it; where the
+CSV has "L1 Wavefronts Shared" (SourceCounters), a fifth line: the shared
+wavefronts by opcode (perf-notes v40: MXFP4's wgmma operand reads, LDS,
+STS and LDSM, its shared memory the bound). Exit 2 on a file without the
+instruction and stall columns, naming it."""
 import csv
 import sys
 
@@ -86,21 +89,25 @@ def opcode(sass):
 
 
 def opcodes(path):
-    """(kernel, {op: executed}, {op: samples}, {reason: samples}) or raises ValueError."""
+    """(kernel, {op: executed}, {op: samples}, {reason: samples}, {op: shared
+    wavefronts} or None where the CSV has no such column) or raises ValueError."""
     need = ("Instructions Executed", "Warp Stall Sampling (All Samples)")
     kernel, head, body = source_rows(path, need)
     isrc, ie, isa = head.index("Source"), head.index(need[0]), head.index(need[1])
+    iw = head.index(COLS[1]) if COLS[1] in head else None
     reasons = [(i, c[len("stall_"):]) for i, c in enumerate(head) if c.startswith("stall_") and "Not Issued" not in c]
-    ex, sa, st = {}, {}, {}
+    ex, sa, st, wf = {}, {}, {}, {}
     for r in body:
         op = opcode(r[isrc].strip())
         if not op:
             continue
         ex[op] = ex.get(op, 0.0) + num(r[ie])
         sa[op] = sa.get(op, 0.0) + num(r[isa])
+        if iw is not None:
+            wf[op] = wf.get(op, 0.0) + num(r[iw])
         for i, name in reasons:
             st[name] = st.get(name, 0.0) + num(r[i])
-    return kernel, ex, sa, st
+    return kernel, ex, sa, st, (wf if iw is not None else None)
 
 
 def shares(d, top):
@@ -115,12 +122,16 @@ def report_metrics(path, top):
 
 
 def report_opcodes(path, top):
-    """--opcodes: instructions, stall samples and stall reasons by opcode."""
-    kernel, ex, sa, st = opcodes(path)
-    return [f"== {path}: {kernel}",
-            f"warp instructions executed {sum(ex.values()):,.0f}: {shares(ex, top)}",
-            f"stall samples {sum(sa.values()):,.0f}: {shares(sa, top)}",
-            f"stall reasons: {shares(st, top)}"]
+    """--opcodes: instructions, stall samples and stall reasons by opcode, and
+    the shared wavefronts by opcode where the CSV has them."""
+    kernel, ex, sa, st, wf = opcodes(path)
+    out = [f"== {path}: {kernel}",
+           f"warp instructions executed {sum(ex.values()):,.0f}: {shares(ex, top)}",
+           f"stall samples {sum(sa.values()):,.0f}: {shares(sa, top)}",
+           f"stall reasons: {shares(st, top)}"]
+    if wf is not None:
+        out.append(f"shared wavefronts {sum(wf.values()):,.0f}: {shares(wf, top)}")
+    return out
 
 
 def report_banks(path, top):
