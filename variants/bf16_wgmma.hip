@@ -93,7 +93,7 @@
  * capped combine: 32x1024 -1.6 / -1.6%. The v38 suite (-04g, before the
  * pairs) geomean 58.0 us, 1.251x (FlashInfer bf16 65.5, 1.415x).
  * v39 (papers/reports/h200-2026-12-04h, -04i): the consumer index
- * broadcast from lane 0 (mla_wgmma.h wg_cfg_t::UCONS: uniform registers
+ * broadcast from lane 0 (mla_wgmma.h mla_decode_wg's cons: uniform registers
  * for its descriptors, -200 SASS instructions): -0.2 / -0.4% by geomean;
  * the softmax trims and a lazy max (FA4's threshold, not landed): nothing.
  * The v39 suite (-04i) geomean 57.5 us, 1.247x (FlashInfer bf16 65.0,

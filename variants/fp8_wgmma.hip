@@ -125,7 +125,7 @@
  * 32-split combine (launch_common.h combine_ahead), -4.0 / -4.5%. The v36
  * suite geomean 39.1 us, 1.373x.
  * v39 (papers/reports/h200-2026-12-04h, -04i): the consumer index
- * broadcast from lane 0 (mla_wgmma.h wg_cfg_t::UCONS), -0.3 / -1.0% by
+ * broadcast from lane 0 (mla_wgmma.h mla_decode_wg's cons), -0.3 / -1.0% by
  * geomean; a lazy max (FA4's rescale threshold) +2.4 / +2.6% at 256x1024
  * (spills), not landed. The v39 suite geomean 38.7 us, 1.363x.
  */

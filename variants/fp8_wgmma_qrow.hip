@@ -51,7 +51,7 @@
  * merged by the 32-split combine, -4.2 / -4.2%. The v36 suite geomean 37.6
  * us, 1.322x: the fp8 bar (1.35) with Q per (row, head).
  * v39 (papers/reports/h200-2026-12-04h, -04i): the consumer index
- * broadcast from lane 0 (wg_cfg_t::UCONS: -880 SASS instructions), -0.7
+ * broadcast from lane 0 (mla_decode_wg's cons: -880 SASS instructions), -0.7
  * / -1.2% by geomean. Its ncu profile at 64x8192: DRAM 83% of peak, issue
  * 27%: byte-bound. The v39 suite geomean 37.1 us, 1.306x.
  */

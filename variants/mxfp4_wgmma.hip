@@ -92,6 +92,13 @@
  * descriptors) -1.2 / -1.5% (256x8192 -2.6 / -3.6%); a lazy max -3.3 /
  * -2.6% but the error against its reference +20% (not landed). The v39
  * suite geomean 36.5 us, 1.882x; 256x8192 277 us at 1830 MHz.
+ * v40 (papers/reports/h200-2026-12-04j, -04k): no zero table for a partial
+ * tile's rows past the unit's end (a compare and two selects an item; the
+ * rows' codes stay finite and the softmax masks them to P = 0): -1.9 /
+ * -2.0% by geomean, 32x8192 -3.3 / -3.5%; one item's loads at a time
+ * (no spills) slower, 256x8192 +6%. Now bound by its shared memory (ncu of
+ * the _qrow sibling: L1 82%, issue 45%). The v40 suite geomean 35.9 us,
+ * 1.853x; 256x8192 279 us (fp8_wgmma 292).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -40,11 +40,19 @@
  * v39 (papers/reports/h200-2026-12-04h, -04i): the softmax's trims
  * (exact) +0.1 / -0.7% by geomean (long calls -0.5..-1.4%); the consumer
  * index broadcast from lane 0 +2.4 / +1.7% here (short calls +3..+6%, 32
- * bytes of spills; long calls -1..-3%): not for this variant
- * (wg_cfg_t::UCONS); broadcast in its consumers' branch alone (16 bytes
- * of spills): -0.9 / -0.4%, long calls -0.3..-1.6% (call 5). ncu at 64x8192: 36.1 M warp instructions against
- * fp8_wgmma_qrow's 19.7 M, ALU pipe 59%, L1 79%, issue 50%, DRAM 47%. The
- * v39 suite geomean 34.2 us, 1.760x; 256x8192 273 us (fp8_wgmma 286).
+ * bytes of spills; long calls -1..-3%): then not for this variant;
+ * broadcast in its consumers' branch alone (16 bytes of spills): -0.9 /
+ * -0.4%, long calls -0.3..-1.6% (call 5). ncu at 64x8192: 36.1 M warp
+ * instructions against fp8_wgmma_qrow's 19.7 M, ALU pipe 59%, L1 79%,
+ * issue 50%, DRAM 47%. The v39 suite geomean 34.2 us, 1.760x; 256x8192
+ * 273 us (fp8_wgmma 286).
+ * v40 (papers/reports/h200-2026-12-04j, -04k): no zero table for a partial
+ * tile's rows past the unit's end (their codes finite, the softmax masks
+ * them) and, without it, the block-wide index broadcast without spills:
+ * -1.5 / -1.3% by geomean, 256x8192 -4.2 / -3.1%. ncu at 64x8192: 31.5 M
+ * warp instructions (-13%), issue 45%, but cycles -3%: its shared memory
+ * (L1 82%, 1385 wavefronts a tile) bounds it now. The v40 suite geomean
+ * 33.6 us, 1.738x; 256x8192 267 us (fp8_wgmma 292).
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
  */
 #include "launch_common.h"
