@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Re-run this report (H200, 2026-12-04, thirty-seventh session, calls 1-4:
+# Re-run this report (H200, 2026-12-04, thirty-seventh session, calls 1-5:
 # the MXFP4 producers without the zero table past a unit's end, with the
 # uniform consumer index, one item at a time, other register splits; the
-# producer's tile loop through wg_mx_convert; an ncu profile).
+# producer's tile loop through wg_mx_convert; an ncu profile; the softmax's
+# cross-warp maxima by shuffles).
 #   rerun.sh   from the committed results files: both pairs of each A/B
 #              and their tables (the README's). The ncu profile's files are
 #              not kept (per-instruction CSV): its figures in the README are
@@ -17,6 +18,8 @@
 #   "-DWG_REGS_PRODUCER_MX=56 -DWG_REGS_CONSUMER_MX=200", the same options
 # call 3: 05e1c35 with the tile loop through wg_mx_convert (0441f66) against 05e1c35
 #   (harness/gpu_ab.sh prepare 05e1c35, then run 05e1c35, the same options)
+# call 5: branch wip/s37 (6b4cf89): MLAB_AB_NEW_CUDA_FLAGS=-DWG_RED_SHFL=1 harness/gpu_ab.sh run worktree
+#   --max-time 0.1 --variants bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma,mxfp4_wgmma_qrow
 # call 4's profile, on a GPU machine with Nsight Compute, for V in mxfp4_wgmma_qrow mxfp4_wgmma:
 #   ncu --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis --section SchedulerStats
 #     --section WarpStateStats --section SourceCounters -k regex:mla_decode --launch-count 1 -o V
@@ -36,3 +39,6 @@ report_ab_table_rl "call 2: the same, median / the run's read limit" "$here/s37_
 report_ab_table "call 2: base -> the same with registers 56 / 200 (alt), median us" "$here/s37_c2_base" "$here/s37_c2_alt"
 report_pairs "call 3: 05e1c35 (base) against its tile loop through wg_mx_convert (new)" "$here/s37_c3_base" "$here/s37_c3_new"
 report_ab_table "call 3: base -> through wg_mx_convert (new), median us" "$here/s37_c3_base" "$here/s37_c3_new"
+report_pairs "call 5: 0441f66 (base) against the softmax's cross-warp maxima by shuffles (new)" "$here/s37_c5_base" "$here/s37_c5_new"
+report_ab_table "call 5: base -> WG_RED_SHFL=1 (new), median us" "$here/s37_c5_base" "$here/s37_c5_new"
+report_ab_table_rl "call 5: the same, median / the run's read limit" "$here/s37_c5_base" "$here/s37_c5_new"
