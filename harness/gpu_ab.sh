@@ -46,6 +46,10 @@
 # are packed into $OUT/ab_logs.tar.gz). For runs
 # without building: MLAB_AB_NEW_BIN, MLAB_AB_BASE_BIN and MLAB_AB_ALT_BIN (the
 # mlabench programs), MLAB_AB_CASES (a folder of case files).
+# The build folders (build-ab-new, build-ab-alt, .ab/COMMIT/build-ab) hold the
+# program only (`--target mlabench`, for speed): to run one build's GPU tests,
+# `cmake --build DIR` first, or ctest reports the CUDA test programs
+# (gpu_q_quant, gpu_tma_layout, gpu_wgmma_maps) "Not Run" (s37, call 1).
 # Exit codes: 0 done (whatever the comparison says: read compare.txt), 2 usage
 # (unknown commit, COMMIT not prepared), 4 a build, the cases or a run failed
 # (the line names the log; ab_logs.tar.gz is written anyway).
