@@ -18,3 +18,5 @@ set -euo pipefail
 report_suite "$here/h200_v40_suite.h5" "$@"
 [ "${1:-}" = "--gpu" ] && exit 0
 report_history "$here/h200_v40_suite.h5" v40 papers/reports/h200-2026-12-04i/h200_v39_suite.h5 v39
+# call 6 (the final tree, 0441f66's kernels: fp8_wgmma and the two MXFP4 wgmma decodes, one run)
+report_compare "the v40 suite against the final tree's MXFP4 decodes (call 6, another machine)" "$here/h200_v40_suite.h5" "$here/h200_v40_final_mx.h5"
