@@ -410,6 +410,10 @@ template <int NK> MLAB_DEV void wg_reset(wg_state_t<NK> &st)
 }
 /* the head of a thread's k-th (of its consumer's 16, or 8 with NK = 2: k < 2) */
 MLAB_DEV int wg_head(int k) { return 8 * (k >> 1) + 2 * (threadIdx.x & 3) + (k & 1); }
+/* where head slot k's values sit in a thread's fragments of 2 NK (the scores'
+ * s, a row of O's st.o[mt]): half h (kv rows g, g + 8 of the warp's 16; O's
+ * dims g, g + 8) at 4 (k >> 1) + 2 h + (k & 1) */
+MLAB_DEV int wg_e(int k, int h) { return 4 * (k >> 1) + 2 * h + (k & 1); }
 
 /* the A descriptor of Q.K's k-step k (32 dims) of a tile: the swizzled
  * panels' (panel k / 2, its 32-byte half k % 2) or the unswizzled layout's */
@@ -581,18 +585,18 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
 #pragma unroll
     for (int k = 0; k < NK; k++)
 #pragma unroll
-        for (int h = 0; h < 2; h++) s[4 * (k >> 1) + 2 * h + (k & 1)] *= wg_sc(sscale, k);
+        for (int h = 0; h < 2; h++) s[wg_e(k, h)] *= wg_sc(sscale, k);
     if ((t + 1) * MLA_BN > rend) /* the unit's last tile: rows past rend masked */
 #pragma unroll
         for (int k = 0; k < NK; k++)
 #pragma unroll
             for (int h = 0; h < 2; h++)
-                if (t * MLA_BN + 16 * warp + g + 8 * h >= rend) s[4 * (k >> 1) + 2 * h + (k & 1)] = -INFINITY;
+                if (t * MLA_BN + 16 * warp + g + 8 * h >= rend) s[wg_e(k, h)] = -INFINITY;
 #pragma unroll
     for (int k = 0; k < NK; k++) {
         float m = -INFINITY;
 #pragma unroll
-        for (int h = 0; h < 2; h++) m = fmaxf(m, s[4 * (k >> 1) + 2 * h + (k & 1)]);
+        for (int h = 0; h < 2; h++) m = fmaxf(m, s[wg_e(k, h)]);
         m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 4));
         m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 8));
         m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 16));
@@ -613,7 +617,7 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
         float sum = 0.f;
 #pragma unroll
         for (int h = 0; h < 2; h++) {
-            const float pj = none ? 0.f : mla_exp(s[4 * (k >> 1) + 2 * h + (k & 1)] - mnew, FAST);
+            const float pj = none ? 0.f : mla_exp(s[wg_e(k, h)] - mnew, FAST);
             sum += pj; /* l sums P unrounded, P.V takes it rounded, as the task does */
             const int r = 16 * warp + g + 8 * h;
             if (B16) { /* bf16 P^T: kv rows in order (V^T is read as stored), 8 to a 16-byte chunk */
@@ -626,8 +630,8 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
         st.l[k] = st.l[k] * alpha[k] + sum;
     }
     if constexpr (!ONE) {
-        /* O rescaled a head slot at a time: slot k's accumulators (e = 4 (k
-         * >> 1) + (k & 1), + 2) where a head of the slot in this warp moved
+        /* O rescaled a head slot at a time: slot k's accumulators (wg_e(k,
+         * 0), wg_e(k, 1)) where a head of the slot in this warp moved
          * (times 1 elsewhere: exact); once the maxima settle, most tiles move
          * one head of the 16 or none */
 #pragma unroll
@@ -635,8 +639,8 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
             if (__any_sync(0xffffffffu, alpha[k] != 1.f))
 #pragma unroll
                 for (int mt = 0; mt < MLA_DV / 64; mt++) {
-                    st.o[mt][4 * (k >> 1) + (k & 1)] *= alpha[k];
-                    st.o[mt][4 * (k >> 1) + (k & 1) + 2] *= alpha[k];
+                    st.o[mt][wg_e(k, 0)] *= alpha[k];
+                    st.o[mt][wg_e(k, 1)] *= alpha[k];
                 }
     }
     wg_fence_smem();
@@ -799,7 +803,7 @@ template <int MT, typename Out, typename Pack> MLAB_DEV void wg_store_o(uint16_t
     for (int mt = 0; mt < MT; mt++)
 #pragma unroll
         for (int k = 0; k < 4; k++) {
-            const int e = 4 * (k >> 1) + (k & 1);
+            const int e = wg_e(k, 0);
             *(uint32_t *)(d + (wg_head(k) - wg_head(0)) * MLA_DV + 64 * mt) = pack(out(mt, e), out(mt, e + 2));
         }
 }
@@ -916,7 +920,7 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state_t<NK> &st, const
 #pragma unroll
             for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-                for (int h = 0; h < 2; h++) m = fmaxf(m, fabsf(st.o[mt][4 * (k >> 1) + 2 * h + (k & 1)]));
+                for (int h = 0; h < 2; h++) m = fmaxf(m, fabsf(st.o[mt][wg_e(k, h)]));
             mx[k] = m;
         }
         wg_row_sums<FAST, NK, true>(st, red, lsum, rl, warp, g, bar, mx, hm);
@@ -934,7 +938,7 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state_t<NK> &st, const
         for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
             for (int k = 0; k < NK; k++) {
-                const int e = 4 * (k >> 1) + (k & 1);
+                const int e = wg_e(k, 0);
                 const uint32_t bits = pack(wg_out<FAST, NK>(st, mt, e, 1.f, lsum, rl) * pdiv[k],
                                            wg_out<FAST, NK>(st, mt, e + 2, 1.f, lsum, rl) * pdiv[k]);
                 uint16_t *const d = stg + (h0 + wg_head(k)) * WG_SROW16 + 64 * mt + 16 * warp + g;
