@@ -277,16 +277,16 @@ endif()
 # the _qrow variants' per-head Q scales: with every head's scores scaled by
 # head 0's scale (MLAB_FAULT=qscale) validation must fail (exit 5) on
 # varlen (N(0, 1) Q: the heads' amax differ by ~10-20%) and one_item
-foreach(_v fp8_wgmma_qrow mxfp4_wgmma_qrow)
+foreach(_v fp8_wgmma_qrow mxfp4_wgmma_qrow mxfp4_qrow_lazy)
   add_test(NAME gpu_negative_control_qscale_${_v} COMMAND sh -c
            "for c in varlen one_item; do out=$(MLAB_FAULT=qscale ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants ${_v} ${_gd}/$c.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; echo \"$out\" | grep -q ' skipped: ' && { echo \"$out\" | grep ' skipped: '; exit 77; }; [ $rc = 5 ] || { echo \"$c: not caught: exit $rc\"; exit 1; }; echo \"$c: caught (exit 5)\"; done")
   set_tests_properties(gpu_negative_control_qscale_${_v} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
                        SKIP_RETURN_CODE 77)
 endforeach()
 # the exact path of the MXFP4 variants with an e4m3 fast path (mxfp4_e4m3,
-# mxfp4_wgmma, mxfp4_wgmma_qrow): on tiny_scales (no scale e4m3 can carry) each that this GPU
+# mxfp4_wgmma, mxfp4_wgmma_qrow, mxfp4_qrow_lazy): on tiny_scales (no scale e4m3 can carry) each that this GPU
 # and build can run must say its exact path ran and pass validation against
 # the exact MXFP4 reference (skipped when neither can run)
 add_test(NAME gpu_mx_exact_path COMMAND sh -c
-         "ran=0; for v in mxfp4_e4m3 mxfp4_wgmma mxfp4_wgmma_qrow; do out=$(${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --variants $v ${_gd}/tiny_scales.h5 2>&1); rc=$?; [ $rc = 77 ] && { echo \"$v: cannot run here\"; continue; }; if [ $rc = 0 ] && echo \"$out\" | grep -q 'its exact path runs'; then echo \"$v: exact path ran and passed\"; ran=$((ran + 1)); else echo \"$out\" | tail -20; echo \"$v: exit $rc, exact path reported: $(echo \"$out\" | grep -c 'its exact path runs')\"; exit 1; fi; done; [ $ran -gt 0 ] || exit 77")
+         "ran=0; for v in mxfp4_e4m3 mxfp4_wgmma mxfp4_wgmma_qrow mxfp4_qrow_lazy; do out=$(${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --variants $v ${_gd}/tiny_scales.h5 2>&1); rc=$?; [ $rc = 77 ] && { echo \"$v: cannot run here\"; continue; }; if [ $rc = 0 ] && echo \"$out\" | grep -q 'its exact path runs'; then echo \"$v: exact path ran and passed\"; ran=$((ran + 1)); else echo \"$out\" | tail -20; echo \"$v: exit $rc, exact path reported: $(echo \"$out\" | grep -c 'its exact path runs')\"; exit 1; fi; done; [ $ran -gt 0 ] || exit 77")
 set_tests_properties(gpu_mx_exact_path PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)

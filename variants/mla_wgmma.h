@@ -573,15 +573,13 @@ template <int NK> MLAB_DEV float wg_sc(const float (&s)[NK], int k) { return s[k
  * rescaled where a head's max moved. Ends with sP visible to wgmma. ONE (a
  * one-tile unit split between the consumers, WG_ONE_DV; NK = 2): sP is the
  * 16 heads' P^T from the consumer's first head on, O is zero (nothing to
- * rescale), and the caller's barrier of both consumers ends the step */
-template <bool FAST, bool B16 = false, int NK = 4, typename Sc = float, bool ONE = false>
-MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
-                         uint8_t *sP, int bar)
+ * rescale), and the caller's barrier of both consumers ends the step.
+ * Its steps: wg_tile_max, wg_p_store (wg_softmax_lazy shares them) */
+/* a tile's scores scaled, rows past rend masked, and the max of each of the
+ * thread's NK heads over its warp's 16 rows (warp, g: the caller's) */
+template <int NK, typename Sc>
+MLAB_DEV void wg_tile_max(float (&s)[2 * NK], int t, int rend, const Sc &sscale, float (&tmax)[NK], int warp, int g)
 {
-    static_assert(NK == 4 || NK == 2, "16 heads, or a consumer's 8 (WG_B16_HS, WG_ONE_DV)");
-    static_assert(!ONE || (!B16 && NK == 2), "ONE: the a8w8 consumers, 8 heads each");
-    const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
-    float tmax[NK];
 #pragma unroll
     for (int k = 0; k < NK; k++)
 #pragma unroll
@@ -602,6 +600,36 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
         m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 16));
         tmax[k] = m;
     }
+}
+/* head k's P of the thread's two rows against max m (0 where none: no row
+ * seen yet), rounded into sP (bf16 or e4m3 P^T); returns their unrounded sum */
+template <bool FAST, bool B16, int NK>
+MLAB_DEV float wg_p_store(const float (&s)[2 * NK], int k, float m, bool none, uint8_t *sP, int warp, int g)
+{
+    float sum = 0.f;
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const float pj = none ? 0.f : mla_exp(s[wg_e(k, h)] - m, FAST);
+        sum += pj; /* l sums P unrounded, P.V takes it rounded, as the task does */
+        const int r = 16 * warp + g + 8 * h;
+        if (B16) { /* bf16 P^T: kv rows in order (V^T is read as stored), 8 to a 16-byte chunk */
+            ((uint16_t *)sP)[(r >> 3) * (8 * 4 * NK) + 8 * wg_head(k) + (r & 7)] = mlab_f32_to_bf16_bits(pj);
+        } else {
+            const int slot = (r & 32) + wg_vslot(r & 31);
+            sP[(slot >> 4) * (16 * MLA_H) + 16 * wg_head(k) + (slot & 15)] = mlab_f32_to_fp8(pj);
+        }
+    }
+    return sum;
+}
+template <bool FAST, bool B16 = false, int NK = 4, typename Sc = float, bool ONE = false>
+MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
+                         uint8_t *sP, int bar)
+{
+    static_assert(NK == 4 || NK == 2, "16 heads, or a consumer's 8 (WG_B16_HS, WG_ONE_DV)");
+    static_assert(!ONE || (!B16 && NK == 2), "ONE: the a8w8 consumers, 8 heads each");
+    const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
+    float tmax[NK];
+    wg_tile_max<NK>(s, t, rend, sscale, tmax, warp, g);
     if (g == 0)
 #pragma unroll
         for (int k = 0; k < NK; k++) red[4 * wg_head(k) + warp] = tmax[k];
@@ -614,19 +642,7 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
         const bool none = mnew == -INFINITY;
         alpha[k] = none ? 1.f : mla_exp(st.m[k] - mnew, FAST);
         st.m[k] = mnew;
-        float sum = 0.f;
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const float pj = none ? 0.f : mla_exp(s[wg_e(k, h)] - mnew, FAST);
-            sum += pj; /* l sums P unrounded, P.V takes it rounded, as the task does */
-            const int r = 16 * warp + g + 8 * h;
-            if (B16) { /* bf16 P^T: kv rows in order (V^T is read as stored), 8 to a 16-byte chunk */
-                ((uint16_t *)sP)[(r >> 3) * (8 * 4 * NK) + 8 * wg_head(k) + (r & 7)] = mlab_f32_to_bf16_bits(pj);
-            } else {
-                const int slot = (r & 32) + wg_vslot(r & 31);
-                sP[(slot >> 4) * (16 * MLA_H) + 16 * wg_head(k) + (slot & 15)] = mlab_f32_to_fp8(pj);
-            }
-        }
+        const float sum = wg_p_store<FAST, B16, NK>(s, k, mnew, none, sP, warp, g);
         st.l[k] = st.l[k] * alpha[k] + sum;
     }
     if constexpr (!ONE) {
@@ -645,6 +661,92 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
     }
     wg_fence_smem();
     if constexpr (!ONE) wg_bar_sync(bar, 128);
+}
+
+/* 2'. the same with a lazy max (LT >= 0; FA4's rescale threshold):
+ * each warp writes its tile maxima to red's half t & 1 and, where none of
+ * them is more than LT (log2 units) over the running max of its
+ * head, stores P against the running max at once; ONE barrier, then every
+ * warp reads the 4 warps' maxima: where none is over (the same decision in
+ * every warp: the same red, the same running maxima), P, O and the max stay
+ * as they are and the sums take the tile's. Else (a consumer's first tile
+ * of a unit, or a max over the threshold) the eager step: the new max, P
+ * again, O rescaled, a second barrier. P is then at most 2^LT (e4m3
+ * holds 448; the merge and the epilogue take max and sums as a pair, so the
+ * result is the same function of the scores). red's two halves: tile t + 2
+ * writes the half tile t read only after the barrier of tile t + 1, which
+ * every warp passes after its reads of tile t; the caller puts a barrier
+ * between the last tile and red's next use (wg_lazy_end) */
+template <bool FAST, bool B16, int NK, typename Sc, int LT>
+MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
+                              uint8_t *sP, int bar, bool first)
+{
+    static_assert(NK == 4 || NK == 2, "16 heads, or a consumer's 8 (WG_B16_HS)");
+    static_assert(LT >= 0, "a threshold");
+    const float thr = FAST ? (float)LT : (float)LT * 0.69314718f; /* the scores' units */
+    const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
+    float *const rb = red + 64 * (t & 1);
+    float tmax[NK], sum[NK];
+    wg_tile_max<NK>(s, t, rend, sscale, tmax, warp, g);
+    bool fits = !first;
+#pragma unroll
+    for (int k = 0; k < NK; k++) {
+        if (g == 0) rb[4 * wg_head(k) + warp] = tmax[k];
+        fits &= st.m[k] > -INFINITY && tmax[k] <= st.m[k] + thr;
+        sum[k] = 0.f;
+    }
+    if (__all_sync(0xffffffffu, fits)) {
+#pragma unroll
+        for (int k = 0; k < NK; k++) sum[k] = wg_p_store<FAST, B16, NK>(s, k, st.m[k], false, sP, warp, g);
+        wg_fence_smem();
+    }
+    wg_bar_sync(bar, 128);
+    float mt4[NK];
+    bool over = first;
+#pragma unroll
+    for (int k = 0; k < NK; k++) {
+        const float4 w4 = *(const float4 *)(rb + 4 * wg_head(k));
+        mt4[k] = fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w));
+        over |= !(st.m[k] > -INFINITY) || mt4[k] > st.m[k] + thr; /* where any warp stored no P */
+    }
+    if (!__any_sync(0xffffffffu, over)) {
+#pragma unroll
+        for (int k = 0; k < NK; k++) st.l[k] += sum[k];
+        return;
+    }
+    float alpha[NK];
+#pragma unroll
+    for (int k = 0; k < NK; k++) {
+        const float mnew = fmaxf(st.m[k], mt4[k]);
+        const bool none = mnew == -INFINITY;
+        alpha[k] = none ? 1.f : mla_exp(st.m[k] - mnew, FAST);
+        st.m[k] = mnew;
+        st.l[k] = st.l[k] * alpha[k] + wg_p_store<FAST, B16, NK>(s, k, mnew, none, sP, warp, g);
+    }
+#pragma unroll
+    for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+        for (int e = 0; e < 2 * NK; e++) st.o[mt][e] *= alpha[2 * (e >> 2) + (e & 1)];
+    wg_fence_smem();
+    wg_bar_sync(bar, 128);
+}
+/* a consumer's online softmax of a tile of a multi-tile loop: lazy where
+ * LT >= 0 (first: the consumer's first tile of the unit), else wg_softmax */
+template <bool FAST, bool B16 = false, int NK = 4, int LT = -1, typename Sc = float>
+MLAB_DEV void wg_softmax_loop(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
+                              uint8_t *sP, int bar, bool first)
+{
+    if constexpr (LT >= 0)
+        wg_softmax_lazy<FAST, B16, NK, Sc, LT>(st, s, t, rend, sscale, red, sP, bar, first);
+    else
+        wg_softmax<FAST, B16, NK>(st, s, t, rend, sscale, red, sP, bar);
+}
+/* after a consumer's tile loop: the barrier that keeps red's next use
+ * (the epilogue's sums) behind every warp's reads of the last tile's maxima
+ * (lazy: the last step may have had one barrier, before those reads) */
+template <int LT> MLAB_DEV void wg_lazy_end(int bar)
+{
+    if constexpr (LT >= 0) wg_bar_sync(bar, 128);
 }
 
 /* 3. O^T += V^T . P^T: every A fragment first (64 registers), then one fence
@@ -1245,7 +1347,7 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
  * folded into the codes (so no kv scale: 1). QR: the _qrow variants, Q
  * quantized per (row, head) by the block itself (q_fp8_heads: no amax pass,
  * no grid dependency), each head's score scale its own */
-template <bool FAST, bool MX = false, bool B16 = false, bool QR = false, bool ONEU = false>
+template <bool FAST, bool MX = false, bool B16 = false, bool QR = false, bool ONEU = false, int LT = -1>
 __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const mla_params p)
 {
 #if MLAB_HAVE_WGMMA
@@ -1419,7 +1521,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 float s4[4];
                 wg_scores<true, 2, 0, MLA_D / 16, C::GM>(s4, tile, dq8, wg_tile_gates<C::GM>(bars, g, C::NST));
                 WG_PROF(lap(1);)
-                wg_softmax<FAST, true, 2>(s8, s4, u.t0 + i, u.rend, sscale, red8, sP8, WG_BAR_CONS(cons));
+                wg_softmax_loop<FAST, true, 2, LT>(s8, s4, u.t0 + i, u.rend, sscale, red8, sP8, WG_BAR_CONS(cons), i == 0);
                 WG_PROF(lap(2);)
                 wg_pv16<2>(s8, tile, dp8);
                 wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
@@ -1427,6 +1529,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             }
             MLAB_TR(if (tid == lead) tr3 = mlab_gtime();)
             mlab_grid_dep_trigger(); /* the combine may start launching */
+            wg_lazy_end<LT>(WG_BAR_CONS(cons));
             wg_epilogue16<FAST, 2>(p, s8, u, red8, (uint16_t *)(smem + C::OFF_STG), cons, WG_BAR_CONS(cons));
             if (cons == (hp >= 0 ? hp : 0)) {
                 MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n, 0, lead);)
@@ -1515,10 +1618,11 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 wg_scores<B16, 4, 0, MLA_D / (B16 ? 16 : 32), C::GM>(
                     s, tile, dq, wg_tile_gates<C::GM>(bars, g, C::NST));
                 WG_PROF(lap(1);)
+                const bool first = i < WG_NCONS; /* this consumer's first tile of the unit */
                 if constexpr (QR)
-                    wg_softmax<FAST, B16>(st, s, u.t0 + i, u.rend, sch, red, sP, WG_BAR_CONS(cons));
+                    wg_softmax_loop<FAST, B16, 4, LT>(st, s, u.t0 + i, u.rend, sch, red, sP, WG_BAR_CONS(cons), first);
                 else
-                    wg_softmax<FAST, B16>(st, s, u.t0 + i, u.rend, sscale, red, sP, WG_BAR_CONS(cons));
+                    wg_softmax_loop<FAST, B16, 4, LT>(st, s, u.t0 + i, u.rend, sscale, red, sP, WG_BAR_CONS(cons), first);
                 WG_PROF(lap(2);)
                 if constexpr (B16)
                     wg_pv16(st, tile, dp);

@@ -40,6 +40,8 @@
     X(12, fp8_wgmma_qrow, MLAB_KV_FP8, 2, 1, "fp8_wgmma", "kernel:fp8_qrow",                        \
       "fp8_wgmma with Q scaled per (row, head) by the decode itself: no amax pass (not the task's per-tensor rule)") \
     X(13, mxfp4_wgmma_qrow, MLAB_KV_MXFP4, 2, 1, "mxfp4_wgmma", "kernel:mxfp4_a8_qrow",             \
-      "mxfp4_wgmma with Q scaled per (row, head) by the decode itself: no amax pass (not the task's per-tensor rule)")
+      "mxfp4_wgmma with Q scaled per (row, head) by the decode itself: no amax pass (not the task's per-tensor rule)") \
+    X(14, mxfp4_qrow_lazy, MLAB_KV_MXFP4, 2, 1, "mxfp4_wgmma_qrow", "kernel:mxfp4_a8_qrow",             \
+      "mxfp4_wgmma_qrow with a lazy softmax max: O and the sums rescaled only past a threshold (FA4's)")
 
 #endif

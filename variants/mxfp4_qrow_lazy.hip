@@ -1,0 +1,66 @@
+/* mxfp4_qrow_lazy.hip: variant 'mxfp4_qrow_lazy' (id 14), mxfp4_wgmma_qrow
+ * with a lazy softmax max.
+ * Idea (FlashAttention-4's conditional rescaling): a consumer keeps its
+ * running max while no head's tile max is more than WG_LAZY_T (8, log2
+ * units) above it, so P = 2^(s - m) may reach 2^8 (e4m3 holds 448) and such
+ * a tile needs one barrier of the consumer's 4 warps, not two, and no
+ * rescale of O (64 floats a thread) or of the sums; a tile past the
+ * threshold (and each consumer's first tile of a unit) takes the eager
+ * step (mla_wgmma.h wg_softmax_lazy). The result is the same function of the
+ * scores (the merge and the epilogue take max and sums as a pair); only
+ * P's e4m3 rounding happens at another scale, so against its reference
+ * (cpu_ref_mxfp4_a8_qrow, which rounds P = 2^(s - m_true)) it differs by
+ * both roundings. Judged with mxfp4_wgmma_qrow's bounds
+ * (kernel:mxfp4_a8_qrow). Not the task's per-tensor Q rule (as its parent).
+ * Measured (H200, perf-notes v36 as the -DWG_LAZY_T=8 build of the MXFP4
+ * decodes, papers/reports/h200-2026-12-04h): geomean -1.4..-3.3%, the long
+ * calls -1.2..-3.7%; error against the own reference +6..22%, against the
+ * bf16 truth +0.2..2.5%. As a variant: perf-notes v41.
+ * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma_qrow.
+ */
+#include "launch_common.h"
+#include "mla_wgmma.h"
+#include "variants.h"
+
+#ifndef WG_LAZY_T
+#define WG_LAZY_T 8 /* the threshold, log2 units (a build knob for A/Bs) */
+#endif
+
+#if defined(MLAB_NV) && defined(MLAB_SM90A)
+typedef wg_cfg_t<true, false, true> mq_cfg;
+#define MQ_KERNEL mla_decode_wg<true, true, false, true, false, WG_LAZY_T>
+static int bps(void)
+{
+    int n = 0;
+    if (hipFuncSetAttribute((const void *)MQ_KERNEL, hipFuncAttributeMaxDynamicSharedMemorySize, mq_cfg::SMEM) !=
+            hipSuccess ||
+        hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, MQ_KERNEL, WG_NT_MX, mq_cfg::SMEM) != hipSuccess)
+        return 1;
+    return n > 0 ? n : 1;
+}
+static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
+{
+    (void)scratch;
+    static bool attr_set = false;
+    return launch_sequence<true, false>(MQ_KERNEL, WG_NT_MX, mq_cfg::SMEM, false /* no amax pass */, p, s, attr_set);
+}
+#define MQ_WHY NULL
+#define MQ_SMEM mq_cfg::SMEM
+#else
+static int bps(void) { return 1; }
+static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
+{
+    (void)p; (void)s; (void)scratch;
+    return hipErrorInvalidValue;
+}
+#define MQ_WHY "needs NVIDIA sm_90a (wgmma); build with -DMLAB_CUDA_ARCH=90a"
+#define MQ_SMEM 0
+#endif
+/* a scale e4m3 cannot hold exactly (mla_params.mx_e4m3_ok): mxfp4's exact path */
+static int exact_fallback(const mla_params *p) { return !p->mx_e4m3_ok; }
+#ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
+extern const mlab_variant_impl mlab_impl_mxfp4_qrow_lazy = {MLAB_V_mxfp4_qrow_lazy, 2 /* Q per (row, head) */, bps,
+                                                            MQ_SMEM, launch, 0, WG_NT_MX, MQ_WHY, NULL,
+                                                            1 /* combine_only */, NULL, 0, exact_fallback,
+                                                            &mlab_impl_mxfp4};
+#endif
