@@ -12,10 +12,16 @@
  * (cpu_ref_mxfp4_a8_qrow, which rounds P = 2^(s - m_true)) it differs by
  * both roundings. Judged with mxfp4_wgmma_qrow's bounds
  * (kernel:mxfp4_a8_qrow). Not the task's per-tensor Q rule (as its parent).
- * Measured (H200, perf-notes v36 as the -DWG_LAZY_T=8 build of the MXFP4
+ * Measured (H200, perf-notes v39 as the -DWG_LAZY_T=8 build of the MXFP4
  * decodes, papers/reports/h200-2026-12-04h): geomean -1.4..-3.3%, the long
  * calls -1.2..-3.7%; error against the own reference +6..22%, against the
- * bf16 truth +0.2..2.5%. As a variant: perf-notes v41.
+ * bf16 truth +0.2..2.5%. As a variant (perf-notes v41,
+ * papers/reports/h200-2026-12-04l, -04m): against mxfp4_wgmma_qrow in the
+ * same runs -0.7, -1.1, -1.3, -0.8% by geomean (256 x 1024 -1.8..-2.7%,
+ * 256 x 8192 -0.6..+1.3%: its long calls wait for the producers, not the
+ * consumers); the v41 suite 33.2 us, 1.717x (mxfp4_wgmma_qrow 33.6, 1.737x).
+ * Kernel error 1.44e-2..2.72e-2 against its reference (+4..+23%; the bound
+ * 3e-2), against bf16 truth the same to 3 digits.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma_qrow.
  */
 #include "launch_common.h"

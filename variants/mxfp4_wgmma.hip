@@ -99,6 +99,14 @@
  * (no spills) slower, 256x8192 +6%. Now bound by its shared memory (ncu of
  * the _qrow sibling: L1 82%, issue 45%). The v40 suite geomean 35.9 us,
  * 1.853x; 256x8192 279 us (fp8_wgmma 292).
+ * v41 (papers/reports/h200-2026-12-04l, -04m): traced, its producers bound
+ * the long calls (a tile of a producer's own: ~2700 cycles converting,
+ * ~500 waiting for raw bytes, ~430 at the reissue barrier, ~50 for an
+ * empty stage; the consumers wait for tiles). The table by arithmetic
+ * (+1.0 / +0.9%), the raw stage released before the codes (+2.7 / +3.5%)
+ * and the table's entries first (+0.8 / +0.4%): none faster (branches
+ * wip/s38-*). The v41 suite geomean 35.6 us, 1.838x; 256x8192 266 us
+ * (fp8_wgmma 286).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -53,6 +53,11 @@
  * warp instructions (-13%), issue 45%, but cycles -3%: its shared memory
  * (L1 82%, 1385 wavefronts a tile) bounds it now. The v40 suite geomean
  * 33.6 us, 1.738x; 256x8192 267 us (fp8_wgmma 292).
+ * v41 (papers/reports/h200-2026-12-04l, -04m): its producers bound the long
+ * calls (trace: mxfp4_wgmma's figures); the three producer changes tried
+ * there: +1.0 / +0.4%, +2.2 / +3.1%, -0.4 / -0.5% (not landed). The v41
+ * suite geomean 33.6 us, 1.737x; 256x8192 260 us (fp8_wgmma 286). Its
+ * lazy-max child: mxfp4_qrow_lazy.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
  */
 #include "launch_common.h"
