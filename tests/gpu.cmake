@@ -283,6 +283,22 @@ foreach(_v fp8_wgmma_qrow mxfp4_wgmma_qrow mxfp4_qrow_lazy)
   set_tests_properties(gpu_negative_control_qscale_${_v} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
                        SKIP_RETURN_CODE 77)
 endforeach()
+# rising scores (tests/gen_rising.py: KV rows scaled by a sawtooth along each
+# sequence, through `mlabench import`): within a unit a tile's max climbs more
+# than 2^8 above the unit's first tiles', so mxfp4_qrow_lazy's eager step past
+# a unit's first tile runs (N(0, 1) cases never make it). Every variant is
+# validated on it, and the negative control MLAB_FAULT=lazy (that step leaves O
+# unrescaled) must fail validation (exit 5). No numpy / h5py: skipped (77)
+add_test(NAME gpu_gen_rising COMMAND sh -c
+         "${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gen_rising.py ${_gd}/rising_in.h5 || exit $?; ${CMAKE_BINARY_DIR}/mlabench import ${_gd}/rising_in.h5 -o ${_gd}/rising.h5 --no-ref")
+set_tests_properties(gpu_gen_rising PROPERTIES FIXTURES_SETUP gpu_rising LABELS "gpu" SKIP_RETURN_CODE 77)
+add_test(NAME gpu_validate_rising COMMAND sh -c
+         "[ -f ${_gd}/rising.h5 ] || { echo 'no rising case (gpu_gen_rising skipped)'; exit 77; }; ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet ${_gd}/rising.h5")
+set_tests_properties(gpu_validate_rising PROPERTIES FIXTURES_REQUIRED gpu_rising LABELS "gpu" SKIP_RETURN_CODE 77
+                     TIMEOUT 600)
+add_test(NAME gpu_negative_control_lazy COMMAND sh -c
+         "[ -f ${_gd}/rising.h5 ] || { echo 'no rising case (gpu_gen_rising skipped)'; exit 77; }; out=$(MLAB_FAULT=lazy ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants mxfp4_qrow_lazy ${_gd}/rising.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; echo \"$out\" | grep -q ' skipped: ' && { echo \"$out\" | grep ' skipped: '; exit 77; }; [ $rc = 5 ] || { echo \"$out\" | tail -20; echo \"not caught: exit $rc\"; exit 1; }; echo 'caught (exit 5)'")
+set_tests_properties(gpu_negative_control_lazy PROPERTIES FIXTURES_REQUIRED gpu_rising LABELS "gpu" SKIP_RETURN_CODE 77)
 # the exact path of the MXFP4 variants with an e4m3 fast path (mxfp4_e4m3,
 # mxfp4_wgmma, mxfp4_wgmma_qrow, mxfp4_qrow_lazy): on tiny_scales (no scale e4m3 can carry) each that this GPU
 # and build can run must say its exact path ran and pass validation against

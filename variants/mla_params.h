@@ -79,7 +79,8 @@ typedef struct {
                                  (mxfp4_e4m3 runs its fast path; else the exact one) */
     int fault;                /* negative control (MLAB_FAULT): 1 = read one row past each
                                  sequence end, 2 = merge without the last split, 3 = the
-                                 _qrow variants' scores all scaled by head 0's Q scale; 0 normally */
+                                 _qrow variants' scores all scaled by head 0's Q scale, 4 =
+                                 mxfp4_qrow_lazy's O not rescaled when its max moves; 0 normally */
     /* sizes */
     int batch, total_q, splits;
     int kv_rows;              /* rows in the KV buffers */

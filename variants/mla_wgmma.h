@@ -105,6 +105,13 @@ static_assert(WG_NPROD_MX == 1 || WG_NPROD_MX == WG_NCONS, "a producer feeds one
 #ifndef WG_REGS_CONSUMER_MX
 #define WG_REGS_CONSUMER_MX 192
 #endif
+/* WG_LAZY_T: mxfp4_qrow_lazy's threshold (log2 units; mla_decode_wg's
+ * template parameter LT, wg_softmax_lazy): a consumer's running max stays
+ * while no head's tile max is more than this above it. Every other decode
+ * is built with LT = -1 (the eager wg_softmax) */
+#ifndef WG_LAZY_T
+#define WG_LAZY_T 8
+#endif
 #ifndef WG_MX_KB
 #define WG_MX_KB (WG_NPROD_MX == 1 ? 9 : 3) /* a producer thread's items loaded at once: 9 = all */
 #endif
@@ -676,10 +683,13 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
  * result is the same function of the scores). red's two halves: tile t + 2
  * writes the half tile t read only after the barrier of tile t + 1, which
  * every warp passes after its reads of tile t; the caller puts a barrier
- * between the last tile and red's next use (wg_lazy_end) */
+ * between the last tile and red's next use (wg_lazy_end). nc_o: the
+ * negative control MLAB_FAULT=lazy (mla_params.fault 4): O is not rescaled
+ * when the max moves past a unit's first tile, which the GPU test on the
+ * rising-scores case must catch (tests/gpu.cmake) */
 template <bool FAST, bool B16, int NK, typename Sc, int LT>
 MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
-                              uint8_t *sP, int bar, bool first)
+                              uint8_t *sP, int bar, bool first, bool nc_o)
 {
     static_assert(NK == 4 || NK == 2, "16 heads, or a consumer's 8 (WG_B16_HS)");
     static_assert(LT >= 0, "a threshold");
@@ -722,6 +732,7 @@ MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int
         alpha[k] = none ? 1.f : mla_exp(st.m[k] - mnew, FAST);
         st.m[k] = mnew;
         st.l[k] = st.l[k] * alpha[k] + wg_p_store<FAST, B16, NK>(s, k, mnew, none, sP, warp, g);
+        if (nc_o) alpha[k] = 1.f; /* the negative control: O left as it was */
     }
 #pragma unroll
     for (int mt = 0; mt < MLA_DV / 64; mt++)
@@ -731,13 +742,14 @@ MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int
     wg_bar_sync(bar, 128);
 }
 /* a consumer's online softmax of a tile of a multi-tile loop: lazy where
- * LT >= 0 (first: the consumer's first tile of the unit), else wg_softmax */
+ * LT >= 0 (first: the consumer's first tile of the unit; nc_o: the lazy
+ * step's negative control), else wg_softmax */
 template <bool FAST, bool B16 = false, int NK = 4, int LT = -1, typename Sc = float>
 MLAB_DEV void wg_softmax_loop(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
-                              uint8_t *sP, int bar, bool first)
+                              uint8_t *sP, int bar, bool first, bool nc_o)
 {
     if constexpr (LT >= 0)
-        wg_softmax_lazy<FAST, B16, NK, Sc, LT>(st, s, t, rend, sscale, red, sP, bar, first);
+        wg_softmax_lazy<FAST, B16, NK, Sc, LT>(st, s, t, rend, sscale, red, sP, bar, first, nc_o);
     else
         wg_softmax<FAST, B16, NK>(st, s, t, rend, sscale, red, sP, bar);
 }
@@ -1521,7 +1533,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 float s4[4];
                 wg_scores<true, 2, 0, MLA_D / 16, C::GM>(s4, tile, dq8, wg_tile_gates<C::GM>(bars, g, C::NST));
                 WG_PROF(lap(1);)
-                wg_softmax_loop<FAST, true, 2, LT>(s8, s4, u.t0 + i, u.rend, sscale, red8, sP8, WG_BAR_CONS(cons), i == 0);
+                wg_softmax_loop<FAST, true, 2, LT>(s8, s4, u.t0 + i, u.rend, sscale, red8, sP8, WG_BAR_CONS(cons), i == 0,
+                                                   p.fault == 4);
                 WG_PROF(lap(2);)
                 wg_pv16<2>(s8, tile, dp8);
                 wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
@@ -1620,9 +1633,11 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 WG_PROF(lap(1);)
                 const bool first = i < WG_NCONS; /* this consumer's first tile of the unit */
                 if constexpr (QR)
-                    wg_softmax_loop<FAST, B16, 4, LT>(st, s, u.t0 + i, u.rend, sch, red, sP, WG_BAR_CONS(cons), first);
+                    wg_softmax_loop<FAST, B16, 4, LT>(st, s, u.t0 + i, u.rend, sch, red, sP, WG_BAR_CONS(cons), first,
+                                                      p.fault == 4);
                 else
-                    wg_softmax_loop<FAST, B16, 4, LT>(st, s, u.t0 + i, u.rend, sscale, red, sP, WG_BAR_CONS(cons), first);
+                    wg_softmax_loop<FAST, B16, 4, LT>(st, s, u.t0 + i, u.rend, sscale, red, sP, WG_BAR_CONS(cons), first,
+                                                      p.fault == 4);
                 WG_PROF(lap(2);)
                 if constexpr (B16)
                     wg_pv16(st, tile, dp);

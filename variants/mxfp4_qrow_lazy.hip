@@ -28,9 +28,6 @@
 #include "mla_wgmma.h"
 #include "variants.h"
 
-#ifndef WG_LAZY_T
-#define WG_LAZY_T 8 /* the threshold, log2 units (a build knob for A/Bs) */
-#endif
 
 #if defined(MLAB_NV) && defined(MLAB_SM90A)
 typedef wg_cfg_t<true, false, true> mq_cfg;

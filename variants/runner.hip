@@ -254,14 +254,15 @@ extern "C" const char *mlab_gpu_build_knobs(void)
          * mxfp4_wgmma and fp8_wgmma's one-wave kernel, which it launches when
          * the call's grid holds every unit: the grid column tells), a tile's
          * landing gates (fp8, bf16 tiles) and the MXFP4 one-tile block's tile
-         * converted by both producers (v36); the cold flush's kind */
+         * converted by both producers (v36), mxfp4_qrow_lazy's threshold
+         * (v41); the cold flush's kind */
         snprintf(buf, sizeof buf,
                  "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_gate_land=%d wg_q_early=%d wg_one_dv=%d "
-                 "wg_land_gates=%d wg_land_gates16=%d wg_mx_split1=%d "
+                 "wg_land_gates=%d wg_land_gates16=%d wg_mx_split1=%d wg_lazy_t=%d "
                  "merge=%.16s combine=%.16s spread=%.16s cap=%.16s amax=%.16s fault=%.16s tmap_use=%.16s persist_use=%.16s "
                  "tmap_l2=%s flush=%.16s pairs_use=%.16s",
                  build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, WG_B16_HS, WG_GATE_LAND, WG_Q_EARLY, WG_ONE_DV,
-                 WG_LAND_GATES, WG_LAND_GATES16, WG_MX_SPLIT1,
+                 WG_LAND_GATES, WG_LAND_GATES16, WG_MX_SPLIT1, WG_LAZY_T,
                  m ? m : "default", c ? c : "default", sp ? sp : "default", cc ? cc : "default", a ? a : "default",
                  f ? f : "none",
                  t ? t : "default", ps ? ps : "default", l2, fl ? fl : "memset", hp ? hp : "default");
@@ -719,7 +720,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     /* one launch where it pays: the row's last block merges up to
      * MLA_INLINE_MERGE_MAX splits; a small Q's amax is taken by every block.
      * MLAB_MERGE=inline|combine and MLAB_AMAX=pass|inline force one way
-     * (the GPU tests run both); MLAB_FAULT=overread|merge|qscale is the negative
+     * (the GPU tests run both); MLAB_FAULT=overread|merge|qscale|lazy is the negative
      * control the GPU tests must catch. */
     const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT");
 #ifdef MLAB_ONE_LAUNCH
@@ -857,7 +858,11 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     if (knob_refused("MLAB_TMAP_L2", getenv("MLAB_TMAP_L2"), {"128", "256", "none"}, why, whylen))
         return MLAB_GPU_USAGE;
     if (tm && !strcmp(tm, "off")) p->kv_tmap = p->kv_tmap16 = NULL;
-    p->fault = f && !strcmp(f, "overread") ? 1 : f && !strcmp(f, "merge") ? 2 : f && !strcmp(f, "qscale") ? 3 : 0;
+    p->fault = f && !strcmp(f, "overread") ? 1
+               : f && !strcmp(f, "merge")  ? 2
+               : f && !strcmp(f, "qscale") ? 3
+               : f && !strcmp(f, "lazy")   ? 4
+                                           : 0;
     return 0;
 }
 

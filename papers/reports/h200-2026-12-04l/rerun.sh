@@ -17,6 +17,8 @@
 # call 4: branch wip/s38-hoist: MLAB_AB_NEW_CUDA_FLAGS="-DWG_MX_HOIST=1 -DWG_REGS_PRODUCER_MX=72
 #   -DWG_REGS_CONSUMER_MX=184" MLAB_AB_ALT=worktree MLAB_AB_ALT_CUDA_FLAGS="-DWG_REGS_PRODUCER_MX=72
 #   -DWG_REGS_CONSUMER_MX=184", the same options
+# call 5: ctest -L gpu -R "rising|negative_control_lazy" in a CUDA build; then
+#   mlabench run --require-gpu --quiet --max-time 0.1 --variants mxfp4_wgmma_qrow,mxfp4_qrow_lazy CASES
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
@@ -29,3 +31,5 @@ report_ab_table_rl "call 3: the same, median / the run's read limit" "$here/s38_
 report_pairs "call 4: the default build (base) against the table entries first, registers 72 / 184 (new)" "$here/s38_c4_base" "$here/s38_c4_new"
 report_ab_table "call 4: base -> WG_MX_HOIST=1, registers 72 / 184 (new), median us" "$here/s38_c4_base" "$here/s38_c4_new"
 report_ab_table "call 4: base -> registers 72 / 184 alone (alt), median us" "$here/s38_c4_base" "$here/s38_c4_alt"
+echo "== call 5: mxfp4_qrow_lazy and mxfp4_wgmma_qrow, one run"
+"$M" report "$here/s38_c5_lazy.h5" | grep -E '^\| (mxfp4_wgmma_qrow|mxfp4_qrow_lazy) '
