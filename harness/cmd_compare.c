@@ -7,6 +7,7 @@
  * accuracy only. Then a geometric-mean row, the rows of one file only, the
  * environment differences, a closing list of regressions and improvements
  * naming each row, and the exit code. --format text|md|csv|json.
+ * --per-read-limit judges times in units of each file's own read limit.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -25,7 +26,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: mlabench compare OLD NEW [--alpha 0.05] [--threshold 0.02] [--drift 1.5]\n"
-            "                        [--force] [--format text|md|csv|json] [-o FILE]\n"
+            "                        [--force] [--per-read-limit] [--format text|md|csv|json]\n"
+            "                        [-o FILE]\n"
             "  Pairs the rows of two results files by (case, variant) and prints per pair\n"
             "  the old and new median with [q1, q3] in us, the change of the median, the\n"
             "  two-sided Mann-Whitney U p-value (only when both sides have >= 9 samples)\n"
@@ -34,8 +36,9 @@ static void usage(FILE *f)
             "    faster / slower   p < alpha AND |change| >= threshold AND the median\n"
             "             and the ranks move the same way AND the medians are not both\n"
             "             inside each other's IQR\n"
-            "    unclear  fewer than 9 samples a side, not timed, or one of the last\n"
-            "             two conditions fails (re-run with more samples)\n"
+            "    unclear  fewer than 9 samples a side, not timed, no read limit (with\n"
+            "             --per-read-limit), or one of the last two conditions fails\n"
+            "             (re-run with more samples)\n"
             "    accuracy-regression   validation went from pass to fail, NaN/Inf\n"
             "             positions started to disagree, or kernel rel_rms or max_abs grew\n"
             "             by more than --drift times AND above a tenth of its tolerance\n"
@@ -52,10 +55,18 @@ static void usage(FILE *f)
             "  --threshold T  smallest relative change of the median that counts (0.02)\n"
             "  --drift F      accuracy growth factor that counts as drift (1.5)\n"
             "  --force        compare files from different GPU models anyway\n"
+            "  --per-read-limit  divide each row's samples by its own file's read limit\n"
+            "                 of the row's case and KV format (measured in the same run)\n"
+            "                 before everything: times in \"x read limit\", which cancels\n"
+            "                 most bandwidth differences between machines. A GPU or peer\n"
+            "                 pair without a read limit on either side (older files,\n"
+            "                 --no-time runs) is unclear (\"no read limit\"), never\n"
+            "                 compared in us; the summary counts them\n"
             "  --format F     text (default, aligned columns), md (Markdown tables), csv\n"
             "                 (one line per pair), json (everything, one object)\n"
             "  -o FILE        write there (atomically) instead of stdout\n"
-            "exit codes: 0 no regression (every pair same, faster or unclear),\n"
+            "exit codes: 0 no regression (every pair same, faster or unclear; so also\n"
+            "  when --per-read-limit finds no read limit),\n"
             "  6 a pair is slower or has an accuracy regression,\n"
             "  7 refused: different GPU models (gpu_name) without --force,\n"
             "  8 nothing pairs: no (case, variant) of OLD is in NEW,\n"
@@ -144,26 +155,82 @@ static void ran_differently(const mlab_row *o, const mlab_row *n, char *why, siz
         ran_add(why, len, "shared memory %d -> %d bytes", o->smem_bytes, n->smem_bytes);
 }
 
-static void fmt_median(char *buf, size_t size, const mlab_row *r)
+/* The median [q1, q3] of r in its pair's unit: divided by lim (1 for us, 0
+ * for a row without the read limit --per-read-limit asks for). */
+static void fmt_median(char *buf, size_t size, const mlab_row *r, double lim)
 {
     if (r->nsamples == 0 || !(r->median_us > 0))
         snprintf(buf, size, "not timed");
+    else if (!(lim > 0))
+        snprintf(buf, size, "no read limit");
     else
-        snprintf(buf, size, "%.4g [%.4g, %.4g]", r->median_us, r->q1_us, r->q3_us);
+        snprintf(buf, size, "%.4g [%.4g, %.4g]", r->median_us / lim, r->q1_us / lim,
+                 r->q3_us / lim);
+}
+
+/* A row's read limit in us, 0 when it has none (older files, CPU rows,
+ * --no-time runs). */
+static double read_limit(const mlab_row *r)
+{
+    return r->read_limit_us > 0 && isfinite(r->read_limit_us) ? r->read_limit_us : 0;
+}
+
+/* r with its samples and quartiles divided by lim into out; the samples in
+ * a new array (out->samples_us, the caller frees it). Returns 0, -1 out of
+ * memory. */
+static int divided(const mlab_row *r, double lim, mlab_row *out)
+{
+    *out = *r;
+    out->samples_us = NULL;
+    if (r->samples_us && r->nsamples) {
+        if (!(out->samples_us = malloc(r->nsamples * sizeof *out->samples_us)))
+            return -1;
+        for (size_t k = 0; k < r->nsamples; k++)
+            out->samples_us[k] = r->samples_us[k] / lim;
+    }
+    out->median_us /= lim;
+    out->q1_us /= lim;
+    out->q3_us /= lim;
+    return 0;
+}
+
+/* The timing verdict of pair p in its unit (p->lim). Per read limit, the U
+ * test runs on the divided samples: the two sides are divided by different
+ * limits, so the ranks of the raw samples would answer another question.
+ * Returns 0, -1 out of memory. */
+static int judge_timing(mlab_cmp_pair *p, const mlab_cmp_opts *opt, int per_read_limit)
+{
+    if (!per_read_limit)
+        return mlab_compare_timing(p->o, p->n, opt, &p->tc);
+    if (!(p->lim[0] > 0 && p->lim[1] > 0)) {
+        memset(&p->tc, 0, sizeof p->tc);
+        p->tc.change = NAN;
+        p->tc.verdict = MLAB_UNCLEAR;
+        p->tc.why = "no read limit";
+        return 0;
+    }
+    mlab_row o, n;
+    n.samples_us = NULL; /* freed below even when o's copy failed */
+    int rc = divided(p->o, p->lim[0], &o) || divided(p->n, p->lim[1], &n) ||
+             mlab_compare_timing(&o, &n, opt, &p->tc);
+    free(o.samples_us);
+    free(n.samples_us);
+    return rc ? -1 : 0;
 }
 
 
 /* ---- the command --------------------------------------------------------------- */
 
-static int parse(int argc, char **argv, mlab_cmp_opts *opt, int *force, int *style,
-                 const char **out, const char *paths[2])
+static int parse(int argc, char **argv, mlab_cmp_opts *opt, int *force, int *per_read_limit,
+                 int *style, const char **out, const char *paths[2])
 {
     const char *cmd = "compare";
     static const struct option longs[] = {
         {"help", no_argument, NULL, 'h'},         {"force", no_argument, NULL, 'f'},
         {"alpha", required_argument, NULL, 'a'},  {"threshold", required_argument, NULL, 't'},
         {"drift", required_argument, NULL, 'd'},  {"format", required_argument, NULL, 'F'},
-        {"output", required_argument, NULL, 'o'}, {NULL, 0, NULL, 0}};
+        {"output", required_argument, NULL, 'o'}, {"per-read-limit", no_argument, NULL, 'L'},
+        {NULL, 0, NULL, 0}};
     int c;
     mlab_cli_getopt_reset();
     while ((c = mlab_cli_getopt(cmd, argc, argv, "ho:", longs)) != -1) {
@@ -176,6 +243,7 @@ static int parse(int argc, char **argv, mlab_cmp_opts *opt, int *force, int *sty
         switch (c) {
         case 'h': usage(stdout); return -1;
         case 'f': *force = 1; break;
+        case 'L': *per_read_limit = 1; break;
         case 'o': *out = optarg; break;
         case 'F':
             if ((*style = mlab_fmt_parse(optarg)) < 0)
@@ -238,8 +306,11 @@ static int judge(mlab_cmp_report *R, char *used_o, char *used_n)
         p->o = ro;
         p->n = rn;
         p->cpu = mlab_row_is_cpu(ro) || mlab_row_is_cpu(rn);
-        p->timed = !p->cpu && mlab_row_timed(ro) && mlab_row_timed(rn);
-        if (mlab_compare_timing(ro, rn, R->opt, &p->tc)) {
+        p->lim[0] = R->per_read_limit ? read_limit(ro) : 1;
+        p->lim[1] = R->per_read_limit ? read_limit(rn) : 1;
+        int no_limit = !p->cpu && !(p->lim[0] > 0 && p->lim[1] > 0);
+        p->timed = !p->cpu && !no_limit && mlab_row_timed(ro) && mlab_row_timed(rn);
+        if (judge_timing(p, R->opt, R->per_read_limit)) {
             free(ratios);
             return -1;
         }
@@ -248,11 +319,12 @@ static int judge(mlab_cmp_report *R, char *used_o, char *used_n)
                                 p->inputs_why, sizeof p->inputs_why);
         ran_differently(ro, rn, p->ran_why, sizeof p->ran_why);
         R->ncpu += p->cpu;
+        R->nno_limit += no_limit;
         R->nacc += p->drift;
         R->ninputs_differ += p->inputs < 0;
         R->ninputs_unchecked += p->inputs == 0;
-        fmt_median(p->old_s, sizeof p->old_s, ro);
-        fmt_median(p->new_s, sizeof p->new_s, rn);
+        fmt_median(p->old_s, sizeof p->old_s, ro, p->cpu ? 1 : p->lim[0]);
+        fmt_median(p->new_s, sizeof p->new_s, rn, p->cpu ? 1 : p->lim[1]);
         snprintf(p->change_s, sizeof p->change_s, "n/a");
         snprintf(p->p_s, sizeof p->p_s, "-");
         if (p->cpu) {
@@ -260,9 +332,10 @@ static int judge(mlab_cmp_report *R, char *used_o, char *used_n)
         } else {
             if (p->timed && isfinite(p->tc.change)) {
                 snprintf(p->change_s, sizeof p->change_s, "%+.2f%%", 100 * p->tc.change);
-                ratios[R->nratio] = rn->median_us / ro->median_us;
-                olds[R->nratio] = ro->median_us;
-                news[R->nratio++] = rn->median_us;
+                olds[R->nratio] = ro->median_us / p->lim[0];
+                news[R->nratio] = rn->median_us / p->lim[1];
+                ratios[R->nratio] = news[R->nratio] / olds[R->nratio];
+                R->nratio++;
             }
             if (p->tc.tested)
                 snprintf(p->p_s, sizeof p->p_s, "%.3g", p->tc.mw.p);
@@ -290,10 +363,10 @@ static int judge(mlab_cmp_report *R, char *used_o, char *used_n)
 int mlab_cmd_compare(int argc, char **argv)
 {
     const char *cmd = "compare", *paths[2] = {NULL, NULL}, *out = NULL;
-    int force = 0, style = MLAB_FMT_TEXT;
+    int force = 0, per_read_limit = 0, style = MLAB_FMT_TEXT;
     mlab_cmp_opts opt;
     mlab_cmp_opts_default(&opt);
-    int rc = parse(argc, argv, &opt, &force, &style, &out, paths);
+    int rc = parse(argc, argv, &opt, &force, &per_read_limit, &style, &out, paths);
     if (rc)
         return rc < 0 ? MLAB_EXIT_OK : rc;
 
@@ -304,7 +377,8 @@ int mlab_cmd_compare(int argc, char **argv)
         mlab_results_free(&o);
         return rc;
     }
-    mlab_cmp_report R = {.paths = {paths[0], paths[1]}, .r = {&o, &n}, .opt = &opt};
+    mlab_cmp_report R = {.paths = {paths[0], paths[1]}, .r = {&o, &n}, .opt = &opt,
+                         .per_read_limit = per_read_limit};
     char *used_o = calloc(o.nrows + 1, 1), *used_n = calloc(n.nrows + 1, 1);
     mlab_outfile of = {0};
     if (!used_o || !used_n || judge(&R, used_o, used_n)) {
@@ -328,6 +402,9 @@ int mlab_cmd_compare(int argc, char **argv)
         goto out;
     mlab_compare_write(of.f, (mlab_fmt)style, &R, used_o, used_n);
     rc = mlab_out_close(cmd, &of, 1);
+    if (rc == MLAB_EXIT_OK && R.nno_limit)
+        mlab_cli_err(cmd, 0, "%zu pairs have no read limit in OLD or NEW: unclear, not compared",
+                     R.nno_limit);
     if (rc == MLAB_EXIT_OK) {
         rc = R.rc;
         if (rc == MLAB_EXIT_NOPAIRS)

@@ -40,10 +40,22 @@ static void put_row(FILE *f, mlab_fmt style, const int *w, const char **cells, i
 
 #define NCOL 7
 
+/* The column heads of a table: times in us, or in x read limit for the GPU
+ * table of --per-read-limit (CPU rows stay host time in us). */
+static void heads(const mlab_cmp_report *R, int cpu, const char **head)
+{
+    int rl = R->per_read_limit && !cpu;
+    const char *h[NCOL] = {"case", "variant",
+                           rl ? "old median [q1, q3] x read limit" : "old median [q1, q3] us",
+                           rl ? "new median [q1, q3] x read limit" : "new median [q1, q3] us",
+                           "change", "p-value", "verdict"};
+    memcpy(head, h, sizeof h);
+}
+
 static void widths(const mlab_cmp_report *R, int cpu, int *w)
 {
-    static const char *head[NCOL] = {"case", "variant", "old median [q1, q3] us",
-                                     "new median [q1, q3] us", "change", "p-value", "verdict"};
+    const char *head[NCOL];
+    heads(R, cpu, head);
     for (int k = 0; k < NCOL; k++)
         w[k] = (int)strlen(head[k]);
     for (size_t i = 0; i < R->np; i++) {
@@ -64,8 +76,8 @@ static void write_table(FILE *f, mlab_fmt style, const mlab_cmp_report *R, int c
 {
     int w[NCOL];
     widths(R, cpu, w);
-    const char *head[NCOL] = {"case", "variant", "old median [q1, q3] us", "new median [q1, q3] us",
-                              "change", "p-value", "verdict"};
+    const char *head[NCOL];
+    heads(R, cpu, head);
     put_row(f, style, w, head, NCOL);
     if (style == MLAB_FMT_MD)
         fprintf(f, "| --- | --- | ---: | ---: | ---: | ---: | --- |\n");
@@ -175,8 +187,12 @@ static void write_text(FILE *f, mlab_fmt style, const mlab_cmp_report *R, const 
         }
     if (ndiff == 0)
         fprintf(f, "environment: no differences\n");
-    fprintf(f, "%stest: two-sided Mann-Whitney U, alpha %g, threshold %.3g%%, >= %d samples a side\n\n",
+    fprintf(f, "%stest: two-sided Mann-Whitney U, alpha %g, threshold %.3g%%, >= %d samples a side\n",
             md ? "\n" : "", R->opt->alpha, 100 * R->opt->threshold, MLAB_MWU_MIN_SAMPLES);
+    if (R->per_read_limit)
+        fprintf(f, "%sunit: x read limit (--per-read-limit: each row's samples divided by its own "
+                   "file's read limit of the row's case and KV format)\n", md ? "\n" : "");
+    fputc('\n', f);
     if (R->np - R->ncpu > 0 || R->ncpu == 0)
         write_table(f, style, R, 0);
     if (R->ncpu) {
@@ -194,6 +210,8 @@ static void write_text(FILE *f, mlab_fmt style, const mlab_cmp_report *R, const 
     fprintf(f, "\nsummary: %zu pairs: %zu same, %zu faster, %zu slower, %zu unclear", ngpu,
             R->counts[MLAB_SAME], R->counts[MLAB_FASTER], R->counts[MLAB_SLOWER],
             R->counts[MLAB_UNCLEAR]);
+    if (R->per_read_limit)
+        fprintf(f, " (%zu without a read limit, not compared)", R->nno_limit);
     if (R->ncpu)
         fprintf(f, ", %zu CPU rows (accuracy only)", R->ncpu);
     fprintf(f, "; %zu accuracy regressions; %zu with different inputs -> %s (exit %d)\n", R->nacc,
@@ -210,21 +228,44 @@ static void write_text(FILE *f, mlab_fmt style, const mlab_cmp_report *R, const 
 
 /* ---- CSV and JSON ------------------------------------------------------------ */
 
+/* The unit in the names of the time columns and keys: old_median_us, or
+ * old_median_x_read_limit with --per-read-limit */
+static const char *unit_key(const mlab_cmp_report *R)
+{
+    return R->per_read_limit ? "x_read_limit" : "us";
+}
+
+static const char *const quartile[3] = {"median", "q1", "q3"};
+
+/* Side s of pair p: median, q1, q3 in the pair's unit into v; NaN where the
+ * row is not timed or has no read limit. */
+static void side_times(const mlab_cmp_pair *p, int s, double v[3])
+{
+    const mlab_row *r = s ? p->n : p->o;
+    int t = r->nsamples > 0 && r->median_us > 0 && p->lim[s] > 0;
+    v[0] = t ? r->median_us / p->lim[s] : NAN;
+    v[1] = t ? r->q1_us / p->lim[s] : NAN;
+    v[2] = t ? r->q3_us / p->lim[s] : NAN;
+}
+
 static void write_csv(FILE *f, const mlab_cmp_report *R)
 {
-    fprintf(f, "case_name,variant,kind,old_median_us,old_q1_us,old_q3_us,new_median_us,new_q1_us,"
-               "new_q3_us,change,p_value,verdict,timing_verdict,accuracy,inputs\n");
+    const char *u = unit_key(R);
+    fputs("case_name,variant,kind", f);
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < 3; k++)
+            fprintf(f, ",%s_%s_%s", s ? "new" : "old", quartile[k], u);
+    fprintf(f, ",change,p_value,verdict,timing_verdict,accuracy,inputs%s\n",
+            R->per_read_limit ? ",old_read_limit_us,new_read_limit_us" : "");
     for (size_t i = 0; i < R->np; i++) {
         const mlab_cmp_pair *p = &R->p[i];
         mlab_put_str(f, p->o->case_name, MLAB_FMT_CSV);
         fputc(',', f);
         mlab_put_str(f, p->o->variant, MLAB_FMT_CSV);
         fprintf(f, ",%s", p->o->kind);
-        const mlab_row *rr[2] = {p->o, p->n};
         for (int s = 0; s < 2; s++) {
-            int t = rr[s]->nsamples > 0 && rr[s]->median_us > 0;
-            double v[3] = {t ? rr[s]->median_us : NAN, t ? rr[s]->q1_us : NAN,
-                           t ? rr[s]->q3_us : NAN};
+            double v[3];
+            side_times(p, s, v);
             for (int k = 0; k < 3; k++) {
                 fputc(',', f);
                 if (!isnan(v[k]))
@@ -242,6 +283,12 @@ static void write_csv(FILE *f, const mlab_cmp_report *R)
         fputc(',', f);
         mlab_put_str(f, p->inputs > 0 ? "same" : p->inputs == 0 ? "unchecked" : p->inputs_why,
                      MLAB_FMT_CSV);
+        if (R->per_read_limit)
+            for (int s = 0; s < 2; s++) { /* empty: no read limit */
+                fputc(',', f);
+                if (p->lim[s] > 0)
+                    fprintf(f, "%.9g", p->lim[s]);
+            }
         fputc('\n', f);
     }
 }
@@ -257,6 +304,8 @@ static void json_num(FILE *f, const char *key, double v, int comma)
 static void write_json(FILE *f, const mlab_cmp_report *R, const char *used_o, const char *used_n)
 {
     fprintf(f, "{\n  \"format\": \"mlabench-compare\",\n");
+    if (R->per_read_limit) /* without the option the times are in us (files before it) */
+        fprintf(f, "  \"unit\": \"x read limit\",\n");
     for (int s = 0; s < 2; s++) {
         const mlab_env *e = &R->r[s]->env;
         fprintf(f, "  \"%s\": {\"path\": ", s ? "new" : "old");
@@ -281,17 +330,19 @@ static void write_json(FILE *f, const mlab_cmp_report *R, const char *used_o, co
         fprintf(f, ", \"variant\": ");
         mlab_put_str(f, p->o->variant, MLAB_FMT_JSON);
         fprintf(f, ", \"kind\": \"%s\", ", p->o->kind);
-        const mlab_row *rr[2] = {p->o, p->n};
-        const char *side[2] = {"old", "new"};
+        const char *side[2] = {"old", "new"}, *u = unit_key(R);
         for (int s = 0; s < 2; s++) {
-            int t = rr[s]->nsamples > 0 && rr[s]->median_us > 0;
-            char k[32];
-            snprintf(k, sizeof k, "%s_median_us", side[s]);
-            json_num(f, k, t ? rr[s]->median_us : NAN, 1);
-            snprintf(k, sizeof k, "%s_q1_us", side[s]);
-            json_num(f, k, t ? rr[s]->q1_us : NAN, 1);
-            snprintf(k, sizeof k, "%s_q3_us", side[s]);
-            json_num(f, k, t ? rr[s]->q3_us : NAN, 1);
+            double v[3];
+            side_times(p, s, v);
+            char key[48];
+            for (int k = 0; k < 3; k++) {
+                snprintf(key, sizeof key, "%s_%s_%s", side[s], quartile[k], u);
+                json_num(f, key, v[k], 1);
+            }
+            if (R->per_read_limit) {
+                snprintf(key, sizeof key, "%s_read_limit_us", side[s]);
+                json_num(f, key, p->lim[s] > 0 ? p->lim[s] : NAN, 1);
+            }
         }
         json_num(f, "change", p->timed ? p->tc.change : NAN, 1);
         json_num(f, "p_value", p->timed && p->tc.tested ? p->tc.mw.p : NAN, 0);
@@ -342,6 +393,8 @@ static void write_json(FILE *f, const mlab_cmp_report *R, const char *used_o, co
                "\"different_inputs\": %zu, ",
             R->np - R->ncpu, R->counts[MLAB_SAME], R->counts[MLAB_FASTER], R->counts[MLAB_SLOWER],
             R->counts[MLAB_UNCLEAR], R->ncpu, R->nacc, R->ninputs_differ);
+    if (R->per_read_limit)
+        fprintf(f, "\"no_read_limit\": %zu, ", R->nno_limit);
     json_num(f, "geomean_change", R->nratio ? R->geo_change : NAN, 0);
     fprintf(f, ", \"cross_machine_hint\": %s},\n  \"exit\": %d\n}\n", R->hint ? "true" : "false",
             R->rc);

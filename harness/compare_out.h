@@ -16,7 +16,10 @@
 typedef struct {
     const mlab_row *o, *n;
     int cpu;             /* a CPU reference row: accuracy only */
-    int timed;           /* timed on both sides (GPU/peer) */
+    int timed;           /* timed on both sides (GPU/peer) and, with --per-read-limit, both
+                            sides have a read limit */
+    double lim[2];       /* what OLD's and NEW's times are divided by: 1 (us), or with
+                            --per-read-limit the row's read limit in us (0: none) */
     mlab_timing_cmp tc;
     int drift;
     char drift_why[256];
@@ -33,9 +36,11 @@ typedef struct {
     const char *paths[2];
     const mlab_results *r[2];
     const mlab_cmp_opts *opt;
+    int per_read_limit;  /* --per-read-limit: times in units of each row's read limit */
     mlab_cmp_pair *p;
     size_t np;
     size_t counts[4], ncpu, nacc, ninputs_differ, ninputs_unchecked, nratio;
+    size_t nno_limit;    /* GPU/peer pairs unclear for want of a read limit (--per-read-limit) */
     double geo_old, geo_new, geo_change;
     int forced, hint, rc;
 } mlab_cmp_report;

@@ -20,6 +20,10 @@
  *     --splits N (default 8) and --merge S (default "", as in files written
  *     before the field) set every GPU row's splits and merge path (GPU rows
  *     also record two blocks an SM and 105232 bytes of shared memory).
+ *     --read-limit F gives the GPU and peer rows of the first
+ *     --read-limit-cases N cases (default all) a read limit of F times their
+ *     bytes at 3 TB/s (default 0: none, as in files written before it):
+ *     --scale 1.10 --read-limit 1.10 is a 10% slower machine, not kernel.
  *   results_tool check FILE
  *     reads FILE with mlab_results_read; prints "ok ROWS SAMPLES" and exits
  *     0, or prints the reason and exits with its MLAB_EXIT_* code.
@@ -72,7 +76,8 @@ static int do_write(int argc, char **argv)
     const char *out = argv[2], *gpu = "NVIDIA H200", *runtime = "CUDA 12.8", *when = NULL;
     uint64_t seed = 1;
     long nsamples = 30, ncases = 3, nvariants = 3;
-    double scale = 1.0, noise = 0.02, rel_rms = 1e-3;
+    double scale = 1.0, noise = 0.02, rel_rms = 1e-3, read_limit = 0;
+    long read_limit_cases = 3;
     int valid = 1, cpu_rows = 0, hashes = 0, peer = 0;
     const char *uuid = "GPU-00000000-synthetic", *host = NULL, *commit = NULL, *label = "",
                *suffix = "";
@@ -101,6 +106,8 @@ static int do_write(int argc, char **argv)
         else if (!strcmp(a, "--case-suffix")) suffix = v;
         else if (!strcmp(a, "--splits")) splits = atoi(v);
         else if (!strcmp(a, "--merge")) merge = v;
+        else if (!strcmp(a, "--read-limit")) read_limit = atof(v);
+        else if (!strcmp(a, "--read-limit-cases")) read_limit_cases = atol(v);
         else return usage();
         i++;
     }
@@ -204,6 +211,10 @@ static int do_write(int argc, char **argv)
                 row.pct_copy_bw = 100 * row.gbps / r.env.copy_bw_gbs;
                 row.tflops = row.flops / (row.median_us * 1e6);
             }
+            if (c < read_limit_cases) {
+                row.read_limit_us = read_limit * row.bytes / 3e3 / 1e3;
+                row.read_limit_ratio = row.read_limit_us > 0 ? row.median_us / row.read_limit_us : 0;
+            }
             if (mlab_results_add_row(&r, &row)) {
                 fprintf(stderr, "results_tool: out of memory\n");
                 return MLAB_EXIT_INTERNAL;
@@ -221,6 +232,7 @@ static int do_write(int argc, char **argv)
                     ps[k] = samples[k] * 0.8;
                 pr.samples_us = ps;
                 mlab_row_summarize(&pr);
+                pr.read_limit_ratio = pr.read_limit_us > 0 ? pr.median_us / pr.read_limit_us : 0;
                 int bad = mlab_results_add_row(&r, &pr);
                 free(ps);
                 if (bad)
@@ -239,6 +251,7 @@ static int do_write(int argc, char **argv)
                 snprintf(row.stop_reason, sizeof row.stop_reason, "cpu_once");
                 mlab_row_summarize(&row);
                 row.gbps = row.pct_copy_bw = row.tflops = row.graph_us = 0;
+                row.read_limit_us = row.read_limit_ratio = 0; /* the host has none */
                 if (mlab_results_add_row(&r, &row))
                     return MLAB_EXIT_INTERNAL;
             }

@@ -28,6 +28,16 @@ Pins (synthetic files from tests/results_tool, 9 rows, fixed seeds):
     same column);
   - a different GPU UUID (same model) prints the cross-machine hint, and
     --threshold 0.05 silences it;
+  - --per-read-limit (files with read limits from results_tool --read-limit):
+    a 10% slower machine (samples and read limits x1.10) is "slower" in us
+    but "same" per read limit, with U p-values of the divided samples
+    (>= alpha; the raw samples give ~1e-11); with equal read limits the
+    verdicts, p-values and changes equal the plain compare's; a pair without
+    a read limit on either side is "unclear", "n/a (no read limit)", never
+    compared in us, counted in the summary and on stderr, and exits 0 unless
+    a comparable pair regressed (6); CPU rows stay accuracy only; text, md,
+    csv and json name the unit ("x read limit"; json "unit"), and without
+    the option nothing says so (csv old_median_us, no json "unit");
   - --help documents exit codes 6, 7, 8 and 9; a missing file exits 4.
 Usage: test_results_compare.py PATH/TO/results_tool   (MLAB_BIN = mlabench)
 Exit 0 pass, 1 fail.
@@ -41,6 +51,112 @@ import subprocess
 import sys
 
 from mlabtest import check, finish, programs, scratch
+
+
+def csv_rows(out):
+    return {(r["case_name"], r["variant"]): r for r in csv.DictReader(io.StringIO(out))}
+
+
+def per_read_limit(write, compare, verdict_lines, no_limit):
+    """--per-read-limit; no_limit: a file without read limits."""
+    rl = write("rl.h5", "--seed", "1", "--read-limit", "1")
+    # another machine 10% slower at everything, the read limit included
+    machine = write("rl_machine.h5", "--seed", "3", "--scale", "1.10", "--read-limit", "1.10")
+    rc, out, err = compare(rl, machine)
+    check(rc == 6 and len(verdict_lines(out)) == 9
+          and all("slower" in l for l in verdict_lines(out)),
+          f"slower machine in us: exit {rc}, want 6 and all slower\n{out}{err}")
+    rc, out, err = compare(rl, machine, "--per-read-limit")
+    lines = verdict_lines(out)
+    check(rc == 0 and len(lines) == 9 and all(l.rstrip().endswith("same (not significant)")
+                                              for l in lines)
+          and "9 same, 0 faster, 0 slower, 0 unclear (0 without a read limit" in out
+          and "regressions: none" in out and err == "",
+          f"slower machine per read limit: exit {rc}, want 0 and all same\n{out}{err}")
+    rc, out, err = compare(rl, machine, "--per-read-limit", "--format", "json")
+    ps = [q["p_value"] for q in json.loads(out)["pairs"]]
+    check(all(x >= 0.05 for x in ps),
+          f"the U test must run on the divided samples (raw ones: p ~ 1e-11): {ps}")
+
+    # equal read limits: the plain compare's verdicts, p-values and changes
+    same_rl = write("rl_b.h5", "--seed", "2", "--read-limit", "1")
+    kernel = write("rl_kernel.h5", "--seed", "3", "--scale", "1.10", "--read-limit", "1")
+    for old, new in ((rl, same_rl), (rl, kernel), (kernel, rl)):
+        rc0, plain, _ = compare(old, new, "--format", "csv")
+        rc1, per, _ = compare(old, new, "--format", "csv", "--per-read-limit")
+        x, y = csv_rows(plain), csv_rows(per)
+        agree = rc0 == rc1 and x.keys() == y.keys() and all(
+            x[k]["verdict"] == y[k]["verdict"]
+            and abs(float(x[k]["p_value"]) - float(y[k]["p_value"])) <= 1e-9 * float(x[k]["p_value"])
+            and abs(float(x[k]["change"]) - float(y[k]["change"])) < 1e-9 for k in x)
+        check(agree and len(x) == 9,
+              f"equal read limits {os.path.basename(old)} -> {os.path.basename(new)}: exit "
+              f"{rc0} vs {rc1}, verdicts must agree\n{plain}\n{per}")
+    rc, out, err = compare(rl, kernel, "--per-read-limit")
+    check(rc == 6 and all("slower" in l for l in verdict_lines(out)),
+          f"a 10% slower kernel per read limit: exit {rc}, want 6\n{out}{err}")
+
+    # no read limit: unclear, never compared in us, counted; exit 0 ...
+    rc, out, err = compare(no_limit, machine, "--per-read-limit")
+    lines = verdict_lines(out)
+    check(rc == 0 and len(lines) == 9
+          and all(re.split(r"\s{2,}", l)[2] == "no read limit" and "n/a (no read limit)" in l
+                  and l.rstrip().endswith("unclear") and "%" not in l for l in lines)
+          and "slower (" not in out
+          and "0 same, 0 faster, 0 slower, 9 unclear (9 without a read limit, not compared)" in out
+          and "9 pairs have no read limit" in err,
+          f"no read limit in OLD: exit {rc}, want 0, 9 unclear, no times in us\n{out}{err}")
+    rc, out, err = compare(machine, no_limit, "--per-read-limit", "--format", "json")
+    j = json.loads(out)
+    check(rc == 0 and j["summary"]["no_read_limit"] == 9 and j["summary"]["unclear"] == 9
+          and all(q["new_read_limit_us"] is None and q["change"] is None
+                  and q["new_median_x_read_limit"] is None for q in j["pairs"]),
+          f"no read limit in NEW (json): exit {rc}\n{out}{err}")
+    # ... unless a comparable pair regressed: the first case has read limits
+    part_slow = write("rl_part_slow.h5", "--seed", "3", "--scale", "1.10", "--read-limit", "1",
+                      "--read-limit-cases", "1")
+    rc, out, err = compare(rl, part_slow, "--per-read-limit")
+    regs = out.split("regressions:")[1].split("improvements:")[0]
+    check(rc == 6 and "3 slower, 6 unclear (6 without a read limit, not compared)" in out
+          and regs.count(": slower") == 3 and "b4_kv1024_s4217/fp8: slower" in regs,
+          f"partly without read limits, 3 slower: exit {rc}, want 6\n{out}{err}")
+    part_same = write("rl_part.h5", "--seed", "2", "--read-limit", "1", "--read-limit-cases", "1")
+    rc, out, err = compare(rl, part_same, "--per-read-limit")
+    check(rc == 0 and "3 same, 0 faster, 0 slower, 6 unclear (6 without a read limit" in out
+          and "6 pairs have no read limit" in err,
+          f"partly without read limits, rest same: exit {rc}, want 0\n{out}{err}")
+    # CPU rows have no read limit and stay accuracy only, in us
+    cpu = write("rl_cpu.h5", "--seed", "2", "--read-limit", "1", "--cpu-rows", "1")
+    rc, out, err = compare(cpu, cpu, "--per-read-limit")
+    cpu_part = out.split("CPU reference rows")[-1]
+    check(rc == 0 and "9 same" in out and "(0 without a read limit" in out
+          and "3 CPU rows (accuracy only)" in out and "old median [q1, q3] us" in cpu_part
+          and cpu_part.count("accuracy ok") == 3, f"CPU rows per read limit\n{out}{err}")
+
+    # every format names the unit; without the option none does
+    rc, out, err = compare(rl, machine, "--per-read-limit")
+    check("old median [q1, q3] x read limit" in out and "unit: x read limit" in out
+          and " us " not in out.split("unit:")[1], f"text: unit not named\n{out}")
+    rc, out, err = compare(rl, machine, "--per-read-limit", "--format", "md")
+    check("| old median [q1, q3] x read limit | new median [q1, q3] x read limit |" in out
+          and "unit: x read limit" in out, f"md: unit not named\n{out}")
+    rc, out, err = compare(rl, machine, "--per-read-limit", "--format", "csv")
+    head = out.splitlines()[0].split(",")
+    check("old_median_x_read_limit" in head and "new_q3_x_read_limit" in head
+          and not any(h.endswith("_us") and "read_limit" not in h for h in head)
+          and "new_read_limit_us" in head, f"csv: unit not named\n{out}")
+    rc, per, err = compare(rl, machine, "--per-read-limit", "--format", "json")
+    rc, plain, err = compare(rl, machine, "--format", "json")
+    jp, jq = json.loads(per), json.loads(plain)
+    p0, q0 = jp["pairs"][0], jq["pairs"][0]
+    check(jp["unit"] == "x read limit" and "unit" not in jq and "old_median_us" not in p0
+          and abs(p0["new_median_x_read_limit"] * p0["new_read_limit_us"] - q0["new_median_us"])
+          < 1e-6 * q0["new_median_us"], f"json: unit and values\n{per}")
+    rc, out, err = compare(rl, machine, "--format", "csv")
+    check(out.startswith("case_name,variant,kind,old_median_us,") and "read_limit" not in out,
+          f"csv without the option must be unchanged\n{out}")
+    rc, out, err = compare(rl, machine)
+    check("read limit" not in out, f"text without the option must be unchanged\n{out}")
 
 
 def main():
@@ -215,11 +331,15 @@ def main():
     rc, out, err = compare(a, dev2, "--threshold", "0.05")
     check("hint:" not in out, f"hint printed with --threshold 0.05\n{out}")
 
+    per_read_limit(write, compare, verdict_lines, a)
+
     p = subprocess.run([mlab, "compare", "--help"], capture_output=True, text=True)
     check(p.returncode == 0 and "exit codes" in p.stdout and "6 a pair is slower" in p.stdout
           and "7 refused" in p.stdout and "8 nothing pairs" in p.stdout
           and "9 paired rows ran on different inputs" in p.stdout,
           f"--help must document exit codes\n{p.stdout}")
+    check("--per-read-limit" in p.stdout and '"no read limit"' in p.stdout,
+          f"--help must document --per-read-limit\n{p.stdout}")
     rc, out, err = compare(a, os.path.join(tmp, "missing.h5"))
     check(rc == 4 and "missing.h5" in err, f"missing file: exit {rc}, want 4\n{err}")
     rc, out, err = compare(a)
