@@ -680,10 +680,18 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
  * of a unit, or a max over the threshold) the eager step: the new max, P
  * again, O rescaled, a second barrier. P is then at most 2^LT (e4m3
  * holds 448; the merge and the epilogue take max and sums as a pair, so the
- * result is the same function of the scores). red's two halves: tile t + 2
- * writes the half tile t read only after the barrier of tile t + 1, which
- * every warp passes after its reads of tile t; the caller puts a barrier
- * between the last tile and red's next use (wg_lazy_end). nc_o: the
+ * result is the same function of the scores). red's half t & 1: a
+ * consumer of the MXFP4 decodes takes every other tile, so its tiles all use
+ * one half, and a warp's write of its next tile's maxima can come after
+ * another warp's reads of this tile's only by way of that next tile's Q.K:
+ * each warp reads the maxima before it issues the next Q.K (its values
+ * decide the branch below), and the warpgroup's wgmma runs once all 4 warps
+ * have issued it (.sync.aligned), before any warp has its scores. A
+ * rendezvous by the tensor core, not by the memory model's barriers: the
+ * GPU tests pass with it (s38), and alternating the halves by the
+ * consumer's own tile count would rest it on the barrier of the tile
+ * between (branch wip/s38-lazy-half, compiled, not yet run). The caller
+ * puts a barrier between the last tile and red's next use (wg_lazy_end). nc_o: the
  * negative control MLAB_FAULT=lazy (mla_params.fault 4): O is not rescaled
  * when the max moves past a unit's first tile, which the GPU test on the
  * rising-scores case must catch (tests/gpu.cmake) */
