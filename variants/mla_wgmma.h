@@ -685,12 +685,14 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
  * one half, and a warp's write of its next tile's maxima can come after
  * another warp's reads of this tile's only by way of that next tile's Q.K:
  * each warp reads the maxima before it issues the next Q.K (its values
- * decide the branch below), and the warpgroup's wgmma runs once all 4 warps
- * have issued it (.sync.aligned), before any warp has its scores. A
- * rendezvous by the tensor core, not by the memory model's barriers: the
- * GPU tests pass with it (s38), and alternating the halves by the
- * consumer's own tile count would rest it on the barrier of the tile
- * between (branch wip/s38-lazy-half, compiled, not yet run). The caller
+ * decide the branch below), and a warpgroup's wgmma is issued by its 4
+ * warps together (.aligned; the SASS's WARPGROUP.ARRIVE before each
+ * product chain), the next tile's P.V and Q.K, hundreds of cycles, between
+ * the read and the write. That is the hardware's warpgroup arrival, not a
+ * barrier of the memory model: the GPU tests pass with it (s38), and
+ * alternating the halves by the consumer's own tile count rests it on the
+ * barrier of the tile between (branch wip/s38-lazy-half, compiled, not yet
+ * run: the fix for the next device session). The caller
  * puts a barrier between the last tile and red's next use (wg_lazy_end). nc_o: the
  * negative control MLAB_FAULT=lazy (mla_params.fault 4): O is not rescaled
  * when the max moves past a unit's first tile, which the GPU test on the
