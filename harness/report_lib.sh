@@ -10,6 +10,9 @@
 #                                written as $OUT and $SUITE
 #   report_compare TITLE OLD NEW `mlabench compare --threshold 0.05` (no case
 #                                slower by more than 5%?) under a title line
+#   report_compare_rl TITLE OLD NEW
+#                                the same with --per-read-limit (each run's
+#                                times over its own read limit)
 #   report_pair TITLE OLD NEW    `mlabench compare` of an A/B pair (the
 #                                default threshold) under a title line
 #   report_pairs TITLE OLD NEW   report_pair of both pairs of an A/B call:
@@ -25,8 +28,9 @@
 #   report_table FILE.h5         the medians table of `mlabench report` (its
 #                                first table: case by variant)
 #   report_history NEW.h5 NEW_NAME PREV.h5 PREV_NAME
-#                                a suite against the suite before it, 0f09366's
-#                                file and v7's suite (report_compare each)
+#                                a suite against the suite before it (also per
+#                                read limit), 0f09366's file and v7's suite
+#                                (report_compare each)
 #   report_suite FILE.h5 [ARG]   a suite folder's own part: with --gpu,
 #                                re-measure the 8 recorded cases with the
 #                                variants, FlashInfer and FlashMLA (harness/peers/use_pack.sh:
@@ -49,6 +53,13 @@ report_compare() {
   echo "== $1"
   "$M" compare "$2" "$3" --threshold 0.05 || [ $? -eq 6 ]
 }
+# the same per read limit: each run's times over its own read limit (two
+# machines compared by how close each came to its limit; mlabench compare
+# --per-read-limit)
+report_compare_rl() {
+  echo "== $1"
+  "$M" compare "$2" "$3" --threshold 0.05 --per-read-limit || [ $? -eq 6 ]
+}
 report_pair() {
   echo "== $1"
   "$M" compare "$2" "$3" || [ $? -eq 6 ]
@@ -70,6 +81,7 @@ report_table() { # awk reads to the end: an early exit could end mlabench by SIG
 }
 report_history() {
   report_compare "the $4 suite against the $2 suite (no case slower by more than 5%?)" "$3" "$1"
+  report_compare_rl "the $4 suite against the $2 suite, per read limit (each run's own)" "$3" "$1"
   report_compare "0f09366 against the $2 suite" papers/reports/h200-2026-12-01/h200_ab_0f09366.h5 "$1"
   report_compare "v7's suite against the $2 suite" papers/reports/h200-2026-12-01/h200_v7_suite.h5 "$1"
 }
