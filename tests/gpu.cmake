@@ -290,7 +290,7 @@ endforeach()
 # validated on it, and the negative control MLAB_FAULT=lazy (that step leaves O
 # unrescaled) must fail validation (exit 5). No numpy / h5py: skipped (77)
 add_test(NAME gpu_gen_rising COMMAND sh -c
-         "${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gen_rising.py ${_gd}/rising_in.h5 || exit $?; ${CMAKE_BINARY_DIR}/mlabench import ${_gd}/rising_in.h5 -o ${_gd}/rising.h5 --no-ref")
+         "${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gen_rising.py ${_gd}/rising_in.h5 || exit $?; ${CMAKE_BINARY_DIR}/mlabench import ${_gd}/rising_in.h5 -o ${_gd}/rising.h5 --no-ref; rc=$?; rm -f ${_gd}/rising_in.h5; exit $rc")
 set_tests_properties(gpu_gen_rising PROPERTIES FIXTURES_SETUP gpu_rising LABELS "gpu" SKIP_RETURN_CODE 77)
 add_test(NAME gpu_validate_rising COMMAND sh -c
          "[ -f ${_gd}/rising.h5 ] || { echo 'no rising case (gpu_gen_rising skipped)'; exit 77; }; ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet ${_gd}/rising.h5")
