@@ -751,7 +751,10 @@ MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int
 #pragma unroll
     for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-        for (int e = 0; e < 2 * NK; e++) st.o[mt][e] *= alpha[2 * (e >> 2) + (e & 1)];
+        for (int k = 0; k < NK; k++) {
+            st.o[mt][wg_e(k, 0)] *= alpha[k];
+            st.o[mt][wg_e(k, 1)] *= alpha[k];
+        }
     wg_fence_smem();
     wg_bar_sync(bar, 128);
 }
