@@ -8,11 +8,12 @@
 #                                `mlabench report` of FILE.h5 into OUT; the
 #                                recorded command line's GPU-machine folders
 #                                written as $OUT and $SUITE
-#   report_compare TITLE OLD NEW `mlabench compare --threshold 0.05` (no case
-#                                slower by more than 5%?) under a title line
-#   report_compare_rl TITLE OLD NEW
-#                                the same with --per-read-limit (each run's
-#                                times over its own read limit)
+#   report_compare TITLE OLD NEW [OPTION...]
+#                                `mlabench compare --threshold 0.05` (no case
+#                                slower by more than 5%?) under a title line;
+#                                more compare options after NEW (e.g.
+#                                --per-read-limit: each run's times over its
+#                                own read limit)
 #   report_pair TITLE OLD NEW    `mlabench compare` of an A/B pair (the
 #                                default threshold) under a title line
 #   report_pairs TITLE OLD NEW   report_pair of both pairs of an A/B call:
@@ -51,14 +52,7 @@ report_figures() {
 }
 report_compare() {
   echo "== $1"
-  "$M" compare "$2" "$3" --threshold 0.05 || [ $? -eq 6 ]
-}
-# the same per read limit: each run's times over its own read limit (two
-# machines compared by how close each came to its limit; mlabench compare
-# --per-read-limit)
-report_compare_rl() {
-  echo "== $1"
-  "$M" compare "$2" "$3" --threshold 0.05 --per-read-limit || [ $? -eq 6 ]
+  "$M" compare "$2" "$3" --threshold 0.05 "${@:4}" || [ $? -eq 6 ]
 }
 report_pair() {
   echo "== $1"
@@ -81,7 +75,7 @@ report_table() { # awk reads to the end: an early exit could end mlabench by SIG
 }
 report_history() {
   report_compare "the $4 suite against the $2 suite (no case slower by more than 5%?)" "$3" "$1"
-  report_compare_rl "the $4 suite against the $2 suite, per read limit (each run's own)" "$3" "$1"
+  report_compare "the $4 suite against the $2 suite, per read limit (each run's own)" "$3" "$1" --per-read-limit
   report_compare "0f09366 against the $2 suite" papers/reports/h200-2026-12-01/h200_ab_0f09366.h5 "$1"
   report_compare "v7's suite against the $2 suite" papers/reports/h200-2026-12-01/h200_v7_suite.h5 "$1"
 }
