@@ -684,32 +684,23 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
  * of a unit, or a max over the threshold) the eager step: the new max, P
  * again, O rescaled, a second barrier. P is then at most 2^LT (e4m3
  * holds 448; the merge and the epilogue take max and sums as a pair, so the
- * result is the same function of the scores). red's half t & 1: a
- * consumer of the MXFP4 decodes takes every other tile, so its tiles all use
- * one half, and a warp's write of its next tile's maxima can come after
- * another warp's reads of this tile's only by way of that next tile's Q.K:
- * each warp reads the maxima before it issues the next Q.K (its values
- * decide the branch below), and a warpgroup's wgmma is issued by its 4
- * warps together (.aligned; the SASS's WARPGROUP.ARRIVE before each
- * product chain), the next tile's P.V and Q.K, hundreds of cycles, between
- * the read and the write. That is the hardware's warpgroup arrival, not a
- * barrier of the memory model: the GPU tests pass with it (s38), and
- * alternating the halves by the consumer's own tile count rests it on the
- * barrier of the tile between (branch wip/s38-lazy-half, compiled, not yet
- * run: the fix for the next device session). The caller
+ * result is the same function of the scores). red's half own & 1 (own:
+ * the consumer's own tile count in the unit): its tile n + 2 writes the half
+ * its tile n read only after the barrier of its tile n + 1, which every
+ * warp passes after its reads of tile n. The caller
  * puts a barrier between the last tile and red's next use (wg_lazy_end). nc_o: the
  * negative control MLAB_FAULT=lazy (mla_params.fault 4): O is not rescaled
  * when the max moves past a unit's first tile, which the GPU test on the
  * rising-scores case must catch (tests/gpu.cmake) */
 template <bool FAST, bool B16, int NK, typename Sc, int LT>
 MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
-                              uint8_t *sP, int bar, bool first, bool nc_o)
+                              uint8_t *sP, int bar, bool first, bool nc_o, int own)
 {
     static_assert(NK == 4 || NK == 2, "16 heads, or a consumer's 8 (WG_B16_HS)");
     static_assert(LT >= 0, "a threshold");
     const float thr = FAST ? (float)LT : (float)LT * 0.69314718f; /* the scores' units */
     const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
-    float *const rb = red + 64 * (t & 1);
+    float *const rb = red + 64 * (own & 1); /* own: the consumer's own tile count in the unit */
     float tmax[NK], sum[NK];
     wg_tile_max<NK>(s, t, rend, sscale, tmax, warp, g);
     bool fits = !first;
@@ -763,10 +754,10 @@ MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int
  * step's negative control), else wg_softmax */
 template <bool FAST, bool B16 = false, int NK = 4, int LT = -1, typename Sc = float>
 MLAB_DEV void wg_softmax_loop(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
-                              uint8_t *sP, int bar, bool first, bool nc_o)
+                              uint8_t *sP, int bar, bool first, bool nc_o, int own)
 {
     if constexpr (LT >= 0)
-        wg_softmax_lazy<FAST, B16, NK, Sc, LT>(st, s, t, rend, sscale, red, sP, bar, first, nc_o);
+        wg_softmax_lazy<FAST, B16, NK, Sc, LT>(st, s, t, rend, sscale, red, sP, bar, first, nc_o, own);
     else
         wg_softmax<FAST, B16, NK>(st, s, t, rend, sscale, red, sP, bar);
 }
@@ -1551,7 +1542,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 wg_scores<true, 2, 0, MLA_D / 16, C::GM>(s4, tile, dq8, wg_tile_gates<C::GM>(bars, g, C::NST));
                 WG_PROF(lap(1);)
                 wg_softmax_loop<FAST, true, 2, LT>(s8, s4, u.t0 + i, u.rend, sscale, red8, sP8, WG_BAR_CONS(cons), i == 0,
-                                                   p.fault == 4);
+                                                   p.fault == 4, i);
                 WG_PROF(lap(2);)
                 wg_pv16<2>(s8, tile, dp8);
                 wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
@@ -1651,10 +1642,10 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 const bool first = i < WG_NCONS; /* this consumer's first tile of the unit */
                 if constexpr (QR)
                     wg_softmax_loop<FAST, B16, 4, LT>(st, s, u.t0 + i, u.rend, sch, red, sP, WG_BAR_CONS(cons), first,
-                                                      p.fault == 4);
+                                                      p.fault == 4, i / WG_NCONS);
                 else
                     wg_softmax_loop<FAST, B16, 4, LT>(st, s, u.t0 + i, u.rend, sscale, red, sP, WG_BAR_CONS(cons), first,
-                                                      p.fault == 4);
+                                                      p.fault == 4, i / WG_NCONS);
                 WG_PROF(lap(2);)
                 if constexpr (B16)
                     wg_pv16(st, tile, dp);
