@@ -675,7 +675,7 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
 }
 
 /* 2'. the same with a lazy max (LT >= 0; FA4's rescale threshold):
- * each warp writes its tile maxima to red's half t & 1 and, where none of
+ * each warp writes its tile maxima to red's half own & 1 and, where none of
  * them is more than LT (log2 units) over the running max of its
  * head, stores P against the running max at once; ONE barrier, then every
  * warp reads the 4 warps' maxima: where none is over (the same decision in
