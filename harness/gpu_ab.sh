@@ -32,7 +32,8 @@
 # "worktree"; MLAB_AB_ALT_CMAKE its cmake arguments): two changes measured
 # apart in one call, the order new, base, alt, alt, base, new, each pair's
 # base compared with new and with alt; $OUT then gets ab_alt_1.h5 and
-# ab_alt_2.h5 too, eight files.
+# ab_alt_2.h5 too, eight files, and compare.txt alt's tables (us, per read
+# limit) against the base after new's.
 # Env: MLAB_AB_NEW_CMAKE, MLAB_AB_BASE_CMAKE: more cmake arguments for the
 # new or the base build (e.g. "-DCMAKE_CUDA_FLAGS=-DMLAB_NO_BULK"; split on
 # spaces); MLAB_AB_NEW_CUDA_FLAGS, MLAB_AB_BASE_CUDA_FLAGS,
@@ -163,17 +164,18 @@ done
       echo "(compare exit $?)"
     fi
   done
-  # both pairs as one table, a case by variant (the report READMEs' table)
-  echo "== both pairs, median us: base -> new, base -> new (changes)"
-  python3 "$root/harness/tools/ab_table.py" --mlabench "$new" "$OUT/ab_base_1.h5" "$OUT/ab_new_1.h5" \
-    "$OUT/ab_base_2.h5" "$OUT/ab_new_2.h5"
-  echo "(ab_table exit $?)"
-  # the same as ratios to each run's own read limit: a drift of the whole
-  # machine between the runs, which moves the read kernel too, cancels there
-  echo "== both pairs, median / the run's read limit: base -> new, base -> new (changes)"
-  python3 "$root/harness/tools/ab_table.py" --mlabench "$new" --per-read-limit "$OUT/ab_base_1.h5" \
-    "$OUT/ab_new_1.h5" "$OUT/ab_base_2.h5" "$OUT/ab_new_2.h5"
-  echo "(ab_table exit $?)"
+  # both pairs as one table, a case by variant (the report READMEs' table),
+  # in us and then as ratios to each run's own read limit (a drift of the
+  # whole machine between the runs, which moves the read kernel too, cancels
+  # there); with an alt build, its tables against the base follow
+  for side in new ${alt:+alt}; do
+    for rl in "" --per-read-limit; do # $rl unquoted: empty is no argument
+      echo "== both pairs, $([ -z "$rl" ] && echo "median us" || echo "median / the run's read limit"): base -> $side, base -> $side (changes)"
+      python3 "$root/harness/tools/ab_table.py" --mlabench "$new" $rl "$OUT/ab_base_1.h5" "$OUT/ab_${side}_1.h5" \
+        "$OUT/ab_base_2.h5" "$OUT/ab_${side}_2.h5"
+      echo "(ab_table exit $?)"
+    done
+  done
   # which kernels the change touched: the builds' SASS compared kernel by
   # kernel (harness/nv_sass.sh, over the folders of the programs run)
   [ "${MLAB_AB_SASS:-on}" = off ] || for b in "$new" ${alt:+"$alt"}; do

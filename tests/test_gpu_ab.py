@@ -34,7 +34,7 @@ case "$1" in
     while [ $# -gt 1 ]; do [ "$1" = -o ] && : > "$2"; shift; done ;;
   compare) echo "geomean 10 9.9 -1.00%"; echo "summary: 8 pairs: 8 same"; exit 0 ;;
   export) echo "run_index,batch,kv_len,variant,kind,median_us"
-    case "$2" in *new*) echo "0,4,1024,fp8,gpu,9" ;; *) echo "0,4,1024,fp8,gpu,10" ;; esac ;;
+    case "$2" in *new*) echo "0,4,1024,fp8,gpu,9" ;; *alt*) echo "0,4,1024,fp8,gpu,8" ;; *) echo "0,4,1024,fp8,gpu,10" ;; esac ;;
 esac
 exit 0
 """
@@ -180,6 +180,10 @@ def main():
           f"with alt: eight files in $OUT: {sorted(os.listdir(out_dir))}")
     text = open(os.path.join(out_dir, "compare.txt")).read()
     check(text.count("== pair") == 4, "compare.txt: four sections")
+    check(text.count("== both pairs") == 4 and "base -> alt, base -> alt" in text
+          and "| 4 x 1024 | 10.0 -> 8.00, 10.0 -> 8.00 (-20.0 / -20.0%) |" in text
+          and "| 4 x 1024 | 10.0 -> 9.00, 10.0 -> 9.00 (-10.0 / -10.0%) |" in text,
+          f"with alt: its own table against the base beside new's (us and per read limit): {text!r}")
     shutil.rmtree(out_dir)
     rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_SASS="off"))
     check(rc == 0 and "== kernels" not in open(os.path.join(out_dir, "compare.txt")).read(),
