@@ -99,10 +99,10 @@ static_assert(WG_NPROD_MX == 1 || WG_NPROD_MX == WG_NCONS, "a producer feeds one
  * 72 / 184 the consumers spilled), 3 items at once; 56 and 200 measured the
  * same as 64 and 192 (v40). WG_MX_KB = 1 (one item's loads at a time) was
  * slower on the long calls (v40: mxfp4_wgmma 256x8192 +6%). KB need not
- * divide 9 (the last batch takes the rest): 4 and 5 compile spill-free at
- * 64 / 192 in both MXFP4 decodes (s38, ptxas), the loads of 4-5 items in
- * flight where v41's trace has the producers' conversion bounding the long
- * calls: not measured yet; 9 spills at every split up to 96 / 160 */
+ * divide 9 (the last batch takes the rest): 2, 4 and 5 compile spill-free
+ * at 64 / 192 in both MXFP4 decodes and none is faster than 3 (v42: 4 and 5
+ * +0.3..+1.2% by geomean on the non-lazy decodes, 256x8192 +1.0..+2.4%; 2
+ * +0.7..+1.5%, 256x8192 up to +3.2%); 9 spills at every split up to 96 / 160 */
 #ifndef WG_REGS_PRODUCER_MX
 #define WG_REGS_PRODUCER_MX (WG_NPROD_MX == 1 ? 104 : 64)
 #endif
