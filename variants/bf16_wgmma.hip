@@ -138,5 +138,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
 extern const mlab_variant_impl mlab_impl_bf16_wgmma = {MLAB_V_bf16_wgmma, 0, bps, B16_SMEM, launch, 0, WG_NT,
                                                        B16_WHY, NULL, 1 /* combine_only */, NULL, 0, NULL, NULL,
-                                                       B16_PERSIST, 1 /* head_pairs */};
+                                                       B16_PERSIST, 1 /* head_pairs */, MLAB_BW_SMS_PCT_BF16_WGMMA};
 #endif

@@ -170,5 +170,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
 extern const mlab_variant_impl mlab_impl_fp8_wgmma = {MLAB_V_fp8_wgmma, 1, bps, wg_cfg::SMEM, launch, 0, WG_NT,
                                                       WG_WHY, NULL, 1 /* combine_only */, NULL, 0, NULL, NULL,
-                                                      wg_cfg::PERSIST};
+                                                      wg_cfg::PERSIST, 0, MLAB_BW_SMS_PCT_FP8_WGMMA};
 #endif

@@ -94,5 +94,6 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
 extern const mlab_variant_impl mlab_impl_fp8_wgmma_qrow = {MLAB_V_fp8_wgmma_qrow, 2 /* Q per (row, head) */, bps,
                                                            QR_SMEM, launch, 0, WG_NT, QR_WHY, NULL,
-                                                           1 /* combine_only */, NULL, 0, NULL, NULL, QR_PERSIST};
+                                                           1 /* combine_only */, NULL, 0, NULL, NULL, QR_PERSIST, 0,
+                                                           MLAB_BW_SMS_PCT_FP8_WGMMA};
 #endif

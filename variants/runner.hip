@@ -713,7 +713,8 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     *p = g->base;
     const int forced = splits > 0;
     if (splits <= 0) {
-        splits = mlab_choose_splits(g->total_q, (g->max_vis + MLA_BN - 1) / MLA_BN, g->sms, v->blocks_per_sm());
+        splits = mlab_choose_splits(g->total_q, (g->max_vis + MLA_BN - 1) / MLA_BN, g->sms, v->blocks_per_sm(),
+                                    v->bw_sms_pct);
     }
     if (splits > g->max_splits) splits = g->max_splits;
     p->splits = splits;
@@ -787,7 +788,8 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         const char *pl = getenv("MLAB_PLAN");
         if (knob_refused("MLAB_PLAN", pl, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
         if (g->ragged && !forced && !(pl && !strcmp(pl, "off")) && !p->merge_inline && !p->merge_cluster) {
-            const int smax = mlab_plan_splits(g->total_q, g->row_tiles, g->sms, v->blocks_per_sm(), g->plan_s);
+            const int smax =
+                mlab_plan_splits(g->total_q, g->row_tiles, g->sms, v->blocks_per_sm(), v->bw_sms_pct, g->plan_s);
             const int nb = smax >= 1 ? mlab_plan_table(g->total_q, g->plan_s, v->xcd_placed ? p->xcd_count : 1,
                                                        g->plan_w)
                                      : 0;

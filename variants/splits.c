@@ -7,24 +7,36 @@
 #include "xcd_map.h"
 
 /* the split rule's cost (splits.h) of `blocks` blocks whose busiest has `piece`
- * tiles, plus the merge where any row is split */
-static double plan_cost(double blocks, double piece, int split, int sms, int bps)
+ * tiles, plus the merge where any row is split. bw > 0: a wave whose busy
+ * SMs outnumber bw % of the SMs shares the DRAM, its tiles slower by their
+ * ratio (busy / (sms bw / 100)) */
+static double plan_cost(double blocks, double piece, int split, int sms, int bps, int bw)
 {
     const double B = (double)sms * bps, waves = ceil(blocks / B);
     double k = waves > 1 ? bps : ceil(blocks / sms);
     if (k > bps) k = bps;
     double cost = waves * k * (piece + MLAB_SPLIT_SETUP) / (k > 1 ? MLAB_SPLIT_SHARE : 1.0);
+    if (bw > 0) { /* wave by wave: the full ones, then the last */
+        const double sat = (double)sms * bw / 100.0, last = blocks - (waves - 1) * B;
+        const double busy_last = ceil(last / bps) < sms ? ceil(last / bps) : sms;
+        const double kl = ceil(last / sms) < bps ? ceil(last / sms) : bps;
+        cost = 0;
+        for (int w = 0; w < (int)waves; w++) {
+            const double busy = w + 1 < waves ? sms : busy_last, kw = w + 1 < waves ? bps : kl;
+            cost += kw * (piece * (busy > sat ? busy / sat : 1.0) + MLAB_SPLIT_SETUP) / (kw > 1 ? MLAB_SPLIT_SHARE : 1.0);
+        }
+    }
     return split ? cost + blocks / B + 1 : cost;
 }
 
-int mlab_choose_splits(int W, int T, int sms, int bps)
+int mlab_choose_splits(int W, int T, int sms, int bps, int bw)
 {
     if (T <= 1 || W < 1 || sms < 1 || bps < 1)
         return 1;
     int best = 1;
     double best_cost = 0;
     for (int s = 1; s <= T && s <= MLA_MAX_SPLITS; s *= 2) {
-        const double cost = plan_cost((double)W * s, ceil((double)T / s), s > 1, sms, bps);
+        const double cost = plan_cost((double)W * s, ceil((double)T / s), s > 1, sms, bps, bw);
         if (s == 1 || cost < best_cost) {
             best_cost = cost;
             best = s;
@@ -33,7 +45,7 @@ int mlab_choose_splits(int W, int T, int sms, int bps)
     return best;
 }
 
-int mlab_plan_splits(int W, const int *n, int sms, int bps, int *s)
+int mlab_plan_splits(int W, const int *n, int sms, int bps, int bw, int *s)
 {
     if (W < 1 || !n || !s || sms < 1 || bps < 1)
         return 0;
@@ -59,7 +71,7 @@ int mlab_plan_splits(int W, const int *n, int sms, int bps, int *s)
             if (pi > piece) piece = pi;
             split |= si > 1;
         }
-        const double cost = plan_cost(blocks, piece, split, sms, bps);
+        const double cost = plan_cost(blocks, piece, split, sms, bps, bw);
         if (best_p == 0 || cost < best_cost) {
             best_cost = cost;
             best_p = P;

@@ -19,10 +19,33 @@
  * to a sweep of forced split counts 1..64 on six competition calls x six
  * variants on the H200 (papers/perf-notes.md v10); the rule before that
  * (every s, B = sms x bps alone, set-up 4) took 64 splits at 4 x 8192 for
- * the two-block variants, 7-15% slower than the 32 this one takes. */
+ * the two-block variants, 7-15% slower than the 32 this one takes.
+ *
+ * bw (the variant's mlab_variant_impl.bw_sms_pct, 0 for most): a decode
+ * that saturates the DRAM from bw % of the SMs streaming: a wave whose busy
+ * SMs outnumber those takes its tiles that much slower (busy / (sms bw /
+ * 100) times), the set-up not, so a split that only spreads the tiles over
+ * more SMs buys less than the model without bw says and still pays the
+ * merge. H200 (s39 sweeps of every power of two forced on 15 shapes,
+ * perf-notes v42): bf16_wgmma at 53 picks the fastest count, or one within
+ * 1%, on all 15 (the rule without bw missed 8 by 1.7-7.8%: 64 x 1024 unsplit
+ * 7% faster than 2 splits); fp8_wgmma and fp8_wgmma_qrow at 70 on 13 of 15 each
+ * (without: 10; 96 x 4096, 48 x 4096 and 24 x 8192 take 1, 2, 4 splits,
+ * 6-14% faster than 4, 8, 16); both miss 64 x 1024 (+5%) and 2 x 8192 (+5-6%)
+ * as before */
 #define MLAB_SPLIT_SETUP 1.0
 #define MLAB_SPLIT_SHARE 1.2
-int mlab_choose_splits(int W, int T, int sms, int bps);
+/* bw of the Hopper wgmma decodes that stream their tiles by tensor copies,
+ * fitted to the s39 sweeps (perf-notes v42): bf16_wgmma's 72 KB tiles 53 %
+ * (70 of 132 SMs), the fp8 ones' 36 KB tiles 70 % (fp8_wgmma,
+ * fp8_wgmma_qrow; 65..80 pick the same there). Not the MXFP4 decodes, which
+ * their conversion bounds (any bw >= 60 picks as 0 on their 7 cases) */
+#define MLAB_BW_SMS_PCT_BF16_WGMMA 53
+#define MLAB_BW_SMS_PCT_FP8_WGMMA 70
+#ifdef __cplusplus
+extern "C" { /* splits.c is C; the runner and the variant files (C++) include this */
+#endif
+int mlab_choose_splits(int W, int T, int sms, int bps, int bw);
 
 /* Ragged batches (rows of different lengths): per-row split counts, planned
  * on the host when the case is loaded (a serving engine plans a decode step
@@ -31,10 +54,11 @@ int mlab_choose_splits(int W, int T, int sms, int bps);
  * (the busiest block's tiles, ceil(max n / k) for k = 1..64), row i takes
  * s_i = min(64, max(1, ceil(n_i / P))) splits and the plan costs what
  * mlab_choose_splits' model says of blocks = sum s_i blocks of P tiles
- *   waves * k * (P + SETUP) / share(k) + (any split) * (blocks / B + 1);
+ *   waves * k * (P + SETUP) / share(k) + (any split) * (blocks / B + 1)
+ * (the first term at least bw's floor over the sum of n[i] tiles);
  * the cheapest wins, ties to larger pieces (fewer blocks). Writes s[0..W-1]
  * and returns the largest s_i (the partials' row stride); 0 on bad input. */
-int mlab_plan_splits(int W, const int *n, int sms, int bps, int *s);
+int mlab_plan_splits(int W, const int *n, int sms, int bps, int bw, int *s);
 
 /* A plan's blocks in launch order, as the decode reads them
  * (mla_params.blk_work): (row, split) pairs w[2b], w[2b+1], rows in order,
@@ -91,4 +115,7 @@ int mlab_combine_capped(int grid, int sms, int bps);
  * perf-notes v38). */
 int mlab_head_pairs(int grid, int sms);
 
+#ifdef __cplusplus
+}
+#endif
 #endif
