@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Re-run this report (H200, 2026-12-04, thirty-ninth session, calls 3-4: the
+# KV split rule's picks against every power of two forced, for the six
+# wgmma decodes on 7 competition cases (call 3) and for bf16_wgmma, fp8_wgmma
+# and fp8_wgmma_qrow on 8 more shapes (call 4)).
+#   rerun.sh   from the committed results files: harness/tools/split_sweep.py's
+#              report of each call (each file exported to CSV first)
+# To re-measure (a GPU machine): harness/tools/split_sweep.py run --out DIR
+#   --max-time 0.05 --variants V,.. CASE.h5 ... (call 3: the 8 recorded cases
+#   but 256 x 8192, data/record_competition.py; call 4: mlabench gen --batch W
+#   --kv-len L --seed 39 for the 8 shapes the README lists)
+# MLAB_BIN names the mlabench program (default build/mlabench).
+set -euo pipefail
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+for c in c3 c4; do
+  mkdir -p "$tmp/$c"
+  for f in "$here"/s39_${c}_splits_*.h5; do
+    b=$(basename "$f" .h5); "$M" export "$f" -o "$tmp/$c/${b#s39_${c}_}.csv" > /dev/null
+  done
+  echo "== call ${c#c}: the rule's pick (as built for that call) against every power of two forced"
+  python3 harness/tools/split_sweep.py report "$tmp/$c"
+done
