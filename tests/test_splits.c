@@ -137,6 +137,21 @@ int main(void)
                  sp[17], smax, piece, blocks);
         check(sp[17] == smax && smax >= 32 && piece <= 4 && blocks <= 264, what);
         check(mlab_choose_splits(64, 128, 132, 2, 0) == 4, "...where the uniform rule takes 4 splits a row (32-tile pieces)");
+        /* the README's ragged batches (h200-2026-12-01zl: 4 rows of 8192 + 60
+         * of 512; 1 of 16384 + 31 of 256) planned for one block an SM: the
+         * bandwidth factor leaves their plans as they were timed */
+        for (int b = 0; b < 2; b++) {
+            const int W = b ? 32 : 64;
+            int nr[64], s0[64], s1[64], s2[64];
+            for (int i = 0; i < W; i++) nr[i] = b ? (i ? 4 : 256) : (i < 4 ? 128 : 8);
+            const int m0 = mlab_plan_splits(W, nr, 132, 1, 0, s0);
+            const int m1 = mlab_plan_splits(W, nr, 132, 1, MLAB_BW_SMS_PCT_BF16_WGMMA, s1);
+            const int m2 = mlab_plan_splits(W, nr, 132, 1, MLAB_BW_SMS_PCT_FP8_WGMMA, s2);
+            int same = m0 == m1 && m0 == m2;
+            for (int i = 0; i < W; i++) same &= s0[i] == s1[i] && s0[i] == s2[i];
+            snprintf(what, sizeof what, "ragged batch %d: the plan (longest row %d splits) the same with bw", b, m0);
+            check(same && m0 >= 16, what);
+        }
         /* properties over many ragged batches: within 1..min(n_i, 64) (1 for
          * empty rows), longer rows never fewer splits, the stride the largest */
         unsigned x = 12345;
