@@ -19,8 +19,10 @@ mlab_py_test(test_results_report test_results_report.py LABELS cpu ARGS $<TARGET
 
 # harness/tools/trace_summary.py: the summary of a -DMLAB_TRACE phase trace
 mlab_py_test(test_trace_summary test_trace_summary.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/tools/trace_summary.py)
-# harness/tools/split_sweep.py: the split rule's picks against forced split counts
-mlab_py_test(test_split_sweep test_split_sweep.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/tools/split_sweep.py)
+# harness/tools/split_sweep.py: the split rule's picks against forced split counts; its fit through
+# mlab_split_pick (the rule itself)
+mlab_py_test(test_split_sweep test_split_sweep.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/tools/split_sweep.py
+             $<TARGET_FILE:mlab_split_pick>)
 # harness/tools/ab_table.py: an A/B's two pairs as one table (report READMEs, gpu_ab.sh)
 mlab_py_test(test_ab_table test_ab_table.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/tools/ab_table.py)
 # harness/gpu_ab.sh (a same-machine A/B of the working tree against a commit):

@@ -3,7 +3,10 @@ fastest forced count, the rule's pick, how far off; a summary line), its
 errors (no rule run, not an export, usage), and its run mode's commands,
 driven through a stand-in for mlabench that records them.
 
-Usage: test_split_sweep.py TOOL"""
+Its fit mode against the rule itself (mlab_split_pick, PICK): synthetic
+forced runs whose fastest counts only a bandwidth factor picks.
+
+Usage: test_split_sweep.py TOOL PICK"""
 import os
 import stat
 import subprocess
@@ -11,6 +14,7 @@ import sys
 import tempfile
 
 TOOL = sys.argv[1]
+PICK = sys.argv[2]
 HEADER = "run_index,case_name,variant,splits,median_us\n"
 failed = 0
 
@@ -94,6 +98,34 @@ exit 0
     check(all("--require-gpu" in c and "--variants bf16" in c and c.endswith("c1.h5") for c in runs),
           "every run validates on a GPU, the variants and the case passed on")
     check("1 of 1 picks within 1% of the fastest forced count" in out, "run's report:\n" + out)
+
+    # fit: two shapes of one variant on 132 SMs, one block an SM. The rule
+    # without a factor takes 2 splits at 64 x 1024 and at 64 x 8192; here
+    # unsplit is fastest at 64 x 1024 and 2 at 64 x 8192, which the rule
+    # picks with bw 50..55 (the H200's bf16_wgmma, s39) and not without
+    fd = os.path.join(d, "fit")
+    os.makedirs(fd)
+    FH = "case_name,variant,splits,median_us,total_q,kv_len,blocks_per_sm\n"
+    for n, us1024, us8192 in ((1, 32.1, 165.2), (2, 34.4, 154.2), (4, 38.7, 158.2)):
+        with open(os.path.join(fd, f"splits_{n}.csv"), "w") as f:
+            f.write(FH + f"b64_kv1024,v,{n},{us1024},64,1024,1\nb64_kv8192,v,{n},{us8192},64,8192,1\n"
+                    f"b64_kv1024,cpu_ref_bf16,0,9e4,64,1024,0\n")
+    with open(os.path.join(fd, "splits_rule.csv"), "w") as f:  # not read by fit
+        f.write("junk\n")
+    rc, out, err = tool("fit", fd, "--sms", "132", "--pick", PICK)
+    check(rc == 0, f"fit exits 0 ({rc}: {err})")
+    check("| 0 | 1 of 2 (+7.2%) |" in out and "| 55 | 2 of 2 (+0.0%) |" in out, "fit's table by bw:\n" + out)
+    line = [l for l in out.splitlines() if l.startswith("split_sweep fit: v:")]
+    check(len(line) == 1 and "bw 50..55 % picks within 1% of the fastest for 2 of 2" in line[0]
+          and "without (0): 1 of 2 (worst +7.2%)" in line[0], f"fit's summary: {line}")
+    check("cpu_ref" not in out, "fit leaves CPU rows out")
+    rc, out, err = tool("fit", fd, "--pick", PICK)
+    check(rc == 2 and "--sms" in err, f"fit without --sms: usage, exit 2 ({rc}, {err})")
+    rc, out, err = tool("fit", fd, "--sms", "132", "--pick", os.path.join(d, "no_such_pick"))
+    check(rc == 4 and err.count("\n") == 1 and "cannot run it" in err, f"fit without the rule program: exit 4 ({rc}, {err})")
+    rc, out, err = tool("fit", os.path.join(d, "sweep"), "--sms", "132", "--pick", PICK)
+    check(rc == 3 and "no column kv_len, total_q" in err and err.count("\n") == 1,
+          f"fit on exports without shapes: one line naming the file's missing columns, exit 3 ({rc}, {err})")
 
 print(f"test_split_sweep: {'ok' if not failed else f'{failed} failed'}")
 sys.exit(1 if failed else 0)

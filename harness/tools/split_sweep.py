@@ -18,6 +18,19 @@ well:
       its median, and how much slower the pick is; then one summary line:
       how many picks are within 1% of the fastest and the worst.
 
+  split_sweep.py fit DIR --sms N [--pick PROG]
+      from DIR's forced runs alone (no rule run needed): for each variant,
+      what the rule would pick with each bandwidth factor bw = 0, 5, .., 100
+      (mlab_variant_impl.bw_sms_pct, variants/splits.h) and how far that is
+      from the fastest forced count: a table of picks within 1% (and the
+      worst) by bw, then a line a variant naming the bw values with the most
+      picks within 1% (then the smallest mean excess). Each row's shape is
+      its export's total_q and kv_len (uniform batches; rows without them are
+      left out) and blocks_per_sm (1 where absent); N is the GPU's SM count.
+      PROG is the rule itself, mlab_split_pick (built beside mlabench;
+      default: $MLAB_SPLIT_PICK, else build/mlab_split_pick), so the rule is
+      written once. On another GPU: run, then fit, then set the factor.
+
 Exit codes: 0 done; 2 usage; 3 no usable rows (a file without the columns
 case_name, variant, splits, median_us, or no rule run); 4 a command failed.
 """
@@ -136,12 +149,124 @@ def run(args):
     return report(out)
 
 
+def fit(args):
+    d, sms, pick = None, None, os.environ.get("MLAB_SPLIT_PICK", "build/mlab_split_pick")
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("--sms", "--pick") and i + 1 < len(args):
+            if a == "--sms":
+                sms = args[i + 1]
+            else:
+                pick = args[i + 1]
+            i += 2
+        elif a.startswith("-") or d is not None:
+            print(f"split_sweep: fit: unexpected argument {a}", file=sys.stderr)
+            return 2
+        else:
+            d = a
+            i += 1
+    if d is None or sms is None or not sms.isdigit() or int(sms) < 1:
+        print("split_sweep: fit needs DIR and --sms N (the GPU's SM count, N >= 1)", file=sys.stderr)
+        return 2
+    # (variant, case) -> shape (W, T, bps) and {forced splits: median us}
+    shape, times = {}, {}
+    for p in sorted(glob.glob(os.path.join(d, "splits_*.csv"))):
+        if p.endswith("splits_rule.csv"):
+            continue
+        try:
+            with open(p, newline="") as f:
+                rows = csv.DictReader(f)
+                need = {"case_name", "variant", "splits", "median_us", "total_q", "kv_len"}
+                if not rows.fieldnames or not need <= set(rows.fieldnames):
+                    miss = sorted(need - set(rows.fieldnames or []))
+                    raise ValueError(f"{p}: no column {', '.join(miss)} (fit reads `mlabench export` files)")
+                for r in rows:
+                    if r["variant"].startswith("cpu_ref") or not r["median_us"] or not r["splits"]:
+                        continue
+                    try:
+                        W, L = int(float(r["total_q"])), int(float(r["kv_len"]))
+                        bps = int(float(r.get("blocks_per_sm") or 1))
+                        s_, us = int(float(r["splits"])), float(r["median_us"])
+                    except ValueError:
+                        continue
+                    if W < 1 or L < 1 or bps < 1:
+                        continue
+                    k = (r["variant"], r["case_name"])
+                    shape[k] = (W, (L + 63) // 64, bps)
+                    t = times.setdefault(k, {})
+                    t[s_] = min(us, t.get(s_, us))
+        except (OSError, ValueError) as e:
+            print(f"split_sweep: {e}", file=sys.stderr)
+            return 3
+    keys = sorted(times)
+    if not keys:
+        print(f"split_sweep: {d}: no forced runs with total_q and kv_len (splits_N.csv)", file=sys.stderr)
+        return 3
+    bws = list(range(0, 101, 5))
+    query = "".join(f"{shape[k][0]} {shape[k][1]} {sms} {shape[k][2]} {bw}\n" for bw in bws for k in keys)
+    try:
+        r = subprocess.run([pick], input=query, capture_output=True, text=True)
+    except OSError as e:
+        print(f"split_sweep: {pick}: cannot run it ({e.strerror}; build it: cmake --build build "
+              "--target mlab_split_pick)", file=sys.stderr)
+        return 4
+    picks = r.stdout.split()
+    if r.returncode != 0 or len(picks) != len(bws) * len(keys):
+        print(f"split_sweep: {pick}: exit {r.returncode}, {len(picks)} picks for {len(bws) * len(keys)} shapes "
+              f"({r.stderr.strip()})", file=sys.stderr)
+        return 4
+    variants = sorted({k[0] for k in keys})
+    # per (variant, bw): picks within 1% of the fastest forced, worst and mean excess
+    score = {}
+    for j, bw in enumerate(bws):
+        for v in variants:
+            offs = []
+            for n, k in enumerate(keys):
+                if k[0] != v:
+                    continue
+                s_, t = int(picks[j * len(keys) + n]), times[k]
+                best = min(t.values())
+                # a pick never forced (a count past 64, or a file missing) counts as unknown: left out
+                if s_ in t:
+                    offs.append(t[s_] / best - 1.0)
+            score[(v, bw)] = (sum(o <= 0.01 for o in offs), len(offs), max(offs, default=0.0),
+                              sum(offs) / len(offs) if offs else 0.0)
+    print("| bw % | " + " | ".join(variants) + " |")
+    print("| --- | " + " | ".join("---" for _ in variants) + " |")
+    for bw in bws:
+        cells = []
+        for v in variants:
+            w, n, worst, _ = score[(v, bw)]
+            cells.append(f"{w} of {n} ({worst:+.1%})")
+        print(f"| {bw} | " + " | ".join(cells) + " |")
+    for v in variants:
+        top = max(score[(v, bw)][0] for bw in bws)
+        best_mean = min(score[(v, bw)][3] for bw in bws if score[(v, bw)][0] == top)
+        good = [bw for bw in bws if score[(v, bw)][0] == top and score[(v, bw)][3] <= best_mean + 1e-12]
+        w, n, worst, _ = score[(v, good[0])]
+        z = score[(v, 0)]
+        runs = []  # the good values as runs of consecutive grid steps: "0, 60..100"
+        for bw in good:
+            if runs and bw - runs[-1][1] == 5:
+                runs[-1][1] = bw
+            else:
+                runs.append([bw, bw])
+        span = ", ".join(f"{a}" if a == b else f"{a}..{b}" for a, b in runs)
+        print(f"split_sweep fit: {v}: bw {span} % picks within 1% of the fastest for {w} of {n} (worst "
+              f"{worst:+.1%}); without (0): {z[0]} of {z[1]} (worst {z[2]:+.1%})")
+    return 0
+
+
 def main(argv):
     if len(argv) >= 2 and argv[0] == "report" and len(argv) == 2:
         return report(argv[1])
     if len(argv) >= 1 and argv[0] == "run":
         return run(argv[1:])
-    print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+    if len(argv) >= 1 and argv[0] == "fit":
+        return fit(argv[1:])
+    print("usage:\n" + "\n".join(l for l in __doc__.splitlines() if l.startswith("  split_sweep.py")),
+          file=sys.stderr)
     return 2
 
 
