@@ -46,8 +46,8 @@ typedef struct mlab_variant_impl {
                                                 8 (mla_params.head_pairs), which the runner asks for
                                                 where the units fill at most half the SMs */
     int bw_sms_pct;                          /* the % of the SMs whose streaming saturates the DRAM for
-                                                its decode: the split rule's floor (splits.h); 0 (most
-                                                variants, left out of their initializers): none */
+                                                its decode: the split rule's bandwidth factor (splits.h);
+                                                0 (most variants, left out of their initializers): none */
 } mlab_variant_impl;
 
 /* The decode's grid for a call (xcd_map.h, mlab_decode_grid: the plan's

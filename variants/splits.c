@@ -13,17 +13,18 @@
 static double plan_cost(double blocks, double piece, int split, int sms, int bps, int bw)
 {
     const double B = (double)sms * bps, waves = ceil(blocks / B);
-    double k = waves > 1 ? bps : ceil(blocks / sms);
-    if (k > bps) k = bps;
-    double cost = waves * k * (piece + MLAB_SPLIT_SETUP) / (k > 1 ? MLAB_SPLIT_SHARE : 1.0);
-    if (bw > 0) { /* wave by wave: the full ones, then the last */
+    double cost = 0;
+    if (bw <= 0) { /* every wave as busy as the first: the rule of v10 */
+        double k = waves > 1 ? bps : ceil(blocks / sms);
+        if (k > bps) k = bps;
+        cost = waves * k * (piece + MLAB_SPLIT_SETUP) / (k > 1 ? MLAB_SPLIT_SHARE : 1.0);
+    } else { /* wave by wave: the full ones, then the last, each as busy as it is */
         const double sat = (double)sms * bw / 100.0, last = blocks - (waves - 1) * B;
-        const double busy_last = ceil(last / bps) < sms ? ceil(last / bps) : sms;
-        const double kl = ceil(last / sms) < bps ? ceil(last / sms) : bps;
-        cost = 0;
         for (int w = 0; w < (int)waves; w++) {
-            const double busy = w + 1 < waves ? sms : busy_last, kw = w + 1 < waves ? bps : kl;
-            cost += kw * (piece * (busy > sat ? busy / sat : 1.0) + MLAB_SPLIT_SETUP) / (kw > 1 ? MLAB_SPLIT_SHARE : 1.0);
+            const double k = w + 1 < waves ? bps : fmin(bps, ceil(last / sms));
+            const double busy = w + 1 < waves ? sms : fmin(sms, ceil(last / bps));
+            const double slow = busy > sat ? busy / sat : 1.0;
+            cost += k * (piece * slow + MLAB_SPLIT_SETUP) / (k > 1 ? MLAB_SPLIT_SHARE : 1.0);
         }
     }
     return split ? cost + blocks / B + 1 : cost;

@@ -55,7 +55,7 @@ int mlab_choose_splits(int W, int T, int sms, int bps, int bw);
  * s_i = min(64, max(1, ceil(n_i / P))) splits and the plan costs what
  * mlab_choose_splits' model says of blocks = sum s_i blocks of P tiles
  *   waves * k * (P + SETUP) / share(k) + (any split) * (blocks / B + 1)
- * (the first term at least bw's floor over the sum of n[i] tiles);
+ * (with bw > 0 the first term wave by wave, as there);
  * the cheapest wins, ties to larger pieces (fewer blocks). Writes s[0..W-1]
  * and returns the largest s_i (the partials' row stride); 0 on bad input. */
 int mlab_plan_splits(int W, const int *n, int sms, int bps, int bw, int *s);
