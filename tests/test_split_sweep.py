@@ -98,6 +98,15 @@ exit 0
     check(all("--require-gpu" in c and "--variants bf16" in c and c.endswith("c1.h5") for c in runs),
           "every run validates on a GPU, the variants and the case passed on")
     check("1 of 1 picks within 1% of the fastest forced count" in out, "run's report:\n" + out)
+    # --counts: the rule and only the counts asked for
+    os.remove(log)
+    rc, out, err = tool("run", "--out", os.path.join(d, "sweep2"), "--mlabench", fake, "--counts", "8,2", "c1.h5")
+    runs = [c for c in open(log).read().splitlines() if c.startswith("run ")]
+    check(rc == 0 and len(runs) == 3 and "--splits" not in runs[0] and "--splits 2 " in runs[1]
+          and "--splits 8 " in runs[2], f"--counts 8,2: the rule, then 2 and 8 ({rc}, {err}):\n" + "\n".join(runs))
+    for bad in ("3", "1,x", "128", ""):
+        rc, out, err = tool("run", "--out", os.path.join(d, "sweep3"), "--mlabench", fake, "--counts", bad, "c1.h5")
+        check(rc == 2 and "powers of two" in err, f"--counts {bad!r}: usage, exit 2 ({rc}, {err})")
 
     # fit: two shapes of one variant on 132 SMs, one block an SM. The rule
     # without a factor takes 2 splits at 64 x 1024 and at 64 x 8192; here

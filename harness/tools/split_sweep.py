@@ -6,9 +6,10 @@ fitted on an H200 (MLAB_SPLIT_SETUP, MLAB_SPLIT_SHARE in variants/splits.h).
 On another GPU (an MI355X, another driver) this says whether they still pick
 well:
 
-  split_sweep.py run --out DIR [--mlabench BIN] [--variants LIST] [--max-time S] CASE.h5 ...
+  split_sweep.py run --out DIR [--mlabench BIN] [--variants LIST] [--max-time S] [--counts N,..] CASE.h5 ...
       needs a GPU: times the cases with the rule's split count and with every
-      power of two 1..64 forced (`mlabench run --splits N`), one results file
+      power of two 1..64 forced (--counts: only those, e.g. 1,2,4 near the
+      rule's picks, for a cheaper sweep) (`mlabench run --splits N`), one results file
       each (DIR/splits_rule.h5, DIR/splits_1.h5, ...) and its export
       (DIR/splits_*.csv); every row is validated before it is timed, as in
       any run. Then prints the report below.
@@ -99,10 +100,11 @@ def report(d):
 
 def run(args):
     out, binary, variants, max_time, cases = None, os.environ.get("MLAB_BIN", "build/mlabench"), None, "0.1", []
+    counts = SPLITS
     i = 0
     while i < len(args):
         a = args[i]
-        if a in ("--out", "--mlabench", "--variants", "--max-time") and i + 1 < len(args):
+        if a in ("--out", "--mlabench", "--variants", "--max-time", "--counts") and i + 1 < len(args):
             v = args[i + 1]
             if a == "--out":
                 out = v
@@ -110,6 +112,14 @@ def run(args):
                 binary = v
             elif a == "--variants":
                 variants = v
+            elif a == "--counts":
+                try:
+                    counts = sorted({int(x) for x in v.split(",")})
+                except ValueError:
+                    counts = []
+                if not counts or any(c not in SPLITS for c in counts):
+                    print(f"split_sweep: --counts {v}: powers of two in 1..64, comma-separated", file=sys.stderr)
+                    return 2
             else:
                 max_time = v
             i += 2
@@ -127,7 +137,7 @@ def run(args):
     except OSError as e:
         print(f"split_sweep: {out}: cannot create the folder ({e.strerror})", file=sys.stderr)
         return 4
-    for s in ["rule"] + SPLITS:
+    for s in ["rule"] + counts:
         res = os.path.join(out, f"splits_{s}.h5")
         cmd = [binary, "run", "--require-gpu", "--quiet", "--max-time", max_time, "-o", res]
         if s != "rule":
