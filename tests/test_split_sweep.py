@@ -114,11 +114,12 @@ exit 0
     # picks with bw 50..55 (the H200's bf16_wgmma, s39) and not without
     fd = os.path.join(d, "fit")
     os.makedirs(fd)
-    FH = "case_name,variant,splits,median_us,total_q,kv_len,blocks_per_sm\n"
+    FH = "case_name,variant,splits,median_us,total_q,kv_len,blocks_per_sm,batch,total_kv\n"
     for n, us1024, us8192 in ((1, 32.1, 165.2), (2, 34.4, 154.2), (4, 38.7, 158.2)):
         with open(os.path.join(fd, f"splits_{n}.csv"), "w") as f:
-            f.write(FH + f"b64_kv1024,v,{n},{us1024},64,1024,1\nb64_kv8192,v,{n},{us8192},64,8192,1\n"
-                    f"b64_kv1024,cpu_ref_bf16,0,9e4,64,1024,0\n")
+            f.write(FH + f"b64_kv1024,v,{n},{us1024},64,1024,1,64,65536\nb64_kv8192,v,{n},{us8192},64,8192,1,64,524288\n"
+                    f"b64_kv1024,cpu_ref_bf16,0,9e4,64,1024,0,64,65536\n"
+                    f"ragged,v,{n},{1.0 + n},64,8192,1,64,99999\n")  # a ragged batch: left out
     with open(os.path.join(fd, "splits_rule.csv"), "w") as f:  # not read by fit
         f.write("junk\n")
     rc, out, err = tool("fit", fd, "--sms", "132", "--pick", PICK)
@@ -128,6 +129,7 @@ exit 0
     check(len(line) == 1 and "bw 50..55 % picks within 1% of the fastest for 2 of 2" in line[0]
           and "without (0): 1 of 2 (worst +7.2%)" in line[0], f"fit's summary: {line}")
     check("cpu_ref" not in out, "fit leaves CPU rows out")
+    check("of 3" not in out, "fit leaves the ragged batch out (2 shapes a variant, not 3):\n" + out)
     rc, out, err = tool("fit", fd, "--pick", PICK)
     check(rc == 2 and "--sms" in err, f"fit without --sms: usage, exit 2 ({rc}, {err})")
     rc, out, err = tool("fit", fd, "--sms", "132", "--pick", os.path.join(d, "no_such_pick"))

@@ -26,8 +26,8 @@ well:
       from the fastest forced count: a table of picks within 1% (and the
       worst) by bw, then a line a variant naming the bw values with the most
       picks within 1% (then the smallest mean excess). Each row's shape is
-      its export's total_q and kv_len (uniform batches; rows without them are
-      left out) and blocks_per_sm (1 where absent); N is the GPU's SM count.
+      its export's total_q and kv_len (uniform batches: rows without them, or
+      whose total_kv is not batch x kv_len, a ragged batch's, are left out) and blocks_per_sm (1 where absent); N is the GPU's SM count.
       PROG is the rule itself, mlab_split_pick (built beside mlabench;
       default: $MLAB_SPLIT_PICK, else build/mlab_split_pick), so the rule is
       written once. On another GPU: run, then fit, then set the factor.
@@ -201,6 +201,9 @@ def fit(args):
                     except ValueError:
                         continue
                     if W < 1 or L < 1 or bps < 1:
+                        continue
+                    # a ragged batch (rows of different lengths) runs the split plan, not this rule
+                    if r.get("batch") and r.get("total_kv") and int(float(r["total_kv"])) != int(float(r["batch"])) * L:
                         continue
                     k = (r["variant"], r["case_name"])
                     shape[k] = (W, (L + 63) // 64, bps)
