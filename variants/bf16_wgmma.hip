@@ -98,6 +98,10 @@
  * the softmax trims and a lazy max (FA4's threshold, not landed): nothing.
  * The v39 suite (-04i) geomean 57.5 us, 1.247x (FlashInfer bf16 65.0,
  * 1.409x).
+ * v42 (papers/reports/h200-2026-12-04o, -04p): the split rule's bandwidth
+ * factor (bw_sms_pct 53: this decode saturates the DRAM from ~70 of 132
+ * SMs): 64x1024 unsplit, 34.5 -> 32.2 us (-6.5%); the v42 suite geomean
+ * 56.9 us, 1.240x (FlashInfer bf16 65.0, 1.42x).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

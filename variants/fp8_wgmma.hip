@@ -128,6 +128,10 @@
  * broadcast from lane 0 (mla_wgmma.h mla_decode_wg's cons), -0.3 / -1.0% by
  * geomean; a lazy max (FA4's rescale threshold) +2.4 / +2.6% at 256x1024
  * (spills), not landed. The v39 suite geomean 38.7 us, 1.363x.
+ * v42 (papers/reports/h200-2026-12-04o): the split rule's bandwidth factor
+ * (bw_sms_pct 70): the 8 cases' picks as before; 96x4096, 48x4096, 24x8192
+ * 1, 2, 4 splits, 6-11% faster than 4, 8, 16. The v42 suite geomean 38.5
+ * us, 1.367x.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

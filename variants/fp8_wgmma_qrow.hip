@@ -54,6 +54,9 @@
  * broadcast from lane 0 (mla_decode_wg's cons: -880 SASS instructions), -0.7
  * / -1.2% by geomean. Its ncu profile at 64x8192: DRAM 83% of peak, issue
  * 27%: byte-bound. The v39 suite geomean 37.1 us, 1.306x.
+ * v42 (papers/reports/h200-2026-12-04o): the split rule's bandwidth factor
+ * (bw_sms_pct 70), as fp8_wgmma: 96x4096, 48x4096, 24x8192 11-14% faster.
+ * The v42 suite geomean 36.9 us, 1.310x.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -22,6 +22,10 @@
  * consumers); the v41 suite 33.2 us, 1.717x (mxfp4_wgmma_qrow 33.6, 1.737x).
  * Kernel error 1.44e-2..2.72e-2 against its reference (+4..+23%; the bound
  * 3e-2), against bf16 truth the same to 3 digits.
+ * v42 (papers/reports/h200-2026-12-04n, -04p): the tile maxima in red's
+ * halves by the consumer's own tile count (ordered by a barrier, not by the
+ * next products' warpgroup arrival): the same speed (-0.3 / -0.6% as
+ * read-limit ratios); the v42 suite 33.0 us, 1.724x.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma_qrow.
  */
 #include "launch_common.h"
