@@ -110,15 +110,7 @@
 #if defined(MLAB_NV) && defined(MLAB_SM90A) && WG_TMAP
 typedef wg_cfg_t<false, true> b16_cfg;
 #define B16_KERNEL mla_decode_wg<false, false, true>
-static int bps(void)
-{
-    int n = 0;
-    if (hipFuncSetAttribute((const void *)B16_KERNEL, hipFuncAttributeMaxDynamicSharedMemorySize, b16_cfg::SMEM) !=
-            hipSuccess ||
-        hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, B16_KERNEL, WG_NT, b16_cfg::SMEM) != hipSuccess)
-        return 1;
-    return n > 0 ? n : 1;
-}
+static int bps(void) { return occupancy_of(B16_KERNEL, WG_NT, b16_cfg::SMEM); }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;

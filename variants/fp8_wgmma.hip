@@ -143,15 +143,7 @@
  * buffer: the results row records the launched kernel's, mla_params.smem_out) */
 #if defined(MLAB_NV) && defined(MLAB_SM90A)
 typedef wg_cfg_t<false, false, false, true> wg_cfg1;
-static int bps(void)
-{
-    int n = 0;
-    if (hipFuncSetAttribute((const void *)mla_decode_wg<true>, hipFuncAttributeMaxDynamicSharedMemorySize,
-                            wg_cfg::SMEM) != hipSuccess ||
-        hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, mla_decode_wg<true>, WG_NT, wg_cfg::SMEM) != hipSuccess)
-        return 1;
-    return n > 0 ? n : 1;
-}
+static int bps(void) { return occupancy_of(mla_decode_wg<true>, WG_NT, wg_cfg::SMEM); }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;

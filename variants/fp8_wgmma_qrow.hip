@@ -65,15 +65,7 @@
 #if defined(MLAB_NV) && defined(MLAB_SM90A)
 typedef wg_cfg_t<false, false, true> qr_cfg;
 #define QR_KERNEL mla_decode_wg<true, false, false, true>
-static int bps(void)
-{
-    int n = 0;
-    if (hipFuncSetAttribute((const void *)QR_KERNEL, hipFuncAttributeMaxDynamicSharedMemorySize, qr_cfg::SMEM) !=
-            hipSuccess ||
-        hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, QR_KERNEL, WG_NT, qr_cfg::SMEM) != hipSuccess)
-        return 1;
-    return n > 0 ? n : 1;
-}
+static int bps(void) { return occupancy_of(QR_KERNEL, WG_NT, qr_cfg::SMEM); }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;

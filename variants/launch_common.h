@@ -7,19 +7,23 @@
 #include "launchers.h"
 #include "mla_kernel.h"
 
-template <int KVF, bool FAST, bool XCD> static int blocks_per_sm_of(void)
+/* kern's resident blocks an SM at block threads and smem bytes of dynamic
+ * shared memory (set as its limit first); 1 where the GPU refuses either
+ * query: a GPU that refuses the shared memory runs none, and the runner
+ * refuses the variant before this (smem_bytes against the device's limit).
+ * Every variant's blocks_per_sm is this of its main kernel. */
+template <typename K> static int occupancy_of(K kern, int block, int smem)
 {
-    typedef mla_cfg<KVF> C;
-    /* a GPU that refuses the shared memory runs none: the runner refuses the
-     * variant before this (smem_bytes against the device's limit) */
-    if (hipFuncSetAttribute((const void *)mla_decode<KVF, FAST, XCD>,
-                            hipFuncAttributeMaxDynamicSharedMemorySize, C::SMEM) != hipSuccess)
-        return 1;
     int n = 0;
-    if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, mla_decode<KVF, FAST, XCD>, MLA_NT, C::SMEM) !=
-        hipSuccess)
+    if (hipFuncSetAttribute((const void *)kern, hipFuncAttributeMaxDynamicSharedMemorySize, smem) != hipSuccess ||
+        hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, kern, block, smem) != hipSuccess)
         return 1;
     return n > 0 ? n : 1;
+}
+
+template <int KVF, bool FAST, bool XCD> static int blocks_per_sm_of(void)
+{
+    return occupancy_of(mla_decode<KVF, FAST, XCD>, MLA_NT, mla_cfg<KVF>::SMEM);
 }
 
 /* Launch kern<<<grid, block, smem, s>>>(p) through cudaLaunchKernelEx on

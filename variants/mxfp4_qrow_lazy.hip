@@ -36,15 +36,7 @@
 #if defined(MLAB_NV) && defined(MLAB_SM90A)
 typedef wg_cfg_t<true, false, true> mq_cfg;
 #define MQ_KERNEL mla_decode_wg<true, true, false, true, false, WG_LAZY_T>
-static int bps(void)
-{
-    int n = 0;
-    if (hipFuncSetAttribute((const void *)MQ_KERNEL, hipFuncAttributeMaxDynamicSharedMemorySize, mq_cfg::SMEM) !=
-            hipSuccess ||
-        hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, MQ_KERNEL, WG_NT_MX, mq_cfg::SMEM) != hipSuccess)
-        return 1;
-    return n > 0 ? n : 1;
-}
+static int bps(void) { return occupancy_of(MQ_KERNEL, WG_NT_MX, mq_cfg::SMEM); }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;

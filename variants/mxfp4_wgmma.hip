@@ -114,15 +114,7 @@
 
 #if defined(MLAB_NV) && defined(MLAB_SM90A)
 typedef wg_cfg_t<true> mx_cfg;
-static int bps(void)
-{
-    int n = 0;
-    if (hipFuncSetAttribute((const void *)mla_decode_wg<true, true>, hipFuncAttributeMaxDynamicSharedMemorySize,
-                            mx_cfg::SMEM) != hipSuccess ||
-        hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, mla_decode_wg<true, true>, WG_NT_MX, mx_cfg::SMEM) != hipSuccess)
-        return 1;
-    return n > 0 ? n : 1;
-}
+static int bps(void) { return occupancy_of(mla_decode_wg<true, true>, WG_NT_MX, mx_cfg::SMEM); }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;
