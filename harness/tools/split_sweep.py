@@ -44,21 +44,31 @@ import sys
 SPLITS = [1, 2, 4, 8, 16, 32, 64]
 
 
+def timed_rows(path, need=("case_name", "variant", "splits", "median_us")):
+    """A file's timed GPU rows (CSV dicts); ValueError naming a missing column."""
+    with open(path, newline="") as f:
+        rows = csv.DictReader(f)
+        miss = sorted(set(need) - set(rows.fieldnames or []))
+        if miss:
+            raise ValueError(f"{path}: not an mlabench export (no column {', '.join(miss)})")
+        for r in rows:
+            if not r["variant"].startswith("cpu_ref") and r["median_us"] and r["splits"]:
+                yield r
+
+
+def forced_files(d):
+    """DIR's forced runs' exports (splits_N.csv, not the rule's)."""
+    return [p for p in sorted(glob.glob(os.path.join(d, "splits_*.csv"))) if os.path.basename(p) != "splits_rule.csv"]
+
+
 def load(path):
     """{(case, variant): (splits, median_us)} of a file's timed GPU rows."""
     out = {}
-    with open(path, newline="") as f:
-        rows = csv.DictReader(f)
-        need = {"case_name", "variant", "splits", "median_us"}
-        if not rows.fieldnames or not need <= set(rows.fieldnames):
-            raise ValueError(f"{path}: not an mlabench export (needs columns {', '.join(sorted(need))})")
-        for r in rows:
-            if r["variant"].startswith("cpu_ref") or not r["median_us"] or not r["splits"]:
-                continue
-            try:
-                out[(r["case_name"], r["variant"])] = (int(float(r["splits"])), float(r["median_us"]))
-            except ValueError:
-                continue
+    for r in timed_rows(path):
+        try:
+            out[(r["case_name"], r["variant"])] = (int(float(r["splits"])), float(r["median_us"]))
+        except ValueError:
+            continue
     return out
 
 
@@ -70,9 +80,7 @@ def report(d):
     try:
         rule = load(rule_path)
         forced = {}
-        for p in sorted(glob.glob(os.path.join(d, "splits_*.csv"))):
-            if p == rule_path:
-                continue
+        for p in forced_files(d):
             for key, (s, us) in load(p).items():
                 forced.setdefault(key, {})[s] = min(us, forced.get(key, {}).get(s, us))
     except (OSError, ValueError) as e:
@@ -181,34 +189,23 @@ def fit(args):
         return 2
     # (variant, case) -> shape (W, T, bps) and {forced splits: median us}
     shape, times = {}, {}
-    for p in sorted(glob.glob(os.path.join(d, "splits_*.csv"))):
-        if p.endswith("splits_rule.csv"):
-            continue
+    for p in forced_files(d):
         try:
-            with open(p, newline="") as f:
-                rows = csv.DictReader(f)
-                need = {"case_name", "variant", "splits", "median_us", "total_q", "kv_len"}
-                if not rows.fieldnames or not need <= set(rows.fieldnames):
-                    miss = sorted(need - set(rows.fieldnames or []))
-                    raise ValueError(f"{p}: no column {', '.join(miss)} (fit reads `mlabench export` files)")
-                for r in rows:
-                    if r["variant"].startswith("cpu_ref") or not r["median_us"] or not r["splits"]:
-                        continue
-                    try:
-                        W, L = int(float(r["total_q"])), int(float(r["kv_len"]))
-                        bps = int(float(r.get("blocks_per_sm") or 1))
-                        s_, us = int(float(r["splits"])), float(r["median_us"])
-                    except ValueError:
-                        continue
-                    if W < 1 or L < 1 or bps < 1:
-                        continue
-                    # a ragged batch (rows of different lengths) runs the split plan, not this rule
-                    if r.get("batch") and r.get("total_kv") and int(float(r["total_kv"])) != int(float(r["batch"])) * L:
-                        continue
-                    k = (r["variant"], r["case_name"])
-                    shape[k] = (W, (L + 63) // 64, bps)
-                    t = times.setdefault(k, {})
-                    t[s_] = min(us, t.get(s_, us))
+            for r in timed_rows(p, ("case_name", "variant", "splits", "median_us", "total_q", "kv_len")):
+                try:
+                    W, L = int(float(r["total_q"])), int(float(r["kv_len"]))
+                    bps = int(float(r.get("blocks_per_sm") or 1))
+                    s_, us = int(float(r["splits"])), float(r["median_us"])
+                except ValueError:
+                    continue
+                # a ragged batch (rows of different lengths) runs the split plan, not this rule
+                ragged = r.get("batch") and r.get("total_kv") and int(float(r["total_kv"])) != int(float(r["batch"])) * L
+                if W < 1 or L < 1 or bps < 1 or ragged:
+                    continue
+                k = (r["variant"], r["case_name"])
+                shape[k] = (W, (L + 63) // 64, bps)
+                t = times.setdefault(k, {})
+                t[s_] = min(us, t.get(s_, us))
         except (OSError, ValueError) as e:
             print(f"split_sweep: {e}", file=sys.stderr)
             return 3
