@@ -111,23 +111,35 @@ exit 0
     # fit: two shapes of one variant on 132 SMs, one block an SM. The rule
     # without a factor takes 2 splits at 64 x 1024 and at 64 x 8192; here
     # unsplit is fastest at 64 x 1024 and 2 at 64 x 8192, which the rule
-    # picks with bw 50..55 (the H200's bf16_wgmma, s39) and not without
+    # picks with bw 50..55 (the H200's bf16_wgmma, s39) and not without; with
+    # the latency terms (--free 36864 --merge 200, the fp8 decodes' form) 50..60
     fd = os.path.join(d, "fit")
     os.makedirs(fd)
-    FH = "case_name,variant,splits,median_us,total_q,kv_len,blocks_per_sm,batch,total_kv\n"
+    FH = "case_name,variant,splits,median_us,total_q,kv_len,blocks_per_sm,batch,total_kv,kv_format\n"
     for n, us1024, us8192 in ((1, 32.1, 165.2), (2, 34.4, 154.2), (4, 38.7, 158.2)):
         with open(os.path.join(fd, f"splits_{n}.csv"), "w") as f:
-            f.write(FH + f"b64_kv1024,v,{n},{us1024},64,1024,1,64,65536\nb64_kv8192,v,{n},{us8192},64,8192,1,64,524288\n"
-                    f"b64_kv1024,cpu_ref_bf16,0,9e4,64,1024,0,64,65536\n"
-                    f"ragged,v,{n},{1.0 + n},64,8192,1,64,99999\n")  # a ragged batch: left out
+            f.write(FH + f"b64_kv1024,v,{n},{us1024},64,1024,1,64,65536,bf16\n"
+                    f"b64_kv8192,v,{n},{us8192},64,8192,1,64,524288,bf16\n"
+                    f"b64_kv1024,cpu_ref_bf16,0,9e4,64,1024,0,64,65536,bf16\n"
+                    f"ragged,v,{n},{1.0 + n},64,8192,1,64,99999,bf16\n")  # a ragged batch: left out
     with open(os.path.join(fd, "splits_rule.csv"), "w") as f:  # not read by fit
         f.write("junk\n")
     rc, out, err = tool("fit", fd, "--sms", "132", "--pick", PICK)
     check(rc == 0, f"fit exits 0 ({rc}: {err})")
     check("| 0 | 1 of 2 (+7.2%) |" in out and "| 55 | 2 of 2 (+0.0%) |" in out, "fit's table by bw:\n" + out)
     line = [l for l in out.splitlines() if l.startswith("split_sweep fit: v:")]
-    check(len(line) == 1 and "bw 50..55 % picks within 1% of the fastest for 2 of 2" in line[0]
+    check(len(line) == 1 and "bw 50..55 % (free 0 bytes, merge 100 %) picks within 1% of the fastest for 2 of 2" in line[0]
           and "without (0): 1 of 2 (worst +7.2%)" in line[0], f"fit's summary: {line}")
+    rc, out, err = tool("fit", fd, "--sms", "132", "--free", "36864", "--merge", "200", "--pick", PICK)
+    line = [l for l in out.splitlines() if l.startswith("split_sweep fit: v:")]
+    check(rc == 0 and len(line) == 1 and "bw 50..60 % (free 36864 bytes, merge 200 %)" in line[0],
+          f"fit with the latency terms: the rule asked with them ({rc}, {err}): {line}")
+    rc, out, err = tool("fit", fd, "--sms", "132", "--free", "-1", "--pick", PICK)
+    check(rc == 2 and "--free" in err, f"fit --free -1: usage, exit 2 ({rc}, {err})")
+    rc, out, err = tool("fit", fd, "--sms", "132", "--step", "1", "--pick", PICK)
+    check(rc == 0 and "| 53 |" in out and "bw 50..55 %" in out, f"fit --step 1: every bw ({rc}, {err})")
+    rc, out, err = tool("fit", fd, "--sms", "132", "--step", "0", "--pick", PICK)
+    check(rc == 2 and "--step" in err, f"fit --step 0: usage, exit 2 ({rc}, {err})")
     check("cpu_ref" not in out, "fit leaves CPU rows out")
     check("of 3" not in out, "fit leaves the ragged batch out (2 shapes a variant, not 3):\n" + out)
     rc, out, err = tool("fit", fd, "--pick", PICK)
@@ -135,7 +147,7 @@ exit 0
     rc, out, err = tool("fit", fd, "--sms", "132", "--pick", os.path.join(d, "no_such_pick"))
     check(rc == 4 and err.count("\n") == 1 and "cannot run it" in err, f"fit without the rule program: exit 4 ({rc}, {err})")
     rc, out, err = tool("fit", os.path.join(d, "sweep"), "--sms", "132", "--pick", PICK)
-    check(rc == 3 and "no column kv_len, total_q" in err and err.count("\n") == 1,
+    check(rc == 3 and "no column kv_format, kv_len, total_q" in err and err.count("\n") == 1,
           f"fit on exports without shapes: one line naming the file's missing columns, exit 3 ({rc}, {err})")
 
 print(f"test_split_sweep: {'ok' if not failed else f'{failed} failed'}")

@@ -99,7 +99,7 @@
  * The v39 suite (-04i) geomean 57.5 us, 1.247x (FlashInfer bf16 65.0,
  * 1.409x).
  * v42 (papers/reports/h200-2026-12-04o, -04p): the split rule's bandwidth
- * factor (bw_sms_pct 53: this decode saturates the DRAM from ~70 of 132
+ * factor (its DRAM share {53, 0, 100}: it saturates the DRAM from ~70 of 132
  * SMs): 64x1024 unsplit, 34.5 -> 32.2 us (-6.5%); the v42 suite geomean
  * 56.9 us, 1.240x (FlashInfer bf16 65.0, 1.42x).
  */
@@ -134,5 +134,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
 extern const mlab_variant_impl mlab_impl_bf16_wgmma = {MLAB_V_bf16_wgmma, 0, bps, B16_SMEM, launch, 0, WG_NT,
                                                        B16_WHY, NULL, 1 /* combine_only */, NULL, 0, NULL, NULL,
-                                                       B16_PERSIST, 1 /* head_pairs */, MLAB_BW_SMS_PCT_BF16_WGMMA};
+                                                       B16_PERSIST, 1 /* head_pairs */, MLAB_SPLIT_DRAM_BF16_WGMMA};
 #endif

@@ -129,7 +129,7 @@
  * geomean; a lazy max (FA4's rescale threshold) +2.4 / +2.6% at 256x1024
  * (spills), not landed. The v39 suite geomean 38.7 us, 1.363x.
  * v42 (papers/reports/h200-2026-12-04o): the split rule's bandwidth factor
- * (bw_sms_pct 70): the 8 cases' picks as before; 96x4096, 48x4096, 24x8192
+ * (its DRAM share at 70 %): the 8 cases' picks as before; 96x4096, 48x4096, 24x8192
  * 1, 2, 4 splits, 6-11% faster than 4, 8, 16. The v42 suite geomean 38.5
  * us, 1.367x.
  */
@@ -166,5 +166,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
 extern const mlab_variant_impl mlab_impl_fp8_wgmma = {MLAB_V_fp8_wgmma, 1, bps, wg_cfg::SMEM, launch, 0, WG_NT,
                                                       WG_WHY, NULL, 1 /* combine_only */, NULL, 0, NULL, NULL,
-                                                      wg_cfg::PERSIST, 0, MLAB_BW_SMS_PCT_FP8_WGMMA};
+                                                      wg_cfg::PERSIST, 0, MLAB_SPLIT_DRAM_FP8_WGMMA};
 #endif

@@ -55,7 +55,7 @@
  * / -1.2% by geomean. Its ncu profile at 64x8192: DRAM 83% of peak, issue
  * 27%: byte-bound. The v39 suite geomean 37.1 us, 1.306x.
  * v42 (papers/reports/h200-2026-12-04o): the split rule's bandwidth factor
- * (bw_sms_pct 70), as fp8_wgmma: 96x4096, 48x4096, 24x8192 11-14% faster.
+ * (its DRAM share at 70 %), as fp8_wgmma: 96x4096, 48x4096, 24x8192 11-14% faster.
  * The v42 suite geomean 36.9 us, 1.310x.
  */
 #include "launch_common.h"
@@ -90,5 +90,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 extern const mlab_variant_impl mlab_impl_fp8_wgmma_qrow = {MLAB_V_fp8_wgmma_qrow, 2 /* Q per (row, head) */, bps,
                                                            QR_SMEM, launch, 0, WG_NT, QR_WHY, NULL,
                                                            1 /* combine_only */, NULL, 0, NULL, NULL, QR_PERSIST, 0,
-                                                           MLAB_BW_SMS_PCT_FP8_WGMMA};
+                                                           MLAB_SPLIT_DRAM_FP8_WGMMA};
 #endif

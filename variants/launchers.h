@@ -4,7 +4,7 @@
 
 #include "mla_params.h"
 #include "mlab_hip.h"
-#include "splits.h" /* MLAB_BW_SMS_PCT_*_WGMMA */
+#include "splits.h" /* mlab_split_dram, MLAB_SPLIT_DRAM_*_WGMMA */
 
 typedef struct mlab_variant_impl {
     int id;                                  /* mlab_variant_id (variants.h) */
@@ -45,9 +45,9 @@ typedef struct mlab_variant_impl {
     int head_pairs;                          /* 1: its decode can take a unit's heads in two blocks of
                                                 8 (mla_params.head_pairs), which the runner asks for
                                                 where the units fill at most half the SMs */
-    int bw_sms_pct;                          /* the % of the SMs whose streaming saturates the DRAM for
-                                                its decode: the split rule's bandwidth factor (splits.h);
-                                                0 (most variants, left out of their initializers): none */
+    mlab_split_dram dram;                    /* its decode's DRAM share for the split rule (splits.h:
+                                                the % of the SMs whose streaming saturates the DRAM, ...);
+                                                zero (most variants, left out of their initializers): none */
 } mlab_variant_impl;
 
 /* The decode's grid for a call (xcd_map.h, mlab_decode_grid: the plan's

@@ -684,6 +684,17 @@ out:
 }
 
 
+/* the 64-row tile's bytes of the KV format variant `id` reads (the split
+ * rule's free bytes are a share of it: splits.h) */
+static int kv_tile_bytes(int id)
+{
+    int n = 0;
+    const mlab_variant *t = mlab_variant_table(&n);
+    for (int i = 0; i < n; i++)
+        if ((int)t[i].id == id) return mlab_kv_tile_bytes(t[i].kv);
+    return 0;
+}
+
 static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, size_t whylen)
 {
     if (!g->loaded) {
@@ -714,7 +725,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     const int forced = splits > 0;
     if (splits <= 0) {
         splits = mlab_choose_splits(g->total_q, (g->max_vis + MLA_BN - 1) / MLA_BN, g->sms, v->blocks_per_sm(),
-                                    v->bw_sms_pct);
+                                    &v->dram, kv_tile_bytes(v->id));
     }
     if (splits > g->max_splits) splits = g->max_splits;
     p->splits = splits;
@@ -789,7 +800,8 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         if (knob_refused("MLAB_PLAN", pl, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
         if (g->ragged && !forced && !(pl && !strcmp(pl, "off")) && !p->merge_inline && !p->merge_cluster) {
             const int smax =
-                mlab_plan_splits(g->total_q, g->row_tiles, g->sms, v->blocks_per_sm(), v->bw_sms_pct, g->plan_s);
+                mlab_plan_splits(g->total_q, g->row_tiles, g->sms, v->blocks_per_sm(), &v->dram,
+                                 kv_tile_bytes(v->id), g->plan_s);
             const int nb = smax >= 1 ? mlab_plan_table(g->total_q, g->plan_s, v->xcd_placed ? p->xcd_count : 1,
                                                        g->plan_w)
                                      : 0;

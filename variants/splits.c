@@ -7,37 +7,42 @@
 #include "xcd_map.h"
 
 /* the split rule's cost (splits.h) of `blocks` blocks whose busiest has `piece`
- * tiles, plus the merge where any row is split. bw > 0: a wave whose busy
- * SMs outnumber bw % of the SMs shares the DRAM, its tiles slower by their
- * ratio (busy / (sms bw / 100)) */
-static double plan_cost(double blocks, double piece, int split, int sms, int bps, int bw)
+ * tiles, plus the merge where any row is split. A DRAM share (d, bw_pct > 0):
+ * a wave whose busy SMs outnumber bw_pct % of the SMs takes its tiles slower
+ * by busy / (sms bw_pct / 100), but for the first wave's first free_bytes a
+ * block (tiles of tile_bytes), which land at the SM's own pace; the merge
+ * weighs merge_pct % of the v10 rule's */
+static double plan_cost(double blocks, double piece, int split, int sms, int bps, const mlab_split_dram *d,
+                        int tile_bytes)
 {
     const double B = (double)sms * bps, waves = ceil(blocks / B);
-    double cost = 0;
-    if (bw <= 0) { /* every wave as busy as the first: the rule of v10 */
+    double cost = 0, merge = 1.0;
+    if (!d || d->bw_pct <= 0) { /* every wave as busy as the first: the rule of v10 */
         double k = waves > 1 ? bps : ceil(blocks / sms);
         if (k > bps) k = bps;
         cost = waves * k * (piece + MLAB_SPLIT_SETUP) / (k > 1 ? MLAB_SPLIT_SHARE : 1.0);
     } else { /* wave by wave: the full ones, then the last, each as busy as it is */
-        const double sat = (double)sms * bw / 100.0, last = blocks - (waves - 1) * B;
+        const double sat = (double)sms * d->bw_pct / 100.0, last = blocks - (waves - 1) * B;
+        const double free = tile_bytes > 0 && d->free_bytes > 0 ? fmin(piece, (double)d->free_bytes / tile_bytes) : 0.0;
         for (int w = 0; w < (int)waves; w++) {
             const double k = w + 1 < waves ? bps : fmin(bps, ceil(last / sms));
             const double busy = w + 1 < waves ? sms : fmin(sms, ceil(last / bps));
-            const double slow = busy > sat ? busy / sat : 1.0;
-            cost += k * (piece * slow + MLAB_SPLIT_SETUP) / (k > 1 ? MLAB_SPLIT_SHARE : 1.0);
+            const double slow = busy > sat ? busy / sat : 1.0, first = w == 0 ? free : 0.0;
+            cost += k * (first + (piece - first) * slow + MLAB_SPLIT_SETUP) / (k > 1 ? MLAB_SPLIT_SHARE : 1.0);
         }
+        merge = d->merge_pct / 100.0;
     }
-    return split ? cost + blocks / B + 1 : cost;
+    return split ? cost + merge * (blocks / B + 1) : cost;
 }
 
-int mlab_choose_splits(int W, int T, int sms, int bps, int bw)
+int mlab_choose_splits(int W, int T, int sms, int bps, const mlab_split_dram *dram, int tile_bytes)
 {
     if (T <= 1 || W < 1 || sms < 1 || bps < 1)
         return 1;
     int best = 1;
     double best_cost = 0;
     for (int s = 1; s <= T && s <= MLA_MAX_SPLITS; s *= 2) {
-        const double cost = plan_cost((double)W * s, ceil((double)T / s), s > 1, sms, bps, bw);
+        const double cost = plan_cost((double)W * s, ceil((double)T / s), s > 1, sms, bps, dram, tile_bytes);
         if (s == 1 || cost < best_cost) {
             best_cost = cost;
             best = s;
@@ -46,7 +51,7 @@ int mlab_choose_splits(int W, int T, int sms, int bps, int bw)
     return best;
 }
 
-int mlab_plan_splits(int W, const int *n, int sms, int bps, int bw, int *s)
+int mlab_plan_splits(int W, const int *n, int sms, int bps, const mlab_split_dram *dram, int tile_bytes, int *s)
 {
     if (W < 1 || !n || !s || sms < 1 || bps < 1)
         return 0;
@@ -72,7 +77,7 @@ int mlab_plan_splits(int W, const int *n, int sms, int bps, int bw, int *s)
             if (pi > piece) piece = pi;
             split |= si > 1;
         }
-        const double cost = plan_cost(blocks, piece, split, sms, bps, bw);
+        const double cost = plan_cost(blocks, piece, split, sms, bps, dram, tile_bytes);
         if (best_p == 0 || cost < best_cost) {
             best_cost = cost;
             best_p = P;

@@ -3,6 +3,8 @@
 #ifndef MLAB_SPLITS_H
 #define MLAB_SPLITS_H
 
+#include "../reference/mla_shapes.h" /* mlab_kv_fmt, the row's bytes */
+
 /* W query rows, T 64-row tiles in the longest visible sequence (whatever
  * the variant's tile), sms SMs, bps resident blocks an SM. In units of one
  * 64-row tile's time on one SM, s splits (a power of two, 1 <= s <=
@@ -21,31 +23,53 @@
  * (every s, B = sms x bps alone, set-up 4) took 64 splits at 4 x 8192 for
  * the two-block variants, 7-15% slower than the 32 this one takes.
  *
- * bw (the variant's mlab_variant_impl.bw_sms_pct, 0 for most): a decode
- * that saturates the DRAM from bw % of the SMs streaming: a wave whose busy
- * SMs outnumber those takes its tiles that much slower (busy / (sms bw /
- * 100) times), the set-up not, so a split that only spreads the tiles over
- * more SMs buys less than the model without bw says and still pays the
- * merge. H200 (s39 sweeps of every power of two forced on 15 shapes,
- * perf-notes v42): bf16_wgmma at 53 picks the fastest count, or one within
- * 1%, on all 15 (the rule without bw missed 8 by 1.7-7.8%: 64 x 1024 unsplit
- * 7% faster than 2 splits); fp8_wgmma and fp8_wgmma_qrow at 70 on 13 of 15 each
- * (without: 10; 96 x 4096, 48 x 4096 and 24 x 8192 take 1, 2, 4 splits,
- * 6-14% faster than 4, 8, 16); both miss 64 x 1024 (+5%) and 2 x 8192 (+5-6%)
- * as before */
+ * dram (the variant's mlab_variant_impl.dram, NULL or bw_pct 0 for most):
+ * a decode that saturates the DRAM from bw_pct % of the SMs streaming. Its
+ * cost is then taken wave by wave: a wave whose busy SMs outnumber those
+ * takes its tiles busy / (sms bw_pct / 100) times slower, the set-up not,
+ * so a split that only spreads the tiles over more SMs buys less than the
+ * model without it says and still pays the merge. Two more terms, fitted
+ * where they help: the first free_bytes of each block of the first wave
+ * land at the SM's own pace, unslowed (the requests' latency, not the
+ * DRAM's rate, bounds them while its queues fill; tile_bytes, the
+ * variant's 64-row tile, mlab_kv_tile_bytes, sets how much of a piece that
+ * is), and the merge weighs merge_pct % of the term above (the combine's
+ * ~2 us are more of a fast decode's tiles). H200, every power of two
+ * forced (s39: 15 shapes, papers/reports/h200-2026-12-04o; s40: 14 more,
+ * -04q; perf-notes v42, v43):
+ *   fp8_wgmma, fp8_wgmma_qrow (36 KB tiles) {56, 36864, 200}: the fastest
+ *     count, or one within 1%, on 28 and 27 of 29 shapes (mean excess
+ *     0.2%; v42's {70, 0, 100} 17 and 16, mean 3.3 / 4.7%, 40 x 8192 16
+ *     splits 15-23% slower than 2, 72 x 4096 8 splits 17-26% slower than
+ *     1; without a share 14 and 13); the miss 2 x 8192 (64, 32 5-6%
+ *     faster), and for the _qrow decode 6 x 1536 (8, 16 1.1% faster).
+ *   bf16_wgmma (72 KB tiles) {53, 0, 100}: 20 of 25 (mean 1.3%; without a
+ *     share 13, mean 2.9%: 64 x 1024 unsplit 7% faster than 2). Its misses
+ *     are long calls of many waves where it wants more splits than any
+ *     such model gives (40 x 12288: 16 splits, 2 +12.6%; 72 x 4096: 8, 1
+ *     +7.9%); the latency terms fit it worse (19 of 25), the best of this
+ *     family 21 of 25 (bw 75, merge 300) */
 #define MLAB_SPLIT_SETUP 1.0
 #define MLAB_SPLIT_SHARE 1.2
-/* bw of the Hopper wgmma decodes that stream their tiles by tensor copies,
- * fitted to the s39 sweeps (perf-notes v42): bf16_wgmma's 72 KB tiles 53 %
- * (70 of 132 SMs), the fp8 ones' 36 KB tiles 70 % (fp8_wgmma,
- * fp8_wgmma_qrow; 65..80 pick the same there). Not the MXFP4 decodes, which
- * their conversion bounds (any bw >= 60 picks as 0 on their 7 cases) */
-#define MLAB_BW_SMS_PCT_BF16_WGMMA 53
-#define MLAB_BW_SMS_PCT_FP8_WGMMA 70
+typedef struct mlab_split_dram {
+    int bw_pct;     /* % of the SMs whose streaming saturates the DRAM; 0: none (the v10 rule) */
+    int free_bytes; /* the first wave's bytes a block that land unslowed */
+    int merge_pct;  /* the merge's weight, % of the v10 rule's */
+} mlab_split_dram;
+/* the Hopper wgmma decodes that stream their tiles by tensor copies (not
+ * the MXFP4 ones, which their conversion bounds: any bw >= 60 picks as
+ * none on their 7 cases) */
+#define MLAB_SPLIT_DRAM_BF16_WGMMA {53, 0, 100}
+#define MLAB_SPLIT_DRAM_FP8_WGMMA {56, 36864, 200}
+/* a 64-row tile's bytes in a KV format (MXFP4: its E2M1 pairs and scales) */
+static inline int mlab_kv_tile_bytes(mlab_kv_fmt fmt)
+{
+    return 64 * (fmt == MLAB_KV_BF16 ? 2 * MLAB_DQK : fmt == MLAB_KV_FP8 ? MLAB_DQK : MLAB_FP4_ROW + MLAB_MX_NBLK);
+}
 #ifdef __cplusplus
 extern "C" { /* splits.c is C; the runner and the variant files (C++) include this */
 #endif
-int mlab_choose_splits(int W, int T, int sms, int bps, int bw);
+int mlab_choose_splits(int W, int T, int sms, int bps, const mlab_split_dram *dram, int tile_bytes);
 
 /* Ragged batches (rows of different lengths): per-row split counts, planned
  * on the host when the case is loaded (a serving engine plans a decode step
@@ -55,10 +79,10 @@ int mlab_choose_splits(int W, int T, int sms, int bps, int bw);
  * s_i = min(64, max(1, ceil(n_i / P))) splits and the plan costs what
  * mlab_choose_splits' model says of blocks = sum s_i blocks of P tiles
  *   waves * k * (P + SETUP) / share(k) + (any split) * (blocks / B + 1)
- * (with bw > 0 the first term wave by wave, as there);
+ * (with a DRAM share the first term wave by wave and the merge weighed, as there);
  * the cheapest wins, ties to larger pieces (fewer blocks). Writes s[0..W-1]
  * and returns the largest s_i (the partials' row stride); 0 on bad input. */
-int mlab_plan_splits(int W, const int *n, int sms, int bps, int bw, int *s);
+int mlab_plan_splits(int W, const int *n, int sms, int bps, const mlab_split_dram *dram, int tile_bytes, int *s);
 
 /* A plan's blocks in launch order, as the decode reads them
  * (mla_params.blk_work): (row, split) pairs w[2b], w[2b+1], rows in order,

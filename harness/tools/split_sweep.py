@@ -19,15 +19,18 @@ well:
       its median, and how much slower the pick is; then one summary line:
       how many picks are within 1% of the fastest and the worst.
 
-  split_sweep.py fit DIR --sms N [--pick PROG]
+  split_sweep.py fit DIR --sms N [--free BYTES] [--merge PCT] [--step S] [--pick PROG]
       from DIR's forced runs alone (no rule run needed): for each variant,
-      what the rule would pick with each bandwidth factor bw = 0, 5, .., 100
-      (mlab_variant_impl.bw_sms_pct, variants/splits.h) and how far that is
+      what the rule would pick with each DRAM share bw = 0, S, 2 S, .., 100 (S 5)
+      (mlab_variant_impl.dram, variants/splits.h: bw_pct, with free_bytes
+      and merge_pct as given, default 0 and 100) and how far that is
       from the fastest forced count: a table of picks within 1% (and the
       worst) by bw, then a line a variant naming the bw values with the most
       picks within 1% (then the smallest mean excess). Each row's shape is
       its export's total_q and kv_len (uniform batches: rows without them, or
-      whose total_kv is not batch x kv_len, a ragged batch's, are left out) and blocks_per_sm (1 where absent); N is the GPU's SM count.
+      whose total_kv is not batch x kv_len, a ragged batch's, are left out),
+      kv_format (whose tile's bytes the rule takes) and blocks_per_sm (1
+      where absent); N is the GPU's SM count.
       PROG is the rule itself, mlab_split_pick (built beside mlabench;
       default: $MLAB_SPLIT_PICK, else build/mlab_split_pick), so the rule is
       written once. On another GPU: run, then fit, then set the factor.
@@ -169,14 +172,17 @@ def run(args):
 
 def fit(args):
     d, sms, pick = None, None, os.environ.get("MLAB_SPLIT_PICK", "build/mlab_split_pick")
+    opt = {"--free": "0", "--merge": "100", "--step": "5"}
     i = 0
     while i < len(args):
         a = args[i]
-        if a in ("--sms", "--pick") and i + 1 < len(args):
+        if a in ("--sms", "--pick", "--free", "--merge", "--step") and i + 1 < len(args):
             if a == "--sms":
                 sms = args[i + 1]
-            else:
+            elif a == "--pick":
                 pick = args[i + 1]
+            else:
+                opt[a] = args[i + 1]
             i += 2
         elif a.startswith("-") or d is not None:
             print(f"split_sweep: fit: unexpected argument {a}", file=sys.stderr)
@@ -187,23 +193,28 @@ def fit(args):
     if d is None or sms is None or not sms.isdigit() or int(sms) < 1:
         print("split_sweep: fit needs DIR and --sms N (the GPU's SM count, N >= 1)", file=sys.stderr)
         return 2
+    if not opt["--free"].isdigit() or not opt["--merge"].isdigit() or not opt["--step"].isdigit() \
+            or not 1 <= int(opt["--step"]) <= 50:
+        print("split_sweep: fit: --free BYTES and --merge PCT take whole numbers >= 0, --step 1..50", file=sys.stderr)
+        return 2
+    free, merge, step = int(opt["--free"]), int(opt["--merge"]), int(opt["--step"])
     # (variant, case) -> shape (W, T, bps) and {forced splits: median us}
     shape, times = {}, {}
     for p in forced_files(d):
         try:
-            for r in timed_rows(p, ("case_name", "variant", "splits", "median_us", "total_q", "kv_len")):
+            for r in timed_rows(p, ("case_name", "variant", "splits", "median_us", "total_q", "kv_len", "kv_format")):
                 try:
-                    W, L = int(float(r["total_q"])), int(float(r["kv_len"]))
+                    W, L, fmt = int(float(r["total_q"])), int(float(r["kv_len"])), r["kv_format"]
                     bps = int(float(r.get("blocks_per_sm") or 1))
                     s_, us = int(float(r["splits"])), float(r["median_us"])
                 except ValueError:
                     continue
                 # a ragged batch (rows of different lengths) runs the split plan, not this rule
                 ragged = r.get("batch") and r.get("total_kv") and int(float(r["total_kv"])) != int(float(r["batch"])) * L
-                if W < 1 or L < 1 or bps < 1 or ragged:
+                if W < 1 or L < 1 or bps < 1 or ragged or fmt not in ("bf16", "fp8", "mxfp4"):
                     continue
                 k = (r["variant"], r["case_name"])
-                shape[k] = (W, (L + 63) // 64, bps)
+                shape[k] = (W, (L + 63) // 64, bps, fmt)
                 t = times.setdefault(k, {})
                 t[s_] = min(us, t.get(s_, us))
         except (OSError, ValueError) as e:
@@ -211,10 +222,11 @@ def fit(args):
             return 3
     keys = sorted(times)
     if not keys:
-        print(f"split_sweep: {d}: no forced runs with total_q and kv_len (splits_N.csv)", file=sys.stderr)
+        print(f"split_sweep: {d}: no forced runs with total_q, kv_len and kv_format (splits_N.csv)", file=sys.stderr)
         return 3
-    bws = list(range(0, 101, 5))
-    query = "".join(f"{shape[k][0]} {shape[k][1]} {sms} {shape[k][2]} {bw}\n" for bw in bws for k in keys)
+    bws = list(range(0, 101, step))
+    query = "".join(f"{shape[k][0]} {shape[k][1]} {sms} {shape[k][2]} {bw} {free} {merge} {shape[k][3]}\n"
+                    for bw in bws for k in keys)
     try:
         r = subprocess.run([pick], input=query, capture_output=True, text=True)
     except OSError as e:
@@ -258,13 +270,14 @@ def fit(args):
         z = score[(v, 0)]
         runs = []  # the good values as runs of consecutive grid steps: "0, 60..100"
         for bw in good:
-            if runs and bw - runs[-1][1] == 5:
+            if runs and bw - runs[-1][1] == step:
                 runs[-1][1] = bw
             else:
                 runs.append([bw, bw])
         span = ", ".join(f"{a}" if a == b else f"{a}..{b}" for a, b in runs)
-        print(f"split_sweep fit: {v}: bw {span} % picks within 1% of the fastest for {w} of {n} (worst "
-              f"{worst:+.1%}); without (0): {z[0]} of {z[1]} (worst {z[2]:+.1%})")
+        print(f"split_sweep fit: {v}: bw {span} % (free {free} bytes, merge {merge} %) picks within 1% of the "
+              f"fastest for {w} of {n} (worst {worst:+.1%}, mean {score[(v, good[0])][3]:+.1%}); without (0): {z[0]} "
+              f"of {z[1]} (worst {z[2]:+.1%})")
     return 0
 
 
