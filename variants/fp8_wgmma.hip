@@ -132,6 +132,12 @@
  * (its DRAM share at 70 %): the 8 cases' picks as before; 96x4096, 48x4096, 24x8192
  * 1, 2, 4 splits, 6-11% faster than 4, 8, 16. The v42 suite geomean 38.5
  * us, 1.367x.
+ * v43 (papers/reports/h200-2026-12-04q, -04r): its DRAM share refitted with
+ * two latency terms ({56, 36864, 200}, splits.h): the pick within 1% of the
+ * fastest forced count on 28 of 29 sweep shapes (at 70 %: 17); 64x1024
+ * unsplit, 24.0 -> 22.8 us (-5.0%; as ratios -5.7%); at 70 % 72x4096,
+ * 20x16384, 40x12288 took 8, 32, 16 splits, 8-17% slower than its picks
+ * now (1, 4, 2). The v43 suite geomean 38.8 us, 1.357x.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

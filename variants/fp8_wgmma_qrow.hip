@@ -57,6 +57,11 @@
  * v42 (papers/reports/h200-2026-12-04o): the split rule's bandwidth factor
  * (its DRAM share at 70 %), as fp8_wgmma: 96x4096, 48x4096, 24x8192 11-14% faster.
  * The v42 suite geomean 36.9 us, 1.310x.
+ * v43 (papers/reports/h200-2026-12-04q, -04r): the DRAM share with two
+ * latency terms, as fp8_wgmma: 27 of 29 sweep shapes within 1% (at 70 %:
+ * 16); 64x1024 unsplit, 23.0 -> 21.7 us (-5.6%; as ratios -6.6%); at 70 %
+ * 72x4096 took 8 splits, 26% slower than unsplit. The v43 suite geomean
+ * 37.1 us, 1.300x.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
