@@ -159,13 +159,11 @@ static void ran_differently(const mlab_row *o, const mlab_row *n, char *why, siz
  * for a row without the read limit --per-read-limit asks for). */
 static void fmt_median(char *buf, size_t size, const mlab_row *r, double lim)
 {
-    if (r->nsamples == 0 || !(r->median_us > 0))
-        snprintf(buf, size, "not timed");
-    else if (!(lim > 0))
-        snprintf(buf, size, "no read limit");
+    double v[3];
+    if (mlab_cmp_quartiles(r, lim, v))
+        snprintf(buf, size, "%.4g [%.4g, %.4g]", v[0], v[1], v[2]);
     else
-        snprintf(buf, size, "%.4g [%.4g, %.4g]", r->median_us / lim, r->q1_us / lim,
-                 r->q3_us / lim);
+        snprintf(buf, size, r->nsamples == 0 || !(r->median_us > 0) ? "not timed" : "no read limit");
 }
 
 /* A row's read limit in us, 0 when it has none (older files, CPU rows,
@@ -188,7 +186,7 @@ static int divided(const mlab_row *r, double lim, mlab_row *out)
         for (size_t k = 0; k < r->nsamples; k++)
             out->samples_us[k] = r->samples_us[k] / lim;
     }
-    out->median_us /= lim;
+    out->median_us /= lim; /* as its samples, also where it was not timed (0 stays 0) */
     out->q1_us /= lim;
     out->q3_us /= lim;
     return 0;

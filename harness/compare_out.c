@@ -239,13 +239,18 @@ static const char *const quartile[3] = {"median", "q1", "q3"};
 
 /* Side s of pair p: median, q1, q3 in the pair's unit into v; NaN where the
  * row is not timed or has no read limit. */
+int mlab_cmp_quartiles(const mlab_row *r, double lim, double v[3])
+{
+    const int t = r->nsamples > 0 && r->median_us > 0 && lim > 0;
+    v[0] = t ? r->median_us / lim : NAN;
+    v[1] = t ? r->q1_us / lim : NAN;
+    v[2] = t ? r->q3_us / lim : NAN;
+    return t;
+}
+
 static void side_times(const mlab_cmp_pair *p, int s, double v[3])
 {
-    const mlab_row *r = s ? p->n : p->o;
-    int t = r->nsamples > 0 && r->median_us > 0 && p->lim[s] > 0;
-    v[0] = t ? r->median_us / p->lim[s] : NAN;
-    v[1] = t ? r->q1_us / p->lim[s] : NAN;
-    v[2] = t ? r->q3_us / p->lim[s] : NAN;
+    mlab_cmp_quartiles(s ? p->n : p->o, p->lim[s], v);
 }
 
 static void write_csv(FILE *f, const mlab_cmp_report *R)

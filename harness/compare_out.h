@@ -45,6 +45,12 @@ typedef struct {
     int forced, hint, rc;
 } mlab_cmp_report;
 
+/* r's median, q1 and q3 divided by lim (1 for us, a read limit in us) into
+ * v; returns 1, or 0 with v NaN where r is not timed or lim is not > 0: a
+ * pair's printed times in their unit (the text columns, the csv, md and
+ * json tables). */
+int mlab_cmp_quartiles(const mlab_row *r, double lim, double v[3]);
+
 /* Write R in style (text, md, csv or json); used_o / used_n mark the rows
  * of OLD / NEW that paired (the others are listed as found in one file). */
 void mlab_compare_write(FILE *f, mlab_fmt style, const mlab_cmp_report *R, const char *used_o,

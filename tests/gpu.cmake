@@ -59,6 +59,27 @@ function(mlab_gpu_rows_test name file env check)
            "f=${CMAKE_BINARY_DIR}/${file}.h5; rm -f $f; ${env}${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet ${_args} -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; ${check}\"")
   set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 endfunction()
+# mlab_gpu_negative_control(NAME [FIXTURE F] [ENV "K=V ..."] [NEEDS FILE]
+# CASES C... [ARGS A...]): a deliberately broken run (ENV: MLAB_FAULT=...)
+# must FAIL validation (exit 5) on each case (${_gd}/C.h5) in turn; no GPU,
+# a variant or path this build cannot run (77, or "skipped:" in its output),
+# FILE missing (the test that makes it skipped): skipped (77); any other
+# outcome fails, with the run's last lines. FIXTURE: gpu_cases by default
+function(mlab_gpu_negative_control name)
+  cmake_parse_arguments(NC "" "FIXTURE;ENV;NEEDS" "CASES;ARGS" ${ARGN})
+  if(NOT NC_FIXTURE)
+    set(NC_FIXTURE gpu_cases)
+  endif()
+  set(_pre "")
+  if(NC_NEEDS)
+    set(_pre "[ -f ${NC_NEEDS} ] || { echo 'no ${NC_NEEDS} (the test that makes it skipped)'; exit 77; }; ")
+  endif()
+  string(REPLACE ";" " " _cases "${NC_CASES}")
+  string(REPLACE ";" " " _args "${NC_ARGS}")
+  add_test(NAME ${name} COMMAND sh -c
+           "${_pre}for c in ${_cases}; do out=$(${NC_ENV} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet ${_args} ${_gd}/$c.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; echo \"$out\" | grep -q ' skipped: ' && { echo \"$out\" | grep ' skipped: '; exit 77; }; [ $rc = 5 ] || { echo \"$out\" | tail -20; echo \"$c: not caught: exit $rc\"; exit 1; }; echo \"$c: caught (exit 5)\"; done")
+  set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED ${NC_FIXTURE} LABELS "gpu" SKIP_RETURN_CODE 77)
+endfunction()
 foreach(s 1 2 4 7 8)
   mlab_gpu_validate(gpu_validate_splits${s} "" --splits ${s} ${_gd}/varlen.h5 ${_gd}/q3_causal.h5)
 endforeach()
@@ -158,10 +179,7 @@ endforeach()
 # (rows x splits; fp8_xcd: padded to whole XCD rounds, xcd_map.h)
 mlab_gpu_validate(gpu_validate_plan_off "MLAB_PLAN=off" ${_gd}/varlen.h5 ${_gd}/q3_causal.h5)
 foreach(_v fp8 bf16 fp8_xcd fp8_wgmma mxfp4_wgmma bf16_wgmma)
-  add_test(NAME gpu_negative_control_merge_plan_${_v} COMMAND sh -c
-           "out=$(MLAB_FAULT=merge ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants ${_v} ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 5 ] && { echo 'caught (exit 5)'; exit 0; }; echo \"not caught: exit $rc\"; exit 1")
-  set_tests_properties(gpu_negative_control_merge_plan_${_v} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
-                       SKIP_RETURN_CODE 77)
+  mlab_gpu_negative_control(gpu_negative_control_merge_plan_${_v} ENV MLAB_FAULT=merge CASES varlen ARGS --variants ${_v})
 endforeach()
 mlab_gpu_rows_test(gpu_plan_ran plan_ran ""
   "q=lambda x: 8*((int(x['total_q'])+7)//8) if x['variant']=='fp8_xcd' else int(x['total_q']); bad=[(x['variant'],x['grid'],x['total_q'],x['splits']) for x in r if int(x['grid'])>=q(x)*int(x['splits'])]; print(len(r),'rows; uniform grids:',bad); sys.exit(1 if bad or not r else 0)"
@@ -215,10 +233,8 @@ foreach(_m on off)
     "u=[(int(x['grid']),int(x['total_q'])*int(x['splits'])) for x in r]; print('grid, units:',u); ok=u and all(g==(2*n if '${_m}'=='on' else n) for g,n in u); sys.exit(0 if ok else 1)"
     --variants bf16_wgmma ${_gd}/tiny_scales.h5)
 endforeach()
-add_test(NAME gpu_negative_control_overread_pairs COMMAND sh -c
-         "out=$(MLAB_FAULT=overread ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants bf16_wgmma ${_gd}/tiny_scales.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 5 ] && { echo 'caught (exit 5)'; exit 0; }; echo \"not caught: exit $rc\"; exit 1")
-set_tests_properties(gpu_negative_control_overread_pairs PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
-                     SKIP_RETURN_CODE 77)
+mlab_gpu_negative_control(gpu_negative_control_overread_pairs ENV MLAB_FAULT=overread CASES tiny_scales
+                          ARGS --variants bf16_wgmma)
 # an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_COMBINE_SPREAD, MLAB_COMBINE_CAP, MLAB_AMAX,
 # MLAB_TMAP, MLAB_TMAP_L2, MLAB_PLAN, MLAB_PERSIST, MLAB_PAIRS, MLAB_FLUSH) is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c
@@ -257,10 +273,8 @@ foreach(src ${MLAB_VARIANT_SOURCES})
       set(_case one_item)
       set(_splits 32)
     endif()
-    add_test(NAME gpu_negative_control_${fault}_${_v} COMMAND sh -c
-             "out=$(${_env} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --splits ${_splits} --variants ${_v} ${_gd}/${_case}.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; echo \"$out\" | grep -q ' skipped: ' && { echo \"$out\" | grep ' skipped: '; exit 77; }; [ $rc = 5 ] && { echo 'caught (exit 5)'; exit 0; }; echo \"not caught: exit $rc\"; exit 1")
-    set_tests_properties(gpu_negative_control_${fault}_${_v} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
-                         SKIP_RETURN_CODE 77)
+    mlab_gpu_negative_control(gpu_negative_control_${fault}_${_v} ENV "${_env}" CASES ${_case}
+                              ARGS --splits ${_splits} --variants ${_v})
   endforeach()
 endforeach()
 # a build for sm_90a on an sm_90 GPU (H100 / H200) runs every variant it
@@ -278,10 +292,8 @@ endif()
 # head 0's scale (MLAB_FAULT=qscale) validation must fail (exit 5) on
 # varlen (N(0, 1) Q: the heads' amax differ by ~10-20%) and one_item
 foreach(_v fp8_wgmma_qrow mxfp4_wgmma_qrow mxfp4_qrow_lazy)
-  add_test(NAME gpu_negative_control_qscale_${_v} COMMAND sh -c
-           "for c in varlen one_item; do out=$(MLAB_FAULT=qscale ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants ${_v} ${_gd}/$c.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; echo \"$out\" | grep -q ' skipped: ' && { echo \"$out\" | grep ' skipped: '; exit 77; }; [ $rc = 5 ] || { echo \"$c: not caught: exit $rc\"; exit 1; }; echo \"$c: caught (exit 5)\"; done")
-  set_tests_properties(gpu_negative_control_qscale_${_v} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu"
-                       SKIP_RETURN_CODE 77)
+  mlab_gpu_negative_control(gpu_negative_control_qscale_${_v} ENV MLAB_FAULT=qscale CASES varlen one_item
+                            ARGS --variants ${_v})
 endforeach()
 # rising scores (tests/gen_rising.py: KV rows scaled by a sawtooth along each
 # sequence, through `mlabench import`): within a unit a tile's max climbs more
@@ -297,9 +309,8 @@ add_test(NAME gpu_validate_rising COMMAND sh -c
          "${_rising_there}${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet ${_gd}/rising.h5")
 set_tests_properties(gpu_validate_rising PROPERTIES FIXTURES_REQUIRED gpu_rising LABELS "gpu" SKIP_RETURN_CODE 77
                      TIMEOUT 600)
-add_test(NAME gpu_negative_control_lazy COMMAND sh -c
-         "${_rising_there}out=$(MLAB_FAULT=lazy ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants mxfp4_qrow_lazy ${_gd}/rising.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; echo \"$out\" | grep -q ' skipped: ' && { echo \"$out\" | grep ' skipped: '; exit 77; }; [ $rc = 5 ] || { echo \"$out\" | tail -20; echo \"not caught: exit $rc\"; exit 1; }; echo 'caught (exit 5)'")
-set_tests_properties(gpu_negative_control_lazy PROPERTIES FIXTURES_REQUIRED gpu_rising LABELS "gpu" SKIP_RETURN_CODE 77)
+mlab_gpu_negative_control(gpu_negative_control_lazy FIXTURE gpu_rising ENV MLAB_FAULT=lazy NEEDS ${_gd}/rising.h5
+                          CASES rising ARGS --variants mxfp4_qrow_lazy)
 # the exact path of the MXFP4 variants with an e4m3 fast path (mxfp4_e4m3,
 # mxfp4_wgmma, mxfp4_wgmma_qrow, mxfp4_qrow_lazy): on tiny_scales (no scale e4m3 can carry) each that this GPU
 # and build can run must say its exact path ran and pass validation against
