@@ -33,11 +33,11 @@ int main(void)
      * papers/reports/h200-2026-12-04o: 7 competition cases and 8 more
      * shapes; the s40 sweeps, -04q: 4 more for the fp8 decodes, then 10
      * shapes where the fp8 decodes' new share and v42's disagreed, all
-     * three decodes). bf16_wgmma {53, 0, 100} picks the fastest, or one
-     * within 1%, on 20 of 25 (the misses pinned as picked: long calls of
-     * many waves that want more splits); the fp8 decodes {56, 36864, 200} on
-     * 28 and 27 of 29 (2 x 8192: 64, 32 5-6% faster; 6 x 1536: 8, 16 1.1%
-     * faster for fp8_wgmma_qrow, 0.5% for fp8_wgmma) */
+     * three decodes). bf16_wgmma {78, 0, 100, 70} (its head pairs counted)
+     * picks the fastest, or one within 1%, on all 25 it ran (4 x 8192's 32
+     * within 0.3% of 16); the fp8 decodes {56, 36864, 200, 0} on 28 and 27
+     * of 29 (2 x 8192: 64, 32 5-6% faster; 6 x 1536: 8, 16 1.1% faster for
+     * fp8_wgmma_qrow, 0.5% for fp8_wgmma) */
     {
         const int sh[29][2] = {{4, 1024},   {4, 8192},   {32, 1024},  {32, 8192},  {64, 1024}, {64, 8192},
                                {256, 1024}, {2, 8192},   {4, 2048},   {8, 1024},   {16, 1024}, {24, 8192},
@@ -45,9 +45,8 @@ int main(void)
                                {20, 16384}, {3, 3072},   {40, 12288}, {48, 512},   {56, 512},  {6, 1536},
                                {72, 4096},  {40, 8192},  {80, 8192},  {64, 2048},  {192, 1024}};
         /* -1: not run (bf16_wgmma on s40's first four) */
-        const int want16[29] = {16, 32, 4, 4, 1, 2, 1, 32, 16, 8, 4, 4, 2, 1, 2, 2 /* miss: 4 */, 4,
-                                2,  4 /* miss: 32 */, 16, 2 /* miss: 16 */, 2 /* miss: 1 */, 1, 8,
-                                1 /* miss: 8 */, -1, -1, -1, -1};
+        const int want16[29] = {16, 32, 4, 4, 1, 2, 1, 32, 16, 8, 4, 4, 2, 1, 2, 4, 4,
+                                2,  32, 16, 16, 1, 1, 8, 8, -1, -1, -1, -1};
         const int want8[29] = {16, 32, 4, 4, 1, 2, 1, 64 /* miss: 32 */, 32, 16, 8, 4, 2, 1, 4, 2, 2, 2, 4, 16,
                                2,  1,  1, 8 /* 16 */, 1, 2, 1, 2, 1};
         const mlab_split_dram d16 = MLAB_SPLIT_DRAM_BF16_WGMMA, d8 = MLAB_SPLIT_DRAM_FP8_WGMMA;
@@ -65,6 +64,13 @@ int main(void)
                      sh[i][1], s8, want8[i]);
             check(s8 == want8[i], what);
         }
+        /* the pairs matter: counted (pair_pct 70), 64 x 1024 runs unsplit
+         * (128 blocks of 8 heads), 7% faster than 2 splits; without them
+         * (MLAB_PAIRS=off: the runner passes pair_pct 0) the same share
+         * splits it */
+        const mlab_split_dram d16np = {d16.bw_pct, d16.free_bytes, d16.merge_pct, 0};
+        check(mlab_choose_splits(64, 16, 132, 1, &d16, tb16) == 1 && mlab_choose_splits(64, 16, 132, 1, &d16np, tb16) == 2,
+              "64x1024: unsplit with the pairs counted, 2 splits without");
         /* the free bytes matter: without them the fp8 decodes take 4 splits
          * at 16 x 1024, 5.9% slower than the 8 measured fastest */
         check(mlab_choose_splits(16, 16, 132, 1, &d8, 0) == 4, "16x1024 without the free bytes: 4 splits, not 8");
@@ -74,12 +80,13 @@ int main(void)
     for (int W = 1; W <= 600; W += 29)
         for (int T = 1; T <= 300; T += 11)
             for (int bw = 10; bw <= 100; bw += 30)
-                for (int form = 0; form < 2; form++) {
-                    const mlab_split_dram d = {bw, form ? 36864 : 0, form ? 200 : 100};
-                    const int s0 = mlab_choose_splits(W, T, 132, 1, NULL, 0),
+                for (int form = 0; form < 3; form++) { /* form 2: a pairing decode, against bw 0 with its pairs */
+                    const mlab_split_dram d = {bw, form == 1 ? 36864 : 0, form == 1 ? 200 : 100, form == 2 ? 70 : 0},
+                                          d0 = {0, 0, 100, d.pair_pct};
+                    const int s0 = mlab_choose_splits(W, T, 132, 1, &d0, 0),
                               s1 = mlab_choose_splits(W, T, 132, 1, &d, mlab_kv_tile_bytes(MLAB_KV_FP8));
-                    snprintf(what, sizeof what, "W %d T %d share {%d, %d, %d}: %d splits, not more than the %d without",
-                             W, T, d.bw_pct, d.free_bytes, d.merge_pct, s1, s0);
+                    snprintf(what, sizeof what, "W %d T %d share {%d, %d, %d, %d}: %d splits, not more than the %d without",
+                             W, T, d.bw_pct, d.free_bytes, d.merge_pct, d.pair_pct, s1, s0);
                     check(s1 <= s0, what);
                 }
     check(mlab_choose_splits(10, 1, 132, 1, NULL, 0) == 1, "one tile: no split");

@@ -102,6 +102,13 @@
  * factor (its DRAM share {53, 0, 100}: it saturates the DRAM from ~70 of 132
  * SMs): 64x1024 unsplit, 34.5 -> 32.2 us (-6.5%); the v42 suite geomean
  * 56.9 us, 1.240x (FlashInfer bf16 65.0, 1.42x).
+ * v43 (papers/reports/h200-2026-12-04q, -04r): its share with its head pairs
+ * counted ({78, 0, 100, 70}, splits.h: unsplit, 64x1024 runs 128 blocks of
+ * 8 heads, which the 53 % had stood in for): the pick within 1% of the
+ * fastest forced count on all 25 sweep shapes (v42's share 20: 40x12288 2
+ * splits, 16 13% faster; 72x4096 unsplit, 8 splits 8% faster); the 8
+ * cases' picks as before. The v43 suite geomean 57.7 us, 1.242x (another
+ * machine, ~1% slower on every row; FlashInfer bf16 65.6, 1.41x).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

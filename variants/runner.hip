@@ -695,6 +695,17 @@ static int kv_tile_bytes(int id)
     return 0;
 }
 
+/* the variant's DRAM share for the split rule, its pairs counted only where
+ * they run (not with MLAB_PAIRS=off; the one-launch merges' builds, which
+ * also turn them off, are not told apart) */
+static mlab_split_dram split_dram_of(const mlab_variant_impl *v)
+{
+    mlab_split_dram d = v->dram;
+    const char *hp = getenv("MLAB_PAIRS");
+    if (!v->head_pairs || (hp && !strcmp(hp, "off"))) d.pair_pct = 0;
+    return d;
+}
+
 static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, size_t whylen)
 {
     if (!g->loaded) {
@@ -723,9 +734,10 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     }
     *p = g->base;
     const int forced = splits > 0;
+    const mlab_split_dram dram = split_dram_of(v);
     if (splits <= 0) {
         splits = mlab_choose_splits(g->total_q, (g->max_vis + MLA_BN - 1) / MLA_BN, g->sms, v->blocks_per_sm(),
-                                    &v->dram, kv_tile_bytes(v->id));
+                                    &dram, kv_tile_bytes(v->id));
     }
     if (splits > g->max_splits) splits = g->max_splits;
     p->splits = splits;
@@ -800,7 +812,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         if (knob_refused("MLAB_PLAN", pl, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
         if (g->ragged && !forced && !(pl && !strcmp(pl, "off")) && !p->merge_inline && !p->merge_cluster) {
             const int smax =
-                mlab_plan_splits(g->total_q, g->row_tiles, g->sms, v->blocks_per_sm(), &v->dram,
+                mlab_plan_splits(g->total_q, g->row_tiles, g->sms, v->blocks_per_sm(), &dram,
                                  kv_tile_bytes(v->id), g->plan_s);
             const int nb = smax >= 1 ? mlab_plan_table(g->total_q, g->plan_s, v->xcd_placed ? p->xcd_count : 1,
                                                        g->plan_w)

@@ -6,33 +6,42 @@
 #include "mla_params.h" /* MLA_MAX_SPLITS */
 #include "xcd_map.h"
 
-/* the split rule's cost (splits.h) of `blocks` blocks whose busiest has `piece`
- * tiles, plus the merge where any row is split. A DRAM share (d, bw_pct > 0):
- * a wave whose busy SMs outnumber bw_pct % of the SMs takes its tiles slower
- * by busy / (sms bw_pct / 100), but for the first wave's first free_bytes a
- * block (tiles of tile_bytes), which land at the SM's own pace; the merge
- * weighs merge_pct % of the v10 rule's */
-static double plan_cost(double blocks, double piece, int split, int sms, int bps, const mlab_split_dram *d,
+int mlab_head_pairs(int grid, int sms);
+
+/* the split rule's cost (splits.h) of `units` (row, split) units whose
+ * busiest has `piece` tiles, plus the merge where any row is split. A decode
+ * that pairs heads (d->pair_pct > 0) runs a unit as two blocks where the
+ * units fill at most half the SMs (mlab_head_pairs, as the runner does),
+ * each block's tiles at pair_pct % of a tile's time. A DRAM share (bw_pct >
+ * 0): a wave whose busy SMs outnumber bw_pct % of the SMs (a pair's two
+ * counted once: they read the same bytes) takes its tiles slower by busy /
+ * (sms bw_pct / 100), but for the first wave's first
+ * free_bytes a block (tiles of tile_bytes), which land at the SM's own pace;
+ * the merge weighs merge_pct % of the v10 rule's */
+static double plan_cost(double units, double piece, int split, int sms, int bps, const mlab_split_dram *d,
                         int tile_bytes)
 {
-    const double B = (double)sms * bps, waves = ceil(blocks / B);
+    const int pairs = d && d->pair_pct > 0 && units <= sms && mlab_head_pairs((int)units, sms);
+    const double B = (double)sms * bps, blocks = pairs ? 2 * units : units, waves = ceil(blocks / B);
+    const double tw = pairs ? d->pair_pct / 100.0 : 1.0; /* a tile's time in a block */
     double cost = 0, merge = 1.0;
     if (!d || d->bw_pct <= 0) { /* every wave as busy as the first: the rule of v10 */
         double k = waves > 1 ? bps : ceil(blocks / sms);
         if (k > bps) k = bps;
-        cost = waves * k * (piece + MLAB_SPLIT_SETUP) / (k > 1 ? MLAB_SPLIT_SHARE : 1.0);
+        cost = waves * k * (piece * tw + MLAB_SPLIT_SETUP) / (k > 1 ? MLAB_SPLIT_SHARE : 1.0);
     } else { /* wave by wave: the full ones, then the last, each as busy as it is */
         const double sat = (double)sms * d->bw_pct / 100.0, last = blocks - (waves - 1) * B;
         const double free = tile_bytes > 0 && d->free_bytes > 0 ? fmin(piece, (double)d->free_bytes / tile_bytes) : 0.0;
         for (int w = 0; w < (int)waves; w++) {
             const double k = w + 1 < waves ? bps : fmin(bps, ceil(last / sms));
             const double busy = w + 1 < waves ? sms : fmin(sms, ceil(last / bps));
-            const double slow = busy > sat ? busy / sat : 1.0, first = w == 0 ? free : 0.0;
-            cost += k * (first + (piece - first) * slow + MLAB_SPLIT_SETUP) / (k > 1 ? MLAB_SPLIT_SHARE : 1.0);
+            const double reads = pairs ? busy / 2 : busy; /* a pair's two blocks read one unit's bytes */
+            const double slow = reads > sat ? reads / sat : 1.0, first = w == 0 ? free : 0.0;
+            cost += k * ((first + (piece - first) * slow) * tw + MLAB_SPLIT_SETUP) / (k > 1 ? MLAB_SPLIT_SHARE : 1.0);
         }
         merge = d->merge_pct / 100.0;
     }
-    return split ? cost + merge * (blocks / B + 1) : cost;
+    return split ? cost + merge * (units / B + 1) : cost;
 }
 
 int mlab_choose_splits(int W, int T, int sms, int bps, const mlab_split_dram *dram, int tile_bytes)

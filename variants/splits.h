@@ -34,33 +34,38 @@
  * DRAM's rate, bounds them while its queues fill; tile_bytes, the
  * variant's 64-row tile, mlab_kv_tile_bytes, sets how much of a piece that
  * is), and the merge weighs merge_pct % of the term above (the combine's
- * ~2 us are more of a fast decode's tiles). H200, every power of two
- * forced (s39: 15 shapes, papers/reports/h200-2026-12-04o; s40: 14 more,
- * -04q; perf-notes v42, v43):
- *   fp8_wgmma, fp8_wgmma_qrow (36 KB tiles) {56, 36864, 200}: the fastest
- *     count, or one within 1%, on 28 and 27 of 29 shapes (mean excess
- *     0.2%; v42's {70, 0, 100} 17 and 16, mean 3.3 / 4.7%, 40 x 8192 16
- *     splits 15-23% slower than 2, 72 x 4096 8 splits 17-26% slower than
+ * ~2 us are more of a fast decode's tiles). And a decode that pairs heads
+ * (pair_pct > 0; the runner passes 0 where pairs are off) is costed as it
+ * runs: where the units fill at most half the SMs (mlab_head_pairs) two
+ * blocks a unit, each a tile in pair_pct % of a tile's time, the DRAM's
+ * share counting a pair once (both read the same bytes). H200, every power
+ * of two forced (s39: 15 shapes, papers/reports/h200-2026-12-04o; s40: 14
+ * more, -04q; perf-notes v42, v43):
+ *   fp8_wgmma, fp8_wgmma_qrow (36 KB tiles) {56, 36864, 200, 0}: the
+ *     fastest count, or one within 1%, on 28 and 27 of 29 shapes (mean
+ *     excess 0.2%; v42's {70, 0, 100} 17 and 16, mean 3.3 / 4.7%, 40 x 8192
+ *     16 splits 15-23% slower than 2, 72 x 4096 8 splits 17-26% slower than
  *     1; without a share 14 and 13); the miss 2 x 8192 (64, 32 5-6%
  *     faster), and for the _qrow decode 6 x 1536 (8, 16 1.1% faster).
- *   bf16_wgmma (72 KB tiles) {53, 0, 100}: 20 of 25 (mean 1.3%; without a
- *     share 13, mean 2.9%: 64 x 1024 unsplit 7% faster than 2). Its misses
- *     are long calls of many waves where it wants more splits than any
- *     such model gives (40 x 12288: 16 splits, 2 +12.6%; 72 x 4096: 8, 1
- *     +7.9%); the latency terms fit it worse (19 of 25), the best of this
- *     family 21 of 25 (bw 75, merge 300) */
+ *   bf16_wgmma (72 KB tiles, head pairs) {78, 0, 100, 70}: all 25 shapes it
+ *     ran (v42's {53, 0, 100}, blind to its pairs, 20, mean excess 1.3%:
+ *     40 x 12288 2 splits, 16 13% faster; 72 x 4096 unsplit, 8 splits 8%
+ *     faster; its 53 % was what took 64 x 1024 unsplit, which the pairs do
+ *     now: 128 blocks of 8 heads; without a share 19) */
 #define MLAB_SPLIT_SETUP 1.0
 #define MLAB_SPLIT_SHARE 1.2
 typedef struct mlab_split_dram {
     int bw_pct;     /* % of the SMs whose streaming saturates the DRAM; 0: none (the v10 rule) */
     int free_bytes; /* the first wave's bytes a block that land unslowed */
     int merge_pct;  /* the merge's weight, % of the v10 rule's */
+    int pair_pct;   /* a decode that pairs heads (mlab_variant_impl.head_pairs): a paired block's tile
+                       time, % of an unpaired one's; 0: it does not pair (or pairs are off) */
 } mlab_split_dram;
 /* the Hopper wgmma decodes that stream their tiles by tensor copies (not
  * the MXFP4 ones, which their conversion bounds: any bw >= 60 picks as
  * none on their 7 cases) */
-#define MLAB_SPLIT_DRAM_BF16_WGMMA {53, 0, 100}
-#define MLAB_SPLIT_DRAM_FP8_WGMMA {56, 36864, 200}
+#define MLAB_SPLIT_DRAM_BF16_WGMMA {78, 0, 100, 70}
+#define MLAB_SPLIT_DRAM_FP8_WGMMA {56, 36864, 200, 0}
 /* a 64-row tile's bytes in a KV format (MXFP4: its E2M1 pairs and scales) */
 static inline int mlab_kv_tile_bytes(mlab_kv_fmt fmt)
 {

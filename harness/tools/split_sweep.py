@@ -19,11 +19,12 @@ well:
       its median, and how much slower the pick is; then one summary line:
       how many picks are within 1% of the fastest and the worst.
 
-  split_sweep.py fit DIR --sms N [--free BYTES] [--merge PCT] [--step S] [--pick PROG]
+  split_sweep.py fit DIR --sms N [--free BYTES] [--merge PCT] [--pair PCT] [--step S] [--pick PROG]
       from DIR's forced runs alone (no rule run needed): for each variant,
       what the rule would pick with each DRAM share bw = 0, S, 2 S, .., 100 (S 5)
-      (mlab_variant_impl.dram, variants/splits.h: bw_pct, with free_bytes
-      and merge_pct as given, default 0 and 100) and how far that is
+      (mlab_variant_impl.dram, variants/splits.h: bw_pct, with free_bytes,
+      merge_pct and pair_pct as given, default 0, 100 and 0; pair_pct for a
+      decode whose runs paired heads, bf16_wgmma) and how far that is
       from the fastest forced count: a table of picks within 1% (and the
       worst) by bw, then a line a variant naming the bw values with the most
       picks within 1% (then the smallest mean excess). Each row's shape is
@@ -172,11 +173,11 @@ def run(args):
 
 def fit(args):
     d, sms, pick = None, None, os.environ.get("MLAB_SPLIT_PICK", "build/mlab_split_pick")
-    opt = {"--free": "0", "--merge": "100", "--step": "5"}
+    opt = {"--free": "0", "--merge": "100", "--pair": "0", "--step": "5"}
     i = 0
     while i < len(args):
         a = args[i]
-        if a in ("--sms", "--pick", "--free", "--merge", "--step") and i + 1 < len(args):
+        if a in ("--sms", "--pick", "--free", "--merge", "--pair", "--step") and i + 1 < len(args):
             if a == "--sms":
                 sms = args[i + 1]
             elif a == "--pick":
@@ -193,11 +194,11 @@ def fit(args):
     if d is None or sms is None or not sms.isdigit() or int(sms) < 1:
         print("split_sweep: fit needs DIR and --sms N (the GPU's SM count, N >= 1)", file=sys.stderr)
         return 2
-    if not opt["--free"].isdigit() or not opt["--merge"].isdigit() or not opt["--step"].isdigit() \
-            or not 1 <= int(opt["--step"]) <= 50:
-        print("split_sweep: fit: --free BYTES and --merge PCT take whole numbers >= 0, --step 1..50", file=sys.stderr)
+    if not all(opt[o].isdigit() for o in ("--free", "--merge", "--pair", "--step")) or not 1 <= int(opt["--step"]) <= 50:
+        print("split_sweep: fit: --free BYTES, --merge PCT and --pair PCT take whole numbers >= 0, --step 1..50",
+              file=sys.stderr)
         return 2
-    free, merge, step = int(opt["--free"]), int(opt["--merge"]), int(opt["--step"])
+    free, merge, pair, step = int(opt["--free"]), int(opt["--merge"]), int(opt["--pair"]), int(opt["--step"])
     # (variant, case) -> shape (W, T, bps) and {forced splits: median us}
     shape, times = {}, {}
     for p in forced_files(d):
@@ -225,7 +226,7 @@ def fit(args):
         print(f"split_sweep: {d}: no forced runs with total_q, kv_len and kv_format (splits_N.csv)", file=sys.stderr)
         return 3
     bws = list(range(0, 101, step))
-    query = "".join(f"{shape[k][0]} {shape[k][1]} {sms} {shape[k][2]} {bw} {free} {merge} {shape[k][3]}\n"
+    query = "".join(f"{shape[k][0]} {shape[k][1]} {sms} {shape[k][2]} {bw} {free} {merge} {pair} {shape[k][3]}\n"
                     for bw in bws for k in keys)
     try:
         r = subprocess.run([pick], input=query, capture_output=True, text=True)
@@ -275,7 +276,7 @@ def fit(args):
             else:
                 runs.append([bw, bw])
         span = ", ".join(f"{a}" if a == b else f"{a}..{b}" for a, b in runs)
-        print(f"split_sweep fit: {v}: bw {span} % (free {free} bytes, merge {merge} %) picks within 1% of the "
+        print(f"split_sweep fit: {v}: bw {span} % (free {free} bytes, merge {merge} %, pair {pair} %) picks within 1% of the "
               f"fastest for {w} of {n} (worst {worst:+.1%}, mean {score[(v, good[0])][3]:+.1%}); without (0): {z[0]} "
               f"of {z[1]} (worst {z[2]:+.1%})")
     return 0
