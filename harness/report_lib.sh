@@ -32,6 +32,12 @@
 #                                a suite against the suite before it (also per
 #                                read limit), 0f09366's file and v7's suite
 #                                (report_compare each)
+#   report_sweeps TMP PREFIX CALL...
+#                                harness/tools/split_sweep.py's report of each
+#                                call's split sweep: its results files
+#                                ($here/PREFIX_CALL_splits_*.h5) exported to
+#                                TMP/CALL/splits_*.csv first (left there for a
+#                                fit)
 #   report_suite FILE.h5 [ARG]   a suite folder's own part: with --gpu,
 #                                re-measure the 8 recorded cases with the
 #                                variants, FlashInfer and FlashMLA (harness/peers/use_pack.sh:
@@ -78,6 +84,18 @@ report_history() {
   report_compare "the $4 suite against the $2 suite, per read limit (each run's own)" "$3" "$1" --per-read-limit
   report_compare "0f09366 against the $2 suite" papers/reports/h200-2026-12-01/h200_ab_0f09366.h5 "$1"
   report_compare "v7's suite against the $2 suite" papers/reports/h200-2026-12-01/h200_v7_suite.h5 "$1"
+}
+report_sweeps() {
+  local tmp=$1 pre=$2 c f b
+  shift 2
+  for c in "$@"; do
+    mkdir -p "$tmp/$c"
+    for f in "$here/${pre}_${c}"_splits_*.h5; do
+      b=$(basename "$f" .h5); "$M" export "$f" -o "$tmp/$c/${b#"${pre}_${c}_"}.csv" > /dev/null
+    done
+    echo "== call ${c#c}: the rule's pick (as built for that call) against every power of two forced"
+    python3 harness/tools/split_sweep.py report "$tmp/$c"
+  done
 }
 report_suite() {
   if [ "${2:-}" = "--gpu" ]; then

@@ -15,14 +15,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-for c in c3 c4; do
-  mkdir -p "$tmp/$c"
-  for f in "$here"/s39_${c}_splits_*.h5; do
-    b=$(basename "$f" .h5); "$M" export "$f" -o "$tmp/$c/${b#s39_${c}_}.csv" > /dev/null
-  done
-  echo "== call ${c#c}: the rule's pick (as built for that call) against every power of two forced"
-  python3 harness/tools/split_sweep.py report "$tmp/$c"
-done
+report_sweeps "$tmp" s39 c3 c4
 # the bandwidth factor fitted over both calls' forced runs (the rule itself: mlab_split_pick)
 mkdir -p "$tmp/all"
 for c in c3 c4; do for f in "$tmp/$c"/splits_[0-9]*.csv; do cp "$f" "$tmp/all/$(basename "$f" .csv)_$c.csv"; done; done

@@ -19,14 +19,7 @@ set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 pick=${MLAB_SPLIT_PICK:-build/mlab_split_pick}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-for c in c1 c2; do
-  mkdir -p "$tmp/$c"
-  for f in "$here"/s40_${c}_splits_*.h5; do
-    b=$(basename "$f" .h5); "$M" export "$f" -o "$tmp/$c/${b#s40_${c}_}.csv" > /dev/null
-  done
-  echo "== call ${c#c}: the rule's pick (as built for that call) against every power of two forced"
-  python3 harness/tools/split_sweep.py report "$tmp/$c"
-done
+report_sweeps "$tmp" s40 c1 c2
 # every forced run of s39 (-04o) and s40 together
 mkdir -p "$tmp/all"
 for f in papers/reports/h200-2026-12-04o/s39_c*_splits_[0-9]*.h5 "$here"/s40_c*_splits_[0-9]*.h5; do
