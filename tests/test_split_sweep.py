@@ -4,7 +4,7 @@ errors (no rule run, not an export, usage), and its run mode's commands,
 driven through a stand-in for mlabench that records them.
 
 Its fit mode against the rule itself (mlab_split_pick, PICK): synthetic
-forced runs whose fastest counts only a bandwidth factor picks.
+forced runs whose fastest counts only a DRAM share picks.
 
 Usage: test_split_sweep.py TOOL PICK"""
 import os

@@ -166,7 +166,7 @@ int main(void)
         check(mlab_choose_splits(64, 128, 132, 2, NULL, 0) == 4, "...where the uniform rule takes 4 splits a row (32-tile pieces)");
         /* the README's ragged batches (h200-2026-12-01zl: 4 rows of 8192 + 60
          * of 512; 1 of 16384 + 31 of 256) planned for one block an SM: the
-         * bandwidth factor leaves their plans as they were timed */
+         * DRAM shares leave their plans as they were timed */
         for (int b = 0; b < 2; b++) {
             const int W = b ? 32 : 64;
             int nr[64], s0[64], s1[64], s2[64];
