@@ -156,5 +156,19 @@ exit 0
     check(rc == 3 and "no column kv_format, kv_len, total_q" in err and err.count("\n") == 1,
           f"fit on exports without shapes: one line naming the file's missing columns, exit 3 ({rc}, {err})")
 
+# mlab_split_pick itself: the rule's picks a line, the shares as splits.h's (fp8_wgmma's {56, 36864, 200, 0}
+# and bf16_wgmma's {78, 0, 100, 70}: 64 x 1024 unsplit, 40 x 8192 2 splits; without a share 2 and 16), and a
+# malformed line refused with its number (exit 2)
+r = subprocess.run([PICK], input="64 16 132 1 56 36864 200 0 fp8\n64 16 132 1 0 0 100 0 fp8\n"
+                   "40 128 132 1 56 36864 200 0 fp8\n40 128 132 1 0 0 100 0 fp8\n64 16 132 1 78 0 100 70 bf16\n",
+                   capture_output=True, text=True)
+check(r.returncode == 0 and r.stdout.split() == ["1", "2", "2", "16", "1"],
+      f"mlab_split_pick: the rule's picks ({r.returncode}, {r.stdout.split()}, {r.stderr})")
+for bad in ("64 16 132 1 56 36864 200 fp8", "64 16 132 1 56 36864 200 0 fp16", "64 16 132 1 101 0 100 0 fp8",
+            "64 16 132 1 56 36864 200 0 fp8 x"):
+    r = subprocess.run([PICK], input="4 16 132 1 0 0 100 0 bf16\n" + bad + "\n", capture_output=True, text=True)
+    check(r.returncode == 2 and "line 2:" in r.stderr and r.stderr.count("\n") == 1,
+          f"mlab_split_pick refuses {bad!r} on its line 2, one line, exit 2 ({r.returncode}, {r.stderr})")
+
 print(f"test_split_sweep: {'ok' if not failed else f'{failed} failed'}")
 sys.exit(1 if failed else 0)
