@@ -15,9 +15,10 @@ int mlab_head_pairs(int grid, int sms);
  * each block's tiles at pair_pct % of a tile's time. A DRAM share (bw_pct >
  * 0): a wave whose busy SMs outnumber bw_pct % of the SMs (a pair's two
  * counted once: they read the same bytes) takes its tiles slower by busy /
- * (sms bw_pct / 100), but for the first wave's first
- * free_bytes a block (tiles of tile_bytes), which land at the SM's own pace;
- * the merge weighs merge_pct % of the v10 rule's */
+ * (sms bw_pct / 100), but for the first wave's first free_bytes a block
+ * (tiles of tile_bytes), which land at the SM's own pace; and the merge
+ * weighs merge_pct % of the v10 rule's (free_bytes and merge_pct only with
+ * a share: without one the v10 rule, pairs counted) */
 static double plan_cost(double units, double piece, int split, int sms, int bps, const mlab_split_dram *d,
                         int tile_bytes)
 {

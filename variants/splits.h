@@ -56,8 +56,8 @@
 #define MLAB_SPLIT_SHARE 1.2
 typedef struct mlab_split_dram {
     int bw_pct;     /* % of the SMs whose streaming saturates the DRAM; 0: none (the v10 rule) */
-    int free_bytes; /* the first wave's bytes a block that land unslowed */
-    int merge_pct;  /* the merge's weight, % of the v10 rule's */
+    int free_bytes; /* the first wave's bytes a block that land unslowed (with bw_pct > 0) */
+    int merge_pct;  /* the merge's weight, % of the v10 rule's (with bw_pct > 0) */
     int pair_pct;   /* a decode that pairs heads (mlab_variant_impl.head_pairs): a paired block's tile
                        time, % of an unpaired one's; 0: it does not pair (or pairs are off) */
 } mlab_split_dram;
