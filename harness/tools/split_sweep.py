@@ -34,7 +34,7 @@ well:
       where absent); N is the GPU's SM count.
       PROG is the rule itself, mlab_split_pick (built beside mlabench;
       default: $MLAB_SPLIT_PICK, else build/mlab_split_pick), so the rule is
-      written once. On another GPU: run, then fit, then set the factor.
+      written once. On another GPU: run, then fit, then set the share.
 
 Exit codes: 0 done; 2 usage; 3 no usable rows (a file without the columns
 case_name, variant, splits, median_us, or no rule run); 4 a command failed.
@@ -110,37 +110,41 @@ def report(d):
     return 0
 
 
-def run(args):
-    out, binary, variants, max_time, cases = None, os.environ.get("MLAB_BIN", "build/mlabench"), None, "0.1", []
-    counts = SPLITS
-    i = 0
+def options(mode, args, names):
+    """args' "--NAME VALUE" pairs for the names given ({name: value}) and the
+    other arguments, in order; None (after a one-line message) for an
+    unknown option or one without its value."""
+    opts, rest, i = {}, [], 0
     while i < len(args):
         a = args[i]
-        if a in ("--out", "--mlabench", "--variants", "--max-time", "--counts") and i + 1 < len(args):
-            v = args[i + 1]
-            if a == "--out":
-                out = v
-            elif a == "--mlabench":
-                binary = v
-            elif a == "--variants":
-                variants = v
-            elif a == "--counts":
-                try:
-                    counts = sorted({int(x) for x in v.split(",")})
-                except ValueError:
-                    counts = []
-                if not counts or any(c not in SPLITS for c in counts):
-                    print(f"split_sweep: --counts {v}: powers of two in 1..64, comma-separated", file=sys.stderr)
-                    return 2
-            else:
-                max_time = v
+        if a in names and i + 1 < len(args):
+            opts[a] = args[i + 1]
             i += 2
         elif a.startswith("-"):
-            print(f"split_sweep: unknown option {a}", file=sys.stderr)
-            return 2
+            print(f"split_sweep: {mode}: unknown option {a}", file=sys.stderr)
+            return None
         else:
-            cases.append(a)
+            rest.append(a)
             i += 1
+    return opts, rest
+
+
+def run(args):
+    parsed = options("run", args, ("--out", "--mlabench", "--variants", "--max-time", "--counts"))
+    if parsed is None:
+        return 2
+    o, cases = parsed
+    out, variants, max_time = o.get("--out"), o.get("--variants"), o.get("--max-time", "0.1")
+    binary = o.get("--mlabench", os.environ.get("MLAB_BIN", "build/mlabench"))
+    counts = SPLITS
+    if "--counts" in o:
+        try:
+            counts = sorted({int(x) for x in o["--counts"].split(",")})
+        except ValueError:
+            counts = []
+        if not counts or any(c not in SPLITS for c in counts):
+            print(f"split_sweep: --counts {o['--counts']}: powers of two in 1..64, comma-separated", file=sys.stderr)
+            return 2
     if not out or not cases:
         print("split_sweep: run needs --out DIR and at least one case file", file=sys.stderr)
         return 2
@@ -172,25 +176,17 @@ def run(args):
 
 
 def fit(args):
-    d, sms, pick = None, None, os.environ.get("MLAB_SPLIT_PICK", "build/mlab_split_pick")
+    parsed = options("fit", args, ("--sms", "--pick", "--free", "--merge", "--pair", "--step"))
+    if parsed is None:
+        return 2
+    o, dirs = parsed
+    if len(dirs) > 1:
+        print(f"split_sweep: fit: unexpected argument {dirs[1]}", file=sys.stderr)
+        return 2
+    d, sms = (dirs or [None])[0], o.get("--sms")
+    pick = o.get("--pick", os.environ.get("MLAB_SPLIT_PICK", "build/mlab_split_pick"))
     opt = {"--free": "0", "--merge": "100", "--pair": "0", "--step": "5"}
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a in ("--sms", "--pick", "--free", "--merge", "--pair", "--step") and i + 1 < len(args):
-            if a == "--sms":
-                sms = args[i + 1]
-            elif a == "--pick":
-                pick = args[i + 1]
-            else:
-                opt[a] = args[i + 1]
-            i += 2
-        elif a.startswith("-") or d is not None:
-            print(f"split_sweep: fit: unexpected argument {a}", file=sys.stderr)
-            return 2
-        else:
-            d = a
-            i += 1
+    opt.update({k: v for k, v in o.items() if k in opt})
     if d is None or sms is None or not sms.isdigit() or int(sms) < 1:
         print("split_sweep: fit needs DIR and --sms N (the GPU's SM count, N >= 1)", file=sys.stderr)
         return 2
