@@ -58,10 +58,7 @@ static int out_of_memory(char *why, size_t whylen)
 
 static double call_bytes(const mlab_case *c, mlab_kv_fmt f)
 {
-    double row = f == MLAB_KV_BF16 ? 2.0 * MLAB_DQK
-               : f == MLAB_KV_FP8  ? 1.0 * MLAB_DQK
-                                   : (double)(MLAB_FP4_ROW + MLAB_MX_NBLK);
-    return (double)c->total_q * MLAB_HEADS * MLAB_DQK * 2 + (double)c->total_kv * row +
+    return (double)c->total_q * MLAB_HEADS * MLAB_DQK * 2 + (double)c->total_kv * mlab_kv_row_bytes(f) +
            2.0 * (c->batch + 1) * 4 + (double)c->total_q * MLAB_HEADS * MLAB_DV * 2;
 }
 

@@ -16,4 +16,12 @@
 /* The KV formats a reference or a variant reads. */
 typedef enum { MLAB_KV_BF16 = 0, MLAB_KV_FP8 = 1, MLAB_KV_MXFP4 = 2 } mlab_kv_fmt;
 
+/* A KV row's bytes in a format (MXFP4: its E2M1 pairs and its scales): a
+ * call's fewest bytes (harness/run_rows.c) and the split rule's tiles
+ * (variants/splits.h) */
+static inline int mlab_kv_row_bytes(mlab_kv_fmt f)
+{
+    return f == MLAB_KV_BF16 ? 2 * MLAB_DQK : f == MLAB_KV_FP8 ? MLAB_DQK : MLAB_FP4_ROW + MLAB_MX_NBLK;
+}
+
 #endif

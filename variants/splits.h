@@ -3,7 +3,7 @@
 #ifndef MLAB_SPLITS_H
 #define MLAB_SPLITS_H
 
-#include "../reference/mla_shapes.h" /* mlab_kv_fmt, the row's bytes */
+#include "../reference/mla_shapes.h" /* mlab_kv_fmt, mlab_kv_row_bytes */
 
 /* W query rows, T 64-row tiles in the longest visible sequence (whatever
  * the variant's tile), sms SMs, bps resident blocks an SM. In units of one
@@ -66,10 +66,10 @@ typedef struct mlab_split_dram {
  * none on their 7 cases) */
 #define MLAB_SPLIT_DRAM_BF16_WGMMA {78, 0, 100, 70}
 #define MLAB_SPLIT_DRAM_FP8_WGMMA {56, 36864, 200, 0}
-/* a 64-row tile's bytes in a KV format (MXFP4: its E2M1 pairs and scales) */
+/* a 64-row tile's bytes in a KV format */
 static inline int mlab_kv_tile_bytes(mlab_kv_fmt fmt)
 {
-    return 64 * (fmt == MLAB_KV_BF16 ? 2 * MLAB_DQK : fmt == MLAB_KV_FP8 ? MLAB_DQK : MLAB_FP4_ROW + MLAB_MX_NBLK);
+    return 64 * mlab_kv_row_bytes(fmt);
 }
 #ifdef __cplusplus
 extern "C" { /* splits.c is C; the runner and the variant files (C++) include this */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "reference/case.h" /* mlab_kv_fmt_name */
 #include "variants/splits.h"
 
 int main(void)
@@ -22,8 +23,9 @@ int main(void)
         n++;
         const int got = sscanf(line, "%d %d %d %d %d %d %d %d %15s %c", &W, &T, &sms, &bps, &d.bw_pct, &d.free_bytes,
                                &d.merge_pct, &d.pair_pct, fmt, &extra);
-        const int f = got != 9 ? -1 : !strcmp(fmt, "bf16") ? MLAB_KV_BF16 : !strcmp(fmt, "fp8") ? MLAB_KV_FP8
-                                     : !strcmp(fmt, "mxfp4") ? MLAB_KV_MXFP4 : -1;
+        int f = -1; /* the format named as results files name it */
+        for (int k = MLAB_KV_BF16; got == 9 && k <= MLAB_KV_MXFP4; k++)
+            if (!strcmp(fmt, mlab_kv_fmt_name((mlab_kv_fmt)k))) f = k;
         if (f < 0 || W < 1 || T < 0 || sms < 1 || bps < 1 || d.bw_pct < 0 || d.bw_pct > 100 || d.free_bytes < 0 ||
             d.merge_pct < 0 || d.pair_pct < 0) {
             fprintf(stderr, "mlab_split_pick: line %ld: want W T SMS BPS BW FREE MERGE PAIR FMT (W, SMS, BPS >= 1; T, "
