@@ -688,11 +688,8 @@ out:
  * rule's free bytes are a share of it: splits.h) */
 static int kv_tile_bytes(int id)
 {
-    int n = 0;
-    const mlab_variant *t = mlab_variant_table(&n);
-    for (int i = 0; i < n; i++)
-        if ((int)t[i].id == id) return mlab_kv_tile_bytes(t[i].kv);
-    return 0;
+    const mlab_variant *t = mlab_variant_by_id(id);
+    return t ? mlab_kv_tile_bytes(t->kv) : 0;
 }
 
 /* the variant's DRAM share for the split rule, its pairs counted only where
@@ -1018,11 +1015,8 @@ extern "C" int mlab_gpu_graph(mlab_gpu *g, int iters, double *us, char *why, siz
         unsigned long long *tb = (unsigned long long *)malloc(8 * (size_t)MLAB_TR_WORDS);
         if (tb && hipMemcpy(tb, g->sel_p.trace, 8 * (size_t)MLAB_TR_WORDS, hipMemcpyDeviceToHost) == hipSuccess) {
             /* the variant's name last (trace_summary.py prints the line as its heading) */
-            int nv = 0;
-            const mlab_variant *vt = mlab_variant_table(&nv);
-            const char *vn = "?";
-            for (int i = 0; i < nv; i++)
-                if ((int)vt[i].id == g->sel_id) vn = vt[i].name;
+            const mlab_variant *vt = mlab_variant_by_id(g->sel_id);
+            const char *vn = vt ? vt->name : "?";
             fprintf(stderr, "TRACE variant %d last cold sample %.2f us query rows %d longest %d splits %d name %s\n",
                     g->sel_id, g->last_cold_us, g->total_q, g->max_vis, g->sel_p.splits, vn);
             for (int b = 0; b < 512; b++)

@@ -16,6 +16,14 @@ const mlab_variant *mlab_variant_table(int *n)
     return table;
 }
 
+const mlab_variant *mlab_variant_by_id(int id)
+{
+    for (int i = 0; i < MLAB_V_COUNT; i++)
+        if ((int)table[i].id == id)
+            return &table[i];
+    return NULL;
+}
+
 const mlab_variant *mlab_variant_find(const char *name)
 {
     for (int i = 0; i < MLAB_V_COUNT; i++)

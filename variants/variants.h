@@ -33,6 +33,7 @@ extern "C" { /* defined in variants.c (C); the runner (C++) reads it too */
 #endif
 const mlab_variant *mlab_variant_table(int *n);
 const mlab_variant *mlab_variant_find(const char *name); /* NULL if unknown */
+const mlab_variant *mlab_variant_by_id(int id);          /* NULL if unknown */
 #ifdef __cplusplus
 }
 #endif
