@@ -692,17 +692,6 @@ static int kv_tile_bytes(int id)
     return t ? mlab_kv_tile_bytes(t->kv) : 0;
 }
 
-/* the variant's DRAM share for the split rule, its pairs counted only where
- * they run (not with MLAB_PAIRS=off; the one-launch merges' builds, which
- * also turn them off, are not told apart) */
-static mlab_split_dram split_dram_of(const mlab_variant_impl *v)
-{
-    mlab_split_dram d = v->dram;
-    const char *hp = getenv("MLAB_PAIRS");
-    if (!v->head_pairs || (hp && !strcmp(hp, "off"))) d.pair_pct = 0;
-    return d;
-}
-
 static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, size_t whylen)
 {
     if (!g->loaded) {
@@ -731,7 +720,17 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     }
     *p = g->base;
     const int forced = splits > 0;
-    const mlab_split_dram dram = split_dram_of(v);
+    /* MLAB_PAIRS=on|off: a decode that can (mlab_variant_impl.head_pairs,
+     * bf16_wgmma) takes each unit's 16 heads in two blocks of 8 where its
+     * units fill at most half the SMs (splits.h, mlab_head_pairs); off: a
+     * block a unit. The GPU tests validate both. The split rule counts the
+     * pairs where they may run (its share's pair_pct; the one-launch merges,
+     * which turn them off below, are not told apart) */
+    const char *hp = getenv("MLAB_PAIRS");
+    if (knob_refused("MLAB_PAIRS", hp, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
+    const bool pairs_ok = v->head_pairs && !(hp && !strcmp(hp, "off"));
+    mlab_split_dram dram = v->dram;
+    if (!pairs_ok) dram.pair_pct = 0;
     if (splits <= 0) {
         splits = mlab_choose_splits(g->total_q, (g->max_vis + MLA_BN - 1) / MLA_BN, g->sms, v->blocks_per_sm(),
                                     &dram, kv_tile_bytes(v->id));
@@ -834,17 +833,10 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         if (knob_refused("MLAB_PERSIST", ps, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
         if (v->persistent && !(ps && !strcmp(ps, "off"))) p->grid_max = g->sms * v->blocks_per_sm();
     }
-    /* MLAB_PAIRS=on|off: a decode that can (mlab_variant_impl.head_pairs,
-     * bf16_wgmma) takes each unit's 16 heads in two blocks of 8 where its
-     * units fill at most half the SMs (splits.h, mlab_head_pairs); off: a
-     * block a unit. The GPU tests validate both. */
-    p->head_pairs = 0;
-    {
-        const char *hp = getenv("MLAB_PAIRS");
-        if (knob_refused("MLAB_PAIRS", hp, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
-        if (v->head_pairs && !(hp && !strcmp(hp, "off")) && !p->merge_inline && !p->merge_cluster)
-            p->head_pairs = mlab_head_pairs(mlab_call_grid(p, v->xcd_placed), g->sms);
-    }
+    /* the head pairs (MLAB_PAIRS, above), where the units fill at most half the SMs */
+    p->head_pairs = pairs_ok && !p->merge_inline && !p->merge_cluster
+                        ? mlab_head_pairs(mlab_call_grid(p, v->xcd_placed), g->sms)
+                        : 0;
     /* MLAB_COMBINE=plain|ahead: which combine kernel merges the splits
      * (launch_common.h, combine_ahead: ahead is the 16-, 32- or 64-split
      * instance, the smallest that holds the call's splits); unset, the launcher
