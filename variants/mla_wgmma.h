@@ -585,7 +585,8 @@ template <int NK> MLAB_DEV float wg_sc(const float (&s)[NK], int k) { return s[k
  * one-tile unit split between the consumers, WG_ONE_DV; NK = 2): sP is the
  * 16 heads' P^T from the consumer's first head on, O is zero (nothing to
  * rescale), and the caller's barrier of both consumers ends the step.
- * Its steps: wg_tile_max, wg_p_store (wg_softmax_lazy shares them) */
+ * Its steps: wg_tile_max, wg_p_store, wg_rescale_o (wg_softmax_lazy shares
+ * them) */
 /* a tile's scores scaled, rows past rend masked, and the max of each of the
  * thread's NK heads over its warp's 16 rows (warp, g: the caller's) */
 template <int NK, typename Sc>
@@ -632,6 +633,22 @@ MLAB_DEV float wg_p_store(const float (&s)[2 * NK], int k, float m, bool none, u
     }
     return sum;
 }
+/* O times each head's alpha: slot k's accumulators (wg_e(k, 0), wg_e(k, 1)).
+ * SKIP (wg_softmax): a slot only where a head of it in this warp moved
+ * (times 1 elsewhere: exact); once the maxima settle, most tiles move one
+ * head of the 16 or none. wg_softmax_lazy's eager step, which runs only
+ * where a max moved, every slot */
+template <bool SKIP, int NK> MLAB_DEV void wg_rescale_o(wg_state_t<NK> &st, const float (&alpha)[NK])
+{
+#pragma unroll
+    for (int k = 0; k < NK; k++)
+        if (!SKIP || __any_sync(0xffffffffu, alpha[k] != 1.f))
+#pragma unroll
+            for (int mt = 0; mt < MLA_DV / 64; mt++) {
+                st.o[mt][wg_e(k, 0)] *= alpha[k];
+                st.o[mt][wg_e(k, 1)] *= alpha[k];
+            }
+}
 template <bool FAST, bool B16 = false, int NK = 4, typename Sc = float, bool ONE = false>
 MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
                          uint8_t *sP, int bar)
@@ -656,20 +673,7 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
         const float sum = wg_p_store<FAST, B16, NK>(s, k, mnew, none, sP, warp, g);
         st.l[k] = st.l[k] * alpha[k] + sum;
     }
-    if constexpr (!ONE) {
-        /* O rescaled a head slot at a time: slot k's accumulators (wg_e(k,
-         * 0), wg_e(k, 1)) where a head of the slot in this warp moved
-         * (times 1 elsewhere: exact); once the maxima settle, most tiles move
-         * one head of the 16 or none */
-#pragma unroll
-        for (int k = 0; k < NK; k++)
-            if (__any_sync(0xffffffffu, alpha[k] != 1.f))
-#pragma unroll
-                for (int mt = 0; mt < MLA_DV / 64; mt++) {
-                    st.o[mt][wg_e(k, 0)] *= alpha[k];
-                    st.o[mt][wg_e(k, 1)] *= alpha[k];
-                }
-    }
+    if constexpr (!ONE) wg_rescale_o<true>(st, alpha);
     wg_fence_smem();
     if constexpr (!ONE) wg_bar_sync(bar, 128);
 }
@@ -739,13 +743,7 @@ MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int
         st.l[k] = st.l[k] * alpha[k] + wg_p_store<FAST, B16, NK>(s, k, mnew, none, sP, warp, g);
         if (nc_o) alpha[k] = 1.f; /* the negative control: O left as it was */
     }
-#pragma unroll
-    for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-        for (int k = 0; k < NK; k++) {
-            st.o[mt][wg_e(k, 0)] *= alpha[k];
-            st.o[mt][wg_e(k, 1)] *= alpha[k];
-        }
+    wg_rescale_o<false>(st, alpha);
     wg_fence_smem();
     wg_bar_sync(bar, 128);
 }
