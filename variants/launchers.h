@@ -44,7 +44,8 @@ typedef struct mlab_variant_impl {
                                                 MLAB_PERSIST=off: a block a unit) */
     int head_pairs;                          /* 1: its decode can take a unit's heads in two blocks of
                                                 8 (mla_params.head_pairs), which the runner asks for
-                                                where the units fill at most half the SMs */
+                                                where the units fill at most half the SMs; only
+                                                with combine_only (the combine merges its splits) */
     mlab_split_dram dram;                    /* its decode's DRAM share for the split rule (splits.h:
                                                 the % of the SMs whose streaming saturates the DRAM, ...);
                                                 zero (most variants, left out of their initializers): none */

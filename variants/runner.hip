@@ -724,11 +724,12 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
      * bf16_wgmma) takes each unit's 16 heads in two blocks of 8 where its
      * units fill at most half the SMs (splits.h, mlab_head_pairs); off: a
      * block a unit. The GPU tests validate both. The split rule counts the
-     * pairs where they may run (its share's pair_pct; the one-launch merges,
-     * which turn them off below, are not told apart) */
+     * pairs where they may run (its share's pair_pct), as the launch below
+     * takes them: a decode that pairs merges by the combine kernel alone
+     * (combine_only: no one-launch merge, which pairs would not fit) */
     const char *hp = getenv("MLAB_PAIRS");
     if (knob_refused("MLAB_PAIRS", hp, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
-    const bool pairs_ok = v->head_pairs && !(hp && !strcmp(hp, "off"));
+    const bool pairs_ok = v->head_pairs && v->combine_only && !(hp && !strcmp(hp, "off"));
     mlab_split_dram dram = v->dram;
     if (!pairs_ok) dram.pair_pct = 0;
     if (splits <= 0) {
@@ -834,9 +835,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         if (v->persistent && !(ps && !strcmp(ps, "off"))) p->grid_max = g->sms * v->blocks_per_sm();
     }
     /* the head pairs (MLAB_PAIRS, above), where the units fill at most half the SMs */
-    p->head_pairs = pairs_ok && !p->merge_inline && !p->merge_cluster
-                        ? mlab_head_pairs(mlab_call_grid(p, v->xcd_placed), g->sms)
-                        : 0;
+    p->head_pairs = pairs_ok ? mlab_head_pairs(mlab_call_grid(p, v->xcd_placed), g->sms) : 0;
     /* MLAB_COMBINE=plain|ahead: which combine kernel merges the splits
      * (launch_common.h, combine_ahead: ahead is the 16-, 32- or 64-split
      * instance, the smallest that holds the call's splits); unset, the launcher
