@@ -10,6 +10,21 @@
 #   bash harness/nv_sass.sh --diff A B       the two builds' lines compared:
 #                                            kernels whose SASS differs, and
 #                                            kernels in one build only
+#   bash harness/nv_sass.sh --check BUILD    BUILD's lines against the committed
+#                                            variants/isa/sass-summary.txt
+#   bash harness/nv_sass.sh --update BUILD   ... and rewrite the committed one
+#                                            (--committed FILE: another file)
+#
+# The committed summary is the NVIDIA side of variants/isa/isa-summary.txt:
+# the SASS each kernel of the default CUDA build has at this commit, so a
+# change that moves a measured kernel says so in the same commit (CI runs
+# --check on its sm_90a build), and a kernel's SASS at any commit is in
+# git's history of one file. Its first line names the build it holds: nvcc's
+# version (the build's CMake cache), cuobjdump's, MLAB_CUDA_ARCH,
+# CMAKE_BUILD_TYPE, MLAB_ONE_LAUNCH and CMAKE_CUDA_FLAGS (the experiments'
+# -DWG_... knobs). --check of another build (another compiler, an
+# experiment's flags) compares nothing: it says what differs and exits 77,
+# unless MLAB_REQUIRE_NV_SASS=1 (then 1).
 #
 # A line: OBJECT KERNEL instrs=N regs=R stack=S local=L sass=MD5, where N
 # counts every instruction of the kernel's listing (cuobjdump -sass; the
@@ -23,8 +38,10 @@
 # cuobjdump: $MLAB_CUOBJDUMP, else on PATH, else /usr/local/cuda/bin; its
 # -sass runs nvdisasm, which must be beside it or on PATH (PyPI's
 # nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm put both in nvidia/cu13/bin).
-# Exit codes: 0 listed / the same, 1 --diff found a difference, 2 usage, or
-# no GPU object or no NVIDIA kernel in BUILD, 77 no cuobjdump.
+# Exit codes: 0 listed / the same, 1 --diff or --check found a difference,
+# 2 usage, or no GPU object or no NVIDIA kernel in BUILD, or BUILD not a
+# CUDA build (--check, --update), 77 no cuobjdump, or --check of a build
+# other than the committed one's.
 set -euo pipefail
 die() { echo "nv_sass.sh: $2" >&2; exit "$1"; }
 tool=${MLAB_CUOBJDUMP:-$(command -v cuobjdump || true)}
@@ -69,20 +86,75 @@ summary() {
   [ -s "$work/sum" ] || die 2 "$1: no NVIDIA kernel listed from its GPU objects (a HIP build? or no nvdisasm beside cuobjdump or on PATH: cuobjdump -sass runs it)"
   cat "$work/sum"
 }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-if [ "${1:-}" = "--diff" ]; then
-  [ $# -eq 3 ] || die 2 "usage: nv_sass.sh --diff BUILD_A BUILD_B"
-  summary "$2" > "$work/a"
-  summary "$3" > "$work/b"
+# the build a summary holds (the committed file's first line): the
+# compiler, the disassembler and the configuration that shape the SASS
+config() {
+  local c=$1/CMakeCache.txt nv
+  [ -f "$c" ] || die 2 "$1: no CMakeCache.txt (a CMake build folder?)"
+  grep -q '^MLAB_GPU:STRING=cuda$' "$c" || die 2 "$1: not a CUDA build (MLAB_GPU=cuda)"
+  nv=$(sed -n 's/^set(CMAKE_CUDA_COMPILER_VERSION "\(.*\)")$/\1/p' "$1"/CMakeFiles/*/CMakeCUDACompiler.cmake 2> /dev/null | head -1)
+  cache() { sed -n "s/^$1:[A-Z]*=//p" "$c" | head -1; }
+  echo "# build: nvcc=${nv:-?} cuobjdump=$("$tool" --version 2> /dev/null | sed -n 's/.*, V\([0-9.]*\).*/\1/p' | head -1)" \
+    "arch=$(cache MLAB_CUDA_ARCH) type=$(cache CMAKE_BUILD_TYPE) one_launch=$(cache MLAB_ONE_LAUNCH)" \
+    "cuda_flags='$(cache CMAKE_CUDA_FLAGS)'"
+}
+# two summaries' lines (A, B files) compared; exit 1 on a difference
+compare() {
   awk '
     FNR == NR { a[$1 " " $2] = $0; next }
     { k = $1 " " $2; if (!(k in a)) { print "only in B: " $0; d++ }
       else { if (a[k] != $0) { print "differs:   " a[k]; print "       to: " $0; d++ } else same++; delete a[k] } }
     END { for (k in a) { print "only in A: " a[k]; d++ }
           printf "nv_sass: %d kernels the same, %d differences\n", same, d + 0
-          exit d > 0 }' "$work/a" "$work/b"
-else
-  [ $# -eq 1 ] && [ "${1#-}" = "$1" ] || die 2 "usage: nv_sass.sh BUILD | --diff BUILD_A BUILD_B"
-  summary "$1"
-fi
+          exit d > 0 }' "$1" "$2"
+}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+committed=$(cd "$(dirname "$0")/.." && pwd)/variants/isa/sass-summary.txt
+case "${1:-}" in
+  --diff)
+    [ $# -eq 3 ] || die 2 "usage: nv_sass.sh --diff BUILD_A BUILD_B"
+    summary "$2" > "$work/a"
+    summary "$3" > "$work/b"
+    compare "$work/a" "$work/b" ;;
+  --check | --update)
+    mode=$1; shift
+    [ $# -ge 1 ] && [ "${1#-}" = "$1" ] || die 2 "usage: nv_sass.sh $mode BUILD [--committed FILE]"
+    build=$1; shift
+    if [ $# -gt 0 ]; then
+      [ $# -eq 2 ] && [ "$1" = --committed ] || die 2 "usage: nv_sass.sh $mode BUILD [--committed FILE]"
+      committed=$2
+    fi
+    cfg=$(config "$build")
+    if [ "$mode" = --check ]; then
+      [ -f "$committed" ] || die 2 "no committed summary $committed (write one: nv_sass.sh --update BUILD)"
+      want=$(head -1 "$committed")
+      if [ "$want" != "$cfg" ]; then
+        echo "nv_sass: $build is not the build $committed holds: nothing compared" >&2
+        echo "  committed: ${want#\# build: }" >&2
+        echo "  this one:  ${cfg#\# build: }" >&2
+        [ "${MLAB_REQUIRE_NV_SASS:-0}" = 1 ] && exit 1
+        exit 77
+      fi
+    fi
+    summary "$build" > "$work/now"
+    if [ "$mode" = --update ]; then
+      { echo "$cfg"
+        echo "# NVIDIA SASS summary of that build's kernels: harness/nv_sass.sh (fields: see there)"
+        echo "# regenerate: bash harness/nv_sass.sh --update BUILD (a CUDA build configured as above)"
+        cat "$work/now"; } > "$committed.tmp.$$"
+      mv "$committed.tmp.$$" "$committed"
+      echo "nv_sass: $(wc -l < "$work/now") kernels written to $committed"
+      exit 0
+    fi
+    grep -v '^#' "$committed" > "$work/was" || true
+    if ! compare "$work/was" "$work/now"; then
+      echo "nv_sass: the kernels' SASS is not the committed one (A: $committed, B: $build);" \
+        "if the change is meant: bash harness/nv_sass.sh --update $build, and say in the commit" \
+        "which kernels moved and what was measured" >&2
+      exit 1
+    fi ;;
+  *)
+    [ $# -eq 1 ] && [ "${1#-}" = "$1" ] || die 2 "usage: nv_sass.sh BUILD | --diff BUILD_A BUILD_B | --check|--update BUILD [--committed FILE]"
+    summary "$1" ;;
+esac

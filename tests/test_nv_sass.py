@@ -6,6 +6,12 @@ than 4096 instructions (where a listing parser keyed to four hex digits of
 address would stop). nv_sass must count all of that kernel's instructions,
 call A and B the same (exit 0), call A and C different and name that kernel
 alone (exit 1); a folder without GPU objects and bad usage exit 2.
+The committed summary's modes on those folders, each given a CMake cache
+of a CUDA build: --update writes A's lines under a line naming the build
+(nvcc, cuobjdump, arch, build type, one-launch, CUDA flags); --check of A
+against it exits 0, of C exits 1 naming longk, of a build with other
+CUDA flags compares nothing and exits 77 (1 with MLAB_REQUIRE_NV_SASS=1),
+of a folder that is not a CUDA build exits 2.
 Skips (77) without nvcc or cuobjdump ($MLAB_CUOBJDUMP, PATH or
 /usr/local/cuda/bin).
 
@@ -84,7 +90,53 @@ def main():
         say(u.returncode == 2 and "usage" in u.stderr, f"usage {argv}: exit 2", u.stderr)
     nt = run(["bash", SCRIPT, os.path.join(tmp, "A")], env=dict(env, MLAB_CUOBJDUMP="/nonexistent/cuobjdump"))
     say(nt.returncode == 77, "no cuobjdump: exit 77", nt.stderr)
+    committed_modes(tmp, env)
     return finish("test_nv_sass", tmp)
+
+
+def cmake_cache(build, flags=""):
+    """what nv_sass reads of a CMake build folder: the cache's options and
+    the CUDA compiler's version"""
+    with open(os.path.join(build, "CMakeCache.txt"), "w") as f:
+        f.write("MLAB_GPU:STRING=cuda\nMLAB_CUDA_ARCH:STRING=90a\nCMAKE_BUILD_TYPE:STRING=Release\n"
+                f"MLAB_ONE_LAUNCH:BOOL=OFF\nCMAKE_CUDA_FLAGS:STRING={flags}\n")
+    d = os.path.join(build, "CMakeFiles", "3.99.0")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "CMakeCUDACompiler.cmake"), "w") as f:
+        f.write('set(CMAKE_CUDA_COMPILER_VERSION "13.0.88")\n')
+
+
+def committed_modes(tmp, env):
+    """--update and --check against a committed summary (here a scratch file)"""
+    for b in "ABC":
+        cmake_cache(os.path.join(tmp, b))
+    summ = os.path.join(tmp, "sass-summary.txt")
+    up = run(["bash", SCRIPT, "--update", os.path.join(tmp, "A"), "--committed", summ], env=env)
+    lines = open(summ).read().splitlines() if os.path.exists(summ) else []
+    say(up.returncode == 0 and len(lines) == 5
+        and lines[0].startswith("# build: nvcc=13.0.88 cuobjdump=") and "arch=90a type=Release" in lines[0]
+        and "one_launch=OFF cuda_flags=''" in lines[0] and sum(not ln.startswith("#") for ln in lines) == 2,
+        "--update: the build's line, two comment lines, A's two kernels", up.stdout + up.stderr + "\n".join(lines))
+    same = run(["bash", SCRIPT, "--check", os.path.join(tmp, "A"), "--committed", summ], env=env)
+    say(same.returncode == 0 and "2 kernels the same, 0 differences" in same.stdout,
+        "--check A: the committed SASS, exit 0", same.stdout + same.stderr)
+    moved = run(["bash", SCRIPT, "--check", os.path.join(tmp, "C"), "--committed", summ], env=env)
+    named = [ln for ln in moved.stdout.splitlines() if ln.startswith("differs:")]
+    say(moved.returncode == 1 and len(named) == 1 and "longk" in named[0] and "--update" in moved.stderr,
+        "--check C: longk moved, exit 1, how to update said", moved.stdout + moved.stderr)
+    cmake_cache(os.path.join(tmp, "B"), "-DWG_MX_KB=4")
+    other = run(["bash", SCRIPT, "--check", os.path.join(tmp, "B"), "--committed", summ], env=env)
+    say(other.returncode == 77 and "nothing compared" in other.stderr and "-DWG_MX_KB=4" in other.stderr,
+        "--check of a build with other CUDA flags: nothing compared, exit 77", other.stdout + other.stderr)
+    req = run(["bash", SCRIPT, "--check", os.path.join(tmp, "B"), "--committed", summ],
+              env=dict(env, MLAB_REQUIRE_NV_SASS="1"))
+    say(req.returncode == 1, "... exit 1 with MLAB_REQUIRE_NV_SASS=1", req.stdout + req.stderr)
+    os.remove(os.path.join(tmp, "A", "CMakeCache.txt"))
+    nc = run(["bash", SCRIPT, "--check", os.path.join(tmp, "A"), "--committed", summ], env=env)
+    say(nc.returncode == 2 and "CMakeCache.txt" in nc.stderr, "--check of a folder without a CMake cache: exit 2",
+        nc.stderr)
+    after = open(summ).read().splitlines()
+    say(after == lines, "--check never writes the committed file", "\n".join(after))
 
 
 sys.exit(main())
