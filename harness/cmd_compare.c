@@ -153,6 +153,14 @@ static void ran_differently(const mlab_row *o, const mlab_row *n, char *why, siz
         ran_add(why, len, "blocks an SM %d -> %d", o->blocks_per_sm, n->blocks_per_sm);
     if (o->smem_bytes && n->smem_bytes && o->smem_bytes != n->smem_bytes)
         ran_add(why, len, "shared memory %d -> %d bytes", o->smem_bytes, n->smem_bytes);
+    /* the main kernel's footprint (regs > 0: both files have it): a compiler
+     * or driver that allocates differently, or spills, shows here */
+    if (o->regs > 0 && n->regs > 0) {
+        if (o->regs != n->regs)
+            ran_add(why, len, "registers %d -> %d", o->regs, n->regs);
+        if (o->local_bytes != n->local_bytes)
+            ran_add(why, len, "local bytes %d -> %d", o->local_bytes, n->local_bytes);
+    }
 }
 
 /* The median [q1, q3] of r in its pair's unit: divided by lim (1 for us, 0

@@ -93,6 +93,11 @@ typedef struct {
     double read_limit_ratio;
     /* v2: what ran: launch configuration, package version of a peer */
     int grid, block, smem_bytes, blocks_per_sm;
+    /* the main kernel's footprint in the binary that ran (the runtime's
+     * function attributes): registers a thread and local memory a thread
+     * (spills, stack); a new toolchain that spills shows here. 0 for CPU
+     * rows, peers and files before the fields */
+    int regs, local_bytes;
     char merge[24];              /* how the call's splits were merged: "none", "combine" (the plain
                                     combine kernel), "combine16" / "combine32" / "combine64" (the one that loads
                                     every partial ahead), "combine_xcd*" (fp8_xcd's placed ones),

@@ -362,6 +362,8 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
         row.block = li.block;
         row.smem_bytes = li.smem_bytes;
         row.blocks_per_sm = li.blocks_per_sm;
+        row.regs = li.regs;
+        row.local_bytes = li.local_bytes;
         snprintf(row.merge, sizeof row.merge, "%s", li.merge);
         row.read_limit_us = rlim[v->kv];
         for (size_t k = 0; k < nout; k++)

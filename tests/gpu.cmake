@@ -219,6 +219,12 @@ foreach(_m on off)
     "m=[(x['variant'],x['grid'],x['merge']) for x in r]; print(m); c=[x for x in r if x['merge'].endswith('.cap')]; ok=r and ((len(c)>0) if '${_m}'=='on' else not c); sys.exit(0 if ok else 1)"
     --variants bf16_wgmma,fp8_wgmma_qrow ${_gd}/scale002.h5 ${_gd}/q3_many_tiles.h5)
 endforeach()
+# every GPU row records its main kernel's footprint in the binary that ran
+# (the runtime's function attributes: registers a thread, 1..255, and local
+# bytes a thread, >= 0), which compare sets beside the launch ("ran:")
+mlab_gpu_rows_test(gpu_kernel_footprint footprint ""
+  "f=[(x['variant'],x['regs'],x['local_bytes']) for x in r]; print(f); ok=r and all(0<int(g)<=255 and int(l)>=0 for _,g,l in f); sys.exit(0 if ok else 1)"
+  ${_gd}/one_item.h5)
 # a unit's heads in two blocks (bf16_wgmma, MLAB_PAIRS: splits.h
 # mlab_head_pairs, where the units fill at most half the SMs): validated as
 # one block a unit too (MLAB_PAIRS=off) on the cases of few units (tiny_scales:

@@ -19,7 +19,9 @@
  *     --peer 1 adds a peer row ("flashpeer", kind peer, bf16) 20% faster than bf16;
  *     --splits N (default 8) and --merge S (default "", as in files written
  *     before the field) set every GPU row's splits and merge path (GPU rows
- *     also record two blocks an SM and 105232 bytes of shared memory).
+ *     also record two blocks an SM and 105232 bytes of shared memory);
+ *     --regs N and --local N their main kernel's registers and local bytes
+ *     a thread (default 0 and 0, as in files written before the fields).
  *     --read-limit F gives the GPU and peer rows of the first
  *     --read-limit-cases N cases (default all) a read limit of F times their
  *     bytes at 3 TB/s (default 0: none, as in files written before it):
@@ -71,7 +73,7 @@ static int usage(void)
 
 static int do_write(int argc, char **argv)
 {
-    int splits = 8;
+    int splits = 8, regs = 0, local = 0;
     const char *merge = "";
     const char *out = argv[2], *gpu = "NVIDIA H200", *runtime = "CUDA 12.8", *when = NULL;
     uint64_t seed = 1;
@@ -106,6 +108,8 @@ static int do_write(int argc, char **argv)
         else if (!strcmp(a, "--case-suffix")) suffix = v;
         else if (!strcmp(a, "--splits")) splits = atoi(v);
         else if (!strcmp(a, "--merge")) merge = v;
+        else if (!strcmp(a, "--regs")) regs = atoi(v);
+        else if (!strcmp(a, "--local")) local = atoi(v);
         else if (!strcmp(a, "--read-limit")) read_limit = atof(v);
         else if (!strcmp(a, "--read-limit-cases")) read_limit_cases = atol(v);
         else return usage();
@@ -179,6 +183,8 @@ static int do_write(int argc, char **argv)
                 snprintf(row.merge, sizeof row.merge, "%s", merge);
                 row.blocks_per_sm = 2;
                 row.smem_bytes = 105232;
+                row.regs = regs;
+                row.local_bytes = local;
             }
             size_t nout = (size_t)row.total_q * 16 * 512;
             row.kernel_err.n = nout;

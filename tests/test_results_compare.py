@@ -297,6 +297,14 @@ def main():
     check("ran:" not in out, f"alike runs: no 'ran:' line\n{out}")
     rc, out, err = compare(a, r16)
     check("ran:" not in out, f"a file without the merge field: merge not compared\n{out}")
+    # the main kernel's footprint (a toolchain that spills): registers and local bytes
+    k128 = write("k128.h5", "--seed", "2", "--regs", "128")
+    k96 = write("k96.h5", "--seed", "2", "--regs", "96", "--local", "64")
+    rc, out, err = compare(k128, k96)
+    check(out.count("    ran: registers 128 -> 96, local bytes 0 -> 64") == 9,
+          f"registers and local bytes: want a 'ran:' line under each of the 9 rows\n{out}{err}")
+    rc, out, err = compare(a, k96)
+    check("ran:" not in out, f"a file without the footprint fields: not compared\n{out}")
     rc, out, err = compare(r16, r64, "--format", "json")
     check(rc in (0, 6) and json.loads(out)["pairs"][0]["ran"] == "splits 8 -> 32, merge combine16 -> combine64"
           and json.loads(compare(r16, r16b, "--format", "json")[1])["pairs"][0]["ran"] == "same",

@@ -43,6 +43,8 @@ typedef struct {
     int grid, block;         /* of its main kernel */
     int smem_bytes;          /* dynamic shared memory of its main kernel */
     int blocks_per_sm;       /* resident blocks of it an SM */
+    int regs, local_bytes;   /* its registers and local bytes a thread in the binary that ran
+                                (mlab_gpu_run fills them; 0 from mlab_gpu_select) */
     int launches;            /* kernels a call launches */
     int exact_id;            /* >= 0: the variant's fast path cannot hold this case
                                 exactly and this variant's kernel (its exact path, mxfp4's

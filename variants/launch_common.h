@@ -240,6 +240,13 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
     }
     if (p->merge_out) *p->merge_out = merged ? merged : "";
     if (p->smem_out) *p->smem_out = smem;
+    if (p->kattr_out) {
+        hipFuncAttributes a;
+        if (hipFuncGetAttributes(&a, (const void *)dec) == hipSuccess) {
+            p->kattr_out[0] = a.numRegs;
+            p->kattr_out[1] = (int)a.localSizeBytes;
+        }
+    }
     return e != hipSuccess ? e : hipGetLastError();
 }
 

@@ -126,6 +126,11 @@ typedef struct {
                                  2u + 1, of 8 heads each (bf16_wgmma where the units fill at most
                                  half the SMs: splits.h mlab_head_pairs, MLAB_PAIRS; the grid is
                                  doubled); 0: a block a unit */
+    int *kattr_out;           /* host: where the launch sequence writes the decode kernel's
+                                 footprint in the binary that runs it, [0] registers a thread,
+                                 [1] local bytes a thread (the runtime's function attributes;
+                                 launch_common.h, launch_sequence); NULL: nowhere; no kernel
+                                 reads it */
 } mla_params;
 
 /* -DWG_PERSIST=0: fp8_wgmma's decode a block a unit, as before it looped
