@@ -339,7 +339,9 @@ static void write_report(FILE *f, const char *in, const mlab_results *r, const c
                "measured device copy bandwidth (%.6g GB/s); rel_rms and max abs are the kernel "
                "error against a reference on the same quantized inputs, total rel_rms against "
                "bf16 truth; ran as = splits / blocks an SM of the main kernel / the merge of the "
-               "splits (GPU rows; - where the file does not say).\n",
+               "splits / the main kernel's registers a thread (and its local bytes, spills and "
+               "stack, where any) in the binary that ran (GPU rows; - or nothing where the file "
+               "does not say).\n",
             r->env.copy_bw_gbs);
     mlab_strlist cases = {0};
     mlab_ordered_names(r, 0, &cases);
@@ -396,6 +398,10 @@ static void write_report(FILE *f, const char *in, const mlab_results *r, const c
                 fprintf(f, " / ");
                 if (w->merge[0]) md(f, w->merge);
                 else fprintf(f, "-");
+                if (w->regs > 0) { /* the main kernel's footprint, where the file has it */
+                    fprintf(f, " / %d regs", w->regs);
+                    if (w->local_bytes > 0) fprintf(f, ", %d B local", w->local_bytes);
+                }
                 fprintf(f, " |\n");
             } else {
                 fprintf(f, " | - |\n");

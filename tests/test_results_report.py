@@ -104,6 +104,12 @@ def main():
     check("| ran as |" in pc and pc.count(" | 8 / 2 / combine16 |") == 9
           and re.search(r"\| flashpeer \|.*\| - \|\n", pc),
           f"ran as column\n{pc[:2500]}")
+    # ... with the main kernel's footprint where the file has it
+    rk = os.path.join(tmp, "ranas_regs.h5")
+    subprocess.run([tool, "write", rk, "--seed", "4", "--merge", "combine16", "--regs", "168", "--local", "16"],
+                   check=True)
+    pk = subprocess.run([mlab, "report", rk], capture_output=True, text=True).stdout
+    check(pk.count(" | 8 / 2 / combine16 / 168 regs, 16 B local |") == 9, f"ran as with registers\n{pk[:2500]}")
     check("| kernel:bf16 | 0.01562 | 0.01562 | 0.004 |" in text
           and "| kernel:fp8 | 0.125 | 0.125 | 0.03 |" in text, "tolerance rows missing")
 
