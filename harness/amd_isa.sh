@@ -28,6 +28,11 @@
 #                            dwordx4 form stages the KV tiles)
 #   tr=N                     transposing LDS reads (ds_read_*_tr_*: gfx950's
 #                            b16/b8 forms read V for P.V)
+#   isa=MD5                  the kernel's instructions and block labels (10 hex
+#                            digits of their MD5; comments dropped, labels
+#                            numbered per kernel, so a kernel added before it
+#                            in its file does not move it): any change of
+#                            code, however small, shows here
 # --check fails (exit 1) when the fresh summary differs from the committed one
 # or any kernel uses scratch; exit 77 when the toolchain is absent (unless
 # MLAB_REQUIRE_AMD_ISA=1, as in CI, where that is a failure too).
@@ -76,6 +81,8 @@ if [ $fail -ne 0 ]; then
 fi
 
 summary=$out/isa-summary.txt
+insdir=$out/isa-ins
+rm -rf "$insdir" && mkdir -p "$insdir"
 {
   echo "# AMD ISA summary: harness/amd_isa.sh (device-only -O3 listings of variants/*.hip)"
   hipv=$(printf '#include <hip/hip_version.h>\nHIPV HIP_VERSION_MAJOR.HIP_VERSION_MINOR\n' |
@@ -87,7 +94,7 @@ summary=$out/isa-summary.txt
     dyn=$(awk '/^mlab_dyn_lds_[0-9]+:/ { k = substr($1, 14, length($1) - 14); getline; printf "%s=%s ", k, $2 }' "$out/lds_probe.$a.s")
     for s in $srcs; do
       b=$(basename "$s" .hip)
-      awk -v arch="$a" -v file="$b" -v dyn="$dyn" -v ldsmax="$ldsmax" '
+      awk -v arch="$a" -v file="$b" -v dyn="$dyn" -v ldsmax="$ldsmax" -v insdir="$insdir" '
         BEGIN { n = split(dyn, d, " "); for (i = 1; i <= n; i++) { split(d[i], kv, "="); D[kv[1]] = kv[2] } }
         function sorted(a, pre,   o, n, i, j, t, r) { # " PRE NAME=N" for each, by name
           n = 0
@@ -106,9 +113,13 @@ summary=$out/isa-summary.txt
           ops = ops " perm=" (pm + 0) " exp=" (ex + 0) " rcp=" (rc + 0) " div=" (dv + 0)
           ops = ops " lds_dma=" (ld + 0) " tr=" (tr + 0)
           OPS[k] = ops
+          IF[k] = ins; close(ins)
           delete mf; delete cn; cv = pm = ex = rc = dv = ld = tr = 0; k = ""
         }
-        /^\t\.globl\t/ { flush(); k = $2; if (k ~ /^__hip_cuid/) k = "" }
+        /^\t\.globl\t/ { flush(); k = $2; if (k ~ /^__hip_cuid/) k = ""; ins = insdir "/" arch "." file "." (++nins); printf "" > ins }
+        k != "" && (/^\t[a-z_]/ || /^\.LBB[0-9]+_[0-9]+:/) { # the instruction stream, for isa=
+          line = $0; sub(/[ \t]*;.*$/, "", line); gsub(/\.LBB[0-9]+_/, ".LBB_", line); print line > ins
+        }
         k != "" && /^\t[sv]_|^\t(ds|global|buffer)_/ {
           op = $1
           if (op ~ /^v_(mfma|smfmac)/) mf[op]++
@@ -143,12 +154,20 @@ summary=$out/isa-summary.txt
               ol = int(int(ldsmax / tot) * wpb / 4); if (ol < 1) ol = 1
               if (ol < occ) occ = ol
             }
-            printf "%s %s %s %s lds=%s+%s occ=%s bytes=%s%s\n", arch, file, k, V[k], SL[k], dl, occ, BY[k], OPS[k]
+            printf "%s %s %s %s lds=%s+%s occ=%s bytes=%s%s isa=%s\n", arch, file, k, V[k], SL[k], dl, occ, BY[k], OPS[k], IF[k]
           }
         }' "$out/$b.$a.s"
     done
   done
-} >"$summary.raw"
+} >"$summary.raw.ins"
+# isa=FILE -> isa=MD5 of the kernel's instruction lines
+while IFS= read -r line; do
+  case $line in
+    *" isa="*) f=${line##* isa=}; echo "${line% isa=*} isa=$(md5sum < "$f" | cut -c1-10)" ;;
+    *) echo "$line" ;;
+  esac
+done <"$summary.raw.ins" >"$summary.raw"
+rm -rf "$summary.raw.ins" "$insdir"
 # readable kernel names: "void mla_decode<1, false, false>(mla_params)" -> mla_decode<1,false,false>
 awk '!/^#/ { print $3 }' "$summary.raw" | c++filt | sed 's/^void //; s/(.*//; s/ //g' >"$summary.names"
 awk 'NR == FNR { n[FNR] = $0; next } /^#/ { print; next } { $3 = n[++i]; print }' \

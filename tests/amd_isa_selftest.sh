@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # amd_isa_selftest.sh DIR: harness/amd_isa.sh --check must fail on a committed
-# summary that differs from the fresh one by one VGPR, and on a listing whose
-# kernel uses scratch. DIR holds listings from amd_isa_summary_matches_committed.
+# summary that differs from the fresh one by one VGPR, on a listing whose
+# kernel uses scratch, and on one instruction changed (the isa= hash); it must
+# pass on the same code with its labels renumbered. DIR holds listings from amd_isa_summary_matches_committed.
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 dir=$1
@@ -32,5 +33,32 @@ elif ! grep -q "kernels using scratch" "$tmp/log2"; then
   echo "FAIL: --check failed without naming the scratch:"; cat "$tmp/log2"; fail=1
 else
   echo "ok: scratch > 0 fails the check"
+fi
+# 3. one instruction of a decode kernel changed (an immediate), nothing else:
+# counts, registers and bytes stay, the instruction hash (isa=) must not
+mkdir -p "$tmp/ins"
+cp "$dir"/*.s "$tmp/ins/"
+awk '!done && /^\t\.globl\t_Z10mla_decode/ { in_k = 1 }
+     in_k && !done && /^\tv_mov_b32_e32 v[0-9]+, 0$/ { sub(/, 0$/, ", 1"); done = 1 }
+     { print }' "$dir/fp8.gfx950.s" >"$tmp/ins/fp8.gfx950.s"
+cmp -s "$tmp/ins/fp8.gfx950.s" "$dir/fp8.gfx950.s" && { echo "selftest: could not alter an instruction"; exit 1; }
+if bash "$isa" --check --no-compile --out "$tmp/ins" >"$tmp/log3" 2>&1; then
+  echo "FAIL: --check passed with an instruction of a decode kernel changed"; fail=1
+elif ! grep -q "differs from the committed" "$tmp/log3" || ! grep -q "^+gfx950 fp8 mla_decode.* isa=" "$tmp/log3"; then
+  echo "FAIL: --check failed without naming the changed kernel:"; cat "$tmp/log3"; fail=1
+else
+  echo "ok: one changed instruction fails the check (isa=)"
+fi
+
+# 4. the same code with its block labels renumbered (as when a kernel is
+# added before it in its file): the check must still pass
+mkdir -p "$tmp/lbl"
+cp "$dir"/*.s "$tmp/lbl/"
+sed -i 's/\.LBB2_/.LBB97_/g' "$tmp/lbl/fp8.gfx950.s"
+cmp -s "$tmp/lbl/fp8.gfx950.s" "$dir/fp8.gfx950.s" && { echo "selftest: no label to renumber"; exit 1; }
+if bash "$isa" --check --no-compile --out "$tmp/lbl" >"$tmp/log4" 2>&1; then
+  echo "ok: renumbered labels leave the check passing"
+else
+  echo "FAIL: --check failed on renumbered labels:"; cat "$tmp/log4"; fail=1
 fi
 exit $fail
