@@ -28,6 +28,10 @@ mlab_py_test(test_ab_table test_ab_table.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR
 # harness/gpu_ab.sh (a same-machine A/B of the working tree against a commit):
 # its prepare step in a throwaway repository, its run step through stand-ins
 mlab_py_test(test_gpu_ab test_gpu_ab.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/gpu_ab.sh)
+# harness/gpu_bisect.sh (which commit made a kernel worse): its bisection on a
+# scratch git repository, each tree "measured" by results_tool, judged by compare
+mlab_py_test(test_gpu_bisect test_gpu_bisect.py LABELS cpu ARGS $<TARGET_FILE:results_tool>
+             ${PROJECT_SOURCE_DIR}/harness/gpu_bisect.sh)
 # harness/gpu_trace.sh (a trace build's phases of a few recorded cases, summed up):
 # through a stand-in trace-built mlabench
 mlab_py_test(test_gpu_trace test_gpu_trace.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/gpu_trace.sh)
