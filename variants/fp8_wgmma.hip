@@ -146,7 +146,7 @@
 /* a one-wave call (every block one unit) runs the instantiation without the
  * persistent unit loop (mla_wgmma.h ONEU: its one-tile units split between
  * the consumers), with less shared memory (no next unit's Q, no merge
- * buffer: the results row records the launched kernel's, mla_params.smem_out) */
+ * buffer: the results row records the launched kernel's, mla_params.ran) */
 #if defined(MLAB_NV) && defined(MLAB_SM90A)
 typedef wg_cfg_t<false, false, false, true> wg_cfg1;
 static int bps(void) { return occupancy_of(mla_decode_wg<true>, WG_NT, wg_cfg::SMEM); }

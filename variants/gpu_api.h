@@ -15,6 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" { /* runner.hip implements it, launch_common.h fills mlab_launch_info (C++) */
+#endif
+
 #include "../reference/case.h" /* mlab_case */
 
 enum {
@@ -38,10 +42,11 @@ typedef struct {
     int smem_max;            /* shared memory (LDS) a block may use */
 } mlab_gpu_info;
 
-typedef struct {
+typedef struct mlab_launch_info {
     int splits;              /* KV splits of the call */
     int grid, block;         /* of its main kernel */
-    int smem_bytes;          /* dynamic shared memory of its main kernel */
+    int smem_bytes;          /* dynamic shared memory of its main kernel (mlab_gpu_run: of the one it
+                                launched; fp8_wgmma's one-wave kernel has less than its persistent one) */
     int blocks_per_sm;       /* resident blocks of it an SM */
     int regs, local_bytes;   /* its registers and local bytes a thread in the binary that ran
                                 (mlab_gpu_run fills them; 0 from mlab_gpu_select) */
@@ -49,7 +54,7 @@ typedef struct {
     int exact_id;            /* >= 0: the variant's fast path cannot hold this case
                                 exactly and this variant's kernel (its exact path, mxfp4's
                                 for mxfp4_e4m3 and mxfp4_wgmma) ran instead; -1: its own */
-    char merge[24];          /* how its splits were merged (mla_params.merge_out): "none",
+    char merge[24];          /* how its splits were merged (launch_common.h launch_sequence): "none",
                                 "combine", "combine16", "combine64", "combine_xcd",
                                 "combine_xcd16", "combine_xcd64", "cluster", "inline";
                                 mlab_gpu_run fills it ("" from mlab_gpu_select) */
@@ -113,5 +118,9 @@ void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *throttled);
  * default amax=default fault=none": MLAB_MERGE, MLAB_AMAX, MLAB_FAULT), for
  * the results file. */
 const char *mlab_gpu_build_knobs(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

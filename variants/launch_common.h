@@ -4,6 +4,9 @@
 #ifndef MLAB_LAUNCH_COMMON_H
 #define MLAB_LAUNCH_COMMON_H
 
+#include <stdio.h> /* snprintf: the merge's name into mla_params.ran */
+
+#include "gpu_api.h" /* mlab_launch_info: what the sequence launched (mla_params.ran) */
 #include "launchers.h"
 #include "mla_kernel.h"
 
@@ -238,13 +241,13 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
             e = launch_after(mla_combines<FAST>::plain[inst], p->total_q * MLA_H * C, MLA_DV / 4 / C,
                              combine_smem(p->total_q * MLA_H * C, C > 1, p->combine_cap != 0), s, p);
     }
-    if (p->merge_out) *p->merge_out = merged ? merged : "";
-    if (p->smem_out) *p->smem_out = smem;
-    if (p->kattr_out) {
+    if (p->ran) { /* what ran: the merge, and the decode kernel's shared memory and footprint */
+        snprintf(p->ran->merge, sizeof p->ran->merge, "%s", merged ? merged : "");
+        p->ran->smem_bytes = smem;
         hipFuncAttributes a;
         if (hipFuncGetAttributes(&a, (const void *)dec) == hipSuccess) {
-            p->kattr_out[0] = a.numRegs;
-            p->kattr_out[1] = (int)a.localSizeBytes;
+            p->ran->regs = a.numRegs;
+            p->ran->local_bytes = (int)a.localSizeBytes;
         }
     }
     return e != hipSuccess ? e : hipGetLastError();

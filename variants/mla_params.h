@@ -27,6 +27,8 @@
 #define MLA_INLINE_MERGE_MAX 16 /* up to this many splits the row's last block merges them */
 #define MLA_QSMALL_ROWS 4 /* up to this many query rows, each a8w8 block may take Q's amax itself */
 
+struct mlab_launch_info; /* gpu_api.h: what a launch sequence reports (mla_params.ran) */
+
 typedef struct {
     /* inputs */
     const uint16_t *q;        /* [total_q, 16, 576] bf16 */
@@ -100,10 +102,11 @@ typedef struct {
                                  (mla_combine with every partial loaded ahead of the weights,
                                  16 or 64 splits' worth, where its grid is one wave of it,
                                  else the plain one), 1 plain, 2 ahead */
-    const char **merge_out;   /* host: where the launch sequence names how the call's splits were
-                                 merged (launch_common.h, launch_sequence: "none", "combine",
-                                 "combine16", "combine64", the "_xcd" placed ones, "cluster",
-                                 "push", "inline", "barrier"); NULL: nowhere; no kernel reads it */
+    struct mlab_launch_info *ran; /* host: where the launch sequence says what it launched
+                                 (gpu_api.h: how the call's splits were merged, the decode
+                                 kernel's shared memory, registers and local bytes a thread;
+                                 launch_common.h, launch_sequence); NULL: nowhere; no kernel
+                                 reads it */
     int grid_max;             /* > 0: the decode's grid at most this many blocks, each looping
                                  over the call's (row, split) units (a persistent decode:
                                  mlab_variant_impl.persistent, fp8_wgmma); 0: a block a unit */
@@ -113,10 +116,6 @@ typedef struct {
                                  512 / chunks columns, at most MLAB_COMBINE_SPREAD_BPS an SM
                                  (a call of few rows and many splits: splits.h
                                  mlab_combine_chunks; launch_common.h); 0 reads as 1 */
-    int *smem_out;            /* host: where the launch sequence writes the dynamic shared memory
-                                 of the decode kernel it launched (launch_common.h,
-                                 launch_sequence; fp8_wgmma's one-wave kernel has less than its
-                                 persistent one); NULL: nowhere; no kernel reads it */
     int combine_cap;          /* 1: the plain combine's blocks capped a few an SM where the
                                  decode fills the SMs (splits.h mlab_combine_capped,
                                  launch_common.h combine_smem; MLAB_COMBINE_CAP); 0: as many
@@ -126,11 +125,6 @@ typedef struct {
                                  2u + 1, of 8 heads each (bf16_wgmma where the units fill at most
                                  half the SMs: splits.h mlab_head_pairs, MLAB_PAIRS; the grid is
                                  doubled); 0: a block a unit */
-    int *kattr_out;           /* host: where the launch sequence writes the decode kernel's
-                                 footprint in the binary that runs it, [0] registers a thread,
-                                 [1] local bytes a thread (the runtime's function attributes;
-                                 launch_common.h, launch_sequence); NULL: nowhere; no kernel
-                                 reads it */
 } mla_params;
 
 /* -DWG_PERSIST=0: fp8_wgmma's decode a block a unit, as before it looped

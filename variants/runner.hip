@@ -890,7 +890,8 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
     li->blocks_per_sm = v->blocks_per_sm();
     li->launches = v->pre_launches + mlab_decode_launches(v->q_fp8, p);
     li->exact_id = v && v == impl_of(id)->exact_impl ? v->id : -1; /* impl_for took the exact path */
-    li->regs = li->local_bytes = 0; /* mlab_gpu_run's launch fills them */
+    li->regs = li->local_bytes = 0; /* mlab_gpu_run's launch fills them, with merge */
+    li->merge[0] = 0;
 }
 
 extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab_launch_info *li,
@@ -910,15 +911,8 @@ extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab
 #ifdef MLAB_ONE_LAUNCH
     CK(hipMemsetAsync(p.row_count, 0, sizeof(int) * (size_t)g->total_q, g->s));
 #endif
-    const char *merged = "";
-    p.merge_out = &merged;
-    p.smem_out = &li->smem_bytes; /* the kernel launched's (launch_info: the variant's table entry's) */
-    int kattr[2] = {0, 0};
-    p.kattr_out = kattr;
+    p.ran = li; /* the launch sequence fills what ran: merge, shared memory, footprint */
     CK(impl_for(g, id)->launch(&p, g->s, g->scratch));
-    snprintf(li->merge, sizeof li->merge, "%s", merged);
-    li->regs = kattr[0];
-    li->local_bytes = kattr[1];
     CK(hipStreamSynchronize(g->s));
     CK(hipGetLastError());
     CK(hipMemcpy(out, p.out, nout * 2, hipMemcpyDeviceToHost));
