@@ -57,6 +57,7 @@
 set -u
 die() { echo "gpu_ab.sh: $2" >&2; exit "$1"; }
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/harness/tree_lib.sh" # mlab_tree_export, mlab_tree_build
 verb=${1:-}; commit=${2:-}
 [ -n "$verb" ] && [ -n "$commit" ] || die 2 "usage: gpu_ab.sh prepare COMMIT | run COMMIT [mlabench run options...]"
 shift 2
@@ -68,9 +69,8 @@ done
 
 if [ "$verb" = prepare ]; then
   git -C "$root" rev-parse --verify -q "$commit^{commit}" > /dev/null || die 2 "no commit '$commit' in $root"
-  rm -rf "$base" && mkdir -p "$base" || die 4 "cannot create $base"
-  git -C "$root" archive "$commit" | tar -x -C "$base" || die 4 "git archive $commit failed"
-  rm -rf "$base/papers/reports" # results files: not needed to build, and they weigh
+  # results files: not needed to build, and they weigh
+  mlab_tree_export "$root" "$commit" "$base" papers/reports || die 4 "cannot write the tree of $commit into $base"
   git -C "$root" rev-parse --short "$commit" > "$base/.ab_commit"
   echo "gpu_ab.sh: $commit in .ab/$commit ($(du -sh "$base" | cut -f1)); on the GPU machine: harness/gpu_ab.sh run $commit"
   exit 0
@@ -102,13 +102,11 @@ pack() { tar -czf "$OUT/ab_logs.tar.gz" -C "$work" $(cd "$work" && ls *.log 2> /
 fail() { pack; die 4 "$1"; }
 t0=$(date +%s)
 jobs=$(nproc 2> /dev/null || echo 4)
-build() { # src dir commit log extra-cmake-args cuda-flags (a stale program must not pass for a failed build)
-  rm -f "$2/mlabench"
+build() { # src dir commit log extra-cmake-args cuda-flags: the builds run two at a time
   local cf=()
   [ -z "${6:-}" ] || cf=("-DCMAKE_CUDA_FLAGS=$6")
   # shellcheck disable=SC2086 # the extra arguments are split on spaces on purpose
-  cmake -S "$1" -B "$2" -G Ninja -DMLAB_GPU="${MLAB_GPU:-cuda}" -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$3" $5 \
-    ${cf[@]+"${cf[@]}"} > "$4" 2>&1 && cmake --build "$2" -j$((jobs / 2 > 1 ? jobs / 2 : 1)) --target mlabench >> "$4" 2>&1
+  mlab_tree_build "$1" "$2" "$3" "$4" $((jobs / 2 > 1 ? jobs / 2 : 1)) $5 ${cf[@]+"${cf[@]}"}
 }
 new=${MLAB_AB_NEW_BIN:-}; old=${MLAB_AB_BASE_BIN:-}; pids=()
 if [ -z "$new" ]; then

@@ -43,6 +43,7 @@
 set -u
 die() { echo "gpu_bisect.sh: $2" >&2; exit "$1"; }
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/harness/tree_lib.sh" # mlab_tree_export, mlab_tree_build
 repo=${MLAB_BISECT_REPO:-$root}
 dir=${MLAB_BISECT_DIR:-$repo/.bisect}
 verb=${1:-}
@@ -64,8 +65,8 @@ if [ "$verb" = prepare ]; then
   i=0
   for c in "${commits[@]}"; do
     t=$(printf '%s/%02d' "$dir" "$i")
-    mkdir -p "$t" && git -C "$repo" archive "$c" | tar -x -C "$t" || die 4 "git archive $c failed"
-    rm -rf "$t/papers" # reports, notes, microbenchmarks: not needed to build, and they weigh
+    # papers/ (reports, notes, microbenchmarks): not needed to build, and they weigh
+    mlab_tree_export "$repo" "$c" "$t" papers || die 4 "cannot write the tree of $c into $t"
     printf '%02d %s %s\n' "$i" "$(git -C "$repo" rev-parse --short "$c")" "$(git -C "$repo" log -1 --format=%s "$c" | cut -c1-100)" >> "$dir/list"
     i=$((i + 1))
   done
@@ -86,15 +87,11 @@ sha() { set -- ${list[$1]}; echo "$2"; }
 log() { echo "$*" | tee -a "$OUT/bisect.txt"; }
 : > "$OUT/bisect.txt"
 
-# the default measure: TREE's program built (once), then its run
+# the default measure: TREE's program built (again: ninja redoes nothing), then its run
 measure_default() {
   local t=$1 out=$2 b=$1/build-bisect
   shift 2
-  if [ ! -x "$b/mlabench" ]; then
-    cmake -S "$t" -B "$b" -G Ninja -DMLAB_GPU="${MLAB_GPU:-cuda}" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
-      -DMLAB_COMMIT="$cur_sha" > "$b.log" 2>&1 && cmake --build "$b" -j"$jobs" --target mlabench >> "$b.log" 2>&1 ||
-      { echo "build failed: $b.log" >&2; return 1; }
-  fi
+  mlab_tree_build "$t" "$b" "$cur_sha" "$b.log" "$jobs" -DBUILD_TESTING=OFF || { echo "build failed: $b.log" >&2; return 1; }
   "$b/mlabench" run "$@" -o "$out" > "$out.log" 2>&1 || { echo "run failed: $out.log" >&2; return 1; }
 }
 measure() { # index [options] -> $work/INDEX.h5 (once); 1 where it cannot

@@ -85,6 +85,7 @@ def main():
     os.makedirs(os.path.join(repo, "harness"))
     os.makedirs(os.path.join(repo, "papers", "reports", "x"))
     shutil.copy(SCRIPT, os.path.join(repo, "harness", "gpu_ab.sh"))
+    shutil.copy(os.path.join(os.path.dirname(SCRIPT), "tree_lib.sh"), os.path.join(repo, "harness"))  # it sources
     for rel, text in (("CMakeLists.txt", "# v1\n"), ("papers/reports/x/big.h5", "results\n")):
         with open(os.path.join(repo, rel), "w") as f:
             f.write(text)
