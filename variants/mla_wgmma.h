@@ -185,6 +185,26 @@ static_assert(9 % WG_LAND_GATES == 0 && 9 % WG_LAND_GATES16 == 0, "whole panels 
 #ifndef WG_MX_SPLIT1
 #define WG_MX_SPLIT1 1
 #endif
+/* WG_MX_HYB (MX; an experiment, default 0: perf-notes v44/v45): a share of
+ * a tile's conversion moved into its consumer's idle time. In the tile loop
+ * (not SPLIT1's one-tile block) the producers convert a thread's items 0 ..
+ * WG_MX_HYB_P - 1 (panels 0 .. P - 1) and copy the others raw into their
+ * panels (an item's 16 E2M1 bytes where its first 16 codes go, its E8M0
+ * byte where the second 16 go: wg_mx_copy_raw); the consumer issues Q.K's
+ * k-steps on panels 0 .. P - 1 and, while they run, each of its threads
+ * converts in place what the producer thread of its index copied (it reads
+ * only what it then overwrites), makes it visible to wgmma and meets its
+ * warpgroup, then issues the k-steps of the other panels into a second
+ * accumulator (wg_scores' gate 1: wg_mx_hyb_gate). The thirteenth session's
+ * whole conversion in the consumers was slower: it came before all of their
+ * products; this puts 2/9 of it beside their own Q.K */
+#ifndef WG_MX_HYB
+#define WG_MX_HYB 0
+#endif
+#ifndef WG_MX_HYB_P
+#define WG_MX_HYB_P 7
+#endif
+static_assert(WG_MX_HYB_P >= 1 && WG_MX_HYB_P <= 8, "WG_MX_HYB_P: the panels the producers convert, of 9");
 /* WG_B16_HS (bf16_wgmma): its two consumers split the 16 heads (8 each, N =
  * 8 products) and both take every tile, so the two stages are a double
  * buffer and nothing is handed over at the end; 0: each consumer every
@@ -313,6 +333,10 @@ template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false> struct 
      * the variant at run time, which GPU tests do not count as a failure
      * (88cdae7's staged Q row took mxfp4_wgmma_qrow there unnoticed) */
     static_assert(SMEM <= 227 * 1024, "a wgmma decode's shared memory past sm_90's 227 KB a block");
+    /* WG_MX_HYB: the producers' tile loop leaves panels raw, the consumers'
+     * tile loop converts them; a one-tile block goes to neither loop only
+     * with SPLIT1's producers and ONE_DV's consumers, so both or neither */
+    static_assert(!(MX && WG_MX_HYB) || (G1 == 2 && ONE_DV), "WG_MX_HYB: with WG_MX_SPLIT1, WG_ONE_DV, two producers");
 };
 typedef wg_cfg_t<false> wg_cfg;
 /* -DMLAB_WG_PROF (diagnostics, with -DMLAB_TRACE): thread 0 of every block
@@ -478,6 +502,9 @@ struct wg_gates {
     uint32_t par;
     __device__ __forceinline__ void wait(int j) const { mlab_bulk_wait(b + j * stride, par); }
 };
+/* panel p's gate of G (WG_LAND_GATES: p G / 9; PB > 0: two gates, panels
+ * PB .. 8 the second, WG_MX_HYB's) */
+template <int G, int PB> constexpr __host__ __device__ int wg_gate_of(int p) { return PB > 0 ? (p >= PB ? 1 : 0) : p * G / 9; }
 /* tile g's gates in a ring of nst stages (G = 1: none: the caller waits on the stage's one mbarrier) */
 template <int G> MLAB_DEV wg_gates wg_tile_gates(uint64_t *bars, int g, int nst)
 {
@@ -492,16 +519,20 @@ template <int G> MLAB_DEV wg_gates wg_tile_gates(uint64_t *bars, int g, int nst)
  * the batch before it is done); Q (B) from shared memory. NK = 2 (bf16's head
  * split): N = 8, the consumer's 8 heads (dq: their Q), element 2 h + e. K0,
  * KS: the k-steps K0 .. K0 + KS - 1 only (a consumer's half, WG_ONE_DV) */
-template <bool B16 = false, int NK = 4, int K0 = 0, int KS = MLA_D / (B16 ? 16 : 32), int G = 1>
-MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq, wg_gates gt = {nullptr, 0, 0u})
+template <bool B16 = false, int NK = 4, int K0 = 0, int KS = MLA_D / (B16 ? 16 : 32), int G = 1, int PB = 0,
+          typename GT = wg_gates>
+MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq, GT gt = GT{})
 {
     static_assert(NK == 4 || (B16 && NK == 2), "16 heads, or bf16's 8");
     static_assert(K0 == 0 || (WG_QK_SS && !B16), "a k range (K0, KS steps: a consumer's half, WG_ONE_DV): fp8 K by wgmma");
     /* G > 1 (WG_LAND_GATES): an accumulator a gate the k range spans (one
      * across a gate's wait, a divergent spin, made ptxas serialize every
-     * wgmma: C7520), each gate's k-steps issued once it has landed */
-    constexpr int KP = B16 ? 4 : 2; /* k-steps a panel; k-step k's gate (K0 + k) / KP * G / 9 */
-    constexpr int GA = K0 / KP * G / 9, GS = (K0 + KS - 1) / KP * G / 9 - GA + 1; /* the range's first gate, gates */
+     * wgmma: C7520), each gate's k-steps issued once it has landed (GT: a
+     * type whose wait(j) makes gate j's panels ready: wg_gates, an
+     * mbarrier's phase; wg_mx_hyb_gate, the consumer's own conversion) */
+    static_assert(PB == 0 || G == 2, "a panel boundary: two gates");
+    constexpr int KP = B16 ? 4 : 2; /* k-steps a panel; k-step k's gate wg_gate_of((K0 + k) / KP) */
+    constexpr int GA = wg_gate_of<G, PB>(K0 / KP), GS = wg_gate_of<G, PB>((K0 + KS - 1) / KP) - GA + 1; /* the range's first gate, gates */
     constexpr int NA = G > 1 ? GS : WG_QK_ACC; /* KS k-steps from K0: 32 bytes of K a row */
     float acc[NA][2 * NK];
 #pragma unroll
@@ -514,7 +545,7 @@ MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq, wg
     if constexpr (G > 1)
         for (int j = 1; j <= GA; j++) gt.wait(j);
     wg_fence();
-    auto ai = [](int k) { return G > 1 ? (K0 + k) / KP * G / 9 - GA : k % NA; }; /* k-step k's accumulator */
+    auto ai = [](int k) { return G > 1 ? wg_gate_of<G, PB>((K0 + k) / KP) - GA : k % NA; }; /* k-step k's accumulator */
     auto gate = [&](int k) { /* then: whether k-step k adds to its accumulator */
         if (G > 1 && k > 0 && ai(k) != ai(k - 1)) {
             gt.wait(GA + ai(k));
@@ -1224,7 +1255,7 @@ MLAB_DEV void wg_produce(const mla_params &p, uint8_t *stages, int first, int t0
  * (perf-notes v40). Both of wg_produce_mx's paths call it (until v40 the
  * tile loop had its own copy, for v35's SASS: through the function -0.2 /
  * -0.2% and +0.1 / -0.3%, the same) */
-template <int KB, int KE>
+template <int KB, int KE, int SS = 32, int SC = 2> /* SS, SC: item k's raw words at src + SS k, scale at ssc[SC k] */
 MLAB_DEV void wg_mx_convert(const uint8_t *src, const uint8_t *ssc, uint8_t *dst, int d0, int d1, const uint2 *lut)
 {
 #pragma unroll
@@ -1234,8 +1265,8 @@ MLAB_DEV void wg_mx_convert(const uint8_t *src, const uint8_t *ssc, uint8_t *dst
 #pragma unroll
         for (int j = 0; j < WG_MX_KB; j++)
             if (k0 + j < KE) {
-                pk[j] = *(const uint4 *)(src + 32 * (k0 + j));
-                tb[j] = lut[ssc[2 * (k0 + j)]];
+                pk[j] = *(const uint4 *)(src + SS * (k0 + j));
+                tb[j] = lut[ssc[SC * (k0 + j)]];
             }
 #pragma unroll
         for (int j = 0; j < WG_MX_KB; j++)
@@ -1247,6 +1278,41 @@ MLAB_DEV void wg_mx_convert(const uint8_t *src, const uint8_t *ssc, uint8_t *dst
             }
     }
 }
+
+/* WG_MX_HYB: a producer thread's items KB .. KE - 1 copied raw into the
+ * stage, each where its codes go: the 16 E2M1 bytes at d0, the E8M0 byte at
+ * d1 (the consumer's wg_mx_hyb_gate converts them there) */
+template <int KB, int KE>
+MLAB_DEV void wg_mx_copy_raw(const uint8_t *src, const uint8_t *ssc, uint8_t *dst, int d0, int d1)
+{
+    uint4 pk[KE - KB];
+    uint8_t sb[KE - KB];
+#pragma unroll
+    for (int k = KB; k < KE; k++) {
+        pk[k - KB] = *(const uint4 *)(src + 32 * k);
+        sb[k - KB] = ssc[2 * k];
+    }
+#pragma unroll
+    for (int k = KB; k < KE; k++) {
+        *(uint4 *)(dst + d0 + k * WG_OFF4) = pk[k - KB];
+        dst[d1 + k * WG_OFF4] = sb[k - KB];
+    }
+}
+/* WG_MX_HYB: wg_scores' gate 1 in the consumer: its thread t converts in
+ * place the items WG_MX_HYB_P .. 8 that producer thread t copied raw into
+ * this stage (its own bytes only, so no thread waits for another's reads),
+ * makes its codes visible to wgmma, then meets its warpgroup (bar) */
+struct wg_mx_hyb_gate {
+    uint8_t *tile;
+    const uint2 *lut;
+    int d0, d1, bar;
+    __device__ __forceinline__ void wait(int) const
+    {
+        wg_mx_convert<WG_MX_HYB_P, MLA_NBLK / 2, WG_OFF4, WG_OFF4>(tile + d0, tile + d1, tile, d0, d1, lut);
+        wg_fence_smem();
+        wg_bar_sync(bar, 128);
+    }
+};
 
 /* MX (mxfp4_wgmma): WG_NPROD_MX producer warpgroups (q = 0, 1: tiles i with
  * i % 2 == q, so producer q feeds consumer q) stream raw MXFP4 tiles (one
@@ -1341,7 +1407,12 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
             WG_PROF(lap(0);)
             if (li >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(li % WG_NSTAGE), 256);
             WG_PROF(lap(1);)
-            wg_mx_convert<0, SCN>(src, ssc, dst, d0, d1, lut);
+            if (WG_MX_HYB) { /* the last panels raw, for the consumer (wg_mx_hyb_gate) */
+                wg_mx_copy_raw<WG_MX_HYB_P, SCN>(src, ssc, dst, d0, d1);
+                wg_mx_convert<0, WG_MX_HYB_P>(src, ssc, dst, d0, d1, lut);
+            } else {
+                wg_mx_convert<0, SCN>(src, ssc, dst, d0, d1, lut);
+            }
             wg_fence_smem(); /* this thread's codes visible to wgmma */
             mlab_bar_arrive(bars + li % WG_NSTAGE);
             WG_PROF(lap(2);)
@@ -1624,6 +1695,11 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             uint8_t *sP = smem + C::OFF_P + cons * MLA_H * MLA_BN * (B16 ? 2 : 1);
             float *red = (float *)(smem + C::OFF_RED) + cons * 128;
             const uint64_t dq = B16 ? wg_q16_desc(sQk) : wg_q8_desc(sQk), dp = wg_desc(sP, 16 * MLA_H, 128);
+            int hr, hh; /* WG_MX_HYB: the items of this thread's index (the producers' map) */
+            mlab_mx_prod_item(tid & 127, &hr, &hh);
+            const int hd0 = wg_off(hr, 2 * hh), hd1 = wg_off(hr, 2 * hh + 1);
+            (void)hd0;
+            (void)hd1;
             for (int i = (cons - g0) & 1; i < u.n; i += WG_NCONS) {
                 const int g = g0 + i;
                 const uint8_t *tile = stages + (g % C::NST) * C::TILE;
@@ -1634,8 +1710,14 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 MLAB_TR(if (tid == 0 && !tr2) tr2 = mlab_gtime();)
                 WG_PROF(lap(0);)
                 float s[8];
-                wg_scores<B16, 4, 0, MLA_D / (B16 ? 16 : 32), C::GM>(
-                    s, tile, dq, wg_tile_gates<C::GM>(bars, g, C::NST));
+                if constexpr (MX && WG_MX_HYB) /* panels WG_MX_HYB_P .. 8 converted here, beside the others' k-steps */
+                    wg_scores<false, 4, 0, MLA_D / 32, 2, WG_MX_HYB_P>(
+                        s, tile, dq,
+                        wg_mx_hyb_gate{stages + (g % C::NST) * C::TILE, (const uint2 *)(smem + C::OFF_LUT), hd0, hd1,
+                                       WG_BAR_CONS(cons)});
+                else
+                    wg_scores<B16, 4, 0, MLA_D / (B16 ? 16 : 32), C::GM>(
+                        s, tile, dq, wg_tile_gates<C::GM>(bars, g, C::NST));
                 WG_PROF(lap(1);)
                 const bool first = i < WG_NCONS; /* this consumer's first tile of the unit */
                 if constexpr (QR)

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# device-queue.sh: the device calls prepared but not yet run, tracked so that
+# a session without a GPU leaves them runnable for the next one (two
+# sessions' untracked call scripts were lost with their checkouts). Each
+# call is one `run` of the device tool (`bash papers/device-queue.sh CALL`,
+# in the repository root of the copied tree; nvidia-h200), writes at most 8
+# files under $OUT, and is weighed in papers/perf-notes.md (the entry named
+# beside it) with its prediction before it runs. A call that has run and been
+# written up leaves this file in the commit that writes it up.
+#
+#   tests   (~4 min) the whole GPU test list of this tree, Release (ctest -L
+#           gpu; the peers' GPU test apart): never run on a GPU since
+#           2093ccb (the runner's split_dram_of, the negative controls
+#           written once, head pairs from combine_only decodes, the launch
+#           report mla_params.ran, gpu_kernel_footprint). $OUT: ctest.log,
+#           build.log, smi.txt
+#   hyb     (~6 min) perf-notes v45: the MXFP4 conversion shared with the
+#           consumers (WG_MX_HYB, P = 7 panels by the producers: new; P = 6:
+#           alt) against the default build, mxfp4_wgmma, mxfp4_wgmma_qrow and
+#           mxfp4_qrow_lazy on the 8 recorded cases (harness/gpu_ab.sh, order
+#           new base alt alt base new), then both knob builds' MXFP4 GPU tests
+#           (every fixture validated with poisoned gaps, the negative
+#           controls). $OUT: gpu_ab.sh's 8 files; the tests' summary at the
+#           end of compare.txt, their logs in ab_logs.tar.gz
+#   sweep   (~3 min) perf-notes v43: bf16_wgmma's split rule out of sample,
+#           4 shapes where its head-pair share and v42's disagree (60 x 1024,
+#           40 x 6144, 72 x 3072, 80 x 4096), the rule against counts 1..16
+#           forced (harness/tools/split_sweep.py), then `fit --pair 70`.
+#           $OUT: sweep.txt, sweep.tar.gz (the results files and exports)
+#
+# Exit codes: 0 the call ran (read its files: a test may have failed); 2
+# usage; 4 a build failed (the log in $OUT).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${OUT:-$root/out}
+mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd) && cd "$root" || exit 2
+jobs=$(nproc)
+die() { echo "device-queue.sh: $2" >&2; exit "$1"; }
+build_gpu() { # DIR [cmake args]: the whole tree (tests too), Release, CUDA; log DIR.log in $OUT
+  local dir=$1
+  shift
+  { cmake -S . -B "$dir" -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release "$@" &&
+    cmake --build "$dir" -j"$jobs"; } > "$OUT/$(basename "$dir").log" 2>&1 ||
+    { tail -30 "$OUT/$(basename "$dir").log"; die 4 "build of $dir failed ($(basename "$dir").log)"; }
+}
+case ${1:-} in
+tests)
+  { nvidia-smi; } > "$OUT/smi.txt" 2>&1
+  build_gpu build-gpu
+  mv "$OUT/build-gpu.log" "$OUT/build.log"
+  ctest --test-dir build-gpu -L gpu -E test_peer_gpu -j4 --timeout 150 --output-on-failure > "$OUT/ctest.log" 2>&1
+  echo "ctest rc=$?"
+  grep -E 'tests passed|Failed|\*\*\*|Not Run|Skipped' "$OUT/ctest.log" | tail -40
+  ;;
+hyb)
+  v=mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
+  work=${MLAB_AB_WORK:-${TMPDIR:-/tmp}/mlab-ab-work}
+  MLAB_AB_WORK=$work MLAB_AB_NEW_CUDA_FLAGS="-DWG_MX_HYB=1" \
+    MLAB_AB_ALT=worktree MLAB_AB_ALT_CUDA_FLAGS="-DWG_MX_HYB=1 -DWG_MX_HYB_P=6" \
+    bash harness/gpu_ab.sh run worktree --variants "$v" || die 4 "gpu_ab.sh failed (ab_logs.tar.gz)"
+  tail -60 "$OUT/compare.txt"
+  for side in new alt; do # the knob builds' own GPU tests (gpu_ab.sh built their programs only)
+    log="$work/tests_$side.log"
+    if cmake --build "build-ab-$side" -j"$jobs" > "$log" 2>&1; then
+      ctest --test-dir "build-ab-$side" -L gpu -R 'validate_awkward|validate_splits|validate_suite|rising|mxfp4|mx_' -j4 --timeout 150 \
+        --output-on-failure >> "$log" 2>&1
+      echo "ctest ($side) rc=$?"
+    else
+      echo "build of build-ab-$side's tests failed"
+    fi
+    { echo "== $side build's MXFP4 GPU tests"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$log" | tail -20; } |
+      tee -a "$OUT/compare.txt"
+  done
+  (cd "$work" && tar -czf "$OUT/ab_logs.tar.gz" ./*.log)
+  ;;
+sweep)
+  build_gpu build-gpu
+  cases=$(mktemp -d)
+  for s in 60x1024 40x6144 72x3072 80x4096; do
+    build-gpu/mlabench gen --quiet --batch "${s%x*}" --kv-len "${s#*x}" --seed 7 -o "$cases/b${s%x*}_kv${s#*x}.h5" ||
+      die 4 "gen $s failed"
+  done
+  python3 harness/tools/split_sweep.py run --out "$OUT/sweep" --mlabench build-gpu/mlabench --variants bf16_wgmma \
+    --counts 1,2,4,8,16 "$cases"/*.h5 > "$OUT/sweep.txt" 2>&1
+  echo "sweep rc=$?" | tee -a "$OUT/sweep.txt"
+  # the H200's 132 SMs (the fits of v42, v43 were made with them)
+  MLAB_SPLIT_PICK=build-gpu/mlab_split_pick python3 harness/tools/split_sweep.py fit "$OUT/sweep" --sms 132 \
+    --free 0 --merge 100 --pair 70 >> "$OUT/sweep.txt" 2>&1
+  tar -czf "$OUT/sweep.tar.gz" -C "$OUT" sweep && rm -rf "$OUT/sweep"
+  cat "$OUT/sweep.txt"
+  ;;
+*) die 2 "usage: papers/device-queue.sh tests|hyb|sweep (the calls: this file's head)" ;;
+esac
