@@ -6,7 +6,9 @@
 # in the repository root of the copied tree; nvidia-h200), writes at most 8
 # files under $OUT, and is weighed in papers/perf-notes.md (the entry named
 # beside it) with its prediction before it runs. A call that has run and been
-# written up leaves this file in the commit that writes it up.
+# written up leaves this file in the commit that writes it up. The order
+# planned: hyb, direct; then, with a winner landed (or none), suite (which runs the
+# GPU tests too: tests is for a session that runs no suite); then sweep.
 #
 #   tests   (~4 min) the whole GPU test list of this tree, Release (ctest -L
 #           gpu; the peers' GPU test apart): never run on a GPU since
@@ -22,6 +24,19 @@
 #           (every fixture validated with poisoned gaps, the negative
 #           controls). $OUT: gpu_ab.sh's 8 files; the tests' summary at the
 #           end of compare.txt, their logs in ab_logs.tar.gz
+#   direct  (~6 min) perf-notes v45: the MXFP4 producers' raw bytes from
+#           global memory (WG_MX_DIRECT: new; with WG_MX_HYB: alt) against the
+#           default build, the same decodes, cases and tests as hyb. $OUT: as hyb
+#   suite   (~6 min) the suite of this tree: harness/gpu_session.sh (the
+#           build, every test but the slow ones, GPU tests included, the
+#           awkward cases validated, the 8 recorded cases with every variant
+#           and the peers whose packs the tree carries: here first
+#           `PYTHON=build/venv/bin/python bash harness/peers/pack_flashinfer.sh
+#           .peers` and `bash harness/peers/pack_flashmla.sh .peers`, then
+#           carry [".peers"] (64 MiB in all: leave the wheels of other Pythons
+#           out)); MLAB_COMMIT=<hash> names the commit (the copy has no .git).
+#           After it, here: a report folder (harness/report_lib.sh), the
+#           README's table, claims.md. $OUT: gpu_session.sh's files
 #   sweep   (~3 min) perf-notes v43: bf16_wgmma's split rule out of sample,
 #           4 shapes where its head-pair share and v42's disagree (60 x 1024,
 #           40 x 6144, 72 x 3072, 80 x 4096), the rule against counts 1..16
@@ -52,11 +67,12 @@ tests)
   echo "ctest rc=$?"
   grep -E 'tests passed|Failed|\*\*\*|Not Run|Skipped' "$OUT/ctest.log" | tail -40
   ;;
-hyb)
+hyb | direct)
   v=mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
   work=${MLAB_AB_WORK:-${TMPDIR:-/tmp}/mlab-ab-work}
-  MLAB_AB_WORK=$work MLAB_AB_NEW_CUDA_FLAGS="-DWG_MX_HYB=1" \
-    MLAB_AB_ALT=worktree MLAB_AB_ALT_CUDA_FLAGS="-DWG_MX_HYB=1 -DWG_MX_HYB_P=6" \
+  if [ "$1" = hyb ]; then new="-DWG_MX_HYB=1" alt="-DWG_MX_HYB=1 -DWG_MX_HYB_P=6"
+  else new="-DWG_MX_DIRECT=1" alt="-DWG_MX_DIRECT=1 -DWG_MX_HYB=1"; fi
+  MLAB_AB_WORK=$work MLAB_AB_NEW_CUDA_FLAGS="$new" MLAB_AB_ALT=worktree MLAB_AB_ALT_CUDA_FLAGS="$alt" \
     bash harness/gpu_ab.sh run worktree --variants "$v" || die 4 "gpu_ab.sh failed (ab_logs.tar.gz)"
   tail -60 "$OUT/compare.txt"
   for side in new alt; do # the knob builds' own GPU tests (gpu_ab.sh built their programs only)
@@ -72,6 +88,10 @@ hyb)
       tee -a "$OUT/compare.txt"
   done
   (cd "$work" && tar -czf "$OUT/ab_logs.tar.gz" ./*.log)
+  ;;
+suite)
+  [ -n "${MLAB_COMMIT:-}" ] || die 2 "suite: MLAB_COMMIT=<hash> names the commit the results are of"
+  bash harness/gpu_session.sh cuda
   ;;
 sweep)
   build_gpu build-gpu
@@ -89,5 +109,5 @@ sweep)
   tar -czf "$OUT/sweep.tar.gz" -C "$OUT" sweep && rm -rf "$OUT/sweep"
   cat "$OUT/sweep.txt"
   ;;
-*) die 2 "usage: papers/device-queue.sh tests|hyb|sweep (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh tests|hyb|direct|suite|sweep (the calls: this file's head)" ;;
 esac

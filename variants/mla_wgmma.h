@@ -204,6 +204,20 @@ static_assert(9 % WG_LAND_GATES == 0 && 9 % WG_LAND_GATES16 == 0, "whole panels 
 #ifndef WG_MX_HYB_P
 #define WG_MX_HYB_P 7
 #endif
+/* WG_MX_DIRECT (MX; an experiment, default 0: perf-notes v44/v45): the
+ * producers' tile loop reads its raw bytes from global memory into
+ * registers (ld.global.nc, not kept in L1), the next batch of items in
+ * flight while one is converted, across tiles, the copy engine warming L2
+ * WG_MX_PF own tiles ahead (cp.async.bulk.prefetch.L2): no raw ring, no
+ * wait for a raw stage, no barrier before its reissue (v41's trace: ~930 of
+ * a producer's ~3800 cycles an own tile). SPLIT1's one-tile block keeps the
+ * ring. With WG_MX_HYB the raw items go from registers to the stage */
+#ifndef WG_MX_DIRECT
+#define WG_MX_DIRECT 0
+#endif
+#ifndef WG_MX_PF
+#define WG_MX_PF 2
+#endif
 static_assert(WG_MX_HYB_P >= 1 && WG_MX_HYB_P <= 8, "WG_MX_HYB_P: the panels the producers convert, of 9");
 /* WG_B16_HS (bf16_wgmma): its two consumers split the 16 heads (8 each, N =
  * 8 products) and both take every tile, so the two stages are a double
@@ -1314,6 +1328,97 @@ struct wg_mx_hyb_gate {
     }
 };
 
+/* MX: a producer thread's item k of a tile (its raw words pk, its E8M0
+ * byte sb, in registers) into the stage: its 32 codes, or (WG_MX_HYB, k
+ * past the producers' panels) the raw bytes where wg_mx_hyb_gate looks */
+MLAB_DEV void wg_mx_put(int k, uint4 pk, uint32_t sb, uint8_t *dst, int d0, int d1, const uint2 *lut)
+{
+    if (WG_MX_HYB && k >= WG_MX_HYB_P) {
+        *(uint4 *)(dst + d0 + k * WG_OFF4) = pk;
+        dst[d1 + k * WG_OFF4] = (uint8_t)sb;
+    } else {
+        uint4 c0, c1;
+        e4m3_block(lut[sb], (const uint8_t *)&pk, &c0, &c1);
+        *(uint4 *)(dst + d0 + k * WG_OFF4) = c0;
+        *(uint4 *)(dst + d1 + k * WG_OFF4) = c1;
+    }
+}
+
+#if MLAB_HAVE_BULK
+/* WG_MX_DIRECT: producer q's tiles q, q + WG_NPROD_MX, .. of the unit, each
+ * thread's items (row r, blocks h + 2k: the ring's map) loaded from global
+ * memory WG_MX_KB at a time, one batch ahead of the batch it converts (the
+ * next tile's first batch during the last of this one); rows past the
+ * unit's end read its last row (converted, then masked to P = 0 as
+ * wg_mx_convert's). Its thread 0 asks the copy engine for its tiles in L2
+ * WG_MX_PF own tiles ahead. Empty stages, the stage's mbarrier and the
+ * proxy fence as the ring's loop */
+MLAB_DEV void wg_produce_mx_direct(const mla_params &p, uint8_t *stages, uint64_t *bars, const uint2 *lut, int first,
+                                   int t0, int n, int rend, int q, int r, int h, int d0, int d1)
+{
+    constexpr int KB = WG_MX_KB, NI = MLA_NBLK / 2, NB = (NI + KB - 1) / KB; /* items a thread, batches */
+    const int t = threadIdx.x & 127;
+    auto rows = [&](int li, const uint8_t *&rw, const uint8_t *&sc) { /* this thread's row of tile li */
+        const int r0 = (t0 + li) * MLA_BN, row = first + r0 + min(r, rend - r0 - 1);
+        rw = p.kv_fp4 + (size_t)row * MLA_FP4_ROW + 16 * h;
+        sc = p.kv_e8m0 + (size_t)row * MLA_NBLK + h;
+    };
+    auto prefetch = [&](int li) { /* thread 0: tile li's rows and its scales' 16-byte window into L2 */
+        const int r0 = (t0 + li) * MLA_BN, nok = min(MLA_BN, rend - r0);
+        const size_t e0 = (size_t)(first + r0) * MLA_NBLK, w0 = e0 & ~(size_t)15,
+                     w1 = (e0 + nok * MLA_NBLK + 15) & ~(size_t)15;
+        mlab_bulk_prefetch_l2(p.kv_fp4 + (size_t)(first + r0) * MLA_FP4_ROW, (uint32_t)(nok * MLA_FP4_ROW));
+        mlab_bulk_prefetch_l2(p.kv_e8m0 + w0, (uint32_t)(w1 - w0));
+    };
+    auto load = [&](int b, const uint8_t *rw, const uint8_t *sc, uint4 (&pk)[KB], uint32_t (&sb)[KB]) {
+#pragma unroll
+        for (int j = 0; j < KB; j++)
+            if (b * KB + j < NI) {
+                pk[j] = mlab_ld_nc_na16(rw + 32 * (b * KB + j));
+                sb[j] = mlab_ld_nc_na8(sc + 2 * (b * KB + j));
+            }
+    };
+    if (t == 0)
+        for (int j = 0; j < WG_MX_PF && q + j * WG_NPROD_MX < n; j++) prefetch(q + j * WG_NPROD_MX);
+    if (q >= n) return;
+    const uint8_t *rw, *sc;
+    rows(q, rw, sc);
+    uint4 pa[KB];
+    uint32_t sa[KB];
+    load(0, rw, sc, pa, sa);
+    for (int li = q; li < n; li += WG_NPROD_MX) {
+        const int ln = li + WG_NPROD_MX;
+        const bool more = ln < n;
+        if (t == 0 && li + WG_MX_PF * WG_NPROD_MX < n) prefetch(li + WG_MX_PF * WG_NPROD_MX);
+        const uint8_t *nrw = rw, *nsc = sc;
+        if (more) rows(ln, nrw, nsc);
+        if (li >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(li % WG_NSTAGE), 256);
+        uint8_t *dst = stages + (li % WG_NSTAGE) * WG_TILE;
+#pragma unroll
+        for (int b = 0; b < NB; b++) {
+            uint4 pb[KB];
+            uint32_t sbb[KB];
+            if (b + 1 < NB)
+                load(b + 1, rw, sc, pb, sbb);
+            else if (more)
+                load(0, nrw, nsc, pb, sbb);
+#pragma unroll
+            for (int j = 0; j < KB; j++)
+                if (b * KB + j < NI) wg_mx_put(b * KB + j, pa[j], sa[j], dst, d0, d1, lut);
+#pragma unroll
+            for (int j = 0; j < KB; j++) {
+                pa[j] = pb[j];
+                sa[j] = sbb[j];
+            }
+        }
+        rw = nrw;
+        sc = nsc;
+        wg_fence_smem(); /* this thread's codes visible to wgmma */
+        mlab_bar_arrive(bars + li % WG_NSTAGE);
+    }
+}
+#endif
+
 /* MX (mxfp4_wgmma): WG_NPROD_MX producer warpgroups (q = 0, 1: tiles i with
  * i % 2 == q, so producer q feeds consumer q) stream raw MXFP4 tiles (one
  * bulk copy of the tile's E2M1 rows, from a thread 0, counted on the raw
@@ -1373,7 +1478,7 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
     int r, h;
     mlab_mx_prod_item(t, &r, &h);
     const int roff = r * MLA_FP4_ROW + 16 * h, soff = r * MLA_NBLK + h, d0 = wg_off(r, 2 * h), d1 = wg_off(r, 2 * h + 1);
-    if (t == 0 && q == 0)
+    if (t == 0 && q == 0 && (!WG_MX_DIRECT || (SPLIT1 && n == 1))) /* WG_MX_DIRECT: the ring for a one-tile block only */
         for (int li = 0; li < WG_NRAW && li < n; li++) issue(li);
     /* gate 0 the panels 0 .. 4, gate 1 the rest, as wg_scores' consumers read two gates (p G / 9) */
     static_assert(4 * 2 / 9 == 0 && 5 * 2 / 9 == 1 && SCN == 9, "producer q the items of gate q");
@@ -1388,6 +1493,8 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
         wg_fence_smem(); /* this thread's codes visible to wgmma */
         mlab_bar_arrive(bars + q * WG_NSTAGE); /* gate q of stage 0 */
         WG_PROF(lap(2);)
+    } else if constexpr (WG_MX_DIRECT) {
+        wg_produce_mx_direct(p, stages, bars, lut, first, t0, n, rend, q, r, h, d0, d1);
     } else {
         for (int li = q; li < n; li += WG_NPROD_MX) {
             const uint8_t *rs = raw + (li % WG_NRAW) * WG_RAW;
