@@ -7,7 +7,8 @@
 # files under $OUT, and is weighed in papers/perf-notes.md (the entry named
 # beside it) with its prediction before it runs. A call that has run and been
 # written up leaves this file in the commit that writes it up. The order
-# planned: hyb, direct; then, with a winner landed (or none), suite (which runs the
+# planned: hyb, direct (trace where their outcome needs explaining); then,
+# with a winner landed (or none), suite (which runs the
 # GPU tests too: tests is for a session that runs no suite); then sweep.
 #
 #   tests   (~4 min) the whole GPU test list of this tree, Release (ctest -L
@@ -27,6 +28,13 @@
 #   direct  (~6 min) perf-notes v45: the MXFP4 producers' raw bytes from
 #           global memory (WG_MX_DIRECT: new; with WG_MX_HYB: alt) against the
 #           default build, the same decodes, cases and tests as hyb. $OUT: as hyb
+#   trace   (~5 min) where an MXFP4 tile's time goes with each knob: the
+#           producers' phases (TP lines: raw wait, empty wait, converting,
+#           the reissue barrier) and the consumers' (TW: Q.K, which holds
+#           WG_MX_HYB's conversion, softmax, P.V) of mxfp4_wgmma_qrow at
+#           64 x 8192 and 256 x 8192 (harness/gpu_trace.sh), the default
+#           build, WG_MX_HYB and WG_MX_DIRECT + WG_MX_HYB. $OUT:
+#           trace_summary.txt (the three summaries), trace.tar.gz (the logs)
 #   suite   (~6 min) the suite of this tree: harness/gpu_session.sh (the
 #           build, every test but the slow ones, GPU tests included, the
 #           awkward cases validated, the 8 recorded cases with every variant
@@ -89,6 +97,18 @@ hyb | direct)
   done
   (cd "$work" && tar -czf "$OUT/ab_logs.tar.gz" ./*.log)
   ;;
+trace)
+  base=$OUT
+  for cfg in "default:" "hyb:-DWG_MX_HYB=1" "direct-hyb:-DWG_MX_DIRECT=1 -DWG_MX_HYB=1"; do
+    name=${cfg%%:*}
+    mkdir -p "$base/trace-$name"
+    OUT=$base/trace-$name MLAB_TRACE_CUDA_FLAGS=${cfg#*:} bash harness/gpu_trace.sh b64_kv8192 b256_kv8192 -- \
+      --variants mxfp4_wgmma_qrow --max-time 0.05 || die 4 "gpu_trace.sh ($name) failed"
+    { echo "== $name (${cfg#*:})"; cat "$base/trace-$name/trace_summary.txt"; } >> "$base/trace_summary.txt"
+  done
+  (cd "$base" && tar -czf trace.tar.gz trace-* && rm -rf trace-*)
+  cat "$base/trace_summary.txt"
+  ;;
 suite)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "suite: MLAB_COMMIT=<hash> names the commit the results are of"
   bash harness/gpu_session.sh cuda
@@ -109,5 +129,5 @@ sweep)
   tar -czf "$OUT/sweep.tar.gz" -C "$OUT" sweep && rm -rf "$OUT/sweep"
   cat "$OUT/sweep.txt"
   ;;
-*) die 2 "usage: papers/device-queue.sh tests|hyb|direct|suite|sweep (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh tests|hyb|direct|trace|suite|sweep (the calls: this file's head)" ;;
 esac

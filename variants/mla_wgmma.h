@@ -1353,8 +1353,9 @@ MLAB_DEV void wg_mx_put(int k, uint4 pk, uint32_t sb, uint8_t *dst, int d0, int 
  * wg_mx_convert's). Its thread 0 asks the copy engine for its tiles in L2
  * WG_MX_PF own tiles ahead. Empty stages, the stage's mbarrier and the
  * proxy fence as the ring's loop */
+template <typename Lap> /* -DMLAB_WG_PROF: lap(k) ends phase k of wg_produce_mx's (1: empty wait, 2: converting) */
 MLAB_DEV void wg_produce_mx_direct(const mla_params &p, uint8_t *stages, uint64_t *bars, const uint2 *lut, int first,
-                                   int t0, int n, int rend, int q, int r, int h, int d0, int d1)
+                                   int t0, int n, int rend, int q, int r, int h, int d0, int d1, Lap lap)
 {
     constexpr int KB = WG_MX_KB, NI = MLA_NBLK / 2, NB = (NI + KB - 1) / KB; /* items a thread, batches */
     const int t = threadIdx.x & 127;
@@ -1392,7 +1393,9 @@ MLAB_DEV void wg_produce_mx_direct(const mla_params &p, uint8_t *stages, uint64_
         if (t == 0 && li + WG_MX_PF * WG_NPROD_MX < n) prefetch(li + WG_MX_PF * WG_NPROD_MX);
         const uint8_t *nrw = rw, *nsc = sc;
         if (more) rows(ln, nrw, nsc);
+        lap(0);
         if (li >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(li % WG_NSTAGE), 256);
+        lap(1);
         uint8_t *dst = stages + (li % WG_NSTAGE) * WG_TILE;
 #pragma unroll
         for (int b = 0; b < NB; b++) {
@@ -1415,6 +1418,7 @@ MLAB_DEV void wg_produce_mx_direct(const mla_params &p, uint8_t *stages, uint64_
         sc = nsc;
         wg_fence_smem(); /* this thread's codes visible to wgmma */
         mlab_bar_arrive(bars + li % WG_NSTAGE);
+        lap(2);
     }
 }
 #endif
@@ -1494,7 +1498,10 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
         mlab_bar_arrive(bars + q * WG_NSTAGE); /* gate q of stage 0 */
         WG_PROF(lap(2);)
     } else if constexpr (WG_MX_DIRECT) {
-        wg_produce_mx_direct(p, stages, bars, lut, first, t0, n, rend, q, r, h, d0, d1);
+        wg_produce_mx_direct(p, stages, bars, lut, first, t0, n, rend, q, r, h, d0, d1, [&](int k) {
+            (void)k;
+            WG_PROF(lap(k);)
+        });
     } else {
         for (int li = q; li < n; li += WG_NPROD_MX) {
             const uint8_t *rs = raw + (li % WG_NRAW) * WG_RAW;
