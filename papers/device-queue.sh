@@ -7,7 +7,7 @@
 # files under $OUT, and is weighed in papers/perf-notes.md (the entry named
 # beside it) with its prediction before it runs. A call that has run and been
 # written up leaves this file in the commit that writes it up. The order
-# planned: hyb, direct (trace where their outcome needs explaining); then,
+# planned: hyb, direct, lean (trace where their outcome needs explaining); then,
 # with a winner landed (or none), suite (which runs the
 # GPU tests too: tests is for a session that runs no suite); then sweep.
 #
@@ -28,6 +28,13 @@
 #   direct  (~6 min) perf-notes v45: the MXFP4 producers' raw bytes from
 #           global memory (WG_MX_DIRECT: new; with WG_MX_HYB: alt) against the
 #           default build, the same decodes, cases and tests as hyb. $OUT: as hyb
+#   lean    (~5 min) perf-notes v45: bf16_wgmma's decode with registers
+#           for two blocks an SM (WG_B16_LEAN: 80 a thread at launch, 168
+#           before; a head pair's combine uncapped) against the default
+#           build, bf16_wgmma and (a control the knob leaves alone)
+#           fp8_wgmma_qrow on the 8 recorded cases; then the knob build's
+#           bf16 GPU tests. $OUT: gpu_ab.sh's 6 files, the tests' summary at
+#           the end of compare.txt, their logs in ab_logs.tar.gz
 #   trace   (~5 min) where an MXFP4 tile's time goes with each knob: the
 #           producers' phases (TP lines: raw wait, empty wait, converting,
 #           the reissue barrier) and the consumers' (TW: Q.K, which holds
@@ -75,24 +82,35 @@ tests)
   echo "ctest rc=$?"
   grep -E 'tests passed|Failed|\*\*\*|Not Run|Skipped' "$OUT/ctest.log" | tail -40
   ;;
-hyb | direct)
-  v=mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
+hyb | direct | lean)
+  v=mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy tests='validate_awkward|validate_splits|validate_suite|rising|mxfp4|mx_'
   work=${MLAB_AB_WORK:-${TMPDIR:-/tmp}/mlab-ab-work}
-  if [ "$1" = hyb ]; then new="-DWG_MX_HYB=1" alt="-DWG_MX_HYB=1 -DWG_MX_HYB_P=6"
-  else new="-DWG_MX_DIRECT=1" alt="-DWG_MX_DIRECT=1 -DWG_MX_HYB=1"; fi
-  MLAB_AB_WORK=$work MLAB_AB_NEW_CUDA_FLAGS="$new" MLAB_AB_ALT=worktree MLAB_AB_ALT_CUDA_FLAGS="$alt" \
-    bash harness/gpu_ab.sh run worktree --variants "$v" || die 4 "gpu_ab.sh failed (ab_logs.tar.gz)"
+  sides="new alt"
+  case $1 in
+  hyb) new="-DWG_MX_HYB=1" alt="-DWG_MX_HYB=1 -DWG_MX_HYB_P=6" ;;
+  direct) new="-DWG_MX_DIRECT=1" alt="-DWG_MX_DIRECT=1 -DWG_MX_HYB=1" ;;
+  lean)
+    new="-DWG_B16_LEAN=1" alt='' sides=new v=bf16_wgmma,fp8_wgmma_qrow
+    tests='validate_awkward|validate_splits|validate_suite|pairs|bf16_wgmma|combine_cap'
+    ;;
+  esac
+  if [ -n "$alt" ]; then
+    MLAB_AB_WORK=$work MLAB_AB_NEW_CUDA_FLAGS="$new" MLAB_AB_ALT=worktree MLAB_AB_ALT_CUDA_FLAGS="$alt" \
+      bash harness/gpu_ab.sh run worktree --variants "$v" || die 4 "gpu_ab.sh failed (ab_logs.tar.gz)"
+  else
+    MLAB_AB_WORK=$work MLAB_AB_NEW_CUDA_FLAGS="$new" \
+      bash harness/gpu_ab.sh run worktree --variants "$v" || die 4 "gpu_ab.sh failed (ab_logs.tar.gz)"
+  fi
   tail -60 "$OUT/compare.txt"
-  for side in new alt; do # the knob builds' own GPU tests (gpu_ab.sh built their programs only)
+  for side in $sides; do # the knob builds' own GPU tests (gpu_ab.sh built their programs only)
     log="$work/tests_$side.log"
     if cmake --build "build-ab-$side" -j"$jobs" > "$log" 2>&1; then
-      ctest --test-dir "build-ab-$side" -L gpu -R 'validate_awkward|validate_splits|validate_suite|rising|mxfp4|mx_' -j4 --timeout 150 \
-        --output-on-failure >> "$log" 2>&1
+      ctest --test-dir "build-ab-$side" -L gpu -R "$tests" -j4 --timeout 150 --output-on-failure >> "$log" 2>&1
       echo "ctest ($side) rc=$?"
     else
       echo "build of build-ab-$side's tests failed"
     fi
-    { echo "== $side build's MXFP4 GPU tests"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$log" | tail -20; } |
+    { echo "== $side build's GPU tests ($tests)"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$log" | tail -20; } |
       tee -a "$OUT/compare.txt"
   done
   (cd "$work" && tar -czf "$OUT/ab_logs.tar.gz" ./*.log)
@@ -129,5 +147,5 @@ sweep)
   tar -czf "$OUT/sweep.tar.gz" -C "$OUT" sweep && rm -rf "$OUT/sweep"
   cat "$OUT/sweep.txt"
   ;;
-*) die 2 "usage: papers/device-queue.sh tests|hyb|direct|trace|suite|sweep (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh tests|hyb|direct|lean|trace|suite|sweep (the calls: this file's head)" ;;
 esac

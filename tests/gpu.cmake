@@ -244,7 +244,7 @@ mlab_gpu_negative_control(gpu_negative_control_overread_pairs ENV MLAB_FAULT=ove
 # an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_COMBINE_SPREAD, MLAB_COMBINE_CAP, MLAB_AMAX,
 # MLAB_TMAP, MLAB_TMAP_L2, MLAB_PLAN, MLAB_PERSIST, MLAB_PAIRS, MLAB_FLUSH) is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c
-         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_COMBINE_SPREAD=nope MLAB_COMBINE_CAP=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_TMAP_L2=nope MLAB_PLAN=nope MLAB_PERSIST=nope MLAB_PAIRS=nope MLAB_FLUSH=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
+         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_COMBINE_SPREAD=nope MLAB_COMBINE_CAP=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_TMAP_L2=nope MLAB_PLAN=nope MLAB_PERSIST=nope MLAB_PAIRS=nope MLAB_FLUSH=nope MLAB_FAULT=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
 set_tests_properties(gpu_refuses_unknown_knobs PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # negative controls: a deliberately broken kernel (one poisoned row read past
 # each sequence end; a merge that leaves the last split out) must FAIL

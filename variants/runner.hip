@@ -235,7 +235,8 @@ static const char *build_knobs(void);
 static unsigned tmap_l2(void);
 extern "C" const char *mlab_gpu_build_knobs(void)
 {
-    static char buf[512]; /* the results file keeps 511 characters (results.h kernel_knobs) */
+    static char buf[512]; /* the results file keeps 511 characters (results.h kernel_knobs); every
+                           * run-time knob's accepted values are at most 10 characters (knob_refused) */
     if (!buf[0]) {
         const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT"),
                    *c = getenv("MLAB_COMBINE"), *t = getenv("MLAB_TMAP"), *ps = getenv("MLAB_PERSIST"),
@@ -258,14 +259,15 @@ extern "C" const char *mlab_gpu_build_knobs(void)
          * (v41), the MXFP4 panels the producers convert when the consumers
          * convert the rest (WG_MX_HYB; 0: the producers all), the own tiles the
          * MXFP4 producers ask L2 for ahead when they read global memory directly
-         * (WG_MX_DIRECT; 0: through the raw ring); the cold flush's kind */
+         * (WG_MX_DIRECT; 0: through the raw ring), bf16_wgmma's decode with
+         * registers for two blocks an SM (WG_B16_LEAN); the cold flush's kind */
         snprintf(buf, sizeof buf,
                  "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_gate_land=%d wg_q_early=%d wg_one_dv=%d "
-                 "wg_land_gates=%d wg_land_gates16=%d wg_mx_split1=%d wg_lazy_t=%d wg_mx_hyb=%d wg_mx_direct=%d "
-                 "merge=%.16s combine=%.16s spread=%.16s cap=%.16s amax=%.16s fault=%.16s tmap_use=%.16s persist_use=%.16s "
-                 "tmap_l2=%s flush=%.16s pairs_use=%.16s",
+                 "wg_land_gates=%d wg_land_gates16=%d wg_mx_split1=%d wg_lazy_t=%d wg_mx_hyb=%d wg_mx_direct=%d wg_b16_lean=%d "
+                 "merge=%.10s combine=%.10s spread=%.10s cap=%.10s amax=%.10s fault=%.10s tmap_use=%.10s persist_use=%.10s "
+                 "tmap_l2=%s flush=%.10s pairs_use=%.10s",
                  build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, WG_B16_HS, WG_GATE_LAND, WG_Q_EARLY, WG_ONE_DV,
-                 WG_LAND_GATES, WG_LAND_GATES16, WG_MX_SPLIT1, WG_LAZY_T, WG_MX_HYB ? WG_MX_HYB_P : 0, WG_MX_DIRECT ? WG_MX_PF : 0,
+                 WG_LAND_GATES, WG_LAND_GATES16, WG_MX_SPLIT1, WG_LAZY_T, WG_MX_HYB ? WG_MX_HYB_P : 0, WG_MX_DIRECT ? WG_MX_PF : 0, WG_B16_LEAN,
                  m ? m : "default", c ? c : "default", sp ? sp : "default", cc ? cc : "default", a ? a : "default",
                  f ? f : "none",
                  t ? t : "default", ps ? ps : "default", l2, fl ? fl : "memset", hp ? hp : "default");
@@ -863,7 +865,10 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
      * capped either way) */
     const char *cc = getenv("MLAB_COMBINE_CAP");
     if (knob_refused("MLAB_COMBINE_CAP", cc, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
-    p->combine_cap = !(cc && !strcmp(cc, "off")) &&
+    /* WG_B16_LEAN (an experiment, mla_wgmma.h): a head pair's lean blocks
+     * leave registers beside them for the combine's, which a cap's unused
+     * shared memory would keep off those SMs: not capped then */
+    p->combine_cap = !(cc && !strcmp(cc, "off")) && !(WG_B16_LEAN && p->head_pairs) &&
                      mlab_combine_capped(mlab_call_grid(p, v->xcd_placed), g->sms, v->blocks_per_sm());
     /* MLAB_TMAP=off: the a8w8 decode loads every tile by cp.async into its
      * swizzled layout, as where no tensor map could be encoded (the GPU
@@ -875,6 +880,8 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     if (knob_refused("MLAB_TMAP_L2", getenv("MLAB_TMAP_L2"), {"128", "256", "none"}, why, whylen))
         return MLAB_GPU_USAGE;
     if (tm && !strcmp(tm, "off")) p->kv_tmap = p->kv_tmap16 = NULL;
+    /* a negative control's name misspelt would run the kernel unbroken */
+    if (knob_refused("MLAB_FAULT", f, {"overread", "merge", "qscale", "lazy"}, why, whylen)) return MLAB_GPU_USAGE;
     p->fault = f && !strcmp(f, "overread") ? 1
                : f && !strcmp(f, "merge")  ? 2
                : f && !strcmp(f, "qscale") ? 3
