@@ -42,6 +42,7 @@ mlab_py_test(test_use_pack test_use_pack.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR
 # harness/nv_sass.sh (the NVIDIA kernels' SASS a kernel, two builds compared):
 # objects compiled by nvcc here, read by cuobjdump (skips without either)
 mlab_py_test(test_nv_sass test_nv_sass.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/nv_sass.sh)
+mlab_py_test(test_device_queue test_device_queue.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/papers/device-queue.sh)
 # the timing loop (harness/sampler.c) against a fake back end
 mlab_c_test(test_sampler test_sampler.c LABELS cpu)
 mlab_py_test(test_results_cli test_results_cli.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)

@@ -1,0 +1,58 @@
+"""papers/device-queue.sh: the prepared device calls stay runnable while no
+GPU is there to run them. Its header's calls and its case labels and usage
+line name the same calls; bad usage exits 2 with one line (no call, an
+unknown one, `suite` without MLAB_COMMIT) and writes nothing but $OUT; and
+every kernel knob it (or .ci/run's knob builds) passes as -DWG_...=VALUE is one
+the kernels define (#ifndef NAME in variants/): a misspelt knob compiles
+silently to the default build, and its A/B would measure nothing.
+
+Usage: test_device_queue.py SCRIPT"""
+import glob
+import os
+import re
+import sys
+
+from mlabtest import check, finish, run, say, scratch
+
+SCRIPT = sys.argv[1]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(SCRIPT)))
+text = open(SCRIPT).read()
+tmp = scratch("device_queue")
+
+# the calls: the header's "#   name   (~N min)" lines, the case labels, the usage line
+header = re.findall(r"^#   ([a-z]+) +\(~\d+ min\)", text, re.M)
+labels = set()
+for m in re.finditer(r"^([a-z |]+)\)$", text, re.M):
+    labels |= {w.strip() for w in m.group(1).split("|")}
+usage = re.search(r"usage: papers/device-queue\.sh ([a-z|]+)", text)
+say(len(header) >= 3, f"the header documents the calls ({header})")
+say(set(header) == labels, f"the header's calls are the script's case labels ({sorted(header)} / {sorted(labels)})")
+say(usage is not None and set(usage.group(1).split("|")) == set(header),
+    f"the usage line names every call ({usage.group(1) if usage else None})")
+
+# bad usage: exit 2, one line, nothing run
+env = dict(os.environ, OUT=os.path.join(tmp, "out"))
+env.pop("MLAB_COMMIT", None)
+for args, want in (([], "usage"), (["nope"], "usage"), (["suite"], "MLAB_COMMIT")):
+    r = run(["bash", SCRIPT] + args, timeout=60, env=env)
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
+    say(r.returncode == 2 and len(lines) == 1 and want in lines[0] and not r.stdout.strip(),
+        f"device-queue.sh {' '.join(args) or '(no call)'}: exit 2, one line naming {want} (exit {r.returncode})",
+        r.stdout + r.stderr)
+left = sorted(os.listdir(os.path.join(tmp, "out"))) if os.path.isdir(os.path.join(tmp, "out")) else []
+say(left == [], f"bad usage wrote nothing under $OUT ({left})")
+
+# every -DNAME=VALUE of the script and of .ci/run's knob builds is a knob of the kernels
+defined = set()
+for f in glob.glob(os.path.join(ROOT, "variants", "**", "*.h"), recursive=True) + \
+        glob.glob(os.path.join(ROOT, "variants", "*.hip")):
+    defined |= set(re.findall(r"^#ifndef (\w+)", open(f).read(), re.M))
+ci = open(os.path.join(ROOT, ".ci", "run")).read()
+knob_lines = [x for x in ci.splitlines() if x.lstrip().startswith("knob_build ")]
+flags = set(re.findall(r"-D(WG_\w+)=", text)) | set(re.findall(r"-D(WG_\w+)=", "\n".join(knob_lines)))
+say(len(flags) >= 3, f"the knobs passed ({sorted(flags)})")
+unknown = sorted(flags - defined)
+say(not unknown, f"every knob passed is defined by the kernels (#ifndef in variants/): not {unknown}")
+check(os.access(SCRIPT, os.X_OK), f"{SCRIPT} is executable")
+
+sys.exit(finish("test_device_queue", tmp))
