@@ -35,13 +35,16 @@
 #           fp8_wgmma_qrow on the 8 recorded cases; then the knob build's
 #           bf16 GPU tests. $OUT: gpu_ab.sh's 6 files, the tests' summary at
 #           the end of compare.txt, their logs in ab_logs.tar.gz
-#   trace   (~5 min) where an MXFP4 tile's time goes with each knob: the
-#           producers' phases (TP lines: raw wait, empty wait, converting,
-#           the reissue barrier) and the consumers' (TW: Q.K, which holds
-#           WG_MX_HYB's conversion, softmax, P.V) of mxfp4_wgmma_qrow at
-#           64 x 8192 and 256 x 8192 (harness/gpu_trace.sh), the default
-#           build, WG_MX_HYB and WG_MX_DIRECT + WG_MX_HYB. $OUT:
-#           trace_summary.txt (the three summaries), trace.tar.gz (the logs)
+#   trace   (~8 min) where the time goes with each knob (harness/gpu_trace.sh):
+#           the producers' phases (TP lines: raw wait, empty wait,
+#           converting, the reissue barrier) and the consumers' (TW: Q.K,
+#           which holds WG_MX_HYB's conversion, softmax, P.V) of
+#           mxfp4_wgmma_qrow at 64 x 8192 and 256 x 8192 with the default
+#           build, WG_MX_HYB and WG_MX_DIRECT + WG_MX_HYB; bf16_wgmma's short
+#           calls (4 x 1024, 4 x 8192, 32 x 1024: the bf16 bar's worst
+#           ratios, never traced since v38) with the default build and 4 x
+#           1024 with WG_B16_LEAN (where its combine's blocks start). $OUT:
+#           trace_summary.txt (the summaries), trace.tar.gz (the logs, tables)
 #   suite   (~6 min) the suite of this tree: harness/gpu_session.sh (the
 #           build, every test but the slow ones, GPU tests included, the
 #           awkward cases validated, the 8 recorded cases with every variant
@@ -117,12 +120,19 @@ hyb | direct | lean)
   ;;
 trace)
   base=$OUT
-  for cfg in "default:" "hyb:-DWG_MX_HYB=1" "direct-hyb:-DWG_MX_DIRECT=1 -DWG_MX_HYB=1"; do
-    name=${cfg%%:*}
+  # name;CUDA flags;variant;cases (the same flags one after another reuse the trace build)
+  for cfg in "mx-default;;mxfp4_wgmma_qrow;b64_kv8192 b256_kv8192" \
+             "b16-default;;bf16_wgmma;b4_kv1024 b4_kv8192 b32_kv1024" \
+             "b16-lean;-DWG_B16_LEAN=1;bf16_wgmma;b4_kv1024" \
+             "mx-hyb;-DWG_MX_HYB=1;mxfp4_wgmma_qrow;b64_kv8192 b256_kv8192" \
+             "mx-direct-hyb;-DWG_MX_DIRECT=1 -DWG_MX_HYB=1;mxfp4_wgmma_qrow;b64_kv8192 b256_kv8192"; do
+    IFS=';' read -r name flags variant cases <<< "$cfg"
     mkdir -p "$base/trace-$name"
-    OUT=$base/trace-$name MLAB_TRACE_CUDA_FLAGS=${cfg#*:} bash harness/gpu_trace.sh b64_kv8192 b256_kv8192 -- \
-      --variants mxfp4_wgmma_qrow --max-time 0.05 || die 4 "gpu_trace.sh ($name) failed"
-    { echo "== $name (${cfg#*:})"; cat "$base/trace-$name/trace_summary.txt"; } >> "$base/trace_summary.txt"
+    # shellcheck disable=SC2086 # the cases are words
+    OUT=$base/trace-$name MLAB_TRACE_CUDA_FLAGS=$flags bash harness/gpu_trace.sh $cases -- \
+      --variants "$variant" --max-time 0.05 || die 4 "gpu_trace.sh ($name) failed"
+    { echo "== $name ($variant; ${flags:-the default build})"; cat "$base/trace-$name/trace_summary.txt"; } \
+      >> "$base/trace_summary.txt"
   done
   (cd "$base" && tar -czf trace.tar.gz trace-* && rm -rf trace-*)
   cat "$base/trace_summary.txt"
