@@ -1306,24 +1306,38 @@ MLAB_DEV void wg_mx_convert(const uint8_t *src, const uint8_t *ssc, uint8_t *dst
     }
 }
 
-/* WG_MX_HYB: a producer thread's items KB .. KE - 1 copied raw into the
- * stage, each where its codes go: the 16 E2M1 bytes at d0, the E8M0 byte at
- * d1 (the consumer's wg_mx_hyb_gate converts them there) */
+/* MX: a producer thread's item k of a tile (its raw words pk, its E8M0
+ * byte sb, in registers) into the stage: its 32 codes, or (WG_MX_HYB, k
+ * past the producers' panels) the raw bytes where the codes go, the 16
+ * E2M1 bytes at d0, the E8M0 byte at d1, for the consumer's wg_mx_hyb_gate */
+MLAB_DEV void wg_mx_put(int k, uint4 pk, uint32_t sb, uint8_t *dst, int d0, int d1, const uint2 *lut)
+{
+    if (WG_MX_HYB && k >= WG_MX_HYB_P) {
+        *(uint4 *)(dst + d0 + k * WG_OFF4) = pk;
+        dst[d1 + k * WG_OFF4] = (uint8_t)sb;
+    } else {
+        uint4 c0, c1;
+        e4m3_block(lut[sb], (const uint8_t *)&pk, &c0, &c1);
+        *(uint4 *)(dst + d0 + k * WG_OFF4) = c0;
+        *(uint4 *)(dst + d1 + k * WG_OFF4) = c1;
+    }
+}
+/* WG_MX_HYB: a producer thread's items KB .. KE - 1 (past the producers'
+ * panels) from the raw stage into the stage as they are (wg_mx_put): every
+ * load first (the stores might alias them, as wg_mx_convert's) */
 template <int KB, int KE>
 MLAB_DEV void wg_mx_copy_raw(const uint8_t *src, const uint8_t *ssc, uint8_t *dst, int d0, int d1)
 {
+    static_assert(!WG_MX_HYB || KB >= WG_MX_HYB_P, "raw items only");
     uint4 pk[KE - KB];
-    uint8_t sb[KE - KB];
+    uint32_t sb[KE - KB];
 #pragma unroll
     for (int k = KB; k < KE; k++) {
         pk[k - KB] = *(const uint4 *)(src + 32 * k);
         sb[k - KB] = ssc[2 * k];
     }
 #pragma unroll
-    for (int k = KB; k < KE; k++) {
-        *(uint4 *)(dst + d0 + k * WG_OFF4) = pk[k - KB];
-        dst[d1 + k * WG_OFF4] = sb[k - KB];
-    }
+    for (int k = KB; k < KE; k++) wg_mx_put(k, pk[k - KB], sb[k - KB], dst, d0, d1, nullptr);
 }
 /* WG_MX_HYB: wg_scores' gate 1 in the consumer: its thread t converts in
  * place the items WG_MX_HYB_P .. 8 that producer thread t copied raw into
@@ -1340,22 +1354,6 @@ struct wg_mx_hyb_gate {
         wg_bar_sync(bar, 128);
     }
 };
-
-/* MX: a producer thread's item k of a tile (its raw words pk, its E8M0
- * byte sb, in registers) into the stage: its 32 codes, or (WG_MX_HYB, k
- * past the producers' panels) the raw bytes where wg_mx_hyb_gate looks */
-MLAB_DEV void wg_mx_put(int k, uint4 pk, uint32_t sb, uint8_t *dst, int d0, int d1, const uint2 *lut)
-{
-    if (WG_MX_HYB && k >= WG_MX_HYB_P) {
-        *(uint4 *)(dst + d0 + k * WG_OFF4) = pk;
-        dst[d1 + k * WG_OFF4] = (uint8_t)sb;
-    } else {
-        uint4 c0, c1;
-        e4m3_block(lut[sb], (const uint8_t *)&pk, &c0, &c1);
-        *(uint4 *)(dst + d0 + k * WG_OFF4) = c0;
-        *(uint4 *)(dst + d1 + k * WG_OFF4) = c1;
-    }
-}
 
 #if MLAB_HAVE_BULK
 /* WG_MX_DIRECT: producer q's tiles q, q + WG_NPROD_MX, .. of the unit, each
