@@ -219,7 +219,7 @@ static_assert(9 % WG_LAND_GATES == 0 && 9 % WG_LAND_GATES16 == 0, "whole panels 
 #endif
 /* WG_MX_DIRECT (MX; an experiment, default 0: perf-notes v44/v45): the
  * producers' tile loop reads its raw bytes from global memory into
- * registers (ld.global.nc, not kept in L1), the next batch of items in
+ * registers (ld.global.nc; WG_MX_DIRECT_NA), the next batch of items in
  * flight while one is converted, across tiles, the copy engine warming L2
  * WG_MX_PF own tiles ahead (cp.async.bulk.prefetch.L2): no raw ring, no
  * wait for a raw stage, no barrier before its reissue (v41's trace: ~930 of
@@ -230,6 +230,12 @@ static_assert(9 % WG_LAND_GATES == 0 && 9 % WG_LAND_GATES16 == 0, "whole panels 
 #endif
 #ifndef WG_MX_PF
 #define WG_MX_PF 2
+#endif
+/* WG_MX_DIRECT's loads: kept in L1 (0: the two warps whose threads take a
+ * row's blocks h = 0 and 1 read each 32-byte sector half each, close in
+ * time) or not (1: L1::no_allocate, each sector from L2 twice) */
+#ifndef WG_MX_DIRECT_NA
+#define WG_MX_DIRECT_NA 0
 #endif
 static_assert(WG_MX_HYB_P >= 1 && WG_MX_HYB_P <= 8, "WG_MX_HYB_P: the panels the producers convert, of 9");
 /* WG_B16_HS (bf16_wgmma): its two consumers split the 16 heads (8 each, N =
@@ -1386,8 +1392,8 @@ MLAB_DEV void wg_produce_mx_direct(const mla_params &p, uint8_t *stages, uint64_
 #pragma unroll
         for (int j = 0; j < KB; j++)
             if (b * KB + j < NI) {
-                pk[j] = mlab_ld_nc_na16(rw + 32 * (b * KB + j));
-                sb[j] = mlab_ld_nc_na8(sc + 2 * (b * KB + j));
+                pk[j] = mlab_ld_nc16<WG_MX_DIRECT_NA>(rw + 32 * (b * KB + j));
+                sb[j] = mlab_ld_nc8<WG_MX_DIRECT_NA>(sc + 2 * (b * KB + j));
             }
     };
     if (t == 0)

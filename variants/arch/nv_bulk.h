@@ -80,22 +80,30 @@ MLAB_DEV void mlab_bulk_prefetch_l2(const void *src, uint32_t bytes)
 {
     asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(src), "r"(bytes) : "memory");
 }
-/* 16 bytes (16-aligned) and one byte of read-only global memory, not kept in
- * L1 (ld.global.nc.L1::no_allocate): data read once by this SM, whose L1 is
- * mostly shared memory; volatile so that they issue where written (a load
- * ahead of its use) */
-MLAB_DEV uint4 mlab_ld_nc_na16(const void *src)
+/* 16 bytes (16-aligned) and one byte of read-only global memory
+ * (ld.global.nc), kept in L1 (NA = false: another warp may read the same
+ * sector soon after) or not (NA = true, L1::no_allocate); volatile so that
+ * they issue where written (a load ahead of its use) */
+template <bool NA> MLAB_DEV uint4 mlab_ld_nc16(const void *src)
 {
     uint4 v;
-    asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                 : "l"(src));
+    if (NA)
+        asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                     : "l"(src));
+    else
+        asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                     : "l"(src));
     return v;
 }
-MLAB_DEV uint32_t mlab_ld_nc_na8(const void *src)
+template <bool NA> MLAB_DEV uint32_t mlab_ld_nc8(const void *src)
 {
     uint32_t v;
-    asm volatile("ld.global.nc.L1::no_allocate.u8 %0, [%1];\n" : "=r"(v) : "l"(src));
+    if (NA)
+        asm volatile("ld.global.nc.L1::no_allocate.u8 %0, [%1];\n" : "=r"(v) : "l"(src));
+    else
+        asm volatile("ld.global.nc.u8 %0, [%1];\n" : "=r"(v) : "l"(src));
     return v;
 }
 #endif
