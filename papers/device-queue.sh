@@ -25,9 +25,14 @@
 #           (every fixture validated with poisoned gaps, the negative
 #           controls). $OUT: gpu_ab.sh's 8 files; the tests' summary at the
 #           end of compare.txt, their logs in ab_logs.tar.gz
-#   direct  (~6 min) perf-notes v45: the MXFP4 producers' raw bytes from
-#           global memory (WG_MX_DIRECT: new; with WG_MX_HYB: alt) against the
-#           default build, the same decodes, cases and tests as hyb. $OUT: as hyb
+#   direct  (~6 min) perf-notes v45: first the ceiling of its loads alone
+#           (papers/microbench/mx_direct_read.cu: the producers' map against a
+#           stream of the same bytes, kept in L1 or not, L2 prefetch 0-4 own
+#           tiles ahead, 256 x 8192's and 64 x 8192's rows); then the MXFP4
+#           producers' raw bytes from global memory (WG_MX_DIRECT: new; with
+#           WG_MX_HYB: alt) against the default build, the same decodes, cases
+#           and tests as hyb. $OUT: as hyb, the microbenchmark's tables at the
+#           end of compare.txt
 #   lean    (~5 min) perf-notes v45: bf16_wgmma's decode with registers
 #           for two blocks an SM (WG_B16_LEAN: 80 a thread at launch, 168
 #           before; a head pair's combine uncapped) against the default
@@ -97,6 +102,13 @@ hyb | direct | lean)
     tests='validate_awkward|validate_splits|validate_suite|pairs|bf16_wgmma|combine_cap'
     ;;
   esac
+  if [ "$1" = direct ]; then # the loads' own ceiling first (a few seconds; .txt: gpu_ab.sh clears the *.log)
+    mkdir -p "$work"
+    { nvcc -O3 -gencode arch=compute_90a,code=sm_90a -o "$work/mx_direct_read" papers/microbench/mx_direct_read.cu &&
+      for rows in 2097152 524288; do echo "== rows $rows"; "$work/mx_direct_read" "$rows"; done; } \
+      > "$work/mx_direct_read.txt" 2>&1
+    cat "$work/mx_direct_read.txt"
+  fi
   if [ -n "$alt" ]; then
     MLAB_AB_WORK=$work MLAB_AB_NEW_CUDA_FLAGS="$new" MLAB_AB_ALT=worktree MLAB_AB_ALT_CUDA_FLAGS="$alt" \
       bash harness/gpu_ab.sh run worktree --variants "$v" || die 4 "gpu_ab.sh failed (ab_logs.tar.gz)"
@@ -116,6 +128,9 @@ hyb | direct | lean)
     { echo "== $side build's GPU tests ($tests)"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$log" | tail -20; } |
       tee -a "$OUT/compare.txt"
   done
+  if [ "$1" = direct ]; then
+    { echo "== papers/microbench/mx_direct_read.cu"; cat "$work/mx_direct_read.txt"; } >> "$OUT/compare.txt"
+  fi
   (cd "$work" && tar -czf "$OUT/ab_logs.tar.gz" ./*.log)
   ;;
 trace)
