@@ -107,6 +107,12 @@
  * and the table's entries first (+0.8 / +0.4%): none faster (branches
  * wip/s38-*). The v41 suite geomean 35.6 us, 1.838x; 256x8192 266 us
  * (fp8_wgmma 286).
+ * v42 (-04n): 2, 4 or 5 items a producer thread in flight (WG_MX_KB) no
+ * faster than 3. The v43 suite (-04r) geomean 35.8 us, 1.842x.
+ * Prepared, not measured (v45, build knobs off by default, their A/Bs in
+ * papers/device-queue.sh): a share of each tile's conversion in its
+ * consumer's idle time beside its Q.K (WG_MX_HYB), and the producers' raw
+ * bytes from global memory without the raw ring (WG_MX_DIRECT).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
