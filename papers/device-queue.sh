@@ -73,6 +73,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$root/out}
 mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd) && cd "$root" || exit 2
 jobs=$(nproc)
+export PATH=$PATH:/usr/local/cuda/bin # nvcc for the microbenchmarks
 die() { echo "device-queue.sh: $2" >&2; exit "$1"; }
 build_gpu() { # DIR [cmake args]: the whole tree (tests too), Release, CUDA; log DIR.log in $OUT
   local dir=$1
