@@ -14,36 +14,28 @@
 //   mx_na   the same with L1::no_allocate (every sector from L2 twice)
 //   stream  the same bytes, the same threads and blocks, each warp's loads
 //           512 contiguous bytes (the read kernel's pattern at this occupancy)
+// The loads and prefetches are the vendor layer's (variants/arch/nv_bulk.h),
+// the instructions the decode issues.
 // Prints CSV: kind, prefetch tiles, MB read, median us, GB/s, % of stream.
 // Build and run on an NVIDIA GPU of sm_90 or later:
 //   nvcc -O3 -arch=sm_90a -o mx_direct_read papers/microbench/mx_direct_read.cu
 //   ./mx_direct_read [rows]
 #include "mb_util.h" // CK, med
+// the loads and the L2 prefetch exactly as the decode issues them (the vendor layer)
+#define MLAB_CLUSTER_BUILD 1
+#include "../../variants/arch/nv_bulk.h" // mlab_ld_nc16, mlab_ld_nc8, mlab_bulk_prefetch_l2
 
 constexpr int BN = 64, ROW = 288, NBLK = 18, TILE = BN * ROW;
 
-template <bool NA> __device__ __forceinline__ uint4 ld16(const uint8_t *p)
-{
-    uint4 v;
-    if (NA)
-        asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
-    else
-        asm volatile("ld.global.nc.v4.u32 {%0,%1,%2,%3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
-    return v;
-}
-template <bool NA> __device__ __forceinline__ uint32_t ld1(const uint8_t *p)
-{
-    uint32_t v;
-    if (NA)
-        asm volatile("ld.global.nc.L1::no_allocate.u8 %0, [%1];" : "=r"(v) : "l"(p));
-    else
-        asm volatile("ld.global.nc.u8 %0, [%1];" : "=r"(v) : "l"(p));
-    return v;
-}
-__device__ __forceinline__ void pf_l2(const void *p, uint32_t bytes)
-{
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
-}
+#ifdef __CUDA_ARCH__ // (the vendor layer defines them for the device pass only)
+template <bool NA> __device__ __forceinline__ uint4 ld16(const uint8_t *p) { return mlab_ld_nc16<NA>(p); }
+template <bool NA> __device__ __forceinline__ uint32_t ld1(const uint8_t *p) { return mlab_ld_nc8<NA>(p); }
+__device__ __forceinline__ void pf_l2(const void *p, uint32_t bytes) { mlab_bulk_prefetch_l2(p, bytes); }
+#else
+template <bool NA> __device__ uint4 ld16(const uint8_t *);
+template <bool NA> __device__ uint32_t ld1(const uint8_t *);
+__device__ void pf_l2(const void *, uint32_t);
+#endif
 
 // the block's tiles [t0, t1); warpgroup q takes t0 + q, t0 + q + 2, ..
 template <bool NA>
