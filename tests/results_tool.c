@@ -15,7 +15,7 @@
  *     by "total:fp8"), as `mlabench run` writes them. --hashes N records
  *     per-tensor input hashes (kv_bf16's depends on N: two files with
  *     different N ran on different inputs); --uuid, --host, --commit,
- *     --label set those environment fields; --case-suffix S renames the cases;
+ *     --label, --knobs (kernel_knobs) set those environment fields; --case-suffix S renames the cases;
  *     --peer 1 adds a peer row ("flashpeer", kind peer, bf16) 20% faster than bf16;
  *     --splits N (default 8) and --merge S (default "", as in files written
  *     before the field) set every GPU row's splits and merge path (GPU rows
@@ -81,7 +81,7 @@ static int do_write(int argc, char **argv)
     double scale = 1.0, noise = 0.02, rel_rms = 1e-3, read_limit = 0;
     long read_limit_cases = 3;
     int valid = 1, cpu_rows = 0, hashes = 0, peer = 0;
-    const char *uuid = "GPU-00000000-synthetic", *host = NULL, *commit = NULL, *label = "",
+    const char *uuid = "GPU-00000000-synthetic", *host = NULL, *commit = NULL, *label = "", *knobs = NULL,
                *suffix = "";
     for (int i = 3; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -105,6 +105,7 @@ static int do_write(int argc, char **argv)
         else if (!strcmp(a, "--host")) host = v;
         else if (!strcmp(a, "--commit")) commit = v;
         else if (!strcmp(a, "--label")) label = v;
+        else if (!strcmp(a, "--knobs")) knobs = v;
         else if (!strcmp(a, "--case-suffix")) suffix = v;
         else if (!strcmp(a, "--splits")) splits = atoi(v);
         else if (!strcmp(a, "--merge")) merge = v;
@@ -133,6 +134,8 @@ static int do_write(int argc, char **argv)
     if (commit)
         snprintf(r.env.git_commit, sizeof r.env.git_commit, "%s", commit);
     snprintf(r.env.label, sizeof r.env.label, "%s", label);
+    if (knobs)
+        snprintf(r.env.kernel_knobs, sizeof r.env.kernel_knobs, "%s", knobs);
     r.env.gpu_cu_count = 132;
     r.env.gpu_clock_mhz = 1980;
     r.env.gpu_mem_clock_mhz = 3201;

@@ -10,7 +10,11 @@ Pins (synthetic files from tests/results_tool, 9 rows, fixed seeds):
   - different GPU models: refused with exit 7 naming both; --force compares
     (warning printed, exit 0);
   - a new runtime is listed as an environment difference
-    ("runtime_version: CUDA 12.8 -> CUDA 13.0");
+    ("runtime_version: CUDA 12.8 -> CUDA 13.0"); two builds whose
+    kernel_knobs (30-odd key=value words) differ in one word list that word
+    alone on each side and how many they share ("kernel_knobs: wg_mx_hyb=0
+    -> wg_mx_hyb=7 (N words the same)"), a word only one side has against
+    "(none)", and short fields whole;
   - accuracy drift (rel_rms x5) and a pass -> fail flip: "accuracy-regression",
     exit 6, even though the times are the same;
   - rows present in one file only are listed; CPU reference rows (kind
@@ -220,6 +224,26 @@ def main():
     rc, out, err = compare(a, cu13)
     check(rc == 0 and "runtime_version: CUDA 12.8 -> CUDA 13.0" in out,
           f"runtime difference not listed\n{out}{err}")
+
+    # kernel_knobs: the words that differ, not two 400-character strings
+    words = ["backend=cuda", "pdl=1", "trace=0"] + [f"k{i}=v{i}" for i in range(20)]
+    base_knobs = " ".join(words + ["wg_mx_hyb=0", "merge=default"])
+    hyb_knobs = " ".join(words + ["wg_mx_hyb=7", "merge=default"])
+    more_knobs = hyb_knobs + " wg_b16_lean=1"
+    kb = write("knobs_base.h5", "--seed", "2", "--knobs", base_knobs)
+    kh = write("knobs_hyb.h5", "--seed", "2", "--knobs", hyb_knobs)
+    km = write("knobs_more.h5", "--seed", "2", "--knobs", more_knobs)
+    rc, out, err = compare(kb, kh)
+    line = next((l.strip() for l in out.splitlines() if l.strip().startswith("kernel_knobs:")), "")
+    check(rc == 0 and line == "kernel_knobs: wg_mx_hyb=0 -> wg_mx_hyb=7 (24 words the same)",
+          f"kernel_knobs difference should name the one word: {line!r}\n{out}{err}")
+    rc, out, err = compare(kh, km)
+    line = next((l.strip() for l in out.splitlines() if l.strip().startswith("kernel_knobs:")), "")
+    check(line == "kernel_knobs: (none) -> wg_b16_lean=1 (25 words the same)",
+          f"a word only the new side has: {line!r}\n{out}")
+    rc, out, err = compare(kb, kb)
+    check("kernel_knobs:" not in out and "environment: no differences" in out,
+          f"equal knobs listed as a difference\n{out}")
 
     drift = write("drift.h5", "--seed", "1", "--rel-rms", "5e-3")
     rc, out, err = compare(a, drift)
