@@ -58,11 +58,10 @@ static int check_one_sweep(const char *cmd, const mlab_run_file *runs, int n)
             const mlab_field *fl = mlab_field_find(ef, nef, must_match[m]);
             if (!fl || !mlab_field_differs(&runs[0].r.env, &runs[k].r.env, fl))
                 continue;
-            fprintf(stderr, "mlabench %s: %s: %s '", cmd, runs[k].path, fl->name);
-            mlab_put_field(stderr, &runs[k].r.env, fl, MLAB_FMT_TEXT);
-            fprintf(stderr, "' differs from %s's '", runs[0].path);
-            mlab_put_field(stderr, &runs[0].r.env, fl, MLAB_FMT_TEXT);
-            fprintf(stderr, "': not one sweep (exit 10)\n");
+            /* the first file's value -> this one's (of a long field of words, the words that differ) */
+            fprintf(stderr, "mlabench %s: %s: %s differs from %s's: ", cmd, runs[k].path, fl->name, runs[0].path);
+            mlab_put_field_change(stderr, &runs[0].r.env, &runs[k].r.env, fl);
+            fprintf(stderr, ": not one sweep (exit 10)\n");
             return MLAB_EXIT_MISMATCH;
         }
     for (int k = 0; k < n; k++)

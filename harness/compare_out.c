@@ -7,73 +7,6 @@
 
 #include "exitcodes.h" /* MLAB_EXIT_* */
 
-static void env_value(FILE *f, const mlab_env *e, const mlab_field *fl)
-{
-    const char *p = (const char *)e + fl->offset;
-    if (fl->kind == 's' && !p[0])
-        fputs("(empty)", f);
-    else
-        mlab_put_field(f, e, fl, MLAB_FMT_TEXT);
-}
-
-/* Whether word w (n characters) is one of s's space-separated words */
-static int has_word(const char *s, const char *w, size_t n)
-{
-    for (const char *p = s; *p;) {
-        while (*p == ' ')
-            p++;
-        const size_t m = strcspn(p, " ");
-        if (m == n && m && !strncmp(p, w, n))
-            return 1;
-        p += m;
-    }
-    return 0;
-}
-
-/* a's words that b lacks, in a's order, space-separated; the count of a's
- * words b has too in *same */
-static void words_only(FILE *f, const char *a, const char *b, int *same)
-{
-    int first = 1;
-    *same = 0;
-    for (const char *p = a; *p;) {
-        while (*p == ' ')
-            p++;
-        const size_t m = strcspn(p, " ");
-        if (!m)
-            break;
-        if (has_word(b, p, m)) {
-            ++*same;
-        } else {
-            fprintf(f, "%s%.*s", first ? "" : " ", (int)m, p);
-            first = 0;
-        }
-        p += m;
-    }
-    if (first)
-        fputs("(none)", f);
-}
-
-/* One differing environment field, OLD -> NEW. A long string of words (the
- * build's kernel_knobs, its compile flags: 30-odd key=value words, where one
- * or two differ between two builds of an A/B) shows only the words one side
- * has and the other lacks, and how many the two share */
-static void env_diff(FILE *f, const mlab_env *o, const mlab_env *n, const mlab_field *fl)
-{
-    const char *a = (const char *)o + fl->offset, *b = (const char *)n + fl->offset;
-    if (fl->kind == 's' && strchr(a, ' ') && strchr(b, ' ') && (strlen(a) > 60 || strlen(b) > 60)) {
-        int same;
-        words_only(f, a, b, &same);
-        fputs(" -> ", f);
-        words_only(f, b, a, &same);
-        fprintf(f, " (%d word%s the same)", same, same == 1 ? "" : "s");
-        return;
-    }
-    env_value(f, o, fl);
-    fputs(" -> ", f);
-    env_value(f, n, fl);
-}
-
 /* ---- text and Markdown ------------------------------------------------------ */
 
 static void put_row(FILE *f, mlab_fmt style, const int *w, const char **cells, int ncells)
@@ -238,7 +171,7 @@ static void write_text(FILE *f, mlab_fmt style, const mlab_cmp_report *R, const 
             if (ndiff++ == 0)
                 fprintf(f, "%senvironment differences (OLD -> NEW):\n", md ? "\n" : "");
             fprintf(f, "%s%s: ", md ? "- " : "  ", ef[k].name);
-            env_diff(f, &R->r[0]->env, &R->r[1]->env, &ef[k]);
+            mlab_put_field_change(f, &R->r[0]->env, &R->r[1]->env, &ef[k]);
             fputc('\n', f);
         }
     if (ndiff == 0)

@@ -235,6 +235,69 @@ int mlab_field_differs(const void *a, const void *b, const mlab_field *fl)
     }
 }
 
+/* Whether word w (n characters) is one of s's space-separated words */
+static int has_word(const char *s, const char *w, size_t n)
+{
+    for (const char *p = s; *p;) {
+        while (*p == ' ')
+            p++;
+        const size_t m = strcspn(p, " ");
+        if (m == n && m && !strncmp(p, w, n))
+            return 1;
+        p += m;
+    }
+    return 0;
+}
+
+/* a's words that b lacks, in a's order, space-separated; the count of a's
+ * words b has too in *same */
+static void words_only(FILE *f, const char *a, const char *b, int *same)
+{
+    int first = 1;
+    *same = 0;
+    for (const char *p = a; *p;) {
+        while (*p == ' ')
+            p++;
+        const size_t m = strcspn(p, " ");
+        if (!m)
+            break;
+        if (has_word(b, p, m)) {
+            ++*same;
+        } else {
+            fprintf(f, "%s%.*s", first ? "" : " ", (int)m, p);
+            first = 0;
+        }
+        p += m;
+    }
+    if (first)
+        fputs("(none)", f);
+}
+
+static void put_value(FILE *f, const void *rec, const mlab_field *fl)
+{
+    const char *p = (const char *)rec + fl->offset;
+    if (fl->kind == 's' && !p[0])
+        fputs("(empty)", f);
+    else
+        mlab_put_field(f, rec, fl, MLAB_FMT_TEXT);
+}
+
+void mlab_put_field_change(FILE *f, const void *ra, const void *rb, const mlab_field *fl)
+{
+    const char *a = (const char *)ra + fl->offset, *b = (const char *)rb + fl->offset;
+    if (fl->kind == 's' && strchr(a, ' ') && strchr(b, ' ') && (strlen(a) > 60 || strlen(b) > 60)) {
+        int same;
+        words_only(f, a, b, &same);
+        fputs(" -> ", f);
+        words_only(f, b, a, &same);
+        fprintf(f, " (%d word%s the same)", same, same == 1 ? "" : "s");
+        return;
+    }
+    put_value(f, ra, fl);
+    fputs(" -> ", f);
+    put_value(f, rb, fl);
+}
+
 const mlab_field *mlab_field_find(const mlab_field *fl, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)
