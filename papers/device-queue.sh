@@ -33,13 +33,14 @@
 #           WG_MX_HYB: alt) against the default build, the same decodes, cases
 #           and tests as hyb. $OUT: as hyb, the microbenchmark's tables at the
 #           end of compare.txt
-#   lean    (~5 min) perf-notes v45: bf16_wgmma's decode with registers
+#   lean    (~6 min) perf-notes v45: bf16_wgmma's decode with registers
 #           for two blocks an SM (WG_B16_LEAN: 80 a thread at launch, 168
-#           before; a head pair's combine uncapped) against the default
-#           build, bf16_wgmma and (a control the knob leaves alone)
-#           fp8_wgmma_qrow on the 8 recorded cases; then the knob build's
-#           bf16 GPU tests. $OUT: gpu_ab.sh's 6 files, the tests' summary at
-#           the end of compare.txt, their logs in ab_logs.tar.gz
+#           before; a head pair's combine uncapped: new; the same build with
+#           every combine uncapped, MLAB_COMBINE_CAP=off, so the combine's
+#           blocks fit beside the decode's wherever it fills the SMs: alt)
+#           against the default build, bf16_wgmma and (a control the knob
+#           leaves alone) fp8_wgmma_qrow on the 8 recorded cases; then the
+#           knob build's bf16 GPU tests. $OUT: as hyb
 #   trace   (~8 min) where the time goes with each knob (harness/gpu_trace.sh):
 #           the producers' phases (TP lines: raw wait, empty wait,
 #           converting, the reissue barrier) and the consumers' (TW: Q.K,
@@ -98,9 +99,10 @@ hyb | direct | lean)
   case $1 in
   hyb) new="-DWG_MX_HYB=1" alt="-DWG_MX_HYB=1 -DWG_MX_HYB_P=6" ;;
   direct) new="-DWG_MX_DIRECT=1" alt="-DWG_MX_DIRECT=1 -DWG_MX_HYB=1" ;;
-  lean)
-    new="-DWG_B16_LEAN=1" alt='' sides=new v=bf16_wgmma,fp8_wgmma_qrow
+  lean) # alt: the same build, run with every combine uncapped
+    new="-DWG_B16_LEAN=1" alt="-DWG_B16_LEAN=1" sides=new v=bf16_wgmma,fp8_wgmma_qrow
     tests='validate_awkward|validate_splits|validate_suite|pairs|bf16_wgmma|combine_cap'
+    export MLAB_AB_ALT_ENV=MLAB_COMBINE_CAP=off
     ;;
   esac
   if [ "$1" = direct ]; then # the loads' own ceiling first (a few seconds; .txt: gpu_ab.sh clears the *.log)
@@ -110,13 +112,8 @@ hyb | direct | lean)
       > "$work/mx_direct_read.txt" 2>&1
     cat "$work/mx_direct_read.txt"
   fi
-  if [ -n "$alt" ]; then
-    MLAB_AB_WORK=$work MLAB_AB_NEW_CUDA_FLAGS="$new" MLAB_AB_ALT=worktree MLAB_AB_ALT_CUDA_FLAGS="$alt" \
-      bash harness/gpu_ab.sh run worktree --variants "$v" || die 4 "gpu_ab.sh failed (ab_logs.tar.gz)"
-  else
-    MLAB_AB_WORK=$work MLAB_AB_NEW_CUDA_FLAGS="$new" \
-      bash harness/gpu_ab.sh run worktree --variants "$v" || die 4 "gpu_ab.sh failed (ab_logs.tar.gz)"
-  fi
+  MLAB_AB_WORK=$work MLAB_AB_NEW_CUDA_FLAGS="$new" MLAB_AB_ALT=worktree MLAB_AB_ALT_CUDA_FLAGS="$alt" \
+    bash harness/gpu_ab.sh run worktree --variants "$v" || die 4 "gpu_ab.sh failed (ab_logs.tar.gz)"
   tail -60 "$OUT/compare.txt"
   for side in $sides; do # the knob builds' own GPU tests (gpu_ab.sh built their programs only)
     log="$work/tests_$side.log"
