@@ -4,7 +4,8 @@ line name the same calls; bad usage exits 2 with one line (no call, an
 unknown one, `suite` without MLAB_COMMIT) and writes nothing but $OUT; and
 every kernel knob it (or .ci/run's knob builds) passes as -DWG_...=VALUE is one
 the kernels define (#ifndef NAME in variants/): a misspelt knob compiles
-silently to the default build, and its A/B would measure nothing.
+silently to the default build, and its A/B would measure nothing; and
+every flag set its A/Bs build is one CI compiles and checks (knob_build).
 
 Usage: test_device_queue.py SCRIPT"""
 import glob
@@ -53,6 +54,13 @@ flags = set(re.findall(r"-D(WG_\w+)=", text)) | set(re.findall(r"-D(WG_\w+)=", "
 say(len(flags) >= 3, f"the knobs passed ({sorted(flags)})")
 unknown = sorted(flags - defined)
 say(not unknown, f"every knob passed is defined by the kernels (#ifndef in variants/): not {unknown}")
+# every build an A/B of the queue makes is one CI compiles and checks (knob_build): a
+# flag set that did not compile on the GPU machine would cost the whole call
+queue_sets = {" ".join(x.split()) for x in re.findall(r'\b(?:new|alt)="(-D[^"]*)"', text)}
+ci_sets = {" ".join(x.split()) for x in re.findall(r'knob_build [\w-]+ "([^"]*)"', "\n".join(knob_lines))}
+say(len(queue_sets) >= 3, f"the queue's A/B builds ({sorted(queue_sets)})")
+missing = sorted(queue_sets - ci_sets)
+say(not missing, f"every A/B build of the queue is one of CI's knob builds: not {missing}")
 check(os.access(SCRIPT, os.X_OK), f"{SCRIPT} is executable")
 
 sys.exit(finish("test_device_queue", tmp))
