@@ -537,7 +537,10 @@ struct wg_gates {
 };
 /* panel p's gate of G (WG_LAND_GATES: p G / 9; PB > 0: two gates, panels
  * PB .. 8 the second, WG_MX_HYB's) */
-template <int G, int PB> constexpr __host__ __device__ int wg_gate_of(int p) { return PB > 0 ? (p >= PB ? 1 : 0) : p * G / 9; }
+template <int G, int PB> constexpr __host__ __device__ int wg_gate_of(int p)
+{
+    return PB > 0 ? (p >= PB ? 1 : 0) : p * G / 9;
+}
 /* tile g's gates in a ring of nst stages (G = 1: none: the caller waits on the stage's one mbarrier) */
 template <int G> MLAB_DEV wg_gates wg_tile_gates(uint64_t *bars, int g, int nst)
 {
@@ -565,7 +568,8 @@ MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq, GT
      * mbarrier's phase; wg_mx_hyb_gate, the consumer's own conversion) */
     static_assert(PB == 0 || G == 2, "a panel boundary: two gates");
     constexpr int KP = B16 ? 4 : 2; /* k-steps a panel; k-step k's gate wg_gate_of((K0 + k) / KP) */
-    constexpr int GA = wg_gate_of<G, PB>(K0 / KP), GS = wg_gate_of<G, PB>((K0 + KS - 1) / KP) - GA + 1; /* the range's first gate, gates */
+    /* the range's first gate, gates */
+    constexpr int GA = wg_gate_of<G, PB>(K0 / KP), GS = wg_gate_of<G, PB>((K0 + KS - 1) / KP) - GA + 1;
     constexpr int NA = G > 1 ? GS : WG_QK_ACC; /* KS k-steps from K0: 32 bytes of K a row */
     float acc[NA][2 * NK];
 #pragma unroll
@@ -1499,7 +1503,8 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
     int r, h;
     mlab_mx_prod_item(t, &r, &h);
     const int roff = r * MLA_FP4_ROW + 16 * h, soff = r * MLA_NBLK + h, d0 = wg_off(r, 2 * h), d1 = wg_off(r, 2 * h + 1);
-    if (t == 0 && q == 0 && (!WG_MX_DIRECT || (SPLIT1 && n == 1))) /* WG_MX_DIRECT: the ring for a one-tile block only */
+    /* WG_MX_DIRECT: the ring for a one-tile block only */
+    if (t == 0 && q == 0 && (!WG_MX_DIRECT || (SPLIT1 && n == 1)))
         for (int li = 0; li < WG_NRAW && li < n; li++) issue(li);
     /* gate 0 the panels 0 .. 4, gate 1 the rest, as wg_scores' consumers read two gates (p G / 9) */
     static_assert(4 * 2 / 9 == 0 && 5 * 2 / 9 == 1 && SCN == 9, "producer q the items of gate q");

@@ -39,7 +39,8 @@ __device__ void pf_l2(const void *, uint32_t);
 
 // the block's tiles [t0, t1); warpgroup q takes t0 + q, t0 + q + 2, ..
 template <bool NA>
-__global__ void __launch_bounds__(256, 1) mx_kernel(const uint8_t *fp4, const uint8_t *sc, int ntiles, int pf, uint32_t *sink)
+__global__ void __launch_bounds__(256, 1)
+    mx_kernel(const uint8_t *fp4, const uint8_t *sc, int ntiles, int pf, uint32_t *sink)
 {
     const int per = (ntiles + gridDim.x - 1) / gridDim.x, t0 = blockIdx.x * per, t1 = min(ntiles, t0 + per);
     const int q = threadIdx.x / 128, t = threadIdx.x & 127;
@@ -74,7 +75,8 @@ __global__ void __launch_bounds__(256, 1) mx_kernel(const uint8_t *fp4, const ui
 }
 
 // the same bytes and threads, each warp's loads contiguous
-__global__ void __launch_bounds__(256, 1) stream_kernel(const uint8_t *fp4, const uint8_t *sc, int ntiles, uint32_t *sink)
+__global__ void __launch_bounds__(256, 1)
+    stream_kernel(const uint8_t *fp4, const uint8_t *sc, int ntiles, uint32_t *sink)
 {
     const int per = (ntiles + gridDim.x - 1) / gridDim.x, t0 = blockIdx.x * per, t1 = min(ntiles, t0 + per);
     const int q = threadIdx.x / 128, t = threadIdx.x & 127;
