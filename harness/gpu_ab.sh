@@ -29,7 +29,9 @@
 #       builds; MLAB_AB_SASS=off leaves it out). MLAB_COMMIT names the working tree in the results
 #       files (default "worktree").
 # A third build, "alt" (MLAB_AB_ALT=COMMIT, prepared like the base, or
-# "worktree"; MLAB_AB_ALT_CMAKE its cmake arguments): two changes measured
+# "worktree"; MLAB_AB_ALT_CMAKE its cmake arguments; "worktree" with new's
+# cmake arguments and CUDA flags is new's program itself, not built again,
+# for a run-time knob measured beside a build's: MLAB_AB_ALT_ENV): two changes measured
 # apart in one call, the order new, base, alt, alt, base, new, each pair's
 # base compared with new and with alt; $OUT then gets ab_alt_1.h5 and
 # ab_alt_2.h5 too, eight files, and compare.txt alt's tables (us, per read
@@ -118,8 +120,15 @@ if [ -z "$old" ]; then
   old="$bdir/mlabench"
 fi
 if [ -z "$alt" ] && [ -n "$altname" ]; then
-  build "$asrc" "$adir" "$alabel" "$work/build_alt.log" "${MLAB_AB_ALT_CMAKE:-}" "${MLAB_AB_ALT_CUDA_FLAGS:-}" & pids+=($!)
-  alt="$adir/mlabench"
+  if [ "$altname" = worktree ] && [ -z "${MLAB_AB_NEW_BIN:-}" ] &&
+     [ "${MLAB_AB_ALT_CMAKE:-}" = "${MLAB_AB_NEW_CMAKE:-}" ] &&
+     [ "${MLAB_AB_ALT_CUDA_FLAGS:-}" = "${MLAB_AB_NEW_CUDA_FLAGS:-}" ]; then
+    alt=$new # the new build itself, run another way (MLAB_AB_ALT_ENV): not built twice
+    echo "gpu_ab.sh: alt is the new build (the same tree and flags), run with '${MLAB_AB_ALT_ENV:-}'"
+  else
+    build "$asrc" "$adir" "$alabel" "$work/build_alt.log" "${MLAB_AB_ALT_CMAKE:-}" "${MLAB_AB_ALT_CUDA_FLAGS:-}" & pids+=($!)
+    alt="$adir/mlabench"
+  fi
 fi
 [ -n "$altname" ] || altname=alt
 cases=${MLAB_AB_CASES:-}
