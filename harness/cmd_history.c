@@ -37,7 +37,9 @@ static void usage(FILE *f)
             "  as numbers: rocm-6.4 < rocm-6.10 < rocm-7.0), every run needing one.\n"
             "  Prints a table: per GPU or peer row, the first run's median (us) and\n"
             "  median / that in every later run (\"-\" where the row is missing), then\n"
-            "  the geometric mean per variant over the cases of each run.\n"
+            "  the geometric mean per variant over the cases of each run. The runs are\n"
+            "  listed first; under a run of another kernel build than the first run's,\n"
+            "  the words of kernel_knobs or gpu_compile_flags that differ.\n"
             "  Figures (gnuplot, into DIR, default the first file's folder):\n"
             "    history.KV.FMT   one per KV format (bf16, fp8, mxfp4): a line per\n"
             "                     variant and case, colour by variant, marker by case;\n"
@@ -172,12 +174,25 @@ static int print_table(const mlab_run_file *runs, int n)
         wr = (int)strlen(name) > wr ? (int)strlen(name) : wr;
     }
     printf("runs:\n");
+    /* a run of another build of the kernels (an A/B's knobs, other compile
+     * flags): what differs from the first run's, word by word */
+    static const char *const build_fields[] = {"kernel_knobs", "gpu_compile_flags"};
+    size_t nef;
+    const mlab_field *ef = mlab_env_fields(&nef);
     for (int k = 0; k < n; k++) {
         const mlab_env *e = &runs[k].r.env;
         run_name(&runs[k], name, sizeof name);
         printf("  %d %s: %s, %s, %s, commit %.12s%s, %s\n", k + 1, name, runs[k].path,
                e->gpu_name[0] ? e->gpu_name : "no GPU", e->runtime_version, e->git_commit,
                e->git_dirty ? "-dirty" : "", e->utc_time);
+        for (int b = 0; k > 0 && b < 2; b++) {
+            const mlab_field *fl = mlab_field_find(ef, nef, build_fields[b]);
+            if (!fl || !mlab_field_differs(&runs[0].r.env, e, fl))
+                continue;
+            printf("      %s (run 1 -> this): ", fl->name);
+            mlab_put_field_change(stdout, &runs[0].r.env, e, fl);
+            putchar('\n');
+        }
     }
     printf("\nmedian in the first run that has the row (us), then median / that:\n");
     printf("%-*s  %10s", wk, "case/variant", "first us");

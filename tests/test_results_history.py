@@ -15,7 +15,11 @@ Pins:
   - with gnuplot: one figure per KV format (history.bf16.png, history.fp8.png,
     history.mxfp4.png), each a PNG; the data file is removed; the runs'
     labels are the x labels of the SVG;
-  - --no-plot prints the table only.
+  - --no-plot prints the table only;
+  - runs of other kernel builds: under a later run whose kernel_knobs differ
+    from the first run's, the words that differ ("kernel_knobs (run 1 ->
+    this): wg_mx_hyb=0 -> wg_mx_hyb=7 (20 words the same)"); nothing under
+    runs of the same build.
 Usage: test_results_history.py PATH/TO/results_tool   (MLAB_BIN = mlabench)
 """
 import os
@@ -87,6 +91,16 @@ def main():
     check(rc == 0 and len(rows) == 3 and all("/fp8 " in l for l in rows), f"--variants fp8\n{out}")
     rc, out, err = hist(a, b, "--cases", "nope", "--no-plot")
     check(rc == 2 and "matches" in err, f"empty filter: exit {rc}\n{err}")
+
+    words = " ".join(f"k{i}=v{i}" for i in range(20))
+    k0 = write("k0.h5", "--seed", "1", "--knobs", words + " wg_mx_hyb=0")
+    k7 = write("k7.h5", "--seed", "2", "--knobs", words + " wg_mx_hyb=7")
+    rc, out, err = hist(k0, k7, "--no-plot")
+    lines = [l.strip() for l in out.splitlines() if "(run 1 -> this)" in l]
+    check(rc == 0 and lines == ["kernel_knobs (run 1 -> this): wg_mx_hyb=0 -> wg_mx_hyb=7 (20 words the same)"],
+          f"another build's knobs: {lines}\n{out}{err}")
+    rc, out, err = hist(k0, k0, "--no-plot")
+    check(rc == 0 and "(run 1 -> this)" not in out, f"the same build twice: a build difference listed\n{out}")
 
     if shutil.which("gnuplot"):
         figs = os.path.join(tmp, "figs")
