@@ -884,8 +884,10 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     if (knob_refused("MLAB_TMAP_L2", getenv("MLAB_TMAP_L2"), {"128", "256", "none"}, why, whylen))
         return MLAB_GPU_USAGE;
     if (tm && !strcmp(tm, "off")) p->kv_tmap = p->kv_tmap16 = NULL;
-    /* a negative control's name misspelt would run the kernel unbroken */
-    if (knob_refused("MLAB_FAULT", f, {"overread", "merge", "qscale", "lazy"}, why, whylen)) return MLAB_GPU_USAGE;
+    /* a negative control's name misspelt would run the kernel unbroken; none:
+     * no fault, as kernel_knobs records an unset one */
+    if (knob_refused("MLAB_FAULT", f, {"none", "overread", "merge", "qscale", "lazy"}, why, whylen))
+        return MLAB_GPU_USAGE;
     p->fault = f && !strcmp(f, "overread") ? 1
                : f && !strcmp(f, "merge")  ? 2
                : f && !strcmp(f, "qscale") ? 3
