@@ -120,10 +120,9 @@ if [ -z "$old" ]; then
   old="$bdir/mlabench"
 fi
 if [ -z "$alt" ] && [ -n "$altname" ]; then
-  if [ "$altname" = worktree ] && [ -z "${MLAB_AB_NEW_BIN:-}" ] &&
-     [ "${MLAB_AB_ALT_CMAKE:-}" = "${MLAB_AB_NEW_CMAKE:-}" ] &&
+  if [ "$altname" = worktree ] && [ "${MLAB_AB_ALT_CMAKE:-}" = "${MLAB_AB_NEW_CMAKE:-}" ] &&
      [ "${MLAB_AB_ALT_CUDA_FLAGS:-}" = "${MLAB_AB_NEW_CUDA_FLAGS:-}" ]; then
-    alt=$new # the new build itself, run another way (MLAB_AB_ALT_ENV): not built twice
+    alt=$new # the new build itself (or MLAB_AB_NEW_BIN), run another way (MLAB_AB_ALT_ENV): not built twice
     echo "gpu_ab.sh: alt is the new build (the same tree and flags), run with '${MLAB_AB_ALT_ENV:-}'"
   else
     build "$asrc" "$adir" "$alabel" "$work/build_alt.log" "${MLAB_AB_ALT_CMAKE:-}" "${MLAB_AB_ALT_CUDA_FLAGS:-}" & pids+=($!)

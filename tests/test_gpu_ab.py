@@ -8,7 +8,8 @@ through the stand-in's export), and the two builds' kernels compared by their SA
 (harness/nv_sass.sh through a stand-in cuobjdump: the kernel that differs
 named); the logs packed into ab_logs.tar.gz, six files in $OUT;
 MLAB_AB_CASES_GLOB picking the cases; a third build, alt: new, base, alt,
-alt, base, new, eight files), and its errors (a commit not
+alt, base, new, eight files; an alt of the working tree with new's flags is
+new's program run with the alt's environment, not built again), and its errors (a commit not
 prepared: exit 2, but "worktree" needs no preparing; a failing run or build:
 exit 4 naming its log; a glob that matches no case: exit 4; usage), and the
 build's cmake arguments (MLAB_AB_*_CMAKE split on spaces, MLAB_AB_*_CUDA_FLAGS
@@ -27,7 +28,7 @@ SCRIPT = sys.argv[1]
 
 STAND_IN = """#!/bin/sh
 # stand-in mlabench: records its command line, writes the -o file
-echo "$(basename $(dirname $0)) $*" >> "$AB_LOG"
+echo "$(basename $(dirname $0)) $* ${AB_X:+AB_X=$AB_X}" >> "$AB_LOG"
 case "$1" in
   run)
     [ -n "$AB_FAIL" ] && [ "$(basename $(dirname $0))" = "$AB_FAIL" ] && exit 5
@@ -191,6 +192,17 @@ def main():
           f"MLAB_AB_SASS=off: no SASS comparison: exit {rc}")
     check(text.count("== kernels") == 2 and "nv_sass: 2 kernels the same, 0 differences" in text,
           f"with alt: its kernels compared too (the same as base's): {text[text.find('== kernels'):]!r}")
+    # an alt of the working tree built as new (the same cmake arguments and CUDA
+    # flags): new's program, run with the alt's environment, never built again
+    os.remove(log)
+    shutil.rmtree(out_dir)
+    rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_ALT="worktree", MLAB_AB_ALT_ENV="AB_X=1"))
+    runs = [c.split() for c in open(log).read().splitlines() if c.split()[1] == "run"]
+    check(rc == 0 and [(c[0], c[c.index("--label") + 1], "AB_X=1" in c) for c in runs] ==
+          [("new", "new", False), ("base", "base", False), ("new", "alt", True), ("new", "alt", True),
+           ("base", "base", False), ("new", "new", False)] and "alt is the new build" in out
+          and not os.path.exists(os.path.join(os.path.dirname(os.path.dirname(SCRIPT)), "build-ab-alt")),
+          f"alt = the new build run another way: exit {rc} {runs} {out} {err}")
     rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_ALT="notprepared"))
     check(rc == 2 and "MLAB_AB_ALT=notprepared is not prepared" in err and len(err.strip().splitlines()) == 1,
           f"an alt commit not prepared: exit {rc}, {err!r}")
