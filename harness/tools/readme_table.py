@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""readme_table.py: README.md's H200 table ("Measured on an H200") from a
+results file, as `mlabench export` reads it: one row a case (largest calls
+first: batch x kv_len, then batch), one column a variant or peer, each
+cell the median and, in brackets, its ratio to the read limit measured in
+the same run, `*` where NVML flagged a clock slowdown on that row, and a
+geomean row over the 8 cases. tests/test_readme_h200.py checks the table
+in the README against its file cell by cell; tests/test_readme_table.py
+that this prints that table.
+
+  readme_table.py MLABENCH RESULTS.h5 [--columns V1,V2,..]
+
+Numbers: 3 significant digits below 100 us (9.25, 94.3, 93.0), whole
+microseconds from 100 (598, 1783); ratios 2 decimals. Columns: the
+variants and peers of the current table (COLUMNS) unless --columns; a
+peer's export name (flashinfer_bf16) is shown as its table name
+(FlashInfer bf16). Exit codes: 0 printed, 2 usage, 3 a column or a case
+without its row in the file, 4 export failed."""
+import csv
+import io
+import math
+import subprocess
+import sys
+
+COLUMNS = ["bf16", "bf16_wgmma", "fp8", "fp8_exp2rcp", "fp8_wgmma", "fp8_wgmma_qrow", "mxfp4", "mxfp4_e4m3",
+           "mxfp4_wgmma", "mxfp4_wgmma_qrow", "mxfp4_qrow_lazy", "flashinfer_bf16", "flashinfer_fp8",
+           "flashmla_bf16", "flashmla_fp8"]
+SHOWN = {"flashinfer": "FlashInfer", "flashmla": "FlashMLA"}
+
+
+def shown_name(v):
+    head, _, rest = v.partition("_")
+    return f"{SHOWN[head]} {rest}" if head in SHOWN and rest else v
+
+
+def num(v):
+    """3 significant digits below 100, whole numbers from 100"""
+    return f"{v:.0f}" if v >= 99.95 else f"{v:.1f}" if v >= 9.995 else f"{v:.2f}"
+
+
+def main(argv):
+    args = [a for a in argv if not a.startswith("--columns")]
+    cols = COLUMNS
+    for i, a in enumerate(argv):
+        if a.startswith("--columns="):
+            cols = a.split("=", 1)[1].split(",")
+        elif a == "--columns" and i + 1 < len(argv):
+            cols = argv[i + 1].split(",")
+            args.remove(argv[i + 1])
+    if len(args) != 2:
+        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+        return 2
+    mlab, h5 = args
+    p = subprocess.run([mlab, "export", h5], capture_output=True, text=True)
+    if p.returncode != 0:
+        print(f"readme_table.py: mlabench export {h5}: {p.stderr.strip()}", file=sys.stderr)
+        return 4
+    rows = {}
+    for r in csv.DictReader(io.StringIO(p.stdout)):
+        if r["kind"] != "cpu":
+            rows[(int(r["batch"]), int(r["kv_len"]), r["variant"])] = r
+    cases = sorted({(b, l) for b, l, _ in rows}, key=lambda c: (-c[0] * c[1], -c[0]))
+    out = ["| | " + " | ".join(shown_name(c) for c in cols) + " |", "|" + " --- |" * (len(cols) + 1)]
+    per = {c: [] for c in cols}
+    for k, (b, l) in enumerate(cases):
+        cells = []
+        for j, c in enumerate(cols):
+            r = rows.get((b, l, c))
+            if r is None or not r["median_us"] or not r["read_limit_ratio"]:
+                print(f"readme_table.py: {h5}: no timed row {b} x {l} / {c}", file=sys.stderr)
+                return 3
+            med, ratio = float(r["median_us"]), float(r["read_limit_ratio"])
+            per[c].append((med, ratio))
+            mark = "*" if r.get("throttled") == "1" else ""
+            unit = " us" if k == 0 and j == 0 else ""
+            cells.append(f"{num(med)}{mark}{unit} ({ratio:.2f})")
+        out.append(f"| {b} x {l} | " + " | ".join(cells) + " |")
+    gm = []
+    for c in cols:
+        n = len(per[c])
+        gm.append(f"{num(math.exp(sum(math.log(m) for m, _ in per[c]) / n))} "
+                  f"({math.exp(sum(math.log(x) for _, x in per[c]) / n):.2f})")
+    out.append(f"| geomean of {len(cases)} | " + " | ".join(gm) + " |")
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
