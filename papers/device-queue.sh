@@ -60,7 +60,8 @@
 #           carry [".peers"] (64 MiB in all: leave the wheels of other Pythons
 #           out)); MLAB_COMMIT=<hash> names the commit (the copy has no .git).
 #           After it, here: a report folder (harness/report_lib.sh), the
-#           README's table, claims.md. $OUT: gpu_session.sh's files
+#           README's table (harness/tools/readme_table.py build/mlabench
+#           FILE.h5), claims.md. $OUT: gpu_session.sh's files
 #   sweep   (~3 min) perf-notes v43: bf16_wgmma's split rule out of sample,
 #           4 shapes where its head-pair share and v42's disagree (60 x 1024,
 #           40 x 6144, 72 x 3072, 80 x 4096), the rule against counts 1..16
