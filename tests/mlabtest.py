@@ -3,6 +3,7 @@ say() (a check that prints its verdict), run(), where the programs are, a
 scratch folder, and the closing report (failures printed, scratch kept; else
 removed)."""
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -43,6 +44,30 @@ def readme_or_skip():
         sys.exit(77)
     src = os.environ.get("MLAB_SRC", os.path.join(os.path.dirname(__file__), ".."))
     return src, open(os.path.join(src, "README.md")).read(), binp
+
+
+def readme_h200_table(readme):
+    """README.md's H200 table ("Measured on an H200"): (the results file it
+    names, relative to the source tree; its lines, stripped), or exit 1 with
+    a FAIL line when the section, the file's name or the table is missing."""
+    head = "## Measured on an H200"
+    if head not in readme:
+        print("FAIL: README.md has no '%s' section" % head)
+        sys.exit(1)
+    sec = readme[readme.index(head):]
+    sec = sec[:sec.index("\n## ", 1)] if "\n## " in sec[1:] else sec
+    m = re.search(r"`(papers/reports/[^`]+\.h5)`", sec)
+    lines = sec.split("\n")
+    start = next((i for i, l in enumerate(lines) if l.startswith("| |")), None)
+    if not m or start is None:
+        print("FAIL: the H200 section names no committed results file (papers/reports/...h5) or has no table")
+        sys.exit(1)
+    table = []
+    for l in lines[start:]:
+        if not l.startswith("|"):
+            break
+        table.append(l.strip())
+    return m.group(1), table
 
 
 def scratch(name):

@@ -14,27 +14,11 @@ import re
 import subprocess
 import sys
 
-from mlabtest import readme_or_skip
+from mlabtest import readme_h200_table, readme_or_skip
 
 src, readme, binp = readme_or_skip()
-head = "## Measured on an H200"
-if head not in readme:
-    print("FAIL: README.md has no '%s' section" % head)
-    sys.exit(1)
-sec = readme[readme.index(head):]
-sec = sec[:sec.index("\n## ", 1)] if "\n## " in sec[1:] else sec
-m = re.search(r"`(papers/reports/[^`]+\.h5)`", sec)
-if not m:
-    print("FAIL: the H200 section names no committed results file (papers/reports/...h5)")
-    sys.exit(1)
-h5 = m.group(1)
-lines = sec.split("\n")
-start = next(i for i, l in enumerate(lines) if l.startswith("| |"))
-table = []
-for l in lines[start:]:
-    if not l.startswith("|"):
-        break
-    table.append([c.strip() for c in l.strip().strip("|").split("|")])
+h5, lines = readme_h200_table(readme)
+table = [[c.strip() for c in l.strip("|").split("|")] for l in lines]
 names = table[0][1:]
 variant = {n: n.lower().replace(" ", "_") for n in names}  # "FlashInfer bf16" -> flashinfer_bf16
 

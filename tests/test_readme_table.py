@@ -3,23 +3,15 @@ results file the README names, line for line (so the next suite's table is
 generated, not typed: test_readme_h200 then checks it cell by cell); a
 column the file lacks exits 3 naming it, and bad usage exits 2."""
 import os
-import re
 import subprocess
 import sys
 
-from mlabtest import readme_or_skip
+from mlabtest import readme_h200_table, readme_or_skip
 
 src, readme, binp = readme_or_skip()
 tool = os.path.join(src, "harness", "tools", "readme_table.py")
-sec = readme[readme.index("## Measured on an H200"):]
-h5 = os.path.join(src, re.search(r"`(papers/reports/[^`]+\.h5)`", sec).group(1))
-lines = sec.split("\n")
-start = next(i for i, l in enumerate(lines) if l.startswith("| |"))
-table = []
-for l in lines[start:]:
-    if not l.startswith("|"):
-        break
-    table.append(l.strip())
+rel, table = readme_h200_table(readme)
+h5 = os.path.join(src, rel)
 
 fails = []
 p = subprocess.run([sys.executable, tool, binp, h5], capture_output=True, text=True)
