@@ -53,7 +53,7 @@
 #include "arch/nv_tma.h"
 #include "arch/nv_wgmma.h"
 #include "mla_kernel.h"
-#include "smem_lanes.h" // mlab_mx_prod_item: a producer thread's row and blocks
+#include "smem_lanes.h" // mlab_mx_prod_item: a producer thread's row and blocks (wg_mx_item_of)
 
 /* a tile's 16-byte chunk c of kv row r sits at c * WG_LDC + 16 r: chunk
  * columns 1040 bytes apart, not 1024, so the 8 consecutive chunks of one row
@@ -1316,6 +1316,20 @@ MLAB_DEV void wg_mx_convert(const uint8_t *src, const uint8_t *ssc, uint8_t *dst
     }
 }
 
+/* MX: thread t's items of a tile (a producer warpgroup's thread, or, with
+ * WG_MX_HYB, its twin of the consumer warpgroup): row r, blocks h + 2k
+ * (smem_lanes.h mlab_mx_prod_item), their codes at d0, d1 of a stage (item
+ * k: + k WG_OFF4) */
+struct wg_mx_item {
+    int r, h, d0, d1;
+};
+MLAB_DEV wg_mx_item wg_mx_item_of(int t)
+{
+    int r, h;
+    mlab_mx_prod_item(t, &r, &h);
+    return {r, h, wg_off(r, 2 * h), wg_off(r, 2 * h + 1)};
+}
+
 /* MX: a producer thread's item k of a tile (its raw words pk, its E8M0
  * byte sb, in registers) into the stage: its 32 codes, or (WG_MX_HYB, k
  * past the producers' panels) the raw bytes where the codes go, the 16
@@ -1357,6 +1371,12 @@ struct wg_mx_hyb_gate {
     uint8_t *tile;
     const uint2 *lut;
     int d0, d1, bar;
+    /* consumer thread t's gate on a stage: the items of its producer twin */
+    static __device__ __forceinline__ wg_mx_hyb_gate at(uint8_t *tile, const uint2 *lut, int t, int bar)
+    {
+        const wg_mx_item it = wg_mx_item_of(t);
+        return {tile, lut, it.d0, it.d1, bar};
+    }
     __device__ __forceinline__ void wait(int) const
     {
         wg_mx_convert<WG_MX_HYB_P, MLA_NBLK / 2, WG_OFF4, WG_OFF4>(tile + d0, tile + d1, tile, d0, d1, lut);
@@ -1500,9 +1520,8 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
      * Which row a lane takes, and h, make its raw loads and its stores
      * conflict-free (smem_lanes.h; v23: -3..-5% on the long calls) */
     static_assert(128 % MLA_BN == 0 && 2 * MLA_BN == 128, "a thread's items: one row, every other block");
-    int r, h;
-    mlab_mx_prod_item(t, &r, &h);
-    const int roff = r * MLA_FP4_ROW + 16 * h, soff = r * MLA_NBLK + h, d0 = wg_off(r, 2 * h), d1 = wg_off(r, 2 * h + 1);
+    const wg_mx_item it = wg_mx_item_of(t);
+    const int r = it.r, h = it.h, d0 = it.d0, d1 = it.d1, roff = r * MLA_FP4_ROW + 16 * h, soff = r * MLA_NBLK + h;
     /* WG_MX_DIRECT: the ring for a one-tile block only */
     if (t == 0 && q == 0 && (!WG_MX_DIRECT || (SPLIT1 && n == 1)))
         for (int li = 0; li < WG_NRAW && li < n; li++) issue(li);
@@ -1831,11 +1850,6 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, B16 && WG_B16_LEAN ? 2 
             uint8_t *sP = smem + C::OFF_P + cons * MLA_H * MLA_BN * (B16 ? 2 : 1);
             float *red = (float *)(smem + C::OFF_RED) + cons * 128;
             const uint64_t dq = B16 ? wg_q16_desc(sQk) : wg_q8_desc(sQk), dp = wg_desc(sP, 16 * MLA_H, 128);
-            int hr, hh; /* WG_MX_HYB: the items of this thread's index (the producers' map) */
-            mlab_mx_prod_item(tid & 127, &hr, &hh);
-            const int hd0 = wg_off(hr, 2 * hh), hd1 = wg_off(hr, 2 * hh + 1);
-            (void)hd0;
-            (void)hd1;
             for (int i = (cons - g0) & 1; i < u.n; i += WG_NCONS) {
                 const int g = g0 + i;
                 const uint8_t *tile = stages + (g % C::NST) * C::TILE;
@@ -1849,8 +1863,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, B16 && WG_B16_LEAN ? 2 
                 if constexpr (MX && WG_MX_HYB) /* panels WG_MX_HYB_P .. 8 converted here, beside the others' k-steps */
                     wg_scores<false, 4, 0, MLA_D / 32, 2, WG_MX_HYB_P>(
                         s, tile, dq,
-                        wg_mx_hyb_gate{stages + (g % C::NST) * C::TILE, (const uint2 *)(smem + C::OFF_LUT), hd0, hd1,
-                                       WG_BAR_CONS(cons)});
+                        wg_mx_hyb_gate::at(stages + (g % C::NST) * C::TILE, (const uint2 *)(smem + C::OFF_LUT),
+                                           tid & 127, WG_BAR_CONS(cons)));
                 else
                     wg_scores<B16, 4, 0, MLA_D / (B16 ? 16 : 32), C::GM>(
                         s, tile, dq, wg_tile_gates<C::GM>(bars, g, C::NST));
