@@ -339,13 +339,21 @@ static const char *build_knobs(void)
 
 /* A run-time knob's value v (NULL: unset) that is none of its choices is
  * refused: why says "NAME=v: expected a, b or c" and the result is 1 (the
- * caller returns MLAB_GPU_USAGE); else 0 */
+ * caller returns MLAB_GPU_USAGE); else 0, and *at (where given) the
+ * value's place in choices (0 where unset) */
 static int knob_refused(const char *name, const char *v, std::initializer_list<const char *> choices, char *why,
-                        size_t whylen)
+                        size_t whylen, int *at = nullptr)
 {
+    if (at) *at = 0;
     if (!v) return 0;
-    for (const char *c : choices)
-        if (!strcmp(v, c)) return 0;
+    int k = 0;
+    for (const char *c : choices) {
+        if (!strcmp(v, c)) {
+            if (at) *at = k;
+            return 0;
+        }
+        k++;
+    }
     char expect[96] = "";
     size_t i = 0;
     for (const char *c : choices) {
@@ -884,15 +892,11 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     if (knob_refused("MLAB_TMAP_L2", getenv("MLAB_TMAP_L2"), {"128", "256", "none"}, why, whylen))
         return MLAB_GPU_USAGE;
     if (tm && !strcmp(tm, "off")) p->kv_tmap = p->kv_tmap16 = NULL;
-    /* a negative control's name misspelt would run the kernel unbroken; none:
-     * no fault, as kernel_knobs records an unset one */
-    if (knob_refused("MLAB_FAULT", f, {"none", "overread", "merge", "qscale", "lazy"}, why, whylen))
+    /* the negative control (mla_params.fault: its place in the list; none,
+     * as kernel_knobs records an unset one, 0); a name misspelt would run the
+     * kernel unbroken */
+    if (knob_refused("MLAB_FAULT", f, {"none", "overread", "merge", "qscale", "lazy"}, why, whylen, &p->fault))
         return MLAB_GPU_USAGE;
-    p->fault = f && !strcmp(f, "overread") ? 1
-               : f && !strcmp(f, "merge")  ? 2
-               : f && !strcmp(f, "qscale") ? 3
-               : f && !strcmp(f, "lazy")   ? 4
-                                           : 0;
     return 0;
 }
 
