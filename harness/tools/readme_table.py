@@ -16,6 +16,7 @@ variants and peers of the current table (COLUMNS) unless --columns; a
 peer's export name (flashinfer_bf16) is shown as its table name
 (FlashInfer bf16). Exit codes: 0 printed, 2 usage, 3 a column or a case
 without its row in the file, 4 export failed."""
+import argparse
 import csv
 import io
 import math
@@ -39,18 +40,12 @@ def num(v):
 
 
 def main(argv):
-    args = [a for a in argv if not a.startswith("--columns")]
-    cols = COLUMNS
-    for i, a in enumerate(argv):
-        if a.startswith("--columns="):
-            cols = a.split("=", 1)[1].split(",")
-        elif a == "--columns" and i + 1 < len(argv):
-            cols = argv[i + 1].split(",")
-            args.remove(argv[i + 1])
-    if len(args) != 2:
-        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
-        return 2
-    mlab, h5 = args
+    ap = argparse.ArgumentParser(prog="readme_table.py", description="README.md's H200 table from a results file")
+    ap.add_argument("mlabench")
+    ap.add_argument("results")
+    ap.add_argument("--columns", default=",".join(COLUMNS), help="variants and peers, export names, comma-separated")
+    a = ap.parse_args(argv)  # bad usage: exit 2
+    mlab, h5, cols = a.mlabench, a.results, a.columns.split(",")
     p = subprocess.run([mlab, "export", h5], capture_output=True, text=True)
     if p.returncode != 0:
         print(f"readme_table.py: mlabench export {h5}: {p.stderr.strip()}", file=sys.stderr)
