@@ -33,6 +33,11 @@
 #           WG_MX_HYB: alt) against the default build, the same decodes, cases
 #           and tests as hyb. $OUT: as hyb, the microbenchmark's tables at the
 #           end of compare.txt
+#   mx      (~7 min) hyb and direct in one call where device time is short
+#           (one base build and one start fewer): the microbenchmark as
+#           in direct, then WG_MX_HYB (P = 7: new) and WG_MX_DIRECT +
+#           WG_MX_HYB (alt) against the default build, the same decodes,
+#           cases and tests as hyb. $OUT: as direct
 #   lean    (~6 min) perf-notes v45: bf16_wgmma's decode with registers
 #           for two blocks an SM (WG_B16_LEAN: 80 a thread at launch, 168
 #           before; a head pair's combine uncapped: new; the same build with
@@ -93,20 +98,21 @@ tests)
   echo "ctest rc=$?"
   grep -E 'tests passed|Failed|\*\*\*|Not Run|Skipped' "$OUT/ctest.log" | tail -40
   ;;
-hyb | direct | lean)
+hyb | direct | mx | lean)
   v=mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy tests='validate_awkward|validate_splits|validate_suite|rising|mxfp4|mx_'
   work=${MLAB_AB_WORK:-${TMPDIR:-/tmp}/mlab-ab-work}
   sides="new alt"
   case $1 in
   hyb) new="-DWG_MX_HYB=1" alt="-DWG_MX_HYB=1 -DWG_MX_HYB_P=6" ;;
   direct) new="-DWG_MX_DIRECT=1" alt="-DWG_MX_DIRECT=1 -DWG_MX_HYB=1" ;;
+  mx) new="-DWG_MX_HYB=1" alt="-DWG_MX_DIRECT=1 -DWG_MX_HYB=1" ;;
   lean) # alt: the same build, run with every combine uncapped
     new="-DWG_B16_LEAN=1" alt="-DWG_B16_LEAN=1" sides=new v=bf16_wgmma,fp8_wgmma_qrow
     tests='validate_awkward|validate_splits|validate_suite|pairs|bf16_wgmma|combine_cap'
     export MLAB_AB_ALT_ENV=MLAB_COMBINE_CAP=off
     ;;
   esac
-  if [ "$1" = direct ]; then # the loads' own ceiling first (a few seconds; .txt: gpu_ab.sh clears the *.log)
+  if [ "$1" = direct ] || [ "$1" = mx ]; then # the loads' own ceiling first (a few seconds; .txt: gpu_ab.sh clears the *.log)
     mkdir -p "$work"
     { nvcc -O3 -gencode arch=compute_90a,code=sm_90a -o "$work/mx_direct_read" papers/microbench/mx_direct_read.cu &&
       for rows in 2097152 524288; do echo "== rows $rows"; "$work/mx_direct_read" "$rows"; done; } \
@@ -127,7 +133,7 @@ hyb | direct | lean)
     { echo "== $side build's GPU tests ($tests)"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$log" | tail -20; } |
       tee -a "$OUT/compare.txt"
   done
-  if [ "$1" = direct ]; then
+  if [ "$1" = direct ] || [ "$1" = mx ]; then
     { echo "== papers/microbench/mx_direct_read.cu"; cat "$work/mx_direct_read.txt"; } >> "$OUT/compare.txt"
   fi
   (cd "$work" && tar -czf "$OUT/ab_logs.tar.gz" ./*.log)
@@ -171,5 +177,5 @@ sweep)
   tar -czf "$OUT/sweep.tar.gz" -C "$OUT" sweep && rm -rf "$OUT/sweep"
   cat "$OUT/sweep.txt"
   ;;
-*) die 2 "usage: papers/device-queue.sh tests|hyb|direct|lean|trace|suite|sweep (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh tests|hyb|direct|mx|lean|trace|suite|sweep (the calls: this file's head)" ;;
 esac
