@@ -70,22 +70,21 @@ int mlab_cmd_plot(int argc, char **argv)
                                  : MLAB_EXIT_USAGE;
     }
     const char *in = argv[optind];
-    char gnuplot[4096];
-    mlab_gnuplot_find(gnuplot, sizeof gnuplot);
-    if (!gnuplot[0]) {
-        if (if_available) {
-            printf("gnuplot not found: plots skipped\n");
-            return MLAB_EXIT_OK;
-        }
-        return mlab_cli_err(cmd, MLAB_EXIT_IO,
-                            "gnuplot not found on PATH (install gnuplot-nox; --if-available skips plots)");
-    }
-    mlab_run_file *run;
+    mlab_run_file *run; /* read first: a bad file is exit 3 with gnuplot or without */
     int rc = mlab_runs_load(cmd, &in, 1, &run);
     if (rc)
         return rc;
     const mlab_results *r = &run[0].r;
-    char dir[4096], stem[1024], data[8192] = "";
+    char gnuplot[4096], dir[4096], stem[1024], data[8192] = "";
+    mlab_gnuplot_find(gnuplot, sizeof gnuplot);
+    if (!gnuplot[0]) {
+        if (if_available)
+            printf("gnuplot not found: plots skipped\n");
+        else
+            rc = mlab_cli_err(cmd, MLAB_EXIT_IO,
+                              "gnuplot not found on PATH (install gnuplot-nox; --if-available skips plots)");
+        goto done;
+    }
     if (!out_dir)
         mlab_path_dir(in, dir, sizeof dir);
     else

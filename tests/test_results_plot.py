@@ -3,7 +3,8 @@
 
 Pins:
   - without gnuplot on PATH, plot exits 4 with a one-line reason, and with
-    --if-available prints "gnuplot not found: plots skipped" and exits 0
+    --if-available prints "gnuplot not found: plots skipped" and exits 0; a
+    bad file is refused (exit 3) with gnuplot or without
     (checked first: needs no gnuplot);
   - with gnuplot: --format both writes latency, bandwidth and error figures
     named after the input (r.latency.png, ...); each PNG starts with the PNG
@@ -70,6 +71,16 @@ def main():
     p = subprocess.run([mlab, "plot", r, "--if-available"], capture_output=True, text=True, env=env)
     check(p.returncode == 0 and "gnuplot not found: plots skipped" in p.stdout,
           f"--if-available: exit {p.returncode}\n{p.stdout}{p.stderr}")
+    # a bad file is exit 3 with gnuplot or without (read before gnuplot is looked for)
+    bad = os.path.join(tmp, "bad.h5")
+    open(bad, "wb").write(b"not HDF5\n")
+    for extra in ([], ["--if-available"]):
+        p = subprocess.run([mlab, "plot", bad, "--out", tmp] + extra, capture_output=True, text=True,
+                           env=env)
+        check(p.returncode == 3 and bad in p.stderr and len(p.stderr.splitlines()) == 1
+              and "plots skipped" not in p.stdout,
+              f"no gnuplot, a bad file {' '.join(extra)}: exit {p.returncode}, want 3 and one line\n"
+              f"{p.stdout}{p.stderr}")
 
     if not shutil.which("gnuplot"):
         print("SKIP: gnuplot not installed (the no-gnuplot paths passed)" if not FAILURES else
