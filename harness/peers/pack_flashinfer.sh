@@ -52,7 +52,12 @@ for v in $PYVERS; do
       --platform manylinux_2_28_x86_64 -d "$work/tvm" "apache-tvm-ffi>=0.1.11,<0.2"
 done
 "$PY" -m pip install -q --no-deps --no-compile --target "$work/site" "$work"/dl/*.whl
-"$PY" -m pip install -q --no-deps --no-compile --no-index --find-links "$work/tvm" \
+# this Python's own, for the build and the checks here (PYVERS may leave it
+# out: PYVERS=3.12 on a machine of Python 3.11); not packed unless in PYVERS
+here=$("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+"$PY" -m pip download -q --no-deps --only-binary=:all: --python-version "$here" \
+    --platform manylinux_2_28_x86_64 -d "$work/tvm-here" "apache-tvm-ffi>=0.1.11,<0.2"
+"$PY" -m pip install -q --no-deps --no-compile --no-index --find-links "$work/tvm-here" \
     --target "$work/tvm-local" apache-tvm-ffi
 
 echo "== build the MLA modules for sm_${ARCH/./} (nvcc $(nvcc --version | grep -o 'release [0-9.]*'))"
