@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Re-run this report (H200, 2026-12-05, forty-third session, call 3: the v46
+# suite: d67aa56, v43's kernels and split rule with the harness of s40-s42;
+# FlashMLA beside, no FlashInfer pack that session).
+#   rerun.sh [--out DIR]  from the committed results file: report.md and
+#                         the suite's figures (PNG; needs gnuplot) into DIR
+#                         (default: this folder); the suite against the v43
+#                         suite (no case slower by more than 5%?)
+#   rerun.sh --gpu        re-measure the suite on a GPU machine (the current
+#                         tree): the 8 recorded cases with the variants,
+#                         FlashInfer and FlashMLA (README "Peers": .peers/
+#                         carried, with both packs), into $OUT.
+# MLAB_BIN names the mlabench program (default build/mlabench).
+set -euo pipefail
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
+report_suite "$here/h200_v46_suite.h5" "$@"
+[ "${1:-}" = "--gpu" ] && exit 0
+report_history "$here/h200_v46_suite.h5" v46 papers/reports/h200-2026-12-04r/h200_v43_suite.h5 v43
