@@ -6,6 +6,7 @@ every kernel knob it (or .ci/run's knob builds) passes as -DWG_...=VALUE is one
 the kernels define (#ifndef NAME in variants/): a misspelt knob compiles
 silently to the default build, and its A/B would measure nothing; and
 every flag set its A/Bs build is one CI compiles and checks (knob_build).
+A queue with no A/B (no kernel experiment waiting) passes these.
 
 Usage: test_device_queue.py SCRIPT"""
 import glob
@@ -26,7 +27,7 @@ labels = set()
 for m in re.finditer(r"^([a-z |]+)\)$", text, re.M):
     labels |= {w.strip() for w in m.group(1).split("|")}
 usage = re.search(r"usage: papers/device-queue\.sh ([a-z|]+)", text)
-say(len(header) >= 3, f"the header documents the calls ({header})")
+say(len(header) >= 2, f"the header documents the calls ({header})")
 say(set(header) == labels, f"the header's calls are the script's case labels ({sorted(header)} / {sorted(labels)})")
 say(usage is not None and set(usage.group(1).split("|")) == set(header),
     f"the usage line names every call ({usage.group(1) if usage else None})")
@@ -51,14 +52,14 @@ for f in glob.glob(os.path.join(ROOT, "variants", "**", "*.h"), recursive=True) 
 ci = open(os.path.join(ROOT, ".ci", "run")).read()
 knob_lines = [x for x in ci.splitlines() if x.lstrip().startswith("knob_build ")]
 flags = set(re.findall(r"-D(WG_\w+)=", text)) | set(re.findall(r"-D(WG_\w+)=", "\n".join(knob_lines)))
-say(len(flags) >= 3, f"the knobs passed ({sorted(flags)})")
+print(f"      the knobs passed: {sorted(flags) or 'none'}")  # none: no experiment queued
 unknown = sorted(flags - defined)
 say(not unknown, f"every knob passed is defined by the kernels (#ifndef in variants/): not {unknown}")
 # every build an A/B of the queue makes is one CI compiles and checks (knob_build): a
 # flag set that did not compile on the GPU machine would cost the whole call
 queue_sets = {" ".join(x.split()) for x in re.findall(r'\b(?:new|alt)="(-D[^"]*)"', text)}
 ci_sets = {" ".join(x.split()) for x in re.findall(r'knob_build [\w-]+ "([^"]*)"', "\n".join(knob_lines))}
-say(len(queue_sets) >= 3, f"the queue's A/B builds ({sorted(queue_sets)})")
+print(f"      the queue's A/B builds: {sorted(queue_sets) or 'none'}")
 missing = sorted(queue_sets - ci_sets)
 say(not missing, f"every A/B build of the queue is one of CI's knob builds: not {missing}")
 check(os.access(SCRIPT, os.X_OK), f"{SCRIPT} is executable")
