@@ -198,46 +198,6 @@ static_assert(9 % WG_LAND_GATES == 0 && 9 % WG_LAND_GATES16 == 0, "whole panels 
 #ifndef WG_MX_SPLIT1
 #define WG_MX_SPLIT1 1
 #endif
-/* WG_MX_HYB (MX; an experiment, default 0: perf-notes v44/v45): a share of
- * a tile's conversion moved into its consumer's idle time. In the tile loop
- * (not SPLIT1's one-tile block) the producers convert a thread's items 0 ..
- * WG_MX_HYB_P - 1 (panels 0 .. P - 1) and copy the others raw into their
- * panels (an item's 16 E2M1 bytes where its first 16 codes go, its E8M0
- * byte where the second 16 go: wg_mx_copy_raw); the consumer issues Q.K's
- * k-steps on panels 0 .. P - 1 and, while they run, each of its threads
- * converts in place what the producer thread of its index copied (it reads
- * only what it then overwrites), makes it visible to wgmma and meets its
- * warpgroup, then issues the k-steps of the other panels into a second
- * accumulator (wg_scores' gate 1: wg_mx_hyb_gate). The thirteenth session's
- * whole conversion in the consumers was slower: it came before all of their
- * products; this puts 2/9 of it beside their own Q.K */
-#ifndef WG_MX_HYB
-#define WG_MX_HYB 0
-#endif
-#ifndef WG_MX_HYB_P
-#define WG_MX_HYB_P 7
-#endif
-/* WG_MX_DIRECT (MX; an experiment, default 0: perf-notes v44/v45): the
- * producers' tile loop reads its raw bytes from global memory into
- * registers (ld.global.nc; WG_MX_DIRECT_NA), the next batch of items in
- * flight while one is converted, across tiles, the copy engine warming L2
- * WG_MX_PF own tiles ahead (cp.async.bulk.prefetch.L2): no raw ring, no
- * wait for a raw stage, no barrier before its reissue (v41's trace: ~930 of
- * a producer's ~3800 cycles an own tile). SPLIT1's one-tile block keeps the
- * ring. With WG_MX_HYB the raw items go from registers to the stage */
-#ifndef WG_MX_DIRECT
-#define WG_MX_DIRECT 0
-#endif
-#ifndef WG_MX_PF
-#define WG_MX_PF 2
-#endif
-/* WG_MX_DIRECT's loads: kept in L1 (0: the two warps whose threads take a
- * row's blocks h = 0 and 1 read each 32-byte sector half each, close in
- * time) or not (1: L1::no_allocate, each sector from L2 twice) */
-#ifndef WG_MX_DIRECT_NA
-#define WG_MX_DIRECT_NA 0
-#endif
-static_assert(WG_MX_HYB_P >= 1 && WG_MX_HYB_P <= 8, "WG_MX_HYB_P: the panels the producers convert, of 9");
 /* WG_B16_HS (bf16_wgmma): its two consumers split the 16 heads (8 each, N =
  * 8 products) and both take every tile, so the two stages are a double
  * buffer and nothing is handed over at the end; 0: each consumer every
@@ -366,10 +326,6 @@ template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false> struct 
      * the variant at run time, which GPU tests do not count as a failure
      * (88cdae7's staged Q row took mxfp4_wgmma_qrow there unnoticed) */
     static_assert(SMEM <= 227 * 1024, "a wgmma decode's shared memory past sm_90's 227 KB a block");
-    /* WG_MX_HYB: the producers' tile loop leaves panels raw, the consumers'
-     * tile loop converts them; a one-tile block goes to neither loop only
-     * with SPLIT1's producers and ONE_DV's consumers, so both or neither */
-    static_assert(!(MX && WG_MX_HYB) || (G1 == 2 && ONE_DV), "WG_MX_HYB: with WG_MX_SPLIT1, WG_ONE_DV, two producers");
 };
 typedef wg_cfg_t<false> wg_cfg;
 /* -DMLAB_WG_PROF (diagnostics, with -DMLAB_TRACE): thread 0 of every block
@@ -535,12 +491,6 @@ struct wg_gates {
     uint32_t par;
     __device__ __forceinline__ void wait(int j) const { mlab_bulk_wait(b + j * stride, par); }
 };
-/* panel p's gate of G (WG_LAND_GATES: p G / 9; PB > 0: two gates, panels
- * PB .. 8 the second, WG_MX_HYB's) */
-template <int G, int PB> constexpr __host__ __device__ int wg_gate_of(int p)
-{
-    return PB > 0 ? (p >= PB ? 1 : 0) : p * G / 9;
-}
 /* tile g's gates in a ring of nst stages (G = 1: none: the caller waits on the stage's one mbarrier) */
 template <int G> MLAB_DEV wg_gates wg_tile_gates(uint64_t *bars, int g, int nst)
 {
@@ -555,21 +505,16 @@ template <int G> MLAB_DEV wg_gates wg_tile_gates(uint64_t *bars, int g, int nst)
  * the batch before it is done); Q (B) from shared memory. NK = 2 (bf16's head
  * split): N = 8, the consumer's 8 heads (dq: their Q), element 2 h + e. K0,
  * KS: the k-steps K0 .. K0 + KS - 1 only (a consumer's half, WG_ONE_DV) */
-template <bool B16 = false, int NK = 4, int K0 = 0, int KS = MLA_D / (B16 ? 16 : 32), int G = 1, int PB = 0,
-          typename GT = wg_gates>
-MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq, GT gt = GT{})
+template <bool B16 = false, int NK = 4, int K0 = 0, int KS = MLA_D / (B16 ? 16 : 32), int G = 1>
+MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq, wg_gates gt = {nullptr, 0, 0u})
 {
     static_assert(NK == 4 || (B16 && NK == 2), "16 heads, or bf16's 8");
     static_assert(K0 == 0 || (WG_QK_SS && !B16), "a k range (K0, KS steps: a consumer's half, WG_ONE_DV): fp8 K by wgmma");
     /* G > 1 (WG_LAND_GATES): an accumulator a gate the k range spans (one
      * across a gate's wait, a divergent spin, made ptxas serialize every
-     * wgmma: C7520), each gate's k-steps issued once it has landed (GT: a
-     * type whose wait(j) makes gate j's panels ready: wg_gates, an
-     * mbarrier's phase; wg_mx_hyb_gate, the consumer's own conversion) */
-    static_assert(PB == 0 || G == 2, "a panel boundary: two gates");
-    constexpr int KP = B16 ? 4 : 2; /* k-steps a panel; k-step k's gate wg_gate_of((K0 + k) / KP) */
-    /* the range's first gate, gates */
-    constexpr int GA = wg_gate_of<G, PB>(K0 / KP), GS = wg_gate_of<G, PB>((K0 + KS - 1) / KP) - GA + 1;
+     * wgmma: C7520), each gate's k-steps issued once it has landed */
+    constexpr int KP = B16 ? 4 : 2; /* k-steps a panel; k-step k's gate (K0 + k) / KP * G / 9 */
+    constexpr int GA = K0 / KP * G / 9, GS = (K0 + KS - 1) / KP * G / 9 - GA + 1; /* the range's first gate, gates */
     constexpr int NA = G > 1 ? GS : WG_QK_ACC; /* KS k-steps from K0: 32 bytes of K a row */
     float acc[NA][2 * NK];
 #pragma unroll
@@ -582,7 +527,7 @@ MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq, GT
     if constexpr (G > 1)
         for (int j = 1; j <= GA; j++) gt.wait(j);
     wg_fence();
-    auto ai = [](int k) { return G > 1 ? wg_gate_of<G, PB>((K0 + k) / KP) - GA : k % NA; }; /* k-step k's accumulator */
+    auto ai = [](int k) { return G > 1 ? (K0 + k) / KP * G / 9 - GA : k % NA; }; /* k-step k's accumulator */
     auto gate = [&](int k) { /* then: whether k-step k adds to its accumulator */
         if (G > 1 && k > 0 && ai(k) != ai(k - 1)) {
             gt.wait(GA + ai(k));
@@ -1292,7 +1237,7 @@ MLAB_DEV void wg_produce(const mla_params &p, uint8_t *stages, int first, int t0
  * (perf-notes v40). Both of wg_produce_mx's paths call it (until v40 the
  * tile loop had its own copy, for v35's SASS: through the function -0.2 /
  * -0.2% and +0.1 / -0.3%, the same) */
-template <int KB, int KE, int SS = 32, int SC = 2> /* SS, SC: item k's raw words at src + SS k, scale at ssc[SC k] */
+template <int KB, int KE>
 MLAB_DEV void wg_mx_convert(const uint8_t *src, const uint8_t *ssc, uint8_t *dst, int d0, int d1, const uint2 *lut)
 {
 #pragma unroll
@@ -1302,8 +1247,8 @@ MLAB_DEV void wg_mx_convert(const uint8_t *src, const uint8_t *ssc, uint8_t *dst
 #pragma unroll
         for (int j = 0; j < WG_MX_KB; j++)
             if (k0 + j < KE) {
-                pk[j] = *(const uint4 *)(src + SS * (k0 + j));
-                tb[j] = lut[ssc[SC * (k0 + j)]];
+                pk[j] = *(const uint4 *)(src + 32 * (k0 + j));
+                tb[j] = lut[ssc[2 * (k0 + j)]];
             }
 #pragma unroll
         for (int j = 0; j < WG_MX_KB; j++)
@@ -1316,10 +1261,9 @@ MLAB_DEV void wg_mx_convert(const uint8_t *src, const uint8_t *ssc, uint8_t *dst
     }
 }
 
-/* MX: thread t's items of a tile (a producer warpgroup's thread, or, with
- * WG_MX_HYB, its twin of the consumer warpgroup): row r, blocks h + 2k
- * (smem_lanes.h mlab_mx_prod_item), their codes at d0, d1 of a stage (item
- * k: + k WG_OFF4) */
+/* MX: a producer warpgroup's thread t's items of a tile: row r, blocks h +
+ * 2k (smem_lanes.h mlab_mx_prod_item), their codes at d0, d1 of a stage
+ * (item k: + k WG_OFF4) */
 struct wg_mx_item {
     int r, h, d0, d1;
 };
@@ -1329,140 +1273,6 @@ MLAB_DEV wg_mx_item wg_mx_item_of(int t)
     mlab_mx_prod_item(t, &r, &h);
     return {r, h, wg_off(r, 2 * h), wg_off(r, 2 * h + 1)};
 }
-
-/* MX: a producer thread's item k of a tile (its raw words pk, its E8M0
- * byte sb, in registers) into the stage: its 32 codes, or (WG_MX_HYB, k
- * past the producers' panels) the raw bytes where the codes go, the 16
- * E2M1 bytes at d0, the E8M0 byte at d1, for the consumer's wg_mx_hyb_gate */
-MLAB_DEV void wg_mx_put(int k, uint4 pk, uint32_t sb, uint8_t *dst, int d0, int d1, const uint2 *lut)
-{
-    if (WG_MX_HYB && k >= WG_MX_HYB_P) {
-        *(uint4 *)(dst + d0 + k * WG_OFF4) = pk;
-        dst[d1 + k * WG_OFF4] = (uint8_t)sb;
-    } else {
-        uint4 c0, c1;
-        e4m3_block(lut[sb], (const uint8_t *)&pk, &c0, &c1);
-        *(uint4 *)(dst + d0 + k * WG_OFF4) = c0;
-        *(uint4 *)(dst + d1 + k * WG_OFF4) = c1;
-    }
-}
-/* WG_MX_HYB: a producer thread's items KB .. KE - 1 (past the producers'
- * panels) from the raw stage into the stage as they are (wg_mx_put): every
- * load first (the stores might alias them, as wg_mx_convert's) */
-template <int KB, int KE>
-MLAB_DEV void wg_mx_copy_raw(const uint8_t *src, const uint8_t *ssc, uint8_t *dst, int d0, int d1)
-{
-    static_assert(!WG_MX_HYB || KB >= WG_MX_HYB_P, "raw items only");
-    uint4 pk[KE - KB];
-    uint32_t sb[KE - KB];
-#pragma unroll
-    for (int k = KB; k < KE; k++) {
-        pk[k - KB] = *(const uint4 *)(src + 32 * k);
-        sb[k - KB] = ssc[2 * k];
-    }
-#pragma unroll
-    for (int k = KB; k < KE; k++) wg_mx_put(k, pk[k - KB], sb[k - KB], dst, d0, d1, nullptr);
-}
-/* WG_MX_HYB: wg_scores' gate 1 in the consumer: its thread t converts in
- * place the items WG_MX_HYB_P .. 8 that producer thread t copied raw into
- * this stage (its own bytes only, so no thread waits for another's reads),
- * makes its codes visible to wgmma, then meets its warpgroup (bar) */
-struct wg_mx_hyb_gate {
-    uint8_t *tile;
-    const uint2 *lut;
-    int d0, d1, bar;
-    /* consumer thread t's gate on a stage: the items of its producer twin */
-    static __device__ __forceinline__ wg_mx_hyb_gate at(uint8_t *tile, const uint2 *lut, int t, int bar)
-    {
-        const wg_mx_item it = wg_mx_item_of(t);
-        return {tile, lut, it.d0, it.d1, bar};
-    }
-    __device__ __forceinline__ void wait(int) const
-    {
-        wg_mx_convert<WG_MX_HYB_P, MLA_NBLK / 2, WG_OFF4, WG_OFF4>(tile + d0, tile + d1, tile, d0, d1, lut);
-        wg_fence_smem();
-        wg_bar_sync(bar, 128);
-    }
-};
-
-#if MLAB_HAVE_BULK
-/* WG_MX_DIRECT: producer q's tiles q, q + WG_NPROD_MX, .. of the unit, each
- * thread's items (row r, blocks h + 2k: the ring's map) loaded from global
- * memory WG_MX_KB at a time, one batch ahead of the batch it converts (the
- * next tile's first batch during the last of this one); rows past the
- * unit's end read its last row (converted, then masked to P = 0 as
- * wg_mx_convert's). Its thread 0 asks the copy engine for its tiles in L2
- * WG_MX_PF own tiles ahead. Empty stages, the stage's mbarrier and the
- * proxy fence as the ring's loop */
-template <typename Lap> /* -DMLAB_WG_PROF: lap(k) ends phase k of wg_produce_mx's (1: empty wait, 2: converting) */
-MLAB_DEV void wg_produce_mx_direct(const mla_params &p, uint8_t *stages, uint64_t *bars, const uint2 *lut, int first,
-                                   int t0, int n, int rend, int q, int r, int h, int d0, int d1, Lap lap)
-{
-    constexpr int KB = WG_MX_KB, NI = MLA_NBLK / 2, NB = (NI + KB - 1) / KB; /* items a thread, batches */
-    const int t = threadIdx.x & 127;
-    auto rows = [&](int li, const uint8_t *&rw, const uint8_t *&sc) { /* this thread's row of tile li */
-        const int r0 = (t0 + li) * MLA_BN, row = first + r0 + min(r, rend - r0 - 1);
-        rw = p.kv_fp4 + (size_t)row * MLA_FP4_ROW + 16 * h;
-        sc = p.kv_e8m0 + (size_t)row * MLA_NBLK + h;
-    };
-    auto prefetch = [&](int li) { /* thread 0: tile li's rows and its scales' 16-byte window into L2 */
-        const int r0 = (t0 + li) * MLA_BN, nok = min(MLA_BN, rend - r0);
-        const size_t e0 = (size_t)(first + r0) * MLA_NBLK, w0 = e0 & ~(size_t)15,
-                     w1 = (e0 + nok * MLA_NBLK + 15) & ~(size_t)15;
-        mlab_bulk_prefetch_l2(p.kv_fp4 + (size_t)(first + r0) * MLA_FP4_ROW, (uint32_t)(nok * MLA_FP4_ROW));
-        mlab_bulk_prefetch_l2(p.kv_e8m0 + w0, (uint32_t)(w1 - w0));
-    };
-    auto load = [&](int b, const uint8_t *rw, const uint8_t *sc, uint4 (&pk)[KB], uint32_t (&sb)[KB]) {
-#pragma unroll
-        for (int j = 0; j < KB; j++)
-            if (b * KB + j < NI) {
-                pk[j] = mlab_ld_nc16<WG_MX_DIRECT_NA>(rw + 32 * (b * KB + j));
-                sb[j] = mlab_ld_nc8<WG_MX_DIRECT_NA>(sc + 2 * (b * KB + j));
-            }
-    };
-    if (t == 0)
-        for (int j = 0; j < WG_MX_PF && q + j * WG_NPROD_MX < n; j++) prefetch(q + j * WG_NPROD_MX);
-    if (q >= n) return;
-    const uint8_t *rw, *sc;
-    rows(q, rw, sc);
-    uint4 pa[KB];
-    uint32_t sa[KB];
-    load(0, rw, sc, pa, sa);
-    for (int li = q; li < n; li += WG_NPROD_MX) {
-        const int ln = li + WG_NPROD_MX;
-        const bool more = ln < n;
-        if (t == 0 && li + WG_MX_PF * WG_NPROD_MX < n) prefetch(li + WG_MX_PF * WG_NPROD_MX);
-        const uint8_t *nrw = rw, *nsc = sc;
-        if (more) rows(ln, nrw, nsc);
-        lap(0);
-        if (li >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(li % WG_NSTAGE), 256);
-        lap(1);
-        uint8_t *dst = stages + (li % WG_NSTAGE) * WG_TILE;
-#pragma unroll
-        for (int b = 0; b < NB; b++) {
-            uint4 pb[KB];
-            uint32_t sbb[KB];
-            if (b + 1 < NB)
-                load(b + 1, rw, sc, pb, sbb);
-            else if (more)
-                load(0, nrw, nsc, pb, sbb);
-#pragma unroll
-            for (int j = 0; j < KB; j++)
-                if (b * KB + j < NI) wg_mx_put(b * KB + j, pa[j], sa[j], dst, d0, d1, lut);
-#pragma unroll
-            for (int j = 0; j < KB; j++) {
-                pa[j] = pb[j];
-                sa[j] = sbb[j];
-            }
-        }
-        rw = nrw;
-        sc = nsc;
-        wg_fence_smem(); /* this thread's codes visible to wgmma */
-        mlab_bar_arrive(bars + li % WG_NSTAGE);
-        lap(2);
-    }
-}
-#endif
 
 /* MX (mxfp4_wgmma): WG_NPROD_MX producer warpgroups (q = 0, 1: tiles i with
  * i % 2 == q, so producer q feeds consumer q) stream raw MXFP4 tiles (one
@@ -1522,8 +1332,7 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
     static_assert(128 % MLA_BN == 0 && 2 * MLA_BN == 128, "a thread's items: one row, every other block");
     const wg_mx_item it = wg_mx_item_of(t);
     const int r = it.r, h = it.h, d0 = it.d0, d1 = it.d1, roff = r * MLA_FP4_ROW + 16 * h, soff = r * MLA_NBLK + h;
-    /* WG_MX_DIRECT: the ring for a one-tile block only */
-    if (t == 0 && q == 0 && (!WG_MX_DIRECT || (SPLIT1 && n == 1)))
+    if (t == 0 && q == 0)
         for (int li = 0; li < WG_NRAW && li < n; li++) issue(li);
     /* gate 0 the panels 0 .. 4, gate 1 the rest, as wg_scores' consumers read two gates (p G / 9) */
     static_assert(4 * 2 / 9 == 0 && 5 * 2 / 9 == 1 && SCN == 9, "producer q the items of gate q");
@@ -1538,11 +1347,6 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
         wg_fence_smem(); /* this thread's codes visible to wgmma */
         mlab_bar_arrive(bars + q * WG_NSTAGE); /* gate q of stage 0 */
         WG_PROF(lap(2);)
-    } else if constexpr (WG_MX_DIRECT) {
-        wg_produce_mx_direct(p, stages, bars, lut, first, t0, n, rend, q, r, h, d0, d1, [&](int k) {
-            (void)k;
-            WG_PROF(lap(k);)
-        });
     } else {
         for (int li = q; li < n; li += WG_NPROD_MX) {
             const uint8_t *rs = raw + (li % WG_NRAW) * WG_RAW;
@@ -1562,12 +1366,7 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
             WG_PROF(lap(0);)
             if (li >= WG_NSTAGE) wg_bar_sync(WG_BAR_EMPTY(li % WG_NSTAGE), 256);
             WG_PROF(lap(1);)
-            if (WG_MX_HYB) { /* the last panels raw, for the consumer (wg_mx_hyb_gate) */
-                wg_mx_copy_raw<WG_MX_HYB_P, SCN>(src, ssc, dst, d0, d1);
-                wg_mx_convert<0, WG_MX_HYB_P>(src, ssc, dst, d0, d1, lut);
-            } else {
-                wg_mx_convert<0, SCN>(src, ssc, dst, d0, d1, lut);
-            }
+            wg_mx_convert<0, SCN>(src, ssc, dst, d0, d1, lut);
             wg_fence_smem(); /* this thread's codes visible to wgmma */
             mlab_bar_arrive(bars + li % WG_NSTAGE);
             WG_PROF(lap(2);)
@@ -1860,14 +1659,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, B16 && WG_B16_LEAN ? 2 
                 MLAB_TR(if (tid == 0 && !tr2) tr2 = mlab_gtime();)
                 WG_PROF(lap(0);)
                 float s[8];
-                if constexpr (MX && WG_MX_HYB) /* panels WG_MX_HYB_P .. 8 converted here, beside the others' k-steps */
-                    wg_scores<false, 4, 0, MLA_D / 32, 2, WG_MX_HYB_P>(
-                        s, tile, dq,
-                        wg_mx_hyb_gate::at(stages + (g % C::NST) * C::TILE, (const uint2 *)(smem + C::OFF_LUT),
-                                           tid & 127, WG_BAR_CONS(cons)));
-                else
-                    wg_scores<B16, 4, 0, MLA_D / (B16 ? 16 : 32), C::GM>(
-                        s, tile, dq, wg_tile_gates<C::GM>(bars, g, C::NST));
+                wg_scores<B16, 4, 0, MLA_D / (B16 ? 16 : 32), C::GM>(
+                    s, tile, dq, wg_tile_gates<C::GM>(bars, g, C::NST));
                 WG_PROF(lap(1);)
                 const bool first = i < WG_NCONS; /* this consumer's first tile of the unit */
                 if constexpr (QR)

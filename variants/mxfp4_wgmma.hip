@@ -109,10 +109,7 @@
  * (fp8_wgmma 286).
  * v42 (-04n): 2, 4 or 5 items a producer thread in flight (WG_MX_KB) no
  * faster than 3. The v43 suite (-04r) geomean 35.8 us, 1.842x.
- * Prepared, not measured (v45, build knobs off by default, their A/Bs in
- * papers/device-queue.sh): a share of each tile's conversion in its
- * consumer's idle time beside its Q.K (WG_MX_HYB), and the producers' raw
- * bytes from global memory without the raw ring (WG_MX_DIRECT).
+ * v46: WG_MX_HYB +4..6%, WG_MX_DIRECT +24..29% slower, removed (code at c5e7e28 / 0583cb8).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

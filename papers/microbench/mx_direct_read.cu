@@ -1,10 +1,11 @@
 // mx_direct_read.cu: can the MXFP4 producers read their raw bytes straight
-// from global memory at the read limit (perf-notes v45, WG_MX_DIRECT)? The
-// decode's producers (two warpgroups, 256 threads, one block an SM) take a
-// 64-row tile each in turn; thread t of a warpgroup loads row r and the
-// 16-byte blocks h, h + 2, .., h + 16 of it (9 loads, mlab_mx_prod_item's
-// map: a warp's lanes 32 rows, the two warps of a row's h = 0 and 1 each
-// reading half of every 32-byte sector) and the row's 9 E8M0 bytes. Here
+// from global memory at the read limit (perf-notes v45, WG_MX_DIRECT; v46:
+// +24..+29% slower, removed, its code at 0583cb8)? The decode's producers
+// (two warpgroups, 256 threads, one block an SM) take a 64-row tile each in
+// turn; thread t of a warpgroup loads row r and the 16-byte blocks h, h +
+// 2, .., h + 16 of it (9 loads, mlab_mx_prod_item's map: a warp's lanes 32
+// rows, the two warps of a row's h = 0 and 1 each reading half of every
+// 32-byte sector) and the row's 9 E8M0 bytes. Here
 // only those loads (no conversion, no stores: the loads' own ceiling), over
 // a cache of R rows (288 + 18 bytes each; 256 x 8192's 2.1 M rows by
 // default), each block its contiguous share of tiles, timed cold (a 1 GiB
@@ -15,13 +16,13 @@
 //   stream  the same bytes, the same threads and blocks, each warp's loads
 //           512 contiguous bytes (the read kernel's pattern at this occupancy)
 // The loads and prefetches are the vendor layer's (variants/arch/nv_bulk.h),
-// the instructions the decode issues.
+// the instructions WG_MX_DIRECT's decode issued.
 // Prints CSV: kind, prefetch tiles, MB read, median us, GB/s, % of stream.
 // Build and run on an NVIDIA GPU of sm_90 or later:
 //   nvcc -O3 -arch=sm_90a -o mx_direct_read papers/microbench/mx_direct_read.cu
 //   ./mx_direct_read [rows]
 #include "mb_util.h" // CK, med
-// the loads and the L2 prefetch exactly as the decode issues them (the vendor layer)
+// the loads and the L2 prefetch exactly as WG_MX_DIRECT's decode issued them (the vendor layer)
 #define MLAB_CLUSTER_BUILD 1
 #include "../../variants/arch/nv_bulk.h" // mlab_ld_nc16, mlab_ld_nc8, mlab_bulk_prefetch_l2
 

@@ -74,7 +74,9 @@ MLAB_DEV void mlab_bulk_wait(uint64_t *bar, uint32_t parity)
                  "r"(parity)
                  : "memory");
 }
-/* bytes (a multiple of 16; src 16-aligned) from src into L2, nothing counted
+/* The L2 prefetch and the direct loads below: WG_MX_DIRECT's (removed at
+ * v46), kept for papers/microbench/mx_direct_read.cu; no decode uses them.
+ * bytes (a multiple of 16; src 16-aligned) from src into L2, nothing counted
  * (cp.async.bulk.prefetch.L2: the copy engine warms L2 for loads to come) */
 MLAB_DEV void mlab_bulk_prefetch_l2(const void *src, uint32_t bytes)
 {
