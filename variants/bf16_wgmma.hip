@@ -109,10 +109,7 @@
  * splits, 16 13% faster; 72x4096 unsplit, 8 splits 8% faster); the 8
  * cases' picks as before. The v43 suite geomean 57.7 us, 1.242x (another
  * machine, ~1% slower on every row; FlashInfer bf16 65.6, 1.41x).
- * Prepared, not measured (v45, a build knob off by default, its A/B in
- * papers/device-queue.sh lean): the decode with registers for two blocks an
- * SM (WG_B16_LEAN: 80 a thread, no spills), so a head pair's combine blocks
- * fit beside the decode's instead of queueing on the 4 SMs it leaves free.
+ * v46: WG_B16_LEAN no effect, removed (code at d264c39).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -92,19 +92,6 @@ static_assert(WG_NPROD_MX == 1 || WG_NPROD_MX == WG_NCONS, "a producer feeds one
  * down to 40, the consumers take up to 232 (128 x 40 + 256 x 232 = 64512) */
 #define WG_REGS_PRODUCER 40
 #define WG_REGS_CONSUMER 232
-/* WG_B16_LEAN (bf16_wgmma; an experiment, default 0: perf-notes v45): its
- * decode launched with registers for two blocks an SM (__launch_bounds__
- * (384, 2): at most 80 a thread, 30720 a block), the producer down to 24 and
- * the consumers (8 heads each, WG_B16_HS) up to 104 (128 x 24 + 256 x 104 =
- * 29696), so a head pair's blocks (4 x 1024: 128 on 132 SMs) leave room
- * beside them for the combine's blocks, which otherwise wait on the 4 SMs
- * the decode leaves free (v38's trace). Shared memory still holds one
- * decode block an SM */
-#ifndef WG_B16_LEAN
-#define WG_B16_LEAN 0
-#endif
-#define WG_REGS_PRODUCER_B16L 24
-#define WG_REGS_CONSUMER_B16L 104
 /* MX: a producer converts tiles (WG_MX_KB of a thread's 9 (row, block) items
  * loaded at once, their codes interleaved). One producer: 104 and 192 (128 x
  * 104 + 256 x 192 = 62464; at 96, all 9 items at once spilled); two: 65536 /
@@ -1391,7 +1378,7 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
  * quantized per (row, head) by the block itself (q_fp8_heads: no amax pass,
  * no grid dependency), each head's score scale its own */
 template <bool FAST, bool MX = false, bool B16 = false, bool QR = false, bool ONEU = false, int LT = -1>
-__global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, B16 && WG_B16_LEAN ? 2 : 1) mla_decode_wg(const mla_params p)
+__global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const mla_params p)
 {
 #if MLAB_HAVE_WGMMA
     typedef wg_cfg_t<MX, B16, QR, ONEU> C;
@@ -1464,7 +1451,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, B16 && WG_B16_LEAN ? 2 
         wg_produce_mx<C::G1 == 2>(p, stages, bars, smem + C::OFF_RAW, (uint64_t *)(smem + C::OFF_RBAR),
                       (const uint2 *)(smem + C::OFF_LUT), first, t0, n, rend, cons - WG_NCONS);
     } else if (!MX && cons == WG_NCONS) { /* the producer warpgroup: the first tiles at once, then the ring */
-        wg_regs_dec<B16 && WG_B16_LEAN ? WG_REGS_PRODUCER_B16L : WG_REGS_PRODUCER>();
+        wg_regs_dec<WG_REGS_PRODUCER>();
 #if WG_TMAP
         wg_produce_sw<B16>(p, stages, bars, first, t0, n, rend);
         if (C::PERSIST)
@@ -1499,7 +1486,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, B16 && WG_B16_LEAN ? 2 
         if (MX)
             wg_regs_inc<WG_REGS_CONSUMER_MX>();
         else
-            wg_regs_inc<B16 && WG_B16_LEAN ? WG_REGS_CONSUMER_B16L : WG_REGS_CONSUMER>();
+            wg_regs_inc<WG_REGS_CONSUMER>();
         /* one unit (u, its first tile the block's g0-th, the block's ui-th
          * unit): tile g0 + i is consumer (g0 + i) % 2's, in stage (g0 + i) %
          * WG_NSTAGE. Unit 0's Q is quantized by both consumers (the call's

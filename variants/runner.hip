@@ -256,15 +256,14 @@ extern "C" const char *mlab_gpu_build_knobs(void)
          * the call's grid holds every unit: the grid column tells), a tile's
          * landing gates (fp8, bf16 tiles) and the MXFP4 one-tile block's tile
          * converted by both producers (v36), mxfp4_qrow_lazy's threshold
-         * (v41), bf16_wgmma's decode with registers for two blocks an SM
-         * (WG_B16_LEAN); the cold flush's kind */
+         * (v41); the cold flush's kind */
         snprintf(buf, sizeof buf,
                  "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_gate_land=%d wg_q_early=%d wg_one_dv=%d "
-                 "wg_land_gates=%d wg_land_gates16=%d wg_mx_split1=%d wg_lazy_t=%d wg_b16_lean=%d "
+                 "wg_land_gates=%d wg_land_gates16=%d wg_mx_split1=%d wg_lazy_t=%d "
                  "merge=%.10s combine=%.10s spread=%.10s cap=%.10s amax=%.10s fault=%.10s tmap_use=%.10s "
                  "persist_use=%.10s tmap_l2=%s flush=%.10s pairs_use=%.10s",
                  build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, WG_B16_HS, WG_GATE_LAND, WG_Q_EARLY, WG_ONE_DV,
-                 WG_LAND_GATES, WG_LAND_GATES16, WG_MX_SPLIT1, WG_LAZY_T, WG_B16_LEAN,
+                 WG_LAND_GATES, WG_LAND_GATES16, WG_MX_SPLIT1, WG_LAZY_T,
                  m ? m : "default", c ? c : "default", sp ? sp : "default", cc ? cc : "default", a ? a : "default",
                  f ? f : "none",
                  t ? t : "default", ps ? ps : "default", l2, fl ? fl : "memset", hp ? hp : "default");
@@ -870,10 +869,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
      * capped either way) */
     const char *cc = getenv("MLAB_COMBINE_CAP");
     if (knob_refused("MLAB_COMBINE_CAP", cc, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
-    /* WG_B16_LEAN (an experiment, mla_wgmma.h): a head pair's lean blocks
-     * leave registers beside them for the combine's, which a cap's unused
-     * shared memory would keep off those SMs: not capped then */
-    p->combine_cap = !(cc && !strcmp(cc, "off")) && !(WG_B16_LEAN && p->head_pairs) &&
+    p->combine_cap = !(cc && !strcmp(cc, "off")) &&
                      mlab_combine_capped(mlab_call_grid(p, v->xcd_placed), g->sms, v->blocks_per_sm());
     /* MLAB_TMAP=off: the a8w8 decode loads every tile by cp.async into its
      * swizzled layout, as where no tensor map could be encoded (the GPU
