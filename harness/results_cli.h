@@ -77,7 +77,7 @@ int mlab_field_differs(const void *a, const void *b, const mlab_field *fl);
  * for an empty string); of a long string of words (the build's
  * kernel_knobs, its compile flags: one or two words differ between two
  * builds of an A/B) only the words one side has and the other lacks, and
- * how many the two share ("wg_mx_hyb=0 -> wg_mx_hyb=7 (37 words the same)") */
+ * how many the two share ("wg_mx_kb=3 -> wg_mx_kb=2 (32 words the same)") */
 void mlab_put_field_change(FILE *f, const void *a, const void *b, const mlab_field *fl);
 /* The field named name, or NULL */
 const mlab_field *mlab_field_find(const mlab_field *fl, size_t n, const char *name);

@@ -12,8 +12,8 @@ Pins (synthetic files from tests/results_tool, 9 rows, fixed seeds):
   - a new runtime is listed as an environment difference
     ("runtime_version: CUDA 12.8 -> CUDA 13.0"); two builds whose
     kernel_knobs (30-odd key=value words) differ in one word list that word
-    alone on each side and how many they share ("kernel_knobs: wg_mx_hyb=0
-    -> wg_mx_hyb=7 (N words the same)"), a word only one side has against
+    alone on each side and how many they share ("kernel_knobs: wg_mx_kb=3
+    -> wg_mx_kb=2 (N words the same)"), a word only one side has against
     "(none)", and short fields whole;
   - accuracy drift (rel_rms x5) and a pass -> fail flip: "accuracy-regression",
     exit 6, even though the times are the same;
@@ -227,19 +227,19 @@ def main():
 
     # kernel_knobs: the words that differ, not two 400-character strings
     words = ["backend=cuda", "pdl=1", "trace=0"] + [f"k{i}=v{i}" for i in range(20)]
-    base_knobs = " ".join(words + ["wg_mx_hyb=0", "merge=default"])
-    hyb_knobs = " ".join(words + ["wg_mx_hyb=7", "merge=default"])
-    more_knobs = hyb_knobs + " wg_b16_lean=1"
+    base_knobs = " ".join(words + ["wg_mx_kb=3", "merge=default"])
+    kb2_knobs = " ".join(words + ["wg_mx_kb=2", "merge=default"])
+    more_knobs = kb2_knobs + " wg_qk_acc=6"
     kb = write("knobs_base.h5", "--seed", "2", "--knobs", base_knobs)
-    kh = write("knobs_hyb.h5", "--seed", "2", "--knobs", hyb_knobs)
+    k2 = write("knobs_kb2.h5", "--seed", "2", "--knobs", kb2_knobs)
     km = write("knobs_more.h5", "--seed", "2", "--knobs", more_knobs)
-    rc, out, err = compare(kb, kh)
+    rc, out, err = compare(kb, k2)
     line = next((l.strip() for l in out.splitlines() if l.strip().startswith("kernel_knobs:")), "")
-    check(rc == 0 and line == "kernel_knobs: wg_mx_hyb=0 -> wg_mx_hyb=7 (24 words the same)",
+    check(rc == 0 and line == "kernel_knobs: wg_mx_kb=3 -> wg_mx_kb=2 (24 words the same)",
           f"kernel_knobs difference should name the one word: {line!r}\n{out}{err}")
-    rc, out, err = compare(kh, km)
+    rc, out, err = compare(k2, km)
     line = next((l.strip() for l in out.splitlines() if l.strip().startswith("kernel_knobs:")), "")
-    check(line == "kernel_knobs: (none) -> wg_b16_lean=1 (25 words the same)",
+    check(line == "kernel_knobs: (none) -> wg_qk_acc=6 (25 words the same)",
           f"a word only the new side has: {line!r}\n{out}")
     rc, out, err = compare(kb, kb)
     check("kernel_knobs:" not in out and "environment: no differences" in out,

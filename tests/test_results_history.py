@@ -18,7 +18,7 @@ Pins:
   - --no-plot prints the table only;
   - runs of other kernel builds: under a later run whose kernel_knobs differ
     from the first run's, the words that differ ("kernel_knobs (run 1 ->
-    this): wg_mx_hyb=0 -> wg_mx_hyb=7 (20 words the same)"); nothing under
+    this): wg_mx_kb=3 -> wg_mx_kb=2 (20 words the same)"); nothing under
     runs of the same build.
 Usage: test_results_history.py PATH/TO/results_tool   (MLAB_BIN = mlabench)
 """
@@ -93,13 +93,13 @@ def main():
     check(rc == 2 and "matches" in err, f"empty filter: exit {rc}\n{err}")
 
     words = " ".join(f"k{i}=v{i}" for i in range(20))
-    k0 = write("k0.h5", "--seed", "1", "--knobs", words + " wg_mx_hyb=0")
-    k7 = write("k7.h5", "--seed", "2", "--knobs", words + " wg_mx_hyb=7")
-    rc, out, err = hist(k0, k7, "--no-plot")
+    kb3 = write("kb3.h5", "--seed", "1", "--knobs", words + " wg_mx_kb=3")
+    kb2 = write("kb2.h5", "--seed", "2", "--knobs", words + " wg_mx_kb=2")
+    rc, out, err = hist(kb3, kb2, "--no-plot")
     lines = [l.strip() for l in out.splitlines() if "(run 1 -> this)" in l]
-    check(rc == 0 and lines == ["kernel_knobs (run 1 -> this): wg_mx_hyb=0 -> wg_mx_hyb=7 (20 words the same)"],
+    check(rc == 0 and lines == ["kernel_knobs (run 1 -> this): wg_mx_kb=3 -> wg_mx_kb=2 (20 words the same)"],
           f"another build's knobs: {lines}\n{out}{err}")
-    rc, out, err = hist(k0, k0, "--no-plot")
+    rc, out, err = hist(kb3, kb3, "--no-plot")
     check(rc == 0 and "(run 1 -> this)" not in out, f"the same build twice: a build difference listed\n{out}")
 
     if shutil.which("gnuplot"):

@@ -11,7 +11,7 @@ Pins:
   - a file of another commit is refused with exit 10, one line naming the
     file and git_commit, and no output file is written; so is a row found in
     two files; two builds of other kernel_knobs are refused with the one word
-    that differs ("wg_mx_hyb=0 -> wg_mx_hyb=7 (20 words the same)"), not the
+    that differs ("wg_mx_kb=3 -> wg_mx_kb=2 (20 words the same)"), not the
     whole strings; -o missing is a usage error (exit 2);
   - a version-1 file (papers/reports/h200-2026-11-30c/h200_suite_v6.h5) merges
     alone: its rows get gpu_uuid and host from its environment, and the result
@@ -89,11 +89,11 @@ def main():
           and not os.path.exists(bad), f"other commit: exit {rc}, want 10\n{e}")
     # two builds of other knobs: the line names the word that differs, not two 400-character strings
     words = " ".join(f"k{i}=v{i}" for i in range(20))
-    k0 = write("k0.h5", "--seed", "1", "--knobs", words + " wg_mx_hyb=0", "--case-suffix", "_k0")
-    k7 = write("k7.h5", "--seed", "2", "--knobs", words + " wg_mx_hyb=7", "--case-suffix", "_k7")
-    rc, o, e = run("merge", k0, k7, "-o", bad)
+    kb3 = write("kb3.h5", "--seed", "1", "--knobs", words + " wg_mx_kb=3", "--case-suffix", "_kb3")
+    kb2 = write("kb2.h5", "--seed", "2", "--knobs", words + " wg_mx_kb=2", "--case-suffix", "_kb2")
+    rc, o, e = run("merge", kb3, kb2, "-o", bad)
     check(rc == 10 and len(e.strip().splitlines()) == 1 and not os.path.exists(bad)
-          and "kernel_knobs differs from" in e and "wg_mx_hyb=0 -> wg_mx_hyb=7 (20 words the same)" in e
+          and "kernel_knobs differs from" in e and "wg_mx_kb=3 -> wg_mx_kb=2 (20 words the same)" in e
           and "k3=v3" not in e, f"other knobs: exit {rc}, want 10 naming the word\n{e}")
     rc, o, e = run("merge", a, a, "-o", bad)
     check(rc == 10 and "is also in" in e and not os.path.exists(bad), f"duplicate rows: exit {rc}\n{e}")
