@@ -22,8 +22,11 @@
 #           build, every test but the slow ones, GPU tests included, the
 #           awkward cases validated, the 8 recorded cases with every variant
 #           and the peers whose packs the tree carries: here first
-#           `PYTHON=build/venv/bin/python bash harness/peers/pack_flashinfer.sh
-#           .peers` and `bash harness/peers/pack_flashmla.sh .peers`, then
+#           `PYVERS=3.12 PYTHON=build/venv/bin/python bash
+#           harness/peers/pack_flashinfer.sh .peers` (that Python needs torch:
+#           `build/venv/bin/python -m pip install torch numpy`, ~5 min; the
+#           pack ~10 min on 2 cores) and `bash harness/peers/pack_flashmla.sh
+#           .peers`, then
 #           carry [".peers"] (64 MiB in all: leave the wheels of other Pythons
 #           out)); MLAB_COMMIT=<hash> names the commit (the copy has no .git).
 #           After it, here: a report folder (harness/report_lib.sh), the
