@@ -376,6 +376,8 @@ int mlab_cmd_compare(int argc, char **argv)
     int rc = parse(argc, argv, &opt, &force, &per_read_limit, &style, &out, paths);
     if (rc)
         return rc < 0 ? MLAB_EXIT_OK : rc;
+    if ((rc = mlab_cli_out_check(cmd, out, paths, 2))) /* -o never replaces an input (atomic.h) */
+        return rc;
 
     mlab_results o, n;
     if ((rc = mlab_cli_load(cmd, paths[0], &o)))

@@ -149,8 +149,10 @@ int mlab_cmd_merge(int argc, char **argv)
         return mlab_cli_err(cmd, MLAB_EXIT_USAGE, "%s",
                             !out ? "-o ALL.h5 is required" : "no results files to merge");
     }
-    mlab_run_file *runs;
-    int rc = mlab_runs_load(cmd, (const char *const *)argv + optind, n, &runs);
+    mlab_run_file *runs; /* -o never replaces an input, nor anything but a regular file (atomic.h) */
+    int rc = mlab_cli_out_check(cmd, out, (const char *const *)argv + optind, n);
+    if (!rc)
+        rc = mlab_runs_load(cmd, (const char *const *)argv + optind, n, &runs);
     if (rc)
         return rc;
     mlab_results m;

@@ -5,7 +5,8 @@ the behaviour it pins; every one failed on the code before the fix.
   - a results file declaring 2^61 samples is refused (exit 3) by every
     command that reads results, never a heap overflow;
   - a truncated results file is bad input (exit 3), not an I/O error;
-  - `run C -o C` (the output is an input) is refused, the case untouched;
+  - `run C -o C`, `compare A B -o A`, `merge A -o A` (the output is an input)
+    are refused, the input untouched;
     -o onto a symlink, a FIFO or a device node is refused and left alone;
   - a FIFO as input is refused at once (no hang);
   - a full disk (a file-size limit, SIGXFSZ ignored) makes `gen` and `run`
@@ -113,6 +114,14 @@ def main():
     os.symlink(victim, other)
     rc, _, err = run([mlab, "export", good, "-o", other])
     check(rc == USAGE and os.path.islink(other), f"export -o onto a symlink: want 2, got {rc}: {err!r}")
+    # compare's report and merge's file onto an input (both once replaced it: a
+    # results file lost to a text report, or rewritten with another command line)
+    good_bytes = read(good)
+    for argv in (["compare", good, good, "-o", good], ["merge", good, "-o", good],
+                 ["merge", good, "-o", other]):
+        rc, _, err = run([mlab] + argv)
+        check(rc == USAGE and one_line(err, argv[-1]) and read(good) == good_bytes and os.path.islink(other),
+              f"{' '.join(argv[:1] + argv[-2:])}: want exit 2 naming it, nothing replaced; got {rc}: {err!r}")
     fifo = os.path.join(tmp, "fifo")
     os.mkfifo(fifo)
     rc, _, err = run([mlab, "run", case, "--cpu-only", "--no-time", "-o", fifo], timeout=20)
