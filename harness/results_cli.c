@@ -235,42 +235,41 @@ int mlab_field_differs(const void *a, const void *b, const mlab_field *fl)
     }
 }
 
-/* Whether word w (n characters) is one of s's space-separated words */
+/* The first space-separated word at or after p; its length in *n (0: none left) */
+static const char *next_word(const char *p, size_t *n)
+{
+    p += strspn(p, " ");
+    *n = strcspn(p, " ");
+    return p;
+}
+
+/* Whether word w (n characters) is one of s's words */
 static int has_word(const char *s, const char *w, size_t n)
 {
-    for (const char *p = s; *p;) {
-        while (*p == ' ')
-            p++;
-        const size_t m = strcspn(p, " ");
-        if (m == n && m && !strncmp(p, w, n))
+    size_t m;
+    for (const char *p = next_word(s, &m); m; p = next_word(p + m, &m))
+        if (m == n && !strncmp(p, w, n))
             return 1;
-        p += m;
-    }
     return 0;
 }
 
-/* a's words that b lacks, in a's order, space-separated; the count of a's
- * words b has too in *same */
-static void words_only(FILE *f, const char *a, const char *b, int *same)
+/* a's words that b lacks, in a's order, space-separated ("(none)" if none);
+ * returns how many of a's words b has too */
+static int words_only(FILE *f, const char *a, const char *b)
 {
-    int first = 1;
-    *same = 0;
-    for (const char *p = a; *p;) {
-        while (*p == ' ')
-            p++;
-        const size_t m = strcspn(p, " ");
-        if (!m)
-            break;
+    int same = 0, first = 1;
+    size_t m;
+    for (const char *p = next_word(a, &m); m; p = next_word(p + m, &m)) {
         if (has_word(b, p, m)) {
-            ++*same;
+            same++;
         } else {
             fprintf(f, "%s%.*s", first ? "" : " ", (int)m, p);
             first = 0;
         }
-        p += m;
     }
     if (first)
         fputs("(none)", f);
+    return same;
 }
 
 static void put_value(FILE *f, const void *rec, const mlab_field *fl)
@@ -286,10 +285,9 @@ void mlab_put_field_change(FILE *f, const void *ra, const void *rb, const mlab_f
 {
     const char *a = (const char *)ra + fl->offset, *b = (const char *)rb + fl->offset;
     if (fl->kind == 's' && strchr(a, ' ') && strchr(b, ' ') && (strlen(a) > 60 || strlen(b) > 60)) {
-        int same;
-        words_only(f, a, b, &same);
+        const int same = words_only(f, a, b);
         fputs(" -> ", f);
-        words_only(f, b, a, &same);
+        words_only(f, b, a);
         fprintf(f, " (%d word%s the same)", same, same == 1 ? "" : "s");
         return;
     }
