@@ -16,8 +16,20 @@
 #           consumers' (TW: Q.K, softmax, P.V) of mxfp4_wgmma_qrow at 64 x
 #           8192 and 256 x 8192; bf16_wgmma's short calls (4 x 1024, 4 x
 #           8192, 32 x 1024: the bf16 bar's worst ratios, never traced since
-#           v38). $OUT: trace_summary.txt (the summaries), trace.tar.gz (the
+#           v38; 256 x 1024, its longest call furthest from the limit, 1.09);
+#           fp8_wgmma_qrow's 4 x 1024 and 32 x 1024 (the fastest 4 x 1024,
+#           9.09 us against the bar's 8). $OUT: trace_summary.txt (the summaries), trace.tar.gz (the
 #           logs, tables)
+#   flush   (~5 min) the cold protocol's flush and a split call's merge:
+#           the combine's first load after its grid wait comes back 0.7-0.9
+#           us after it in every trace (v35-v47), 0.13 in every
+#           microbenchmark; the runner's flush (a memset: L2 full of dirty
+#           lines) is what no microbenchmark traced beside a real decode. A
+#           trace of fp8_wgmma_qrow and bf16_wgmma at 4 x 1024 and 32 x 1024
+#           under MLAB_FLUSH=memset (the default) and =load (L2 full of clean
+#           lines), then an A/B of the two (gpu_ab.sh worktree,
+#           MLAB_AB_NEW_ENV=MLAB_FLUSH=load; three variants, the 8 cases).
+#           $OUT: trace_summary.txt, trace.tar.gz, gpu_ab.sh's six files
 #   suite   (~6 min) the suite of this tree: harness/gpu_session.sh (the
 #           build, every test but the slow ones, GPU tests included, the
 #           awkward cases validated, the 8 recorded cases with every variant
@@ -45,7 +57,8 @@ trace)
   base=$OUT
   # name;CUDA flags;variant;cases (the same flags one after another reuse the trace build)
   for cfg in "mx-default;;mxfp4_wgmma_qrow;b64_kv8192 b256_kv8192" \
-             "b16-default;;bf16_wgmma;b4_kv1024 b4_kv8192 b32_kv1024"; do
+             "b16-default;;bf16_wgmma;b4_kv1024 b4_kv8192 b32_kv1024 b256_kv1024" \
+             "f8q-default;;fp8_wgmma_qrow;b4_kv1024 b32_kv1024"; do
     IFS=';' read -r name flags variant cases <<< "$cfg"
     mkdir -p "$base/trace-$name"
     # shellcheck disable=SC2086 # the cases are words
@@ -57,9 +70,24 @@ trace)
   (cd "$base" && tar -czf trace.tar.gz trace-* && rm -rf trace-*)
   cat "$base/trace_summary.txt"
   ;;
+flush)
+  base=$OUT
+  for fl in memset load; do
+    mkdir -p "$base/trace-$fl"
+    OUT=$base/trace-$fl MLAB_TRACE_ENV=MLAB_FLUSH=$fl bash harness/gpu_trace.sh b4_kv1024 b32_kv1024 -- \
+      --variants fp8_wgmma_qrow,bf16_wgmma --max-time 0.05 || die 4 "gpu_trace.sh (MLAB_FLUSH=$fl) failed"
+    { echo "== MLAB_FLUSH=$fl"; cat "$base/trace-$fl/trace_summary.txt"; } >> "$base/trace_summary.txt"
+  done
+  (cd "$base" && tar -czf trace.tar.gz trace-* && rm -rf trace-*)
+  OUT=$base MLAB_AB_SASS=off MLAB_COMMIT=${MLAB_COMMIT:-worktree} MLAB_AB_NEW_ENV=MLAB_FLUSH=load \
+    bash harness/gpu_ab.sh run worktree --max-time 0.1 --variants fp8_wgmma_qrow,bf16_wgmma,mxfp4_qrow_lazy ||
+    die 4 "gpu_ab.sh failed"
+  grep "^==\|^TRACE\|combine" "$base/trace_summary.txt"
+  head -60 "$base/compare.txt"
+  ;;
 suite)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "suite: MLAB_COMMIT=<hash> names the commit the results are of"
   bash harness/gpu_session.sh cuda
   ;;
-*) die 2 "usage: papers/device-queue.sh trace|suite (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh trace|flush|suite (the calls: this file's head)" ;;
 esac
