@@ -78,12 +78,11 @@ for n in "${names[@]}"; do
   env ${MLAB_TRACE_ENV:-} "$bin" run --quiet "${opts[@]}" -o "$work/trace_$n.h5" "$f" > "$work/trace_$n.out" 2> "$log" ||
     die 4 "the run of $n failed: $log"
   rm -f "$work/trace_$n.h5"
-  logs+=("$log")
+  logs+=("${log##*/}") # named from $OUT: the summaries go into report folders as they are
 done
-python3 "$root/harness/tools/trace_summary.py" "${logs[@]}" > "$OUT/trace_summary.txt" 2>&1 ||
+summ() { (cd "$OUT" && python3 "$root/harness/tools/trace_summary.py" "$@"); }
+summ "${logs[@]}" > "$OUT/trace_summary.txt" 2>&1 ||
   die 4 "trace_summary.py failed: $OUT/trace_summary.txt (was the program built with -DMLAB_TRACE?)"
-python3 "$root/harness/tools/trace_summary.py" --table "${logs[@]}" > "$OUT/trace_table.md" 2>&1 ||
-  die 4 "trace_summary.py --table failed: $OUT/trace_table.md"
-python3 "$root/harness/tools/trace_summary.py" --merge "${logs[@]}" > "$OUT/trace_merge.md" 2>&1 ||
-  die 4 "trace_summary.py --merge failed: $OUT/trace_merge.md"
+summ --table "${logs[@]}" > "$OUT/trace_table.md" 2>&1 || die 4 "trace_summary.py --table failed: $OUT/trace_table.md"
+summ --merge "${logs[@]}" > "$OUT/trace_merge.md" 2>&1 || die 4 "trace_summary.py --merge failed: $OUT/trace_merge.md"
 echo "gpu_trace.sh: ${#logs[@]} cases traced: $OUT/trace_summary.txt, $OUT/trace_table.md"

@@ -73,6 +73,8 @@ def main():
         os.path.join(out, "trace_summary.txt")) else ""
     check(summary.count("TRACE variant 7") == 2 and "Q path        grid wait done min 1.0" in summary,
           "trace_summary.txt sums up both logs")
+    check("== trace_b4_kv1024.log" in summary and os.sep + "trace_b" not in summary,
+          "the summary names each log from $OUT, no folder (report folders keep it as it is)")
     table = open(os.path.join(out, "trace_table.md")).read().splitlines() if os.path.exists(
         os.path.join(out, "trace_table.md")) else []
     check(len(table) == 4 and table[0].startswith("| case (splits) | variant |")
