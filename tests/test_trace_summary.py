@@ -9,7 +9,8 @@ the call's span next to the event sample, the end phase (each block's end
 minus its loop end), the P.V drain time where the blocks
 recorded one (an eighth number), the a8w8 Q path (TQ lines: grid wait done,
 amax known; no grid wait where each block took the amax itself), the unit
-known (TK lines of the wgmma decodes: the producer's tok_kv in), the
+known (TK lines of the wgmma decodes: the producer's tok_kv in) and the
+correlation of the blocks' first tile landed (TK) with their loop end, the
 combine's inside (TE lines: lse back, weights stored) and the Q
 quantized where recorded; fp8_wgmma's phase cycles a
 tile (TW lines of -DMLAB_WG_PROF, and mxfp4_wgmma's producer's TP lines); the
@@ -60,6 +61,13 @@ TQ 0 0 3000
 TRACE variant 12 last cold sample 11.00 us query rows 4 longest 1024 splits 16 name fp8_wgmma_qrow
 TD 0 3 1 1000 4500 4800 6000 7000
 TQ 0 2800 3900
+TRACE variant 11 last cold sample 30.00 us query rows 4 longest 8192 splits 32 name bf16_wgmma
+TD 0 1 4 1000 2000 3000 10000 11000
+TD 1 2 4 1000 2000 3000 12000 13000
+TD 2 3 4 1000 2000 3000 14000 15000
+TK 0 1500 3000
+TK 1 1500 4000
+TK 2 1500 5000
 """
 
 
@@ -72,7 +80,7 @@ def main():
     r = subprocess.run([sys.executable, script, log], capture_output=True, text=True)
     out = r.stdout
     check(r.returncode == 0, f"exit {r.returncode} on a good log: {r.stderr}")
-    check(out.count("TRACE variant") == 7, "one block of lines per variant")
+    check(out.count("TRACE variant") == 8, "one block of lines per variant")
     wg = out.split("TRACE variant 7")[1] if "TRACE variant 7" in out else ""
     check("qk       min 400.0 med 450.0 max 500.0" in wg and "softmax  min 2000.0" in wg,
           "fp8_wgmma's phase cycles a tile (TW lines: qk 12800 / 32 = 400)")
@@ -100,7 +108,7 @@ def main():
     check("Q quantized   min 3.0" in out.split("TRACE variant 0")[0], "the Q quantized where it was recorded")
     check("unit known    min 0.5 med 0.6 max 0.7" in out.split("TRACE variant 0")[0]
           and "tile0 landed  min 2.5 med 2.7 max 2.9" in out.split("TRACE variant 0")[0]
-          and "unit known" not in out.split("TRACE variant 0")[1],
+          and "unit known" not in v0,
           "the unit known and the first tile landed (TK lines: 1500..1700 ns, 3500 and 3900 (0: none),"
           " 1000 the first start), only where recorded")
     check("Q path        grid wait done min 1.5 med" in out and "max 1.6 | amax known min 2.5" in out,
@@ -122,6 +130,11 @@ def main():
     check("Q path        Q row in min 1.8 med 1.8 max 1.8 | heads' amax known min 2.9" in v12
           and "grid wait" not in v12 and "Q path        grid wait done none" in v5.split("TRACE variant 12")[0],
           "the _qrow decodes' Q path (no pass: TQ's values are the Q row in and its heads' amax known)")
+    v11 = out.split("TRACE variant 11")[1] if "TRACE variant 11" in out else ""
+    check("loop end against first tile landed: correlation 1.00 over 3 blocks" in v11
+          and "correlation" not in out.split("TRACE variant 11")[0],
+          "the blocks' loop ends against their first tiles' landing (TK: 3, 4, 5 us; loop ends 10, 12, 14:"
+          " correlation 1), only over three blocks or more (the fp8 run has two with a landing)")
     # --table: one Markdown row a variant's run, medians over blocks (the fp8
     # run: amax end 2.0, decode start 1.0, unit known 0.6, Q path 1.55 / 2.6, tile0 landed 2.7, Q 3.0, tile0 4.0,
     # loop end 63.0, block end 64.0, end phase 1.0, combine 71.0 / 73.0), over
@@ -129,7 +142,7 @@ def main():
     r = subprocess.run([sys.executable, script, "--table", log, log], capture_output=True, text=True)
     rows = r.stdout.splitlines()
     check(r.returncode == 0 and rows[0].startswith("| case (splits) | variant | amax pass end | decode start |")
-          and rows[1].startswith("| --- | --- | ---: |") and len(rows) == 2 + 2 * 7,
+          and rows[1].startswith("| --- | --- | ---: |") and len(rows) == 2 + 2 * 8,
           f"--table: a header and a row a run of each log ({len(rows)} lines)")
     fp8_row = "| 4 x 1024 (16) | fp8 | 2.0 | 1.0 | 0.6 | 1.6 | 2.6 | 3.0 | 2.7 | 4.0 | 63.0 | 64.0 | 1.0 | 71.0 | 73.0 | 75.00 |"
     check(fp8_row in rows,

@@ -40,7 +40,9 @@ For each variant this prints, in us from the call's first kernel start: each
 phase's min / median / max over blocks, the end phase (each block's end
 minus its own loop end, the phase perf-notes v25-v26 followed), the time a
 tile after the first, the gap between the loop ends of the two blocks
-sharing an SM, and the span of the call next to the event-timed sample; and for TW lines each phase's
+sharing an SM, the correlation over the blocks of their first tile's
+landing (TK) and their loop end (three blocks or more), and the span of
+the call next to the event-timed sample; and for TW lines each phase's
 cycles a tile (prologue and epilogue: a block) over blocks. --table: one
 Markdown row a run (medians) over every log given. --merge: one Markdown
 row a run of a split call's merge by the combine (the last decode block's
@@ -91,6 +93,20 @@ def phases(run):
         "combine weights stored": [us(x[1]) for x in run.get("E", {}).values()]}
 
 
+def landing_corr(run):
+    """Pearson's correlation over the blocks of the first tile landed (TK)
+    and the loop end (TD), and how many blocks: None under 3 blocks with
+    both, or where either is the same for every block"""
+    land = {b: x[1] for b, x in run.get("K", {}).items() if len(x) > 1 and x[1]}
+    xy = [(land[b], x[5]) for b, x in run["D"].items() if b in land]
+    if len(xy) < 3:
+        return None
+    mx, my = statistics.mean(v[0] for v in xy), statistics.mean(v[1] for v in xy)
+    sxy = sum((a - mx) * (b - my) for a, b in xy)
+    sxx, syy = sum((a - mx) ** 2 for a, _ in xy), sum((b - my) ** 2 for _, b in xy)
+    return (sxy / (sxx * syy) ** 0.5, len(xy)) if sxx > 0 and syy > 0 else None
+
+
 def report(run):
     d, c = list(run["D"].values()), list(run["C"].values())
     w = [x for x in run.get("W", {}).values() if x["tiles"] > 0]
@@ -133,6 +149,10 @@ def report(run):
     rates = [(x[5] - x[4]) / 1e3 / (x[1] - 1) for x in d if x[1] > 1]
     if rates:
         print(f"  us a tile after the first: {q(rates)}")
+    r = landing_corr(run)
+    if r is not None:
+        print(f"  loop end against first tile landed: correlation {r[0]:.2f} over {r[1]} blocks"
+              " (near 1: the late blocks are the ones whose first tile came late; near 0: the loop's own spread)")
     by_sm = collections.defaultdict(list)
     for x in d:
         by_sm[x[0]].append(us(x[5]))
