@@ -6,20 +6,11 @@
 # in the repository root of the copied tree; nvidia-h200), writes at most 8
 # files under $OUT, and is weighed in papers/perf-notes.md (the entry named
 # beside it) with its prediction before it runs. A call that has run and been
-# written up leaves this file in the commit that writes it up. suite and
-# trace remain; tests, hyb, direct, mx, lean and sweep ran in the
-# forty-third session (perf-notes v46) and left.
+# written up leaves this file in the commit that writes it up. flush and
+# suite remain; trace ran in the forty-fourth session (perf-notes v47,
+# papers/reports/h200-2026-12-05d) and left; tests, hyb, direct, mx, lean
+# and sweep in the forty-third (v46).
 #
-#   trace   (~4 min) where the time goes in the default build
-#           (harness/gpu_trace.sh): the producers' phases (TP lines: raw
-#           wait, empty wait, converting, the reissue barrier) and the
-#           consumers' (TW: Q.K, softmax, P.V) of mxfp4_wgmma_qrow at 64 x
-#           8192 and 256 x 8192; bf16_wgmma's short calls (4 x 1024, 4 x
-#           8192, 32 x 1024: the bf16 bar's worst ratios, never traced since
-#           v38; 256 x 1024, its longest call furthest from the limit, 1.09);
-#           fp8_wgmma_qrow's 4 x 1024 and 32 x 1024 (the fastest 4 x 1024,
-#           9.09 us against the bar's 8). $OUT: trace_summary.txt (the summaries), trace.tar.gz (the
-#           logs, tables)
 #   flush   (~5 min) the cold protocol's flush and a split call's merge:
 #           the combine's first load after its grid wait comes back 0.7-0.9
 #           us after it in every trace (v35-v47), 0.13 in every
@@ -29,7 +20,10 @@
 #           under MLAB_FLUSH=memset (the default) and =load (L2 full of clean
 #           lines), then an A/B of the two (gpu_ab.sh worktree,
 #           MLAB_AB_NEW_ENV=MLAB_FLUSH=load; three variants, the 8 cases).
-#           $OUT: trace_summary.txt, trace.tar.gz, gpu_ab.sh's six files
+#           $OUT: trace_summary.txt, trace.tar.gz, gpu_ab.sh's six files.
+#           After it, here: a report folder of the four results files, the
+#           summaries in its README.md (report folders keep no logs or text
+#           files: test_reports), perf-notes v47's outcome
 #   suite   (~6 min) the suite of this tree: harness/gpu_session.sh (the
 #           build, every test but the slow ones, GPU tests included, the
 #           awkward cases validated, the 8 recorded cases with every variant
@@ -53,23 +47,6 @@ OUT=${OUT:-$root/out}
 mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd) && cd "$root" || exit 2
 die() { echo "device-queue.sh: $2" >&2; exit "$1"; }
 case ${1:-} in
-trace)
-  base=$OUT
-  # name;CUDA flags;variant;cases (the same flags one after another reuse the trace build)
-  for cfg in "mx-default;;mxfp4_wgmma_qrow;b64_kv8192 b256_kv8192" \
-             "b16-default;;bf16_wgmma;b4_kv1024 b4_kv8192 b32_kv1024 b256_kv1024" \
-             "f8q-default;;fp8_wgmma_qrow;b4_kv1024 b32_kv1024"; do
-    IFS=';' read -r name flags variant cases <<< "$cfg"
-    mkdir -p "$base/trace-$name"
-    # shellcheck disable=SC2086 # the cases are words
-    OUT=$base/trace-$name MLAB_TRACE_CUDA_FLAGS=$flags bash harness/gpu_trace.sh $cases -- \
-      --variants "$variant" --max-time 0.05 || die 4 "gpu_trace.sh ($name) failed"
-    { echo "== $name ($variant; ${flags:-the default build})"; cat "$base/trace-$name/trace_summary.txt"; } \
-      >> "$base/trace_summary.txt"
-  done
-  (cd "$base" && tar -czf trace.tar.gz trace-* && rm -rf trace-*)
-  cat "$base/trace_summary.txt"
-  ;;
 flush)
   base=$OUT
   for fl in memset load; do
@@ -89,5 +66,5 @@ suite)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "suite: MLAB_COMMIT=<hash> names the commit the results are of"
   bash harness/gpu_session.sh cuda
   ;;
-*) die 2 "usage: papers/device-queue.sh trace|flush|suite (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh flush|suite (the calls: this file's head)" ;;
 esac
