@@ -20,7 +20,6 @@ Exit 0 pass, 1 fail, 77 skip ($MLAB_BIN missing).
 """
 import math
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -32,7 +31,7 @@ BIN = os.environ.get("MLAB_BIN", "")
 if not BIN or not os.path.isfile(BIN):
     print(f"SKIP: MLAB_BIN ('{BIN}') is not a file")
     sys.exit(77)
-from mlabtest import FAILURES, run, say as check  # noqa: E402
+from mlabtest import run, say as check, tally  # noqa: E402
 
 
 def mlab(*args):
@@ -130,10 +129,7 @@ def main():
         check(p.returncode == 2 and len(lines) == 1 and words in lines[0] and not os.path.exists(out),
               f"gen {' '.join(args)} exits 2 with one line ('{words}'), writes nothing",
               f"exit {p.returncode}: {p.stderr}")
-    if not FAILURES:
-        subprocess.run(["rm", "-rf", tmp])
-    print(f"{len(FAILURES)} failure(s)")
-    return 1 if FAILURES else 0
+    return tally(tmp)
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ BIN = os.environ.get("MLAB_BIN", "")
 if not BIN or not os.path.isfile(BIN):
     print(f"SKIP: MLAB_BIN ('{BIN}') is not a file")
     sys.exit(77)
-from mlabtest import FAILURES, run, say  # noqa: E402
+from mlabtest import run, say, tally  # noqa: E402
 
 
 def check(ok, what, detail=""):
@@ -117,10 +117,7 @@ def main():
     p = mlab("run", "--list", "--batch", "2", "--kv-lens", "100,0,300")
     check(p.returncode == 2 and "--kv-lens lists 3" in p.stderr, "run refuses --batch 2 --kv-lens 100,0,300",
           p.stderr)
-    if not FAILURES:
-        subprocess.run(["rm", "-rf", tmp])
-    print(f"{len(FAILURES)} failure(s)")
-    return 1 if FAILURES else 0
+    return tally(tmp)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ import csv
 import io
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
@@ -33,7 +32,7 @@ if not BIN or not os.path.isfile(BIN):
     print(f"SKIP: MLAB_BIN ('{BIN}') is not a file")
     sys.exit(77)
 SWEEP = os.path.join(SRC, "harness", "sweep")
-from mlabtest import FAILURES, run, say as check  # noqa: E402
+from mlabtest import run, say as check, tally  # noqa: E402
 
 
 def nrefs():
@@ -104,10 +103,7 @@ def main():
            "--batch", "2", "--kv-lens", "1,2,3")
     check(p.returncode == 2 and not os.path.exists(os.path.join(tmp, "bad")),
           "ctest_sweep.sh refuses a sweep run refuses, writes no project", p.stderr)
-    if not FAILURES:
-        subprocess.run(["rm", "-rf", tmp])
-    print(f"{len(FAILURES)} failure(s)")
-    return 1 if FAILURES else 0
+    return tally(tmp)
 
 
 if __name__ == "__main__":
