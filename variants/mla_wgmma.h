@@ -53,7 +53,7 @@
 #include "arch/nv_tma.h"
 #include "arch/nv_wgmma.h"
 #include "mla_kernel.h"
-#include "smem_lanes.h" // mlab_mx_prod_item: a producer thread's row and blocks (wg_mx_item_of)
+#include "smem_lanes.h" // mlab_mx_prod_item: a producer thread's row and blocks (wg_produce_mx)
 
 /* a tile's 16-byte chunk c of kv row r sits at c * WG_LDC + 16 r: chunk
  * columns 1040 bytes apart, not 1024, so the 8 consecutive chunks of one row
@@ -1248,19 +1248,6 @@ MLAB_DEV void wg_mx_convert(const uint8_t *src, const uint8_t *ssc, uint8_t *dst
     }
 }
 
-/* MX: a producer warpgroup's thread t's items of a tile: row r, blocks h +
- * 2k (smem_lanes.h mlab_mx_prod_item), their codes at d0, d1 of a stage
- * (item k: + k WG_OFF4) */
-struct wg_mx_item {
-    int r, h, d0, d1;
-};
-MLAB_DEV wg_mx_item wg_mx_item_of(int t)
-{
-    int r, h;
-    mlab_mx_prod_item(t, &r, &h);
-    return {r, h, wg_off(r, 2 * h), wg_off(r, 2 * h + 1)};
-}
-
 /* MX (mxfp4_wgmma): WG_NPROD_MX producer warpgroups (q = 0, 1: tiles i with
  * i % 2 == q, so producer q feeds consumer q) stream raw MXFP4 tiles (one
  * bulk copy of the tile's E2M1 rows, from a thread 0, counted on the raw
@@ -1317,8 +1304,9 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
      * Which row a lane takes, and h, make its raw loads and its stores
      * conflict-free (smem_lanes.h; v23: -3..-5% on the long calls) */
     static_assert(128 % MLA_BN == 0 && 2 * MLA_BN == 128, "a thread's items: one row, every other block");
-    const wg_mx_item it = wg_mx_item_of(t);
-    const int r = it.r, h = it.h, d0 = it.d0, d1 = it.d1, roff = r * MLA_FP4_ROW + 16 * h, soff = r * MLA_NBLK + h;
+    int r, h; /* thread t's items: row r, blocks h + 2k (smem_lanes.h); their codes at d0, d1 (item k: + k WG_OFF4) */
+    mlab_mx_prod_item(t, &r, &h);
+    const int d0 = wg_off(r, 2 * h), d1 = wg_off(r, 2 * h + 1), roff = r * MLA_FP4_ROW + 16 * h, soff = r * MLA_NBLK + h;
     if (t == 0 && q == 0)
         for (int li = 0; li < WG_NRAW && li < n; li++) issue(li);
     /* gate 0 the panels 0 .. 4, gate 1 the rest, as wg_scores' consumers read two gates (p G / 9) */
