@@ -35,7 +35,8 @@ case "$1" in
     while [ $# -gt 1 ]; do [ "$1" = -o ] && : > "$2"; shift; done ;;
   compare) echo "geomean 10 9.9 -1.00%"; echo "summary: 8 pairs: 8 same"; exit 0 ;;
   export) echo "run_index,batch,kv_len,variant,kind,median_us"
-    case "$2" in *new*) echo "0,4,1024,fp8,gpu,9" ;; *alt*) echo "0,4,1024,fp8,gpu,8" ;; *) echo "0,4,1024,fp8,gpu,10" ;; esac ;;
+    # by the file's own name: the scratch folder's random name may hold "new" or "alt"
+    case "$(basename "$2")" in *new*) echo "0,4,1024,fp8,gpu,9" ;; *alt*) echo "0,4,1024,fp8,gpu,8" ;; *) echo "0,4,1024,fp8,gpu,10" ;; esac ;;
 esac
 exit 0
 """
