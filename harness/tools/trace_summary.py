@@ -101,10 +101,11 @@ def landing_corr(run):
     xy = [(land[b], x[5]) for b, x in run["D"].items() if b in land]
     if len(xy) < 3:
         return None
-    mx, my = statistics.mean(v[0] for v in xy), statistics.mean(v[1] for v in xy)
-    sxy = sum((a - mx) * (b - my) for a, b in xy)
-    sxx, syy = sum((a - mx) ** 2 for a, _ in xy), sum((b - my) ** 2 for _, b in xy)
-    return (sxy / (sxx * syy) ** 0.5, len(xy)) if sxx > 0 and syy > 0 else None
+    o = min(a for a, _ in xy)  # from the first landing: %globaltimer's ns since 1970 lose digits as floats
+    try:
+        return statistics.correlation([a - o for a, _ in xy], [b - o for _, b in xy]), len(xy)
+    except statistics.StatisticsError:  # the same for every block
+        return None
 
 
 def report(run):
