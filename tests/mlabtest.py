@@ -70,17 +70,6 @@ def readme_h200_table(readme):
     return m.group(1), table
 
 
-def tally(tmp):
-    """The end of a test whose verdicts say() printed as they came: the
-    failures' count, tmp kept where one failed (else removed); 0/1."""
-    if not FAILURES:
-        shutil.rmtree(tmp, ignore_errors=True)
-    else:
-        print(f"files kept in {tmp}")
-    print(f"{len(FAILURES)} failure(s)")
-    return 1 if FAILURES else 0
-
-
 def scratch(name):
     return tempfile.mkdtemp(prefix="mlab_%s_" % name)
 

@@ -31,7 +31,7 @@ BIN = os.environ.get("MLAB_BIN", "")
 if not BIN or not os.path.isfile(BIN):
     print(f"SKIP: MLAB_BIN ('{BIN}') is not a file")
     sys.exit(77)
-from mlabtest import run, say as check, tally  # noqa: E402
+from mlabtest import run, say as check, finish  # noqa: E402
 
 
 def mlab(*args):
@@ -129,7 +129,7 @@ def main():
         check(p.returncode == 2 and len(lines) == 1 and words in lines[0] and not os.path.exists(out),
               f"gen {' '.join(args)} exits 2 with one line ('{words}'), writes nothing",
               f"exit {p.returncode}: {p.stderr}")
-    return tally(tmp)
+    return finish("test_names", tmp)
 
 
 if __name__ == "__main__":

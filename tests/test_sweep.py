@@ -27,7 +27,7 @@ BIN = os.environ.get("MLAB_BIN", "")
 if not BIN or not os.path.isfile(BIN):
     print(f"SKIP: MLAB_BIN ('{BIN}') is not a file")
     sys.exit(77)
-from mlabtest import run, say, tally  # noqa: E402
+from mlabtest import run, say, finish  # noqa: E402
 
 
 def check(ok, what, detail=""):
@@ -117,7 +117,7 @@ def main():
     p = mlab("run", "--list", "--batch", "2", "--kv-lens", "100,0,300")
     check(p.returncode == 2 and "--kv-lens lists 3" in p.stderr, "run refuses --batch 2 --kv-lens 100,0,300",
           p.stderr)
-    return tally(tmp)
+    return finish("test_sweep", tmp)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ if not BIN or not os.path.isfile(BIN):
     print(f"SKIP: MLAB_BIN ('{BIN}') is not a file")
     sys.exit(77)
 SWEEP = os.path.join(SRC, "harness", "sweep")
-from mlabtest import run, say as check, tally  # noqa: E402
+from mlabtest import run, say as check, finish  # noqa: E402
 
 
 def nrefs():
@@ -103,7 +103,7 @@ def main():
            "--batch", "2", "--kv-lens", "1,2,3")
     check(p.returncode == 2 and not os.path.exists(os.path.join(tmp, "bad")),
           "ctest_sweep.sh refuses a sweep run refuses, writes no project", p.stderr)
-    return tally(tmp)
+    return finish("test_sweep_ctest", tmp)
 
 
 if __name__ == "__main__":
