@@ -31,7 +31,9 @@
 # A third build, "alt" (MLAB_AB_ALT=COMMIT, prepared like the base, or
 # "worktree"; MLAB_AB_ALT_CMAKE its cmake arguments; "worktree" with new's
 # cmake arguments and CUDA flags is new's program itself, not built again,
-# for a run-time knob measured beside a build's: MLAB_AB_ALT_ENV): two changes measured
+# for a run-time knob measured beside a build's: MLAB_AB_ALT_ENV; so is a
+# base "worktree" with new's arguments and flags, for a run-time knob
+# against its default: MLAB_AB_BASE_ENV): two changes measured
 # apart in one call, the order new, base, alt, alt, base, new, each pair's
 # base compared with new and with alt; $OUT then gets ab_alt_1.h5 and
 # ab_alt_2.h5 too, eight files, and compare.txt alt's tables (us, per read
@@ -115,15 +117,24 @@ if [ -z "$new" ]; then
   build "$root" "$root/build-ab-new" "${MLAB_COMMIT:-worktree}" "$work/build_new.log" "${MLAB_AB_NEW_CMAKE:-}" "${MLAB_AB_NEW_CUDA_FLAGS:-}" & pids+=($!)
   new="$root/build-ab-new/mlabench"
 fi
+# the working tree with new's cmake arguments and CUDA flags is new's program
+# itself (or MLAB_AB_NEW_BIN), run another way (MLAB_AB_BASE_ENV, _ALT_ENV):
+# not built twice. same_as_new SIDE TREE CMAKE CUDA_FLAGS ENV
+same_as_new() {
+  [ "$2" = worktree ] && [ "$3" = "${MLAB_AB_NEW_CMAKE:-}" ] && [ "$4" = "${MLAB_AB_NEW_CUDA_FLAGS:-}" ] &&
+    echo "gpu_ab.sh: $1 is the new build (the same tree and flags), run with '$5'"
+}
 if [ -z "$old" ]; then
-  build "$bsrc" "$bdir" "$blabel" "$work/build_base.log" "${MLAB_AB_BASE_CMAKE:-}" "${MLAB_AB_BASE_CUDA_FLAGS:-}" & pids+=($!)
-  old="$bdir/mlabench"
+  if same_as_new base "$commit" "${MLAB_AB_BASE_CMAKE:-}" "${MLAB_AB_BASE_CUDA_FLAGS:-}" "${MLAB_AB_BASE_ENV:-}"; then
+    old=$new
+  else
+    build "$bsrc" "$bdir" "$blabel" "$work/build_base.log" "${MLAB_AB_BASE_CMAKE:-}" "${MLAB_AB_BASE_CUDA_FLAGS:-}" & pids+=($!)
+    old="$bdir/mlabench"
+  fi
 fi
 if [ -z "$alt" ] && [ -n "$altname" ]; then
-  if [ "$altname" = worktree ] && [ "${MLAB_AB_ALT_CMAKE:-}" = "${MLAB_AB_NEW_CMAKE:-}" ] &&
-     [ "${MLAB_AB_ALT_CUDA_FLAGS:-}" = "${MLAB_AB_NEW_CUDA_FLAGS:-}" ]; then
-    alt=$new # the new build itself (or MLAB_AB_NEW_BIN), run another way (MLAB_AB_ALT_ENV): not built twice
-    echo "gpu_ab.sh: alt is the new build (the same tree and flags), run with '${MLAB_AB_ALT_ENV:-}'"
+  if same_as_new alt "$altname" "${MLAB_AB_ALT_CMAKE:-}" "${MLAB_AB_ALT_CUDA_FLAGS:-}" "${MLAB_AB_ALT_ENV:-}"; then
+    alt=$new
   else
     build "$asrc" "$adir" "$alabel" "$work/build_alt.log" "${MLAB_AB_ALT_CMAKE:-}" "${MLAB_AB_ALT_CUDA_FLAGS:-}" & pids+=($!)
     alt="$adir/mlabench"

@@ -19,7 +19,8 @@
 #           trace of fp8_wgmma_qrow and bf16_wgmma at 4 x 1024 and 32 x 1024
 #           under MLAB_FLUSH=memset (the default) and =load (L2 full of clean
 #           lines), then an A/B of the two (gpu_ab.sh worktree,
-#           MLAB_AB_NEW_ENV=MLAB_FLUSH=load; three variants, the 8 cases).
+#           MLAB_AB_NEW_ENV=MLAB_FLUSH=load: one build, run both ways; three
+#           variants, the 8 cases).
 #           $OUT: trace_summary.txt, trace.tar.gz, gpu_ab.sh's six files.
 #           After it, here: a report folder of the four results files, the
 #           summaries in its README.md (report folders keep no logs or text

@@ -204,6 +204,18 @@ def main():
            ("base", "base", False), ("new", "new", False)] and "alt is the new build" in out
           and not os.path.exists(os.path.join(work, "build_alt.log")),  # (not build-ab-alt: an earlier A/B's may be there)
           f"alt = the new build run another way: exit {rc} {runs} {out} {err}")
+    # a base of the working tree built as new (COMMIT "worktree", the same
+    # arguments and flags): a run-time knob against its default, one build
+    os.remove(log)
+    shutil.rmtree(out_dir)
+    benv = {k: v for k, v in env.items() if k != "MLAB_AB_BASE_BIN"}
+    rc, out, err = run(SCRIPT, ["run", "worktree"], dict(benv, MLAB_AB_BASE_ENV="AB_X=1"))
+    runs = [c.split() for c in open(log).read().splitlines() if c.split()[1] == "run"] if os.path.exists(log) else []
+    check(rc == 0 and [(c[0], c[c.index("--label") + 1], "AB_X=1" in c) for c in runs] ==
+          [("new", "new", False), ("new", "base", True), ("new", "base", True), ("new", "new", False)]
+          and "base is the new build" in out and not os.path.exists(os.path.join(work, "build_base.log")),
+          f"base = the new build run another way: exit {rc} {runs} {out} {err}")
+    open(log, "a").close()  # (no runs where it failed: the next steps remove it)
     rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_ALT="notprepared"))
     check(rc == 2 and "MLAB_AB_ALT=notprepared is not prepared" in err and len(err.strip().splitlines()) == 1,
           f"an alt commit not prepared: exit {rc}, {err!r}")
@@ -234,10 +246,11 @@ def main():
     rc, out, err = run(SCRIPT, ["run", "notprepared"], env)
     check(rc == 2 and "not prepared" in err and "prepare notprepared" in err,
           f"a commit not prepared: exit {rc}, {err!r}")
-    # "worktree": nothing to prepare; here the throwaway tree does not build
-    # (its CMakeLists.txt has no project): exit 4 naming the base build's log
+    # "worktree": nothing to prepare; built another way than new (else it is
+    # new's program, above), here the throwaway tree does not build (its
+    # CMakeLists.txt has no project): exit 4 naming the base build's log
     env["AB_FAIL"] = ""
-    rc, out, err = run(own, ["run", "worktree"], env)
+    rc, out, err = run(own, ["run", "worktree"], dict(env, MLAB_AB_BASE_CMAKE="-DX=1"))
     check(rc == 4 and "did not build" in err and "build_base.log" in err and "not prepared" not in err,
           f"worktree as the base: exit {rc}, {err!r}")
     # the build's arguments, through a stand-in cmake that records them one a
@@ -256,7 +269,8 @@ def main():
     check(rc == 4 and "-DX=1" in args and "-DY=2" in args and "-DCMAKE_CUDA_FLAGS=-DWG_NSTAGE=5 -DWG_PERSIST=0" in args,
           f"cmake arguments and CUDA flags: exit {rc}, {args}")
     os.remove(cm_log)
-    rc, out, err = run(own, ["run", "worktree"], dict(env, PATH=fake + os.pathsep + os.environ["PATH"], AB_CMAKE_LOG=cm_log))
+    rc, out, err = run(own, ["run", "worktree"], dict(env, PATH=fake + os.pathsep + os.environ["PATH"], AB_CMAKE_LOG=cm_log,
+                                                      MLAB_AB_BASE_CMAKE="-DX=1"))
     args = open(cm_log).read().splitlines() if os.path.exists(cm_log) else []
     check(rc == 4 and args and not any(a.startswith("-DCMAKE_CUDA_FLAGS") for a in args),
           f"no CUDA flags asked, none passed: {args}")
