@@ -76,7 +76,7 @@ static void run_usage(FILE *f)
     for (int i = 0; i < n; i++)
         fprintf(f, "  %-14s [%s] %s\n", v[i].name, mlab_kv_fmt_name(v[i].kv), v[i].idea);
     fprintf(f, "exit: 0 ok, 2 usage, 3 bad input, 4 I/O, 5 a variant or peer failed validation, 77 no GPU "
-               "with --require-gpu\n");
+               "with --require-gpu, or none of the variants asked for can run here\n");
 }
 
 /* One case of the run: a file, or a generated case (sweep index, or the

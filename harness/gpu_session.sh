@@ -5,7 +5,8 @@
 # (with FlashInfer and FlashMLA when the working tree carries their packs, .peers/).
 # Usage: [MLAB_COMMIT=<hash>] harness/gpu_session.sh [cuda|hip] [extra mlabench run options]
 # Logs and the results file go to $OUT (default ./out). MLAB_COMMIT names the
-# commit when the tree was copied without .git (as the device tool does).
+# commit when the tree was copied without .git (as the device tool does), and
+# MLAB_COMMIT_DIRTY=1 says that tree had changes the commit lacks.
 set -u
 backend=${1:-cuda}; shift || true
 OUT=${OUT:-$PWD/out}

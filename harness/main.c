@@ -15,7 +15,7 @@ static const struct {
     {"gen", mlab_cmd_gen, "write case files: the competition suite or a custom case"},
     {"check", mlab_cmd_check, "validate case files, say what is wrong (exit 3)"},
     {"run", mlab_cmd_run, "reference + GPU variants on cases: errors, times, results file"},
-    {"export", mlab_cmd_export, "results file -> CSV"},
+    {"export", mlab_cmd_export, "results file -> CSV or JSON"},
     {"compare", mlab_cmd_compare, "OLD NEW results: per-pair verdicts, exit 6 on regression"},
     {"plot", mlab_cmd_plot, "results file(s) -> gnuplot figures"},
     {"report", mlab_cmd_report, "results file -> Markdown report"},

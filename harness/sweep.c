@@ -20,7 +20,7 @@ void mlab_sweep_usage(FILE *f)
             "  --kv-lens L1,L2,..  one case, one length per item (variable; 0 = empty)\n"
             "  --q-seq-len N[,N..] query rows per item, 1..4 (default 1; causal, bottom-right)\n"
             "  --seed S            (default 1)\n"
-            "  --input-scale X     1.0 (default) or 0.02 (the task before 2026-03-17)\n"
+            "  --input-scale X     any positive value: 1.0 (default), 0.02 (the task before 2026-03-17)\n"
             "  --tie up|even       E2M1 tie rule (default up: the competition's aiter)\n"
             "  --fp8 e4m3fn|e4m3fnuz  fp8 flavour of the stored KV (default e4m3fn)\n"
             "  --name NAME         name of a single case (default: the naming rule,\n"

@@ -6,3 +6,7 @@ mlab_py_test(test_readme_h200 test_readme_h200.py LABELS cpu)
 mlab_py_test(test_readme_h200_selftest test_readme_h200.py LABELS cpu ARGS --self-test)
 # and readme_table.py prints that table from that file (the next suite's table is generated)
 mlab_py_test(test_readme_table test_readme_table.py LABELS cpu)
+# every MLAB_* environment variable the project reads is named in a user
+# document or in the opening comment of a file reading it (and the check can fail)
+mlab_py_test(test_env_docs test_env_docs.py LABELS cpu)
+mlab_py_test(test_env_docs_selftest test_env_docs.py LABELS cpu ARGS --self-test)

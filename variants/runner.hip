@@ -227,8 +227,9 @@ extern "C" void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *thro
  * call runs: the merge (MLAB_MERGE), the combine kernel (MLAB_COMBINE), its
  * spread and cap (MLAB_COMBINE_SPREAD, MLAB_COMBINE_CAP), the Q amax
  * (MLAB_AMAX), a negative control (MLAB_FAULT), the tensor copies
- * (MLAB_TMAP), the persistent decode (MLAB_PERSIST) and a unit's heads in
- * two blocks (MLAB_PAIRS), "default" where unset; the tensor maps' L2
+ * (MLAB_TMAP), the persistent decode (MLAB_PERSIST), a unit's heads in
+ * two blocks (MLAB_PAIRS) and a ragged batch's split plan (MLAB_PLAN),
+ * "default" where unset; the tensor maps' L2
  * promotion (MLAB_TMAP_L2) as used (0: none; "-": a build without tensor
  * maps) */
 static const char *build_knobs(void);
@@ -241,7 +242,7 @@ extern "C" const char *mlab_gpu_build_knobs(void)
         const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT"),
                    *c = getenv("MLAB_COMBINE"), *t = getenv("MLAB_TMAP"), *ps = getenv("MLAB_PERSIST"),
                    *sp = getenv("MLAB_COMBINE_SPREAD"), *fl = getenv("MLAB_FLUSH"), *cc = getenv("MLAB_COMBINE_CAP"),
-                   *hp = getenv("MLAB_PAIRS");
+                   *hp = getenv("MLAB_PAIRS"), *pl = getenv("MLAB_PLAN");
         /* the L2 promotion as used, not "default" (the default moved at v22,
          * 256 -> 128); "-" in a build without tensor maps (AMD; -DMLAB_NO_TMAP) */
         char l2[16] = "-";
@@ -261,12 +262,13 @@ extern "C" const char *mlab_gpu_build_knobs(void)
                  "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_gate_land=%d wg_q_early=%d wg_one_dv=%d "
                  "wg_land_gates=%d wg_land_gates16=%d wg_mx_split1=%d wg_lazy_t=%d "
                  "merge=%.10s combine=%.10s spread=%.10s cap=%.10s amax=%.10s fault=%.10s tmap_use=%.10s "
-                 "persist_use=%.10s tmap_l2=%s flush=%.10s pairs_use=%.10s",
+                 "persist_use=%.10s tmap_l2=%s flush=%.10s pairs_use=%.10s plan_use=%.10s",
                  build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, WG_B16_HS, WG_GATE_LAND, WG_Q_EARLY, WG_ONE_DV,
                  WG_LAND_GATES, WG_LAND_GATES16, WG_MX_SPLIT1, WG_LAZY_T,
                  m ? m : "default", c ? c : "default", sp ? sp : "default", cc ? cc : "default", a ? a : "default",
                  f ? f : "none",
-                 t ? t : "default", ps ? ps : "default", l2, fl ? fl : "memset", hp ? hp : "default");
+                 t ? t : "default", ps ? ps : "default", l2, fl ? fl : "memset", hp ? hp : "default",
+                 pl ? pl : "default");
     }
     return buf;
 }
