@@ -80,6 +80,46 @@ int main(void)
     check(row.graph_us == 0, "no graph figure without a graph callback");
     free(row.samples_us);
 
+    /* the rse rule's size: it stops at the first n where the standard error
+     * (sample stdev / sqrt(n)), not the stdev, is under target_rse of the
+     * median; counted here from the fake's own series (stdev ~2.9% of the
+     * median: the stdev alone never gets under 0.5%, so a rule on it runs to
+     * max_samples) */
+    mlab_timing_opts_default(&o);
+    o.min_time_s = 0;
+    o.max_time_s = 1e9;
+    o.max_samples = 1000;
+    memset(&f, 0, sizeof f);
+    f.base = 100;
+    f.jitter = 4;
+    {
+        static const double pat[5] = {0, 1, -1, 0.5, -0.5};
+        double v[1000];
+        size_t want = 0;
+        for (size_t n = 1; n <= 1000 && !want; n++) {
+            v[n - 1] = 100 + 4 * pat[n % 5];
+            if (n < o.min_samples || n < 2) continue;
+            double m = 0, ss = 0, med;
+            for (size_t i = 0; i < n; i++) m += v[i] / (double)n;
+            for (size_t i = 0; i < n; i++) ss += (v[i] - m) * (v[i] - m);
+            double srt[1000];
+            memcpy(srt, v, n * sizeof *v);
+            for (size_t i = 1; i < n; i++) /* insertion sort: n <= 1000 */
+                for (size_t j = i; j > 0 && srt[j - 1] > srt[j]; j--) {
+                    double t = srt[j];
+                    srt[j] = srt[j - 1];
+                    srt[j - 1] = t;
+                }
+            med = n % 2 ? srt[n / 2] : 0.5 * (srt[n / 2 - 1] + srt[n / 2]);
+            if (sqrt(ss / (double)(n - 1)) / sqrt((double)n) / med < o.target_rse) want = n;
+        }
+        check(run(&f, &o, 0, 0, &row) == 0 && strcmp(row.stop_reason, "rse") == 0,
+              "a 3%-noisy series stops by the rse rule");
+        CHECK(want > 20 && want < 200 && row.nsamples == want,
+              "the rse rule is the standard error's: %zu samples, the series' own count %zu", row.nsamples, want);
+        free(row.samples_us);
+    }
+
     /* noisy series: the time limit, with the flush's cost counted */
     memset(&f, 0, sizeof f);
     f.base = 100;
