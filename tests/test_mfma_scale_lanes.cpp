@@ -16,7 +16,8 @@
 //    (mlab_mxfp8_quantize_block of p 2^(e - 127) along 32 rows, times raw E2M1).
 // 4. The kernel's MX scale rule (mlab_mx8_scale_byte) equals the reference's
 //    (mlab_mxfp8_quantize_block) on random and edge blocks.
-// 4b. The reference's fast rounding (mlab_mxfp8_round_block) equals the encoder.
+// 4b. The reference's fast rounding (mlab_mxfp8_round_block) equals the encoder,
+//     e4m3 ties to even included.
 // 5. The checker can fail: an e4m3 operand packed as if its 32 items were
 //    contiguous (the e2m1 layout) is caught.
 #include <math.h>   // ldexp, fabs
@@ -257,6 +258,16 @@ int main(void)
         for (int i = 0; i < 32; i++) fbad += memcmp(&dq[i], &fq[i], sizeof(float)) != 0;
     }
     CHECK(fbad == 0, "mlab_mxfp8_round_block equals mlab_mxfp8_quantize_block's dequantized values (%d off)", fbad);
+    /* ties (scale 2^0 from 448): 1.0625 and -1.0625 round down to even 1.0, 1.1875 up to even 1.25 */
+    {
+        float x[32] = {448.0f, 1.0625f, 1.1875f, -1.0625f}, dq[32], fq[32];
+        uint8_t codes[32];
+        mlab_mxfp8_quantize_block(x, codes, dq);
+        mlab_mxfp8_round_block(x, fq);
+        CHECK(memcmp(dq, fq, sizeof dq) == 0 && fq[1] == 1.0f && fq[2] == 1.25f && fq[3] == -1.0f,
+              "mlab_mxfp8_round_block rounds e4m3 ties to even like the encoder (1.0625 1.1875 -1.0625 -> %g %g %g, "
+              "encoder %g %g %g)", fq[1], fq[2], fq[3], dq[1], dq[2], dq[3]);
+    }
     // 2, 3
     int q = test_qk(mlab_mfs_k_f8, false);
     CHECK(q == 0, "Q.K through the modelled scaled MFMA equals sum_d q k (%d of 256 off)", q);

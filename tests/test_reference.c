@@ -5,7 +5,9 @@
  *     and DGEMM, against mlab_ref_naive for every KV format, q bf16 and q
  *     fp8, on small generated cases with awkward lengths (0, 1, 2, 3, 61..),
  *     q_seq_len 1..4, both MXFP4 tie rules; judged by the tolerance table
- *   - the same with P rounded to fp8 (emulate_fp8_p): DGEMM against naive
+ *   - the same with P rounded to fp8 (emulate_fp8_p): DGEMM against naive;
+ *     SGEMM (the CPU rows' path) rounds P too: at scale 1 its output differs
+ *     from unrounded P and stays within 1e-3 rel RMS of naive with fp8 P
  *   - a query that sees no kv row (empty item, or L < n) outputs exact zeros
  *   - the causal bottom-right rule: query i of n over L rows equals a
  *     one-query case built by hand over the item's first L-n+i+1 rows
@@ -440,6 +442,37 @@ static double rel_rms_of(const float *out, const float *ref, size_t n)
     mlab_err_judge(out, ref, n, mlab_tol_find("kernel:fp8"), &e);
     return e.rel_rms;
 }
+/* SGEMM with P rounded to fp8 (cpu_ref_fp8's path): the rounding must reach
+ * the fp32 path as well as DGEMM's. Scale 1 (p ~ exp(N(0,1)), not ~1.0),
+ * fp8 KV: SGEMM with fp8 P is ~1e-7 rel RMS from naive with fp8 P (a few p
+ * flip by one e4m3 ulp), SGEMM with P exact ~1e-2. */
+static void test_sgemm_fp8_p(void)
+{
+    const spec_def *d = &specs[N_SPECS - 1]; /* lengths 1,13,40,3, q_seq_len 2, scale 1 */
+    mlab_case c;
+    if (make(d, 32, &c)) {
+        check(0, "gen builds the small case");
+        return;
+    }
+    const size_t n = n_out(&c);
+    char what[240];
+    float *sg = run(&c, MLAB_KV_FP8, 0, MLAB_REF_SGEMM, 0, 0), *sge = run(&c, MLAB_KV_FP8, 0, MLAB_REF_SGEMM, 0, 1),
+          *nve = run(&c, MLAB_KV_FP8, 1, MLAB_REF_DGEMM, 0, 1);
+    /* SGEMM honours emulate_fp8_p: its output changes */
+    check(sg && sge && memcmp(sg, sge, n * sizeof *sg) != 0,
+          "rounding P to fp8 changes the SGEMM output at scale 1 (fp8 KV, lengths 1,13,40,3)");
+    /* ... to the naive loop's with fp8 P, not merely to something else */
+    const double e = rel_rms_of(sge, nve, n);
+    snprintf(what, sizeof what,
+             "SGEMM with P rounded to fp8 matches the naive loop with fp8 P within 1e-3 rel RMS "
+             "(%.2e; fp8 KV, lengths 1,13,40,3)", e);
+    check(e < 1e-3, what);
+    free(sg);
+    free(sge);
+    free(nve);
+    mlab_case_free(&c);
+}
+
 static void test_q_rows(void)
 {
     const spec_def *d = &specs[N_SPECS - 1]; /* scale 1 */
@@ -490,6 +523,7 @@ static void test_q_rows(void)
 int main(void)
 {
     test_q_rows();
+    test_sgemm_fp8_p();
     for (size_t k = 0; k < N_SPECS; k++)
         test_mx_native(&specs[k]);
     static const mlab_kv_fmt fmts[] = {MLAB_KV_BF16, MLAB_KV_FP8, MLAB_KV_MXFP4};

@@ -16,7 +16,8 @@ Pins (synthetic files from tests/results_tool, 9 rows, fixed seeds):
     -> wg_mx_kb=2 (N words the same)"), a word only one side has against
     "(none)", and short fields whole;
   - accuracy drift (rel_rms x5) and a pass -> fail flip: "accuracy-regression",
-    exit 6, even though the times are the same;
+    exit 6, even though the times are the same; drift on the CPU reference
+    rows alone (their kernel_rel_rms x5, via h5py) exits 6 too;
   - rows present in one file only are listed; CPU reference rows (kind
     "cpu") are listed apart, accuracy only ("CPU rows (accuracy only)");
   - nothing pairs (every case renamed): exit 8, "nothing compared", not
@@ -25,7 +26,8 @@ Pins (synthetic files from tests/results_tool, 9 rows, fixed seeds):
     naming the tensor (kv_bf16), exit 9 even when also slower; equal hashes
     pass;
   - the closing "regressions:" list names each slower row and
-    "improvements:" each faster one ("none" when empty);
+    "improvements:" each faster one ("none" when empty); a pair both faster
+    and drifted is a regression, never an improvement (text and json);
   - --format csv (one parseable line per pair), json (parses; exit and
     lists agree with the text), md (Markdown table rows);
   - the text table's columns are aligned (every row's verdict starts at the
@@ -51,6 +53,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -273,6 +276,23 @@ def main():
           and all(l.rstrip().endswith("accuracy ok") for l in cpu_lines)
           and "9 same, 0 faster, 0 slower, 0 unclear, 3 CPU rows (accuracy only)" in out,
           f"CPU reference rows: want them apart, accuracy only\n{out}{err}")
+    # a CPU row's accuracy drift alone decides the exit code (GPU rows unchanged)
+    try:
+        import h5py
+    except ImportError as e:  # pragma: no cover
+        h5py = None
+        print(f"skip: CPU-row drift exit code ({e})")
+    if h5py:
+        cpu_drift = os.path.join(tmp, "cpu_drift.h5")
+        shutil.copy(cpu_a, cpu_drift)
+        with h5py.File(cpu_drift, "r+") as f:
+            r = f["rows"][...]
+            r["kernel_rel_rms"][r["kind"] == b"cpu"] *= 5
+            f["rows"][...] = r
+        rc, out, err = compare(cpu_a, cpu_drift)
+        cpu_part = out.split("CPU reference rows")[-1].split("regressions:")[0]
+        check(rc == 6 and cpu_part.count("accuracy-regression") == 3,
+              f"CPU rows' rel_rms x5 only: exit {rc}, want 6\n{out}{err}")
 
     # aligned columns: every verdict starts at the column of the header's "verdict"
     rc, out, err = compare(a, slow)
@@ -289,6 +309,19 @@ def main():
     imps = out.split("improvements:")[1]
     check("regressions: none" in out and "b64_kv8192_s1360/fp8: faster" in imps,
           f"improvements list must name the faster rows\n{out}")
+    # faster but drifted: listed as a regression, never as an improvement (text and json)
+    fast_drift = write("fast_drift.h5", "--seed", "3", "--scale", "0.90", "--rel-rms", "5e-3")
+    rc, out, err = compare(a, fast_drift)
+    regs, imps = out.split("regressions:")[1].split("improvements:")
+    imps = imps.split("summary:")[0]
+    check(rc == 6 and regs.count(": accuracy:") == 9 and ": faster" not in imps,
+          f"faster and drifted (text): exit {rc}, want 6, no improvement lines\n{out}{err}")
+    rc, out, err = compare(a, fast_drift, "--format=json")
+    j = json.loads(out)
+    check(rc == 6 and j["improvements"] == []
+          and sorted(j["regressions"]) == sorted(f"{q['case_name']}/{q['variant']}" for q in j["pairs"])
+          and len(j["pairs"]) == 9,
+          f"faster and drifted (json): improvements must be empty\n{out}{err}")
 
     # nothing pairs: a distinct exit code, never "no regression"
     other = write("other.h5", "--seed", "2", "--case-suffix", "_x")
