@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reason.h" /* mlab_escape */
+
 int mlab_arg_int(const char *cmd, const char *opt, const char *s, long lo, long hi, int *out)
 {
     char *end;
@@ -93,9 +95,28 @@ const char *mlab_arg_value(const char *cmd, int argc, char **argv, int *i)
     return argv[++*i];
 }
 
+int mlab_arg_name(const char *cmd, const char *opt, const char *s, size_t max, int no_slash)
+{
+    int ctl = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        ctl |= *p < 0x20 || *p == 0x7f;
+    if (*s && strlen(s) <= max && !ctl && !(no_slash && strchr(s, '/')))
+        return 0;
+    char esc[256];
+    fprintf(stderr, "mlabench %s: %s: '%s' must be 1..%zu characters, no control characters%s\n", cmd, opt,
+            mlab_escape(s, esc, sizeof esc, 0), max, no_slash ? ", no '/'" : "");
+    return -1;
+}
+
 int mlab_arg_getopt_error(const char *cmd, int c, char **argv)
 {
     const char *word = optind > 0 ? argv[optind - 1] : "?";
+    /* inside a cluster of short options ("-xyz") getopt has not moved past
+     * the word yet: the word is argv[optind] (argv ends with NULL) */
+    const char *next = optind > 0 ? argv[optind] : NULL;
+    if (optopt > 0 && optopt < 256 && !(word[0] == '-' && word[1] != '-' && strchr(word + 1, optopt)) &&
+        next && next[0] == '-' && next[1] && next[1] != '-' && strchr(next + 1, optopt))
+        word = next;
     if (c == ':') {
         fprintf(stderr, "mlabench %s: %s needs a value\n", cmd, word);
         return 1;

@@ -3,6 +3,7 @@
 #ifndef MLAB_ARGS_H
 #define MLAB_ARGS_H
 
+#include <stddef.h> /* size_t */
 #include <stdint.h>
 
 int mlab_arg_int(const char *cmd, const char *opt, const char *s, long lo, long hi, int *out);
@@ -11,6 +12,11 @@ int mlab_arg_double(const char *cmd, const char *opt, const char *s, double *out
 /* Comma-separated ints each in [lo, hi]; *out malloc'd, *n its count. */
 int mlab_arg_int_list(const char *cmd, const char *opt, const char *s, long lo, long hi,
                       int **out, int *n);
+/* A name given by the user that tables print and files keep (--name,
+ * --label): 1..max bytes, no control characters (a newline or an escape
+ * sequence would reach every terminal printing it), and no '/' where
+ * no_slash (a case name becomes a file name). */
+int mlab_arg_name(const char *cmd, const char *opt, const char *s, size_t max, int no_slash);
 /* The value after option argv[*i]; advances *i. NULL (with a message) if missing. */
 const char *mlab_arg_value(const char *cmd, int argc, char **argv, int *i);
 

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h> /* PATH_MAX */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,6 +183,26 @@ int mlab_output_check(const char *out, const char *const *inputs, int ninputs, c
             return mlab_fail(&w, MLAB_EXIT_USAGE, NULL,
                              "is also an input (%s): refusing to overwrite it", inputs[i]);
     return MLAB_EXIT_OK;
+}
+
+int mlab_output_file_check(const char *out, const char *const *inputs, int ninputs, char *why,
+                           size_t whylen)
+{
+    if (!*out) {
+        snprintf(why, whylen, "an empty output file name");
+        return MLAB_EXIT_USAGE;
+    }
+    if (strcmp(out, "-") == 0) {
+        snprintf(why, whylen, "-o -: this command writes an HDF5 file, not standard output "
+                              "(./- names a file called -)");
+        return MLAB_EXIT_USAGE;
+    }
+    if (strlen(out) >= PATH_MAX) {
+        snprintf(why, whylen, "%.60s...: the output path is %zu bytes, PATH_MAX (%d) or more", out,
+                 strlen(out), PATH_MAX);
+        return MLAB_EXIT_USAGE;
+    }
+    return mlab_output_check(out, inputs, ninputs, why, whylen);
 }
 
 int mlab_input_check(const char *path, char *why, size_t whylen)

@@ -46,6 +46,14 @@ int mlab_atomic_write(const char *path, mlab_write_fn write, void *arg, char *wh
 int mlab_output_check(const char *out, const char *const *inputs, int ninputs, char *why,
                       size_t whylen);
 
+/* mlab_output_check for a command that writes a file and never standard
+ * output (run, gen, import, merge: HDF5): also refuses an empty name, "-"
+ * (which would be a file named -, not stdout: ./- names that file) and a
+ * path of PATH_MAX bytes or more (a buffer would cut it, naming another
+ * file). MLAB_EXIT_USAGE with the reason. */
+int mlab_output_file_check(const char *out, const char *const *inputs, int ninputs, char *why,
+                           size_t whylen);
+
 /* An input must be a regular file (or a symlink to one): a FIFO would block
  * the reader forever, a device node would be read without end. Opens with
  * O_NONBLOCK, so it never blocks. Returns MLAB_EXIT_OK, MLAB_EXIT_IO with

@@ -1,5 +1,7 @@
 /* cmd_case.c: `mlabench gen` and `mlabench check` (case files). */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h> /* PATH_MAX */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +10,7 @@
 #include <time.h>
 
 #include "args.h"
-#include "atomic.h" /* mlab_output_check */
+#include "atomic.h" /* mlab_output_file_check */
 #include "build_info.h"
 #include "commands.h"
 #include "exitcodes.h"
@@ -65,7 +67,7 @@ static int write_case(mlab_gen_spec *s, const char *path, mlab_progress *p, int 
         s->progress_ctx = &ctx;
     }
     double t0 = mlab_now_s();
-    int rc = mlab_output_check(path, NULL, 0, why, whylen);
+    int rc = mlab_output_file_check(path, NULL, 0, why, whylen);
     if (rc)
         return rc;
     rc = mlab_gen_case(s, &c, why, whylen);
@@ -101,7 +103,7 @@ int mlab_cmd_gen(int argc, char **argv)
     mlab_sweep_init(&w);
     int rc = MLAB_EXIT_USAGE, dry = 0, quiet = 0, c;
     const char *out = NULL;
-    char why[512] = "";
+    char why[PATH_MAX + 512] = "";
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
@@ -166,10 +168,20 @@ int mlab_cmd_gen(int argc, char **argv)
     }
     if (folder) {
         struct stat st;
-        if (mkdir(out, 0777) && (stat(out, &st) || !S_ISDIR(st.st_mode))) {
-            fprintf(stderr, "mlabench gen: %s: cannot create the folder\n", out);
-            rc = MLAB_EXIT_IO;
+        if (!*out || strcmp(out, "-") == 0 || strlen(out) + 80 >= PATH_MAX) {
+            fprintf(stderr, "mlabench gen: -o '%.60s': %s\n", out,
+                    *out && strcmp(out, "-") ? "the folder's path is too long for its files' paths"
+                                             : "several cases go to a folder: name it");
             goto done;
+        }
+        if (mkdir(out, 0777)) {
+            const int e = errno;
+            if (stat(out, &st) || !S_ISDIR(st.st_mode)) {
+                fprintf(stderr, "mlabench gen: %s: cannot create the folder: %s\n", out,
+                        strerror(e == EEXIST ? ENOTDIR : e));
+                rc = MLAB_EXIT_IO;
+                goto done;
+            }
         }
     }
     mlab_progress p;
@@ -178,13 +190,16 @@ int mlab_cmd_gen(int argc, char **argv)
     rc = MLAB_EXIT_OK;
     for (size_t i = 0; i < n && !rc; i++) {
         mlab_gen_spec s;
-        char name[64], path[1024];
+        char name[64], path[PATH_MAX];
         mlab_sweep_spec(&w, i, &s);
         if (folder) {
             mlab_gen_name(&s, name, sizeof name, why, sizeof why);
-            snprintf(path, sizeof path, "%s/%s.h5", out, name);
-        } else {
-            snprintf(path, sizeof path, "%s", out);
+            snprintf(path, sizeof path, "%s/%s.h5", out, name); /* fits: checked above */
+        } else if (snprintf(path, sizeof path, "%s", out) >= (int)sizeof path) {
+            snprintf(why, sizeof why, "%.60s...: the output path is PATH_MAX (%d) bytes or more", out,
+                     PATH_MAX);
+            rc = MLAB_EXIT_USAGE;
+            break;
         }
         rc = write_case(&s, path, &p, (int)i + 1, (int)n, quiet, why, sizeof why);
         done_bytes += mlab_gen_file_bytes(&s);

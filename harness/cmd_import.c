@@ -9,12 +9,13 @@
  * reference (fp64 GEMMs over bf16, rounded to bf16), and the whole case is
  * written by the case writer (atomic). */
 #include <getopt.h>
+#include <limits.h> /* PATH_MAX */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"      /* mlab_arg_getopt_error */
-#include "atomic.h"    /* mlab_output_check */
+#include "args.h"      /* mlab_arg_getopt_error, mlab_arg_name */
+#include "atomic.h"    /* mlab_output_file_check */
 #include "build_info.h"
 #include "commands.h"
 #include "exitcodes.h"
@@ -63,7 +64,7 @@ static int case_name(const mlab_case *c, const char *given, int seed_stated, cha
                      size_t outlen, char *why, size_t whylen)
 {
     if (given) {
-        if (!given[0] || strlen(given) > 63) {
+        if (!given[0] || strlen(given) > 63) { /* checked by the parser too (mlab_arg_name) */
             snprintf(why, whylen, "--name '%s': 1 to 63 characters", given);
             return -1;
         }
@@ -126,7 +127,7 @@ int mlab_cmd_import(int argc, char **argv)
     };
     const char *out = NULL, *given_name = NULL, *fp8 = NULL, *tie = NULL;
     int no_ref = 0, opt, rc = MLAB_EXIT_USAGE, seed_stated = 0, have_case = 0;
-    char why[1024] = "";
+    char why[PATH_MAX + 512] = "";
     mlab_case c;
     optind = 0;
     opterr = 0;
@@ -136,7 +137,11 @@ int mlab_cmd_import(int argc, char **argv)
         case 'f': fp8 = optarg; break;
         case 't': tie = optarg; break;
         case 'r': no_ref = 1; break;
-        case 'n': given_name = optarg; break;
+        case 'n':
+            if (mlab_arg_name("import", "--name", optarg, 63, 1))
+                return MLAB_EXIT_USAGE;
+            given_name = optarg;
+            break;
         case 'h': import_usage(stdout); return MLAB_EXIT_OK;
         default:
             mlab_arg_getopt_error("import", opt, argv);
@@ -165,7 +170,7 @@ int mlab_cmd_import(int argc, char **argv)
     }
     const char *in = argv[optind];
     const char *inputs[1] = {in};
-    if ((rc = mlab_output_check(out, inputs, 1, why, sizeof why)) != MLAB_EXIT_OK)
+    if ((rc = mlab_output_file_check(out, inputs, 1, why, sizeof why)) != MLAB_EXIT_OK)
         goto fail;
 
     double t0 = mlab_now_s();

@@ -12,8 +12,10 @@
  * index), the latest utc_time, and merge's own command line. Written
  * atomically (mlab_results_write).
  */
+#include <limits.h> /* PATH_MAX */
 #include <string.h>
 
+#include "atomic.h" /* mlab_output_file_check */
 #include "commands.h"
 #include "env.h" /* mlab_env_fill_host */
 #include "exitcodes.h"
@@ -150,7 +152,10 @@ int mlab_cmd_merge(int argc, char **argv)
                             !out ? "-o ALL.h5 is required" : "no results files to merge");
     }
     mlab_run_file *runs; /* -o never replaces an input, nor anything but a regular file (atomic.h) */
-    int rc = mlab_cli_out_check(cmd, out, (const char *const *)argv + optind, n);
+    char why[PATH_MAX + 512];
+    int rc = mlab_output_file_check(out, (const char *const *)argv + optind, n, why, sizeof why);
+    if (rc)
+        return mlab_cli_err(cmd, rc, "%s", why);
     if (!rc)
         rc = mlab_runs_load(cmd, (const char *const *)argv + optind, n, &runs);
     if (rc)
@@ -163,7 +168,6 @@ int mlab_cmd_merge(int argc, char **argv)
         rc = mlab_cli_err(cmd, MLAB_EXIT_INTERNAL, "out of memory");
         goto done;
     }
-    char why[1024];
     rc = mlab_results_write(out, &m, why, sizeof why);
     if (rc)
         mlab_cli_err(cmd, rc, "%s", why);

@@ -7,6 +7,7 @@
  * (cold, with device events). Everything lands in one results file.
  */
 #include <getopt.h>
+#include <limits.h> /* PATH_MAX */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@
 #include "../variants/mla_params.h" /* MLA_MAX_SPLITS */
 #include "../variants/variants.h"
 #include "args.h"
-#include "atomic.h" /* mlab_output_check */
+#include "atomic.h" /* mlab_output_file_check */
 #include "commands.h"
 #include "env.h"
 #include "exitcodes.h"
@@ -150,10 +151,8 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
             break;
         }
         case OPT_LABEL:
-            if (strlen(v) >= sizeof(((mlab_env *)0)->label)) {
-                fprintf(stderr, "mlabench run: --label: '%s' is longer than 63 characters\n", v);
+            if (mlab_arg_name("run", "--label", v, sizeof(((mlab_env *)0)->label) - 1, 0))
                 return -1;
-            }
             o->label = v;
             break;
         case OPT_DEVICE:
@@ -241,7 +240,17 @@ int mlab_cmd_run(int argc, char **argv)
         goto done;
     }
     for (size_t i = 0; i < nfiles; i++) {
-        struct stat st;
+        struct stat st, sp;
+        /* one file twice: refused before any work (a case in two files: when
+         * the second is read, below) */
+        for (size_t k = 0; k < i; k++)
+            if (stat(argv[optind + (int)i], &st) == 0 && stat(argv[optind + (int)k], &sp) == 0 &&
+                st.st_dev == sp.st_dev && st.st_ino == sp.st_ino) {
+                fprintf(stderr, "mlabench run: %s: given twice (also as %s): each case once\n",
+                        argv[optind + (int)i], argv[optind + (int)k]);
+                free(cost);
+                goto done;
+            }
         items[nitems].path = argv[optind + (int)i];
         items[nitems++].cost = mlab_case_cost(stat(argv[optind + (int)i], &st) ? 0 : (double)st.st_size);
     }
@@ -265,9 +274,9 @@ int mlab_cmd_run(int argc, char **argv)
         rc = MLAB_EXIT_INTERNAL;
         goto done;
     }
-    char owhy[1024]; /* -o must not replace an input or a non-regular file (atomic.h) */
-    if (o.out && (rc = mlab_output_check(o.out, (const char *const *)argv + optind, (int)nfiles, owhy,
-                                         sizeof owhy))) {
+    char owhy[PATH_MAX + 512]; /* -o must not replace an input or a non-regular file (atomic.h) */
+    if (o.out && (rc = mlab_output_file_check(o.out, (const char *const *)argv + optind, (int)nfiles, owhy,
+                                              sizeof owhy))) {
         fprintf(stderr, "mlabench run: %s\n", owhy);
         goto done;
     }
@@ -332,7 +341,7 @@ int mlab_cmd_run(int argc, char **argv)
         fprintf(stderr, "mlabench run: no -o RESULTS.h5: the results are printed, not saved\n");
     mlab_gpu *g = NULL;
     double copy_bw = 0;
-    char why[768] = "";
+    char why[PATH_MAX + 768] = "";
     int failed = 0;
     if (!o.cpu_only) {
         mlab_gpu_info gi;
@@ -408,6 +417,17 @@ int mlab_cmd_run(int argc, char **argv)
             rc = MLAB_EXIT_INTERNAL;
             goto out_results;
         }
+        /* a case twice would give two rows a (case, variant): compare would
+         * pair one of them, merge would refuse the file */
+        for (size_t k = 0; k < res.ninputs; k++)
+            if (strcmp(res.inputs[k].case_name, c.name) == 0) {
+                fprintf(stderr, "mlabench run: %s: case %s is already in this run (%s): each case once%s\n",
+                        in.path, c.name, res.inputs[k].path,
+                        it->path ? " (two files of one case: mlabench import --name renames one)" : "");
+                mlab_case_free(&c);
+                rc = MLAB_EXIT_USAGE;
+                goto out_results;
+            }
         snprintf(in.schema, sizeof in.schema, "%s", MLAB_CASE_FORMAT);
         in.schema_version = MLAB_CASE_VERSION;
         snprintf(in.case_name, sizeof in.case_name, "%s", c.name);

@@ -260,5 +260,15 @@ int mlab_gen_case(const mlab_gen_spec *s, mlab_case *c, char *why, size_t whylen
                                     c->kv_e8m0 + (size_t)r * MLAB_MX_NBLK);
         report(s, "mxfp4", f3 + (1 - f3) * (ch + 1) / nch);
     }
+    /* what a case file would be refused for (a scale past bf16's range:
+     * non-finite values) is refused here, before run computes on it or gen
+     * writes it: the options asked for it */
+    char r[256];
+    if (mlab_case_validate(c, r, sizeof r)) {
+        snprintf(why, whylen, "%s: --input-scale %g gives a case no file may hold: %s", name,
+                 (double)s->input_scale, r);
+        mlab_case_free(c);
+        return MLAB_EXIT_USAGE;
+    }
     return MLAB_EXIT_OK;
 }

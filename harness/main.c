@@ -1,4 +1,5 @@
 /* main.c: the mlabench program: one binary, subcommands (commands.h). */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,6 +42,9 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     mlab_h5_silence(); /* libhdf5 prints nothing: every error is one line of ours */
+    /* past a file size limit (ulimit -f) a write fails with EFBIG, reported
+     * as a full disk is (exit 4, the temporary removed), not a kill */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         usage(stderr);
         return MLAB_EXIT_USAGE;

@@ -92,16 +92,27 @@ int mlab_out_open(const char *cmd, mlab_outfile *o, const char *path)
 
 int mlab_out_close(const char *cmd, mlab_outfile *o, int ok)
 {
-    if (!o->path) {
-        if (fflush(stdout) != 0)
-            return mlab_cli_err(cmd, MLAB_EXIT_IO, "stdout: %s", strerror(errno));
-        return MLAB_EXIT_OK;
+    /* a failed write (full disk, file size limit, /dev/full) is the stream's
+     * error whatever ok says: its reason is the system's (the flush's, else
+     * the errno the failed write left) */
+    FILE *f = o->path ? o->f : stdout;
+    const int prior = errno;
+    int e = fflush(f) != 0 ? errno : 0;
+    if (!e && ferror(f))
+        e = prior ? prior : EIO;
+    if (o->path && fclose(f) != 0 && !e)
+        e = errno ? errno : EIO;
+    if (e) {
+        if (o->path)
+            unlink(o->tmp);
+        return mlab_cli_err(cmd, MLAB_EXIT_IO, "%s: cannot write: %s", o->path ? o->path : "stdout",
+                            strerror(e));
     }
-    int bad = ferror(o->f) || fflush(o->f) != 0;
-    bad |= fclose(o->f) != 0;
-    if (!ok || bad) {
+    if (!o->path)
+        return MLAB_EXIT_OK;
+    if (!ok) {
         unlink(o->tmp);
-        return ok ? mlab_cli_err(cmd, MLAB_EXIT_IO, "%s: write error", o->path) : MLAB_EXIT_OK;
+        return MLAB_EXIT_OK;
     }
     char why[1024];
     int rc = mlab_atomic_commit(o->tmp, o->path, why, sizeof why);

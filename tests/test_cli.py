@@ -16,6 +16,19 @@ Pins:
     thread; another seed differs
   - `check` exits 4 on a missing file and 3 on a file that is not HDF5
   - `run` on a bad case file exits 3 and writes no results file
+  - a user's slips (found by a review as a new user): `-o -` and `-o ''` to
+    the commands that write HDF5 (run, gen, import, merge) exit 2 before any
+    work and write no file named "-"; an -o path of PATH_MAX bytes or more
+    exits 2 and replaces no other file (gen once cut it at 1023 bytes and
+    overwrote the file that prefix named); one case twice in a run (the same
+    file, or a file and the same generated case) exits 2; an --input-scale
+    past bf16's range exits 2 in run and gen (run computed on inf); a write
+    to a full device (/dev/full) or past `ulimit -f` exits 4 with the
+    system's reason and leaves no temporary (report to stdout exited 0, export
+    past the limit was killed); an unknown short option inside a cluster is
+    named (not the command); control characters in --label / --name exit 2,
+    escaped in the message; a case option given twice exits 2 (the second
+    list replaced the first); `gen` of several cases onto a file says why
 `gen --suite` is not run here (gigabytes).
 Environment: MLAB_BIN = the mlabench binary (tests/CMakeLists.txt).
 Exit 0 pass, 1 fail, 77 skip ($MLAB_BIN missing).
@@ -192,6 +205,76 @@ def test_bad_files(tmp, results):
               f"`run` on {what} as a case exits 3 and writes no results file", show(p))
 
 
+def one_line(p, code, *words):
+    lines = p.stderr.strip().splitlines()
+    return p.returncode == code and len(lines) == 1 and all(w in lines[0] for w in words)
+
+
+def test_slips(tmp, results):
+    case = os.path.join(tmp, "slip.h5")
+    p = mlab("gen", "--batch", "2", "--kv-len", "16", "--quiet", "-o", case)
+    if p.returncode != 0:
+        check(False, "gen writes the slips' case", show(p))
+        return
+    d = os.path.join(tmp, "slips")
+    os.mkdir(d)
+    writers = {"run": ["run", case, "--cpu-only", "--quiet"], "gen": ["gen", "--batch", "1", "--kv-len", "8"],
+               "import": ["import", case], "merge": ["merge", results]}
+    for name, argv in writers.items():
+        for out, what in (("-", "this command writes an HDF5 file"), ("", "an empty output file name")):
+            p = subprocess.run([BIN, *argv, "-o", out], cwd=d, capture_output=True, text=True, timeout=120)
+            check(one_line(p, USAGE, what) and not os.listdir(d),
+                  f"`{name} -o {out!r}` exits 2 before any work and writes no file", show(p))
+    # a path of PATH_MAX (4096) bytes: refused, and the file its first 1023 bytes name is untouched
+    deep = os.path.join(tmp, *(["d" * 200] * 5))
+    os.makedirs(deep)
+    victim = os.path.join(deep, "k" * (1023 - len(deep) - 1 - 3) + ".h5")
+    open(victim, "w").write("precious")
+    longp = victim + "x" * (4096 - len(victim))
+    p = mlab("gen", "--batch", "1", "--kv-len", "8", "--quiet", "-o", longp)
+    check(one_line(p, USAGE, "PATH_MAX") and open(victim).read() == "precious",
+          "`gen -o` a path of PATH_MAX bytes exits 2 and replaces no other file", show(p))
+    # one case twice
+    out = os.path.join(tmp, "twice.h5")
+    for argv, what in (([case, case], "the same file twice"),
+                       ([case, "--batch", "2", "--kv-len", "16"], "a file and the same generated case")):
+        p = mlab("run", *argv, "--cpu-only", "--quiet", "-o", out)
+        check(p.returncode == USAGE and "each case once" in p.stderr and not os.path.exists(out),
+              f"`run` with {what} exits 2 and writes no results", show(p))
+    for cmd in ("run", "gen"):
+        p = mlab(cmd, "--input-scale", "1e38", "--batch", "1", "--kv-len", "8", "--quiet", "-o", out)
+        check(p.returncode == USAGE and "non-finite" in p.stderr and not os.path.exists(out),
+              f"`{cmd} --input-scale 1e38` (past bf16) exits 2 naming the non-finite value", show(p))
+    # writes that fail: the system's reason, exit 4, no temporary
+    if os.path.exists("/dev/full"):
+        for argv in (["report", results], ["export", results]):
+            with open("/dev/full", "w") as full:
+                p = subprocess.run([BIN, *argv], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+            check(p.returncode == IO and "No space left" in p.stderr,
+                  f"`{argv[0]}` to a full stdout exits 4 with the reason", f"exit {p.returncode}: {p.stderr}")
+    for cmd in ("export", "report"):
+        out = os.path.join(d, "capped." + ("csv" if cmd == "export" else "md"))
+        p = subprocess.run(["sh", "-c", 'ulimit -f 1 && exec "$@"', "sh", BIN, cmd, results, "-o", out],
+                           capture_output=True, text=True, timeout=120)
+        check(one_line(p, IO, "File too large") and not os.listdir(d),
+              f"`{cmd} -o` past `ulimit -f` exits 4 with the reason and leaves no file", show(p))
+    p = mlab("check", "-c.h5")
+    check(one_line(p, USAGE, "'-c'"), "an unknown short option in a cluster is named", show(p))
+    out = os.path.join(tmp, "ctl.h5")
+    for argv, what in ((["run", case, "--cpu-only", "--label", "rocm\n\x1b[2J"], "--label"),
+                       (["gen", "--batch", "1", "--kv-len", "8", "--name", "x\x1b[2Jy"], "--name")):
+        p = mlab(*argv, "-o", out)
+        check(one_line(p, USAGE, what, "\\x1b") and "\x1b" not in p.stderr and not os.path.exists(out),
+              f"control characters in {what} exit 2, escaped in the one line", show(p))
+    p = mlab("gen", "--batch", "2", "--batch", "3", "--dry-run")
+    check(one_line(p, USAGE, "--batch given twice"), "a case option given twice exits 2", show(p))
+    afile = os.path.join(tmp, "a_file")
+    open(afile, "w").write("x")
+    p = mlab("gen", "--batch", "1,2", "--kv-len", "8", "--quiet", "-o", afile)
+    check(one_line(p, IO, "cannot create the folder: Not a directory") and open(afile).read() == "x",
+          "`gen` of two cases onto a file exits 4 with the reason", show(p))
+
+
 def main():
     with tempfile.TemporaryDirectory(prefix="mlab_cli_") as tmp:
         gpu_none = test_top_level()
@@ -200,6 +283,7 @@ def main():
         test_run_rejects(tmp)
         test_gen_deterministic(tmp)
         test_bad_files(tmp, results)
+        test_slips(tmp, results)
         leftovers = [n for n in os.listdir(tmp) if ".tmp." in n]
         check(not leftovers, "no temporary files are left behind", str(leftovers))
     print(f"test_cli: {len(FAILURES)} failed")

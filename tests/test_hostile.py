@@ -18,7 +18,8 @@ the behaviour it pins; every one failed on the code before the fix.
     with one line naming the file (test hooks MLAB_H5_TEST_CRASH / _HANG make
     the contained child crash or hang, so the test does not depend on one
     libhdf5 version's bugs);
-  - check's one-line output escapes a newline in a case name.
+  - check's one-line output escapes a newline in a file's case name (gen
+    refuses such a --name: exit 2).
 Usage: test_hostile.py PATH/TO/results_tool   (MLAB_BIN = mlabench)
 Exit 0 pass, 1 fail, 77 skip (no h5py).
 """
@@ -235,10 +236,16 @@ def main():
             check(rc == BADINPUT and one_line(err, path, *words),
                   f"{hook} {argv[0]}: want exit 3 naming the file, got {rc}: {err!r}")
 
-    # -- check's one line escapes a newline in a case name
+    # -- check's one line escapes a newline in a case name (a file's: gen
+    # refuses such a --name, so the attribute is rewritten)
     named = os.path.join(tmp, "named.h5")
-    rc, _, err = run([mlab, "gen", "--batch", "1", "--kv-len", "8", "--name", "a\nb", "-o", named])
-    check(rc == 0, f"gen --name with a newline: {rc} {err}")
+    rc, _, err = run([mlab, "gen", "--batch", "1", "--kv-len", "8", "--name", "ab", "-o", named])
+    check(rc == 0, f"gen --name ab: {rc} {err}")
+    rc, _, err = run([mlab, "gen", "--batch", "1", "--kv-len", "8", "--name", "a\nb", "-o", named + "2"])
+    check(rc == 2 and not os.path.exists(named + "2"), f"gen --name with a newline: want exit 2, got {rc} {err}")
+    with h5py.File(named, "r+") as f:
+        t = f.attrs["name"]
+        f.attrs["name"] = b"a\nb" if isinstance(t, bytes) else "a\nb"
     rc, out, err = run([mlab, "check", named])
     check(rc == 0 and len(out.splitlines()) == 1 and "a\\nb" in out,
           f"check of a name with a newline: want one line with a\\nb, got {out!r}")
