@@ -2,9 +2,9 @@
 exports (a cell's medians and changes, the geomean row over the cases all
 four files have, CPU and untimed rows left out, a variant missing from one
 file left out of the columns, --variants choosing and ordering them, "-"
-where a chosen variant lacks a case), and its errors (not an export, a file
-mlabench cannot read, the wrong count of files, an unknown option): exit 2
-with one line naming the file.
+where a chosen variant lacks a case), and its errors (not an export, a row
+cut short or not a number, a file mlabench cannot read, the wrong count of
+files, an unknown option): exit 2 with one line naming the file.
 
 Usage: test_ab_table.py TOOL"""
 import math
@@ -101,6 +101,12 @@ check(rc == 2 and "bad.csv" in err and len(err.strip().split("\n")) == 1,
 notnum = write(os.path.join(tmp, "notnum.csv"), [(4, 1024, "a", "gpu", "fast")])
 rc, out, err = tool(notnum, n1, b2, n2)
 check(rc == 2 and "notnum.csv" in err, "a median not a number: exit 2 naming the file (got %d %r)" % (rc, err))
+cut = os.path.join(tmp, "cut.csv")  # a row cut short: 3 of its 6 fields
+with open(cut, "w") as f:
+    f.write(HEADER + "0,4,1024,a,gpu,10.0\n1,32,8192\n")
+rc, out, err = tool(cut, n1, b2, n2)
+check(rc == 2 and "cut.csv" in err and "row 1" in err and len(err.strip().split("\n")) == 1,
+      "a row cut short: exit 2, one line naming the file and row (got %d %r)" % (rc, err[-300:]))
 rc, out, err = tool("--mlabench", "/bin/false", os.path.join(tmp, "x.h5"), n1, b2, n2)
 check(rc == 2 and "x.h5" in err and "not a results file" in err,
       "a results file mlabench cannot export: exit 2 naming it (got %d %r)" % (rc, err))

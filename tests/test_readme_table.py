@@ -1,10 +1,15 @@
 """harness/tools/readme_table.py prints README.md's H200 table from the
 results file the README names, line for line (so the next suite's table is
 generated, not typed: test_readme_h200 then checks it cell by cell); a
-column the file lacks exits 3 naming it, and bad usage exits 2."""
+column the file lacks exits 3 naming it, and bad usage exits 2. Bad input
+is one line on stderr, never a traceback: a file without GPU rows, and rows
+untimed (median 0) or without a read limit (0), exit 3 naming the file; a
+program that cannot be run exits 4 naming it."""
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 from mlabtest import readme_h200_table, readme_or_skip
 
@@ -26,6 +31,31 @@ if p.returncode != 3 or "nosuch" not in p.stderr:
 p = subprocess.run([sys.executable, tool, binp], capture_output=True, text=True)
 if p.returncode != 2:
     fails.append(f"usage: exit {p.returncode}")
+tmp = tempfile.mkdtemp(prefix="mlab_readme_table_")
+rtool = os.path.join(os.environ.get("MLAB_BUILD", "build"), "tests", "results_tool")
+made = {"cpu.h5": lambda f: [binp, "run", "--cpu-only", "--default", "--quiet", "-o", f],  # no GPU rows
+        "nolimit.h5": lambda f: [rtool, "write", f, "--seed", "1"],  # read limit 0
+        "untimed.h5": lambda f: [rtool, "write", f, "--seed", "1", "--samples", "0"]}  # median 0
+bad = [("cpu.h5", [], 3, "no GPU rows"), ("nolimit.h5", ["--columns", "bf16,fp8"], 3, "no read limit"),
+       ("untimed.h5", ["--columns", "bf16,fp8"], 3, "median 0")]
+for name, argv in made.items():
+    mk = subprocess.run(argv(os.path.join(tmp, name)), capture_output=True, text=True)
+    if mk.returncode != 0:
+        fails.append(f"making {name}: exit {mk.returncode} {mk.stderr.strip()}")
+        bad = [x for x in bad if x[0] != name]
+for name, extra, code, what in bad:
+    f = os.path.join(tmp, name)
+    p = subprocess.run([sys.executable, tool, binp, f] + extra, capture_output=True, text=True)
+    err = p.stderr.strip()
+    if p.returncode != code or "\n" in err or f not in err or what not in err:
+        fails.append(f"{name} {' '.join(extra)}: exit {p.returncode} (want {code}, one line naming the file "
+                     f"and '{what}'), {err[-300:]!r}")
+gone = os.path.join(tmp, "no-such-mlabench")
+p = subprocess.run([sys.executable, tool, gone, h5], capture_output=True, text=True)
+if p.returncode != 4 or "\n" in p.stderr.strip() or gone not in p.stderr:
+    fails.append(f"a program that cannot be run: exit {p.returncode} (want 4, one line naming it), "
+                 f"{p.stderr.strip()[-300:]!r}")
+shutil.rmtree(tmp, ignore_errors=True)
 for f in fails:
     print("FAIL: " + f)
 if not fails:

@@ -1,6 +1,7 @@
 """harness/tools/split_sweep.py: its report from synthetic exports (the
 fastest forced count, the rule's pick, how far off; a summary line), its
-errors (no rule run, not an export, usage), and its run mode's commands,
+errors (no rule run, not an export, usage), untimed rows (median_us 0) and
+rows cut short left out (never a traceback), and its run mode's commands,
 driven through a stand-in for mlabench that records them.
 
 Its fit mode against the rule itself (mlab_split_pick, PICK): synthetic
@@ -52,6 +53,26 @@ with tempfile.TemporaryDirectory() as d:
     check("1 of 2 picks within 1% of the fastest forced count, worst +14.9% (fp8 on b4_kv8192)" in out,
           "summary line:\n" + out)
     check("cpu_ref" not in out, "CPU rows left out")
+
+    # untimed rows (median_us 0) and rows cut short are left out, never a traceback: case A's forced 32
+    # untimed, case B's forced 16 cut short; a case timed nowhere is no row; nothing timed: one line, exit 3
+    ud = os.path.join(d, "untimed")
+    os.makedirs(ud)
+    write(os.path.join(ud, "splits_rule.csv"), [[0, "b4_kv1024", "fp8", 16, 14.2], [0, "b4_kv8192", "fp8", 64, 25.4],
+                                                [0, "b4_kv2048", "fp8", 16, 0], [0, "b4_kv4096"]])
+    write(os.path.join(ud, "splits_16.csv"), [[0, "b4_kv1024", "fp8", 16, 14.1], [0, "b4_kv8192"],
+                                              [0, "b4_kv2048", "fp8", 16, 0]])
+    write(os.path.join(ud, "splits_32.csv"), [[0, "b4_kv1024", "fp8", 32, 0], [0, "b4_kv8192", "fp8", 32, 22.1]])
+    rc, out, err = tool("report", ud)
+    check(rc == 0 and "| b4_kv1024 | fp8 | 16 splits, 14.1 us | 16 splits, 14.2 us | +0.7% |" in out
+          and "| b4_kv8192 | fp8 | 32 splits, 22.1 us | 64 splits, 25.4 us | +14.9% |" in out
+          and "b4_kv2048" not in out and "1 of 2 picks" in out,
+          f"report leaves untimed rows and rows cut short out ({rc}, {err}):\n" + out)
+    for n in ("rule", 16):
+        write(os.path.join(ud, f"splits_{n}.csv"), [[0, "b4_kv1024", "fp8", 16, 0], [0, "b4_kv1024"]])
+    rc, out, err = tool("report", ud)
+    check(rc == 3 and err.count("\n") == 1 and "no (case, variant)" in err and "Traceback" not in err,
+          f"report with nothing timed: one line, exit 3 ({rc}, {err})")
 
     os.remove(os.path.join(d, "splits_rule.csv"))
     rc, out, err = tool("report", d)
@@ -130,6 +151,24 @@ exit 0
     line = [l for l in out.splitlines() if l.startswith("split_sweep fit: v:")]
     check(len(line) == 1 and "bw 50..55 % (free 0 bytes, merge 100 %, pair 0 %) picks within 1% of the fastest for 2 of 2" in line[0]
           and "without (0): 1 of 2 (worst +7.2%)" in line[0], f"fit's summary: {line}")
+    # an untimed forced run (median_us 0: 8 splits) and rows cut short change nothing; untimed alone: exit 3
+    fu = os.path.join(d, "fit_untimed")
+    os.makedirs(fu)
+    for n in (1, 2, 4):
+        with open(os.path.join(fd, f"splits_{n}.csv")) as f, open(os.path.join(fu, f"splits_{n}.csv"), "w") as g:
+            g.write(f.read() + "b64_kv1024\n")
+    with open(os.path.join(fu, "splits_8.csv"), "w") as f:
+        f.write(FH + "b64_kv1024,v,8,0,64,1024,1,64,65536,bf16\nb64_kv8192,v,8,0,64,8192,1,64,524288,bf16\n"
+                "b64_kv8192,v,8\n")
+    rc, out, err = tool("fit", fu, "--sms", "132", "--pick", PICK)
+    line = [l for l in out.splitlines() if l.startswith("split_sweep fit: v:")]
+    check(rc == 0 and len(line) == 1 and "bw 50..55 % (free 0 bytes, merge 100 %, pair 0 %) picks within 1% of the "
+          "fastest for 2 of 2" in line[0], f"fit leaves untimed rows and rows cut short out ({rc}, {err}): {line}")
+    for n in (1, 2, 4):
+        os.remove(os.path.join(fu, f"splits_{n}.csv"))
+    rc, out, err = tool("fit", fu, "--sms", "132", "--pick", PICK)
+    check(rc == 3 and err.count("\n") == 1 and "no timed rows" in err,
+          f"fit with nothing timed: one line, exit 3 ({rc}, {err})")
     rc, out, err = tool("fit", fd, "--sms", "132", "--free", "36864", "--merge", "200", "--pick", PICK)
     line = [l for l in out.splitlines() if l.startswith("split_sweep fit: v:")]
     check(rc == 0 and len(line) == 1 and "bw 50..60 % (free 36864 bytes, merge 200 %, pair 0 %)" in line[0],

@@ -18,9 +18,11 @@ barrier merge's phases (TC lines of kind 3); --merge, a row a split call's
 merge by the combine; several variants in one log are
 reported separately, each headed by the call's shape where the runner printed
 it (query rows, longest sequence, splits, the variant's name); --table, one
-Markdown row a run over several logs; a log without TRACE lines, one that
-cannot be read or holds a malformed trace line exits non-zero with one line
-that names the file (and the line), printing nothing else.
+Markdown row a run over several logs; a _qrow run whose TQ lines recorded no
+Q row in (all 0) says so; a log without TRACE lines, one that cannot be read
+or holds a malformed trace line (a TRACE line cut short before its sample
+among them) exits non-zero with one line that names the file (and the
+line), printing nothing else.
 Usage: test_trace_summary.py PATH/TO/trace_summary.py   Exit 0 pass, 1 fail.
 """
 import os
@@ -130,6 +132,14 @@ def main():
     check("Q path        Q row in min 1.8 med 1.8 max 1.8 | heads' amax known min 2.9" in v12
           and "grid wait" not in v12 and "Q path        grid wait done none" in v5.split("TRACE variant 12")[0],
           "the _qrow decodes' Q path (no pass: TQ's values are the Q row in and its heads' amax known)")
+    # a _qrow run whose TQ lines recorded no Q row in (0): the amax known alone, no traceback
+    q0 = os.path.join(tmp, "qrow0.log")
+    with open(q0, "w") as f:
+        f.write("TRACE variant 12 last cold sample 11.00 us query rows 4 longest 1024 splits 16 name fp8_wgmma_qrow\n"
+                "TD 0 3 1 1000 4500 4800 6000 7000\nTQ 0 0 3900\n")
+    r = subprocess.run([sys.executable, script, q0], capture_output=True, text=True)
+    check(r.returncode == 0 and "Q path        Q row in none (not recorded) | heads' amax known min 2.9" in r.stdout,
+          f"a _qrow run without its Q row in (TQ 0): exit {r.returncode}, {r.stdout[-200:]!r} {r.stderr[-300:]!r}")
     v11 = out.split("TRACE variant 11")[1] if "TRACE variant 11" in out else ""
     check("loop end against first tile landed: correlation 0.33 over 3 blocks" in v11
           and "correlation" not in out.split("TRACE variant 11")[0],
@@ -169,7 +179,13 @@ def main():
     notnum = os.path.join(tmp, "notnum.log")
     with open(notnum, "w") as f:
         f.write("TRACE variant 1 last cold sample 5.00 us\nTQ 0 x 3000\n")
+    # a TRACE line cut short (before its sample): an error, not its blocks joined to the run before
+    trace = os.path.join(tmp, "trace_short.log")
+    with open(trace, "w") as f:
+        f.write("TRACE variant 1 last cold sample 5.00 us\nTD 0 5 1 1000 0 3000 5000 9000\n"
+                "TRACE variant 2 last\nTD 0 5 1 1000 0 3000 6000 9500\n")
     for args, want in (([short], "short.log:2: a malformed TD line"),
+                       ([trace], "trace_short.log:3: a malformed TRACE line"),
                        (["--table", log, notnum], "notnum.log:2: a malformed TQ line"),
                        ([os.path.join(tmp, "nosuch.log")], "nosuch.log: cannot read")):
         r = subprocess.run([sys.executable, script, *args], capture_output=True, text=True)

@@ -22,8 +22,9 @@ Usage: ab_table.py [--mlabench PROG] [--variants A,B] [--per-read-limit]
               unchanged rows moved up to -8.5% in one pair while that run's
               read limits were 2-4% lower); rows without a read limit are
               left out
-Exit: 0 the table; 2 usage, or an input that is not a results file or export
-(one line naming it).
+Exit: 0 the table; 2 usage, or an input that is not a results file or export,
+or holds a row whose batch, kv_len or median_us is missing (a row cut
+short) or not a number (one line naming it).
 """
 import csv
 import io
@@ -69,8 +70,8 @@ def rows_of(path, prog, per_rl=False):
             key = (int(row["batch"]), int(row["kv_len"]), row["variant"])
             med = float(row["median_us"])
             rl = float(row["read_limit_us"] or "nan") if per_rl else 1.0
-        except ValueError:
-            die("%s: row %s: batch, kv_len, median_us or read_limit_us not a number" %
+        except (TypeError, ValueError):  # TypeError: a row cut short (csv gives None for its missing fields)
+            die("%s: row %s: batch, kv_len, median_us or read_limit_us missing or not a number" %
                 (path, row.get("run_index", "?")))
         if not med > 0:  # not timed (validation only, or a failed variant)
             continue

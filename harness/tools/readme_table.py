@@ -14,8 +14,11 @@ Numbers: 3 significant digits below 100 us (9.25, 94.3, 93.0), whole
 microseconds from 100 (598, 1783); ratios 2 decimals. Columns: the
 variants and peers of the current table (COLUMNS) unless --columns; a
 peer's export name (flashinfer_bf16) is shown as its table name
-(FlashInfer bf16). Exit codes: 0 printed, 2 usage, 3 a column or a case
-without its row in the file, 4 export failed."""
+(FlashInfer bf16). Exit codes: 0 printed, 2 usage, 3 bad input: a column
+or a case without its timed row in the file (no row, median or read limit
+missing or not above 0), or no GPU rows (no cases) at all, 4 export failed
+(MLABENCH cannot be run, or it cannot read RESULTS.h5). Errors are one
+line on stderr naming the file and what is missing."""
 import argparse
 import csv
 import io
@@ -39,6 +42,15 @@ def num(v):
     return f"{v:.0f}" if v >= 99.95 else f"{v:.1f}" if v >= 9.995 else f"{v:.2f}"
 
 
+def positive(s):
+    """s as a finite number above 0, or None (empty, 0, nan: not timed, or no read limit)"""
+    try:
+        v = float(s)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) and v > 0 else None
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="readme_table.py", description="README.md's H200 table from a results file")
     ap.add_argument("mlabench")
@@ -46,7 +58,11 @@ def main(argv):
     ap.add_argument("--columns", default=",".join(COLUMNS), help="variants and peers, export names, comma-separated")
     a = ap.parse_args(argv)  # bad usage: exit 2
     mlab, h5, cols = a.mlabench, a.results, a.columns.split(",")
-    p = subprocess.run([mlab, "export", h5], capture_output=True, text=True)
+    try:
+        p = subprocess.run([mlab, "export", h5], capture_output=True, text=True)
+    except OSError as e:
+        print(f"readme_table.py: {mlab}: cannot run it ({e.strerror or e})", file=sys.stderr)
+        return 4
     if p.returncode != 0:
         print(f"readme_table.py: mlabench export {h5}: {p.stderr.strip()}", file=sys.stderr)
         return 4
@@ -55,16 +71,20 @@ def main(argv):
         if r["kind"] != "cpu":
             rows[(int(r["batch"]), int(r["kv_len"]), r["variant"])] = r
     cases = sorted({(b, l) for b, l, _ in rows}, key=lambda c: (-c[0] * c[1], -c[0]))
+    if not cases:
+        print(f"readme_table.py: {h5}: no GPU rows (no cases)", file=sys.stderr)
+        return 3
     out = ["| | " + " | ".join(shown_name(c) for c in cols) + " |", "|" + " --- |" * (len(cols) + 1)]
     per = {c: [] for c in cols}
     for k, (b, l) in enumerate(cases):
         cells = []
         for j, c in enumerate(cols):
             r = rows.get((b, l, c))
-            if r is None or not r["median_us"] or not r["read_limit_ratio"]:
-                print(f"readme_table.py: {h5}: no timed row {b} x {l} / {c}", file=sys.stderr)
+            med, ratio = (positive(r["median_us"]), positive(r["read_limit_ratio"])) if r else (None, None)
+            if med is None or ratio is None:
+                why = "" if r is None else " (median 0 us)" if med is None else " (no read limit)"
+                print(f"readme_table.py: {h5}: no timed row {b} x {l} / {c}{why}", file=sys.stderr)
                 return 3
-            med, ratio = float(r["median_us"]), float(r["read_limit_ratio"])
             per[c].append((med, ratio))
             mark = "*" if r.get("throttled") == "1" else ""
             unit = " us" if k == 0 and j == 0 else ""

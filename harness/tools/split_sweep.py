@@ -36,8 +36,12 @@ well:
       default: $MLAB_SPLIT_PICK, else build/mlab_split_pick), so the rule is
       written once. On another GPU: run, then fit, then set the share.
 
+Rows are a file's timed GPU rows: CPU references, untimed rows (median_us
+not above 0) and rows cut short (a needed field empty) are left out.
+
 Exit codes: 0 done; 2 usage; 3 no usable rows (a file without the columns
-case_name, variant, splits, median_us, or no rule run); 4 a command failed.
+case_name, variant, splits, median_us, no rule run, or no timed rows left);
+4 a command failed. Errors are one line on stderr.
 """
 import csv
 import glob
@@ -48,15 +52,28 @@ import sys
 SPLITS = [1, 2, 4, 8, 16, 32, 64]
 
 
+def timed(us):
+    """a median_us field as a number above 0 (a finite time), else None (empty, 0: not timed)"""
+    try:
+        v = float(us)
+    except (TypeError, ValueError):
+        return None
+    return v if 0 < v < float("inf") else None
+
+
 def timed_rows(path, need=("case_name", "variant", "splits", "median_us")):
-    """A file's timed GPU rows (CSV dicts); ValueError naming a missing column."""
+    """A file's timed GPU rows (CSV dicts); ValueError naming a missing column.
+    Rows without one of the needed fields (a row cut short) or untimed
+    (median_us not above 0) are left out."""
     with open(path, newline="") as f:
         rows = csv.DictReader(f)
         miss = sorted(set(need) - set(rows.fieldnames or []))
         if miss:
             raise ValueError(f"{path}: not an mlabench export (no column {', '.join(miss)})")
         for r in rows:
-            if not r["variant"].startswith("cpu_ref") and r["median_us"] and r["splits"]:
+            if any(not r.get(k) for k in need) or timed(r["median_us"]) is None:
+                continue
+            if not r["variant"].startswith("cpu_ref"):
                 yield r
 
 
@@ -71,7 +88,7 @@ def load(path):
     for r in timed_rows(path):
         try:
             out[(r["case_name"], r["variant"])] = (int(float(r["splits"])), float(r["median_us"]))
-        except ValueError:
+        except (TypeError, ValueError):
             continue
     return out
 
@@ -92,7 +109,7 @@ def report(d):
         return 3
     keys = sorted(k for k in rule if k in forced)
     if not keys:
-        print(f"split_sweep: {d}: no (case, variant) both in the rule run and a forced run", file=sys.stderr)
+        print(f"split_sweep: {d}: no (case, variant) timed both in the rule run and a forced run", file=sys.stderr)
         return 3
     print("| case | variant | fastest forced | rule's pick | pick / fastest |")
     print("| --- | --- | --- | --- | --- |")
@@ -204,10 +221,11 @@ def fit(args):
                     W, L, fmt = int(float(r["total_q"])), int(float(r["kv_len"])), r["kv_format"]
                     bps = int(float(r.get("blocks_per_sm") or 1))
                     s_, us = int(float(r["splits"])), float(r["median_us"])
-                except ValueError:
+                    # a ragged batch (rows of different lengths) runs the split plan, not this rule
+                    ragged = (r.get("batch") and r.get("total_kv")
+                              and int(float(r["total_kv"])) != int(float(r["batch"])) * L)
+                except (TypeError, ValueError):
                     continue
-                # a ragged batch (rows of different lengths) runs the split plan, not this rule
-                ragged = r.get("batch") and r.get("total_kv") and int(float(r["total_kv"])) != int(float(r["batch"])) * L
                 if W < 1 or L < 1 or bps < 1 or ragged or fmt not in ("bf16", "fp8", "mxfp4"):
                     continue
                 k = (r["variant"], r["case_name"])
@@ -219,7 +237,8 @@ def fit(args):
             return 3
     keys = sorted(times)
     if not keys:
-        print(f"split_sweep: {d}: no forced runs with total_q, kv_len and kv_format (splits_N.csv)", file=sys.stderr)
+        print(f"split_sweep: {d}: no timed rows (median_us > 0) with total_q, kv_len and kv_format in the forced runs "
+              "(splits_N.csv)", file=sys.stderr)
         return 3
     bws = list(range(0, 101, step))
     query = "".join(f"{shape[k][0]} {shape[k][1]} {sms} {shape[k][2]} {bw} {free} {merge} {pair} {shape[k][3]}\n"

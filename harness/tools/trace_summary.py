@@ -51,8 +51,9 @@ end, and the two spans wait -> lse and weights -> end; "-" where the log has
 no TE lines), the table of perf-notes v35; runs without a combine are left
 out.
 Exit codes: 0 done; 1 usage, or a log that cannot be read, holds no TRACE
-line or a malformed trace line (one line on stderr naming it; nothing is
-printed then).
+line or a malformed trace line (a TRACE line without its sample, 7 words,
+or a block line short of its values or not numbers: one line on stderr
+naming the file and the line; nothing is printed then).
 """
 import collections
 import re
@@ -135,7 +136,8 @@ def report(run):
         print(f"  tile0 landed  {q(p['tile0 landed'])} (seen by the producer)")
     if p["amax known"]:
         if re.search(r" name \S+_qrow\b", run["head"]):  # no pass: the row's own loads, then its heads' amax
-            print(f"  Q path        Q row in {q(p['grid wait done'])} | heads' amax known {q(p['amax known'])}")
+            rw = q(p["grid wait done"]) if p["grid wait done"] else "none (not recorded)"
+            print(f"  Q path        Q row in {rw} | heads' amax known {q(p['amax known'])}")
         else:
             gw = q(p["grid wait done"]) if p["grid wait done"] else "none (no amax pass)"
             print(f"  Q path        grid wait done {gw} | amax known {q(p['amax known'])}")
@@ -262,8 +264,8 @@ def main():
                 report(run)
 
 
-# the fewest words of each line kind (kind, block, values): a shorter line is malformed
-MIN_WORDS = {"TA": 4, "TD": 9, "TQ": 4, "TK": 3, "TC": 5, "TE": 4, "TW": 18, "TP": 12}
+# the fewest words of each line kind (kind, block, values; TRACE: up to its sample): a shorter line is malformed
+MIN_WORDS = {"TRACE": 7, "TA": 4, "TD": 9, "TQ": 4, "TK": 3, "TC": 5, "TE": 4, "TW": 18, "TP": 12}
 
 
 def read(path):
@@ -278,9 +280,10 @@ def read(path):
                     continue
                 try:
                     if w[0] == "TRACE":
-                        if len(w) >= 7:
-                            runs.append({"head": line.strip(), "sample": float(w[6]), "A": {}, "D": {}, "C": {},
-                                         "Q": {}, "W": {}, "P": {}, "K": {}, "E": {}})
+                        if len(w) < MIN_WORDS["TRACE"]:  # not skipped: its blocks would join the run before
+                            raise ValueError
+                        runs.append({"head": line.strip(), "sample": float(w[6]), "A": {}, "D": {}, "C": {},
+                                     "Q": {}, "W": {}, "P": {}, "K": {}, "E": {}})
                         continue
                     if w[0] not in MIN_WORDS:
                         continue
