@@ -5,7 +5,8 @@ mlab_apt_need() {
   local who=$1 missing="" p
   shift
   for p in "$@"; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+    # installed, not merely known (dpkg -s succeeds for a removed package's config files)
+    [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ] || missing="$missing $p"
   done
   [ -z "$missing" ] && return 0
   echo "$who: installing$missing" >&2

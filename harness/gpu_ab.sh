@@ -150,7 +150,11 @@ for p in "${pids[@]}"; do wait "$p"; done # each step's outcome is checked below
 [ -x "$new" ] || fail "the working tree did not build: $work/build_new.log"
 [ -x "$old" ] || fail "$commit did not build: $work/build_base.log"
 [ -z "$alt" ] || [ -x "$alt" ] || fail "MLAB_AB_ALT=$altname did not build: $work/build_alt.log"
-if ! ls "$cases"/*.h5 > /dev/null 2>&1; then # no PyTorch CUDA here: the generated suite
+if ! ls "$cases"/*.h5 > /dev/null 2>&1; then
+  # a folder named by MLAB_AB_CASES holds the cases asked for: one without
+  # any is a mistake, never filled with generated cases in their place
+  [ -z "${MLAB_AB_CASES:-}" ] || fail "MLAB_AB_CASES=$MLAB_AB_CASES holds no case file (*.h5)"
+  # no PyTorch CUDA here: the generated suite
   "$new" gen --suite -o "$cases" > "$work/gen.log" 2>&1 || fail "no cases: $work/record.log, $work/gen.log"
 fi
 glob=${MLAB_AB_CASES_GLOB:-*.h5}
@@ -160,11 +164,16 @@ picked=("$cases"/$glob)
 echo "gpu_ab.sh: built and recorded in $(($(date +%s) - t0)) s; ${#picked[@]} cases"
 opts=("$@")
 [ ${#opts[@]} -gt 0 ] || opts=(--max-time 0.15)
-steps=("new $new 1" "base $old 1" "base $old 2" "new $new 2")
-[ -z "$alt" ] || steps=("new $new 1" "base $old 1" "alt $alt 1" "alt $alt 2" "base $old 2" "new $new 2")
+# each step a label and a run number (the program by the label: a path may hold spaces)
+steps=("new 1" "base 1" "base 2" "new 2")
+[ -z "$alt" ] || steps=("new 1" "base 1" "alt 1" "alt 2" "base 2" "new 2")
 for step in "${steps[@]}"; do
-  read -r lab bin k <<< "$step"
-  case $lab in new) senv=${MLAB_AB_NEW_ENV:-} ;; base) senv=${MLAB_AB_BASE_ENV:-} ;; *) senv=${MLAB_AB_ALT_ENV:-} ;; esac
+  read -r lab k <<< "$step"
+  case $lab in
+    new) bin=$new senv=${MLAB_AB_NEW_ENV:-} ;;
+    base) bin=$old senv=${MLAB_AB_BASE_ENV:-} ;;
+    *) bin=$alt senv=${MLAB_AB_ALT_ENV:-} ;;
+  esac
   # shellcheck disable=SC2086 # NAME=VALUE words, split on spaces on purpose
   env $senv "$bin" run --require-gpu --quiet --label "$lab" "${opts[@]}" "${picked[@]}" -o "$OUT/ab_${lab}_$k.h5" \
     > "$work/run_${lab}_$k.log" 2>&1 || fail "the $lab run $k failed: $work/run_${lab}_$k.log"

@@ -24,7 +24,8 @@
 #       "--threshold 0.03"). Prints each step and the first bad commit; $OUT
 #       (default ./out) gets bisect.txt (the steps, then compare's report of
 #       the first bad commit against GOOD) and the results files of GOOD, the
-#       first bad commit and its parent.
+#       first bad commit and its parent; after a failure, bisect-logs/ (each
+#       step's run log and compare report).
 #
 # One step is one run of each side, as one pair of gpu_ab.sh: a change near
 # the threshold or the machine's run-to-run noise (papers/perf-notes.md,
@@ -81,7 +82,18 @@ n=${#list[@]}
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT" || die 4 "cannot create $OUT"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# on a failure the steps' logs and compare reports (the messages name them)
+# are kept in $OUT/bisect-logs, where the device tool brings them back
+keep_logs() {
+  local rc=$? f
+  if [ "$rc" -ne 0 ] && ls "$work"/*.log "$work"/cmp*.txt > /dev/null 2>&1; then
+    mkdir -p "$OUT/bisect-logs" &&
+      for f in "$work"/*.log "$work"/cmp*.txt; do [ -e "$f" ] && cp "$f" "$OUT/bisect-logs/"; done &&
+      echo "gpu_bisect.sh: the steps' logs: $OUT/bisect-logs (the temporary folder named above is removed)" >&2
+  fi
+  rm -rf "$work"
+}
+trap keep_logs EXIT
 jobs=$(nproc 2> /dev/null || echo 4)
 sha() { set -- ${list[$1]}; echo "$2"; }
 log() { echo "$*" | tee -a "$OUT/bisect.txt"; }

@@ -10,7 +10,8 @@
 set -u
 backend=${1:-cuda}; shift || true
 OUT=${OUT:-$PWD/out}
-mkdir -p "$OUT"
+# absolute: the steps below run from build-gpu
+OUT=$(mkdir -p "$OUT" && cd "$OUT" && pwd) || exit 1
 jobs=$(nproc)
 { nvidia-smi || rocm-smi; } > "$OUT/smi.txt" 2>&1
 echo "== build ($backend)"

@@ -65,7 +65,10 @@ if [ -z "$cases" ]; then
 fi
 [ -z "$pid" ] || wait "$pid"
 [ -x "$bin" ] || die 4 "the trace build failed: $work/build_trace.log"
-if ! ls "$cases"/*.h5 > /dev/null 2>&1; then # no PyTorch CUDA here: the generated suite
+if ! ls "$cases"/*.h5 > /dev/null 2>&1; then
+  # MLAB_AB_CASES names the cases asked for: a folder without any is a mistake
+  [ -z "${MLAB_AB_CASES:-}" ] || die 4 "MLAB_AB_CASES=$MLAB_AB_CASES holds no case file (*.h5)"
+  # no PyTorch CUDA here: the generated suite
   "$bin" gen --suite -o "$cases" > "$work/gen.log" 2>&1 || die 4 "no cases: $work/record.log, $work/gen.log"
 fi
 logs=()

@@ -11,7 +11,8 @@ mkdir -p out
 build/mlabench run --default -o out/results.h5 "$@"
 rc=$?
 [ -f out/results.h5 ] || exit $rc
-build/mlabench plot out/results.h5 --out out --format both --if-available
-build/mlabench report out/results.h5 -o out/report.md --plots out
+# a figure or the report that fails is the job's failure too (the run's code first)
+build/mlabench plot out/results.h5 --out out --format both --if-available || { prc=$?; [ "$rc" -ne 0 ] || rc=$prc; }
+build/mlabench report out/results.h5 -o out/report.md --plots out || { prc=$?; [ "$rc" -ne 0 ] || rc=$prc; }
 echo "main job: out/results.h5, out/report.md and out/results.*.png|svg (exit $rc)"
 exit $rc

@@ -48,9 +48,12 @@
 # A "slower" verdict (compare's exit 6) is printed, not an error: the script
 # goes on to its next comparison.
 here_abs=$(cd "$(dirname "$0")" && pwd)
+M=${MLAB_BIN:-}
+# a relative MLAB_BIN is the caller's, made absolute before the cd below
+case $M in "" | /*) ;; */*) M=$PWD/$M ;; esac
 cd "$here_abs/../../.." || exit 4
 here=papers/reports/$(basename "$here_abs")
-M=${MLAB_BIN:-build/mlabench}
+M=${M:-build/mlabench}
 report_figures() {
   "$M" plot "$1" --out "$2" --format png --if-available
   "$M" report "$1" --plots "$2" -o "$2/report.md"

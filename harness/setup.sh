@@ -28,12 +28,13 @@ if [ -z "$backend" ]; then
   if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 &&
      { command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; }; then
     backend=cuda
-    cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
+    # awk reads to the end (head -1 could stop the pipe early: SIGPIPE under pipefail)
+    cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | awk 'NR == 1' | tr -d ' .')
     [ "$cap" = "90" ] && cap=90a
     extra+=("-DMLAB_CUDA_ARCH=$cap")
     command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
   elif command -v rocminfo >/dev/null && command -v hipcc >/dev/null &&
-       arch=$(rocminfo 2>/dev/null | grep -o -m1 'gfx[0-9a-f]*'); then
+       arch=$(rocminfo 2>/dev/null | grep -o 'gfx[0-9a-f]*' | awk 'NR == 1') && [ -n "$arch" ]; then
     backend=hip
     extra+=("-DMLAB_HIP_ARCH=$arch")
   fi

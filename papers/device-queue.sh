@@ -65,7 +65,7 @@ flush)
   ;;
 suite)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "suite: MLAB_COMMIT=<hash> names the commit the results are of"
-  bash harness/gpu_session.sh cuda
+  bash harness/gpu_session.sh cuda || die 4 "gpu_session.sh failed (the build: its log in \$OUT)"
   ;;
 *) die 2 "usage: papers/device-queue.sh flush|suite (the calls: this file's head)" ;;
 esac

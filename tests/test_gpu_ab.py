@@ -28,10 +28,10 @@ SCRIPT = sys.argv[1]
 
 STAND_IN = """#!/bin/sh
 # stand-in mlabench: records its command line, writes the -o file
-echo "$(basename $(dirname $0)) $* ${AB_X:+AB_X=$AB_X}" >> "$AB_LOG"
+echo "$(basename "$(dirname "$0")") $* ${AB_X:+AB_X=$AB_X}" >> "$AB_LOG"
 case "$1" in
   run)
-    [ -n "$AB_FAIL" ] && [ "$(basename $(dirname $0))" = "$AB_FAIL" ] && exit 5
+    [ -n "$AB_FAIL" ] && [ "$(basename "$(dirname "$0")")" = "$AB_FAIL" ] && exit 5
     while [ $# -gt 1 ]; do [ "$1" = -o ] && : > "$2"; shift; done ;;
   compare) echo "geomean 10 9.9 -1.00%"; echo "summary: 8 pairs: 8 same"; exit 0 ;;
   export) echo "run_index,batch,kv_len,variant,kind,median_us"
@@ -274,6 +274,26 @@ def main():
     args = open(cm_log).read().splitlines() if os.path.exists(cm_log) else []
     check(rc == 4 and args and not any(a.startswith("-DCMAKE_CUDA_FLAGS") for a in args),
           f"no CUDA flags asked, none passed: {args}")
+    # programs under a folder with a space: the four runs (a step's words once split the path)
+    spaced = os.path.join(tmp, "bins with space")
+    shutil.copytree(bins, spaced)
+    env.update(AB_FAIL="", MLAB_AB_NEW_BIN=os.path.join(spaced, "new", "mlabench"),
+               MLAB_AB_BASE_BIN=os.path.join(spaced, "base", "mlabench"), MLAB_AB_SASS="off")
+    if os.path.exists(log):
+        os.remove(log)
+    shutil.rmtree(out_dir, ignore_errors=True)
+    rc, out, err = run(SCRIPT, ["run", "abc1234"], env)
+    runs = [c for c in open(log).read().splitlines() if c.split()[1] == "run"] if os.path.exists(log) else []
+    check(rc == 0 and len(runs) == 4, f"programs in a folder with a space: exit {rc}, {len(runs)} runs, {err!r}")
+    # MLAB_AB_CASES naming a folder without cases: refused, never filled with generated ones
+    empty = os.path.join(tmp, "no_cases")
+    os.makedirs(empty)
+    if os.path.exists(log):
+        os.remove(log)
+    rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_CASES=empty))
+    calls = open(log).read().splitlines() if os.path.exists(log) else []
+    check(rc == 4 and "holds no case file" in err and not any(c.split()[1] == "gen" for c in calls)
+          and not os.listdir(empty), f"MLAB_AB_CASES without cases: exit {rc}, {err!r}, calls {calls}")
     return finish("test_gpu_ab", tmp)
 
 
