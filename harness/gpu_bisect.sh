@@ -85,10 +85,13 @@ work=$(mktemp -d)
 # on a failure the steps' logs and compare reports (the messages name them)
 # are kept in $OUT/bisect-logs, where the device tool brings them back
 keep_logs() {
-  local rc=$? f
-  if [ "$rc" -ne 0 ] && ls "$work"/*.log "$work"/cmp*.txt > /dev/null 2>&1; then
-    mkdir -p "$OUT/bisect-logs" &&
-      for f in "$work"/*.log "$work"/cmp*.txt; do [ -e "$f" ] && cp "$f" "$OUT/bisect-logs/"; done &&
+  local rc=$? f kept=0
+  if [ "$rc" -ne 0 ]; then
+    for f in "$work"/*.log "$work"/cmp*.txt; do
+      [ -e "$f" ] || continue
+      mkdir -p "$OUT/bisect-logs" && cp "$f" "$OUT/bisect-logs/" && kept=1
+    done
+    [ "$kept" -eq 0 ] ||
       echo "gpu_bisect.sh: the steps' logs: $OUT/bisect-logs (the temporary folder named above is removed)" >&2
   fi
   rm -rf "$work"

@@ -50,3 +50,7 @@ mlab_py_test(test_results_inputs test_results_inputs.py LABELS cpu)
 mlab_py_test(test_results_v1 test_results_v1.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
 mlab_py_test(test_results_merge test_results_merge.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
 mlab_py_test(test_results_history test_results_history.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
+# the small scripts' promises with stand-in programs: quickstart.sh fails
+# with its report, apt_need.sh installs a removed package, gpu_session.sh
+# keeps its logs under a relative OUT, a rerun.sh takes a relative MLAB_BIN
+mlab_py_test(test_scripts test_scripts.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR})

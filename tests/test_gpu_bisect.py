@@ -8,7 +8,8 @@ would. The real `mlabench compare` judges each step.
 - prepare c0 c8: 9 trees (papers/ left out) and their list;
 - run: the first bad commit is c5, the results files and bisect.txt written;
   with c6 broken, c6 is skipped and c5 still found;
-- with c5 broken, the answer is a range ("one of c5..c6"), exit 4;
+- with c5 broken, the answer is a range ("one of c5..c6"), exit 4, the
+  steps' compare reports kept in OUT/bisect-logs;
 - GOOD..BAD all at one speed: nothing to bisect, exit 3;
 - GOOD that cannot be measured: exit 4;
 - refusals (exit 2): more commits than MLAB_BISECT_MAX, BAD not a
@@ -84,6 +85,12 @@ def main():
     r, out, txt = bisect("skip5", MLAB_FAKE_BROKEN="05")
     say(r.returncode == 4 and f"one of {shas[5]}..{shas[6]}" in r.stdout,
         "c5 broken: the answer is the range c5..c6, exit 4", r.stdout + r.stderr + txt)
+    logs = os.path.join(out, "bisect-logs")
+    kept = sorted(os.listdir(logs)) if os.path.isdir(logs) else []
+    say(any(k.startswith("cmp") for k in kept) and "bisect-logs" in r.stderr,
+        "a failed bisection keeps the steps' compare reports in OUT/bisect-logs (its temporary folder is removed)",
+        f"{kept} {r.stderr}")
+    say(not os.path.exists(os.path.join(tmp, "found", "bisect-logs")), "a bisection that ends well keeps no logs")
 
     r, out, txt = bisect("badgood", MLAB_FAKE_BROKEN="00")
     say(r.returncode == 4 and "GOOD" in r.stderr, "GOOD cannot be measured: exit 4", r.stdout + r.stderr)
