@@ -108,6 +108,25 @@ int mlab_arg_name(const char *cmd, const char *opt, const char *s, size_t max, i
     return -1;
 }
 
+int mlab_arg_once(const char *cmd, const struct option *longopts, int c, unsigned char *seen, size_t nseen)
+{
+    for (size_t i = 0; i < nseen && longopts[i].name; i++) {
+        if (longopts[i].flag || longopts[i].val != c)
+            continue;
+        if (longopts[i].has_arg == no_argument)
+            return 0;
+        if (seen[i]) {
+            /* -o is every command's one short option with a value */
+            fprintf(stderr, "mlabench %s: %s--%s given twice: give it once\n", cmd, c == 'o' ? "-o / " : "",
+                    longopts[i].name);
+            return -1;
+        }
+        seen[i] = 1;
+        return 0;
+    }
+    return 0;
+}
+
 int mlab_arg_getopt_error(const char *cmd, int c, char **argv)
 {
     const char *word = optind > 0 ? argv[optind - 1] : "?";

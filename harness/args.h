@@ -17,6 +17,14 @@ int mlab_arg_int_list(const char *cmd, const char *opt, const char *s, long lo, 
  * sequence would reach every terminal printing it), and no '/' where
  * no_slash (a case name becomes a file name). */
 int mlab_arg_name(const char *cmd, const char *opt, const char *s, size_t max, int no_slash);
+/* After getopt_long returned c: an option that takes a value, given a second
+ * time, is refused ("--opt given twice: give it once"; the caller exits 2):
+ * the last would win silently (-o twice: one file written, the other not; a
+ * sweep script's own --slice or -o replaced by the user's). seen: the
+ * caller's flags, one per entry of longopts, zeroed before parsing. 0, or -1
+ * printed. */
+struct option;
+int mlab_arg_once(const char *cmd, const struct option *longopts, int c, unsigned char *seen, size_t nseen);
 /* The value after option argv[*i]; advances *i. NULL (with a message) if missing. */
 const char *mlab_arg_value(const char *cmd, int argc, char **argv, int *i);
 

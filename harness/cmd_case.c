@@ -96,9 +96,11 @@ int mlab_cmd_gen(int argc, char **argv)
         MLAB_SWEEP_OPTIONS,
         {"dry-run", no_argument, NULL, 'n'},
         {"quiet", no_argument, NULL, 'q'},
+        {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    unsigned char seen[sizeof longopts / sizeof longopts[0]] = {0};
     mlab_sweep w;
     mlab_sweep_init(&w);
     int rc = MLAB_EXIT_USAGE, dry = 0, quiet = 0, c;
@@ -107,6 +109,8 @@ int mlab_cmd_gen(int argc, char **argv)
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        if (mlab_arg_once("gen", longopts, c, seen, sizeof seen))
+            goto done;
         switch (c) {
         case 'o': out = optarg; break;
         case 'n': dry = 1; break;

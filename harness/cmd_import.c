@@ -123,8 +123,10 @@ int mlab_cmd_import(int argc, char **argv)
     static const struct option longopts[] = {
         {"fp8", required_argument, NULL, 'f'}, {"tie", required_argument, NULL, 't'},
         {"no-ref", no_argument, NULL, 'r'},    {"name", required_argument, NULL, 'n'},
-        {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0},
+        {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
+    unsigned char seen[sizeof longopts / sizeof longopts[0]] = {0};
     const char *out = NULL, *given_name = NULL, *fp8 = NULL, *tie = NULL;
     int no_ref = 0, opt, rc = MLAB_EXIT_USAGE, seed_stated = 0, have_case = 0;
     char why[PATH_MAX + 512] = "";
@@ -132,6 +134,8 @@ int mlab_cmd_import(int argc, char **argv)
     optind = 0;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+        if (mlab_arg_once("import", longopts, opt, seen, sizeof seen))
+            return MLAB_EXIT_USAGE;
         switch (opt) {
         case 'o': out = optarg; break;
         case 'f': fp8 = optarg; break;

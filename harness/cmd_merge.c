@@ -108,7 +108,7 @@ static int merge_into(mlab_results *m, const mlab_run_file *runs, int n, int arg
         const mlab_results *r = &runs[k].r;
         for (size_t i = 0; i < r->nrows; i++) {
             mlab_row w = r->rows[i];
-            if (!w.gpu_uuid[0]) {
+            if (!w.gpu_uuid[0] && !mlab_row_is_cpu(&w)) { /* a CPU row ran on no GPU: device_index -1 */
                 snprintf(w.gpu_uuid, sizeof w.gpu_uuid, "%s", r->env.gpu_uuid);
                 w.device_index = r->env.gpu_index;
             }

@@ -111,14 +111,17 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
         {"label", required_argument, NULL, OPT_LABEL},
         {"peers", required_argument, NULL, OPT_PEERS}, {"peers-only", no_argument, NULL, OPT_PEERS_ONLY},
         {"peer-python", required_argument, NULL, OPT_PEER_PYTHON},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+        {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
     int c, iv;
     double dv;
+    unsigned char seen[sizeof longopts / sizeof longopts[0]] = {0};
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         const char *v = optarg;
+        if (mlab_arg_once("run", longopts, c, seen, sizeof seen))
+            return -1;
         switch (c) {
         case 'h': run_usage(stdout); return 1;
         case 'o': o->out = v; break;

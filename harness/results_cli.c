@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"       /* mlab_arg_once */
 #include "exitcodes.h"  /* MLAB_EXIT_* */
 #include "results_read.h" /* mlab_results_read */
 
@@ -24,10 +25,13 @@ int mlab_cli_err(const char *cmd, int code, const char *fmt, ...)
     return code;
 }
 
+static unsigned char cli_seen[64]; /* the options taken (mlab_arg_once), cleared by the reset */
+
 void mlab_cli_getopt_reset(void)
 {
     optind = 0; /* glibc: 0 re-initializes the scan completely */
     opterr = 0;
+    memset(cli_seen, 0, sizeof cli_seen);
 }
 
 int mlab_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
@@ -47,6 +51,8 @@ int mlab_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopt
             mlab_cli_err(cmd, 0, "%s needs a value", name);
         return '?';
     }
+    if (c != -1 && mlab_arg_once(cmd, longopts, c, cli_seen, sizeof cli_seen))
+        return '?';
     return c;
 }
 

@@ -295,8 +295,11 @@ static int read_body(const mlab_why *w, hid_t f, mlab_results *r)
     for (size_t i = 0; i < n; i++) {
         mlab_row *row = &r->rows[i];
         row->samples_us = NULL; /* not a file field; calloc left it NULL */
-        if (!row->kind[0]) /* version 1: CPU reference rows had negative ids */
+        if (!row->kind[0]) { /* version 1: CPU reference rows had negative ids, and ran on no GPU */
             snprintf(row->kind, sizeof row->kind, "%s", row->variant_id < 0 ? "cpu" : "gpu");
+            if (row->variant_id < 0)
+                row->device_index = -1;
+        }
     }
     rc = read_samples(w, f, r);
     if (rc != MLAB_EXIT_OK)

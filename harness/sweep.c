@@ -1,7 +1,6 @@
 /* sweep.c: the case options of gen and run, and slicing (sweep.h). */
 #include "sweep.h"
 
-#include <getopt.h> /* struct option */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -58,22 +57,6 @@ int mlab_sweep_option(mlab_sweep *w, const char *cmd, int code, const char *v)
 {
     double x;
     w->given = 1;
-    /* an option given twice: the lists would replace one another (--batch 2
-     * --batch 3 is not --batch 2,3), a value silently lost */
-    if (code >= MLAB_OPT_SUITE && code <= MLAB_OPT_NAME) {
-        const unsigned bit = 1u << (code - MLAB_OPT_SUITE);
-        if (w->seen & bit) {
-            static const struct option opts[] = {MLAB_SWEEP_OPTIONS, {NULL, 0, NULL, 0}};
-            for (const struct option *o = opts; o->name; o++)
-                if (o->val == code)
-                    fprintf(stderr, "mlabench %s: --%s given twice: give it once%s\n", cmd, o->name,
-                            code == MLAB_OPT_BATCH || code == MLAB_OPT_KV_LEN || code == MLAB_OPT_Q_SEQ_LEN
-                                ? " (a list: --batch 4,32)"
-                                : "");
-            return -1;
-        }
-        w->seen |= bit;
-    }
     switch (code) {
     case MLAB_OPT_SUITE:
         w->suite = 1;

@@ -27,7 +27,6 @@ typedef struct {
     char name[64];            /* --name NAME: one case only */
     int given;                /* 1 when any option above was given */
     int seed_given;
-    unsigned seen;            /* the options given, a bit each (a second is refused) */
 } mlab_sweep;
 
 /* getopt_long codes of the case options (MLAB_SWEEP_OPTIONS lists them for

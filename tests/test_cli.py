@@ -27,8 +27,9 @@ Pins:
     system's reason and leaves no temporary (report to stdout exited 0, export
     past the limit was killed); an unknown short option inside a cluster is
     named (not the command); control characters in --label / --name exit 2,
-    escaped in the message; a case option given twice exits 2 (the second
-    list replaced the first); `gen` of several cases onto a file says why
+    escaped in the message; an option with a value given twice exits 2 (the
+    second replaced the first: `-o` twice wrote one file); `gen` of several
+    cases onto a file says why
 `gen --suite` is not run here (gigabytes).
 Environment: MLAB_BIN = the mlabench binary (tests/CMakeLists.txt).
 Exit 0 pass, 1 fail, 77 skip ($MLAB_BIN missing).
@@ -268,6 +269,11 @@ def test_slips(tmp, results):
               f"control characters in {what} exit 2, escaped in the one line", show(p))
     p = mlab("gen", "--batch", "2", "--batch", "3", "--dry-run")
     check(one_line(p, USAGE, "--batch given twice"), "a case option given twice exits 2", show(p))
+    for argv in (["run", case, "--cpu-only", "-o", out, "-o", out + "2"], ["export", results, "-o", out, "--output", out],
+                 ["run", case, "--cpu-only", "--slice", "0/2", "--slice", "1/2"]):
+        p = mlab(*argv)  # (the results commands print their usage after the line)
+        check(p.returncode == USAGE and "given twice" in (p.stderr.splitlines() or [""])[0] and not os.path.exists(out),
+              f"`{argv[0]}` with {argv[-2]} given twice exits 2 (the last won, silently)", show(p))
     afile = os.path.join(tmp, "a_file")
     open(afile, "w").write("x")
     p = mlab("gen", "--batch", "1,2", "--kv-len", "8", "--quiet", "-o", afile)

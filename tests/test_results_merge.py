@@ -14,7 +14,8 @@ Pins:
     that differs ("wg_mx_kb=3 -> wg_mx_kb=2 (20 words the same)"), not the
     whole strings; -o missing is a usage error (exit 2);
   - a version-1 file (papers/reports/h200-2026-11-30c/h200_suite_v6.h5) merges
-    alone: its rows get gpu_uuid and host from its environment, and the result
+    alone: its GPU rows get gpu_uuid and host from its environment, its CPU
+    rows the host only (device_index -1: they ran on no GPU), and the result
     is version 2.
 Usage: test_results_merge.py PATH/TO/results_tool   (MLAB_BIN = mlabench, MLAB_SRC = source)
 Exit 0 pass, 1 fail, 77 skip (no h5py).
@@ -107,9 +108,16 @@ def main():
     if rc == 0:
         with h5py.File(v1, "r") as f1, h5py.File(v2, "r") as f2:
             check(int(f2.attrs["format_version"]) == 2, "merged v1 is not version 2")
-            check(all(r["gpu_uuid"].decode() == f1.attrs["gpu_uuid"]
-                      and r["host"].decode() == f1.attrs["host"] for r in f2["rows"][...]),
-                  "v1 rows did not get gpu_uuid and host from the environment")
+            rows2 = f2["rows"][...]
+            gpu = [r for r in rows2 if r["kind"] != b"cpu"]
+            cpu = [r for r in rows2 if r["kind"] == b"cpu"]
+            check(gpu and all(r["gpu_uuid"].decode() == f1.attrs["gpu_uuid"] for r in gpu)
+                  and all(r["host"].decode() == f1.attrs["host"] for r in rows2),
+                  "v1 rows did not get gpu_uuid (GPU rows) and host (all) from the environment")
+            # a CPU row ran on no GPU: merge keeps it so (it once took the file's GPU)
+            check(cpu and all(r["gpu_uuid"] == b"" and r["device_index"] == -1 for r in cpu),
+                  f"v1 CPU rows must keep no GPU (device_index -1): "
+                  f"{sorted({(r['gpu_uuid'], int(r['device_index'])) for r in cpu})}")
     return finish("test_results_merge", tmp)
 
 

@@ -15,7 +15,12 @@ Pins:
   - with a spec of one GPU, -j2 still gives every slice device 0
   - slices of case files given by relative paths find them (the tests run
     where ctest_sweep.sh ran)
-  - ctest_sweep.sh refuses a sweep `run` would refuse (exit 2, no project)
+  - ctest_sweep.sh refuses a sweep `run` would refuse (exit 2, no project),
+    and a user's -o (the slices' own); it prints the spec's path absolute
+  - slurm_sweep.sbatch makes an array's tasks slices 0 .. N-1 for a first
+    id or step other than 0 and 1
+  - gpus_json.sh counts a visible-devices list up to its first negative
+    entry; set but empty, or -1, is no GPU (exit 77)
 Environment: MLAB_BIN, MLAB_SRC, MLAB_CTEST (the ctest program).
 Exit 0 pass, 1 fail, 77 skip.
 """
@@ -103,6 +108,39 @@ def main():
            "--batch", "2", "--kv-lens", "1,2,3")
     check(p.returncode == 2 and not os.path.exists(os.path.join(tmp, "bad")),
           "ctest_sweep.sh refuses a sweep run refuses, writes no project", p.stderr)
+    # a slice's own options are its: a user's -o (every slice would have
+    # written that one file, each over the last, all passing) is refused
+    p = sh(os.path.join(SWEEP, "ctest_sweep.sh"), os.path.join(tmp, "bad_o"), "2", BIN, "--cpu-only",
+           "--batch", "1,2", "--kv-len", "8", "-o", os.path.join(tmp, "mine.h5"))
+    check(p.returncode == 2 and "given twice" in p.stderr and not os.path.exists(os.path.join(tmp, "bad_o")),
+          "ctest_sweep.sh refuses a user's -o (the slices' own), writes no project", p.stderr)
+    # the command it prints names the spec by an absolute path (CTest 3.25
+    # reads a relative one from inside --test-dir)
+    p = sh(os.path.join(SWEEP, "ctest_sweep.sh"), "projp", "2", BIN, "--cpu-only", *files, cwd=tmp)
+    m = re.search(r"--resource-spec-file (\S+)", p.stdout)
+    check(p.returncode == 0 and m and os.path.isabs(m.group(1)),
+          "ctest_sweep.sh prints the resource spec's path absolute", p.stdout)
+    # a Slurm array's tasks as slices 0 .. N-1 whatever its first id and step
+    # (--array=1-3 ran slices 1, 2 and a refused 3/3, never 0)
+    sl = os.path.join(tmp, "slurm")
+    for ids, mn, step in (((1, 2, 3), 1, 1), ((0, 2, 4), 0, 2)):
+        for i in ids:
+            r = run(["sh", os.path.join(SWEEP, "slurm_sweep.sbatch"), sl, BIN, *sweep],
+                    env=dict(os.environ, SLURM_ARRAY_TASK_ID=str(i), SLURM_ARRAY_TASK_COUNT="3",
+                             SLURM_ARRAY_TASK_MIN=str(mn), SLURM_ARRAY_TASK_STEP=str(step)))
+            check(r.returncode == 0, f"slurm_sweep.sbatch task {i} of --array={mn}-{ids[-1]}:{step}", r.stdout + r.stderr)
+        got = sorted(os.listdir(sl))
+        check(got == ["slice_0.h5", "slice_0.log", "slice_1.h5", "slice_1.log", "slice_2.h5", "slice_2.log"],
+              f"--array={mn}-{ids[-1]}:{step}: slices 0, 1, 2", str(got))
+        for f in got:
+            os.remove(os.path.join(sl, f))
+    # the visible-devices lists: set but empty, or -1 first, hide every GPU
+    for val, want in (("", 77), ("-1", 77), ("0,1,-1,3", 0)):
+        p = run([os.path.join(SWEEP, "gpus_json.sh")], env=dict(os.environ, CUDA_VISIBLE_DEVICES=val))
+        n = len(re.findall(r'"id": "\d+"', p.stdout))
+        check(p.returncode == want and (want != 0 or n == 2),
+              f"gpus_json.sh with CUDA_VISIBLE_DEVICES={val!r}: exit {want}" + (", 2 GPUs" if want == 0 else ""),
+              f"exit {p.returncode}: {p.stdout}{p.stderr}")
     return finish("test_sweep_ctest", tmp)
 
 

@@ -4,7 +4,9 @@
 # of the machine busy with one slice at a time.
 #   ctest_sweep.sh DIR N MLABENCH [mlabench run options ...]
 #   harness/sweep/gpus_json.sh > gpus.json
-#   ctest --test-dir DIR -j <GPUs> --resource-spec-file gpus.json --output-on-failure
+#   ctest --test-dir DIR -j <GPUs> --resource-spec-file "$PWD/gpus.json" --output-on-failure
+# (the spec file's path absolute: CTest 3.25, Debian 12's, reads a relative
+# one from inside DIR)
 # Slice K writes DIR/slice_K.h5 (log DIR/slice_K.log); then
 #   mlabench merge DIR/slice_*.h5 -o DIR/all.h5
 # Slices are cut by `mlabench run --slice K/N` (about equal estimated cost);
@@ -21,8 +23,10 @@ case $n in ''|*[!0-9]*|0) echo "ctest_sweep.sh: N='$n' must be a positive intege
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 [ -x "$bin" ] || { echo "ctest_sweep.sh: $bin is not an executable" >&2; exit 2; }
-# the run options must name a sweep that --slice can cut: check it now
-"$bin" run --list --slice "0/$n" "$@" > /dev/null || exit 2
+# the run options must name a sweep that --slice can cut, and leave the
+# slice's own options to it (run refuses an option given twice: a user's -o
+# would have had every slice write one file): check it now, as slice.sh runs
+"$bin" run --list --slice "0/$n" --device 0 -o "$dir/slice_0.h5" "$@" > /dev/null || exit 2
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 cwd=$(pwd) # relative case files in the options are relative to here
@@ -46,4 +50,5 @@ q() { printf ' [=[%s]=]' "$1"; }
     k=$((k + 1))
   done
 } > "$dir/CTestTestfile.cmake"
-echo "ctest_sweep.sh: $n slices in $dir; run: ctest --test-dir $dir -j <GPUs> --resource-spec-file gpus.json"
+echo "ctest_sweep.sh: $n slices in $dir; run: ctest --test-dir $dir -j <GPUs> --resource-spec-file $cwd/gpus.json" \
+     "(harness/sweep/gpus_json.sh > $cwd/gpus.json)"

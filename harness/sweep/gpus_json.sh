@@ -7,14 +7,17 @@
 # set, the ids are 0 .. (number listed - 1): the runtime renumbers the
 # visible devices, and --device N indexes those.
 set -eu
-count_list() { echo "$1" | tr ',' '\n' | grep -c .; }
+# the devices a list makes visible: its entries up to the first negative one
+# (-1 hides the rest, as the runtimes read it); an empty list (set, but
+# empty) hides them all
+count_list() { echo "$1" | tr ',' '\n' | awk '/^-/ { exit } /./ { n++ } END { print n + 0 }'; }
 if [ $# -ge 1 ]; then
   n=$1
-elif [ -n "${CUDA_VISIBLE_DEVICES-}" ]; then
+elif [ "${CUDA_VISIBLE_DEVICES+set}" = set ]; then
   n=$(count_list "$CUDA_VISIBLE_DEVICES")
-elif [ -n "${HIP_VISIBLE_DEVICES-}" ]; then
+elif [ "${HIP_VISIBLE_DEVICES+set}" = set ]; then
   n=$(count_list "$HIP_VISIBLE_DEVICES")
-elif [ -n "${ROCR_VISIBLE_DEVICES-}" ]; then
+elif [ "${ROCR_VISIBLE_DEVICES+set}" = set ]; then
   n=$(count_list "$ROCR_VISIBLE_DEVICES")
 elif command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
   n=$(nvidia-smi -L | grep -c '^GPU ')
