@@ -31,7 +31,13 @@ def scale_str(x):
 
 def case_name(batch, kv, seed, q_seq_len=1, input_scale=1.0, tie="up", fp8="e4m3fn"):
     """kv: one length (uniform) or a list of batch lengths."""
-    lens = [int(kv)] * batch if isinstance(kv, int) else [int(v) for v in kv]
+    # numpy integers as h5py gives them count as one length (not an iterable)
+    batch, seed, q_seq_len = int(batch), int(seed), int(q_seq_len)
+    lens = [int(v) for v in kv] if isinstance(kv, (list, tuple)) or getattr(kv, "ndim", 0) > 0 else [int(kv)] * batch
+    if tie not in ("up", "even"):
+        raise ValueError(f"tie {tie!r}: 'up' or 'even'")
+    if fp8 not in ("e4m3fn", "float8_e4m3fn", "e4m3fnuz", "float8_e4m3fnuz"):
+        raise ValueError(f"fp8 {fp8!r}: e4m3fn or e4m3fnuz")
     if len(lens) != batch:
         raise ValueError(f"batch {batch} but {len(lens)} kv lengths")
     if all(v == lens[0] for v in lens):

@@ -206,8 +206,8 @@ def main():
     for p in args.files:
         try:
             worst = max(worst, verify(p, args))
-        except (OSError, KeyError, ValueError) as e:
-            print(f"{p}: cannot verify: {e}")
+        except Exception as e:  # any malformed file (a group where a dataset goes: TypeError): exit 2, one line
+            print(f"{p}: cannot verify: {' '.join(str(e).split()) or type(e).__name__}")
             worst = 2
     return worst
 

@@ -39,6 +39,9 @@ static void default_name(const char *path, char *name, size_t len)
         n = len - 1;
     memcpy(name, base, n);
     name[n] = '\0';
+    for (char *q = name; *q; q++) /* a file name's control characters: '_' (a case name holds none) */
+        if ((unsigned char)*q < 0x20 || *q == 0x7f)
+            *q = '_';
 }
 
 /* The format name and version, first: a newer file must say "upgrade",
@@ -186,6 +189,12 @@ static int read_params(const mlab_why *w, hid_t f, mlab_case *c, long *q_seq_len
         (rc = get_str(w, f, "producer", c->producer, sizeof c->producer, 0)) > 0 ||
         (rc = get_str(w, f, "commit", c->commit, sizeof c->commit, 0)) > 0)
         return rc;
+    /* the name is printed by every table and names results rows and figure
+     * files: no control character, no '/' (as gen's and import's --name) */
+    for (const unsigned char *q = (const unsigned char *)c->name; *q; q++)
+        if (*q < 0x20 || *q == 0x7f || *q == '/')
+            return mlab_fail(w, MLAB_EXIT_BADINPUT, "attribute name",
+                             "= \"%s\": a case name holds no control character and no '/'", c->name);
     return MLAB_EXIT_OK;
 }
 

@@ -18,8 +18,9 @@ the behaviour it pins; every one failed on the code before the fix.
     with one line naming the file (test hooks MLAB_H5_TEST_CRASH / _HANG make
     the contained child crash or hang, so the test does not depend on one
     libhdf5 version's bugs);
-  - check's one-line output escapes a newline in a file's case name (gen
-    refuses such a --name: exit 2).
+  - a case file whose name attribute holds a newline is refused by check,
+    run and import (exit 3, one line, escaped; gen refuses such a --name:
+    exit 2).
 Usage: test_hostile.py PATH/TO/results_tool   (MLAB_BIN = mlabench)
 Exit 0 pass, 1 fail, 77 skip (no h5py).
 """
@@ -246,9 +247,12 @@ def main():
     with h5py.File(named, "r+") as f:
         t = f.attrs["name"]
         f.attrs["name"] = b"a\nb" if isinstance(t, bytes) else "a\nb"
-    rc, out, err = run([mlab, "check", named])
-    check(rc == 0 and len(out.splitlines()) == 1 and "a\\nb" in out,
-          f"check of a name with a newline: want one line with a\\nb, got {out!r}")
+    for argv in (["check", named], ["run", named, "--cpu-only", "-o", named + ".res"],
+                 ["import", named, "-o", named + ".imp"]):
+        rc, out, err = run([mlab] + argv)
+        check(rc == BADINPUT and one_line(err, named, "attribute name", "a\\nb") and "a\nb" not in out + err
+              and (argv[0] == "check" or not os.path.exists(argv[-1])),
+              f"{argv[0]} of a case named with a newline: want exit 3, one line with a\\nb escaped, got {rc} {err!r}")
 
     return finish("test_hostile", tmp,
                   detail=f" (disk-full runs: gen {disk['gen']}, run {disk['run']}; "

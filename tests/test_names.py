@@ -112,6 +112,21 @@ def main():
     check(p.returncode == 0 and f": ok: {want}," in c.stdout, f"the written file's name is {want}",
           p.stderr + c.stdout + c.stderr)
 
+    # the rule on a file's own attributes (h5py gives numpy integers: a kv
+    # length that is one, not a list), and values it does not know refused
+    try:
+        import numpy as np
+        n = case_name(np.int32(3), np.int32(8), np.uint64(1))
+        check(n == "b3_kv8_s1", f"case_name on numpy integers: {n}")
+    except Exception as e:  # noqa: BLE001 - the failure is the finding
+        check(False, f"case_name on numpy integers raised {type(e).__name__}: {e}")
+    for kw in ({"tie": "UP"}, {"fp8": "E4M3FN"}):
+        try:
+            case_name(1, 8, 1, **kw)
+            check(False, f"case_name refuses {kw} (it named the case as if another value)")
+        except ValueError:
+            check(True, f"case_name refuses {kw}")
+
     # contradictions
     for args, words in [
             (["--batch", "2", "--kv-lens", "100,0,300"], "--kv-lens lists 3"),
