@@ -11,6 +11,9 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h> /* PR_SET_PDEATHSIG */
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -29,7 +32,8 @@
  * compiles), the rest. A peer past its limit is killed and reported. */
 enum { T_HELLO = 300, T_LOAD = 1200, T_RUN = 600, T_CALL = 120 };
 
-/* $MLAB_PEER_TIMEOUT (seconds) lowers every limit but the greeting's (tests). */
+/* $MLAB_PEER_TIMEOUT (seconds) lowers every limit, the greeting's (a
+ * submission's import) too. */
 static int limit_s(int t)
 {
     const char *e = getenv("MLAB_PEER_TIMEOUT");
@@ -89,6 +93,8 @@ static int parse_submission(const char *item, mlab_peer **list, int *n, char *wh
     char path[512];
     const char *file = item + strlen("submission:");
     const char *at = strrchr(file, '@');
+    if (at && strchr(at, '/'))
+        at = NULL; /* an '@' of the path (a/b@c/x.py), not a format */
     const fmt_choice *f = &fmts[0];
     size_t len = at ? (size_t)(at - file) : strlen(file);
     if (at) {
@@ -159,6 +165,17 @@ int mlab_peers_parse(const char *arg, mlab_peer **list, int *n, char *why, size_
         snprintf(why, whylen, "--peers: empty list");
         rc = MLAB_EXIT_USAGE;
     }
+    /* one row a (case, peer): two peers of one row name (a peer twice, two
+     * files of one stem, one file in two formats) would leave rows nobody
+     * can tell apart, which merge refuses and compare pairs by position */
+    for (int i = 0; i < *n && !rc; i++)
+        for (int j = 0; j < i && !rc; j++)
+            if (!strcmp((*list)[i].name, (*list)[j].name)) {
+                snprintf(why, whylen, "--peers: two peers would both be row %s (%s and %s): each once%s",
+                         (*list)[i].name, (*list)[j].spec, (*list)[i].spec,
+                         strncmp((*list)[i].name, "sub:", 4) ? "" : " (copy one file under another name)");
+                rc = MLAB_EXIT_USAGE;
+            }
     if (rc) {
         free(*list);
         *list = NULL;
@@ -170,8 +187,20 @@ int mlab_peers_parse(const char *arg, mlab_peer **list, int *n, char *why, size_
 
 /* ---- the child process --------------------------------------------------------- */
 
+/* the running peer's process group, for the signal handler (mlab_peers_run):
+ * mlabench stopped by SIGTERM, SIGINT or SIGHUP takes it down first */
+static volatile sig_atomic_t peer_group;
+
+static void on_stop_signal(int sig)
+{
+    if (peer_group > 0)
+        kill(-(pid_t)peer_group, SIGKILL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 typedef struct {
-    pid_t pid;
+    pid_t pid, pgid;       /* the server, and its process group (its own) */
     int to, from;          /* our ends of its stdin and stdout */
     char buf[4096];
     size_t len;            /* bytes buffered in buf */
@@ -193,12 +222,23 @@ static int child_start(child *ch, const char *python, const char *server, const 
     }
     fflush(stdout);
     fflush(stderr);
+    const pid_t parent = getpid();
+    (void)parent;
     pid_t pid = fork();
     if (pid < 0) {
         close(in[0]), close(in[1]), close(out[0]), close(out[1]);
         goto fail;
     }
     if (pid == 0) {
+        /* its own process group, so that what it starts (a submission's
+         * children, a forked copy) ends with it (child_stop kills the
+         * group); and killed if we die first (SIGTERM to mlabench) */
+        setpgid(0, 0);
+#ifdef __linux__
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(127);
+#endif
         dup2(in[0], 0);
         dup2(out[1], 1);
         close(in[0]), close(in[1]), close(out[0]), close(out[1]);
@@ -206,11 +246,14 @@ static int child_start(child *ch, const char *python, const char *server, const 
         fprintf(stderr, "mlabench: cannot run %s: %s\n", python, strerror(errno));
         _exit(127);
     }
+    setpgid(pid, pid); /* as the child does: whichever runs first */
+    peer_group = pid;
     close(in[0]);
     close(out[1]);
     fcntl(in[1], F_SETFD, FD_CLOEXEC);
     fcntl(out[0], F_SETFD, FD_CLOEXEC);
     ch->pid = pid;
+    ch->pgid = pid;
     ch->to = in[1];
     ch->from = out[0];
     ch->len = 0;
@@ -243,8 +286,13 @@ static void child_stop(child *ch, int secs)
     if (ch->pid > 0) {
         kill(ch->pid, SIGKILL);
         waitpid(ch->pid, NULL, 0);
-        ch->pid = 0;
     }
+    /* what it left in its group (a submission's children, forked copies) */
+    if (ch->pgid > 0)
+        kill(-ch->pgid, SIGKILL);
+    ch->pid = 0;
+    ch->pgid = 0;
+    peer_group = 0;
     if (ch->from >= 0)
         close(ch->from);
     ch->from = -1;
@@ -274,10 +322,25 @@ static int child_read(child *ch, int secs, char *why, size_t whylen)
             return -1;
         }
         struct pollfd p = {ch->from, POLLIN, 0};
-        int r = poll(&p, 1, (int)(left * 1000) + 1);
+        /* a slice at a time: a server that died while a copy of it (a
+         * forked submission) holds the pipe open sends no EOF */
+        int r = poll(&p, 1, left > 0.2 ? 200 : (int)(left * 1000) + 1);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r <= 0)
+        if (r == 0) {
+            int st = 0;
+            if (waitpid(ch->pid, &st, WNOHANG) == ch->pid) {
+                ch->pid = 0;
+                if (WIFSIGNALED(st))
+                    snprintf(why, whylen, "%s: the peer process died (signal %d)", ch->name, WTERMSIG(st));
+                else
+                    snprintf(why, whylen, "%s: the peer process exited (status %d) without a reply", ch->name,
+                             WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+                return -1;
+            }
+            continue;
+        }
+        if (r < 0)
             continue;
         ssize_t got = read(ch->from, ch->buf + ch->len, sizeof ch->buf - ch->len);
         if (got < 0 && errno == EINTR)
@@ -423,7 +486,7 @@ static int run_one(const mlab_peer *p, int idx, const mlab_peer_opts *po, const 
     if (rc)
         return rc;
     /* greeting, then the case */
-    if (child_read(&ch, T_HELLO, why, sizeof why))
+    if (child_read(&ch, limit_s(T_HELLO), why, sizeof why))
         goto peer_error;
     if (!strncmp(ch.line, "skip ", 5))
         goto skipped;
@@ -475,7 +538,10 @@ static int run_one(const mlab_peer *p, int idx, const mlab_peer_opts *po, const 
     } else if (!po->no_time) {
         mlab_sampler s = {&ch, cb_warm, cb_cold, cb_graph,
                           mlab_flush_seconds(ch.flush_bytes)};
-        if (mlab_sample(&s, po->timing, &row, why, sizeof why)) {
+        /* then its inputs, as the file holds them: a peer that changed them
+         * in place was timed on other data (a submission may) */
+        if (mlab_sample(&s, po->timing, &row, why, sizeof why) ||
+            child_ask(&ch, "check\n", limit_s(T_RUN), why, sizeof why) || reply_ok(&ch, NULL, why, sizeof why)) {
             free(row.samples_us);
             row.samples_us = NULL;
             row.nsamples = 0;
@@ -537,9 +603,14 @@ int mlab_peers_run(const mlab_peer *peers, int npeers, const mlab_peer_opts *po,
     const char *dir = getenv("MLAB_PEERS_DIR");
     snprintf(server, sizeof server, "%s/peer_server.py", dir && *dir ? dir : MLAB_PEERS_DIR);
     /* a peer process that dies must not kill us on the next write */
-    struct sigaction ign = {0}, old;
+    struct sigaction ign = {0}, old, stop = {0}, old_stop[3];
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &old);
+    /* stopped while a peer runs: its process group goes first */
+    static const int stops[3] = {SIGTERM, SIGINT, SIGHUP};
+    stop.sa_handler = on_stop_signal;
+    for (int k = 0; k < 3; k++)
+        sigaction(stops[k], &stop, &old_stop[k]);
     printf("peers (own processes; validated like the variants, then timed by the same sampler; "
            "flush %.0f MB, device %s):\n", mlab_flush_bytes(po->l2_bytes) / (1 << 20),
            po->device);
@@ -549,6 +620,8 @@ int mlab_peers_run(const mlab_peer *peers, int npeers, const mlab_peer_opts *po,
     for (int i = 0; i < npeers && !rc; i++)
         rc = run_one(&peers[i], i, po, server, case_path, c, refs, res, failed, why, whylen);
     sigaction(SIGPIPE, &old, NULL);
+    for (int k = 0; k < 3; k++)
+        sigaction(stops[k], &old_stop[k], NULL);
     if (*tmp)
         remove(tmp);
     return rc;

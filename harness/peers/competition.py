@@ -36,6 +36,7 @@ import importlib.util
 import os
 import re
 import sys
+import tokenize
 import types
 
 import h5py
@@ -207,10 +208,12 @@ def load_submission(path):
     SubmissionError with one line naming the file and the cause."""
     name = os.path.basename(path)
     try:
-        with open(path, encoding="utf-8") as f:
+        with tokenize.open(path) as f:  # the encoding Python reads it in (a coding line, else UTF-8)
             source = f.read()
     except OSError as e:
         raise SubmissionError(f"{path}: cannot read ({e.strerror})")
+    except (SyntaxError, UnicodeDecodeError) as e:  # an unknown coding, bytes not of it
+        raise SubmissionError(f"{name}: not Python source in its encoding ({' '.join(str(e).split())[:160]})")
     if not _on_amd():
         # refused before anything runs: compiling AMD-only assembly for another
         # GPU can end the process inside the compiler (LLVM's fatal error on an

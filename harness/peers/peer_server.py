@@ -27,6 +27,9 @@ Then, one request a line:
                                                   -> ok <microseconds> | err
     graph N          capture one call in a CUDA graph, replay it N times
                      between events               -> ok <mean microseconds> | none <reason>
+    check            the peer's inputs still hold the case's bytes (after the
+                     timed calls: a submission that changes them in place was
+                     timed on other data)         -> ok | err <reason>
     quit             exit 0
 Every reason is one line. The timing parameters (flush size, warm-up count,
 stop rule, graph replays) come from mlabench; none is fixed here.
@@ -382,9 +385,41 @@ class SubmissionPeer:
         from competition import layout_numpy, to_torch
         self.data = to_torch(layout_numpy(c), self.device)
         self.total_q = self.data[0].shape[0]
+        # a copy of every input, to tell whether custom_kernel changed them
+        self.pristine = [(k, t.detach().clone()) for k, t in _tensors(self.data)]
 
     def call(self):
         return self.fn(self.data)
+
+    def inputs_changed(self):
+        """The first input (by its place in data) that no longer holds the case's bytes, or None."""
+        now = dict(_tensors(self.data))
+        for k, t in self.pristine:
+            u = now.get(k)
+            if u is None or u.shape != t.shape or u.dtype != t.dtype or u.device != t.device:
+                return k
+            try:  # bit for bit: the bytes
+                same = self.torch.equal(u.contiguous().view(self.torch.uint8), t.view(self.torch.uint8))
+            except (RuntimeError, TypeError):
+                try:  # a type without a byte view: by value
+                    same = self.torch.equal(u, t)
+                except (RuntimeError, TypeError):
+                    continue  # neither: this one cannot be told
+            if not same:
+                return k
+        return None
+
+
+def _tensors(x, path="data"):
+    """(path, tensor) for every tensor inside x (tuples, lists, dicts)."""
+    if hasattr(x, "dtype") and hasattr(x, "shape") and hasattr(x, "clone"):
+        yield path, x
+    elif isinstance(x, (tuple, list)):
+        for i, v in enumerate(x):
+            yield from _tensors(v, f"{path}[{i}]")
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            yield from _tensors(v, f"{path}[{k!r}]")
 
 
 def make_peer(spec, device):
@@ -501,6 +536,14 @@ class Server:
         b.synchronize()
         return f"ok {a.elapsed_time(b) * 1e3 / max(n, 1):.3f}"
 
+    def do_check(self):
+        changed = getattr(self.peer, "inputs_changed", None)
+        k = changed() if changed else None
+        if k:
+            return (f"err {self.who()}: custom_kernel changed its input {k} in place (its times are of other "
+                    f"data; inputs are shared by every call)")
+        return "ok"
+
     def sync_quiet(self):
         try:
             self.sync()
@@ -517,7 +560,7 @@ class Server:
             try:
                 if cmd == "load":
                     r = self.do_load(arg)
-                elif not self.loaded and cmd in ("run", "warm", "cold", "graph"):
+                elif not self.loaded and cmd in ("run", "warm", "cold", "graph", "check"):
                     r = "err no case loaded"
                 elif cmd == "run":
                     r = self.do_run(arg)
@@ -527,6 +570,8 @@ class Server:
                     r = self.do_cold(arg)
                 elif cmd == "graph":
                     r = self.do_graph(arg)
+                elif cmd == "check":
+                    r = self.do_check()
                 else:
                     r = f"err unknown request '{cmd}'"
             except Skip as e:
@@ -564,7 +609,13 @@ def main(argv):
         proto.write("skip torch is not installed for this Python\n")
         proto.flush()
         return 0
-    from competition import SubmissionError
+    try:
+        from competition import SubmissionError  # needs h5py and numpy
+    except ImportError as e:
+        proto.write(f"skip the peers' Python ({sys.executable}) lacks {e.name or e}: "
+                    f"pip install h5py numpy there\n")
+        proto.flush()
+        return 0
     try:
         peer = make_peer(args[0], device)
     except Skip as e:
