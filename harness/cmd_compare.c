@@ -50,6 +50,9 @@ static void usage(FILE *f)
             "  the rows found in only one file, the environment fields that differ (of a\n"
             "  long field of words, kernel_knobs or the compile flags, the words that\n"
             "  differ), and the closing lists \"regressions:\" and \"improvements:\".\n"
+            "  Peers' pairs (kind \"peer\": external implementations) are judged the same\n"
+            "  way but listed apart (\"peers that changed\"), outside the exit code and\n"
+            "  the geometric mean: their host-bound times are not our kernels'.\n"
             "  Runs on different devices or hosts get a hint to use the cross-machine\n"
             "  threshold (--threshold %.2f).\n"
             "  --alpha A      significance level of the U test (default 0.05)\n"
@@ -313,6 +316,7 @@ static int judge(mlab_cmp_report *R, char *used_o, char *used_n)
         p->o = ro;
         p->n = rn;
         p->cpu = mlab_row_is_cpu(ro) || mlab_row_is_cpu(rn);
+        p->peer = !p->cpu && (!strcmp(ro->kind, "peer") || !strcmp(rn->kind, "peer"));
         p->lim[0] = R->per_read_limit ? read_limit(ro) : 1;
         p->lim[1] = R->per_read_limit ? read_limit(rn) : 1;
         int no_limit = !p->cpu && !(p->lim[0] > 0 && p->lim[1] > 0);
@@ -327,7 +331,9 @@ static int judge(mlab_cmp_report *R, char *used_o, char *used_n)
         ran_differently(ro, rn, p->ran_why, sizeof p->ran_why);
         R->ncpu += p->cpu;
         R->nno_limit += no_limit;
-        R->nacc += p->drift;
+        R->nacc += p->drift && !p->peer;
+        R->npeer += p->peer;
+        R->npeer_acc += p->drift && p->peer;
         R->ninputs_differ += p->inputs < 0;
         R->ninputs_unchecked += p->inputs == 0;
         fmt_median(p->old_s, sizeof p->old_s, ro, p->cpu ? 1 : p->lim[0]);
@@ -337,8 +343,9 @@ static int judge(mlab_cmp_report *R, char *used_o, char *used_n)
         if (p->cpu) {
             p->verdict = p->drift ? "accuracy-regression" : "accuracy ok";
         } else {
-            if (p->timed && isfinite(p->tc.change)) {
+            if (p->timed && isfinite(p->tc.change))
                 snprintf(p->change_s, sizeof p->change_s, "%+.2f%%", 100 * p->tc.change);
+            if (p->timed && isfinite(p->tc.change) && !p->peer) { /* the geomean: our kernels */
                 olds[R->nratio] = ro->median_us / p->lim[0];
                 news[R->nratio] = rn->median_us / p->lim[1];
                 ratios[R->nratio] = news[R->nratio] / olds[R->nratio];
@@ -348,7 +355,10 @@ static int judge(mlab_cmp_report *R, char *used_o, char *used_n)
                 snprintf(p->p_s, sizeof p->p_s, "%.3g", p->tc.mw.p);
             else
                 snprintf(p->p_s, sizeof p->p_s, "n/a (%s)", p->tc.why);
-            R->counts[p->tc.verdict]++;
+            if (p->peer)
+                R->peer_counts[p->tc.verdict]++;
+            else
+                R->counts[p->tc.verdict]++;
             p->verdict = p->inputs < 0 ? "inputs-differ"
                          : p->drift    ? "accuracy-regression"
                                        : mlab_verdict_name(p->tc.verdict);

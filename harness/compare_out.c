@@ -117,18 +117,33 @@ static void list_only(FILE *f, mlab_fmt style, const mlab_cmp_report *R, int sid
     fputc('\n', f);
 }
 
+/* a pair of the regressions list (slower, drifted, other inputs) or the
+ * improvements' (faster, neither of the others); a peer's only in the
+ * peers' lists (inputs that differ are the files', listed with ours) */
+static int is_regression(const mlab_cmp_pair *p)
+{
+    return p->drift || p->inputs < 0 || (p->timed && p->tc.verdict == MLAB_SLOWER);
+}
+static int is_improvement(const mlab_cmp_pair *p)
+{
+    return p->timed && p->tc.verdict == MLAB_FASTER && !p->drift && p->inputs >= 0;
+}
+
 static void closing_lists(FILE *f, mlab_fmt style, const mlab_cmp_report *R)
 {
     const char *bullet = style == MLAB_FMT_MD ? "- " : "  ";
-    size_t nreg = 0, nimp = 0;
+    size_t nreg = 0, nimp = 0, npeer = 0;
     for (size_t i = 0; i < R->np; i++) {
         const mlab_cmp_pair *p = &R->p[i];
-        nreg += p->drift || p->inputs < 0 || (p->timed && p->tc.verdict == MLAB_SLOWER);
-        nimp += p->timed && p->tc.verdict == MLAB_FASTER && !p->drift && p->inputs >= 0;
+        nreg += is_regression(p) && (!p->peer || p->inputs < 0);
+        nimp += is_improvement(p) && !p->peer;
+        npeer += p->peer && (is_regression(p) || is_improvement(p));
     }
     fprintf(f, "\nregressions:%s\n", nreg ? "" : " none");
     for (size_t i = 0; i < R->np; i++) {
         const mlab_cmp_pair *p = &R->p[i];
+        if (p->peer && p->inputs >= 0)
+            continue;
         if (p->inputs < 0)
             fprintf(f, "%s%s/%s: inputs differ (%s)\n", bullet, p->o->case_name, p->o->variant,
                     p->inputs_why);
@@ -142,9 +157,22 @@ static void closing_lists(FILE *f, mlab_fmt style, const mlab_cmp_report *R)
     fprintf(f, "improvements:%s\n", nimp ? "" : " none");
     for (size_t i = 0; i < R->np; i++) {
         const mlab_cmp_pair *p = &R->p[i];
-        if (p->timed && p->tc.verdict == MLAB_FASTER && !p->drift && p->inputs >= 0)
+        if (is_improvement(p) && !p->peer)
             fprintf(f, "%s%s/%s: faster %s (p %.3g)\n", bullet, p->o->case_name, p->o->variant,
                     p->change_s, p->tc.mw.p);
+    }
+    if (!npeer)
+        return;
+    fprintf(f, "peers that changed (external implementations: not in the exit code or the geometric mean):\n");
+    for (size_t i = 0; i < R->np; i++) {
+        const mlab_cmp_pair *p = &R->p[i];
+        if (!p->peer || !(is_regression(p) || is_improvement(p)) || p->inputs < 0)
+            continue;
+        if (p->timed && p->tc.verdict != MLAB_SAME && p->tc.verdict != MLAB_UNCLEAR)
+            fprintf(f, "%s%s/%s: %s %s (p %.3g)\n", bullet, p->o->case_name, p->o->variant,
+                    p->tc.verdict == MLAB_SLOWER ? "slower" : "faster", p->change_s, p->tc.mw.p);
+        if (p->drift)
+            fprintf(f, "%s%s/%s: accuracy: %s\n", bullet, p->o->case_name, p->o->variant, p->drift_why);
     }
 }
 
@@ -195,12 +223,15 @@ static void write_text(FILE *f, mlab_fmt style, const mlab_cmp_report *R, const 
         fprintf(f, "\nnote: inputs of %zu pairs not checked (a version-1 results file hashes whole "
                    "files, or no input recorded)\n", R->ninputs_unchecked);
     closing_lists(f, style, R);
-    size_t ngpu = R->np - R->ncpu;
+    size_t ngpu = R->np - R->ncpu - R->npeer;
     fprintf(f, "\nsummary: %zu pairs: %zu same, %zu faster, %zu slower, %zu unclear", ngpu,
             R->counts[MLAB_SAME], R->counts[MLAB_FASTER], R->counts[MLAB_SLOWER],
             R->counts[MLAB_UNCLEAR]);
     if (R->per_read_limit)
         fprintf(f, " (%zu without a read limit, not compared)", R->nno_limit);
+    if (R->npeer)
+        fprintf(f, ", %zu peer pairs apart (%zu faster, %zu slower, %zu accuracy)", R->npeer,
+                R->peer_counts[MLAB_FASTER], R->peer_counts[MLAB_SLOWER], R->npeer_acc);
     if (R->ncpu)
         fprintf(f, ", %zu CPU rows (accuracy only)", R->ncpu);
     fprintf(f, "; %zu accuracy regressions; %zu with different inputs -> %s (exit %d)\n", R->nacc,
@@ -365,13 +396,14 @@ static void write_json(FILE *f, const mlab_cmp_report *R, const char *used_o, co
             }
         fprintf(f, "],\n");
     }
-    for (int list = 0; list < 2; list++) {
-        fprintf(f, "  \"%s\": [", list ? "improvements" : "regressions");
+    static const char *const lists[4] = {"regressions", "improvements", "peer_regressions", "peer_improvements"};
+    for (int list = 0; list < 4; list++) {
+        fprintf(f, "  \"%s\": [", lists[list]);
         int first = 1;
         for (size_t i = 0; i < R->np; i++) {
             const mlab_cmp_pair *p = &R->p[i];
-            int in = list ? p->timed && p->tc.verdict == MLAB_FASTER && !p->drift && p->inputs >= 0
-                          : p->drift || p->inputs < 0 || (p->timed && p->tc.verdict == MLAB_SLOWER);
+            const int ours = !p->peer || (list == 0 && p->inputs < 0); /* other inputs: the files' */
+            int in = (list & 1 ? is_improvement(p) : is_regression(p)) && (list < 2 ? ours : p->peer && p->inputs >= 0);
             if (!in)
                 continue;
             char key[128];
@@ -384,9 +416,9 @@ static void write_json(FILE *f, const mlab_cmp_report *R, const char *used_o, co
     }
     fprintf(f, "  \"summary\": {\"pairs\": %zu, \"same\": %zu, \"faster\": %zu, \"slower\": %zu, "
                "\"unclear\": %zu, \"cpu_rows\": %zu, \"accuracy_regressions\": %zu, "
-               "\"different_inputs\": %zu, ",
-            R->np - R->ncpu, R->counts[MLAB_SAME], R->counts[MLAB_FASTER], R->counts[MLAB_SLOWER],
-            R->counts[MLAB_UNCLEAR], R->ncpu, R->nacc, R->ninputs_differ);
+               "\"different_inputs\": %zu, \"peer_pairs\": %zu, \"peer_slower\": %zu, ",
+            R->np - R->ncpu - R->npeer, R->counts[MLAB_SAME], R->counts[MLAB_FASTER], R->counts[MLAB_SLOWER],
+            R->counts[MLAB_UNCLEAR], R->ncpu, R->nacc, R->ninputs_differ, R->npeer, R->peer_counts[MLAB_SLOWER]);
     if (R->per_read_limit)
         fprintf(f, "\"no_read_limit\": %zu, ", R->nno_limit);
     json_num(f, "geomean_change", R->nratio ? R->geo_change : NAN, 0);

@@ -16,6 +16,8 @@
 typedef struct {
     const mlab_row *o, *n;
     int cpu;             /* a CPU reference row: accuracy only */
+    int peer;            /* an external implementation's row (kind "peer"): judged and listed,
+                            never in the exit code or the geometric mean (not our kernels) */
     int timed;           /* timed on both sides (GPU/peer) and, with --per-read-limit, both
                             sides have a read limit */
     double lim[2];       /* what OLD's and NEW's times are divided by: 1 (us), or with
@@ -40,6 +42,7 @@ typedef struct {
     mlab_cmp_pair *p;
     size_t np;
     size_t counts[4], ncpu, nacc, ninputs_differ, ninputs_unchecked, nratio;
+    size_t peer_counts[4], npeer, npeer_acc; /* the peers' pairs, apart */
     size_t nno_limit;    /* GPU/peer pairs unclear for want of a read limit (--per-read-limit) */
     double geo_old, geo_new, geo_change;
     int forced, hint, rc;
