@@ -3,6 +3,8 @@
  * parent, to the floor, to the best peer), then the CPU references apart,
  * environment, inputs, per-case tables, figures, tolerance rows used and a
  * glossary of every column and derived format. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <limits.h> /* PATH_MAX */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +29,8 @@ static void report_usage(FILE *f)
             "  rows exist, to the best peer of its KV format; then the CPU references\n"
             "  apart (what each KV format costs against bf16 truth), the environment,\n"
             "  the inputs and their tensor hashes, one table per case, links to the\n"
-            "  figures of `mlabench plot` found in DIR (default: RESULTS's folder), the\n"
+            "  figures of `mlabench plot` found in DIR (default: RESULTS's folder; with\n"
+            "  -o, linked relative to the report's folder), the\n"
             "  tolerance rows used, and a glossary of every column and derived format.\n"
             "exit codes: 0 ok, 2 usage, 3 not a results file, 4 cannot read or write\n");
 }
@@ -283,6 +286,40 @@ static void write_glossary(FILE *f)
             "tolerances`) |\n");
 }
 
+/* dir (a folder) as seen from the folder from, both made absolute
+ * (realpath), into out: "../figs" for from /a/r, dir /a/figs; "." for the
+ * same folder. 0, or -1 (a folder that cannot be resolved, or the two share
+ * no folder but the root: the caller links dir as given) */
+static int rel_dir(const char *from, const char *dir, char *out, size_t len)
+{
+    char a[PATH_MAX], b[PATH_MAX];
+    if (!realpath(from, a) || !realpath(dir, b))
+        return -1;
+    size_t i = 0, common = 0; /* the length of the shared leading folders */
+    while (a[i] && a[i] == b[i]) {
+        if (a[i] == '/')
+            common = i;
+        i++;
+    }
+    if (!a[i] && (!b[i] || b[i] == '/'))
+        common = i; /* from is dir, or dir lies below it */
+    else if (!b[i] && a[i] == '/')
+        common = i; /* dir lies above from */
+    if (common == 0)
+        return -1; /* nothing shared but the root: the path as given reads better */
+    size_t n = 0;
+    out[0] = 0;
+    for (const char *s = a + common; *s; s++) /* one ".." a folder of from past the shared part */
+        if (*s == '/')
+            n += (size_t)snprintf(out + n, n < len ? len - n : 0, "%s..", n ? "/" : "");
+    const char *rest = b + common + (b[common] == '/');
+    if (*rest)
+        n += (size_t)snprintf(out + n, n < len ? len - n : 0, "%s%s", n ? "/" : "", rest);
+    if (!n)
+        snprintf(out, len, ".");
+    return n < len ? 0 : -1;
+}
+
 static void write_report(FILE *f, const char *in, const mlab_results *r, const char *plots_dir,
                          const char *link_dir)
 {
@@ -420,7 +457,7 @@ static void write_report(FILE *f, const char *in, const mlab_results *r, const c
             int n1 = snprintf(p, sizeof p, "%s/%s.%s.%s", plots_dir, stem, kinds[k], exts[e]);
             if (n1 < 0 || (size_t)n1 >= sizeof p || access(p, R_OK) != 0)
                 continue;
-            int n2 = link_dir ? snprintf(link, sizeof link, "%s", p)
+            int n2 = link_dir ? snprintf(link, sizeof link, "%s/%s.%s.%s", link_dir, stem, kinds[k], exts[e])
                               : snprintf(link, sizeof link, "%s.%s.%s", stem, kinds[k], exts[e]);
             if (n2 < 0 || (size_t)n2 >= sizeof link)
                 continue;
@@ -494,7 +531,15 @@ int mlab_cmd_report(int argc, char **argv)
     /* links relative to the report: bare names when the figures sit beside
      * it, else the folder as given */
     mlab_path_dir(out && strcmp(out, "-") ? out : "./x", rdir, sizeof rdir);
-    const char *link_dir = strcmp(rdir, pdir) == 0 ? NULL : pdir;
+    /* the figures' links relative to the report's folder, so that the two
+     * folders move together (an absolute --plots path broke once moved) */
+    char rel[4096];
+    const int to_file = out && strcmp(out, "-"); /* on stdout, where the report will lie is not known */
+    const char *link_dir = strcmp(rdir, pdir) == 0                            ? NULL
+                           : to_file && rel_dir(rdir, pdir, rel, sizeof rel) == 0 ? rel
+                                                                             : pdir;
+    if (link_dir && strcmp(link_dir, ".") == 0)
+        link_dir = NULL;
     mlab_outfile o;
     rc = mlab_out_open(cmd, &o, out);
     if (rc == MLAB_EXIT_OK) {

@@ -25,8 +25,8 @@ sel(v) = column('timed') > 0 && strcol('variant') eq vname[v]
 set style fill solid 0.7 noborder
 plot for [v = 1:ng] data using (x(v)):(sel(v) ? gb(column('median_us')) : NaN):(w * 0.85) \
          with boxes lc rgb pal(vname[v]) title vname[v], \
-     for [v = 1:ng] data using (x(v)):(sel(v) ? gb(column('median_us')) : NaN):(gb(column('q3_us'))):(gb(column('q1_us'))) \
-         with yerrorbars lc rgb '#333333' pt -1 lw 1 notitle, \
+     for [v = 1:ng] data using (x(v)):(sel(v) ? gb(column('q3_us')) : NaN):(0):(gb(column('q1_us')) - gb(column('q3_us'))) \
+         with vectors nohead lc rgb '#333333' lw 1.2 notitle, \
      for [v = 1:ng] data using (x(v) - w * 0.45):(sel(v) ? column('floor_gbps') : NaN):(w * 0.9):(0) \
          with vectors nohead lw 2.5 lc rgb pal(vname[v]) notitle, \
      NaN with lines lw 2.5 lc rgb 'black' title 'floor (see title)'

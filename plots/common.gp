@@ -30,18 +30,27 @@ set datafile separator ','
 set datafile columnheaders
 set datafile missing 'nan'
 
-# One colour per variant name, the same in every figure. Names not listed
-# (peers, new variants) get one of the spare colours by the length of the name.
-spare = '#8c564b #5254a3 #8ca252 #bd9e39 #ad494a #a55194'
+# One colour per variant name, the same in every figure, no two alike (black
+# is the tolerance bars'): every variant, peer and CPU reference has its own
+# (test_results_plot checks the list against the variant table). Names not
+# listed (a new variant, a submission) get a spare colour by the name's length.
+spare = '#bd9e39 #ad494a #8ca252 #6baed6 #fd8d3c #74c476'
 pal(n) = n eq 'bf16' ? '#1f77b4' : n eq 'fp8' ? '#d62728' : n eq 'mxfp4' ? '#2ca02c' : \
          n eq 'mxfp4_unfused' ? '#98df8a' : n eq 'fp8_exp2rcp' ? '#ff7f0e' : \
          n eq 'fp8_xcd' ? '#9467bd' : n eq 'mxfp4_e4m3' ? '#393b79' : n eq 'fp8_wgmma' ? '#e377c2' : \
-         n eq 'mxfp4_mfma_scale' ? '#637939' : n eq 'flashinfer_bf16' ? '#17becf' : \
-         n eq 'flashinfer_fp8' ? '#bcbd22' : n eq 'flashmla_bf16' ? '#000000' : \
-         n eq 'flashmla_fp8' ? '#6b6ecf' : n eq 'cpu_ref_bf16' ? '#aec7e8' : \
+         n eq 'mxfp4_mfma_scale' ? '#637939' : n eq 'bf16_t32' ? '#9edae5' : \
+         n eq 'mxfp4_wgmma' ? '#8c6d31' : n eq 'bf16_wgmma' ? '#843c39' : \
+         n eq 'fp8_wgmma_qrow' ? '#7b4173' : n eq 'mxfp4_wgmma_qrow' ? '#31a354' : \
+         n eq 'mxfp4_qrow_lazy' ? '#e6550d' : \
+         n eq 'flashinfer_bf16' ? '#17becf' : n eq 'flashinfer_fp8' ? '#bcbd22' : \
+         n eq 'flashmla_bf16' ? '#525252' : n eq 'flashmla_fp8' ? '#6b6ecf' : \
+         n eq 'torch_bf16' ? '#8c564b' : n eq 'aiter_bf16' ? '#a55194' : n eq 'aiter_fp8' ? '#5254a3' : \
+         n eq 'cpu_ref_bf16' ? '#aec7e8' : \
          n eq 'cpu_ref_fp8' ? '#ff9896' : n eq 'cpu_ref_fp8_pexact' ? '#c49c94' : \
          n eq 'cpu_ref_fp8_kvonly' ? '#f7b6d2' : n eq 'cpu_ref_mxfp4_up' ? '#7f7f7f' : \
-         n eq 'cpu_ref_mxfp4_even' ? '#c7c7c7' : word(spare, strlen(n) % 6 + 1)
+         n eq 'cpu_ref_mxfp4_even' ? '#c7c7c7' : n eq 'cpu_ref_mxfp4_mx8' ? '#cedb9c' : \
+         n eq 'cpu_ref_mxfp4_a8' ? '#e7ba52' : n eq 'cpu_ref_fp8_qrow' ? '#de9ed6' : \
+         n eq 'cpu_ref_mxfp4_a8_qrow' ? '#9c9ede' : word(spare, strlen(n) % 6 + 1)
 # One marker per case (case_index 0, 1, ...)
 ptype(c) = word('7 5 9 11 13 15 6 4 8 10 12 14', int(c) % 12 + 1) + 0
 

@@ -27,15 +27,15 @@ set multiplot title sprintf("Relative RMS error per variant, one marker per case
 set lmargin at screen 0.09
 set rmargin at screen 0.79
 set xrange [-0.6 : nv - 0.4]
-set xtics () rotate by -25
+set xtics () rotate by 90 right  # upright: 26 names side by side
 do for [i = 1:nv] { set xtics add ('' i - 1) }
 set grid xtics ytics
 set logscale y
 set format y '%.0e'
-set key outside right top vertical
+set key outside right top vertical spacing 0.95 samplen 1.5 font ',9'  # one column beside the short top panel
 if (ng > 0) {
     set tmargin at screen 0.86
-    set bmargin at screen 0.56
+    set bmargin at screen 0.6
     set ylabel "kernel rel_rms\n(vs same quantized inputs)"
     klo = K_records > 0 ? K_min : 1e-4
     khi = T_records > 0 && T_max > K_max ? T_max : K_max
@@ -46,16 +46,16 @@ if (ng > 0) {
              (ptype(column('case_index'))) with points pt variable ps 1.1 lc rgb pal(vname[v]) notitle, \
          data using 'variant_index':(strcol('kind') ne 'cpu' && column('case_index') == 0 ? pos(column('tol_max_rel_rms')) : NaN):\
              (column('variant_index') - 0.42):(column('variant_index') + 0.42) \
-             with xerrorbars ps 0 lw 2.5 lc rgb 'black' title 'max rel_rms of its tolerance row', \
+             with xerrorbars ps 0 lw 2.5 lc rgb 'black' title 'its tolerance (max rel_rms)', \
          for [c = 1:nc] NaN with points pt ptype(c - 1) ps 1.1 lc rgb '#444444' title cname[c]
 }
-set tmargin at screen (ng > 0 ? 0.51 : 0.86)
-set bmargin at screen 0.21
+set tmargin at screen (ng > 0 ? 0.55 : 0.86)
+set bmargin at screen 0.365
 set xtics ()
 do for [i = 1:nv] { set xtics add (sprintf('%s [%s]', vname[i], vfmt[i]) i - 1) }
 set ylabel "total rel_rms\n(vs bf16 truth)"
 set yrange [E_min / 2 : E_max * 2]
-set label 1 (ng > 0 ? 'every row, the CPU references of each format included: what the format costs (informative, no tolerance)' : 'no GPU or peer rows: the CPU references of each KV format against bf16 truth (what the format costs)') at screen 0.09, screen (ng > 0 ? 0.525 : 0.875) left
+set label 1 (ng > 0 ? 'every row, the CPU references of each format included: what the format costs (informative, no tolerance)' : 'no GPU or peer rows: the CPU references of each KV format against bf16 truth (what the format costs)') at screen 0.09, screen (ng > 0 ? 0.565 : 0.875) left
 plot for [v = 1:nv] data using (column('variant_index') + jit(column('case_index'))):\
          (strcol('variant') eq vname[v] && column('total_n') > 0 ? pos(column('total_rel_rms')) : NaN):\
          (ptype(column('case_index'))) with points pt variable ps 1.1 lc rgb pal(vname[v]) notitle, \

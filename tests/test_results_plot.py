@@ -29,7 +29,9 @@ Pins:
 Usage: test_results_plot.py PATH/TO/results_tool   (MLAB_BIN = mlabench)
 Exit 0 pass, 1 fail, 77 skip (no gnuplot).
 """
+import csv
 import glob
+import io
 import os
 import re
 import shutil
@@ -183,6 +185,23 @@ def main():
 
     p = subprocess.run([mlab, "plot", r, "--history", r], capture_output=True, text=True)
     check(p.returncode == 2 and "mlabench history" in p.stderr, f"--history: {p.returncode} {p.stderr}")
+
+    # every variant (variants/variant_list.h), library peer (harness/peer.c)
+    # and CPU reference (a CPU run's rows) has a colour of its own in
+    # common.gp's palette, none black (the tolerance bars'): spare colours by
+    # a name's length gave bf16_wgmma, mxfp4_wgmma_qrow and two CPU rows one
+    # colour in the same figure
+    gp = open(os.path.join(plots, "common.gp")).read()
+    pal = dict(re.findall(r"n eq '([^']+)' \? '(#[0-9a-f]{6})'", gp))
+    names = re.findall(r"X\(\d+, (\w+),", open(os.path.join(src, "variants", "variant_list.h")).read())
+    names += re.findall(r'\{"(\w+)", "\w+", MLAB_KV_', open(os.path.join(src, "harness", "peer.c")).read())
+    e = subprocess.run([mlab, "export", cpu], capture_output=True, text=True)
+    names += sorted({row["variant"] for row in csv.DictReader(io.StringIO(e.stdout))})
+    missing = [n for n in names if n not in pal]
+    cols = [pal[n] for n in names if n in pal]
+    check(len(names) > 25 and not missing and len(set(cols)) == len(cols) and "#000000" not in cols,
+          f"a colour of its own for each of {len(names)} names: missing {missing}, "
+          f"shared {sorted({c for c in cols if cols.count(c) > 1})}")
     return finish("test_results_plot", tmp)
 
 

@@ -121,6 +121,15 @@ def main():
           and f"![error (svg)]({figs}/r.error.svg)" in p.stdout
           and "bandwidth" not in p.stdout.split("## Figures")[1].split("##")[0],
           "figure links wrong:\n" + p.stdout.split("## Figures")[1][:400])
+    # a report written beside its figures' folder links them relatively (an
+    # absolute --plots path broke once the two folders moved together)
+    os.makedirs(os.path.join(tmp, "rep"), exist_ok=True)
+    rep = os.path.join(tmp, "rep", "r.md")
+    p = subprocess.run([mlab, "report", r, "--plots", figs, "-o", rep], capture_output=True, text=True)
+    text = open(rep).read() if os.path.exists(rep) else ""
+    rel = os.path.relpath(figs, os.path.dirname(rep))
+    check(p.returncode == 0 and f"![latency (png)]({rel}/r.latency.png)" in text and not rel.startswith("/"),
+          f"figure links relative to the report ({rel}): " + text.split("## Figures")[-1][:300])
     # figures beside the report are linked by bare name
     md2 = os.path.join(figs, "report.md")
     subprocess.run([mlab, "report", r, "-o", md2, "--plots", figs], check=True)
