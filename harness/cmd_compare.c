@@ -417,6 +417,10 @@ int mlab_cmd_compare(int argc, char **argv)
     int other_device = R.forced || strcmp(o.env.gpu_uuid, n.env.gpu_uuid) != 0 ||
                        strcmp(o.env.host, n.env.host) != 0;
     R.hint = other_device && opt.threshold < MLAB_CROSS_MACHINE_THRESHOLD && R.np > R.ncpu;
+    {   /* the two runs' own read bandwidth: a machine that reads faster makes every call faster */
+        const double b0 = R.r[0]->env.read_bw_gbs, b1 = R.r[1]->env.read_bw_gbs;
+        R.read_bw_change = b0 > 0 && b1 > 0 ? b1 / b0 - 1 : 0;
+    }
     if ((rc = mlab_out_open(cmd, &of, out)))
         goto out;
     mlab_compare_write(of.f, (mlab_fmt)style, &R, used_o, used_n);

@@ -244,6 +244,10 @@ static void write_text(FILE *f, mlab_fmt style, const mlab_cmp_report *R, const 
     if (R->hint)
         fprintf(f, "hint: the runs are on different devices or hosts: use the cross-machine "
                    "threshold (--threshold %.2f)\n", MLAB_CROSS_MACHINE_THRESHOLD);
+    if (!R->per_read_limit && fabs(R->read_bw_change) > R->opt->threshold / 2)
+        fprintf(f, "hint: the runs' read limit kernels read %+.1f%% apart: the machine moved as well as the "
+                   "kernels; --per-read-limit compares each row against its own run's limit\n",
+                100 * R->read_bw_change);
 }
 
 /* ---- CSV and JSON ------------------------------------------------------------ */

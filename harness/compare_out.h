@@ -46,6 +46,7 @@ typedef struct {
     size_t nno_limit;    /* GPU/peer pairs unclear for want of a read limit (--per-read-limit) */
     double geo_old, geo_new, geo_change;
     int forced, hint, rc;
+    double read_bw_change; /* NEW's read limit kernel's bandwidth over OLD's, - 1 (0: not measured) */
 } mlab_cmp_report;
 
 /* r's median, q1 and q3 divided by lim (1 for us, a read limit in us) into

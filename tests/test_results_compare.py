@@ -347,6 +347,17 @@ def main():
               f"a peer 50% slower alone: exit 0, listed apart, not in the geomean ({geo!r})\n{out}{err}")
         rc, out, err = compare(pa, pb, "--format=json")
         j = json.loads(out)
+        # two runs whose own read limits moved: a hint to compare per read limit
+        r1, r2 = os.path.join(tmp, "rb1.h5"), os.path.join(tmp, "rb2.h5")
+        for path, bw in ((r1, 4300.0), (r2, 4400.0)):
+            shutil.copy(pa, path)
+            with h5py.File(path, "r+") as f:
+                f.attrs["read_bw_gbs"] = bw
+        rc2, out2, err2 = compare(r1, r2)
+        check("read +2.3% apart" in out2 and "--per-read-limit" in out2.split("read +2.3% apart")[1],
+              f"read bandwidth 2.3% apart: a hint to use --per-read-limit\n{out2[-400:]}")
+        rc2, out2, err2 = compare(r1, r1)
+        check("read limit kernels read" not in out2, "no read bandwidth hint for one machine's runs")
         check(rc == 0 and j["regressions"] == [] and len(j["peer_regressions"]) == 3
               and j["summary"]["peer_slower"] == 3 and j["summary"]["slower"] == 0,
               f"a peer 50% slower alone (json): peer_regressions, exit 0\n{out}{err}")
