@@ -4,7 +4,8 @@
  * means its *.h5 files by name. A table on stdout (the first run's median
  * in us, then median / that for every later run, and the geometric mean
  * per variant), and one figure per KV format (plots/history.gp), so no
- * figure carries more than MAX_LINES lines; --cases and --variants filter.
+ * figure carries more than MAX_LINES lines (a format with more is left out,
+ * saying so); --cases and --variants filter.
  * Fewer than two runs are refused: a history of one run says nothing.
  */
 #include <ctype.h>
@@ -37,14 +38,14 @@ static void usage(FILE *f)
             "  as numbers: rocm-6.4 < rocm-6.10 < rocm-7.0), every run needing one.\n"
             "  Prints a table: per GPU or peer row, the first run's median (us) and\n"
             "  median / that in every later run (\"-\" where the row is missing), then\n"
-            "  the geometric mean per variant over the cases of each run. The runs are\n"
+            "  the geometric mean per variant of those ratios in each run. The runs are\n"
             "  listed first; under a run of another kernel build than the first run's,\n"
             "  the words of kernel_knobs or gpu_compile_flags that differ.\n"
             "  Figures (gnuplot, into DIR, default the first file's folder):\n"
             "    history.KV.FMT   one per KV format (bf16, fp8, mxfp4): a line per\n"
             "                     variant and case, colour by variant, marker by case;\n"
-            "                     at most %d lines a figure (else choose with --cases or\n"
-            "                     --variants)\n"
+            "                     at most %d lines a figure (a format with more is left\n"
+            "                     out, saying so: choose with --cases or --variants)\n"
             "  The data is `mlabench export --order series` of the runs, DIR/history.csv,\n"
             "  removed afterwards unless --keep-data (gnuplot -c plots/history.gp\n"
             "  DIR/history.csv OUT.png png fp8 redraws one).\n"
@@ -219,8 +220,10 @@ static int print_table(const mlab_run_file *runs, int n)
         }
         putchar('\n');
     }
-    /* geometric mean per variant over the cases the run shares with run 1 */
-    printf("\ngeometric mean per variant over the cases a run shares with the first run:\n");
+    /* geometric mean per variant of the ratios above: each row against the
+     * first run that has it (not run 1's alone: a variant run 1 lacks had
+     * no mean at all) */
+    printf("\ngeometric mean per variant of the ratios above (each row against the first run that has it):\n");
     double *ratio = malloc(((size_t)keys.n + 1) * sizeof *ratio);
     for (int v = 0; ratio && v < vars.n; v++) {
         printf("%-*s  %10s", wk, vars.s[v], "");
@@ -228,8 +231,12 @@ static int print_table(const mlab_run_file *runs, int n)
             size_t m = 0;
             for (size_t i = 0; i < runs[k].r.nrows; i++) {
                 const mlab_row *w = &runs[k].r.rows[i];
-                const mlab_row *f0 = find(&runs[0].r, w->case_name, w->variant);
-                if (mlab_row_timed(w) && strcmp(w->variant, vars.s[v]) == 0 && f0)
+                if (!mlab_row_timed(w) || strcmp(w->variant, vars.s[v]) != 0)
+                    continue;
+                const mlab_row *f0 = NULL;
+                for (int j = 0; j <= k && !f0; j++)
+                    f0 = find(&runs[j].r, w->case_name, w->variant);
+                if (f0)
                     ratio[m++] = w->median_us / f0->median_us;
             }
             if (m)
@@ -335,8 +342,12 @@ int mlab_cmd_history(int argc, char **argv)
     if (no_plot)
         goto free_runs;
 
-    /* one figure per KV format, each with at most MAX_LINES lines */
+    /* one figure per KV format, each with at most MAX_LINES lines: a format
+     * with more is left out with a line saying how to choose (the table,
+     * the command's answer, is printed: no error for the figure) */
     mlab_strlist fmts = {0}, lines = {0};
+    unsigned char crowded[64] = {0};
+    int ndrawn = 0;
     for (int k = 0; k < n; k++)
         for (size_t i = 0; i < runs[k].r.nrows; i++)
             if (mlab_row_timed(&runs[k].r.rows[i]))
@@ -351,15 +362,18 @@ int mlab_cmd_history(int argc, char **argv)
                 if (mlab_row_timed(w) && strcmp(w->kv_format, fmts.s[f]) == 0)
                     mlab_strlist_add(&lines, key);
             }
-        if (lines.n > MAX_LINES)
-            rc = mlab_cli_err(cmd, MLAB_EXIT_USAGE,
-                              "%s: %d lines in one figure, more than %d can be read: choose with "
-                              "--cases or --variants (or --no-plot)",
-                              fmts.s[f], lines.n, MAX_LINES);
+        if (lines.n > MAX_LINES || f >= 64) {
+            if (f < 64)
+                crowded[f] = 1;
+            printf("%s: %d (case, variant) lines, more than %d can be read in one figure: figure left out "
+                   "(choose with --cases or --variants)\n", fmts.s[f], lines.n, MAX_LINES);
+        } else {
+            ndrawn++;
+        }
     }
     mlab_strlist_free(&lines);
     char gnuplot[4096] = "", dir[4096], data[8192] = "";
-    if (rc == MLAB_EXIT_OK) {
+    if (rc == MLAB_EXIT_OK && ndrawn) {
         mlab_gnuplot_find(gnuplot, sizeof gnuplot);
         if (!gnuplot[0]) {
             if (if_available)
@@ -370,7 +384,7 @@ int mlab_cmd_history(int argc, char **argv)
                                                      "skip the figures)");
         }
     }
-    if (rc == MLAB_EXIT_OK && gnuplot[0]) {
+    if (rc == MLAB_EXIT_OK && ndrawn && gnuplot[0]) {
         if (out_dir)
             snprintf(dir, sizeof dir, "%s", out_dir);
         else
@@ -388,7 +402,7 @@ int mlab_cmd_history(int argc, char **argv)
         int f0 = strcmp(format, "svg") == 0, f1 = strcmp(format, "png") != 0;
         printf("\n");
         for (int f = 0; f < fmts.n && rc == MLAB_EXIT_OK; f++)
-            for (int e = f0; e <= f1 && rc == MLAB_EXIT_OK; e++) {
+            for (int e = f0; e <= f1 && rc == MLAB_EXIT_OK && !(f < 64 && crowded[f]); e++) {
                 char fig[8192];
                 snprintf(fig, sizeof fig, "%s/history.%s.%s", dir, fmts.s[f], ext[e]);
                 rc = mlab_gnuplot_run(cmd, gnuplot, "history", data, fig, ext[e], fmts.s[f]);

@@ -16,6 +16,10 @@ Pins:
     history.mxfp4.png), each a PNG; the data file is removed; the runs'
     labels are the x labels of the SVG;
   - --no-plot prints the table only;
+  - a KV format with more (case, variant) lines than a figure holds (32):
+    its figure left out with a line saying so, the table printed, exit 0;
+  - a variant the first run lacks: its geometric mean against its own first
+    run (it was "-" in every run);
   - runs of other kernel builds: under a later run whose kernel_knobs differ
     from the first run's, the words that differ ("kernel_knobs (run 1 ->
     this): wg_mx_kb=3 -> wg_mx_kb=2 (20 words the same)"); nothing under
@@ -115,6 +119,25 @@ def main():
         xs = re.findall(r"<text>(rocm-[\d.]+)</text>", text)
         check(xs[:3] == ["rocm-6.4", "rocm-6.10", "rocm-7.0"], f"x labels of the runs: {xs}")
         check(not os.path.exists(os.path.join(figs, "history.csv")), "data file not removed")
+        # a format with more lines than a figure can hold: its figure left
+        # out, saying so; the table printed and exit 0 (it was exit 2 after
+        # the whole table)
+        many = [write(f"m{k}.h5", "--seed", str(k), "--case-suffix", f"_m{k}") for k in range(12)]  # 36 bf16 lines
+        crowd = os.path.join(tmp, "crowd")
+        rc, out, err = hist(*many, "--out", crowd)
+        check(rc == 0 and "figure left out" in out and "median in the first run" in out,
+              f"a crowded format: exit {rc}, its figure left out\n{out[-500:]}{err}")
+    # the geometric mean of a variant the first run lacks: against its own first run
+    v2 = write("v2.h5", "--seed", "5", "--variants", "2")
+    v3 = write("v3.h5", "--seed", "6", "--variants", "3", "--scale", "1.10")
+    v3b = write("v3b.h5", "--seed", "7", "--variants", "3", "--scale", "1.21")
+    rc, out, err = hist(v2, v3, v3b, "--no-plot")
+    geo = out.split("geometric mean per variant")[-1].splitlines()
+    row = next((l.split() for l in geo if l.split()[:1] == ["mxfp4"]), [])
+    num = lambda s: float(s) if re.fullmatch(r"[\d.]+", s) else float("nan")  # noqa: E731
+    check(rc == 0 and row[1:2] == ["-"] and len(row) == 4 and abs(num(row[2]) - 1) < 0.02
+          and abs(num(row[3]) - 1.1) < 0.03,
+          f"a variant run 1 lacks: its mean against its own first run (-, 1.0, 1.1): {row}\n{out[-600:]}")
     return finish("test_results_history", tmp)
 
 
