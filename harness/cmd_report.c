@@ -77,8 +77,18 @@ static const mlab_row *best_peer(const mlab_results *r, const mlab_row *w)
 
 enum { H_MEDIAN, H_PARENT, H_FLOOR, H_PEER };
 
+/* A peer row whose cold samples spread over a quarter of their median:
+ * host-bound (the Python launch, FlashMLA fp8's short calls: 125..175 us
+ * about 150), not the kernel's time */
+#define MLAB_NOISY_IQR 0.25
+static int noisy_peer(const mlab_row *p)
+{
+    return p && p->median_us > 0 && (p->q3_us - p->q1_us) / p->median_us > MLAB_NOISY_IQR;
+}
+
 /* One headline value of a row: NAN when it has none. *mark: "†" for a
- * floor from the copy bandwidth (no read limit measured). */
+ * floor from the copy bandwidth (no read limit measured), "‡" for a ratio to
+ * a best peer whose samples are host-bound (noisy_peer). */
 static double headline_value(const mlab_results *r, const mlab_row *w, int what, const char **mark)
 {
     *mark = "";
@@ -99,6 +109,8 @@ static double headline_value(const mlab_results *r, const mlab_row *w, int what,
     }
     default: {
         const mlab_row *p = strcmp(w->kind, "peer") == 0 ? NULL : best_peer(r, w);
+        if (noisy_peer(p))
+            *mark = " ‡";
         return p ? w->median_us / p->median_us : NAN;
     }
     }
@@ -164,7 +176,7 @@ static void write_headline(FILE *f, const mlab_results *r)
     mlab_strlist cases = {0}, all = {0}, gpu = {0}, cpu = {0};
     if (mlab_ordered_names(r, 0, &cases) || mlab_ordered_names(r, 1, &all))
         goto out;
-    int peers = 0, copy_floor = 0;
+    int peers = 0, copy_floor = 0, noisy = 0;
     for (int v = 0; v < all.n; v++) {
         const mlab_row *w = NULL;
         for (size_t i = 0; i < r->nrows && !w; i++)
@@ -176,6 +188,8 @@ static void write_headline(FILE *f, const mlab_results *r)
             mlab_strlist_add(&gpu, all.s[v]);
         peers += strcmp(w->kind, "peer") == 0;
     }
+    for (size_t i = 0; i < r->nrows; i++)
+        noisy |= strcmp(r->rows[i].kind, "peer") && mlab_row_timed(&r->rows[i]) && noisy_peer(best_peer(r, &r->rows[i]));
     for (size_t i = 0; i < r->nrows; i++) {
         const char *k;
         if (mlab_row_timed(&r->rows[i]) && mlab_row_floor_us(&r->rows[i], &r->env, &k) > 0)
@@ -186,10 +200,13 @@ static void write_headline(FILE *f, const mlab_results *r)
         fprintf(f, "No GPU or peer rows: the run had no GPU (CPU references below).\n\n");
     } else {
         fprintf(f, "Cases ordered by the bytes they move; GPU variants by id%s. Geomean: over the "
-                   "cases that have a value (their count in brackets).%s\n\n",
+                   "cases that have a value (their count in brackets).%s%s\n\n",
                 peers ? ", then peers" : "",
                 copy_floor ? " † = no read limit was measured for the row: its floor is its fewest "
-                             "bytes at the measured copy bandwidth." : "");
+                             "bytes at the measured copy bandwidth." : "",
+                noisy ? " ‡ = the best peer's cold samples spread over a quarter of their median "
+                        "(IQR / median > 0.25): a host-bound time (the peer's Python launch), not its "
+                        "kernel's; its graph replay, where it has one, is in export's graph_us." : "");
         for (int what = H_MEDIAN; what <= (peers ? H_PEER : H_FLOOR); what++)
             headline_table(f, r, &cases, &gpu, what);
     }
