@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reason.h" /* mlab_escape */
+#include "reason.h" /* mlab_escape, mlab_name_bad_char */
 
 int mlab_arg_int(const char *cmd, const char *opt, const char *s, long lo, long hi, int *out)
 {
@@ -97,10 +97,7 @@ const char *mlab_arg_value(const char *cmd, int argc, char **argv, int *i)
 
 int mlab_arg_name(const char *cmd, const char *opt, const char *s, size_t max, int no_slash)
 {
-    int ctl = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        ctl |= *p < 0x20 || *p == 0x7f;
-    if (*s && strlen(s) <= max && !ctl && !(no_slash && strchr(s, '/')))
+    if (*s && strlen(s) <= max && !mlab_name_bad_char(s, no_slash))
         return 0;
     char esc[256];
     fprintf(stderr, "mlabench %s: %s: '%s' must be 1..%zu characters, no control characters%s\n", cmd, opt,

@@ -27,6 +27,7 @@
 #include "exitcodes.h"  /* MLAB_EXIT_* */
 #include "guard.h"      /* mlab_guard_read, mlab_h5_silence */
 #include "h5util.h"     /* mlab_h5_attr_get, mlab_h5_probe, mlab_h5_quiet_begin/end */
+#include "reason.h"     /* mlab_fail, mlab_name_bad_char */
 
 static void default_name(const char *path, char *name, size_t len)
 {
@@ -39,9 +40,8 @@ static void default_name(const char *path, char *name, size_t len)
         n = len - 1;
     memcpy(name, base, n);
     name[n] = '\0';
-    for (char *q = name; *q; q++) /* a file name's control characters: '_' (a case name holds none) */
-        if ((unsigned char)*q < 0x20 || *q == 0x7f)
-            *q = '_';
+    for (char *q = name; (q = (char *)mlab_name_bad_char(q, 0)) != NULL;)
+        *q = '_'; /* a file name's control characters (a case name holds none) */
 }
 
 /* The format name and version, first: a newer file must say "upgrade",
@@ -191,10 +191,9 @@ static int read_params(const mlab_why *w, hid_t f, mlab_case *c, long *q_seq_len
         return rc;
     /* the name is printed by every table and names results rows and figure
      * files: no control character, no '/' (as gen's and import's --name) */
-    for (const unsigned char *q = (const unsigned char *)c->name; *q; q++)
-        if (*q < 0x20 || *q == 0x7f || *q == '/')
-            return mlab_fail(w, MLAB_EXIT_BADINPUT, "attribute name",
-                             "= \"%s\": a case name holds no control character and no '/'", c->name);
+    if (mlab_name_bad_char(c->name, 1))
+        return mlab_fail(w, MLAB_EXIT_BADINPUT, "attribute name",
+                         "= \"%s\": a case name holds no control character and no '/'", c->name);
     return MLAB_EXIT_OK;
 }
 

@@ -253,6 +253,23 @@ static int print_table(const mlab_run_file *runs, int n)
     return ns;
 }
 
+/* the (case, variant) lines of KV format fmt's figure: its timed rows' distinct keys over the runs */
+static int format_lines(const mlab_run_file *runs, int n, const char *fmt)
+{
+    mlab_strlist lines = {0};
+    for (int k = 0; k < n; k++)
+        for (size_t i = 0; i < runs[k].r.nrows; i++) {
+            const mlab_row *w = &runs[k].r.rows[i];
+            char key[160];
+            snprintf(key, sizeof key, "%s/%s", w->case_name, w->variant);
+            if (mlab_row_timed(w) && strcmp(w->kv_format, fmt) == 0)
+                mlab_strlist_add(&lines, key);
+        }
+    const int nl = lines.n;
+    mlab_strlist_free(&lines);
+    return nl;
+}
+
 int mlab_cmd_history(int argc, char **argv)
 {
     const char *cmd = "history", *out_dir = NULL, *format = "png";
@@ -345,33 +362,20 @@ int mlab_cmd_history(int argc, char **argv)
     /* one figure per KV format, each with at most MAX_LINES lines: a format
      * with more is left out with a line saying how to choose (the table,
      * the command's answer, is printed: no error for the figure) */
-    mlab_strlist fmts = {0}, lines = {0};
-    unsigned char crowded[64] = {0};
+    mlab_strlist fmts = {0};
     int ndrawn = 0;
     for (int k = 0; k < n; k++)
         for (size_t i = 0; i < runs[k].r.nrows; i++)
             if (mlab_row_timed(&runs[k].r.rows[i]))
                 mlab_strlist_add(&fmts, runs[k].r.rows[i].kv_format);
-    for (int f = 0; f < fmts.n && rc == MLAB_EXIT_OK; f++) {
-        mlab_strlist_free(&lines);
-        for (int k = 0; k < n; k++)
-            for (size_t i = 0; i < runs[k].r.nrows; i++) {
-                const mlab_row *w = &runs[k].r.rows[i];
-                char key[160];
-                snprintf(key, sizeof key, "%s/%s", w->case_name, w->variant);
-                if (mlab_row_timed(w) && strcmp(w->kv_format, fmts.s[f]) == 0)
-                    mlab_strlist_add(&lines, key);
-            }
-        if (lines.n > MAX_LINES || f >= 64) {
-            if (f < 64)
-                crowded[f] = 1;
+    for (int f = 0; f < fmts.n; f++) {
+        const int nl = format_lines(runs, n, fmts.s[f]);
+        if (nl > MAX_LINES)
             printf("%s: %d (case, variant) lines, more than %d can be read in one figure: figure left out "
-                   "(choose with --cases or --variants)\n", fmts.s[f], lines.n, MAX_LINES);
-        } else {
+                   "(choose with --cases or --variants)\n", fmts.s[f], nl, MAX_LINES);
+        else
             ndrawn++;
-        }
     }
-    mlab_strlist_free(&lines);
     char gnuplot[4096] = "", dir[4096], data[8192] = "";
     if (rc == MLAB_EXIT_OK && ndrawn) {
         mlab_gnuplot_find(gnuplot, sizeof gnuplot);
@@ -402,7 +406,7 @@ int mlab_cmd_history(int argc, char **argv)
         int f0 = strcmp(format, "svg") == 0, f1 = strcmp(format, "png") != 0;
         printf("\n");
         for (int f = 0; f < fmts.n && rc == MLAB_EXIT_OK; f++)
-            for (int e = f0; e <= f1 && rc == MLAB_EXIT_OK && !(f < 64 && crowded[f]); e++) {
+            for (int e = f0; e <= f1 && rc == MLAB_EXIT_OK && format_lines(runs, n, fmts.s[f]) <= MAX_LINES; e++) {
                 char fig[8192];
                 snprintf(fig, sizeof fig, "%s/history.%s.%s", dir, fmts.s[f], ext[e]);
                 rc = mlab_gnuplot_run(cmd, gnuplot, "history", data, fig, ext[e], fmts.s[f]);

@@ -63,11 +63,7 @@ static void ref_progress(void *ctx, int done, int total)
 static int case_name(const mlab_case *c, const char *given, int seed_stated, char *out,
                      size_t outlen, char *why, size_t whylen)
 {
-    if (given) {
-        if (!given[0] || strlen(given) > 63) { /* checked by the parser too (mlab_arg_name) */
-            snprintf(why, whylen, "--name '%s': 1 to 63 characters", given);
-            return -1;
-        }
+    if (given) { /* 1..63 characters, no control character or '/': the parser's mlab_arg_name */
         snprintf(out, outlen, "%s", given);
         return 0;
     }

@@ -27,6 +27,14 @@ int mlab_fail(const mlab_why *w, int code, const char *obj, const char *fmt, ...
     return code;
 }
 
+const char *mlab_name_bad_char(const char *s, int no_slash)
+{
+    for (const char *q = s; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f || (no_slash && *q == '/'))
+            return q;
+    return NULL;
+}
+
 const char *mlab_escape(const char *s, char *buf, size_t len, int all_bytes)
 {
     size_t k = 0;

@@ -36,4 +36,10 @@ int mlab_fail(const mlab_why *w, int code, const char *obj, const char *fmt, ...
  * returns buf. */
 const char *mlab_escape(const char *s, char *buf, size_t len, int all_bytes);
 
+/* A name's first byte that cannot be in a case name or a label (a control
+ * character, and with no_slash '/': names become file names), or NULL: the
+ * one rule of gen's and import's --name, run's --label and a case file's
+ * name attribute. */
+const char *mlab_name_bad_char(const char *s, int no_slash);
+
 #endif

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "args.h"       /* mlab_arg_once */
+#include "args.h"       /* mlab_arg_once, mlab_arg_getopt_error */
 #include "exitcodes.h"  /* MLAB_EXIT_* */
 #include "results_read.h" /* mlab_results_read */
 
@@ -40,17 +40,8 @@ int mlab_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopt
     char spec[64];
     snprintf(spec, sizeof spec, ":%s", shortopts); /* ':' reports a missing value apart */
     int c = getopt_long(argc, argv, spec, longopts, NULL);
-    if (c == '?' || c == ':') {
-        const char *a = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
-        char shortname[3] = {'-', (char)optopt, 0};
-        /* for a short option inside a cluster argv[optind - 1] is the cluster */
-        const char *name = optopt && strncmp(a, "--", 2) != 0 ? shortname : a;
-        if (c == '?')
-            mlab_cli_err(cmd, 0, "unknown option '%s' (see --help)", name);
-        else
-            mlab_cli_err(cmd, 0, "%s needs a value", name);
+    if (mlab_arg_getopt_error(cmd, c, argv)) /* '?' or ':': one line naming the option */
         return '?';
-    }
     if (c != -1 && mlab_arg_once(cmd, longopts, c, cli_seen, sizeof cli_seen))
         return '?';
     return c;
