@@ -287,6 +287,7 @@ int mlab_cmd_run(int argc, char **argv)
     mlab_results res;
     mlab_results_init(&res);
     mlab_env_fill_host(&res.env, argc, argv);
+    res.env.gpu_index = -1; /* no device used: the CPU half only (--cpu-only, or none found) */
     if (o.label)
         snprintf(res.env.label, sizeof res.env.label, "%s", o.label);
     o.env = &res.env;
@@ -348,8 +349,12 @@ int mlab_cmd_run(int argc, char **argv)
     int failed = 0;
     if (!o.cpu_only) {
         mlab_gpu_info gi;
+        memset(&gi, 0, sizeof gi); /* a back end that finds no device may leave it as it was */
         rc = mlab_gpu_open(&g, o.device, &gi, why, sizeof why);
-        mlab_run_env_from_gpu(&res.env, &gi);
+        if (rc == MLAB_EXIT_OK)
+            mlab_run_env_from_gpu(&res.env, &gi);
+        else /* the build's knobs still say what its kernels would have been */
+            snprintf(res.env.kernel_knobs, sizeof res.env.kernel_knobs, "%s", mlab_gpu_build_knobs());
         if (rc == MLAB_EXIT_NOGPU) {
             g = NULL;
             if (o.require_gpu) {

@@ -116,6 +116,23 @@ def test_run(tmp, gpu_none):
           and variants == ["cpu_ref_" + w for w in want],
           "`export R.h5` reads the results file of `run`: a header and the 8 CPU rows",
           f"variants {variants}\n" + show(e))
+    # a run that used no GPU records none: gpu_index -1, not device 0 (or, in a
+    # CUDA build on a machine without one, whatever the stack held)
+    files = [("--cpu-only", res)]
+    if gpu_none:
+        dev = os.path.join(tmp, "R_dev3.h5")
+        p = mlab("run", "--device", "3", "--quiet", "-o", dev)
+        check(p.returncode == 0, "`run --device 3` without a GPU runs the CPU half, exit 0", show(p))
+        files.append(("--device 3 without a GPU", dev))
+    try:
+        import h5py
+    except ImportError:
+        print("note: no h5py: the gpu_index check is skipped")
+        return res
+    for what, path in files:
+        with h5py.File(path, "r") as f:
+            gi = int(f.attrs["gpu_index"]) if "gpu_index" in f.attrs else None
+        check(gi == -1, f"`run {what}` records gpu_index -1 (no device used)", f"gpu_index {gi}")
     return res
 
 

@@ -362,6 +362,7 @@ static int knob_refused(const char *name, const char *v, std::initializer_list<c
 extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_gpu_info *info, char *why, size_t whylen)
 {
     *gp = NULL;
+    memset(info, 0, sizeof *info); /* every answer leaves it defined */
     int n = 0;
     hipError_t e = hipGetDeviceCount(&n);
     if (e != hipSuccess || n == 0) {
