@@ -184,11 +184,20 @@ def _on_amd():
         return False
 
 
+def exc_line(e):
+    """An exception's first line of text, or a word saying it has none that
+    can be read (a submission's exception whose __str__ itself raises)."""
+    try:
+        msg = str(e).strip().splitlines()
+    except Exception:  # noqa: BLE001 - whatever its __str__ raised
+        return "(its message could not be read)"
+    return msg[0] if msg else ""
+
+
 def _explain(path, source, e, during):
     """One line: file, what failed, and why when the source says."""
     name = os.path.basename(path)
-    msg = str(e).strip().splitlines()
-    first = msg[0] if msg else ""
+    first = exc_line(e)
     if len(first) > 160:
         first = first[:157] + "..."
     line = f"{name}: {during} raised {type(e).__name__}: {first}"

@@ -551,7 +551,7 @@ class Server:
             pass
 
     def serve(self, inp):
-        from competition import CaseError, SubmissionError
+        from competition import CaseError, SubmissionError, exc_line
         for raw in inp:
             parts = raw.strip().split(" ", 1)
             cmd, arg = parts[0], (parts[1] if len(parts) > 1 else "")
@@ -582,8 +582,7 @@ class Server:
                 if os.environ.get("MLAB_PEER_VERBOSE"):
                     import traceback
                     traceback.print_exc()
-                msg = str(e).strip().splitlines()
-                r = f"err {self.who()}: {type(e).__name__}: {msg[0][:200] if msg else ''}"
+                r = f"err {self.who()}: {type(e).__name__}: {exc_line(e)[:200]}"
             self.say(r)
         return 0
 
