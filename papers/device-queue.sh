@@ -18,7 +18,11 @@
 #           lines) is what no microbenchmark traced beside a real decode. A
 #           trace of fp8_wgmma_qrow and bf16_wgmma at 4 x 1024 and 32 x 1024
 #           under MLAB_FLUSH=memset (the default) and =load (L2 full of clean
-#           lines), then an A/B of the two (gpu_ab.sh worktree,
+#           lines) and under the memset with no tensor map (MLAB_TMAP=off:
+#           every tile by cp.async, no async-proxy copy in the decode: v35
+#           left the first load's 0.6-0.9 us to "the primary's memory made
+#           visible", its microbenchmark's writer having streamed by plain
+#           loads), then an A/B of the two flushes (gpu_ab.sh worktree,
 #           MLAB_AB_NEW_ENV=MLAB_FLUSH=load: one build, run both ways; three
 #           variants, the 8 cases).
 #           $OUT: trace_summary.txt, trace.tar.gz, gpu_ab.sh's six files.
@@ -50,11 +54,12 @@ die() { echo "device-queue.sh: $2" >&2; exit "$1"; }
 case ${1:-} in
 flush)
   base=$OUT
-  for fl in memset load; do
+  for cfg in memset:MLAB_FLUSH=memset load:MLAB_FLUSH=load "notmap:MLAB_FLUSH=memset MLAB_TMAP=off"; do
+    fl=${cfg%%:*} env_words=${cfg#*:}
     mkdir -p "$base/trace-$fl"
-    OUT=$base/trace-$fl MLAB_TRACE_ENV=MLAB_FLUSH=$fl bash harness/gpu_trace.sh b4_kv1024 b32_kv1024 -- \
-      --variants fp8_wgmma_qrow,bf16_wgmma --max-time 0.05 || die 4 "gpu_trace.sh (MLAB_FLUSH=$fl) failed"
-    { echo "== MLAB_FLUSH=$fl"; cat "$base/trace-$fl/trace_summary.txt"; } >> "$base/trace_summary.txt"
+    OUT=$base/trace-$fl MLAB_TRACE_ENV=$env_words bash harness/gpu_trace.sh b4_kv1024 b32_kv1024 -- \
+      --variants fp8_wgmma_qrow,bf16_wgmma --max-time 0.05 || die 4 "gpu_trace.sh ($env_words) failed"
+    { echo "== $env_words"; cat "$base/trace-$fl/trace_summary.txt"; } >> "$base/trace_summary.txt"
   done
   (cd "$base" && tar -czf trace.tar.gz trace-* && rm -rf trace-*)
   OUT=$base MLAB_AB_SASS=off MLAB_COMMIT=${MLAB_COMMIT:-worktree} MLAB_AB_NEW_ENV=MLAB_FLUSH=load \
