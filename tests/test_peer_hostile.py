@@ -142,19 +142,21 @@ at = fixture("x.py", DELEGATE + "custom_kernel = _r.custom_kernel\n", folder=os.
 r = pt.run_mlabench(["run", case, *fast, "-o", res, "--peers", "submission:" + at], CPU)
 check(r.returncode == 0, f"an '@' in the path's folder: exit {r.returncode} {r.stderr[-200:]}")
 
-# SIGTERM to mlabench while a peer hangs in its call
+# SIGTERM to mlabench while a peer hangs in its call. The hanging fixture is
+# this test's own copy, in its scratch folder, so that the processes looked
+# for (and killed) are its own: a scan for tests/peers/bad_hang.py also found
+# test_peer_run's mlabench, run beside it by `ctest -j`, and killed it (-9)
+hang = fixture("hang_in_call.py", "import time\ndef custom_kernel(data):\n    while True:\n        time.sleep(1)\n")
 env = dict(os.environ, MLAB_PEER_PYTHON=sys.executable, **CPU)
-p = subprocess.Popen([pt.BIN, "run", case, *fast, "-o", res, "--peers", "submission:" + os.path.join(pt.FIX, "bad_hang.py")],
+p = subprocess.Popen([pt.BIN, "run", case, *fast, "-o", res, "--peers", "submission:" + hang],
                      env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 time.sleep(8)  # past torch's import: the peer is in custom_kernel
 p.send_signal(signal.SIGTERM)
 p.wait(timeout=60)
-time.sleep(0.5)
-hung = [q for q in os.listdir("/proc") if q.isdigit() and "bad_hang.py" in
-        open(f"/proc/{q}/cmdline", "rb").read().decode(errors="replace")] if os.path.isdir("/proc") else []
+hung = settle()
 check(p.returncode == -signal.SIGTERM and not hung,
       f"mlabench stopped by SIGTERM during a call: it ends by it ({p.returncode}), no peer left ({hung})")
 for q in hung:
-    os.kill(int(q), signal.SIGKILL)
+    os.kill(q, signal.SIGKILL)
 
 sys.exit(mlabtest.finish("test_peer_hostile", tmp))
