@@ -7,9 +7,11 @@
 # files under $OUT, and is weighed in papers/perf-notes.md (the entry named
 # beside it) with its prediction before it runs. A call that has run and been
 # written up leaves this file in the commit that writes it up. flush and
-# suite remain; trace ran in the forty-fourth session (perf-notes v47,
-# papers/reports/h200-2026-12-05d) and left; tests, hyb, direct, mx, lean
-# and sweep in the forty-third (v46).
+# suite remain (suite is run again each time the kernels or the harness's
+# GPU side change: last in the forty-sixth session, papers/reports/
+# h200-2026-12-05f); ring ran in the forty-sixth session (perf-notes v49,
+# papers/reports/h200-2026-12-05e) and left; trace in the forty-fourth
+# (v47, -05d); tests, hyb, direct, mx, lean and sweep in the forty-third (v46).
 #
 #   flush   (~5 min) the cold protocol's flush and a split call's merge:
 #           the combine's first load after its grid wait comes back 0.7-0.9
@@ -29,15 +31,6 @@
 #           After it, here: a report folder of the four results files, the
 #           summaries in its README.md (report folders keep no logs or text
 #           files: test_reports), perf-notes v47's outcome
-#   ring    (~6 min) bf16_wgmma's tiles as a ring of 8 KB panels
-#           (-DWG_B16_RING=1, 23 panels: perf-notes v49) against the default
-#           build, and the ring with 18 panels (alt: the two stages' bytes in
-#           flight, only the panel-by-panel release new), bf16_wgmma on the 8
-#           cases (gpu_ab.sh worktree); then the ring build's GPU tests of
-#           bf16_wgmma (validation on every awkward case, forced splits,
-#           head pairs, the suite's cases). $OUT: gpu_ab.sh's files.
-#           After it, here: a report folder of the four results files,
-#           perf-notes v49's outcome; the knob's default set by it
 #   suite   (~6 min) the suite of this tree: harness/gpu_session.sh (the
 #           build, every test but the slow ones, GPU tests included, the
 #           awkward cases validated, the 8 recorded cases with every variant
@@ -77,27 +70,9 @@ flush)
   grep "^==\|^TRACE\|combine" "$base/trace_summary.txt"
   head -60 "$base/compare.txt"
   ;;
-ring)
-  work=${MLAB_AB_WORK:-${TMPDIR:-/tmp}/mlab-ab-work}
-  new="-DWG_B16_RING=1" alt="-DWG_B16_RING=1 -DWG_B16_RING_NP=18"
-  tests='validate_awkward|validate_splits|validate_suite|pairs|bf16_wgmma|combine_cap'
-  MLAB_AB_WORK=$work MLAB_AB_SASS=off MLAB_AB_NEW_CUDA_FLAGS="$new" MLAB_AB_ALT=worktree MLAB_AB_ALT_CUDA_FLAGS="$alt" \
-    bash harness/gpu_ab.sh run worktree --variants bf16_wgmma || die 4 "gpu_ab.sh failed (ab_logs.tar.gz)"
-  tail -40 "$OUT/compare.txt"
-  log="$work/tests_new.log" # the ring build's own GPU tests (gpu_ab.sh built its program only)
-  if cmake --build build-ab-new -j"$(nproc)" > "$log" 2>&1; then
-    ctest --test-dir build-ab-new -L gpu -R "$tests" -j4 --timeout 150 --output-on-failure >> "$log" 2>&1
-    echo "ctest (new) rc=$?"
-  else
-    echo "build of build-ab-new's tests failed"
-  fi
-  { echo "== the ring build's GPU tests ($tests)"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$log" | tail -20; } |
-    tee -a "$OUT/compare.txt"
-  (cd "$work" && tar -czf "$OUT/ab_logs.tar.gz" ./*.log)
-  ;;
 suite)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "suite: MLAB_COMMIT=<hash> names the commit the results are of"
   bash harness/gpu_session.sh cuda || die 4 "gpu_session.sh failed (the build: its log in \$OUT)"
   ;;
-*) die 2 "usage: papers/device-queue.sh flush|ring|suite (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh flush|suite (the calls: this file's head)" ;;
 esac

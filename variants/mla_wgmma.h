@@ -194,27 +194,6 @@ static_assert(9 % WG_LAND_GATES == 0 && 9 % WG_LAND_GATES16 == 0, "whole panels 
 #ifndef WG_B16_HS
 #define WG_B16_HS 1
 #endif
-/* WG_B16_RING (bf16_wgmma, with WG_B16_HS): a block's tiles as a ring of
- * WG_B16_RING_NP 8 KB panels, not two 72 KB stages: every wgmma of the bf16
- * decode reads one 128-byte-swizzled panel (Q.K's k-steps 4 a panel, P.V's
- * m-tile mt panel mt), so a tile's 9 panels need not be contiguous. Panel q
- * of the block (tile q / 9's panel q % 9) lands in slot q % NP on that
- * slot's "full" mbarrier (its bytes, one tensor copy), is waited on before
- * its k-steps (three panels a Q.K accumulator, as WG_LAND_GATES16 = 3), and
- * released on the slot's "empty" mbarrier by each reading warp once its
- * products are done: the rope panel (8) after Q.K, V's panels (0 .. 7) one
- * by one as P.V's m-tiles complete (a commit group each). The producer's
- * thread 0 issues panel q once panel q - NP is released. 23 panels (2.56
- * tiles) fit beside Q, P, the reductions and the staged outputs, where two
- * stages held 2: 28% more bytes in flight from the start, and the next
- * tile's first panels issued while P.V still reads the last ones
- * (perf-notes v49). 0: the two stages */
-#ifndef WG_B16_RING
-#define WG_B16_RING 0
-#endif
-#ifndef WG_B16_RING_NP
-#define WG_B16_RING_NP 23
-#endif
 /* WG_ONE_DV (the _qrow decodes since v32; mxfp4_wgmma and fp8_wgmma's
  * one-wave kernel since v33, wg_cfg_t::ONE_DV): a block's last unit of one tile (the short
  * calls': 4 x 1024's 64 blocks each one tile) taken by both consumers, each
@@ -289,11 +268,7 @@ template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false> struct 
     static constexpr int TILE = B16 ? 9 * MLAB_SW128_PANEL : WG_TILE; /* bytes of a stage */
     static constexpr int OFF_Q = 0;                          /* Q: 36 (bf16: 72) chunks x 16 heads x 16 */
     static constexpr int OFF_STAGE = OFF_Q + MLA_H * MLA_D * (B16 ? 2 : 1); /* NST tiles */
-    /* RING (bf16_wgmma, WG_B16_RING): NP panels of 8 KB in place of the NST stages */
-    static constexpr bool RING = B16 && WG_B16_RING;
-    static constexpr int NP = RING ? WG_B16_RING_NP : 0;
-    static constexpr int STAGES = RING ? NP * MLAB_SW128_PANEL : NST * TILE; /* bytes of the stages (or ring) */
-    static constexpr int OFF_P = OFF_STAGE + STAGES;         /* P^T a consumer: 4 (bf16: 8) chunks x 16 heads x 16 */
+    static constexpr int OFF_P = OFF_STAGE + NST * TILE;     /* P^T a consumer: 4 (bf16: 8) chunks x 16 heads x 16 */
     static constexpr int OFF_RED = OFF_P + WG_NCONS * MLA_H * MLA_BN * (B16 ? 2 : 1); /* a consumer: 64 max + 64 sums (floats) */
     static constexpr int OFF_QRED = OFF_RED + WG_NCONS * 128 * 4;     /* the Q amax: 8 floats */
     static constexpr int OFF_RAW = OFF_QRED + 8 * 4;                  /* MX: WG_NRAW raw tiles */
@@ -304,8 +279,7 @@ template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false> struct 
     static constexpr int GM = MX || !WG_TMAP ? 1 : B16 ? WG_LAND_GATES16 : WG_LAND_GATES;
     static constexpr int G1 = MX && WG_MX_SPLIT1 && WG_ONE_DV && WG_NPROD_MX == 2 ? 2 : GM; /* MX: ONE_DV's unit */
     static constexpr int NG = GM > G1 ? GM : G1;
-    /* RING: a slot's full mbarriers, then its empty ones (2 NP) */
-    static constexpr int OFF_RBAR = OFF_BAR + (RING ? 8 * 2 * NP : WG_TMAP || MX ? 8 * NST * NG : 0); /* MX: a raw tile's */
+    static constexpr int OFF_RBAR = OFF_BAR + (WG_TMAP || MX ? 8 * NST * NG : 0); /* MX: a raw tile's */
     /* MX, two producers: then a raw stage's "read and reissued" mbarrier */
     static constexpr int OFF_MERGE = OFF_RBAR + (MX ? 8 * WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1) : 0);
     /* persistent: consumer 1's state for the merge (72 x 128 floats), apart
@@ -330,8 +304,7 @@ template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false> struct 
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
     /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
-    static_assert(72 * 128 * 4 <= STAGES, "merge buffer fits the stages");
-    static_assert(!RING || (HS && NP >= 9 && WG_TMAP), "the panel ring: the head split's consumers, a tile at least");
+    static_assert(72 * 128 * 4 <= NST * TILE, "merge buffer fits the stages");
     static_assert(!B16 || (WG_TMAP && !MX), "bf16 tiles: the swizzled layout of tensor-copy builds");
     /* B16 stages its outputs in stage 1 (wg_epilogue16), apart from the merge buffer in stage 0 */
     static_assert(!B16 || (!PERSIST && 72 * 128 * 4 <= TILE && MLA_H * WG_SROW16 * 2 <= TILE), "bf16 staging");
@@ -854,80 +827,6 @@ template <int NK = 4> MLAB_DEV void wg_pv16(wg_state_t<NK> &st, const uint8_t *t
     wg_fence_o(st);
 }
 
-/* WG_B16_RING: the ring's slot of the block's panel q, its address, and the
- * parity of its full mbarrier's phase for that use (use q / NP) */
-template <int NP> MLAB_DEV const uint8_t *wg_ring_panel(const uint8_t *ring, int q)
-{
-    return ring + (q % NP) * MLAB_SW128_PANEL;
-}
-template <int NP> MLAB_DEV void wg_ring_wait(uint64_t *full, int q) { mlab_bulk_wait(full + q % NP, (uint32_t)((q / NP) & 1)); }
-/* a warp's release of panel q (its reads by wgmma done: the caller's wait_group) */
-template <int NP> MLAB_DEV void wg_ring_release(uint64_t *empty, int q)
-{
-    if ((threadIdx.x & 31) == 0) mlab_bar_arrive(empty + q % NP);
-}
-/* 1'' (WG_B16_RING). S^T = K . Q^T of the tile whose panel 0 is the block's
- * panel q0, N = 8 (the consumer's heads, dq), as wg_scores<true, 2, 0, 36, 3>:
- * three panels an accumulator, each trio's k-steps issued once its panels
- * have landed; the rope panel (8) released once the products are done */
-template <int NP>
-MLAB_DEV void wg_scores_ring(float (&s)[4], const uint8_t *ring, int q0, uint64_t *full, uint64_t *empty, uint64_t dq)
-{
-    float acc[3][4];
-#pragma unroll
-    for (int c = 0; c < 3; c++)
-#pragma unroll
-        for (int e = 0; e < 4; e++) wg_fence_acc(acc[c][e]);
-#pragma unroll
-    for (int j = 0; j < 3; j++) {
-#pragma unroll
-        for (int pp = 3 * j; pp < 3 * j + 3; pp++) wg_ring_wait<NP>(full, q0 + pp);
-        wg_fence();
-#pragma unroll
-        for (int pp = 3 * j; pp < 3 * j + 3; pp++) {
-            const uint64_t dk = wg_desc_sw128(wg_ring_panel<NP>(ring, q0 + pp), 16, 8 * 128);
-#pragma unroll
-            for (int kk = 0; kk < 4; kk++)
-                wg_bf16_ss_n8<0>(acc[j], wg_desc_add(dk, 32 * kk), wg_q16_step(dq, 4 * pp + kk), pp > 3 * j || kk > 0);
-        }
-    }
-    wg_commit();
-    wg_wait<0>();
-    wg_ring_release<NP>(empty, q0 + 8);
-#pragma unroll
-    for (int c = 0; c < 3; c++)
-#pragma unroll
-        for (int e = 0; e < 4; e++) wg_fence_acc(acc[c][e]);
-#pragma unroll
-    for (int e = 0; e < 4; e++) s[e] = acc[0][e] + acc[1][e] + acc[2][e];
-}
-/* P.V's m-tiles M .. 7 done in order: each m-tile's panel released once its group has completed */
-template <int NP, int M> MLAB_DEV void wg_pv_ring_release(uint64_t *empty, int q0)
-{
-    wg_wait<7 - M>();
-    wg_ring_release<NP>(empty, q0 + M);
-    if constexpr (M < 7) wg_pv_ring_release<NP, M + 1>(empty, q0);
-}
-/* 3'' (WG_B16_RING). O^T += V^T . P^T as wg_pv16<2>, m-tile mt from the
- * block's panel q0 + mt, a commit group an m-tile, each panel released as
- * its group completes */
-template <int NP> MLAB_DEV void wg_pv16_ring(wg_state_t<2> &st, const uint8_t *ring, int q0, uint64_t *empty, uint64_t dp)
-{
-    wg_fence_o(st);
-    wg_fence();
-#pragma unroll
-    for (int mt = 0; mt < MLA_DV / 64; mt++) {
-        const uint64_t dv = wg_desc_sw128(wg_ring_panel<NP>(ring, q0 + mt), MLAB_SW128_PANEL, 8 * 128);
-#pragma unroll
-        for (int ks = 0; ks < MLA_BN / 16; ks++)
-            wg_bf16_ss_n8<1>(st.o[mt], wg_desc_add(dv, ks * 16 * 128), wg_desc_add(dp, 2 * ks * 64 * 2), 1);
-        wg_commit();
-    }
-    static_assert(MLA_DV / 64 == 8, "eight m-tiles, eight groups");
-    wg_pv_ring_release<NP, 0>(empty, q0);
-    wg_fence_o(st);
-}
-
 /* a (row, split) unit of the call: block b's (tok, split, S), uniform or a
  * ragged batch's plan (mla_params.blk_work, row_splits: splits.h), its
  * kv range (first buffer row; tiles t0 .. t0 + n - 1; rows before rend) */
@@ -1294,62 +1193,6 @@ MLAB_DEV void wg_produce_sw(const mla_params &p, uint8_t *stages, uint64_t *bars
     }
 }
 #endif
-#if WG_TMAP
-/* WG_B16_RING: the producer warpgroup's tiles into the ring of NP panels
- * (full, empty: the slots' mbarriers). A whole tile: thread 0 issues its 9
- * panels, panel q once panel q - NP has been released, each a tensor copy
- * counted on its slot's full mbarrier (one arrival with its bytes). A
- * partial one (a unit's last, rows past rend zero-filled; every tile
- * without a map): once thread 0 has seen its 9 slots released, every
- * producer thread's 16-byte copies into them (the 128-byte swizzle of
- * each panel), landed and made visible to wgmma, a barrier of the
- * warpgroup, then thread 0's arrival on each slot */
-template <int NP>
-MLAB_DEV void wg_produce_ring(const mla_params &p, uint8_t *ring, uint64_t *full, uint64_t *empty, int first, int t0,
-                              int n, int rend)
-{
-    const int t = threadIdx.x & 127;
-    const void *map = p.kv_tmap16;
-    for (int li = 0, q = 0; li < n; li++, q += 9) {
-        const int r0 = (t0 + li) * MLA_BN;
-        auto released = [&](int qq) { /* thread 0: slot qq % NP free of panel qq - NP */
-            if (qq >= NP) mlab_bulk_wait(empty + qq % NP, (uint32_t)((qq / NP - 1) & 1));
-        };
-        if (map && rend - r0 >= MLA_BN) {
-            if (t == 0)
-                for (int j = 0; j < 9; j++) {
-                    released(q + j);
-                    uint64_t *f = full + (q + j) % NP;
-                    mlab_bulk_fence(); /* the slot's reads (by wgmma, released above) before the copy */
-                    mlab_bulk_expect(f, MLAB_SW128_PANEL);
-                    mlab_tma_load_2d(ring + ((q + j) % NP) * MLAB_SW128_PANEL, map, 128 * j, first + r0, f);
-                }
-        } else {
-            if (t == 0)
-                for (int j = 0; j < 9; j++) released(q + j);
-            wg_bar_sync(WG_BAR_PROD(0), 128);
-            constexpr int CH = 2 * MLA_D / 16; /* 16-byte chunks a row: 8 a panel */
-            const int nok = rend - r0;
-            for (int c = t; c < MLA_BN * CH; c += 128) {
-                const int r = c / CH, ch = c % CH, ok = r < nok;
-                mlab_cp16(ring + ((q + (ch >> 3)) % NP) * MLAB_SW128_PANEL + mlab_sw128_p(r, ch & 7, 0),
-                          p.kv_bf16 + (size_t)(first + (ok ? r0 + r : r0)) * MLA_D + 8 * ch, ok);
-            }
-            mlab_cp_commit();
-            mlab_cp_wait<0>();
-            wg_fence_smem();
-            wg_bar_sync(WG_BAR_PROD(0), 128);
-            if (t == 0)
-                for (int j = 0; j < 9; j++) mlab_bar_arrive(full + (q + j) % NP);
-        }
-        /* -DMLAB_TRACE: the producer's lane 32 records when the block's first tile has landed */
-        MLAB_TR(if (li == 0 && t == 32 && p.trace) {
-            for (int j = 0; j < 9; j++) mlab_bulk_wait(full + j % NP, 0);
-            p.trace[MLAB_TR_ISSUE + 2 * blockIdx.x + 1] = mlab_gtime();
-        })
-    }
-}
-#endif
 MLAB_DEV void wg_produce(const mla_params &p, uint8_t *stages, int first, int t0, int n, int rend)
 {
     for (int i = 0; i < n; i++) {
@@ -1579,16 +1422,9 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             const void *map = B16 ? p.kv_tmap16 : p.kv_tmap;
             if (!MX && map) mlab_tma_prefetch(map);
 #endif
-            if constexpr (C::RING) { /* a slot's full: thread 0's arrival; its empty: each reading warp's */
-                for (int s = 0; s < C::NP; s++) {
-                    mlab_bar_init_n(bars + s, 1);
-                    mlab_bar_init_n(bars + C::NP + s, hp >= 0 ? 4 : 4 * WG_NCONS);
-                }
-            } else {
-                for (int s = 0; s < C::NST; s++) mlab_bar_init_n(bars + s, 128);
-                /* gates 1 ..: thread 0's arrival (tensor copies), every producer thread's (MX) */
-                for (int s = C::NST; s < C::NST * C::NG; s++) mlab_bar_init_n(bars + s, MX ? 128 : 1);
-            }
+            for (int s = 0; s < C::NST; s++) mlab_bar_init_n(bars + s, 128);
+            /* gates 1 ..: thread 0's arrival (tensor copies), every producer thread's (MX) */
+            for (int s = C::NST; s < C::NST * C::NG; s++) mlab_bar_init_n(bars + s, MX ? 128 : 1);
             if (MX) /* the raw tiles' (and their reads'): one arrival (thread 0's expect, or arrive) a phase */
                 for (int s = 0; s < WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1); s++)
                     mlab_bar_init_n((uint64_t *)(smem + C::OFF_RBAR) + s, 1);
@@ -1605,10 +1441,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     } else if (!MX && cons == WG_NCONS) { /* the producer warpgroup: the first tiles at once, then the ring */
         wg_regs_dec<WG_REGS_PRODUCER>();
 #if WG_TMAP
-        if constexpr (C::RING)
-            wg_produce_ring<C::NP>(p, stages, bars, bars + C::NP, first, t0, n, rend);
-        else
-            wg_produce_sw<B16>(p, stages, bars, first, t0, n, rend);
+        wg_produce_sw<B16>(p, stages, bars, first, t0, n, rend);
         if (C::PERSIST)
             for (int b = blockIdx.x + gridDim.x, g0 = n; b < units; b += gridDim.x) { /* the next units */
                 const wg_unit u = wg_unit_of(p, b);
@@ -1632,11 +1465,10 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         wg_q16_ready();
         wg_fence_smem();
         wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
-        if constexpr (!C::RING) /* the ring's empty mbarriers count the reading consumer's warps only */
-            for (int i = 0; i < n; i++) {
-                mlab_bulk_wait(bars + i % C::NST, (uint32_t)((i / C::NST) & 1));
-                wg_bar_arrive(WG_BAR_EMPTY(i % C::NST), C::EMPTY_N);
-            }
+        for (int i = 0; i < n; i++) {
+            mlab_bulk_wait(bars + i % C::NST, (uint32_t)((i / C::NST) & 1));
+            wg_bar_arrive(WG_BAR_EMPTY(i % C::NST), C::EMPTY_N);
+        }
         mlab_grid_dep_trigger();
     } else {
         if (MX)
@@ -1701,28 +1533,17 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             for (int i = 0; i < u.n; i++) {
                 const int g = g0 + i;
                 const uint8_t *tile = stages + (g % C::NST) * C::TILE;
-                (void)tile; /* RING: the ring's panels */
-                if constexpr (C::RING)
-                    wg_ring_wait<C::NP>(bars, 9 * g); /* its first panel */
-                else
-                    mlab_bulk_wait(bars + g % C::NST, (uint32_t)((g / C::NST) & 1));
+                mlab_bulk_wait(bars + g % C::NST, (uint32_t)((g / C::NST) & 1));
                 MLAB_TR(if (tid == lead && !tr2) tr2 = mlab_gtime();)
                 WG_PROF(lap(0);)
                 float s4[4];
-                if constexpr (C::RING)
-                    wg_scores_ring<C::NP>(s4, stages, 9 * g, bars, bars + C::NP, dq8);
-                else
-                    wg_scores<true, 2, 0, MLA_D / 16, C::GM>(s4, tile, dq8, wg_tile_gates<C::GM>(bars, g, C::NST));
+                wg_scores<true, 2, 0, MLA_D / 16, C::GM>(s4, tile, dq8, wg_tile_gates<C::GM>(bars, g, C::NST));
                 WG_PROF(lap(1);)
                 wg_softmax_loop<FAST, true, 2, LT>(s8, s4, u.t0 + i, u.rend, sscale, red8, sP8, WG_BAR_CONS(cons), i == 0,
                                                    p.fault == 4, i);
                 WG_PROF(lap(2);)
-                if constexpr (C::RING) {
-                    wg_pv16_ring<C::NP>(s8, stages, 9 * g, bars + C::NP, dp8);
-                } else {
-                    wg_pv16<2>(s8, tile, dp8);
-                    wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
-                }
+                wg_pv16<2>(s8, tile, dp8);
+                wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
                 WG_PROF(lap(3);)
             }
             MLAB_TR(if (tid == lead) tr3 = mlab_gtime();)

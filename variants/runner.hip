@@ -257,15 +257,14 @@ extern "C" const char *mlab_gpu_build_knobs(void)
          * the call's grid holds every unit: the grid column tells), a tile's
          * landing gates (fp8, bf16 tiles) and the MXFP4 one-tile block's tile
          * converted by both producers (v36), mxfp4_qrow_lazy's threshold
-         * (v41), bf16_wgmma's panel ring (its panels; 0: two stages, v49); the
-         * cold flush's kind */
+         * (v41); the cold flush's kind */
         snprintf(buf, sizeof buf,
                  "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_gate_land=%d wg_q_early=%d wg_one_dv=%d "
-                 "wg_land_gates=%d wg_land_gates16=%d wg_mx_split1=%d wg_lazy_t=%d wg_b16_ring=%d "
+                 "wg_land_gates=%d wg_land_gates16=%d wg_mx_split1=%d wg_lazy_t=%d "
                  "merge=%.10s combine=%.10s spread=%.10s cap=%.10s amax=%.10s fault=%.10s tmap_use=%.10s "
                  "persist_use=%.10s tmap_l2=%s flush=%.10s pairs_use=%.10s plan_use=%.10s",
                  build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, WG_B16_HS, WG_GATE_LAND, WG_Q_EARLY, WG_ONE_DV,
-                 WG_LAND_GATES, WG_LAND_GATES16, WG_MX_SPLIT1, WG_LAZY_T, WG_B16_RING ? WG_B16_RING_NP : 0,
+                 WG_LAND_GATES, WG_LAND_GATES16, WG_MX_SPLIT1, WG_LAZY_T,
                  m ? m : "default", c ? c : "default", sp ? sp : "default", cc ? cc : "default", a ? a : "default",
                  f ? f : "none",
                  t ? t : "default", ps ? ps : "default", l2, fl ? fl : "memset", hp ? hp : "default",
