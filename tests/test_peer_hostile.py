@@ -10,8 +10,9 @@ marks every process it starts.
     is gone
   - one that changes its inputs in place: its row is peer_error naming the
     input (it was timed on zeros, valid)
-  - an exception whose __str__ raises: peer_error naming its type (the
-    server ended with status 1, no cause given)
+  - an exception whose __str__ raises: peer_error naming its type (it
+    named the ValueError its __str__ raised; outside a submission's call
+    the server ended, status 1, no cause given)
   - a source file in latin-1 with its coding line runs (it failed as UTF-8)
   - MLAB_PEER_TIMEOUT bounds a submission's import too (300 s before)
   - two peers of one row name (torch twice; two files of one stem) are
@@ -112,7 +113,7 @@ r = pt.run_mlabench(["run", case, *fast, "-o", res, "--peers", "submission:" + u
 rows = pt.rows(res, "peer") if os.path.exists(res) else []
 check(r.returncode == 5 and rows and rows[0]["stop_reason"] == "peer_error"
       and "Odd: (its message could not be read)" in r.stdout,
-      f"an exception that cannot be printed: peer_error naming its type (the server ended, no cause):\n{r.stdout[-400:]}")
+      f"an exception that cannot be printed: peer_error naming its type:\n{r.stdout[-400:]}")
 
 # a latin-1 source with its coding line
 lat = fixture("latin1.py", "# -*- coding: latin-1 -*-\n# café\n" + DELEGATE + "custom_kernel = _r.custom_kernel\n",
