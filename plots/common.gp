@@ -32,8 +32,9 @@ set datafile missing 'nan'
 
 # One colour per variant name, the same in every figure, no two alike (black
 # is the tolerance bars'): every variant, peer and CPU reference has its own
-# (test_results_plot checks the list against the variant table). Names not
-# listed (a new variant, a submission) get a spare colour by the name's length.
+# (test_results_plot checks the list against the variant table: a new
+# variant adds its colour here). Names not listed (a submission, a peer
+# added later) get a spare colour by the name's length.
 spare = '#bd9e39 #ad494a #8ca252 #6baed6 #fd8d3c #74c476'
 pal(n) = n eq 'bf16' ? '#1f77b4' : n eq 'fp8' ? '#d62728' : n eq 'mxfp4' ? '#2ca02c' : \
          n eq 'mxfp4_unfused' ? '#98df8a' : n eq 'fp8_exp2rcp' ? '#ff7f0e' : \
