@@ -296,8 +296,13 @@ if(MLAB_GPU STREQUAL "cuda" AND MLAB_CUDA_ARCH STREQUAL "90a")
 endif()
 # the _qrow variants' per-head Q scales: with every head's scores scaled by
 # head 0's scale (MLAB_FAULT=qscale) validation must fail (exit 5) on
-# varlen (N(0, 1) Q: the heads' amax differ by ~10-20%) and one_item
-foreach(_v fp8_wgmma_qrow mxfp4_wgmma_qrow mxfp4_qrow_lazy)
+# varlen (N(0, 1) Q: the heads' amax differ by ~10-20%) and one_item; the
+# variants are the list's with q_fp8 2 (CMakeLists.txt MLAB_VARIANTS_QROW),
+# so a new one gets this test and must honour the fault
+if(NOT MLAB_VARIANTS_QROW)
+  message(FATAL_ERROR "no per-(row, head) Q variant read from variants/variant_list.h (MLAB_VARIANTS_QROW)")
+endif()
+foreach(_v ${MLAB_VARIANTS_QROW})
   mlab_gpu_negative_control(gpu_negative_control_qscale_${_v} ENV MLAB_FAULT=qscale CASES varlen one_item
                             ARGS --variants ${_v})
 endforeach()
