@@ -362,8 +362,7 @@ int mlab_cmd_history(int argc, char **argv)
     /* one figure per KV format, each with at most MAX_LINES lines: a format
      * with more is left out with a line saying how to choose (the table,
      * the command's answer, is printed: no error for the figure) */
-    mlab_strlist fmts = {0};
-    int ndrawn = 0;
+    mlab_strlist fmts = {0}, drawn = {0}; /* every timed row's format; those with a figure */
     for (int k = 0; k < n; k++)
         for (size_t i = 0; i < runs[k].r.nrows; i++)
             if (mlab_row_timed(&runs[k].r.rows[i]))
@@ -374,8 +373,9 @@ int mlab_cmd_history(int argc, char **argv)
             printf("%s: %d (case, variant) lines, more than %d can be read in one figure: figure left out "
                    "(choose with --cases or --variants)\n", fmts.s[f], nl, MAX_LINES);
         else
-            ndrawn++;
+            mlab_strlist_add(&drawn, fmts.s[f]);
     }
+    const int ndrawn = drawn.n;
     char gnuplot[4096] = "", dir[4096], data[8192] = "";
     if (rc == MLAB_EXIT_OK && ndrawn) {
         mlab_gnuplot_find(gnuplot, sizeof gnuplot);
@@ -405,16 +405,17 @@ int mlab_cmd_history(int argc, char **argv)
         static const char *ext[2] = {"png", "svg"};
         int f0 = strcmp(format, "svg") == 0, f1 = strcmp(format, "png") != 0;
         printf("\n");
-        for (int f = 0; f < fmts.n && rc == MLAB_EXIT_OK; f++)
-            for (int e = f0; e <= f1 && rc == MLAB_EXIT_OK && format_lines(runs, n, fmts.s[f]) <= MAX_LINES; e++) {
+        for (int f = 0; f < drawn.n && rc == MLAB_EXIT_OK; f++)
+            for (int e = f0; e <= f1 && rc == MLAB_EXIT_OK; e++) {
                 char fig[8192];
-                snprintf(fig, sizeof fig, "%s/history.%s.%s", dir, fmts.s[f], ext[e]);
-                rc = mlab_gnuplot_run(cmd, gnuplot, "history", data, fig, ext[e], fmts.s[f]);
+                snprintf(fig, sizeof fig, "%s/history.%s.%s", dir, drawn.s[f], ext[e]);
+                rc = mlab_gnuplot_run(cmd, gnuplot, "history", data, fig, ext[e], drawn.s[f]);
             }
         if (!keep)
             unlink(data);
     }
     mlab_strlist_free(&fmts);
+    mlab_strlist_free(&drawn);
 free_runs:
     mlab_runs_free(runs, n);
 free_list:

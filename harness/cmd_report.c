@@ -545,11 +545,11 @@ int mlab_cmd_report(int argc, char **argv)
         snprintf(pdir, sizeof pdir, "%s", plots);
     else
         mlab_path_dir(in, pdir, sizeof pdir);
-    /* links relative to the report: bare names when the figures sit beside
-     * it, else the folder as given */
+    /* the figures' links: bare names when they sit beside the report, else
+     * relative to the report's folder, so that the two move together (an
+     * absolute --plots path broke once moved); on stdout, or where no
+     * relative path reads better, the folder as given */
     mlab_path_dir(out && strcmp(out, "-") ? out : "./x", rdir, sizeof rdir);
-    /* the figures' links relative to the report's folder, so that the two
-     * folders move together (an absolute --plots path broke once moved) */
     char rel[4096];
     const int to_file = out && strcmp(out, "-"); /* on stdout, where the report will lie is not known */
     const char *link_dir = strcmp(rdir, pdir) == 0                            ? NULL

@@ -159,7 +159,8 @@ class FlashInferPeer:
             import flashinfer  # noqa: F401
             from flashinfer.mla import BatchMLAPagedAttentionWrapper
         except Exception as e:  # noqa: BLE001 - any import failure means "not usable here"
-            raise Skip(f"flashinfer not importable ({type(e).__name__}: {str(e).splitlines()[0][:120]})")
+            from competition import exc_line  # an empty message gave IndexError here
+            raise Skip(f"flashinfer not importable ({type(e).__name__}: {exc_line(e)[:120]})")
         need_sm90(torch, device, "flashinfer", "backend fa3 needs an SM90 GPU")
         self.torch, self.device, self.fp8 = torch, device, fp8
         self.Wrapper = BatchMLAPagedAttentionWrapper
@@ -249,7 +250,8 @@ class FlashMLAPeer:
         try:
             torch.ops.load_library(os.path.join(d, lib))
         except Exception as e:  # noqa: BLE001 - a library that does not load: not usable here
-            raise Skip(f"{lib} does not load ({type(e).__name__}: {str(e).splitlines()[0][:120]})")
+            from competition import exc_line
+            raise Skip(f"{lib} does not load ({type(e).__name__}: {exc_line(e)[:120]})")
         self.ops = torch.ops._flashmla_extension_C if fp8 else torch.ops._flashmla_C
         self.torch, self.device, self.fp8 = torch, device, fp8
         self.name = "flashmla_fp8" if fp8 else "flashmla_bf16"
@@ -527,7 +529,8 @@ class Server:
             self.sync()
         except Exception as e:  # noqa: BLE001 - a call that cannot be captured
             self.sync_quiet()
-            return f"none not capturable ({type(e).__name__}: {str(e).splitlines()[0][:100] if str(e) else ''})"
+            from competition import exc_line
+            return f"none not capturable ({type(e).__name__}: {exc_line(e)[:100]})"
         a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         a.record()
         for _ in range(n):
