@@ -110,6 +110,13 @@
  * cases' picks as before. The v43 suite geomean 57.7 us, 1.242x (another
  * machine, ~1% slower on every row; FlashInfer bf16 65.6, 1.41x).
  * v46: WG_B16_LEAN no effect, removed (code at d264c39).
+ * v49 (papers/reports/h200-2026-12-05e): its tiles as a ring of 23 8 KB
+ * panels in place of the two stages (WG_B16_RING: 28% more bytes in flight,
+ * each panel released as its products end) slower, +3.1 / +2.5% by geomean,
+ * 4x8192 +5.6 / +4.0%, 32x1024 +5.4 / +3.8% (the extra bytes at the start
+ * land the first tiles later); 18 panels +1.5 / +0.4%. Removed (code at
+ * afaf912). The v49 suite (-05f): geomean 57.7 us, 1.242x (FlashInfer bf16
+ * 65.7, 1.414x).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
