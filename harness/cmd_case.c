@@ -32,6 +32,10 @@ static void gen_usage(FILE *f)
             "usage: mlabench gen --suite -o DIR            the competition's 8 cases, DIR/<name>.h5\n"
             "       mlabench gen [case options] -o FILE.h5  one custom case\n"
             "       mlabench gen [case options with lists] -o DIR   a sweep, DIR/<name>.h5\n"
+            "  -o, --output FILE.h5|DIR\n"
+            "                      one case: the file written (atomically; not an existing folder,\n"
+            "                      link or -); the suite or a sweep: the folder (created if missing),\n"
+            "                      one file DIR/<name>.h5 a case. Required but with --dry-run\n"
             "  --dry-run           print the cases (names, sizes) and the estimate; write nothing\n"
             "  --quiet             no progress lines\n");
     mlab_sweep_usage(f);

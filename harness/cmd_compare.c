@@ -68,7 +68,7 @@ static void usage(FILE *f)
             "                 compared in us; the summary counts them\n"
             "  --format F     text (default, aligned columns), md (Markdown tables), csv\n"
             "                 (one line per pair), json (everything, one object)\n"
-            "  -o FILE        write there (atomically) instead of stdout\n"
+            "  -o, --output FILE  write there (atomically) instead of stdout (- is stdout)\n"
             "exit codes: 0 no regression (every pair same, faster or unclear; so also\n"
             "  when --per-read-limit finds no read limit),\n"
             "  6 a pair is slower or has an accuracy regression,\n"

@@ -29,6 +29,7 @@ static void usage(FILE *f)
             "  --format json  the same table as {\"columns\": [...], \"rows\": [{...}, ...]}\n"
             "  --samples      the raw samples of one file instead, long format:\n"
             "                 case_name,variant,sample_index,us\n"
+            "  -o, --output FILE  write there (atomically) instead of stdout (- is stdout)\n"
             "exit codes: 0 ok, 2 usage, 3 not a results file, 4 cannot read or write\n");
 }
 

@@ -37,6 +37,8 @@ static void import_usage(FILE *f)
             "  /kv_fp8 + /kv_fp8_scale and /kv_mxfp4 + /kv_mxfp4_scale with mlabench's\n"
             "  quantizers and /ref_out with the CPU reference (fp64, bf16 KV; --no-ref skips it),\n"
             "  and writes a complete case file (data/README.md, \"Your own tensors\").\n"
+            "  -o, --output OUT.h5\n"
+            "                 the case file written (atomically; required; not IN.h5, a folder or -)\n"
             "  --fp8, --tie   the fp8 flavour and the MXFP4 tie rule (default: the input's\n"
             "                 attributes fp8_format / mxfp4_tie, else e4m3fn and up)\n"
             "  --name NAME    the case name; default: gen's rule (b<batch>_kv<L>_s<seed>...)\n"

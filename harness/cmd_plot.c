@@ -28,7 +28,8 @@ static void usage(FILE *f)
             "  figure. The data is `mlabench export RESULTS` written to DIR/STEM.csv,\n"
             "  removed afterwards unless --keep-data; then by hand:\n"
             "    gnuplot -c plots/latency.gp DIR/STEM.csv\n"
-            "  Over several runs: mlabench history.\n"
+            "  Over several runs: mlabench history (plot's old --history option is refused,\n"
+            "  saying so).\n"
             "  --if-available  without gnuplot, say \"gnuplot not found: plots skipped\", exit 0\n"
             "exit codes: 0 ok, 2 usage, 3 not a results file, 4 cannot read/write, or\n"
             "  gnuplot not found (without --if-available), 1 gnuplot failed\n",

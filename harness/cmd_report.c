@@ -32,6 +32,7 @@ static void report_usage(FILE *f)
             "  figures of `mlabench plot` found in DIR (default: RESULTS's folder; with\n"
             "  -o, linked relative to the report's folder), the\n"
             "  tolerance rows used, and a glossary of every column and derived format.\n"
+            "  -o, --output REPORT.md  write there (atomically) instead of stdout (- is stdout)\n"
             "exit codes: 0 ok, 2 usage, 3 not a results file, 4 cannot read or write\n");
 }
 

@@ -8,11 +8,14 @@
 #   test_gen         determinism, Philox streams, golden values, moments,
 #                    the quantized tensors
 #   test_cli         mlabench's exit codes and outputs (tests/test_cli.py)
+#   test_help_options  each command's --help names its every long option
 mlab_c_test(test_reference test_reference.c LABELS cpu)
 mlab_c_test(test_metrics test_metrics.c LABELS cpu)
 mlab_c_test(test_gen test_gen.c LABELS cpu)
 if(Python3_Interpreter_FOUND)
   mlab_py_test(test_cli test_cli.py LABELS cpu)
+  # every long option of a command's option table (harness/*.c) is in its --help
+  mlab_py_test(test_help_options test_help_options.py LABELS cpu)
 endif()
 # the KV split rule (harness/splits.c) against the splits the H200 runs used
 mlab_c_test(test_splits test_splits.c LABELS cpu)
