@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reason.h" /* mlab_escape, mlab_name_bad_char */
+#include "exitcodes.h" /* MLAB_EXIT_USAGE, MLAB_EXIT_INTERNAL */
+#include "reason.h"    /* mlab_escape, mlab_name_bad_char */
 
 int mlab_arg_int(const char *cmd, const char *opt, const char *s, long lo, long hi, int *out)
 {
@@ -107,7 +108,15 @@ int mlab_arg_name(const char *cmd, const char *opt, const char *s, size_t max, i
 
 int mlab_arg_once(const char *cmd, const struct option *longopts, int c, unsigned char *seen, size_t nseen)
 {
-    for (size_t i = 0; i < nseen && longopts[i].name; i++) {
+    size_t n = 0;
+    while (longopts[n].name)
+        n++;
+    if (n > nseen) { /* the caller's bug: its last options would never be checked */
+        fprintf(stderr, "mlabench %s: internal error: an option table of %zu entries, %zu flags for them\n",
+                cmd, n, nseen);
+        return MLAB_EXIT_INTERNAL;
+    }
+    for (size_t i = 0; i < n; i++) {
         if (longopts[i].flag || longopts[i].val != c)
             continue;
         if (longopts[i].has_arg == no_argument)
@@ -116,7 +125,7 @@ int mlab_arg_once(const char *cmd, const struct option *longopts, int c, unsigne
             /* -o is every command's one short option with a value */
             fprintf(stderr, "mlabench %s: %s--%s given twice: give it once\n", cmd, c == 'o' ? "-o / " : "",
                     longopts[i].name);
-            return -1;
+            return MLAB_EXIT_USAGE;
         }
         seen[i] = 1;
         return 0;

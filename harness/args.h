@@ -18,11 +18,14 @@ int mlab_arg_int_list(const char *cmd, const char *opt, const char *s, long lo, 
  * no_slash (a case name becomes a file name). */
 int mlab_arg_name(const char *cmd, const char *opt, const char *s, size_t max, int no_slash);
 /* After getopt_long returned c: an option that takes a value, given a second
- * time, is refused ("--opt given twice: give it once"; the caller exits 2):
+ * time, is refused ("--opt given twice: give it once"; MLAB_EXIT_USAGE):
  * the last would win silently (-o twice: one file written, the other not; a
  * sweep script's own --slice or -o replaced by the user's). seen: the
- * caller's flags, one per entry of longopts, zeroed before parsing. 0, or -1
- * printed. */
+ * caller's flags, nseen of them, one per entry of longopts (its NULL entry
+ * may have one or not), zeroed before parsing: a table with more entries
+ * than flags is refused on every call, whatever c is ("internal error",
+ * MLAB_EXIT_INTERNAL), never a repeat let through unchecked. 0, or the exit
+ * code after one printed line. */
 struct option;
 int mlab_arg_once(const char *cmd, const struct option *longopts, int c, unsigned char *seen, size_t nseen);
 /* The value after option argv[*i]; advances *i. NULL (with a message) if missing. */

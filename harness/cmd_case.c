@@ -113,8 +113,11 @@ int mlab_cmd_gen(int argc, char **argv)
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-        if (mlab_arg_once("gen", longopts, c, seen, sizeof seen))
+        const int orc = mlab_arg_once("gen", longopts, c, seen, sizeof seen);
+        if (orc) {
+            rc = orc;
             goto done;
+        }
         switch (c) {
         case 'o': out = optarg; break;
         case 'n': dry = 1; break;

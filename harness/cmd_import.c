@@ -132,8 +132,8 @@ int mlab_cmd_import(int argc, char **argv)
     optind = 0;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-        if (mlab_arg_once("import", longopts, opt, seen, sizeof seen))
-            return MLAB_EXIT_USAGE;
+        if ((rc = mlab_arg_once("import", longopts, opt, seen, sizeof seen)))
+            return rc;
         switch (opt) {
         case 'o': out = optarg; break;
         case 'f': fp8 = optarg; break;

@@ -25,13 +25,21 @@ int mlab_cli_err(const char *cmd, int code, const char *fmt, ...)
     return code;
 }
 
-static unsigned char cli_seen[64]; /* the options taken (mlab_arg_once), cleared by the reset */
+/* The options taken (mlab_arg_once): one flag an entry of the table being
+ * parsed, allocated for it at its first option (a fixed 64 let a 65th
+ * entry through unchecked), freed by the reset. */
+static unsigned char *cli_seen;
+static size_t cli_nseen;
+static const struct option *cli_table;
 
 void mlab_cli_getopt_reset(void)
 {
     optind = 0; /* glibc: 0 re-initializes the scan completely */
     opterr = 0;
-    memset(cli_seen, 0, sizeof cli_seen);
+    free(cli_seen);
+    cli_seen = NULL;
+    cli_nseen = 0;
+    cli_table = NULL;
 }
 
 int mlab_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
@@ -42,7 +50,21 @@ int mlab_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopt
     int c = getopt_long(argc, argv, spec, longopts, NULL);
     if (mlab_arg_getopt_error(cmd, c, argv)) /* '?' or ':': one line naming the option */
         return '?';
-    if (c != -1 && mlab_arg_once(cmd, longopts, c, cli_seen, sizeof cli_seen))
+    if (c != -1 && longopts != cli_table) { /* the table's first option: its flags */
+        size_t n = 0;
+        while (longopts[n].name)
+            n++;
+        free(cli_seen);
+        cli_table = NULL;
+        cli_nseen = 0;
+        if (!(cli_seen = calloc(n + 1, 1))) {
+            mlab_cli_err(cmd, MLAB_EXIT_INTERNAL, "out of memory");
+            return '?';
+        }
+        cli_table = longopts;
+        cli_nseen = n + 1;
+    }
+    if (c != -1 && mlab_arg_once(cmd, longopts, c, cli_seen, cli_nseen))
         return '?';
     return c;
 }

@@ -22,8 +22,10 @@ int mlab_cli_err(const char *cmd, int code, const char *fmt, ...)
 /* getopt_long with mlabench's messages: "--opt value" and "--opt=value"
  * both work, options and files may come in any order. Returns the option's
  * value, -1 at the end (files are then argv[optind..argc-1]), or '?' after
- * printing "unknown option 'X'" or "X needs a value". Call
- * mlab_cli_getopt_reset() before the first call of a command. */
+ * printing "unknown option 'X'", "X needs a value" or "--X given twice" (an
+ * option with a value, given again: mlab_arg_once, one flag an entry of
+ * longopts however long it is). Call mlab_cli_getopt_reset() before the
+ * first call of a command. */
 void mlab_cli_getopt_reset(void);
 int mlab_cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
                     const struct option *longopts);

@@ -46,6 +46,9 @@ mlab_py_test(test_device_queue test_device_queue.py LABELS cpu ARGS ${PROJECT_SO
 # the timing loop (harness/sampler.c) against a fake back end
 mlab_c_test(test_sampler test_sampler.c LABELS cpu)
 mlab_py_test(test_results_cli test_results_cli.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
+# an option with a value given twice is refused wherever it sits in a long
+# option table (harness/args.c mlab_arg_once, results_cli.c mlab_cli_getopt)
+mlab_c_test(test_arg_once test_arg_once.c LABELS cpu)
 mlab_py_test(test_results_inputs test_results_inputs.py LABELS cpu)
 mlab_py_test(test_results_v1 test_results_v1.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
 mlab_py_test(test_results_merge test_results_merge.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
