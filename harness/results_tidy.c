@@ -55,6 +55,7 @@ typedef struct {
     const char *name;
     double key;
     int rank;
+    size_t at; /* the first row's place over all runs (while ordering) */
 } keyed;
 
 static int by_key(const void *a, const void *b)
@@ -65,7 +66,17 @@ static int by_key(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-/* Distinct names over all runs (cases or variants), ordered by key. */
+static int by_name_at(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    int d = strcmp(x->name, y->name);
+    return d ? d : (x->at > y->at) - (x->at < y->at);
+}
+
+/* Distinct names over all runs (cases or variants), ordered by key: each
+ * name's key is its first row's (runs in order, rows in file order). The
+ * rows sorted by name, each name's first kept: n log n (a scan of the names
+ * kept so far for every row was quadratic in the cases). */
 static keyed *ordered(const mlab_run_file *runs, int n, int variants, int *count)
 {
     size_t total = 0;
@@ -74,18 +85,18 @@ static keyed *ordered(const mlab_run_file *runs, int n, int variants, int *count
     keyed *l = calloc(total + 1, sizeof *l);
     if (!l)
         return NULL;
-    int m = 0;
+    size_t t = 0;
     for (int k = 0; k < n; k++)
-        for (size_t i = 0; i < runs[k].r.nrows; i++) {
+        for (size_t i = 0; i < runs[k].r.nrows; i++, t++) {
             const mlab_row *w = &runs[k].r.rows[i];
-            const char *name = variants ? w->variant : w->case_name;
-            int j = 0;
-            while (j < m && strcmp(l[j].name, name) != 0)
-                j++;
-            if (j == m)
-                l[m++] = (keyed){name, variants ? variant_rank(w) : case_bytes(w), 0};
+            l[t] = (keyed){variants ? w->variant : w->case_name, variants ? variant_rank(w) : case_bytes(w), 0, t};
         }
-    qsort(l, (size_t)m, sizeof *l, by_key);
+    qsort(l, total, sizeof *l, by_name_at);
+    int m = 0;
+    for (size_t j = 0; j < total; j++)
+        if (m == 0 || strcmp(l[m - 1].name, l[j].name) != 0)
+            l[m++] = l[j];
+    qsort(l, (size_t)m, sizeof *l, by_key); /* names are distinct: one order, whatever came before */
     for (int j = 0; j < m; j++)
         l[j].rank = j;
     *count = m;
@@ -108,8 +119,22 @@ int mlab_ordered_names(const mlab_results *r, int variants, mlab_strlist *out)
     if (!l)
         return -1;
     int rc = 0;
-    for (int j = 0; j < m && rc == 0; j++)
-        rc = mlab_strlist_add(out, l[j].name) < 0 ? -1 : 0;
+    if (out->n == 0) { /* the names are distinct: appended, not each searched for (quadratic) */
+        char **g = realloc(out->s, ((size_t)m + 1) * sizeof *g);
+        if (!g)
+            rc = -1;
+        else
+            out->s = g;
+        for (int j = 0; j < m && rc == 0; j++) {
+            if (!(g[out->n] = strdup(l[j].name)))
+                rc = -1;
+            else
+                out->n++;
+        }
+    } else {
+        for (int j = 0; j < m && rc == 0; j++)
+            rc = mlab_strlist_add(out, l[j].name) < 0 ? -1 : 0;
+    }
     free(l);
     return rc;
 }
