@@ -6,7 +6,9 @@
  *                [--samples N] [--scale F] [--noise F] [--rel-rms F] [--valid 0|1]
  *                [--cases N] [--variants N] [--cpu-rows 1] [--splits N] [--merge S]
  *     rows: the first N of three cases x the first N of three variants (bf16,
- *     fp8, mxfp4); each row's samples are base * scale * (1 + noise * g),
+ *     fp8, mxfp4); --cases past 3 adds cases of the three shapes in turn,
+ *     named by seed b<B>_kv<L>_s<100000 + index> (a report of thousands of
+ *     rows); each row's samples are base * scale * (1 + noise * g),
  *     g ~ N(0, 1) from a fixed-seed generator (splitmix64 + Box-Muller), base
  *     from the bytes the call moves at 3 TB/s plus 5 us. Two files written
  *     with one seed and scale but different seeds are two draws from one
@@ -149,16 +151,20 @@ static int do_write(int argc, char **argv)
     double *samples = malloc((size_t)(nsamples > 0 ? nsamples : 1) * sizeof *samples);
     if (!samples)
         return MLAB_EXIT_INTERNAL;
-    for (long c = 0; c < ncases && c < 3; c++) {
+    for (long c = 0; c < ncases; c++) {
+        const long s = c % 3; /* the shape */
+        char cname[64];
+        if (c < 3)
+            snprintf(cname, sizeof cname, "%s%s", cases[c].name, suffix);
+        else
+            snprintf(cname, sizeof cname, "b%d_kv%d_s%ld%s", cases[s].batch, cases[s].kv_len, 100000 + c, suffix);
         mlab_input_file in;
         memset(&in, 0, sizeof in);
-        snprintf(in.path, sizeof in.path, "cases/%s.h5", cases[c].name);
+        snprintf(in.path, sizeof in.path, "cases/%s.h5", c < 3 ? cases[c].name : cname);
         for (int k = 0; k < 64; k++)
             in.sha256[k] = "0123456789abcdef"[(c * 7 + k) % 16];
         snprintf(in.schema, sizeof in.schema, "mlabench-case");
         in.schema_version = 1;
-        char cname[64];
-        snprintf(cname, sizeof cname, "%s%s", cases[c].name, suffix);
         snprintf(in.case_name, sizeof in.case_name, "%s", cname);
         if (hashes) { /* per-tensor hashes (v2): kv_bf16's depends on --hashes N */
             char *t[] = {in.q_sha256, in.kv_bf16_sha256, in.kv_fp8_sha256, in.kv_fp4_sha256,
@@ -172,9 +178,9 @@ static int do_write(int argc, char **argv)
             mlab_row row;
             memset(&row, 0, sizeof row);
             snprintf(row.case_name, sizeof row.case_name, "%s", cname);
-            row.batch = cases[c].batch;
+            row.batch = cases[s].batch;
             row.q_seq_len = 1;
-            row.kv_len = cases[c].kv_len;
+            row.kv_len = cases[s].kv_len;
             row.total_q = row.batch;
             row.total_kv = row.batch * row.kv_len;
             snprintf(row.variant, sizeof row.variant, "%s", vars[v].name);
