@@ -11,12 +11,19 @@
 #include "exitcodes.h" /* MLAB_EXIT_USAGE, MLAB_EXIT_INTERNAL */
 #include "reason.h"    /* mlab_escape, mlab_name_bad_char */
 
-int mlab_arg_int(const char *cmd, const char *opt, const char *s, long lo, long hi, int *out)
+/* s as a decimal long: 0, or -1 when it is none (or past long) */
+static int parse_long(const char *s, long *v)
 {
     char *end;
     errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) {
+    *v = strtol(s, &end, 10);
+    return errno || end == s || *end ? -1 : 0;
+}
+
+int mlab_arg_int(const char *cmd, const char *opt, const char *s, long lo, long hi, int *out)
+{
+    long v;
+    if (parse_long(s, &v) || v < lo || v > hi) {
         fprintf(stderr, "mlabench %s: %s: '%s' is not an integer in %ld..%ld\n", cmd, opt, s, lo, hi);
         return -1;
     }
@@ -50,7 +57,7 @@ int mlab_arg_double(const char *cmd, const char *opt, const char *s, double *out
     return 0;
 }
 
-int mlab_arg_int_list(const char *cmd, const char *opt, const char *s, long lo, long hi,
+int mlab_arg_int_list(const char *cmd, const char *opt, const char *s, long lo, long hi, const char *hint,
                       int **out, int *n)
 {
     int cap = 1;
@@ -69,11 +76,16 @@ int mlab_arg_int_list(const char *cmd, const char *opt, const char *s, long lo, 
         next = strchr(tok, ',');
         if (next)
             *next++ = '\0';
-        if (mlab_arg_int(cmd, opt, tok, lo, hi, &v[k])) {
+        long x;
+        const int number = parse_long(tok, &x) == 0;
+        if (!number || x < lo || x > hi) { /* no integer at all ("4 32", "4;32"): the list's form is the slip */
+            fprintf(stderr, "mlabench %s: %s: '%s' is not an integer in %ld..%ld%s\n", cmd, opt, tok, lo, hi,
+                    !number && hint ? hint : "");
             free(v);
             free(dup);
             return -1;
         }
+        v[k] = (int)x;
         k++;
     }
     free(dup);
@@ -108,6 +120,12 @@ int mlab_arg_name(const char *cmd, const char *opt, const char *s, size_t max, i
 
 int mlab_arg_once(const char *cmd, const struct option *longopts, int c, unsigned char *seen, size_t nseen)
 {
+    return mlab_arg_once_hint(cmd, longopts, c, seen, nseen, NULL);
+}
+
+int mlab_arg_once_hint(const char *cmd, const struct option *longopts, int c, unsigned char *seen, size_t nseen,
+                       const char *hint)
+{
     size_t n = 0;
     while (longopts[n].name)
         n++;
@@ -123,8 +141,8 @@ int mlab_arg_once(const char *cmd, const struct option *longopts, int c, unsigne
             return 0;
         if (seen[i]) {
             /* -o is every command's one short option with a value */
-            fprintf(stderr, "mlabench %s: %s--%s given twice: give it once\n", cmd, c == 'o' ? "-o / " : "",
-                    longopts[i].name);
+            fprintf(stderr, "mlabench %s: %s--%s given twice: give it once%s\n", cmd, c == 'o' ? "-o / " : "",
+                    longopts[i].name, hint ? hint : "");
             return MLAB_EXIT_USAGE;
         }
         seen[i] = 1;

@@ -9,8 +9,10 @@
 int mlab_arg_int(const char *cmd, const char *opt, const char *s, long lo, long hi, int *out);
 int mlab_arg_u64(const char *cmd, const char *opt, const char *s, uint64_t *out);
 int mlab_arg_double(const char *cmd, const char *opt, const char *s, double *out);
-/* Comma-separated ints each in [lo, hi]; *out malloc'd, *n its count. */
-int mlab_arg_int_list(const char *cmd, const char *opt, const char *s, long lo, long hi,
+/* Comma-separated ints each in [lo, hi]; *out malloc'd, *n its count. An
+ * item that is no integer at all ("4 32", "4;32") gets hint after the
+ * message (NULL: none; e.g. " (a list: --batch 4,32)"). */
+int mlab_arg_int_list(const char *cmd, const char *opt, const char *s, long lo, long hi, const char *hint,
                       int **out, int *n);
 /* A name given by the user that tables print and files keep (--name,
  * --label): 1..max bytes, no control characters (a newline or an escape
@@ -28,6 +30,10 @@ int mlab_arg_name(const char *cmd, const char *opt, const char *s, size_t max, i
  * code after one printed line. */
 struct option;
 int mlab_arg_once(const char *cmd, const struct option *longopts, int c, unsigned char *seen, size_t nseen);
+/* mlab_arg_once with hint after the "given twice" message (NULL or "": none;
+ * the case options that take a list: " (a list: --batch 4,32)") */
+int mlab_arg_once_hint(const char *cmd, const struct option *longopts, int c, unsigned char *seen, size_t nseen,
+                       const char *hint);
 /* The value after option argv[*i]; advances *i. NULL (with a message) if missing. */
 const char *mlab_arg_value(const char *cmd, int argc, char **argv, int *i);
 

@@ -113,7 +113,7 @@ int mlab_cmd_gen(int argc, char **argv)
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-        const int orc = mlab_arg_once("gen", longopts, c, seen, sizeof seen);
+        const int orc = mlab_arg_once_hint("gen", longopts, c, seen, sizeof seen, mlab_sweep_list_hint(c));
         if (orc) {
             rc = orc;
             goto done;
@@ -133,9 +133,11 @@ int mlab_cmd_gen(int argc, char **argv)
                 goto done;
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "mlabench gen: unexpected argument '%s' (the output goes after -o; see --help)\n",
-                argv[optind]);
+    if (optind < argc) { /* a number: a list's second value after a space (--batch 4 32) */
+        const char *a = argv[optind];
+        fprintf(stderr, "mlabench gen: unexpected argument '%s' (%s; see --help)\n", a,
+                *a && strspn(a, "0123456789") == strlen(a) ? "a list is one word: --batch 4,32"
+                                                           : "the output goes after -o");
         goto done;
     }
     w.given = 1; /* no case option: one default custom case */

@@ -122,7 +122,7 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         const char *v = optarg;
-        if ((o->parse_rc = mlab_arg_once("run", longopts, c, seen, sizeof seen)))
+        if ((o->parse_rc = mlab_arg_once_hint("run", longopts, c, seen, sizeof seen, mlab_sweep_list_hint(c))))
             return -1;
         switch (c) {
         case 'h': run_usage(stdout); return 1;

@@ -15,7 +15,7 @@ void mlab_sweep_usage(FILE *f)
     fprintf(f,
             "case options (gen and run; lists make a sweep of every combination):\n"
             "  --suite             the competition's 8 cases (batch, kv_len, seed fixed)\n"
-            "  --batch B[,B..]     batch items (default 1)\n"
+            "  --batch B[,B..]     batch items, default 1 (a list: --batch 4,32)\n"
             "  --kv-len L[,L..]    kv rows per item (default 1024)\n"
             "  --kv-lens L1,L2,..  one case, one length per item (variable; 0 = empty)\n"
             "  --q-seq-len N[,N..] query rows per item, 1..4 (default 1; causal, bottom-right)\n"
@@ -45,12 +45,23 @@ void mlab_sweep_free(mlab_sweep *w)
     mlab_sweep_init(w);
 }
 
-static int list(const char *cmd, const char *opt, const char *v, long lo, long hi, int **out, int *n)
+const char *mlab_sweep_list_hint(int c)
+{
+    switch (c) {
+    case MLAB_OPT_BATCH: return " (a list: --batch 4,32)";
+    case MLAB_OPT_KV_LEN: return " (a list: --kv-len 1024,8192)";
+    case MLAB_OPT_KV_LENS: return " (a list: --kv-lens 1024,0,512)";
+    case MLAB_OPT_Q_SEQ_LEN: return " (a list: --q-seq-len 1,2)";
+    }
+    return "";
+}
+
+static int list(const char *cmd, int code, const char *opt, const char *v, long lo, long hi, int **out, int *n)
 {
     free(*out);
     *out = NULL;
     *n = 0;
-    return mlab_arg_int_list(cmd, opt, v, lo, hi, out, n);
+    return mlab_arg_int_list(cmd, opt, v, lo, hi, mlab_sweep_list_hint(code), out, n);
 }
 
 int mlab_sweep_option(mlab_sweep *w, const char *cmd, int code, const char *v)
@@ -62,13 +73,13 @@ int mlab_sweep_option(mlab_sweep *w, const char *cmd, int code, const char *v)
         w->suite = 1;
         return 0;
     case MLAB_OPT_BATCH:
-        return list(cmd, "--batch", v, 1, 1 << 20, &w->batch, &w->nbatch);
+        return list(cmd, code, "--batch", v, 1, 1 << 20, &w->batch, &w->nbatch);
     case MLAB_OPT_KV_LEN:
-        return list(cmd, "--kv-len", v, 0, 1 << 30, &w->kv_len, &w->nkv_len);
+        return list(cmd, code, "--kv-len", v, 0, 1 << 30, &w->kv_len, &w->nkv_len);
     case MLAB_OPT_KV_LENS:
-        return list(cmd, "--kv-lens", v, 0, 1 << 30, &w->kv_lens, &w->nkv_lens);
+        return list(cmd, code, "--kv-lens", v, 0, 1 << 30, &w->kv_lens, &w->nkv_lens);
     case MLAB_OPT_Q_SEQ_LEN:
-        return list(cmd, "--q-seq-len", v, 1, 4, &w->qlen, &w->nqlen);
+        return list(cmd, code, "--q-seq-len", v, 1, 4, &w->qlen, &w->nqlen);
     case MLAB_OPT_SEED:
         w->seed_given = 1;
         return mlab_arg_u64(cmd, "--seed", v, &w->seed);

@@ -47,6 +47,10 @@ enum {
 
 /* The case options' help lines (lists: whether batch/kv-len/q-seq-len take lists). */
 void mlab_sweep_usage(FILE *f);
+/* For a case option that takes a list (option code c), how a list is
+ * written, " (a list: --batch 4,32)", for the messages of a list given as
+ * two options or with another separator; "" for the other options. */
+const char *mlab_sweep_list_hint(int c);
 
 void mlab_sweep_init(mlab_sweep *w);
 void mlab_sweep_free(mlab_sweep *w);

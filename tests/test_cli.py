@@ -30,6 +30,11 @@ Pins:
     escaped in the message; an option with a value given twice exits 2 (the
     second replaced the first: `-o` twice wrote one file); `gen` of several
     cases onto a file says why
+  - a list-valued case option (--batch, --kv-len, --kv-lens, --q-seq-len)
+    given twice, or with items that are no integers ("4 32", "4;32", "1:2"),
+    or a list's second value after a space (gen --batch 4 32): one line, exit
+    2, saying how a list is written ("(a list: --batch 4,32)"); not for a
+    value out of range; gen --help shows it on --batch's line
 `gen --suite` is not run here (gigabytes).
 Environment: MLAB_BIN = the mlabench binary (tests/CMakeLists.txt).
 Exit 0 pass, 1 fail, 77 skip ($MLAB_BIN missing).
@@ -286,6 +291,24 @@ def test_slips(tmp, results):
               f"control characters in {what} exit 2, escaped in the one line", show(p))
     p = mlab("gen", "--batch", "2", "--batch", "3", "--dry-run")
     check(one_line(p, USAGE, "--batch given twice"), "a case option given twice exits 2", show(p))
+    # a list given as two options, or with a separator other than the comma: the one line
+    # says how a list is written (the hint of the given-twice line was lost in a8a2482)
+    for argv, hint in ((["gen", "--batch", "2", "--batch", "3", "--dry-run"], "(a list: --batch 4,32)"),
+                       (["run", "--kv-len", "8", "--kv-len", "16", "--cpu-only"], "(a list: --kv-len 1024,8192)"),
+                       (["gen", "--batch", "4 32", "--dry-run"], "'4 32' is not an integer in 1..1048576 (a list: --batch 4,32)"),
+                       (["gen", "--batch", "4;32", "--dry-run"], "(a list: --batch 4,32)"),
+                       (["run", "--q-seq-len", "1:2", "--cpu-only"], "(a list: --q-seq-len 1,2)"),
+                       (["gen", "--kv-lens", "8,x", "--dry-run"], "(a list: --kv-lens 1024,0,512)"),
+                       (["gen", "--batch", "4", "32", "--dry-run"], "unexpected argument '32' (a list is one word: --batch 4,32")):
+        p = mlab(*argv)
+        check(one_line(p, USAGE, hint), f"`{' '.join(argv)}` exits 2, its one line with {hint}", show(p))
+    p = mlab("gen", "--batch", "0", "--dry-run")
+    check(one_line(p, USAGE, "'0' is not an integer in 1..1048576") and "a list" not in p.stderr,
+          "a list's value out of range exits 2 without the list hint (its form was right)", show(p))
+    p = mlab("gen", "--help")
+    check(p.returncode == 0 and any(l.lstrip().startswith("--batch B[,B..]") and "(a list: --batch 4,32)" in l
+                                    for l in p.stdout.splitlines()),
+          "`gen --help` shows a list on --batch's line: (a list: --batch 4,32)", show(p))
     for argv in (["run", case, "--cpu-only", "-o", out, "-o", out + "2"], ["export", results, "-o", out, "--output", out],
                  ["run", case, "--cpu-only", "--slice", "0/2", "--slice", "1/2"]):
         p = mlab(*argv)  # (the results commands print their usage after the line)
