@@ -103,12 +103,30 @@ static keyed *ordered(const mlab_run_file *runs, int n, int variants, int *count
     return l;
 }
 
-static int rank_of(const keyed *l, int m, const char *name)
+static int by_name(const void *a, const void *b)
 {
-    for (int j = 0; j < m; j++)
-        if (strcmp(l[j].name, name) == 0)
-            return j;
-    return -1;
+    return strcmp(((const keyed *)a)->name, ((const keyed *)b)->name);
+}
+
+/* A copy of the m distinct names l (ordered by key, each with its rank),
+ * sorted by name for rank_of's bisection; NULL out of memory. */
+static keyed *by_name_copy(const keyed *l, int m)
+{
+    keyed *c = malloc(((size_t)m + 1) * sizeof *c);
+    if (!c)
+        return NULL;
+    memcpy(c, l, (size_t)m * sizeof *c);
+    qsort(c, (size_t)m, sizeof *c, by_name);
+    return c;
+}
+
+/* The rank of name among the m names of byname (by_name_copy's), -1 if absent:
+ * a bisection (a scan of the names for every row was quadratic in the cases) */
+static int rank_of(const keyed *byname, int m, const char *name)
+{
+    keyed want = {name, 0, 0, 0};
+    const keyed *hit = bsearch(&want, byname, (size_t)m, sizeof *byname, by_name);
+    return hit ? hit->rank : -1;
 }
 
 int mlab_ordered_names(const mlab_results *r, int variants, mlab_strlist *out)
@@ -139,13 +157,36 @@ int mlab_ordered_names(const mlab_results *r, int variants, mlab_strlist *out)
     return rc;
 }
 
-static const mlab_row *find_in(const mlab_results *r, const char *case_name, const char *variant)
+static int cmp_pair(const mlab_row *w, const char *case_name, const char *variant)
 {
-    for (size_t i = 0; i < r->nrows; i++)
-        if (strcmp(r->rows[i].case_name, case_name) == 0 &&
-            strcmp(r->rows[i].variant, variant) == 0)
-            return &r->rows[i];
-    return NULL;
+    int d = strcmp(w->case_name, case_name);
+    return d ? d : strcmp(w->variant, variant);
+}
+
+/* a run's rows by (case, variant, place in the file) */
+static int by_pair_place(const void *a, const void *b)
+{
+    const mlab_row *x = *(const mlab_row *const *)a, *y = *(const mlab_row *const *)b;
+    int d = cmp_pair(x, y->case_name, y->variant);
+    return d ? d : (x > y) - (x < y); /* one rows array: its order is the file's */
+}
+
+/* The first row in file order of (case_name, variant) among the m rows of ix
+ * (one run's, sorted by by_pair_place), NULL if none: the lower bound of the
+ * pair, as a scan of the rows from the top found it (that scan for each row
+ * was quadratic in the rows). */
+static const mlab_row *find_in(const mlab_row *const *ix, size_t m, const char *case_name,
+                               const char *variant)
+{
+    size_t lo = 0, hi = m;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_pair(ix[mid], case_name, variant) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m && cmp_pair(ix[lo], case_name, variant) == 0 ? ix[lo] : NULL;
 }
 
 static const char *const tidy_run_cols[] = {"run_index", "file", "label", "date", "gpu",
@@ -205,10 +246,31 @@ int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style, i
 {
     int nc = 0, nv = 0;
     keyed *cases = ordered(runs, n, 0, &nc), *vars = ordered(runs, n, 1, &nv);
-    if (!cases || !vars) {
+    keyed *cn = cases ? by_name_copy(cases, nc) : NULL, *vn = vars ? by_name_copy(vars, nv) : NULL;
+    size_t total = 0, nl = 0;
+    for (int k = 0; k < n; k++)
+        total += runs[k].r.nrows;
+    /* each run's rows by (case, variant, place) for find_in, run after run */
+    const mlab_row **ix = malloc((total + 1) * sizeof *ix);
+    size_t *at = malloc(((size_t)n + 1) * sizeof *at);
+    line_ref *lines = malloc((total + 1) * sizeof *lines);
+    if (!cn || !vn || !ix || !at || !lines) {
         free(cases);
         free(vars);
+        free(cn);
+        free(vn);
+        free(ix);
+        free(at);
+        free(lines);
         return -1;
+    }
+    at[0] = 0;
+    for (int k = 0; k < n; k++) {
+        const mlab_results *r = &runs[k].r;
+        for (size_t i = 0; i < r->nrows; i++)
+            ix[at[k] + i] = &r->rows[i];
+        qsort(ix + at[k], r->nrows, sizeof *ix, by_pair_place);
+        at[k + 1] = at[k] + r->nrows;
     }
     size_t nrf;
     const mlab_field *rf = mlab_row_fields(&nrf);
@@ -229,20 +291,11 @@ int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style, i
                                                   : rf[k - N_RUN_COLS - N_ROW_COLS].name);
         fputc('\n', f);
     }
-    size_t total = 0, nl = 0;
-    for (int k = 0; k < n; k++)
-        total += runs[k].r.nrows;
-    line_ref *lines = malloc((total + 1) * sizeof *lines);
-    if (!lines) {
-        free(cases);
-        free(vars);
-        return -1;
-    }
     for (int k = 0; k < n; k++)
         for (size_t i = 0; i < runs[k].r.nrows; i++) {
             const mlab_row *w = &runs[k].r.rows[i];
-            lines[nl++] = (line_ref){k, rank_of(cases, nc, w->case_name),
-                                     rank_of(vars, nv, w->variant), i};
+            lines[nl++] = (line_ref){k, rank_of(cn, nc, w->case_name),
+                                     rank_of(vn, nv, w->variant), i};
         }
     if (series_order)
         qsort(lines, nl, sizeof *lines, by_series);
@@ -277,15 +330,15 @@ int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style, i
             const mlab_row *par = NULL, *first = NULL;
             const char *pn = mlab_row_parent(w);
             if (pn[0])
-                par = find_in(r, w->case_name, pn);
+                par = find_in(ix + at[k], r->nrows, w->case_name, pn);
             for (int j = 0; j < n && !first; j++) {
-                const mlab_row *x = find_in(&runs[j].r, w->case_name, w->variant);
+                const mlab_row *x = find_in(ix + at[j], runs[j].r.nrows, w->case_name, w->variant);
                 if (x && mlab_row_timed(x))
                     first = x;
             }
             const mlab_tol *tol = mlab_tol_find(w->kernel_tol);
-            cell_int(f, style, &col, "case_index", rank_of(cases, nc, w->case_name));
-            cell_int(f, style, &col, "variant_index", rank_of(vars, nv, w->variant));
+            cell_int(f, style, &col, "case_index", lines[li].c);
+            cell_int(f, style, &col, "variant_index", lines[li].v);
             cell_str(f, style, &col, "parent", pn);
             cell_int(f, style, &col, "timed", timed);
             cell_num(f, style, &col, "floor_us", floor > 0 ? floor : NAN);
@@ -307,6 +360,10 @@ int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style, i
     if (json)
         fprintf(f, "\n ]}\n");
     free(lines);
+    free(at);
+    free(ix);
+    free(vn);
+    free(cn);
     free(cases);
     free(vars);
     return ferror(f) ? -1 : 0;
