@@ -95,10 +95,63 @@ enum { OPT_DEFAULT = 2000, OPT_CPU_ONLY, OPT_REQUIRE_GPU, OPT_NO_TIME, OPT_QUIET
        OPT_SPLITS, OPT_MAX_TIME, OPT_RSE, OPT_MIN_SAMPLES, OPT_MAX_SAMPLES, OPT_VARIANTS,
        OPT_DEVICE, OPT_SLICE, OPT_LIST, OPT_LABEL, OPT_PEERS, OPT_PEERS_ONLY, OPT_PEER_PYTHON };
 
+/* The words of numbers right after a list-valued case option's value
+ * (--batch 4 32: "32"), which run takes for case files: when one cannot be
+ * opened, its line says how a list is written, as gen's does at once. Each
+ * such option is given once (mlab_arg_once): four at most. */
+#define LIST_WORDS_MAX 16
+typedef struct {
+    const char *word[4 * LIST_WORDS_MAX]; /* the words' strings: getopt moves argv's slots, not them */
+    int opt[4 * LIST_WORDS_MAX];          /* each word's option, in hint[] */
+    int nw, nopt;
+    char hint[4][160];                    /* "a list is one word: --batch 4,32" */
+} list_words;
+
+static int numbers_word(const char *a)
+{
+    return a[0] >= '0' && a[0] <= '9' && strspn(a, "0123456789,") == strlen(a);
+}
+
+/* After getopt_long returned list-valued option c with value v: argv[optind..]
+ * are still in their given order (getopt permutes only the words it has
+ * passed), so the words of numbers there followed v. The hint repeats them
+ * as one word (--batch 4 32 64: --batch 4,32,64), or the option's example. */
+static void list_words_note(list_words *lw, const struct option *longopts, int c, const char *v,
+                            int argc, char **argv)
+{
+    if (lw->nopt >= 4 || optind >= argc || !numbers_word(argv[optind]))
+        return;
+    const char *name = "";
+    for (const struct option *l = longopts; l->name; l++)
+        if (l->val == c)
+            name = l->name;
+    char *h = lw->hint[lw->nopt];
+    const size_t size = sizeof lw->hint[0];
+    int len = snprintf(h, size, "a list is one word: --%s %s", name, v);
+    for (int i = optind; i < argc && numbers_word(argv[i]) && lw->nw < 4 * LIST_WORDS_MAX; i++) {
+        lw->word[lw->nw] = argv[i];
+        lw->opt[lw->nw++] = lw->nopt;
+        if (len >= 0 && (size_t)len < size)
+            len += snprintf(h + len, size - (size_t)len, ",%s", argv[i]);
+    }
+    if (len < 0 || (size_t)len >= size)
+        snprintf(h, size, "a list is one word: %s", mlab_sweep_list_example(c));
+    lw->nopt++;
+}
+
+/* The hint for case file path when list_words_note saw it after a list, else NULL */
+static const char *list_words_hint(const list_words *lw, const char *path)
+{
+    for (int i = 0; i < lw->nw; i++)
+        if (lw->word[i] == path)
+            return lw->hint[lw->opt[i]];
+    return NULL;
+}
+
 /* Parse run's options (getopt_long: --opt VALUE or --opt=VALUE, files
  * anywhere). 0, 1 for --help (printed), -1 after a one-line message. */
 static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use_default,
-                     int *slice_k, int *slice_n, int *list_only)
+                     int *slice_k, int *slice_n, int *list_only, list_words *lw)
 {
     static const struct option longopts[] = {
         MLAB_SWEEP_OPTIONS,
@@ -201,6 +254,8 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
         default:
             if (mlab_arg_getopt_error("run", c, argv) || mlab_sweep_option(w, "run", c, v))
                 return -1;
+            if (mlab_sweep_list_hint(c)[0])
+                list_words_note(lw, longopts, c, v, argc, argv);
         }
     }
     char swhy[512];
@@ -223,7 +278,8 @@ int mlab_cmd_run(int argc, char **argv)
     int use_default = 0, slice_k = 0, slice_n = 1, list_only = 0, rc = MLAB_EXIT_USAGE;
     run_item *items = NULL;
     size_t *pick = NULL, npick = 0, nitems = 0;
-    int prc = run_parse(argc, argv, &o, &w, &use_default, &slice_k, &slice_n, &list_only);
+    list_words lw = {0};
+    int prc = run_parse(argc, argv, &o, &w, &use_default, &slice_k, &slice_n, &list_only, &lw);
     if (prc) {
         rc = prc > 0 ? MLAB_EXIT_OK : o.parse_rc ? o.parse_rc : MLAB_EXIT_USAGE;
         goto done;
@@ -403,7 +459,11 @@ int mlab_cmd_run(int argc, char **argv)
         if (it->path) {
             rc = mlab_h5_read_case(it->path, &c, why, sizeof why);
             if (rc) {
-                fprintf(stderr, "mlabench run: %s\n", why);
+                const char *hint = rc == MLAB_EXIT_IO ? list_words_hint(&lw, it->path) : NULL;
+                if (hint) /* --batch 4 32: "32: cannot open: ... (a list is one word: --batch 4,32)" */
+                    fprintf(stderr, "mlabench run: %s (%s)\n", why, hint);
+                else
+                    fprintf(stderr, "mlabench run: %s\n", why);
                 goto out_results;
             }
             snprintf(in.path, sizeof in.path, "%s", it->path);

@@ -45,13 +45,29 @@ void mlab_sweep_free(mlab_sweep *w)
     mlab_sweep_init(w);
 }
 
+#define LIST_EX_BATCH "--batch 4,32"
+#define LIST_EX_KV_LEN "--kv-len 1024,8192"
+#define LIST_EX_KV_LENS "--kv-lens 1024,0,512"
+#define LIST_EX_Q_SEQ_LEN "--q-seq-len 1,2"
+
 const char *mlab_sweep_list_hint(int c)
 {
     switch (c) {
-    case MLAB_OPT_BATCH: return " (a list: --batch 4,32)";
-    case MLAB_OPT_KV_LEN: return " (a list: --kv-len 1024,8192)";
-    case MLAB_OPT_KV_LENS: return " (a list: --kv-lens 1024,0,512)";
-    case MLAB_OPT_Q_SEQ_LEN: return " (a list: --q-seq-len 1,2)";
+    case MLAB_OPT_BATCH: return " (a list: " LIST_EX_BATCH ")";
+    case MLAB_OPT_KV_LEN: return " (a list: " LIST_EX_KV_LEN ")";
+    case MLAB_OPT_KV_LENS: return " (a list: " LIST_EX_KV_LENS ")";
+    case MLAB_OPT_Q_SEQ_LEN: return " (a list: " LIST_EX_Q_SEQ_LEN ")";
+    }
+    return "";
+}
+
+const char *mlab_sweep_list_example(int c)
+{
+    switch (c) {
+    case MLAB_OPT_BATCH: return LIST_EX_BATCH;
+    case MLAB_OPT_KV_LEN: return LIST_EX_KV_LEN;
+    case MLAB_OPT_KV_LENS: return LIST_EX_KV_LENS;
+    case MLAB_OPT_Q_SEQ_LEN: return LIST_EX_Q_SEQ_LEN;
     }
     return "";
 }

@@ -51,6 +51,8 @@ void mlab_sweep_usage(FILE *f);
  * written, " (a list: --batch 4,32)", for the messages of a list given as
  * two options or with another separator; "" for the other options. */
 const char *mlab_sweep_list_hint(int c);
+/* The list of that hint alone, "--batch 4,32"; "" for the other options. */
+const char *mlab_sweep_list_example(int c);
 
 void mlab_sweep_init(mlab_sweep *w);
 void mlab_sweep_free(mlab_sweep *w);

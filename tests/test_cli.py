@@ -34,7 +34,10 @@ Pins:
     given twice, or with items that are no integers ("4 32", "4;32", "1:2"),
     or a list's second value after a space (gen --batch 4 32): one line, exit
     2, saying how a list is written ("(a list: --batch 4,32)"); not for a
-    value out of range; gen --help shows it on --batch's line
+    value out of range; gen --help shows it on --batch's line; run takes
+    such a word for a case file: when it cannot be opened, its one line (exit
+    4) says the list as one word (run --batch 1 32: "(a list is one word:
+    --batch 1,32)"), not for a word of numbers elsewhere or another name
 `gen --suite` is not run here (gigabytes).
 Environment: MLAB_BIN = the mlabench binary (tests/CMakeLists.txt).
 Exit 0 pass, 1 fail, 77 skip ($MLAB_BIN missing).
@@ -302,6 +305,21 @@ def test_slips(tmp, results):
                        (["gen", "--batch", "4", "32", "--dry-run"], "unexpected argument '32' (a list is one word: --batch 4,32")):
         p = mlab(*argv)
         check(one_line(p, USAGE, hint), f"`{' '.join(argv)}` exits 2, its one line with {hint}", show(p))
+    # run takes the word after a list's value for a case file: the line of the file that cannot
+    # be opened says how the list is written (it said "32: cannot open" alone), exit 4 as before
+    out = os.path.join(tmp, "listword.h5")
+    for argv, hint in ((["--batch", "1", "32", "--kv-len", "8"], "32: cannot open: No such file or directory "
+                        "(a list is one word: --batch 1,32)"),
+                       (["--batch=1", "--kv-len", "8", "16,32"], "16,32: cannot open: No such file or directory "
+                        "(a list is one word: --kv-len 8,16,32)"),
+                       (["--batch", "1", "--kv-len", "8", "--no-time", "32"], "32: cannot open"),
+                       (["--batch", "1", "no_such_case.h5", "--kv-len", "8"], "no_such_case.h5: cannot open")):
+        p = subprocess.run([BIN, "run", *argv, "--cpu-only", "-o", out], cwd=tmp, capture_output=True,
+                           text=True, timeout=120)
+        listed = "a list" in hint
+        check(one_line(p, IO, hint) and ("a list" in p.stderr) == listed and not os.path.exists(out),
+              f"`run {' '.join(argv)}` exits 4, its one line {'with' if listed else 'without'} the list "
+              f"as one word", show(p))
     p = mlab("gen", "--batch", "0", "--dry-run")
     check(one_line(p, USAGE, "'0' is not an integer in 1..1048576") and "a list" not in p.stderr,
           "a list's value out of range exits 2 without the list hint (its form was right)", show(p))
