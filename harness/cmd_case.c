@@ -133,11 +133,10 @@ int mlab_cmd_gen(int argc, char **argv)
                 goto done;
         }
     }
-    if (optind < argc) { /* a number: a list's second value after a space (--batch 4 32) */
+    if (optind < argc) { /* numbers: a list's next values after a space (--batch 4 32, 4 32,64) */
         const char *a = argv[optind];
         fprintf(stderr, "mlabench gen: unexpected argument '%s' (%s; see --help)\n", a,
-                *a && strspn(a, "0123456789") == strlen(a) ? "a list is one word: --batch 4,32"
-                                                           : "the output goes after -o");
+                mlab_sweep_numbers_word(a) ? "a list is one word: --batch 4,32" : "the output goes after -o");
         goto done;
     }
     w.given = 1; /* no case option: one default custom case */

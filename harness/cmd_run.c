@@ -107,11 +107,6 @@ typedef struct {
     char hint[4][160];                    /* "a list is one word: --batch 4,32" */
 } list_words;
 
-static int numbers_word(const char *a)
-{
-    return a[0] >= '0' && a[0] <= '9' && strspn(a, "0123456789,") == strlen(a);
-}
-
 /* After getopt_long returned list-valued option c with value v: argv[optind..]
  * are still in their given order (getopt permutes only the words it has
  * passed), so the words of numbers there followed v. The hint repeats them
@@ -119,7 +114,7 @@ static int numbers_word(const char *a)
 static void list_words_note(list_words *lw, const struct option *longopts, int c, const char *v,
                             int argc, char **argv)
 {
-    if (lw->nopt >= 4 || optind >= argc || !numbers_word(argv[optind]))
+    if (lw->nopt >= 4 || optind >= argc || !mlab_sweep_numbers_word(argv[optind]))
         return;
     const char *name = "";
     for (const struct option *l = longopts; l->name; l++)
@@ -128,7 +123,7 @@ static void list_words_note(list_words *lw, const struct option *longopts, int c
     char *h = lw->hint[lw->nopt];
     const size_t size = sizeof lw->hint[0];
     int len = snprintf(h, size, "a list is one word: --%s %s", name, v);
-    for (int i = optind; i < argc && numbers_word(argv[i]) && lw->nw < 4 * LIST_WORDS_MAX; i++) {
+    for (int i = optind; i < argc && mlab_sweep_numbers_word(argv[i]) && lw->nw < 4 * LIST_WORDS_MAX; i++) {
         lw->word[lw->nw] = argv[i];
         lw->opt[lw->nw++] = lw->nopt;
         if (len >= 0 && (size_t)len < size)

@@ -72,6 +72,11 @@ const char *mlab_sweep_list_example(int c)
     return "";
 }
 
+int mlab_sweep_numbers_word(const char *a)
+{
+    return a[0] >= '0' && a[0] <= '9' && strspn(a, "0123456789,") == strlen(a);
+}
+
 static int list(const char *cmd, int code, const char *opt, const char *v, long lo, long hi, int **out, int *n)
 {
     free(*out);

@@ -53,6 +53,10 @@ void mlab_sweep_usage(FILE *f);
 const char *mlab_sweep_list_hint(int c);
 /* The list of that hint alone, "--batch 4,32"; "" for the other options. */
 const char *mlab_sweep_list_example(int c);
+/* 1 when word a reads as a list's items after a space (--batch 4 32,64):
+ * a digit, then digits and commas; gen refuses it and run's case file of
+ * that name says how a list is written. */
+int mlab_sweep_numbers_word(const char *a);
 
 void mlab_sweep_init(mlab_sweep *w);
 void mlab_sweep_free(mlab_sweep *w);

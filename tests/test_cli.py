@@ -32,11 +32,13 @@ Pins:
     cases onto a file says why
   - a list-valued case option (--batch, --kv-len, --kv-lens, --q-seq-len)
     given twice, or with items that are no integers ("4 32", "4;32", "1:2"),
-    or a list's second value after a space (gen --batch 4 32): one line, exit
-    2, saying how a list is written ("(a list: --batch 4,32)"); not for a
-    value out of range; gen --help shows it on --batch's line; run takes
-    such a word for a case file: when it cannot be opened, its one line (exit
-    4) says the list as one word (run --batch 1 32: "(a list is one word:
+    or a list's next values after a space (gen --batch 4 32, gen --batch 4
+    32,64: a word of digits and commas, as run reads one): one line, exit 2,
+    saying how a list is written ("(a list: --batch 4,32)"); not for a
+    value out of range or another stray word (",32": the output goes after
+    -o); gen --help shows it on --batch's line; run takes such a word for a
+    case file: when it cannot be opened, its one line (exit 4) says the list
+    as one word (run --batch 1 32: "(a list is one word:
     --batch 1,32)"), not for a word of numbers elsewhere or another name
 `gen --suite` is not run here (gigabytes).
 Environment: MLAB_BIN = the mlabench binary (tests/CMakeLists.txt).
@@ -302,9 +304,16 @@ def test_slips(tmp, results):
                        (["gen", "--batch", "4;32", "--dry-run"], "(a list: --batch 4,32)"),
                        (["run", "--q-seq-len", "1:2", "--cpu-only"], "(a list: --q-seq-len 1,2)"),
                        (["gen", "--kv-lens", "8,x", "--dry-run"], "(a list: --kv-lens 1024,0,512)"),
-                       (["gen", "--batch", "4", "32", "--dry-run"], "unexpected argument '32' (a list is one word: --batch 4,32")):
+                       (["gen", "--batch", "4", "32", "--dry-run"], "unexpected argument '32' (a list is one word: --batch 4,32"),
+                       # a word of numbers and commas, as run takes it (it said "the output goes after -o")
+                       (["gen", "--batch", "4", "32,64", "--dry-run"],
+                        "unexpected argument '32,64' (a list is one word: --batch 4,32")):
         p = mlab(*argv)
         check(one_line(p, USAGE, hint), f"`{' '.join(argv)}` exits 2, its one line with {hint}", show(p))
+    for word in (",32", "x.h5"):  # no list's items: the output's place, not the list
+        p = mlab("gen", "--batch", "4", word, "--dry-run")
+        check(one_line(p, USAGE, f"unexpected argument '{word}' (the output goes after -o") and "a list" not in p.stderr,
+              f"`gen --batch 4 {word}` exits 2, its one line without the list hint", show(p))
     # run takes the word after a list's value for a case file: the line of the file that cannot
     # be opened says how the list is written (it said "32: cannot open" alone), exit 4 as before
     out = os.path.join(tmp, "listword.h5")
