@@ -7,6 +7,7 @@
  * figure carries more than MAX_LINES lines (a format with more is left out,
  * saying so); --cases and --variants filter.
  * Fewer than two runs are refused: a history of one run says nothing.
+ * The table's index of the runs' rows: history_index.c.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -18,6 +19,7 @@
 
 #include "commands.h"
 #include "exitcodes.h"
+#include "history_index.h" /* mlab_hist_* */
 #include "results_cli.h" /* mlab_cli_*, mlab_runs_load, mlab_tidy_write, mlab_gnuplot_* */
 #include "results_gnuplot.h" /* mlab_gnuplot_* */
 #include "results_tidy.h"    /* mlab_tidy_write */
@@ -135,205 +137,6 @@ static void filter_rows(mlab_results *r, const mlab_strlist *cases, const mlab_s
     r->nrows = k;
 }
 
-/* The runs' timed rows indexed once for the table and the figures' line
- * counts: each lookup was a scan of a run's rows for every key and run
- * (and for every row and run before it in the geometric means), and each
- * key and variant a scan of those listed, quadratic in the rows. */
-typedef struct {
-    const mlab_row *w;
-    size_t at; /* place among the timed rows: runs in order, each in file order */
-    int run;
-} hrow;
-
-typedef struct {
-    hrow *rows;      /* the timed rows, rows[at] */
-    hrow *by_pair;   /* sorted by (case, variant, at): a pair's first is its first run's first */
-    size_t n;
-    int *key;        /* each row's "case/variant", numbered in order of first appearance */
-    size_t *key_row; /* each key's first row */
-    int nkeys;
-    int *var;        /* each row's variant, so numbered */
-    size_t *var_row; /* each variant's first row */
-    int nvars;
-    size_t *by_var;  /* the rows by (variant number, at); var_start[v].. are variant v's */
-    size_t *var_start;
-    double *first_us; /* each row's pair's first median: the first run that has it, its first row */
-    double *ratio;    /* n: one run's ratios of a variant */
-    int *seen;        /* nkeys: format_lines' marks */
-} hist_index;
-
-/* rows compared by their key "case/variant" as one string (strcmp's order) */
-static int cmp_key(const mlab_row *a, const mlab_row *b)
-{
-    const char *part[2][3] = {{a->case_name, "/", a->variant}, {b->case_name, "/", b->variant}};
-    const char *c[2] = {a->case_name, b->case_name};
-    int p[2] = {0, 0};
-    for (;;) {
-        for (int k = 0; k < 2; k++)
-            while (!*c[k] && p[k] < 2)
-                c[k] = part[k][++p[k]];
-        const unsigned char x = (unsigned char)*c[0], y = (unsigned char)*c[1];
-        if (x != y || !x)
-            return (x > y) - (x < y);
-        c[0]++;
-        c[1]++;
-    }
-}
-
-static int cmp_var(const mlab_row *a, const mlab_row *b)
-{
-    return strcmp(a->variant, b->variant);
-}
-
-static int cmp_pair(const mlab_row *a, const char *case_name, const char *variant)
-{
-    int d = strcmp(a->case_name, case_name);
-    return d ? d : strcmp(a->variant, variant);
-}
-
-static int by_at(const hrow *x, const hrow *y)
-{
-    return (x->at > y->at) - (x->at < y->at);
-}
-
-static int by_key_at(const void *a, const void *b)
-{
-    const hrow *x = a, *y = b;
-    int d = cmp_key(x->w, y->w);
-    return d ? d : by_at(x, y);
-}
-
-static int by_var_at(const void *a, const void *b)
-{
-    const hrow *x = a, *y = b;
-    int d = cmp_var(x->w, y->w);
-    return d ? d : by_at(x, y);
-}
-
-static int by_pair_at(const void *a, const void *b)
-{
-    const hrow *x = a, *y = b;
-    int d = cmp_pair(x->w, y->w->case_name, y->w->variant);
-    return d ? d : by_at(x, y);
-}
-
-static int by_size(const void *a, const void *b)
-{
-    const size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Number the groups of equal rows (cmp) in order of their first row, as a
- * list to which each row added its name numbered them: id[at] of every row,
- * (*first)[g] group g's first row; the count, or -1 out of memory. sorted:
- * the rows sorted by (cmp, at). */
-static int number_groups(const hrow *sorted, size_t n, int (*cmp)(const mlab_row *, const mlab_row *),
-                         int *id, size_t **first)
-{
-    size_t ng = 0, *f = malloc((n + 1) * sizeof *f);
-    if (!f)
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        if (i == 0 || cmp(sorted[i - 1].w, sorted[i].w))
-            f[ng++] = sorted[i].at;
-    qsort(f, ng, sizeof *f, by_size);
-    size_t g = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (i == 0 || cmp(sorted[i - 1].w, sorted[i].w))
-            g = (size_t)((const size_t *)bsearch(&sorted[i].at, f, ng, sizeof *f, by_size) - f);
-        id[sorted[i].at] = (int)g;
-    }
-    *first = f;
-    return (int)ng;
-}
-
-static void hist_index_free(hist_index *x)
-{
-    free(x->rows);
-    free(x->by_pair);
-    free(x->key);
-    free(x->key_row);
-    free(x->var);
-    free(x->var_row);
-    free(x->by_var);
-    free(x->var_start);
-    free(x->first_us);
-    free(x->ratio);
-    free(x->seen);
-    memset(x, 0, sizeof *x);
-}
-
-/* 0, or -1 out of memory */
-static int hist_index_build(hist_index *x, const mlab_run_file *runs, int n)
-{
-    size_t m = 0;
-    memset(x, 0, sizeof *x);
-    for (int k = 0; k < n; k++)
-        for (size_t i = 0; i < runs[k].r.nrows; i++)
-            m += mlab_row_timed(&runs[k].r.rows[i]) != 0;
-    hrow *tmp = malloc((m + 1) * sizeof *tmp);
-    x->rows = malloc((m + 1) * sizeof *x->rows);
-    x->by_pair = malloc((m + 1) * sizeof *x->by_pair);
-    x->key = malloc((m + 1) * sizeof *x->key);
-    x->var = malloc((m + 1) * sizeof *x->var);
-    x->by_var = malloc((m + 1) * sizeof *x->by_var);
-    x->first_us = malloc((m + 1) * sizeof *x->first_us);
-    x->ratio = malloc((m + 1) * sizeof *x->ratio);
-    if (!tmp || !x->rows || !x->by_pair || !x->key || !x->var || !x->by_var || !x->first_us || !x->ratio)
-        goto oom;
-    for (int k = 0; k < n; k++)
-        for (size_t i = 0; i < runs[k].r.nrows; i++)
-            if (mlab_row_timed(&runs[k].r.rows[i]))
-                x->rows[x->n] = (hrow){&runs[k].r.rows[i], x->n, k}, x->n++;
-    memcpy(tmp, x->rows, m * sizeof *tmp);
-    qsort(tmp, m, sizeof *tmp, by_key_at);
-    if ((x->nkeys = number_groups(tmp, m, cmp_key, x->key, &x->key_row)) < 0)
-        goto oom;
-    memcpy(tmp, x->rows, m * sizeof *tmp);
-    qsort(tmp, m, sizeof *tmp, by_var_at);
-    if ((x->nvars = number_groups(tmp, m, cmp_var, x->var, &x->var_row)) < 0)
-        goto oom;
-    memcpy(x->by_pair, x->rows, m * sizeof *tmp);
-    qsort(x->by_pair, m, sizeof *tmp, by_pair_at);
-    for (size_t i = 0, f = 0; i < m; i++) {
-        const mlab_row *w = x->by_pair[i].w;
-        if (cmp_pair(x->by_pair[f].w, w->case_name, w->variant))
-            f = i;
-        x->first_us[x->by_pair[i].at] = x->by_pair[f].w->median_us;
-    }
-    /* the rows of each variant in place order (a counting sort) */
-    if (!(x->var_start = calloc((size_t)x->nvars + 2, sizeof *x->var_start)) ||
-        !(x->seen = calloc((size_t)x->nkeys + 1, sizeof *x->seen)))
-        goto oom;
-    for (size_t i = 0; i < m; i++)
-        x->var_start[x->var[i] + 2]++;
-    for (int v = 0; v < x->nvars; v++)
-        x->var_start[v + 2] += x->var_start[v + 1];
-    for (size_t i = 0; i < m; i++)
-        x->by_var[x->var_start[x->var[i] + 1]++] = i;
-    free(tmp);
-    return 0;
-oom:
-    free(tmp);
-    hist_index_free(x);
-    return -1;
-}
-
-/* The first row of (case_name, variant) in by_pair (its first run's first),
- * x->n if none: the lower bound of the pair. */
-static size_t pair_first(const hist_index *x, const char *case_name, const char *variant)
-{
-    size_t lo = 0, hi = x->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cmp_pair(x->by_pair[mid].w, case_name, variant) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < x->n && cmp_pair(x->by_pair[lo].w, case_name, variant) == 0 ? lo : x->n;
-}
-
 static void run_name(const mlab_run_file *run, char *buf, size_t size)
 {
     if (run->r.env.label[0])
@@ -343,7 +146,7 @@ static void run_name(const mlab_run_file *run, char *buf, size_t size)
 }
 
 /* The table; returns the number of series (timed GPU/peer rows). */
-static int print_table(const mlab_run_file *runs, int n, hist_index *x)
+static int print_table(const mlab_run_file *runs, int n, mlab_hist_index *x)
 {
     int wk = 12, wr = 9;
     char key[160];
@@ -395,17 +198,17 @@ static int print_table(const mlab_run_file *runs, int n, hist_index *x)
         /* the rows of (case, variant) split at the key's last '/'; a variant
          * with a '/' of its own, where no row is so named, its own (the scan
          * found none and the table read through NULL) */
-        size_t j = pair_first(x, c, slash + 1);
+        size_t j = mlab_hist_pair_first(x, c, slash + 1);
         if (j == x->n)
-            j = pair_first(x, w0->case_name, w0->variant);
+            j = mlab_hist_pair_first(x, w0->case_name, w0->variant);
         const mlab_row *first = x->by_pair[j].w;
         printf("%-*s  %10.4g", wk, key, first->median_us);
         for (int k = 0; k < n; k++) { /* by_pair[j..]: the pair's rows by run, each in file order */
             while (j < x->n && x->by_pair[j].run < k &&
-                   !cmp_pair(x->by_pair[j].w, first->case_name, first->variant))
+                   !mlab_hist_cmp_pair(x->by_pair[j].w, first->case_name, first->variant))
                 j++;
             if (j < x->n && x->by_pair[j].run == k &&
-                !cmp_pair(x->by_pair[j].w, first->case_name, first->variant))
+                !mlab_hist_cmp_pair(x->by_pair[j].w, first->case_name, first->variant))
                 printf("  %*.3f", wr, x->by_pair[j].w->median_us / first->median_us);
             else
                 printf("  %*s", wr, "-");
@@ -433,25 +236,12 @@ static int print_table(const mlab_run_file *runs, int n, hist_index *x)
     return x->nkeys;
 }
 
-/* the (case, variant) lines of KV format fmt's figure (the f-th): its timed
- * rows' distinct keys over the runs */
-static int format_lines(hist_index *x, const char *fmt, int f)
-{
-    int nl = 0;
-    for (size_t i = 0; i < x->n; i++)
-        if (strcmp(x->rows[i].w->kv_format, fmt) == 0 && x->seen[x->key[i]] != f + 1) {
-            x->seen[x->key[i]] = f + 1;
-            nl++;
-        }
-    return nl;
-}
-
 int mlab_cmd_history(int argc, char **argv)
 {
     const char *cmd = "history", *out_dir = NULL, *format = "png";
     int sort_label = 0, no_plot = 0, if_available = 0, keep = 0, c;
     mlab_strlist cases = {0}, vars = {0};
-    hist_index x = {0};
+    mlab_hist_index x = {0};
     static const struct option longs[] = {
         {"help", no_argument, NULL, 'h'},          {"by-label", no_argument, NULL, 'L'},
         {"cases", required_argument, NULL, 'c'},   {"variants", required_argument, NULL, 'v'},
@@ -528,7 +318,7 @@ int mlab_cmd_history(int argc, char **argv)
     }
     for (int k = 0; k < n; k++)
         filter_rows(&runs[k].r, &cases, &vars);
-    if (hist_index_build(&x, runs, n)) {
+    if (mlab_hist_index_build(&x, runs, n)) {
         rc = mlab_cli_err(cmd, MLAB_EXIT_INTERNAL, "out of memory");
         goto free_runs;
     }
@@ -549,7 +339,7 @@ int mlab_cmd_history(int argc, char **argv)
             if (mlab_row_timed(&runs[k].r.rows[i]))
                 mlab_strlist_add(&fmts, runs[k].r.rows[i].kv_format);
     for (int f = 0; f < fmts.n; f++) {
-        const int nl = format_lines(&x, fmts.s[f], f);
+        const int nl = mlab_hist_format_lines(&x, fmts.s[f], f);
         if (nl > MAX_LINES)
             printf("%s: %d (case, variant) lines, more than %d can be read in one figure: figure left out "
                    "(choose with --cases or --variants)\n", fmts.s[f], nl, MAX_LINES);
@@ -598,7 +388,7 @@ int mlab_cmd_history(int argc, char **argv)
     mlab_strlist_free(&fmts);
     mlab_strlist_free(&drawn);
 free_runs:
-    hist_index_free(&x);
+    mlab_hist_index_free(&x);
     mlab_runs_free(runs, n);
 free_list:
     for (int k = 0; k < nlisted; k++)

@@ -2,7 +2,8 @@
  * leads with the headline (case x variant pivots: median, ratio to the
  * parent, to the floor, to the best peer), then the CPU references apart,
  * environment, inputs, per-case tables, figures, tolerance rows used and a
- * glossary of every column and derived format. */
+ * glossary of every column and derived format. The rows' lookups:
+ * report_rows.c. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <limits.h> /* PATH_MAX */
 #include <math.h>
@@ -14,6 +15,7 @@
 #include "../variants/variants.h" /* mlab_variant_find: a variant's parent */
 #include "commands.h"
 #include "exitcodes.h"
+#include "report_rows.h" /* mlab_report_rows, mlab_report_row, mlab_report_best_peer */
 #include "results_cli.h" /* mlab_cli_*, mlab_out_*, mlab_put_*, mlab_strlist, mlab_row_floor_us */
 #include "results_tidy.h" /* mlab_row_floor_us, mlab_row_parent, mlab_ordered_names */
 #include "stats.h"       /* mlab_geomean */
@@ -54,131 +56,6 @@ static void md_num_or_dash(FILE *f, int have, double v, const char *fmt)
         fprintf(f, "-");
 }
 
-/* The rows, indexed once for the lookups the report makes about every row
- * and cell (a row by case and variant, the best peer of a row's case and KV
- * format, the rows of a case): each a scan of all rows made the report
- * quadratic in its rows. Each list holds the
- * rows sorted by its key, then in file order, so that the first row of a
- * key is the one a scan in file order finds first. */
-typedef struct {
-    const mlab_results *r;
-    const mlab_row **by_cv;   /* by (case, variant) */
-    const mlab_row **by_case; /* by case */
-    const mlab_row **by_var;  /* by variant */
-    const mlab_row **peers;   /* a best peer per (case, KV format): the timed peer rows' fastest */
-    size_t n, npeers;
-} report_rows;
-
-/* A row's key against (a, b): <0, 0, >0 as strcmp */
-typedef int (*row_key)(const mlab_row *x, const char *a, const char *b);
-static int key_cv(const mlab_row *x, const char *a, const char *b)
-{
-    int d = strcmp(x->case_name, a);
-    return d ? d : strcmp(x->variant, b);
-}
-static int key_case(const mlab_row *x, const char *a, const char *b) { return strcmp(x->case_name, a); }
-static int key_var(const mlab_row *x, const char *a, const char *b) { return strcmp(x->variant, a); }
-static int key_ckv(const mlab_row *x, const char *a, const char *b)
-{
-    int d = strcmp(x->case_name, a);
-    return d ? d : strcmp(x->kv_format, b);
-}
-/* qsort orders: the key, then the place in the file (one array: pointers compare) */
-#define ROW_ORDER(name, key, fa, fb)                                                  \
-    static int name(const void *pa, const void *pb)                                \
-    {                                                                              \
-        const mlab_row *x = *(const mlab_row *const *)pa, *y = *(const mlab_row *const *)pb; \
-        int d = key(x, y->fa, y->fb);                                              \
-        return d ? d : (x > y) - (x < y);                                          \
-    }
-ROW_ORDER(order_cv, key_cv, case_name, variant)
-ROW_ORDER(order_case, key_case, case_name, case_name)
-ROW_ORDER(order_var, key_var, variant, variant)
-ROW_ORDER(order_ckv, key_ckv, case_name, kv_format)
-
-/* The first place in v (sorted by key) whose row is not below (a, b) */
-static size_t lower(const mlab_row *const *v, size_t n, row_key key, const char *a, const char *b)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (key(v[mid], a, b) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* The first row (in v's order) of key (a, b), or NULL */
-static const mlab_row *first_of(const mlab_row *const *v, size_t n, row_key key, const char *a, const char *b)
-{
-    size_t i = lower(v, n, key, a, b);
-    return i < n && key(v[i], a, b) == 0 ? v[i] : NULL;
-}
-
-static void report_rows_free(report_rows *x)
-{
-    free(x->by_cv);
-    free(x->by_case);
-    free(x->by_var);
-    free(x->peers);
-    memset(x, 0, sizeof *x);
-}
-
-/* 0, or -1 out of memory */
-static int report_rows_init(report_rows *x, const mlab_results *r)
-{
-    memset(x, 0, sizeof *x);
-    x->r = r;
-    x->n = r->nrows;
-    const size_t sz = (x->n + 1) * sizeof(const mlab_row *);
-    x->by_cv = malloc(sz);
-    x->by_case = malloc(sz);
-    x->by_var = malloc(sz);
-    x->peers = malloc(sz);
-    if (!x->by_cv || !x->by_case || !x->by_var || !x->peers) {
-        report_rows_free(x);
-        return -1;
-    }
-    size_t np = 0;
-    for (size_t i = 0; i < x->n; i++) {
-        const mlab_row *w = &r->rows[i];
-        x->by_cv[i] = x->by_case[i] = x->by_var[i] = w;
-        if (strcmp(w->kind, "peer") == 0 && mlab_row_timed(w))
-            x->peers[np++] = w;
-    }
-    qsort(x->by_cv, x->n, sizeof *x->by_cv, order_cv);
-    qsort(x->by_case, x->n, sizeof *x->by_case, order_case);
-    qsort(x->by_var, x->n, sizeof *x->by_var, order_var);
-    qsort(x->peers, np, sizeof *x->peers, order_ckv);
-    /* one per (case, KV format): the first of the smallest median in file
-     * order (a NaN median first stays: nothing compares below it) */
-    size_t g = 0;
-    for (size_t i = 0; i < np; i++) {
-        const mlab_row *p = x->peers[i];
-        if (g && key_ckv(x->peers[g - 1], p->case_name, p->kv_format) == 0) {
-            if (p->median_us < x->peers[g - 1]->median_us)
-                x->peers[g - 1] = p;
-        } else {
-            x->peers[g++] = p;
-        }
-    }
-    x->npeers = g;
-    return 0;
-}
-
-static const mlab_row *row_of(const report_rows *x, const char *c, const char *v)
-{
-    return first_of(x->by_cv, x->n, key_cv, c, v);
-}
-
-/* The best (smallest) median of a timed peer row of w's case and KV format */
-static const mlab_row *best_peer(const report_rows *x, const mlab_row *w)
-{
-    return first_of(x->peers, x->npeers, key_ckv, w->case_name, w->kv_format);
-}
-
 enum { H_MEDIAN, H_PARENT, H_FLOOR, H_PEER };
 
 /* A peer row whose cold samples spread over a quarter of their median:
@@ -193,7 +70,7 @@ static int noisy_peer(const mlab_row *p)
 /* One headline value of a row: NAN when it has none. *mark: "†" for a
  * floor from the copy bandwidth (no read limit measured), "‡" for a ratio to
  * a best peer whose samples are host-bound (noisy_peer). */
-static double headline_value(const report_rows *x, const mlab_row *w, int what, const char **mark)
+static double headline_value(const mlab_report_rows *x, const mlab_row *w, int what, const char **mark)
 {
     const mlab_results *r = x->r;
     *mark = "";
@@ -202,7 +79,7 @@ static double headline_value(const report_rows *x, const mlab_row *w, int what, 
     switch (what) {
     case H_MEDIAN: return w->median_us;
     case H_PARENT: {
-        const mlab_row *p = row_of(x, w->case_name, mlab_row_parent(w));
+        const mlab_row *p = mlab_report_row(x, w->case_name, mlab_row_parent(w));
         return p && mlab_row_timed(p) && p != w ? w->median_us / p->median_us : NAN;
     }
     case H_FLOOR: {
@@ -213,7 +90,7 @@ static double headline_value(const report_rows *x, const mlab_row *w, int what, 
         return fl > 0 ? w->median_us / fl : NAN;
     }
     default: {
-        const mlab_row *p = strcmp(w->kind, "peer") == 0 ? NULL : best_peer(x, w);
+        const mlab_row *p = strcmp(w->kind, "peer") == 0 ? NULL : mlab_report_best_peer(x, w);
         if (noisy_peer(p))
             *mark = " ‡";
         return p ? w->median_us / p->median_us : NAN;
@@ -221,7 +98,7 @@ static double headline_value(const report_rows *x, const mlab_row *w, int what, 
     }
 }
 
-static void headline_table(FILE *f, const report_rows *ix, const mlab_strlist *cases,
+static void headline_table(FILE *f, const mlab_report_rows *ix, const mlab_strlist *cases,
                            const mlab_strlist *vars, int what)
 {
     static const char *titles[] = {
@@ -249,7 +126,7 @@ static void headline_table(FILE *f, const report_rows *ix, const mlab_strlist *c
         md(f, cases->s[c]);
         fprintf(f, " |");
         for (int v = 0; v < vars->n; v++) {
-            const mlab_row *w = row_of(ix, cases->s[c], vars->s[v]);
+            const mlab_row *w = mlab_report_row(ix, cases->s[c], vars->s[v]);
             const char *mark;
             double x = headline_value(ix, w, what, &mark);
             if (isnan(x))
@@ -276,7 +153,7 @@ static void headline_table(FILE *f, const report_rows *ix, const mlab_strlist *c
     free(nacc);
 }
 
-static void write_headline(FILE *f, const report_rows *ix)
+static void write_headline(FILE *f, const mlab_report_rows *ix)
 {
     const mlab_results *r = ix->r;
     mlab_strlist cases = {0}, all = {0}, gpu = {0}, cpu = {0};
@@ -284,7 +161,7 @@ static void write_headline(FILE *f, const report_rows *ix)
         goto out;
     int peers = 0, copy_floor = 0, noisy = 0;
     for (int v = 0; v < all.n; v++) {
-        const mlab_row *w = first_of(ix->by_var, ix->n, key_var, all.s[v], NULL);
+        const mlab_row *w = mlab_report_variant_first(ix, all.s[v]);
         if (mlab_row_is_cpu(w))
             mlab_strlist_add(&cpu, all.s[v]);
         else
@@ -292,7 +169,7 @@ static void write_headline(FILE *f, const report_rows *ix)
         peers += strcmp(w->kind, "peer") == 0;
     }
     for (size_t i = 0; i < r->nrows; i++)
-        noisy |= strcmp(r->rows[i].kind, "peer") && mlab_row_timed(&r->rows[i]) && noisy_peer(best_peer(ix, &r->rows[i]));
+        noisy |= strcmp(r->rows[i].kind, "peer") && mlab_row_timed(&r->rows[i]) && noisy_peer(mlab_report_best_peer(ix, &r->rows[i]));
     for (size_t i = 0; i < r->nrows; i++) {
         const char *k;
         if (mlab_row_timed(&r->rows[i]) && mlab_row_floor_us(&r->rows[i], &r->env, &k) > 0)
@@ -332,7 +209,7 @@ static void write_headline(FILE *f, const report_rows *ix)
             md(f, cases.s[c]);
             fprintf(f, " |");
             for (int v = 0; v < cpu.n; v++) {
-                const mlab_row *w = row_of(ix, cases.s[c], cpu.s[v]);
+                const mlab_row *w = mlab_report_row(ix, cases.s[c], cpu.s[v]);
                 if (w && w->total_err.n)
                     fprintf(f, " %.3g |", w->total_err.rel_rms);
                 else
@@ -440,7 +317,7 @@ static int rel_dir(const char *from, const char *dir, char *out, size_t len)
     return n < len ? 0 : -1;
 }
 
-static void write_report(FILE *f, const char *in, const report_rows *ix, const char *plots_dir,
+static void write_report(FILE *f, const char *in, const mlab_report_rows *ix, const char *plots_dir,
                          const char *link_dir)
 {
     const mlab_results *r = ix->r;
@@ -504,8 +381,9 @@ static void write_report(FILE *f, const char *in, const report_rows *ix, const c
     mlab_strlist cases = {0};
     mlab_ordered_names(r, 0, &cases);
     for (int c = 0; c < cases.n; c++) {
-        const size_t at = lower(ix->by_case, ix->n, key_case, cases.s[c], NULL); /* its rows, in file order */
-        const mlab_row *first = ix->by_case[at];
+        const mlab_row *const *rows; /* its rows, in file order */
+        const size_t nr = mlab_report_case_rows(ix, cases.s[c], &rows);
+        const mlab_row *first = rows[0];
         fprintf(f, "\n### ");
         md(f, cases.s[c]);
         fprintf(f, " (batch %d, q_seq_len %d, kv_len %d)\n\n", first->batch, first->q_seq_len,
@@ -513,8 +391,8 @@ static void write_report(FILE *f, const char *in, const report_rows *ix, const c
         fprintf(f, "| variant | KV | valid | samples (stop) | median us | IQR us | GB/s | "
                    "%% copy bw | TFLOP/s | kernel rel_rms | total rel_rms | max abs | ran as |\n"
                    "| --- | --- | --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
-        for (size_t i = at; i < ix->n && key_case(ix->by_case[i], cases.s[c], NULL) == 0; i++) {
-            const mlab_row *w = ix->by_case[i];
+        for (size_t i = 0; i < nr; i++) {
+            const mlab_row *w = rows[i];
             if (mlab_row_is_cpu(w))
                 continue; /* CPU rows: in their own section above */
             int timed = mlab_row_timed(w);
@@ -659,8 +537,8 @@ int mlab_cmd_report(int argc, char **argv)
                                                                              : pdir;
     if (link_dir && strcmp(link_dir, ".") == 0)
         link_dir = NULL;
-    report_rows ix;
-    if (report_rows_init(&ix, &r)) {
+    mlab_report_rows ix;
+    if (mlab_report_rows_init(&ix, &r)) {
         rc = mlab_cli_err(cmd, MLAB_EXIT_INTERNAL, "%s: out of memory for %zu rows", in, r.nrows);
         mlab_results_free(&r);
         return rc;
@@ -671,7 +549,7 @@ int mlab_cmd_report(int argc, char **argv)
         write_report(o.f, in, &ix, pdir, link_dir);
         rc = mlab_out_close(cmd, &o, 1);
     }
-    report_rows_free(&ix);
+    mlab_report_rows_free(&ix);
     mlab_results_free(&r);
     return rc;
 }

@@ -1,5 +1,5 @@
 # results.cmake: results files, export, compare, plot and report
-# (harness/results*.c, stats.c, env.c, results_cli.c, results_tidy.c, results_gnuplot.c, compare_out.c, cmd_{export,compare,plot,report,history,merge}.c, tensor_hash.c, plots/*.gp). Label cpu.
+# (harness/results*.c, stats.c, env.c, results_cli.c, results_tidy.c, results_gnuplot.c, compare_out.c, report_rows.c, history_index.c, cmd_{export,compare,plot,report,history,merge}.c, tensor_hash.c, plots/*.gp). Label cpu.
 mlab_c_test(test_results_stats test_results_stats.c LABELS cpu)
 mlab_c_test(test_results_h5 test_results_h5.c LABELS cpu)
 
