@@ -116,8 +116,11 @@ typedef struct {
     mlab_env env;
     mlab_input_file *inputs;
     size_t ninputs;
+    size_t cap_inputs; /* as cap_rows, for mlab_results_add_input */
     mlab_row *rows;
     size_t nrows;
+    size_t cap_rows; /* rows allocated by mlab_results_add_row (geometric growth); below
+                      * nrows (0: set by another writer of rows) means exactly nrows */
 } mlab_results;
 
 void mlab_results_init(mlab_results *r);

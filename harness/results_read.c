@@ -292,6 +292,7 @@ static int read_body(const mlab_why *w, hid_t f, mlab_results *r)
         return rc;
     r->rows = buf;
     r->nrows = n;
+    r->cap_rows = n;
     for (size_t i = 0; i < n; i++) {
         mlab_row *row = &r->rows[i];
         row->samples_us = NULL; /* not a file field; calloc left it NULL */
@@ -311,6 +312,7 @@ static int read_body(const mlab_why *w, hid_t f, mlab_results *r)
         return rc;
     r->inputs = buf;
     r->ninputs = n;
+    r->cap_inputs = n;
     return MLAB_EXIT_OK;
 }
 

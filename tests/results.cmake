@@ -16,12 +16,13 @@ mlab_py_test(test_results_atomic test_results_atomic.py LABELS cpu ARGS $<TARGET
 mlab_py_test(test_results_export test_results_export.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
 mlab_py_test(test_results_plot test_results_plot.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
 mlab_py_test(test_results_report test_results_report.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
+# the three *_rows tests: label scale (times of a plain build; CI's sanitizers' pass leaves them out)
 # a report of 80,000 rows within a bound the quadratic report (minutes) cannot meet
-mlab_py_test(test_results_report_rows test_results_report_rows.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
+mlab_py_test(test_results_report_rows test_results_report_rows.py LABELS cpu scale ARGS $<TARGET_FILE:results_tool>)
 # export and plot's data of 160,000 rows within a bound the quadratic tidy table (minutes) cannot meet
-mlab_py_test(test_results_export_rows test_results_export_rows.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
+mlab_py_test(test_results_export_rows test_results_export_rows.py LABELS cpu scale ARGS $<TARGET_FILE:results_tool>)
 # history's table of 3 runs, 200,000 rows, within a bound the quadratic table (minutes) cannot meet
-mlab_py_test(test_results_history_rows test_results_history_rows.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
+mlab_py_test(test_results_history_rows test_results_history_rows.py LABELS cpu scale ARGS $<TARGET_FILE:results_tool>)
 # a '/' in a variant's or case's name, a row many times in a run (files mlabench does not
 # write, the reader takes): history (it crashed on both) and the other results commands answer
 mlab_py_test(test_results_odd_rows test_results_odd_rows.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
