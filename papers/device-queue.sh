@@ -12,6 +12,7 @@
 # h200-2026-12-05f); ring ran in the forty-sixth session (perf-notes v49,
 # papers/reports/h200-2026-12-05e) and left; trace in the forty-fourth
 # (v47, -05d); tests, hyb, direct, mx, lean and sweep in the forty-third (v46).
+# The forty-seventh session (v50) got no machine for flush in eleven starts.
 #
 #   flush   (~5 min) the cold protocol's flush and a split call's merge:
 #           the combine's first load after its grid wait comes back 0.7-0.9
