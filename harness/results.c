@@ -31,20 +31,29 @@ void mlab_results_free(mlab_results *r)
     mlab_results_init(r);
 }
 
+/* Room for one more of an array of n elements of size bytes, *cap of them
+ * allocated (below n, as a reader that set the array leaves it: exactly n).
+ * It doubles when full: grown by one a call, every call copied it (under
+ * ASan's realloc always): results_tool's 4,000 cases took 131 s in CI's
+ * sanitizers' build, quadratic. The array (p itself while it has room), or
+ * NULL out of memory (p left as it was). */
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+    if (n + 1 <= (*cap >= n ? *cap : n))
+        return p;
+    const size_t want = n < 8 ? 16 : 2 * n;
+    void *q = realloc(p, want * size);
+    if (q)
+        *cap = want;
+    return q;
+}
+
 int mlab_results_add_row(mlab_results *r, const mlab_row *row)
 {
-    /* the array doubles when full: grown by one row a call, every call
-     * copied it (under ASan's realloc always): results_tool's 4,000 cases
-     * took 131 s in CI's sanitizers' build, quadratic */
-    const size_t have = r->cap_rows >= r->nrows ? r->cap_rows : r->nrows;
-    if (r->nrows + 1 > have) {
-        const size_t want = r->nrows < 8 ? 16 : 2 * r->nrows;
-        mlab_row *rows = realloc(r->rows, want * sizeof *rows);
-        if (!rows)
-            return -1;
-        r->rows = rows;
-        r->cap_rows = want;
-    }
+    mlab_row *rows = grow(r->rows, &r->cap_rows, r->nrows, sizeof *rows);
+    if (!rows)
+        return -1;
+    r->rows = rows;
     mlab_row *dst = &r->rows[r->nrows];
     *dst = *row;
     dst->samples_us = NULL;
@@ -62,15 +71,10 @@ int mlab_results_add_row(mlab_results *r, const mlab_row *row)
 
 int mlab_results_add_input(mlab_results *r, const mlab_input_file *in)
 {
-    const size_t have = r->cap_inputs >= r->ninputs ? r->cap_inputs : r->ninputs;
-    if (r->ninputs + 1 > have) { /* doubles when full, as the rows */
-        const size_t want = r->ninputs < 8 ? 16 : 2 * r->ninputs;
-        mlab_input_file *inputs = realloc(r->inputs, want * sizeof *inputs);
-        if (!inputs)
-            return -1;
-        r->inputs = inputs;
-        r->cap_inputs = want;
-    }
+    mlab_input_file *inputs = grow(r->inputs, &r->cap_inputs, r->ninputs, sizeof *inputs);
+    if (!inputs)
+        return -1;
+    r->inputs = inputs;
     r->inputs[r->ninputs++] = *in;
     return 0;
 }
