@@ -205,10 +205,10 @@ static int print_table(const mlab_run_file *runs, int n, mlab_hist_index *x)
         printf("%-*s  %10.4g", wk, key, first->median_us);
         for (int k = 0; k < n; k++) { /* by_pair[j..]: the pair's rows by run, each in file order */
             while (j < x->n && x->by_pair[j].run < k &&
-                   !mlab_hist_cmp_pair(x->by_pair[j].w, first->case_name, first->variant))
+                   !mlab_row_key_cv(x->by_pair[j].w, first->case_name, first->variant))
                 j++;
             if (j < x->n && x->by_pair[j].run == k &&
-                !mlab_hist_cmp_pair(x->by_pair[j].w, first->case_name, first->variant))
+                !mlab_row_key_cv(x->by_pair[j].w, first->case_name, first->variant))
                 printf("  %*.3f", wr, x->by_pair[j].w->median_us / first->median_us);
             else
                 printf("  %*s", wr, "-");

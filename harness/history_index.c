@@ -29,12 +29,6 @@ static int cmp_var(const mlab_row *a, const mlab_row *b)
     return strcmp(a->variant, b->variant);
 }
 
-int mlab_hist_cmp_pair(const mlab_row *a, const char *case_name, const char *variant)
-{
-    int d = strcmp(a->case_name, case_name);
-    return d ? d : strcmp(a->variant, variant);
-}
-
 static int by_at(const mlab_hist_row *x, const mlab_hist_row *y)
 {
     return (x->at > y->at) - (x->at < y->at);
@@ -57,7 +51,7 @@ static int by_var_at(const void *a, const void *b)
 static int by_pair_at(const void *a, const void *b)
 {
     const mlab_hist_row *x = a, *y = b;
-    int d = mlab_hist_cmp_pair(x->w, y->w->case_name, y->w->variant);
+    int d = mlab_row_key_cv(x->w, y->w->case_name, y->w->variant);
     return d ? d : by_at(x, y);
 }
 
@@ -141,7 +135,7 @@ int mlab_hist_index_build(mlab_hist_index *x, const mlab_run_file *runs, int n)
     qsort(x->by_pair, m, sizeof *tmp, by_pair_at);
     for (size_t i = 0, f = 0; i < m; i++) {
         const mlab_row *w = x->by_pair[i].w;
-        if (mlab_hist_cmp_pair(x->by_pair[f].w, w->case_name, w->variant))
+        if (mlab_row_key_cv(x->by_pair[f].w, w->case_name, w->variant))
             f = i;
         x->first_us[x->by_pair[i].at] = x->by_pair[f].w->median_us;
     }
@@ -167,15 +161,8 @@ oom:
  * x->n if none: the lower bound of the pair. */
 size_t mlab_hist_pair_first(const mlab_hist_index *x, const char *case_name, const char *variant)
 {
-    size_t lo = 0, hi = x->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (mlab_hist_cmp_pair(x->by_pair[mid].w, case_name, variant) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < x->n && mlab_hist_cmp_pair(x->by_pair[lo].w, case_name, variant) == 0 ? lo : x->n;
+    /* by_pair's elements begin with their row's pointer */
+    return mlab_rows_find(x->by_pair, x->n, sizeof *x->by_pair, mlab_row_key_cv, case_name, variant);
 }
 
 int mlab_hist_format_lines(mlab_hist_index *x, const char *fmt, int f)

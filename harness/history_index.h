@@ -40,8 +40,6 @@ typedef struct {
 /* Index the timed rows of runs[0..n-1]; 0, or -1 out of memory (x then empty). */
 int mlab_hist_index_build(mlab_hist_index *x, const mlab_run_file *runs, int n);
 void mlab_hist_index_free(mlab_hist_index *x);
-/* A row against the pair (case_name, variant): <0, 0, >0 as strcmp, case first */
-int mlab_hist_cmp_pair(const mlab_row *a, const char *case_name, const char *variant);
 /* The first row of (case_name, variant) in by_pair (its first run's first),
  * x->n if none: the lower bound of the pair. */
 size_t mlab_hist_pair_first(const mlab_hist_index *x, const char *case_name, const char *variant);

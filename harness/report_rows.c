@@ -8,20 +8,9 @@
 
 #include "results_cli.h" /* mlab_row_timed */
 
-/* A row's key against (a, b): <0, 0, >0 as strcmp */
-typedef int (*row_key)(const mlab_row *x, const char *a, const char *b);
-static int key_cv(const mlab_row *x, const char *a, const char *b)
-{
-    int d = strcmp(x->case_name, a);
-    return d ? d : strcmp(x->variant, b);
-}
+/* The keys of one string (b unused) */
 static int key_case(const mlab_row *x, const char *a, const char *b) { return strcmp(x->case_name, a); }
 static int key_var(const mlab_row *x, const char *a, const char *b) { return strcmp(x->variant, a); }
-static int key_ckv(const mlab_row *x, const char *a, const char *b)
-{
-    int d = strcmp(x->case_name, a);
-    return d ? d : strcmp(x->kv_format, b);
-}
 /* qsort orders: the key, then the place in the file (one array: pointers compare) */
 #define ROW_ORDER(name, key, fa, fb)                                                  \
     static int name(const void *pa, const void *pb)                                \
@@ -30,30 +19,16 @@ static int key_ckv(const mlab_row *x, const char *a, const char *b)
         int d = key(x, y->fa, y->fb);                                              \
         return d ? d : (x > y) - (x < y);                                          \
     }
-ROW_ORDER(order_cv, key_cv, case_name, variant)
+ROW_ORDER(order_cv, mlab_row_key_cv, case_name, variant)
 ROW_ORDER(order_case, key_case, case_name, case_name)
 ROW_ORDER(order_var, key_var, variant, variant)
-ROW_ORDER(order_ckv, key_ckv, case_name, kv_format)
-
-/* The first place in v (sorted by key) whose row is not below (a, b) */
-static size_t lower(const mlab_row *const *v, size_t n, row_key key, const char *a, const char *b)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (key(v[mid], a, b) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
+ROW_ORDER(order_ckv, mlab_row_key_ckv, case_name, kv_format)
 
 /* The first row (in v's order) of key (a, b), or NULL */
-static const mlab_row *first_of(const mlab_row *const *v, size_t n, row_key key, const char *a, const char *b)
+static const mlab_row *first_of(const mlab_row *const *v, size_t n, mlab_row_key key, const char *a, const char *b)
 {
-    size_t i = lower(v, n, key, a, b);
-    return i < n && key(v[i], a, b) == 0 ? v[i] : NULL;
+    size_t i = mlab_rows_find(v, n, sizeof *v, key, a, b);
+    return i < n ? v[i] : NULL;
 }
 
 void mlab_report_rows_free(mlab_report_rows *x)
@@ -95,7 +70,7 @@ int mlab_report_rows_init(mlab_report_rows *x, const mlab_results *r)
     size_t g = 0;
     for (size_t i = 0; i < np; i++) {
         const mlab_row *p = x->peers[i];
-        if (g && key_ckv(x->peers[g - 1], p->case_name, p->kv_format) == 0) {
+        if (g && mlab_row_key_ckv(x->peers[g - 1], p->case_name, p->kv_format) == 0) {
             if (p->median_us < x->peers[g - 1]->median_us)
                 x->peers[g - 1] = p;
         } else {
@@ -108,7 +83,7 @@ int mlab_report_rows_init(mlab_report_rows *x, const mlab_results *r)
 
 const mlab_row *mlab_report_row(const mlab_report_rows *x, const char *c, const char *v)
 {
-    return first_of(x->by_cv, x->n, key_cv, c, v);
+    return first_of(x->by_cv, x->n, mlab_row_key_cv, c, v);
 }
 
 const mlab_row *mlab_report_variant_first(const mlab_report_rows *x, const char *v)
@@ -118,7 +93,7 @@ const mlab_row *mlab_report_variant_first(const mlab_report_rows *x, const char 
 
 size_t mlab_report_case_rows(const mlab_report_rows *x, const char *c, const mlab_row *const **rows)
 {
-    const size_t at = lower(x->by_case, x->n, key_case, c, NULL);
+    const size_t at = mlab_rows_lower(x->by_case, x->n, sizeof *x->by_case, key_case, c, NULL);
     size_t end = at;
     while (end < x->n && key_case(x->by_case[end], c, NULL) == 0)
         end++;
@@ -128,5 +103,5 @@ size_t mlab_report_case_rows(const mlab_report_rows *x, const char *c, const mla
 
 const mlab_row *mlab_report_best_peer(const mlab_report_rows *x, const mlab_row *w)
 {
-    return first_of(x->peers, x->npeers, key_ckv, w->case_name, w->kv_format);
+    return first_of(x->peers, x->npeers, mlab_row_key_ckv, w->case_name, w->kv_format);
 }

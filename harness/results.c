@@ -124,13 +124,49 @@ void mlab_row_for_case(mlab_row *r, const mlab_case *c)
     snprintf(r->stop_reason, sizeof r->stop_reason, "not_timed");
 }
 
+static const mlab_row *row_at(const void *base, size_t size, size_t i)
+{
+    return *(const mlab_row *const *)((const char *)base + i * size);
+}
+
+size_t mlab_rows_lower(const void *base, size_t n, size_t size, mlab_row_key key, const char *a,
+                       const char *b)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (key(row_at(base, size, mid), a, b) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+size_t mlab_rows_find(const void *base, size_t n, size_t size, mlab_row_key key, const char *a,
+                      const char *b)
+{
+    size_t i = mlab_rows_lower(base, n, size, key, a, b);
+    return i < n && key(row_at(base, size, i), a, b) == 0 ? i : n;
+}
+
+int mlab_row_key_cv(const mlab_row *w, const char *case_name, const char *variant)
+{
+    int d = strcmp(w->case_name, case_name);
+    return d ? d : strcmp(w->variant, variant);
+}
+
+int mlab_row_key_ckv(const mlab_row *w, const char *case_name, const char *kv_format)
+{
+    int d = strcmp(w->case_name, case_name);
+    return d ? d : strcmp(w->kv_format, kv_format);
+}
+
 /* (case, KV format), then the place in the rows (one array: pointers compare) */
 static int by_case_kv(const void *pa, const void *pb)
 {
     const mlab_row *x = *(const mlab_row *const *)pa, *y = *(const mlab_row *const *)pb;
-    int d = strcmp(x->case_name, y->case_name);
-    if (!d)
-        d = strcmp(x->kv_format, y->kv_format);
+    int d = mlab_row_key_ckv(x, y->case_name, y->kv_format);
     return d ? d : (x > y) - (x < y);
 }
 
@@ -153,20 +189,8 @@ size_t mlab_results_fill_read_limits(mlab_results *r)
             continue;
         const mlab_row *v = NULL;
         if (has) {
-            size_t lo = 0, hi = nhas;
-            while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-                int d = strcmp(has[mid]->case_name, w->case_name);
-                if (!d)
-                    d = strcmp(has[mid]->kv_format, w->kv_format);
-                if (d < 0)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            if (lo < nhas && strcmp(has[lo]->case_name, w->case_name) == 0 &&
-                strcmp(has[lo]->kv_format, w->kv_format) == 0)
-                v = has[lo];
+            size_t at = mlab_rows_find(has, nhas, sizeof *has, mlab_row_key_ckv, w->case_name, w->kv_format);
+            v = at < nhas ? has[at] : NULL;
         } else {
             for (size_t j = 0; j < r->nrows && !v; j++)
                 if (r->rows[j].read_limit_us > 0 && strcmp(r->rows[j].case_name, w->case_name) == 0 &&

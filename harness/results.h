@@ -137,6 +137,22 @@ void mlab_row_summarize(mlab_row *row);
  * format carries in the same results, and its read_limit_ratio with it.
  * Returns the number of rows filled. */
 size_t mlab_results_fill_read_limits(mlab_results *r);
+
+/* A row against a key of two strings (a, b): <0, 0, >0 as strcmp (a key of
+ * one string ignores b) */
+typedef int (*mlab_row_key)(const mlab_row *w, const char *a, const char *b);
+/* The keys (case, variant) and (case, KV format) */
+int mlab_row_key_cv(const mlab_row *w, const char *case_name, const char *variant);
+int mlab_row_key_ckv(const mlab_row *w, const char *case_name, const char *kv_format);
+/* The lower bound of (a, b) among n elements at base, size bytes apart and
+ * sorted by key: the first whose row is not below it, n if none. Each
+ * element is a row's pointer or a struct whose first member is one. */
+size_t mlab_rows_lower(const void *base, size_t n, size_t size, mlab_row_key key, const char *a,
+                       const char *b);
+/* The first element whose row is (a, b) (the lower bound where it matches), n if none */
+size_t mlab_rows_find(const void *base, size_t n, size_t size, mlab_row_key key, const char *a,
+                      const char *b);
+
 /* A fresh row for case c: zeroed, the case's name and shape, not validated
  * (valid -1), not timed. Every producer of rows (variants, CPU references,
  * peers) starts here. */

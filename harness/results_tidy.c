@@ -157,17 +157,11 @@ int mlab_ordered_names(const mlab_results *r, int variants, mlab_strlist *out)
     return rc;
 }
 
-static int cmp_pair(const mlab_row *w, const char *case_name, const char *variant)
-{
-    int d = strcmp(w->case_name, case_name);
-    return d ? d : strcmp(w->variant, variant);
-}
-
 /* a run's rows by (case, variant, place in the file) */
 static int by_pair_place(const void *a, const void *b)
 {
     const mlab_row *x = *(const mlab_row *const *)a, *y = *(const mlab_row *const *)b;
-    int d = cmp_pair(x, y->case_name, y->variant);
+    int d = mlab_row_key_cv(x, y->case_name, y->variant);
     return d ? d : (x > y) - (x < y); /* one rows array: its order is the file's */
 }
 
@@ -178,15 +172,8 @@ static int by_pair_place(const void *a, const void *b)
 static const mlab_row *find_in(const mlab_row *const *ix, size_t m, const char *case_name,
                                const char *variant)
 {
-    size_t lo = 0, hi = m;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cmp_pair(ix[mid], case_name, variant) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < m && cmp_pair(ix[lo], case_name, variant) == 0 ? ix[lo] : NULL;
+    size_t at = mlab_rows_find(ix, m, sizeof *ix, mlab_row_key_cv, case_name, variant);
+    return at < m ? ix[at] : NULL;
 }
 
 static const char *const tidy_run_cols[] = {"run_index", "file", "label", "date", "gpu",
