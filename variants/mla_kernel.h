@@ -281,13 +281,14 @@ MLAB_DEV void load_stage_bulk(const mla_params &p, uint8_t *dst, uint64_t *bar, 
             const int r = warp + MLA_NW * lane;
             if (r < nok)
                 mlab_bulk_copy(dst + r * C::RAW_ROW, base + (size_t)(first + r0 + r) * C::ROW_BYTES, C::ROW_BYTES,
-                               bar);
+                               bar, p.kv_ef);
         }
     } else if (lane == 0) { /* unpadded stage (MX8's raw rows): the tile in one copy */
         mlab_bulk_fence();
         if (warp == 0) {
             mlab_bulk_expect(bar, (uint32_t)(nok * C::ROW_BYTES));
-            mlab_bulk_copy(dst, base + (size_t)(first + r0) * C::ROW_BYTES, (uint32_t)(nok * C::ROW_BYTES), bar);
+            mlab_bulk_copy(dst, base + (size_t)(first + r0) * C::ROW_BYTES, (uint32_t)(nok * C::ROW_BYTES), bar,
+                           p.kv_ef);
         }
     }
     constexpr int CH = C::ROW_BYTES / 16;
@@ -313,7 +314,7 @@ MLAB_DEV void load_stage_tmap(const mla_params &p, const void *map, uint8_t *dst
     if (map && rend - r0 >= C::BN) {
         static_assert(!C::TMAP || C::STAGE == 9 * MLAB_SW64_PANEL, "load_stage_tmap: a stage is 9 panels");
         if (threadIdx.x == 0)
-            mlab_tma_tile_sw64(dst, map, first + r0, bar); /* after the block's reads of this stage */
+            mlab_tma_tile_sw64(dst, map, first + r0, bar, 0, p.kv_ef); /* after the block's reads of this stage */
         else
             mlab_bar_arrive(bar);
         return;

@@ -125,6 +125,11 @@ typedef struct {
                                  2u + 1, of 8 heads each (bf16_wgmma where the units fill at most
                                  half the SMs: splits.h mlab_head_pairs, MLAB_PAIRS; the grid is
                                  doubled); 0: a block a unit */
+    int kv_ef;                /* 1: the decode's KV copies (bulk and tensor copies, NVIDIA sm_90)
+                                 bring their lines into L2 as evict_first (arch/nv_bulk.h
+                                 mlab_l2_evict_first): calls of at most MLAB_KV_EF_L2S x the
+                                 L2's bytes of KV (splits.h mlab_kv_evict_first,
+                                 MLAB_KV_EVICT); 0: plain copies */
 } mla_params;
 
 /* -DWG_PERSIST=0: fp8_wgmma's decode a block a unit, as before it looped

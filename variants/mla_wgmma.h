@@ -355,9 +355,9 @@ MLAB_DEV void wg_load_tile_sw(const mla_params &p, uint8_t *dst, uint64_t *bar, 
         static_assert(WG_TILE == 9 * MLAB_SW64_PANEL, "a tile is 9 panels");
         if (t == 0) { /* after the consumers' reads of this stage */
             if (B16)
-                mlab_tma_tile_sw128<G>(dst, map, first + r0, bar, gstride);
+                mlab_tma_tile_sw128<G>(dst, map, first + r0, bar, gstride, p.kv_ef);
             else
-                mlab_tma_tile_sw64<G>(dst, map, first + r0, bar, gstride);
+                mlab_tma_tile_sw64<G>(dst, map, first + r0, bar, gstride, p.kv_ef);
         } else {
             mlab_bar_arrive(bar);
         }
@@ -1293,8 +1293,8 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
         uint8_t *dst = raw + (li % WG_NRAW) * WG_RAW;
         mlab_bulk_fence(); /* the warpgroup's reads of this raw stage (ordered by WG_BAR_PROD) before the copy */
         mlab_bulk_expect(rb, (uint32_t)(nok * MLA_FP4_ROW + (w1 - w0)));
-        mlab_bulk_copy(dst, p.kv_fp4 + (size_t)(first + r0) * MLA_FP4_ROW, (uint32_t)(nok * MLA_FP4_ROW), rb);
-        mlab_bulk_copy(dst + WG_RAW_FP4, p.kv_e8m0 + w0, (uint32_t)(w1 - w0), rb);
+        mlab_bulk_copy(dst, p.kv_fp4 + (size_t)(first + r0) * MLA_FP4_ROW, (uint32_t)(nok * MLA_FP4_ROW), rb, p.kv_ef);
+        mlab_bulk_copy(dst + WG_RAW_FP4, p.kv_e8m0 + w0, (uint32_t)(w1 - w0), rb, p.kv_ef);
     };
     /* Every item of a thread is one row r, blocks h + 2k (k = 0..8): its
      * offsets are the thread's bases plus constants (block b + 2 is 4 chunks

@@ -59,17 +59,28 @@ static const mlab_variant_impl *impl_of(int id)
 
 /* The read-limit probe: every thread streams 16-byte loads (UNROLL in
  * flight) over n16 chunks and folds them into one word, written only if it
- * equals a value no data gives in practice, so nothing is optimised away. */
-template <int UNROLL>
+ * equals a value no data gives in practice, so nothing is optimised away.
+ * EF: the unrolled loads carry L2's evict_first policy (arch/nv_bulk.h
+ * mlab_l2_evict_first, what the decodes' KV copies may take: the read
+ * limit is the best read of the bytes, and under the cold protocol's memset
+ * such loads read a short call's bytes up to 11% faster, perf-notes v51) */
+#define MLAB_READ_EF MLAB_HAVE_BULK /* the probe's shapes include evict_first loads */
+template <int UNROLL, bool EF = false>
 __global__ void __launch_bounds__(512) mlab_read_kernel(const uint4 *src, size_t n16, uint32_t *sink)
 {
+#if MLAB_READ_EF && defined(__CUDA_ARCH__)
+    const uint64_t pol = mlab_l2_evict_first();
+#define MLAB_READ16(p) (EF ? mlab_ld_nc16_pol((p), pol) : *(p))
+#else
+#define MLAB_READ16(p) (*(p))
+#endif
     uint32_t acc = 0;
     const size_t step = (size_t)gridDim.x * blockDim.x;
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     for (; i + (UNROLL - 1) * step < n16; i += UNROLL * step) {
         uint4 v[UNROLL];
 #pragma unroll
-        for (int u = 0; u < UNROLL; u++) v[u] = src[i + u * step];
+        for (int u = 0; u < UNROLL; u++) v[u] = MLAB_READ16(src + i + u * step);
 #pragma unroll
         for (int u = 0; u < UNROLL; u++) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
     }
@@ -78,6 +89,7 @@ __global__ void __launch_bounds__(512) mlab_read_kernel(const uint4 *src, size_t
         acc ^= v.x ^ v.y ^ v.z ^ v.w;
     }
     if (acc == 0x9e3779b9u) sink[0] = acc;
+#undef MLAB_READ16
 }
 /* the cold flush's kernels (MLAB_FLUSH=store | load; the default is a
  * hipMemsetAsync): plain 16-byte stores of v over n16 chunks, as a peer's
@@ -138,7 +150,7 @@ struct mlab_gpu {
     size_t rbuf_bytes;
     uint32_t *rsink;
     size_t r_n16;
-    int r_grid, r_unroll;
+    int r_grid, r_unroll, r_ef; /* r_ef: evict_first loads (MLAB_READ_EF) */
     hipEvent_t e0, e1;
     double last_cold_us;    /* for the -DMLAB_TRACE dump */
     /* NVML (NVIDIA), when libnvidia-ml is there */
@@ -242,7 +254,7 @@ extern "C" const char *mlab_gpu_build_knobs(void)
         const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT"),
                    *c = getenv("MLAB_COMBINE"), *t = getenv("MLAB_TMAP"), *ps = getenv("MLAB_PERSIST"),
                    *sp = getenv("MLAB_COMBINE_SPREAD"), *fl = getenv("MLAB_FLUSH"), *cc = getenv("MLAB_COMBINE_CAP"),
-                   *hp = getenv("MLAB_PAIRS"), *pl = getenv("MLAB_PLAN");
+                   *hp = getenv("MLAB_PAIRS"), *pl = getenv("MLAB_PLAN"), *ev = getenv("MLAB_KV_EVICT");
         /* the L2 promotion as used, not "default" (the default moved at v22,
          * 256 -> 128); "-" in a build without tensor maps (AMD; -DMLAB_NO_TMAP) */
         char l2[16] = "-";
@@ -262,13 +274,13 @@ extern "C" const char *mlab_gpu_build_knobs(void)
                  "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_gate_land=%d wg_q_early=%d wg_one_dv=%d "
                  "wg_land_gates=%d wg_land_gates16=%d wg_mx_split1=%d wg_lazy_t=%d "
                  "merge=%.10s combine=%.10s spread=%.10s cap=%.10s amax=%.10s fault=%.10s tmap_use=%.10s "
-                 "persist_use=%.10s tmap_l2=%s flush=%.10s pairs_use=%.10s plan_use=%.10s",
+                 "persist_use=%.10s tmap_l2=%s flush=%.10s pairs_use=%.10s plan_use=%.10s kv_evict=%.10s",
                  build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, WG_B16_HS, WG_GATE_LAND, WG_Q_EARLY, WG_ONE_DV,
                  WG_LAND_GATES, WG_LAND_GATES16, WG_MX_SPLIT1, WG_LAZY_T,
                  m ? m : "default", c ? c : "default", sp ? sp : "default", cc ? cc : "default", a ? a : "default",
                  f ? f : "none",
                  t ? t : "default", ps ? ps : "default", l2, fl ? fl : "memset", hp ? hp : "default",
-                 pl ? pl : "default");
+                 pl ? pl : "default", ev ? ev : "auto");
     }
     return buf;
 }
@@ -324,6 +336,12 @@ static const char *build_knobs(void)
 #endif
            " fast_math="
 #if defined(__USE_FAST_MATH__) || defined(MLAB_FAST_MATH_BUILD)
+           "1"
+#else
+           "0"
+#endif
+           " read_ef="
+#if MLAB_READ_EF
            "1"
 #else
            "0"
@@ -884,6 +902,14 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     if (knob_refused("MLAB_TMAP_L2", getenv("MLAB_TMAP_L2"), {"128", "256", "none"}, why, whylen))
         return MLAB_GPU_USAGE;
     if (tm && !strcmp(tm, "off")) p->kv_tmap = p->kv_tmap16 = NULL;
+    /* MLAB_KV_EVICT=auto|first|off: the decode's KV copies evict_first in
+     * L2 where the call's KV is at most a few L2s (splits.h,
+     * mlab_kv_evict_first; auto, the default), always, or never */
+    const char *ev = getenv("MLAB_KV_EVICT");
+    int evk = 0;
+    if (knob_refused("MLAB_KV_EVICT", ev, {"auto", "first", "off"}, why, whylen, &evk)) return MLAB_GPU_USAGE;
+    const mlab_variant *vt = mlab_variant_by_id(id);
+    p->kv_ef = MLAB_HAVE_BULK && vt && (evk == 1 || (evk == 0 && mlab_kv_evict_first((double)g->kv_rows, vt->kv, (double)g->l2)));
     /* the negative control (mla_params.fault: its place in the list; none,
      * as kernel_knobs records an unset one, 0); a name misspelt would run the
      * kernel unbroken */
@@ -939,7 +965,9 @@ static hipError_t launch_selected(mlab_gpu *g)
     case SEL_VARIANT:
         return g->sel_v->launch(&g->sel_p, g->s, g->scratch);
     case SEL_READ:
-        if (g->r_unroll == 4)
+        if (g->r_unroll == 4 && g->r_ef)
+            mlab_read_kernel<4, true><<<g->r_grid, 512, 0, g->s>>>((const uint4 *)g->rbuf, g->r_n16, g->rsink);
+        else if (g->r_unroll == 4)
             mlab_read_kernel<4><<<g->r_grid, 512, 0, g->s>>>((const uint4 *)g->rbuf, g->r_n16, g->rsink);
         else
             mlab_read_kernel<1><<<g->r_grid, 512, 0, g->s>>>((const uint4 *)g->rbuf, g->r_n16, g->rsink);
@@ -1113,24 +1141,27 @@ extern "C" int mlab_gpu_select_read(mlab_gpu *g, double bytes, char *why, size_t
     g->sel = SEL_READ;
     g->r_n16 = n16;
     /* the best of a few launch shapes: 1, 2, 4 or 8 blocks of 512 threads an
-     * SM, one or four loads in flight a thread; 5 cold samples each, by median */
-    static const int per_sm[4] = {1, 2, 4, 8}, unroll[2] = {1, 4};
+     * SM, one or four loads in flight a thread (four also with evict_first
+     * loads where MLAB_READ_EF); 5 cold samples each, by median */
+    static const int per_sm[4] = {1, 2, 4, 8}, unroll[3] = {1, 4, 4};
     double best = 1e30;
-    int bg = g->sms, bu = 1;
+    int bg = g->sms, bu = 1, be = 0;
     for (int a = 0; a < 4; a++)
-        for (int u = 0; u < 2; u++) {
+        for (int u = 0; u < 2 + MLAB_READ_EF; u++) {
             g->r_grid = g->sms * per_sm[a];
             g->r_unroll = unroll[u];
+            g->r_ef = u == 2;
             double t[5];
             if ((rc = mlab_gpu_warm(g, why, whylen))) return rc;
             for (int k = 0; k < 5; k++)
                 if ((rc = mlab_gpu_cold(g, &t[k], why, whylen))) return rc;
             for (int i = 1; i < 5; i++)
                 for (int j = i; j > 0 && t[j] < t[j - 1]; j--) { double x = t[j]; t[j] = t[j - 1]; t[j - 1] = x; }
-            if (t[2] < best) { best = t[2]; bg = g->r_grid; bu = g->r_unroll; }
+            if (t[2] < best) { best = t[2]; bg = g->r_grid; bu = g->r_unroll; be = g->r_ef; }
         }
     g->r_grid = bg;
     g->r_unroll = bu;
+    g->r_ef = be;
     return 0;
 }
 

@@ -66,6 +66,22 @@ typedef struct mlab_split_dram {
  * none on their 7 cases) */
 #define MLAB_SPLIT_DRAM_BF16_WGMMA {78, 0, 100, 70}
 #define MLAB_SPLIT_DRAM_FP8_WGMMA {56, 36864, 200, 0}
+/* Whether a call's KV copies bring their lines into L2 as evict_first
+ * (mla_params.kv_ef, MLAB_KV_EVICT=auto): where its KV bytes (kv_rows rows
+ * of format fmt) are at most MLAB_KV_EF_L2S times the L2's. The cold
+ * protocol's memset leaves L2 full of dirty lines, so every line a call
+ * reads first costs a write-back; lines brought in as evict_first replace
+ * each other instead, so the write-backs of up to an L2's bytes are saved,
+ * but a long stream then turns over few of each set's ways and reads a few
+ * percent slower. H100 (perf-notes v51, papers/reports/h100-2026-12-05):
+ * every call of at most ~3 L2s of bytes faster (to -10%), every one of 6
+ * or more of bf16 and fp8 slower (+1..+4%), MXFP4 (bound by its SMs, not
+ * the DRAM) faster to 3.4 L2s and the same at 13.6 */
+#define MLAB_KV_EF_L2S 4.0
+static inline int mlab_kv_evict_first(double kv_rows, mlab_kv_fmt fmt, double l2_bytes)
+{
+    return l2_bytes > 0 && kv_rows * mlab_kv_row_bytes(fmt) <= MLAB_KV_EF_L2S * l2_bytes;
+}
 /* a 64-row tile's bytes in a KV format */
 static inline int mlab_kv_tile_bytes(mlab_kv_fmt fmt)
 {

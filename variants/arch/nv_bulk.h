@@ -37,8 +37,21 @@
 #define MLAB_HAVE_BULK 0
 #endif
 
+
 #if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
 MLAB_DEV uint32_t mlab_bulk_smem(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+/* An L2 cache policy: every line a load or copy with it brings in is
+ * evict_first, the first its set gives up: a streaming read's lines then
+ * replace each other rather than the lines already there (the cold
+ * protocol's memset leaves L2 full of dirty lines, each a write-back when
+ * evicted; perf-notes v51). The decodes' KV copies take it where the call
+ * asks (mla_params.kv_ef), the read-limit probe tries it (runner.hip) */
+MLAB_DEV uint64_t mlab_l2_evict_first(void)
+{
+    uint64_t pol;
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(pol));
+    return pol;
+}
 /* one thread: the barrier at bar (8 bytes, 8-aligned) expects one arrival a phase */
 MLAB_DEV void mlab_bulk_bar_init(uint64_t *bar)
 {
@@ -54,13 +67,20 @@ MLAB_DEV void mlab_bulk_expect(uint64_t *bar, uint32_t bytes)
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(mlab_bulk_smem(bar)), "r"(bytes)
                  : "memory");
 }
-/* bytes (a multiple of 16; both addresses 16-aligned) from src to dst, counted on bar */
-MLAB_DEV void mlab_bulk_copy(void *dst, const void *src, uint32_t bytes, uint64_t *bar)
+/* bytes (a multiple of 16; both addresses 16-aligned) from src to dst, counted on bar; ef: the
+ * lines evict_first in L2 (mlab_l2_evict_first) */
+MLAB_DEV void mlab_bulk_copy(void *dst, const void *src, uint32_t bytes, uint64_t *bar, bool ef = false)
 {
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
-                     mlab_bulk_smem(dst)),
-                 "l"(src), "r"(bytes), "r"(mlab_bulk_smem(bar))
+    if (ef)
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+                 " [%0], [%1], %2, [%3], %4;\n" ::"r"(mlab_bulk_smem(dst)),
+                 "l"(src), "r"(bytes), "r"(mlab_bulk_smem(bar)), "l"(mlab_l2_evict_first())
                  : "memory");
+    else
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+                         mlab_bulk_smem(dst)),
+                     "l"(src), "r"(bytes), "r"(mlab_bulk_smem(bar))
+                     : "memory");
 }
 /* every thread that reads the copied bytes: wait until bar's phase of this parity completed */
 MLAB_DEV void mlab_bulk_wait(uint64_t *bar, uint32_t parity)
@@ -97,6 +117,15 @@ template <bool NA> MLAB_DEV uint4 mlab_ld_nc16(const void *src)
         asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];\n"
                      : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
                      : "l"(src));
+    return v;
+}
+/* 16 bytes of read-only global memory under L2 policy pol, not kept in L1 */
+MLAB_DEV uint4 mlab_ld_nc16_pol(const void *src, uint64_t pol)
+{
+    uint4 v;
+    asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;\n"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(src), "l"(pol));
     return v;
 }
 template <bool NA> MLAB_DEV uint32_t mlab_ld_nc8(const void *src)

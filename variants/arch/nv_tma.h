@@ -53,12 +53,18 @@
 
 #if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
 /* one thread: the box at (byte x, row y) of the map (global memory) into dst (512-aligned), counted on bar */
-MLAB_DEV void mlab_tma_load_2d(void *dst, const void *map, int x, int y, uint64_t *bar)
+MLAB_DEV void mlab_tma_load_2d(void *dst, const void *map, int x, int y, uint64_t *bar, bool ef = false)
 {
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                 " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(mlab_bulk_smem(dst)),
-                 "l"((unsigned long long)map), "r"(x), "r"(y), "r"(mlab_bulk_smem(bar))
+    if (ef) /* the box's lines evict_first in L2 (arch/nv_bulk.h mlab_l2_evict_first) */
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint"
+                 " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(mlab_bulk_smem(dst)),
+                 "l"((unsigned long long)map), "r"(x), "r"(y), "r"(mlab_bulk_smem(bar)), "l"(mlab_l2_evict_first())
                  : "memory");
+    else
+        asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                     " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(mlab_bulk_smem(dst)),
+                     "l"((unsigned long long)map), "r"(x), "r"(y), "r"(mlab_bulk_smem(bar))
+                     : "memory");
 }
 /* one thread: a whole tile of 64 rows (rows y .. y + 63 of the map) into dst as 9 swizzled panels of
  * PANEL bytes, each a box W bytes wide; the fence orders the block's earlier generic-proxy reads of dst
@@ -75,7 +81,7 @@ constexpr bool mlab_gates_agree(int G)
 }
 static_assert(mlab_gates_agree(1) && mlab_gates_agree(3) && mlab_gates_agree(9), "a panel's gate, both ways");
 template <int PANEL, int W, int G>
-MLAB_DEV void mlab_tma_tile_panels(uint8_t *dst, const void *map, int y, uint64_t *bar, int gstride)
+MLAB_DEV void mlab_tma_tile_panels(uint8_t *dst, const void *map, int y, uint64_t *bar, int gstride, bool ef)
 {
     static_assert(9 % G == 0, "whole panels a gate");
     mlab_bulk_fence();
@@ -84,18 +90,20 @@ MLAB_DEV void mlab_tma_tile_panels(uint8_t *dst, const void *map, int y, uint64_
         mlab_bulk_expect(bar + j * gstride, 9u / G * PANEL);
 #pragma unroll
         for (int q = 9 / G * j; q < 9 / G * (j + 1); q++) /* q G / 9 == j */
-            mlab_tma_load_2d(dst + q * PANEL, map, W * q, y, bar + j * gstride);
+            mlab_tma_load_2d(dst + q * PANEL, map, W * q, y, bar + j * gstride, ef);
     }
 }
 /* a tile of 64 fp8 rows (576 bytes each) in the 64-byte swizzle: the a8w8 core's stages and fp8_wgmma's */
-template <int G = 1> MLAB_DEV void mlab_tma_tile_sw64(uint8_t *dst, const void *map, int y, uint64_t *bar, int gstride = 0)
+template <int G = 1>
+MLAB_DEV void mlab_tma_tile_sw64(uint8_t *dst, const void *map, int y, uint64_t *bar, int gstride = 0, bool ef = false)
 {
-    mlab_tma_tile_panels<MLAB_SW64_PANEL, 64, G>(dst, map, y, bar, gstride);
+    mlab_tma_tile_panels<MLAB_SW64_PANEL, 64, G>(dst, map, y, bar, gstride, ef);
 }
 /* the same for a tile of 64 bf16 rows (1152 bytes each) as 9 panels in the 128-byte swizzle (mlab_sw128) */
-template <int G = 1> MLAB_DEV void mlab_tma_tile_sw128(uint8_t *dst, const void *map, int y, uint64_t *bar, int gstride = 0)
+template <int G = 1>
+MLAB_DEV void mlab_tma_tile_sw128(uint8_t *dst, const void *map, int y, uint64_t *bar, int gstride = 0, bool ef = false)
 {
-    mlab_tma_tile_panels<MLAB_SW128_PANEL, 128, G>(dst, map, y, bar, gstride);
+    mlab_tma_tile_panels<MLAB_SW128_PANEL, 128, G>(dst, map, y, bar, gstride, ef);
 }
 /* one thread: fetch the map's 128 bytes into the copy engine's descriptor cache ahead of its first use */
 MLAB_DEV void mlab_tma_prefetch(const void *map)
