@@ -149,6 +149,16 @@ endforeach()
 # cp.async into the swizzled panels, the path of a driver that cannot encode
 # the map), whole and partial tiles, split and not
 mlab_gpu_validate(gpu_validate_tmap_off "MLAB_TMAP=off" --splits 4 ${_gd}/varlen.h5 ${_gd}/q3_causal.h5 ${_gd}/one_item.h5)
+# the KV copies' L2 policy (MLAB_KV_EVICT: auto by default, evict_first on
+# the calls of at most 4 L2s of KV, which every case here is): always and
+# never, every decode that copies by the bulk or tensor copies, whole and
+# partial tiles, split and not; the results file records the knob
+foreach(_ev first off)
+  mlab_gpu_validate(gpu_validate_kv_evict_${_ev} "MLAB_KV_EVICT=${_ev}" --splits 4 ${_gd}/varlen.h5 ${_gd}/q3_causal.h5 ${_gd}/one_item.h5)
+  add_test(NAME gpu_kv_evict_knob_${_ev} COMMAND sh -c
+           "f=${CMAKE_BINARY_DIR}/kv_evict_${_ev}.h5; rm -f $f; MLAB_KV_EVICT=${_ev} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8_wgmma,bf16_wgmma ${_gd}/one_item.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; python3 -c \"import h5py,sys; k=h5py.File('$f','r').attrs['kernel_knobs']; k=k.decode() if isinstance(k,bytes) else k; print(k); sys.exit(0 if 'kv_evict=${_ev}' in k.split() and 'read_ef=1' in k.split() else 1)\"")
+  set_tests_properties(gpu_kv_evict_knob_${_ev} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
+endforeach()
 # the tensor maps' L2 promotion (MLAB_TMAP_L2: 128 by default since v22, 256
 # as before, none): every map validates, and the results file records the
 # promotion used (kernel_knobs tmap_l2=, bytes, 0 for none)
@@ -242,9 +252,9 @@ endforeach()
 mlab_gpu_negative_control(gpu_negative_control_overread_pairs ENV MLAB_FAULT=overread CASES tiny_scales
                           ARGS --variants bf16_wgmma)
 # an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_COMBINE_SPREAD, MLAB_COMBINE_CAP, MLAB_AMAX,
-# MLAB_TMAP, MLAB_TMAP_L2, MLAB_PLAN, MLAB_PERSIST, MLAB_PAIRS, MLAB_FLUSH) is refused with exit 2 and a line naming it, never run some other way
+# MLAB_TMAP, MLAB_TMAP_L2, MLAB_PLAN, MLAB_PERSIST, MLAB_PAIRS, MLAB_FLUSH, MLAB_KV_EVICT) is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c
-         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_COMBINE_SPREAD=nope MLAB_COMBINE_CAP=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_TMAP_L2=nope MLAB_PLAN=nope MLAB_PERSIST=nope MLAB_PAIRS=nope MLAB_FLUSH=nope MLAB_FAULT=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
+         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_COMBINE_SPREAD=nope MLAB_COMBINE_CAP=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_TMAP_L2=nope MLAB_PLAN=nope MLAB_PERSIST=nope MLAB_PAIRS=nope MLAB_FLUSH=nope MLAB_KV_EVICT=nope MLAB_FAULT=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
 set_tests_properties(gpu_refuses_unknown_knobs PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # negative controls: a deliberately broken kernel (one poisoned row read past
 # each sequence end; a merge that leaves the last split out) must FAIL

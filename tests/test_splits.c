@@ -144,6 +144,23 @@ int main(void)
     check(mlab_head_pairs(64, 132) && mlab_head_pairs(66, 132) && mlab_head_pairs(1, 2), "pairs up to half the SMs");
     check(!mlab_head_pairs(67, 132) && !mlab_head_pairs(128, 132), "no pairs past half the SMs");
     check(!mlab_head_pairs(0, 132) && !mlab_head_pairs(4, 0) && !mlab_head_pairs(1, 1), "no pairs: bad input, 1 SM");
+    /* the KV copies evict_first up to 4 L2s of KV bytes (H100 and H200: 50 MiB) */
+    {
+        const double l2 = 50.0 * 1024 * 1024, at = 4 * l2;
+        const double bf16_rows = at / mlab_kv_row_bytes(MLAB_KV_BF16), fp8_rows = at / mlab_kv_row_bytes(MLAB_KV_FP8);
+        check(mlab_kv_evict_first(bf16_rows, MLAB_KV_BF16, l2) && !mlab_kv_evict_first(bf16_rows + 1, MLAB_KV_BF16, l2),
+              "evict_first: bf16 up to 4 L2s of KV bytes, not past");
+        check(mlab_kv_evict_first(fp8_rows, MLAB_KV_FP8, l2) && !mlab_kv_evict_first(fp8_rows + 1, MLAB_KV_FP8, l2),
+              "evict_first: fp8 up to 4 L2s, not past");
+        /* the suite's cases: 64 x 1024 bf16 (75 MB) and 32 x 8192 fp8 (151 MB) in, 32 x 8192 bf16 (302 MB) out */
+        check(mlab_kv_evict_first(64 * 1024, MLAB_KV_BF16, l2) && mlab_kv_evict_first(32 * 8192, MLAB_KV_FP8, l2) &&
+                  mlab_kv_evict_first(64 * 8192, MLAB_KV_MXFP4, l2),
+              "evict_first: 64 x 1024 bf16, 32 x 8192 fp8, 64 x 8192 mxfp4");
+        check(!mlab_kv_evict_first(32 * 8192, MLAB_KV_BF16, l2) && !mlab_kv_evict_first(64 * 8192, MLAB_KV_FP8, l2) &&
+                  !mlab_kv_evict_first(256 * 8192, MLAB_KV_MXFP4, l2),
+              "not evict_first: 32 x 8192 bf16, 64 x 8192 fp8, 256 x 8192 mxfp4");
+        check(!mlab_kv_evict_first(64, MLAB_KV_BF16, 0), "not evict_first: L2 size unknown");
+    }
     /* the ragged plan (mlab_plan_splits) */
     {
         /* one long row among short ones: 63 rows of 2 tiles, one of 128; two

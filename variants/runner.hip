@@ -965,9 +965,12 @@ static hipError_t launch_selected(mlab_gpu *g)
     case SEL_VARIANT:
         return g->sel_v->launch(&g->sel_p, g->s, g->scratch);
     case SEL_READ:
+#if MLAB_READ_EF
         if (g->r_unroll == 4 && g->r_ef)
             mlab_read_kernel<4, true><<<g->r_grid, 512, 0, g->s>>>((const uint4 *)g->rbuf, g->r_n16, g->rsink);
-        else if (g->r_unroll == 4)
+        else
+#endif
+        if (g->r_unroll == 4)
             mlab_read_kernel<4><<<g->r_grid, 512, 0, g->s>>>((const uint4 *)g->rbuf, g->r_n16, g->rsink);
         else
             mlab_read_kernel<1><<<g->r_grid, 512, 0, g->s>>>((const uint4 *)g->rbuf, g->r_n16, g->rsink);

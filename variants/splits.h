@@ -73,10 +73,10 @@ typedef struct mlab_split_dram {
  * reads first costs a write-back; lines brought in as evict_first replace
  * each other instead, so the write-backs of up to an L2's bytes are saved,
  * but a long stream then turns over few of each set's ways and reads a few
- * percent slower. H100 (perf-notes v51, papers/reports/h100-2026-12-05):
- * every call of at most ~3 L2s of bytes faster (to -10%), every one of 6
- * or more of bf16 and fp8 slower (+1..+4%), MXFP4 (bound by its SMs, not
- * the DRAM) faster to 3.4 L2s and the same at 13.6 */
+ * percent slower. H100 (perf-notes v51, papers/reports/h100-2026-12-05b,
+ * -05c): every call of at most 3.1 L2s of bytes faster (to -12%) or the
+ * same, every one of 5.8 or more of bf16 and fp8 slower (+1..+4%), MXFP4
+ * (bound by its SMs, not the DRAM) faster to 3.1 L2s and the same at 12.2 */
 #define MLAB_KV_EF_L2S 4.0
 static inline int mlab_kv_evict_first(double kv_rows, mlab_kv_fmt fmt, double l2_bytes)
 {
