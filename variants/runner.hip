@@ -240,7 +240,8 @@ extern "C" void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *thro
  * spread and cap (MLAB_COMBINE_SPREAD, MLAB_COMBINE_CAP), the Q amax
  * (MLAB_AMAX), a negative control (MLAB_FAULT), the tensor copies
  * (MLAB_TMAP), the persistent decode (MLAB_PERSIST), a unit's heads in
- * two blocks (MLAB_PAIRS) and a ragged batch's split plan (MLAB_PLAN),
+ * two blocks (MLAB_PAIRS), a ragged batch's split plan (MLAB_PLAN) and the
+ * KV copies' L2 policy (MLAB_KV_EVICT, "auto" where unset: the rule),
  * "default" where unset; the tensor maps' L2
  * promotion (MLAB_TMAP_L2) as used (0: none; "-": a build without tensor
  * maps) */

@@ -37,7 +37,6 @@
 #define MLAB_HAVE_BULK 0
 #endif
 
-
 #if MLAB_HAVE_BULK && defined(__CUDA_ARCH__)
 MLAB_DEV uint32_t mlab_bulk_smem(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
 /* An L2 cache policy: every line a load or copy with it brings in is
@@ -73,9 +72,9 @@ MLAB_DEV void mlab_bulk_copy(void *dst, const void *src, uint32_t bytes, uint64_
 {
     if (ef)
         asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
-                 " [%0], [%1], %2, [%3], %4;\n" ::"r"(mlab_bulk_smem(dst)),
-                 "l"(src), "r"(bytes), "r"(mlab_bulk_smem(bar)), "l"(mlab_l2_evict_first())
-                 : "memory");
+                     " [%0], [%1], %2, [%3], %4;\n" ::"r"(mlab_bulk_smem(dst)),
+                     "l"(src), "r"(bytes), "r"(mlab_bulk_smem(bar)), "l"(mlab_l2_evict_first())
+                     : "memory");
     else
         asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
                          mlab_bulk_smem(dst)),

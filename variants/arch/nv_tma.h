@@ -57,9 +57,9 @@ MLAB_DEV void mlab_tma_load_2d(void *dst, const void *map, int x, int y, uint64_
 {
     if (ef) /* the box's lines evict_first in L2 (arch/nv_bulk.h mlab_l2_evict_first) */
         asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint"
-                 " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(mlab_bulk_smem(dst)),
-                 "l"((unsigned long long)map), "r"(x), "r"(y), "r"(mlab_bulk_smem(bar)), "l"(mlab_l2_evict_first())
-                 : "memory");
+                     " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(mlab_bulk_smem(dst)),
+                     "l"((unsigned long long)map), "r"(x), "r"(y), "r"(mlab_bulk_smem(bar)), "l"(mlab_l2_evict_first())
+                     : "memory");
     else
         asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
                      " [%0], [%1, {%2, %3}], [%4];\n" ::"r"(mlab_bulk_smem(dst)),
