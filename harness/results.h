@@ -102,6 +102,10 @@ typedef struct {
                                     combine kernel), "combine16" / "combine32" / "combine64" (the one that loads
                                     every partial ahead), "combine_xcd*" (fp8_xcd's placed ones),
                                     "cluster", "inline"; "" for peers, CPU rows and files before it */
+    char l2_policy[16];          /* the L2 policy the call's KV copies asked for (MLAB_KV_EVICT):
+                                    "evict_first" or "normal" on NVIDIA sm_90 builds; "" for AMD
+                                    and other builds without bulk copies, peers, CPU rows and files
+                                    before it (2026-12-05) */
     char peer_version[64];       /* peers: "flashinfer-python 0.7.2"; "" otherwise */
     /* v2: where and how hot: device of the row (merge keeps it), SM clock and
      * temperature sampled around the row; throttled = 1 when the clock read

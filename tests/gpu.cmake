@@ -152,11 +152,12 @@ mlab_gpu_validate(gpu_validate_tmap_off "MLAB_TMAP=off" --splits 4 ${_gd}/varlen
 # the KV copies' L2 policy (MLAB_KV_EVICT: auto by default, evict_first on
 # the calls of at most 4 L2s of KV, which every case here is): always and
 # never, every decode that copies by the bulk or tensor copies, whole and
-# partial tiles, split and not; the results file records the knob
+# partial tiles, split and not; the results file records the knob, and
+# each row the policy its copies asked for (l2_policy)
 foreach(_ev first off)
   mlab_gpu_validate(gpu_validate_kv_evict_${_ev} "MLAB_KV_EVICT=${_ev}" --splits 4 ${_gd}/varlen.h5 ${_gd}/q3_causal.h5 ${_gd}/one_item.h5)
   add_test(NAME gpu_kv_evict_knob_${_ev} COMMAND sh -c
-           "f=${CMAKE_BINARY_DIR}/kv_evict_${_ev}.h5; rm -f $f; MLAB_KV_EVICT=${_ev} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8_wgmma,bf16_wgmma ${_gd}/one_item.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; python3 -c \"import h5py,sys; k=h5py.File('$f','r').attrs['kernel_knobs']; k=k.decode() if isinstance(k,bytes) else k; print(k); sys.exit(0 if 'kv_evict=${_ev}' in k.split() and 'read_ef=1' in k.split() else 1)\"")
+           "f=${CMAKE_BINARY_DIR}/kv_evict_${_ev}.h5; rm -f $f; MLAB_KV_EVICT=${_ev} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8_wgmma,bf16_wgmma ${_gd}/one_item.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; python3 -c \"import h5py,sys; k=h5py.File('$f','r').attrs['kernel_knobs']; k=k.decode() if isinstance(k,bytes) else k; print(k); sys.exit(0 if 'kv_evict=${_ev}' in k.split() and 'read_ef=1' in k.split() else 1)\" && ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; p=[(x['variant'], x['l2_policy']) for x in r]; print(p); sys.exit(0 if len(r) == 2 and all(x[1] == ('evict_first' if '${_ev}' == 'first' else 'normal') for x in p) else 1)\"")
   set_tests_properties(gpu_kv_evict_knob_${_ev} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 endforeach()
 # the tensor maps' L2 promotion (MLAB_TMAP_L2: 128 by default since v22, 256

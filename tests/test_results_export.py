@@ -55,7 +55,7 @@ ROW_FIELDS = (["case_name", "batch", "q_seq_len", "kv_len", "total_q", "total_kv
                "stop_reason", "median_us", "q1_us", "q3_us", "min_us", "mean_us", "stdev_us",
                "graph_us", "bytes", "flops", "gbps", "pct_copy_bw", "tflops", "kind",
                "read_limit_us", "read_limit_ratio", "grid", "block", "smem_bytes", "blocks_per_sm", "regs",
-               "local_bytes", "merge",
+               "local_bytes", "merge", "l2_policy",
                "peer_version", "device_index", "gpu_uuid", "host", "sm_clock_mhz", "temp_c",
                "throttled"]
               + ["kernel_" + e for e in ERR] + ["total_" + e for e in ERR])

@@ -62,6 +62,7 @@ static void sample_results(mlab_results *r)
     snprintf(row.kind, sizeof row.kind, "gpu");
     snprintf(row.peer_version, sizeof row.peer_version, "%s", "");
     snprintf(row.merge, sizeof row.merge, "combine16");
+    snprintf(row.l2_policy, sizeof row.l2_policy, "evict_first");
     snprintf(row.gpu_uuid, sizeof row.gpu_uuid, "GPU-0000");
     snprintf(row.host, sizeof row.host, "h200-a");
     row.batch = 4;

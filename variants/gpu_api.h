@@ -58,6 +58,9 @@ typedef struct mlab_launch_info {
                                 "combine", "combine16", "combine64", "combine_xcd",
                                 "combine_xcd16", "combine_xcd64", "cluster", "inline";
                                 mlab_gpu_run fills it ("" from mlab_gpu_select) */
+    char l2_policy[16];      /* the L2 policy its KV copies asked for (mla_params.kv_ef,
+                                MLAB_KV_EVICT): "evict_first" or "normal" in builds with bulk
+                                copies (NVIDIA sm_90), "" in others */
 } mlab_launch_info;
 
 int mlab_gpu_open(mlab_gpu **g, int device, mlab_gpu_info *info, char *why, size_t whylen);
