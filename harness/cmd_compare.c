@@ -141,9 +141,9 @@ static void ran_add(char *why, size_t len, const char *fmt, ...)
 }
 
 /* How two GPU rows of one (case, variant) ran differently, for the reader
- * of a change: the split count, the merge path (where both files record
- * it), the main kernel's blocks an SM and shared memory; "" if alike (peer
- * and CPU rows record none of it). */
+ * of a change: the split count, the merge path and the KV copies' L2
+ * policy (where both files record them), the main kernel's blocks an SM
+ * and shared memory; "" if alike (peer and CPU rows record none of it). */
 static void ran_differently(const mlab_row *o, const mlab_row *n, char *why, size_t len)
 {
     why[0] = 0;
@@ -153,6 +153,8 @@ static void ran_differently(const mlab_row *o, const mlab_row *n, char *why, siz
         ran_add(why, len, "splits %d -> %d", o->splits, n->splits);
     if (o->merge[0] && n->merge[0] && strcmp(o->merge, n->merge))
         ran_add(why, len, "merge %s -> %s", o->merge, n->merge);
+    if (o->l2_policy[0] && n->l2_policy[0] && strcmp(o->l2_policy, n->l2_policy))
+        ran_add(why, len, "L2 policy %s -> %s", o->l2_policy, n->l2_policy);
     if (o->blocks_per_sm && n->blocks_per_sm && o->blocks_per_sm != n->blocks_per_sm)
         ran_add(why, len, "blocks an SM %d -> %d", o->blocks_per_sm, n->blocks_per_sm);
     if (o->smem_bytes && n->smem_bytes && o->smem_bytes != n->smem_bytes)

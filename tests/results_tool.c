@@ -5,6 +5,7 @@
  *   results_tool write OUT [--gpu NAME] [--runtime R] [--time ISO] [--seed N]
  *                [--samples N] [--scale F] [--noise F] [--rel-rms F] [--valid 0|1]
  *                [--cases N] [--variants N] [--cpu-rows 1] [--splits N] [--merge S]
+ *                [--l2-policy S]
  *     rows: the first N of three cases x the first N of three variants (bf16,
  *     fp8, mxfp4); --cases past 3 adds cases of the three shapes in turn,
  *     named by seed b<B>_kv<L>_s<100000 + index> (a report of thousands of
@@ -22,6 +23,7 @@
  *     --splits N (default 8) and --merge S (default "", as in files written
  *     before the field) set every GPU row's splits and merge path (GPU rows
  *     also record two blocks an SM and 105232 bytes of shared memory);
+ *     --l2-policy S (default "", as before the field) their KV copies' L2 policy;
  *     --regs N and --local N their main kernel's registers and local bytes
  *     a thread (default 0 and 0, as in files written before the fields).
  *     --read-limit F gives the GPU and peer rows of the first
@@ -76,7 +78,7 @@ static int usage(void)
 static int do_write(int argc, char **argv)
 {
     int splits = 8, regs = 0, local = 0;
-    const char *merge = "";
+    const char *merge = "", *l2_policy = "";
     const char *out = argv[2], *gpu = "NVIDIA H200", *runtime = "CUDA 12.8", *when = NULL;
     uint64_t seed = 1;
     long nsamples = 30, ncases = 3, nvariants = 3;
@@ -111,6 +113,7 @@ static int do_write(int argc, char **argv)
         else if (!strcmp(a, "--case-suffix")) suffix = v;
         else if (!strcmp(a, "--splits")) splits = atoi(v);
         else if (!strcmp(a, "--merge")) merge = v;
+        else if (!strcmp(a, "--l2-policy")) l2_policy = v;
         else if (!strcmp(a, "--regs")) regs = atoi(v);
         else if (!strcmp(a, "--local")) local = atoi(v);
         else if (!strcmp(a, "--read-limit")) read_limit = atof(v);
@@ -190,6 +193,7 @@ static int do_write(int argc, char **argv)
             row.splits = splits;
             if (vars[v].id >= 0) {
                 snprintf(row.merge, sizeof row.merge, "%s", merge);
+                snprintf(row.l2_policy, sizeof row.l2_policy, "%s", l2_policy);
                 row.blocks_per_sm = 2;
                 row.smem_bytes = 105232;
                 row.regs = regs;

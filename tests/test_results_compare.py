@@ -393,6 +393,14 @@ def main():
     check("ran:" not in out, f"alike runs: no 'ran:' line\n{out}")
     rc, out, err = compare(a, r16)
     check("ran:" not in out, f"a file without the merge field: merge not compared\n{out}")
+    # the KV copies' L2 policy (MLAB_KV_EVICT), where both files record it
+    ef = write("ef.h5", "--seed", "2", "--merge", "combine16", "--l2-policy", "evict_first")
+    nm = write("nm.h5", "--seed", "3", "--merge", "combine16", "--l2-policy", "normal")
+    rc, out, err = compare(nm, ef)
+    check(out.count("    ran: L2 policy normal -> evict_first") == 9,
+          f"L2 policies: want a 'ran:' line under each of the 9 rows\n{out}{err}")
+    rc, out, err = compare(r16, ef)
+    check("ran:" not in out, f"a file without the L2 policy: not compared\n{out}")
     # the main kernel's footprint (a toolchain that spills): registers and local bytes
     k128 = write("k128.h5", "--seed", "2", "--regs", "128")
     k96 = write("k96.h5", "--seed", "2", "--regs", "96", "--local", "64")
