@@ -375,8 +375,8 @@ static void write_report(FILE *f, const char *in, const mlab_report_rows *ix, co
                "error against a reference on the same quantized inputs, total rel_rms against "
                "bf16 truth; ran as = splits / blocks an SM of the main kernel / the merge of the "
                "splits / the main kernel's registers a thread (and its local bytes, spills and "
-               "stack, where any) in the binary that ran (GPU rows; - or nothing where the file "
-               "does not say).\n",
+               "stack, where any) in the binary that ran / the L2 policy its KV copies asked for "
+               "(GPU rows; - or nothing where the file does not say).\n",
             r->env.copy_bw_gbs);
     mlab_strlist cases = {0};
     mlab_ordered_names(r, 0, &cases);
@@ -435,6 +435,10 @@ static void write_report(FILE *f, const char *in, const mlab_report_rows *ix, co
                 if (w->regs > 0) { /* the main kernel's footprint, where the file has it */
                     fprintf(f, " / %d regs", w->regs);
                     if (w->local_bytes > 0) fprintf(f, ", %d B local", w->local_bytes);
+                }
+                if (w->l2_policy[0]) { /* the KV copies' L2 policy, where the file has it */
+                    fprintf(f, " / L2 ");
+                    md(f, w->l2_policy);
                 }
                 fprintf(f, " |\n");
             } else {

@@ -110,6 +110,12 @@ def main():
                    check=True)
     pk = subprocess.run([mlab, "report", rk], capture_output=True, text=True).stdout
     check(pk.count(" | 8 / 2 / combine16 / 168 regs, 16 B local |") == 9, f"ran as with registers\n{pk[:2500]}")
+    # ... and the KV copies' L2 policy where the file has it
+    rl = os.path.join(tmp, "ranas_l2.h5")
+    subprocess.run([tool, "write", rl, "--seed", "4", "--merge", "combine16", "--regs", "168", "--l2-policy",
+                    "evict_first"], check=True)
+    pl = subprocess.run([mlab, "report", rl], capture_output=True, text=True).stdout
+    check(pl.count(" | 8 / 2 / combine16 / 168 regs / L2 evict_first |") == 9, f"ran as with the L2 policy\n{pl[:2500]}")
     check("| kernel:bf16 | 0.01562 | 0.01562 | 0.004 |" in text
           and "| kernel:fp8 | 0.125 | 0.125 | 0.03 |" in text, "tolerance rows missing")
 
