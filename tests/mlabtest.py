@@ -1,5 +1,6 @@
 """mlabtest.py: what the Python tests share: the failure list, check() and
-say() (a check that prints its verdict), run(), where the programs are, a
+say() (a check that prints its verdict), run() and timed() (one killed at a
+time limit), where the programs are, a
 scratch folder, and the closing report (failures printed, scratch kept; else
 removed)."""
 import os
@@ -8,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 FAILURES = []
 
@@ -27,6 +29,16 @@ def say(ok, what, detail="", keep=3000):
 def run(argv, timeout=300, **kw):
     """A program's run, its output captured as text."""
     return subprocess.run(list(argv), capture_output=True, text=True, timeout=timeout, **kw)
+
+
+def timed(argv, limit, env=None):
+    """A program's run killed at limit seconds: (seconds, exit code or None when killed, stdout, stderr)."""
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(list(argv), capture_output=True, text=True, timeout=limit, env=env)
+        return time.monotonic() - t0, p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return time.monotonic() - t0, None, "", ""
 
 
 def programs():

@@ -24,23 +24,12 @@ import csv
 import os
 import subprocess
 import sys
-import time
 
-from mlabtest import check, finish, programs, scratch
+from mlabtest import check, finish, programs, scratch, timed
 
 CASES = 80000
 ROWS = CASES * 2
 LIMIT_S = 30
-
-
-def timed(argv, env=None):
-    """(seconds, exit code or None when killed at LIMIT_S, stderr)"""
-    t0 = time.monotonic()
-    try:
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=LIMIT_S, env=env)
-        return time.monotonic() - t0, p.returncode, p.stderr
-    except subprocess.TimeoutExpired:
-        return time.monotonic() - t0, None, ""
 
 
 def table_ok(path, what):
@@ -70,7 +59,7 @@ def main():
                    check=True)
 
     out = os.path.join(tmp, "many.csv")
-    took, rc, err = timed([mlab, "export", r, "-o", out])
+    took, rc, _, err = timed([mlab, "export", r, "-o", out], LIMIT_S)
     print(f"export of {ROWS} rows: {took:.2f} s (exit {rc})")
     check(rc is not None, f"export of {ROWS} rows: not done in {LIMIT_S} s (killed)")
     check(rc in (0, None), f"export: exit {rc}\n{err[-1000:]}")
@@ -87,7 +76,7 @@ def main():
     os.chmod(stub, 0o755)
     env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""))
     figs = os.path.join(tmp, "fig")
-    took, rc, err = timed([mlab, "plot", r, "--out", figs, "--keep-data"], env=env)
+    took, rc, _, err = timed([mlab, "plot", r, "--out", figs, "--keep-data"], LIMIT_S, env=env)
     print(f"plot of {ROWS} rows (a stand-in gnuplot): {took:.2f} s (exit {rc})")
     check(rc is not None, f"plot of {ROWS} rows: not done in {LIMIT_S} s (killed)")
     check(rc in (0, None), f"plot: exit {rc}\n{err[-1000:]}")

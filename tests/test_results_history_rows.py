@@ -24,9 +24,8 @@ Exit 0 pass, 1 fail.
 import os
 import subprocess
 import sys
-import time
 
-from mlabtest import check, finish, programs, scratch
+from mlabtest import check, finish, programs, scratch, timed
 
 CASES = 40000
 LIMIT_S = 30
@@ -41,13 +40,7 @@ def main():
         subprocess.run([tool, "write", runs[-1], "--cases", str(cases), "--variants", "2", "--samples", "3",
                         "--scale", scale, "--label", name], check=True)
 
-    t0 = time.monotonic()
-    try:
-        p = subprocess.run([mlab, "history", *runs], capture_output=True, text=True, timeout=LIMIT_S)
-        rc, out, err = p.returncode, p.stdout, p.stderr
-    except subprocess.TimeoutExpired:
-        rc, out, err = None, "", ""
-    took = time.monotonic() - t0
+    took, rc, out, err = timed([mlab, "history", *runs], LIMIT_S)
     print(f"history of 3 runs, {CASES * 5} rows: {took:.2f} s (exit {rc})")
     check(rc is not None, f"history of {CASES * 5} rows: not done in {LIMIT_S} s (killed)")
     check(rc in (0, None), f"history: exit {rc}\n{err[-1000:]}")
