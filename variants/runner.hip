@@ -65,22 +65,33 @@ static const mlab_variant_impl *impl_of(int id)
  * limit is the best read of the bytes, and under the cold protocol's memset
  * such loads read a short call's bytes up to 11% faster, perf-notes v51) */
 #define MLAB_READ_EF MLAB_HAVE_BULK /* the probe's shapes include evict_first loads */
+/* the probe's policy (none where not EF) and a 16-byte load under it */
+template <bool EF> MLAB_DEV uint64_t read_policy(void)
+{
+#if MLAB_READ_EF && defined(__CUDA_ARCH__)
+    if (EF) return mlab_l2_evict_first();
+#endif
+    return 0;
+}
+template <bool EF> MLAB_DEV uint4 read16(const uint4 *p, uint64_t pol)
+{
+#if MLAB_READ_EF && defined(__CUDA_ARCH__)
+    if (EF) return mlab_ld_nc16_pol(p, pol);
+#endif
+    (void)pol;
+    return *p;
+}
 template <int UNROLL, bool EF = false>
 __global__ void __launch_bounds__(512) mlab_read_kernel(const uint4 *src, size_t n16, uint32_t *sink)
 {
-#if MLAB_READ_EF && defined(__CUDA_ARCH__)
-    const uint64_t pol = mlab_l2_evict_first();
-#define MLAB_READ16(p) (EF ? mlab_ld_nc16_pol((p), pol) : *(p))
-#else
-#define MLAB_READ16(p) (*(p))
-#endif
+    const uint64_t pol = read_policy<EF>();
     uint32_t acc = 0;
     const size_t step = (size_t)gridDim.x * blockDim.x;
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     for (; i + (UNROLL - 1) * step < n16; i += UNROLL * step) {
         uint4 v[UNROLL];
 #pragma unroll
-        for (int u = 0; u < UNROLL; u++) v[u] = MLAB_READ16(src + i + u * step);
+        for (int u = 0; u < UNROLL; u++) v[u] = read16<EF>(src + i + u * step, pol);
 #pragma unroll
         for (int u = 0; u < UNROLL; u++) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
     }
@@ -89,7 +100,6 @@ __global__ void __launch_bounds__(512) mlab_read_kernel(const uint4 *src, size_t
         acc ^= v.x ^ v.y ^ v.z ^ v.w;
     }
     if (acc == 0x9e3779b9u) sink[0] = acc;
-#undef MLAB_READ16
 }
 /* the cold flush's kernels (MLAB_FLUSH=store | load; the default is a
  * hipMemsetAsync): plain 16-byte stores of v over n16 chunks, as a peer's
