@@ -145,6 +145,12 @@ static void run_name(const mlab_run_file *run, char *buf, size_t size)
         mlab_path_stem(run->path, buf, size);
 }
 
+/* by_pair[j] is a row of first's (case, variant) */
+static int of_pair(const mlab_hist_index *x, size_t j, const mlab_row *first)
+{
+    return j < x->n && !mlab_row_key_cv(x->by_pair[j].w, first->case_name, first->variant);
+}
+
 /* The table; returns the number of series (timed GPU/peer rows). */
 static int print_table(const mlab_run_file *runs, int n, mlab_hist_index *x)
 {
@@ -192,7 +198,7 @@ static int print_table(const mlab_run_file *runs, int n, mlab_hist_index *x)
         const mlab_row *w0 = x->rows[x->key_row[s]].w;
         char c[160], *slash;
         snprintf(key, sizeof key, "%s/%s", w0->case_name, w0->variant);
-        snprintf(c, sizeof c, "%s", key);
+        memcpy(c, key, sizeof c);
         slash = strrchr(c, '/');
         *slash = 0;
         /* the rows of (case, variant) split at the key's last '/'; a variant
@@ -204,11 +210,9 @@ static int print_table(const mlab_run_file *runs, int n, mlab_hist_index *x)
         const mlab_row *first = x->by_pair[j].w;
         printf("%-*s  %10.4g", wk, key, first->median_us);
         for (int k = 0; k < n; k++) { /* by_pair[j..]: the pair's rows by run, each in file order */
-            while (j < x->n && x->by_pair[j].run < k &&
-                   !mlab_row_key_cv(x->by_pair[j].w, first->case_name, first->variant))
+            while (of_pair(x, j, first) && x->by_pair[j].run < k)
                 j++;
-            if (j < x->n && x->by_pair[j].run == k &&
-                !mlab_row_key_cv(x->by_pair[j].w, first->case_name, first->variant))
+            if (of_pair(x, j, first) && x->by_pair[j].run == k)
                 printf("  %*.3f", wr, x->by_pair[j].w->median_us / first->median_us);
             else
                 printf("  %*s", wr, "-");
