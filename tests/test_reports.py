@@ -19,6 +19,11 @@ import tempfile
 
 MAX_FILE = 512 * 1024
 MAX_DIR = 1024 * 1024
+# all the folders together: the device tool copies the tracked tree to the GPU
+# machine, 64 MiB with what a call carries; a peer's pack and its wheels take
+# ~6 MiB and the rest of the tree ~3, so the reports get 55 (past it, thin
+# the superseded folders: their figures are rerun.sh's, their files in git)
+MAX_ALL = 55 * 1024 * 1024
 ALLOWED = re.compile(r"^(README\.md|report\.md|rerun\.sh|[\w.+-]+\.h5|[\w.+-]+\.png)$")
 README_FIELDS = ("**What**", "**When**", "**Commit**", "**Machine**")
 # absolute paths of some machine (scratch /tmp is named in recorded command lines)
@@ -91,20 +96,26 @@ def check_folder(root, d, problems):
                     problems.append(f"{name}/{t}:{n}: path outside the repository: {m.group(1)}")
 
 
-def check_reports(root):
+def check_reports(root, max_all=MAX_ALL):
     root = os.path.realpath(root)
     top = os.path.join(root, "papers", "reports")
     problems = []
     if not os.path.isdir(top):
         return [f"{top}: missing"], 0
     folders = 0
+    total = 0
     for e in sorted(os.listdir(top)):
         p = os.path.join(top, e)
         if os.path.isdir(p):
             folders += 1
             check_folder(root, p, problems)
+            total += sum(os.path.getsize(os.path.join(p, f)) for f in os.listdir(p)
+                         if os.path.isfile(os.path.join(p, f)))
         else:
             problems.append(f"papers/reports/{e}: a loose file (reports live in folders)")
+    if total > max_all:
+        problems.append(f"papers/reports: {total} bytes in all > {max_all} (the device tool's"
+                        " 64 MiB tree must still carry a peer's pack)")
     return problems, folders
 
 
@@ -141,7 +152,7 @@ def self_test():
         os.chmod(os.path.join(folder("noexec", {"README.md": good_readme, "rerun.sh": "true\n"}),
                               "rerun.sh"), 0o644)
         open(os.path.join(tmp, "papers", "reports", "loose.md"), "w").write("x")
-        problems, _ = check_reports(tmp)
+        problems, _ = check_reports(tmp, max_all=MAX_FILE)
         text = "\n".join(problems)
         expect = ["bad/bench.log: not a report file kind", "bad/run.patch: not a report",
                   "bad/fig.svg: not a report", "bad/logs: a subfolder", "bad/dead.h5: not named",
@@ -149,7 +160,8 @@ def self_test():
                   "bad/README.md: says no **When**", "bad/README.md:2: a machine path",
                   "bad/README.md:2: link outside the repository",
                   "bad/rerun.sh:1: path outside", "noexec/rerun.sh: not executable",
-                  "empty: no README.md", "empty: no rerun.sh", "papers/reports/loose.md: a loose file"]
+                  "empty: no README.md", "empty: no rerun.sh", "papers/reports/loose.md: a loose file",
+                  "papers/reports: 5"]
         return [f"self-test: the rule behind '{e}' found nothing" for e in expect if e not in text]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
