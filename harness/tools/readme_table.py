@@ -12,9 +12,11 @@ that this prints that table.
 
 Numbers: 3 significant digits below 100 us (9.25, 94.3, 93.0), whole
 microseconds from 100 (598, 1783); ratios 2 decimals. Columns: the
-variants and peers of the current table (COLUMNS) unless --columns; a
-peer's export name (flashinfer_bf16) is shown as its table name
-(FlashInfer bf16). Exit codes: 0 printed, 2 usage, 3 bad input: a column
+variants and peers of the current table (COLUMNS) unless --columns, a
+peer of COLUMNS left out (and said so on stderr) where the file has no
+timed row of it at all (its pack did not travel with that call); a peer's
+export name (flashinfer_bf16) is shown as its table name (FlashInfer
+bf16). Exit codes: 0 printed, 2 usage, 3 bad input: a column
 or a case without its timed row in the file (no row, median or read limit
 missing or not above 0), or no GPU rows (no cases) at all, 4 export failed
 (MLABENCH cannot be run, or it cannot read RESULTS.h5). Errors are one
@@ -55,9 +57,10 @@ def main(argv):
     ap = argparse.ArgumentParser(prog="readme_table.py", description="README.md's H200 table from a results file")
     ap.add_argument("mlabench")
     ap.add_argument("results")
-    ap.add_argument("--columns", default=",".join(COLUMNS), help="variants and peers, export names, comma-separated")
+    ap.add_argument("--columns", help="variants and peers, export names, comma-separated (default: COLUMNS)")
     a = ap.parse_args(argv)  # bad usage: exit 2
-    mlab, h5, cols = a.mlabench, a.results, a.columns.split(",")
+    mlab, h5 = a.mlabench, a.results
+    cols = a.columns.split(",") if a.columns else COLUMNS
     try:
         p = subprocess.run([mlab, "export", h5], capture_output=True, text=True)
     except OSError as e:
@@ -74,6 +77,12 @@ def main(argv):
     if not cases:
         print(f"readme_table.py: {h5}: no GPU rows (no cases)", file=sys.stderr)
         return 3
+    if not a.columns:  # the default: a peer never timed in this file is left out, not an error
+        timed = {v for (_, _, v), r in rows.items() if positive(r["median_us"])}
+        gone = [c for c in cols if c.partition("_")[0] in SHOWN and c not in timed]
+        if gone:
+            print(f"readme_table.py: {h5}: no timed row of {', '.join(gone)}: left out", file=sys.stderr)
+        cols = [c for c in cols if c not in gone]
     out = ["| | " + " | ".join(shown_name(c) for c in cols) + " |", "|" + " --- |" * (len(cols) + 1)]
     per = {c: [] for c in cols}
     for k, (b, l) in enumerate(cases):
