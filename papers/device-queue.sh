@@ -6,12 +6,12 @@
 # in the repository root of the copied tree; nvidia-h200), writes at most 8
 # files under $OUT, and is weighed in papers/perf-notes.md (the entry named
 # beside it) with its prediction before it runs. A call that has run and been
-# written up leaves this file in the commit that writes it up. evict and
-# suite remain (suite is run again each time the kernels or the harness's
-# GPU side change: last in the forty-eighth session, on an H100, papers/
-# reports/h100-2026-12-05d; the last H200 suite is h200-2026-12-05f, v49).
-# flush ran in the forty-eighth session (perf-notes v51, papers/reports/
-# h100-2026-12-05) and left; ring in the forty-sixth (v49, h200-2026-12-05e);
+# written up leaves this file in the commit that writes it up. suite and
+# pin remain (suite is run again each time the kernels or the harness's
+# GPU side change: last in the forty-ninth session, on an H200, papers/
+# reports/h200-2026-12-05g, v52). evict ran in the forty-ninth session
+# (v52, -05h) and left; flush in the forty-eighth (perf-notes v51, papers/
+# reports/h100-2026-12-05); ring in the forty-sixth (v49, h200-2026-12-05e);
 # trace in the forty-fourth (v47, -05d); tests, hyb, direct, mx, lean and
 # sweep in the forty-third (v46). The forty-seventh session (v50) got no
 # machine. The tree with both peers' packs is over the device tool's 64 MiB
@@ -19,17 +19,19 @@
 # (".peers/flashinfer-0.7.2-mla-sm90a.tar.xz", ".peers/wheels",
 # ".peers/INSTALL.txt") and leave FlashMLA's out, or the other way round.
 #
-#   evict   (~4 min) v51's L2 policy on the H200 (its rule's line, 4 L2s,
-#           was drawn on an H100's A/Bs, whose DRAM is 0.7x the H200's): one
-#           build (gpu_ab.sh worktree), MLAB_KV_EVICT=off (base) against
-#           auto (new, the default) and first (alt), five variants, the 8
-#           cases. Prediction (perf-notes v51): auto against off -3..-4% by
-#           geomean ratio as on the H100, no case slower; first against
-#           auto slower on the bf16 and fp8 calls past the line (on the H100
-#           +2..+4%), the MXFP4 ones the same or faster. Needs an H200: on
-#           an H100 it repeats -05b/-05c. After it, here: a report folder,
-#           perf-notes' outcome, and the rule's line moved if the H200 says
-#           so (variants/splits.h MLAB_KV_EF_L2S)
+#   pin     (~5 min) two loose ends of the v52 suite, on an H200: (1)
+#           mxfp4_wgmma 256 x 8192 ran 8.2% slower than in the v49 suite,
+#           on a row NVML flagged (1755 MHz): v49's tree (35ba426, prepared
+#           here first: `bash harness/gpu_ab.sh prepare 35ba426`, carry
+#           [".ab", ".peers/flashmla", ".peers/INSTALL.txt"]) against this
+#           one on that case alone, the three decodes whose copies there are
+#           plain (mxfp4_wgmma, mxfp4_wgmma_qrow, fp8_wgmma); (2) FlashMLA
+#           beside bf16_wgmma and fp8_wgmma on the 8 cases with v51's
+#           probe (the v52 suite carried FlashInfer only). Prediction: (1)
+#           the same within 2% (the kernel's SASS moved by a branch a copy,
+#           v51), (2) FlashMLA bf16 ~1.9 of the stricter limit by geomean
+#           (1.83 of the plain one in v49). After it, here: a report folder,
+#           perf-notes v52's outcome, the README's FlashMLA note
 #   suite   (~9 min) the suite of this tree: harness/gpu_session.sh (the
 #           build, every test but the slow ones, GPU tests included, the
 #           awkward cases validated, the 8 recorded cases with every variant
@@ -54,16 +56,22 @@ OUT=${OUT:-$root/out}
 mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd) && cd "$root" || exit 2
 die() { echo "device-queue.sh: $2" >&2; exit "$1"; }
 case ${1:-} in
-evict)
-  OUT=$OUT MLAB_AB_SASS=off MLAB_COMMIT=${MLAB_COMMIT:-worktree} MLAB_AB_BASE_ENV=MLAB_KV_EVICT=off \
-    MLAB_AB_ALT=worktree MLAB_AB_ALT_ENV=MLAB_KV_EVICT=first \
-    bash harness/gpu_ab.sh run worktree --max-time 0.1 \
-    --variants bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma_qrow,mxfp4_qrow_lazy || die 4 "gpu_ab.sh failed"
-  head -80 "$OUT/compare.txt"
+pin)
+  [ -d .ab/35ba426 ] || die 2 "pin: .ab/35ba426 missing (bash harness/gpu_ab.sh prepare 35ba426 here, carry .ab)"
+  export MLAB_AB_WORK=${TMPDIR:-/tmp}/mlab-pin
+  MLAB_COMMIT=${MLAB_COMMIT:-worktree} MLAB_AB_SASS=off MLAB_AB_CASES_GLOB='b256_kv8192*.h5' \
+    bash harness/gpu_ab.sh run 35ba426 --max-time 0.15 --variants mxfp4_wgmma,mxfp4_wgmma_qrow,fp8_wgmma \
+    > "$MLAB_AB_WORK.log" 2>&1 || { tail -5 "$MLAB_AB_WORK.log"; die 4 "gpu_ab.sh failed"; }
+  grep -E "^b256|^geomean|^summary" "$OUT/compare.txt"
+  . harness/peers/use_pack.sh .peers
+  build-ab-new/mlabench run --require-gpu --quiet --max-time 0.1 --label flashmla --variants bf16_wgmma,fp8_wgmma \
+    --peers flashmla "$MLAB_AB_WORK"/cases/*.h5 -o "$OUT/pin_flashmla.h5" > "$OUT/pin_flashmla.txt" 2>&1 ||
+    echo "device-queue.sh: the FlashMLA run exited $? (its log: pin_flashmla.txt)"
+  tail -30 "$OUT/pin_flashmla.txt"
   ;;
 suite)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "suite: MLAB_COMMIT=<hash> names the commit the results are of"
   bash harness/gpu_session.sh cuda || die 4 "gpu_session.sh failed (the build: its log in \$OUT)"
   ;;
-*) die 2 "usage: papers/device-queue.sh evict|suite (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh pin|suite (the calls: this file's head)" ;;
 esac
