@@ -4,7 +4,11 @@ generated, not typed: test_readme_h200 then checks it cell by cell); a
 column the file lacks exits 3 naming it, and bad usage exits 2. Bad input
 is one line on stderr, never a traceback: a file without GPU rows, and rows
 untimed (median 0) or without a read limit (0), exit 3 naming the file; a
-program that cannot be run exits 4 naming it."""
+program that cannot be run exits 4 naming it. --errors gives each case's
+cell the row's kernel rel RMS from the same file (checked against
+`mlabench export`, cell by cell), the geomean row unchanged."""
+import csv
+import io
 import os
 import shutil
 import subprocess
@@ -25,6 +29,27 @@ if p.returncode != 0 or got != table:
     diff = [(a, b) for a, b in zip(table, got) if a != b][:2]
     fails.append(f"readme_table.py prints another table (exit {p.returncode}; {len(got)} lines, "
                  f"README {len(table)}; first differences {diff}) {p.stderr.strip()}")
+p = subprocess.run([sys.executable, tool, binp, h5, "--errors"], capture_output=True, text=True)
+werr = [l.strip() for l in p.stdout.strip().split("\n")]
+ex = subprocess.run([binp, "export", h5], capture_output=True, text=True)
+rms = {(r["batch"], r["kv_len"], r["variant"]): r["kernel_rel_rms"]
+       for r in csv.DictReader(io.StringIO(ex.stdout)) if r["kind"] != "cpu"}
+cols = [c.strip() for c in table[0].strip("|").split("|")][1:]
+checked = 0
+if p.returncode != 0 or len(werr) != len(table) or werr[-1] != table[-1] or werr[0] != table[0]:
+    fails.append(f"--errors: exit {p.returncode}, {len(werr)} lines (want {len(table)}, the same head and geomean row)")
+else:
+    for plain, line in zip(table[2:-1], werr[2:-1]):
+        label = plain.strip("|").split("|")[0].strip()
+        b, _, l = label.partition(" x ")
+        for c, pc, ec in zip(cols, plain.strip("|").split("|")[1:], line.strip("|").split("|")[1:]):
+            e = float(rms[(b, l, c.lower().replace(" ", "_"))] or "nan")
+            want = pc.strip()[:-1] + (f", {e:.1e})" if e > 0 else ", -)")
+            checked += 1
+            if ec.strip() != want:
+                fails.append(f"--errors: {label} / {c}: '{ec.strip()}', want '{want}'")
+if checked == 0 and not fails:
+    fails.append("--errors: no cell checked")
 p = subprocess.run([sys.executable, tool, binp, h5, "--columns", "bf16,nosuch"], capture_output=True, text=True)
 if p.returncode != 3 or "nosuch" not in p.stderr:
     fails.append(f"a column the file lacks: exit {p.returncode}, {p.stderr.strip()!r}")

@@ -8,7 +8,12 @@ geomean row over the 8 cases. tests/test_readme_h200.py checks the table
 in the README against its file cell by cell; tests/test_readme_table.py
 that this prints that table.
 
-  readme_table.py MLABENCH RESULTS.h5 [--columns V1,V2,..]
+  readme_table.py MLABENCH RESULTS.h5 [--columns V1,V2,..] [--errors]
+
+--errors: each case's cell also gives the row's kernel error (relative RMS
+against the variant's own reference, 2 significant digits, after the
+ratio: `9.15 (1.85, 2.4e-02)`; `-` where the row has none): the table a
+kernel issue's closing note asks for (median, ratio, error), from the file.
 
 Numbers: 3 significant digits below 100 us (9.25, 94.3, 93.0), whole
 microseconds from 100 (598, 1783); ratios 2 decimals. Columns: the
@@ -58,6 +63,7 @@ def main(argv):
     ap.add_argument("mlabench")
     ap.add_argument("results")
     ap.add_argument("--columns", help="variants and peers, export names, comma-separated (default: COLUMNS)")
+    ap.add_argument("--errors", action="store_true", help="each cell with its kernel rel RMS after the ratio")
     a = ap.parse_args(argv)  # bad usage: exit 2
     mlab, h5 = a.mlabench, a.results
     cols = a.columns.split(",") if a.columns else COLUMNS
@@ -97,7 +103,11 @@ def main(argv):
             per[c].append((med, ratio))
             mark = "*" if r.get("throttled") == "1" else ""
             unit = " us" if k == 0 and j == 0 else ""
-            cells.append(f"{num(med)}{mark}{unit} ({ratio:.2f})")
+            err = ""
+            if a.errors:
+                e = positive(r.get("kernel_rel_rms"))
+                err = f", {e:.1e}" if e is not None else ", -"
+            cells.append(f"{num(med)}{mark}{unit} ({ratio:.2f}{err})")
         out.append(f"| {b} x {l} | " + " | ".join(cells) + " |")
     gm = []
     for c in cols:
