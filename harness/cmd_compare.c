@@ -50,6 +50,13 @@ static void usage(FILE *f)
             "  the rows found in only one file, the environment fields that differ (of a\n"
             "  long field of words, kernel_knobs or the compile flags, the words that\n"
             "  differ), and the closing lists \"regressions:\" and \"improvements:\".\n"
+            "  Under a pair that ran differently a line says how (\"ran:\"): the split\n"
+            "  count, merge path, L2 policy, blocks an SM, shared memory, registers, or\n"
+            "  the SM clock where the two readings (one after each row's samples) are\n"
+            "  more than %d%% apart; a faster or slower verdict whose clock moved with\n"
+            "  it is marked in the closing lists and counted in the summary (re-measure:\n"
+            "  a power or thermal slowdown, not the code; a memory-bound row may not\n"
+            "  follow its clock at all). Not in the exit code.\n"
             "  Peers' pairs (kind \"peer\": external implementations) are judged the same\n"
             "  way but listed apart (\"peers that changed\"), outside the exit code and\n"
             "  the geometric mean: their host-bound times are not our kernels'.\n"
@@ -76,7 +83,7 @@ static void usage(FILE *f)
             "  8 nothing pairs: no (case, variant) of OLD is in NEW,\n"
             "  9 paired rows ran on different inputs (wins over 6),\n"
             "  2 usage, 3 not a results file, 4 cannot read a file\n",
-            MLAB_CROSS_MACHINE_THRESHOLD);
+            MLAB_CMP_CLOCK_PCT, MLAB_CROSS_MACHINE_THRESHOLD);
 }
 
 static const mlab_input_file *find_input(const mlab_results *r, const char *case_name)
@@ -140,13 +147,20 @@ static void ran_add(char *why, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-/* How two GPU rows of one (case, variant) ran differently, for the reader
- * of a change: the split count, the merge path and the KV copies' L2
- * policy (where both files record them), the main kernel's blocks an SM
- * and shared memory; "" if alike (peer and CPU rows record none of it). */
+/* How two rows of one (case, variant) ran differently, for the reader of a
+ * change: the SM clock where it moved past MLAB_CMP_CLOCK_PCT (GPU and peer
+ * rows); for GPU rows also the split count, the merge path and the KV
+ * copies' L2 policy (where both files record them), the main kernel's
+ * blocks an SM and shared memory; "" if alike (CPU rows record none of it). */
 static void ran_differently(const mlab_row *o, const mlab_row *n, char *why, size_t len)
 {
     why[0] = 0;
+    if (mlab_cmp_clock_moved(o, n))
+        ran_add(why, len, "clock %d -> %d MHz%s", o->sm_clock_mhz, n->sm_clock_mhz,
+                o->throttled > 0 && n->throttled > 0 ? " (NVML flagged both)"
+                : o->throttled > 0                   ? " (NVML flagged OLD)"
+                : n->throttled > 0                   ? " (NVML flagged NEW)"
+                                                     : "");
     if (strcmp(o->kind, "gpu") || strcmp(n->kind, "gpu"))
         return;
     if (o->splits != n->splits)

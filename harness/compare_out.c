@@ -129,6 +129,19 @@ static int is_improvement(const mlab_cmp_pair *p)
     return p->timed && p->tc.verdict == MLAB_FASTER && !p->drift && p->inputs >= 0;
 }
 
+/* After a timing verdict of the closing lists: where the pair's SM clocks
+ * moved the same way as its time (slower on the lower clock, faster on the
+ * higher), the clock may be the whole change. */
+static const char *clock_note(const mlab_cmp_pair *p)
+{
+    if (!p->timed || !mlab_cmp_clock_moved(p->o, p->n))
+        return "";
+    int lower = p->n->sm_clock_mhz < p->o->sm_clock_mhz;
+    if ((p->tc.verdict == MLAB_SLOWER && lower) || (p->tc.verdict == MLAB_FASTER && !lower))
+        return " on a clock that moved with it: re-measure before believing it";
+    return "";
+}
+
 static void closing_lists(FILE *f, mlab_fmt style, const mlab_cmp_report *R)
 {
     const char *bullet = style == MLAB_FMT_MD ? "- " : "  ";
@@ -148,8 +161,8 @@ static void closing_lists(FILE *f, mlab_fmt style, const mlab_cmp_report *R)
             fprintf(f, "%s%s/%s: inputs differ (%s)\n", bullet, p->o->case_name, p->o->variant,
                     p->inputs_why);
         if (p->timed && p->tc.verdict == MLAB_SLOWER && p->inputs >= 0)
-            fprintf(f, "%s%s/%s: slower %s (p %.3g)\n", bullet, p->o->case_name, p->o->variant,
-                    p->change_s, p->tc.mw.p);
+            fprintf(f, "%s%s/%s: slower %s (p %.3g)%s\n", bullet, p->o->case_name, p->o->variant,
+                    p->change_s, p->tc.mw.p, clock_note(p));
         if (p->drift)
             fprintf(f, "%s%s/%s: accuracy: %s\n", bullet, p->o->case_name, p->o->variant,
                     p->drift_why);
@@ -158,8 +171,8 @@ static void closing_lists(FILE *f, mlab_fmt style, const mlab_cmp_report *R)
     for (size_t i = 0; i < R->np; i++) {
         const mlab_cmp_pair *p = &R->p[i];
         if (is_improvement(p) && !p->peer)
-            fprintf(f, "%s%s/%s: faster %s (p %.3g)\n", bullet, p->o->case_name, p->o->variant,
-                    p->change_s, p->tc.mw.p);
+            fprintf(f, "%s%s/%s: faster %s (p %.3g)%s\n", bullet, p->o->case_name, p->o->variant,
+                    p->change_s, p->tc.mw.p, clock_note(p));
     }
     if (!npeer)
         return;
@@ -169,8 +182,9 @@ static void closing_lists(FILE *f, mlab_fmt style, const mlab_cmp_report *R)
         if (!p->peer || !(is_regression(p) || is_improvement(p)) || p->inputs < 0)
             continue;
         if (p->timed && p->tc.verdict != MLAB_SAME && p->tc.verdict != MLAB_UNCLEAR)
-            fprintf(f, "%s%s/%s: %s %s (p %.3g)\n", bullet, p->o->case_name, p->o->variant,
-                    p->tc.verdict == MLAB_SLOWER ? "slower" : "faster", p->change_s, p->tc.mw.p);
+            fprintf(f, "%s%s/%s: %s %s (p %.3g)%s\n", bullet, p->o->case_name, p->o->variant,
+                    p->tc.verdict == MLAB_SLOWER ? "slower" : "faster", p->change_s, p->tc.mw.p,
+                    clock_note(p));
         if (p->drift)
             fprintf(f, "%s%s/%s: accuracy: %s\n", bullet, p->o->case_name, p->o->variant, p->drift_why);
     }
@@ -234,6 +248,11 @@ static void write_text(FILE *f, mlab_fmt style, const mlab_cmp_report *R, const 
                 R->peer_counts[MLAB_FASTER], R->peer_counts[MLAB_SLOWER], R->npeer_acc);
     if (R->ncpu)
         fprintf(f, ", %zu CPU rows (accuracy only)", R->ncpu);
+    size_t nclock = 0;
+    for (size_t i = 0; i < R->np; i++)
+        nclock += !R->p[i].peer && !R->p[i].cpu && *clock_note(&R->p[i]);
+    if (nclock)
+        fprintf(f, ", %zu verdicts on a clock that moved with them", nclock);
     fprintf(f, "; %zu accuracy regressions; %zu with different inputs -> %s (exit %d)\n", R->nacc,
             R->ninputs_differ,
             R->rc == MLAB_EXIT_NOPAIRS    ? "NOTHING COMPARED"

@@ -27,11 +27,24 @@ typedef struct {
     char drift_why[256];
     int inputs;          /* 1 same, 0 not checked, -1 different */
     char inputs_why[128];
-    char ran_why[160];   /* "" or how the two rows ran differently (splits, merge, blocks an SM,
-                            shared memory): a change of speed may be that, not the kernel */
+    char ran_why[160];   /* "" or how the two rows ran differently (the SM clock, splits, merge,
+                            blocks an SM, shared memory): a change of speed may be that, not the
+                            kernel */
     const char *verdict; /* what the row says, one word */
     char old_s[64], new_s[64], change_s[32], p_s[40];
 } mlab_cmp_pair;
+
+/* The two rows' SM clocks (each read right after its row's samples) differ
+ * by more than MLAB_CMP_CLOCK_PCT % of the higher: a power or thermal
+ * slowdown on one side, so a change of speed there may be the clock's, not
+ * the code's. 0 where either row has no clock (CPU rows, runs without a GPU
+ * reading, files before the field). */
+#define MLAB_CMP_CLOCK_PCT 5
+static inline int mlab_cmp_clock_moved(const mlab_row *o, const mlab_row *n)
+{
+    int a = o->sm_clock_mhz, b = n->sm_clock_mhz, hi = a > b ? a : b;
+    return a > 0 && b > 0 && 100.0 * (a > b ? a - b : b - a) > MLAB_CMP_CLOCK_PCT * (double)hi;
+}
 
 /* Everything compare prints */
 typedef struct {

@@ -401,6 +401,26 @@ def main():
           f"L2 policies: want a 'ran:' line under each of the 9 rows\n{out}{err}")
     rc, out, err = compare(r16, ef)
     check("ran:" not in out, f"a file without the L2 policy: not compared\n{out}")
+    # the SM clock read after each row (a power or thermal slowdown): said under the row where
+    # the readings are more than 5% apart; a verdict that moved with it marked and counted
+    c80 = write("c80.h5", "--seed", "2", "--clock", "1980", "--peer", "1")
+    c70 = write("c70.h5", "--seed", "3", "--clock", "1700", "--throttled", "1", "--scale", "1.10", "--peer", "1")
+    c19 = write("c19.h5", "--seed", "3", "--clock", "1935", "--scale", "1.10")
+    c70f = write("c70f.h5", "--seed", "3", "--clock", "1700", "--scale", "0.90")
+    rc, out, err = compare(c80, c70)
+    check(rc == 6 and out.count("    ran: clock 1980 -> 1700 MHz (NVML flagged NEW)") == 12
+          and out.count("on a clock that moved with it: re-measure") == 12
+          and "9 verdicts on a clock that moved with them" in out,
+          f"a slower run on a lower clock: 'ran:' under each of the 12 rows, every verdict marked,"
+          f" 9 of ours counted, the exit still 6\n{out}{err}")
+    rc, out, err = compare(c80, c19)
+    check(rc == 6 and "ran:" not in out and "moved with" not in out,
+          f"clocks 2.3% apart (the power limit's usual): not said\n{out}")
+    rc, out, err = compare(c80, c70f)
+    check(rc == 0 and out.count("ran: clock 1980 -> 1700 MHz") == 9 and "moved with" not in out,
+          f"faster on a lower clock: said under the rows, not marked\n{out}")
+    rc, out, err = compare(a, c70)
+    check("ran:" not in out and "moved with" not in out, f"a file without clocks: not compared\n{out}")
     # the main kernel's footprint (a toolchain that spills): registers and local bytes
     k128 = write("k128.h5", "--seed", "2", "--regs", "128")
     k96 = write("k96.h5", "--seed", "2", "--regs", "96", "--local", "64")
