@@ -155,6 +155,9 @@ static void ran_add(char *why, size_t len, const char *fmt, ...)
 static void ran_differently(const mlab_row *o, const mlab_row *n, char *why, size_t len)
 {
     why[0] = 0;
+    if (mlab_cmp_slow_moved(o, n))
+        ran_add(why, len, "power/thermal-limited %.0f%% -> %.0f%% of the row", 100 * mlab_row_slow_share(o),
+                100 * mlab_row_slow_share(n));
     if (mlab_cmp_clock_moved(o, n))
         ran_add(why, len, "clock %d -> %d MHz%s", o->sm_clock_mhz, n->sm_clock_mhz,
                 o->throttled > 0 && n->throttled > 0 ? " (NVML flagged both)"

@@ -129,14 +129,23 @@ static int is_improvement(const mlab_cmp_pair *p)
     return p->timed && p->tc.verdict == MLAB_FASTER && !p->drift && p->inputs >= 0;
 }
 
-/* After a timing verdict of the closing lists: where the pair's SM clocks
- * moved the same way as its time (slower on the lower clock, faster on the
- * higher), the clock may be the whole change. */
+/* After a timing verdict of the closing lists: where the pair's share of
+ * time power- or thermal-limited (where both rows have it; else their SM
+ * clocks) moved the same way as its time (slower on the more limited or
+ * lower clock, faster on the less), that may be the whole change. */
 static const char *clock_note(const mlab_cmp_pair *p)
 {
-    if (!p->timed || !mlab_cmp_clock_moved(p->o, p->n))
+    int lower;
+    if (!p->timed)
         return "";
-    int lower = p->n->sm_clock_mhz < p->o->sm_clock_mhz;
+    if (mlab_row_slow_share(p->o) >= 0 && mlab_row_slow_share(p->n) >= 0) {
+        if (!mlab_cmp_slow_moved(p->o, p->n))
+            return "";
+        lower = mlab_row_slow_share(p->n) > mlab_row_slow_share(p->o);
+    } else if (mlab_cmp_clock_moved(p->o, p->n))
+        lower = p->n->sm_clock_mhz < p->o->sm_clock_mhz;
+    else
+        return "";
     if ((p->tc.verdict == MLAB_SLOWER && lower) || (p->tc.verdict == MLAB_FASTER && !lower))
         return " on a clock that moved with it: re-measure before believing it";
     return "";

@@ -265,6 +265,7 @@ static const mlab_field row_fields[] = {
     FLD(mlab_row, gpu_uuid, 's'),    FLD(mlab_row, host, 's'),
     FLD(mlab_row, sm_clock_mhz, 'i'), FLD(mlab_row, temp_c, 'i'),
     FLD(mlab_row, throttled, 'i'),
+    FLD(mlab_row, slow_us, 'd'),     FLD(mlab_row, slow_span_us, 'd'),
     ERRFIELDS(kernel),
     ERRFIELDS(total),
 };

@@ -114,6 +114,13 @@ typedef struct {
     char gpu_uuid[64];
     char host[64];
     int sm_clock_mhz, temp_c, throttled;
+    /* the time NVML's violation counters held the GPU below its clocks by
+     * its power or thermal limit (slow_us) while the row's samples ran
+     * (slow_span_us, host wall time from before the first to after the
+     * last); both 0 where not read (no NVML: AMD, CPU rows, peers, files
+     * before 2026-12-05 18:00). One clock reading after the row says little
+     * of a row that ran half under the power limit; this says how much */
+    double slow_us, slow_span_us;
 } mlab_row;
 
 typedef struct {

@@ -279,6 +279,22 @@ int mlab_run_gpu_cold_median(mlab_gpu *g, const mlab_timing_opts *t, double *us,
     return 0;
 }
 
+/* What a timed row's line ends with: " THROTTLED" where the clock read
+ * after it was low or NVML gave a slowdown reason, then the share of its
+ * sampling NVML counted power- or thermal-limited where that was read and
+ * is at least 1% (" THROTTLED, power/thermal-limited 37% of the row"). */
+static const char *slowed(const mlab_row *r)
+{
+    static char buf[64];
+    double share = r->slow_span_us > 0 ? r->slow_us / r->slow_span_us : 0;
+    if (share >= 0.01)
+        snprintf(buf, sizeof buf, "%s power/thermal-limited %.0f%% of the row",
+                 r->throttled > 0 ? " THROTTLED," : "", 100 * (share < 1 ? share : 1));
+    else
+        snprintf(buf, sizeof buf, "%s", r->throttled > 0 ? " THROTTLED" : "");
+    return buf;
+}
+
 /* The clocks right after a timed row (its device and host: row_from_case). */
 static void row_clocks(mlab_row *r, mlab_gpu *g, const mlab_env *env)
 {
@@ -391,9 +407,18 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
         } else if (!o->no_time) {
             rc = mlab_gpu_select(g, v->id, o->splits, &li, err, sizeof err);
             mlab_sampler smp = gpu_sampler(g);
+            unsigned long long s0 = 0, s1 = 0;
+            double t0 = 0;
+            int slow = !rc && mlab_gpu_slow_ns(g, &s0) == 0;
+            if (slow)
+                t0 = mlab_now_s();
             if (!rc)
                 rc = mlab_sample(&smp, &o->timing, &row, err, sizeof err);
             row_clocks(&row, g, &res->env);
+            if (!rc && slow && mlab_gpu_slow_ns(g, &s1) == 0 && s1 >= s0) {
+                row.slow_span_us = 1e6 * (mlab_now_s() - t0);
+                row.slow_us = 1e-3 * (double)(s1 - s0);
+            }
             if (rc) {
                 snprintf(why, whylen, "%s: %s", v->name, err);
                 free(out);
@@ -410,8 +435,7 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
             printf("  %-14s %5s %6d %10.2f %9.2f %8.0f %6.1f%% %7.2f %10.3e %10.3e %zu (%s)%s\n",
                    v->name, "ok", splits_used, row.median_us, row.q3_us - row.q1_us, row.gbps,
                    row.pct_copy_bw, row.read_limit_ratio, row.kernel_err.rel_rms,
-                   row.total_err.rel_rms, row.nsamples, row.stop_reason,
-                   row.throttled > 0 ? " THROTTLED" : "");
+                   row.total_err.rel_rms, row.nsamples, row.stop_reason, slowed(&row));
         else if (row.valid)
             printf("  %-14s %5s %6d %10s %9s %8s %7s %7s %10.3e %10.3e\n", v->name, "ok",
                    splits_used, "-", "-", "-", "-", "-", row.kernel_err.rel_rms,

@@ -181,6 +181,15 @@ foreach(_fk store load)
            "f=${CMAKE_BINARY_DIR}/flush_${_fk}.h5; rm -f $f; MLAB_FLUSH=${_fk} ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --max-time 0.02 --quiet --variants bf16 ${_gd}/varlen.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; python3 -c \"import h5py,sys; h=h5py.File('$f','r'); k=h.attrs['kernel_knobs']; k=k.decode() if isinstance(k,bytes) else k; print(k); sys.exit(0 if 'flush=${_fk}' in k.split() else 1)\" && ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind'] != 'cpu']; print([(x['variant'], x['median_us']) for x in r]); sys.exit(0 if len(r) == 1 and float(r[0]['median_us'] or 0) > 0 else 1)\"")
   set_tests_properties(gpu_flush_${_fk} PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 endforeach()
+# every timed GPU row records how much of its sampling NVML's violation
+# counters held the GPU power- or thermal-limited (slow_us of slow_span_us,
+# results.h): on NVIDIA the span is the row's and the limited time within
+# it (AMD: not read, both 0: the test is NVIDIA's)
+if(MLAB_GPU STREQUAL "cuda")
+  add_test(NAME gpu_slow_recorded COMMAND sh -c
+           "f=${CMAKE_BINARY_DIR}/slow_recorded.h5; rm -f $f; ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --max-time 0.05 --quiet --variants bf16,fp8_wgmma ${_gd}/varlen.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; p=[(x['variant'], float(x['slow_us']), float(x['slow_span_us'])) for x in r]; print(p); sys.exit(0 if len(r) == 2 and all(sp > 1e4 and 0 <= s <= 1.05 * sp for _, s, sp in p) else 1)\"")
+  set_tests_properties(gpu_slow_recorded PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
+endif()
 # ragged batches run the split plan by default (splits.h, mlab_plan_splits;
 # validate_awkward's varlen and q3_causal run it): the uniform split rule on
 # them too (MLAB_PLAN=off), and the plan's merge negative control without a

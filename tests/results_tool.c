@@ -5,7 +5,7 @@
  *   results_tool write OUT [--gpu NAME] [--runtime R] [--time ISO] [--seed N]
  *                [--samples N] [--scale F] [--noise F] [--rel-rms F] [--valid 0|1]
  *                [--cases N] [--variants N] [--cpu-rows 1] [--splits N] [--merge S]
- *                [--l2-policy S] [--clock MHZ] [--throttled 0|1]
+ *                [--l2-policy S] [--clock MHZ] [--throttled 0|1] [--slow PCT]
  *     rows: the first N of three cases x the first N of three variants (bf16,
  *     fp8, mxfp4); --cases past 3 adds cases of the three shapes in turn,
  *     named by seed b<B>_kv<L>_s<100000 + index> (a report of thousands of
@@ -26,6 +26,8 @@
  *     --l2-policy S (default "", as before the field) their KV copies' L2 policy;
  *     --clock MHZ and --throttled 0|1 every GPU and peer row's SM clock read
  *     after its samples and NVML's slowdown flag (default 0: no reading);
+ *     --slow PCT their sampling power- or thermal-limited PCT % of a 1 s span
+ *     (slow_us, slow_span_us; default none: both 0, not read);
  *     --regs N and --local N their main kernel's registers and local bytes
  *     a thread (default 0 and 0, as in files written before the fields).
  *     --read-limit F gives the GPU and peer rows of the first
@@ -87,6 +89,7 @@ static int do_write(int argc, char **argv)
     double scale = 1.0, noise = 0.02, rel_rms = 1e-3, read_limit = 0;
     long read_limit_cases = 3;
     int valid = 1, cpu_rows = 0, hashes = 0, peer = 0, clock_mhz = 0, throttled = 0;
+    double slow_pct = -1;
     const char *uuid = "GPU-00000000-synthetic", *host = NULL, *commit = NULL, *label = "", *knobs = NULL,
                *suffix = "";
     for (int i = 3; i < argc; i++) {
@@ -118,6 +121,7 @@ static int do_write(int argc, char **argv)
         else if (!strcmp(a, "--l2-policy")) l2_policy = v;
         else if (!strcmp(a, "--clock")) clock_mhz = atoi(v);
         else if (!strcmp(a, "--throttled")) throttled = atoi(v);
+        else if (!strcmp(a, "--slow")) slow_pct = atof(v);
         else if (!strcmp(a, "--regs")) regs = atoi(v);
         else if (!strcmp(a, "--local")) local = atoi(v);
         else if (!strcmp(a, "--read-limit")) read_limit = atof(v);
@@ -202,6 +206,8 @@ static int do_write(int argc, char **argv)
                 row.smem_bytes = 105232;
                 row.sm_clock_mhz = clock_mhz; /* the peer row below copies it */
                 row.throttled = throttled;
+                row.slow_span_us = slow_pct >= 0 ? 1e6 : 0;
+                row.slow_us = slow_pct >= 0 ? 1e4 * slow_pct : 0;
                 row.regs = regs;
                 row.local_bytes = local;
             }

@@ -421,6 +421,19 @@ def main():
           f"faster on a lower clock: said under the rows, not marked\n{out}")
     rc, out, err = compare(a, c70)
     check("ran:" not in out and "moved with" not in out, f"a file without clocks: not compared\n{out}")
+    # the share of the rows' sampling NVML counted power-limited: the better witness where both
+    # files have it (a clock that moved says nothing then; the share's move decides the mark)
+    s0 = write("s0.h5", "--seed", "2", "--clock", "1980", "--slow", "0")
+    s40 = write("s40.h5", "--seed", "3", "--clock", "1980", "--slow", "40", "--scale", "1.10")
+    s5 = write("s5.h5", "--seed", "3", "--clock", "1700", "--slow", "5", "--scale", "1.10")
+    rc, out, err = compare(s0, s40)
+    check(rc == 6 and out.count("    ran: power/thermal-limited 0% -> 40% of the row") == 9
+          and out.count("on a clock that moved with it") == 9,
+          f"slower and 40% of the row power-limited: said and marked\n{out}{err}")
+    rc, out, err = compare(s0, s5)
+    check(rc == 6 and out.count("    ran: clock 1980 -> 1700 MHz") == 9 and "moved with" not in out
+          and "power/thermal" not in out,
+          f"a clock that moved but a share within 10 points: the clock said, the verdict not marked\n{out}")
     # the main kernel's footprint (a toolchain that spills): registers and local bytes
     k128 = write("k128.h5", "--seed", "2", "--regs", "128")
     k96 = write("k96.h5", "--seed", "2", "--regs", "96", "--local", "64")

@@ -57,7 +57,7 @@ ROW_FIELDS = (["case_name", "batch", "q_seq_len", "kv_len", "total_q", "total_kv
                "read_limit_us", "read_limit_ratio", "grid", "block", "smem_bytes", "blocks_per_sm", "regs",
                "local_bytes", "merge", "l2_policy",
                "peer_version", "device_index", "gpu_uuid", "host", "sm_clock_mhz", "temp_c",
-               "throttled"]
+               "throttled", "slow_us", "slow_span_us"]
               + ["kernel_" + e for e in ERR] + ["total_" + e for e in ERR])
 
 RUN_COLS = ["run_index", "file", "label", "date", "gpu", "runtime", "driver", "commit", "dirty",

@@ -115,6 +115,12 @@ static inline double mlab_flush_seconds(double bytes) { return bytes / 2e12; }
 /* SM clock (MHz), temperature (C) and whether the GPU reports a slowdown
  * reason other than idle; -1 where the driver library is not there. */
 void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *throttled);
+/* The time (ns, cumulative since the driver started counting) NVML's
+ * violation counters have held the GPU below its clocks by its power or
+ * thermal limit, into *ns: 0, or -1 where they cannot be read (no NVML,
+ * AMD, a driver without the counters). Two readings around a row say how
+ * much of it ran slowed (results.h slow_us). */
+int mlab_gpu_slow_ns(mlab_gpu *g, unsigned long long *ns);
 
 /* The build's knobs and flags that change a kernel's meaning ("pdl=1
  * fast_math=1 trace=0 arch=sm_90a ..."), then the run-time ones ("merge=

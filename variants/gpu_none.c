@@ -79,4 +79,10 @@ void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *throttled)
     *sm_mhz = *temp_c = *throttled = -1;
 }
 
+int mlab_gpu_slow_ns(mlab_gpu *g, unsigned long long *ns)
+{
+    *ns = 0;
+    return -1;
+}
+
 const char *mlab_gpu_build_knobs(void) { return "backend=none"; }

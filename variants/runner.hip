@@ -168,6 +168,8 @@ struct mlab_gpu {
     int (*nvml_clock)(void *, int, unsigned *);
     int (*nvml_temp)(void *, int, unsigned *);
     int (*nvml_reasons)(void *, unsigned long long *);
+    int (*nvml_violation)(void *, int, unsigned long long *); /* its last: nvmlViolationTime_t {reference
+                                                                 us, violation ns} */
 };
 
 /* what runs variant id on the loaded case: the variant's own entry, the
@@ -221,6 +223,7 @@ static void nvml_open(mlab_gpu *g, const char *uuid)
     g->nvml_reasons = (int (*)(void *, unsigned long long *))dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons");
     if (!g->nvml_reasons)
         g->nvml_reasons = (int (*)(void *, unsigned long long *))dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+    g->nvml_violation = (int (*)(void *, int, unsigned long long *))dlsym(lib, "nvmlDeviceGetViolationStatus");
     if (!init || !by_uuid || init() != 0 || by_uuid(uuid, &g->nvml_dev) != 0) {
         dlclose(lib);
         g->nvml_dev = NULL;
@@ -243,6 +246,21 @@ extern "C" void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *thro
     /* reasons other than idle (1) and the applications-clocks setting (2):
      * power cap, thermal and hardware slowdowns */
     if (g->nvml_reasons && g->nvml_reasons(g->nvml_dev, &r) == 0) *throttled = (r & ~3ull) != 0;
+}
+
+/* NVML's violation counters of the power (NVML_PERF_POLICY_POWER, 0) and
+ * thermal (NVML_PERF_POLICY_THERMAL, 1) policies, summed: the time the
+ * GPU ran below its clocks for either (gpu_api.h) */
+extern "C" int mlab_gpu_slow_ns(mlab_gpu *g, unsigned long long *ns)
+{
+    *ns = 0;
+    if (!g || !g->nvml_dev || !g->nvml_violation) return -1;
+    for (int policy = 0; policy < 2; policy++) {
+        unsigned long long t[2] = {0, 0}; /* nvmlViolationTime_t: referenceTime (us), violationTime (ns) */
+        if (g->nvml_violation(g->nvml_dev, policy, t) != 0) return -1;
+        *ns += t[1];
+    }
+    return 0;
 }
 
 /* the build's knobs (below), then the run-time ones that change what a
