@@ -53,10 +53,13 @@ static void usage(FILE *f)
             "  Under a pair that ran differently a line says how (\"ran:\"): the split\n"
             "  count, merge path, L2 policy, blocks an SM, shared memory, registers, or\n"
             "  the SM clock where the two readings (one after each row's samples) are\n"
-            "  more than %d%% apart; a faster or slower verdict whose clock moved with\n"
-            "  it is marked in the closing lists and counted in the summary (re-measure:\n"
-            "  a power or thermal slowdown, not the code; a memory-bound row may not\n"
-            "  follow its clock at all). Not in the exit code.\n"
+            "  more than %d%% apart, or the share of the row's sampling NVML counted\n"
+            "  power- or thermal-limited where the two are more than %d points apart\n"
+            "  (files from 2026-12-05 on); a faster or slower verdict whose share (where\n"
+            "  both rows have one; else clock) moved with it is marked in the closing\n"
+            "  lists and counted in the summary (re-measure: a power or thermal\n"
+            "  slowdown, not the code; a memory-bound row may not follow its clock at\n"
+            "  all). Not in the exit code.\n"
             "  Peers' pairs (kind \"peer\": external implementations) are judged the same\n"
             "  way but listed apart (\"peers that changed\"), outside the exit code and\n"
             "  the geometric mean: their host-bound times are not our kernels'.\n"
@@ -83,7 +86,7 @@ static void usage(FILE *f)
             "  8 nothing pairs: no (case, variant) of OLD is in NEW,\n"
             "  9 paired rows ran on different inputs (wins over 6),\n"
             "  2 usage, 3 not a results file, 4 cannot read a file\n",
-            MLAB_CMP_CLOCK_PCT, MLAB_CROSS_MACHINE_THRESHOLD);
+            MLAB_CMP_CLOCK_PCT, MLAB_CMP_SLOW_PTS, MLAB_CROSS_MACHINE_THRESHOLD);
 }
 
 static const mlab_input_file *find_input(const mlab_results *r, const char *case_name)

@@ -27,7 +27,8 @@ typedef struct {
     char drift_why[256];
     int inputs;          /* 1 same, 0 not checked, -1 different */
     char inputs_why[128];
-    char ran_why[160];   /* "" or how the two rows ran differently (the SM clock, splits, merge,
+    char ran_why[320];   /* "" or how the two rows ran differently (the share power- or
+                            thermal-limited, the SM clock, splits, merge,
                             blocks an SM, shared memory): a change of speed may be that, not the
                             kernel */
     const char *verdict; /* what the row says, one word */
