@@ -47,16 +47,11 @@ static inline int mlab_cmp_clock_moved(const mlab_row *o, const mlab_row *n)
     return a > 0 && b > 0 && 100.0 * (a > b ? a - b : b - a) > MLAB_CMP_CLOCK_PCT * (double)hi;
 }
 
-/* The share of a row's sampling NVML's violation counters held the GPU
- * power- or thermal-limited (results.h slow_us / slow_span_us), -1 where
- * not read; two rows' shares more than MLAB_CMP_SLOW_PTS points apart are a
- * better witness than their clocks (one reading each): compare says so and
- * judges a verdict's direction by them where both rows have them. */
+/* Two rows' shares of their sampling power- or thermal-limited
+ * (mlab_row_slow_share) more than MLAB_CMP_SLOW_PTS points apart: a better
+ * witness than their clocks (one reading each); compare says so and judges
+ * a verdict's direction by them where both rows have them. */
 #define MLAB_CMP_SLOW_PTS 10
-static inline double mlab_row_slow_share(const mlab_row *r)
-{
-    return r->slow_span_us > 0 ? (r->slow_us < r->slow_span_us ? r->slow_us / r->slow_span_us : 1) : -1;
-}
 static inline int mlab_cmp_slow_moved(const mlab_row *o, const mlab_row *n)
 {
     double a = mlab_row_slow_share(o), b = mlab_row_slow_share(n);

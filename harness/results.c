@@ -4,6 +4,7 @@
  *   mlab_results_add_row/input  append deep copies (samples copied)
  *   mlab_row_summarize          median, q1, q3 (numpy's linear interpolation),
  *                               min, mean, sample stdev of the raw samples
+ *   mlab_row_slow_share         the share of its sampling power/thermal-limited
  *   mlab_env_fields/row_fields  the field tables that results_write.c, the CSV
  *                               export, compare and report all walk
  */
@@ -77,6 +78,13 @@ int mlab_results_add_input(mlab_results *r, const mlab_input_file *in)
     r->inputs = inputs;
     r->inputs[r->ninputs++] = *in;
     return 0;
+}
+
+double mlab_row_slow_share(const mlab_row *row)
+{
+    if (!(row->slow_span_us > 0))
+        return -1;
+    return row->slow_us < row->slow_span_us ? row->slow_us / row->slow_span_us : 1;
 }
 
 void mlab_row_summarize(mlab_row *row)

@@ -143,6 +143,9 @@ int mlab_results_add_input(mlab_results *r, const mlab_input_file *in);
  * (quartiles by linear interpolation, numpy's default; sample stdev, n - 1).
  * With no samples all six are 0 (stop_reason says "not_timed"). */
 void mlab_row_summarize(mlab_row *row);
+/* The share (0..1) of the row's sampling NVML counted the GPU power- or
+ * thermal-limited (slow_us / slow_span_us), -1 where not read. */
+double mlab_row_slow_share(const mlab_row *row);
 /* A row without a read limit (a peer's: the limit is measured per case and
  * format by the GPU half) takes the one a GPU row of the same case and KV
  * format carries in the same results, and its read_limit_ratio with it.

@@ -286,10 +286,10 @@ int mlab_run_gpu_cold_median(mlab_gpu *g, const mlab_timing_opts *t, double *us,
 static const char *slowed(const mlab_row *r)
 {
     static char buf[64];
-    double share = r->slow_span_us > 0 ? r->slow_us / r->slow_span_us : 0;
+    double share = mlab_row_slow_share(r);
     if (share >= 0.01)
         snprintf(buf, sizeof buf, "%s power/thermal-limited %.0f%% of the row",
-                 r->throttled > 0 ? " THROTTLED," : "", 100 * (share < 1 ? share : 1));
+                 r->throttled > 0 ? " THROTTLED," : "", 100 * share);
     else
         snprintf(buf, sizeof buf, "%s", r->throttled > 0 ? " THROTTLED" : "");
     return buf;
