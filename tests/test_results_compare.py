@@ -383,24 +383,27 @@ def main():
     check(rc == 9, f"different inputs and slower: exit {rc}, want 9 (inputs win)\n{out}{err}")
 
     # rows that ran differently (split count, merge path) say so under the row
+    def ran_said(old, new, line, what):
+        """compare OLD NEW: '    ran: LINE' under each of the 9 rows"""
+        rc, out, err = compare(old, new)
+        check(out.count("    ran: " + line) == 9, f"{what}: want a 'ran:' line under each of the 9 rows\n{out}{err}")
+
+    def ran_silent(old, new, what):
+        """compare OLD NEW: no 'ran:' line"""
+        rc, out, err = compare(old, new)
+        check("ran:" not in out, f"{what}\n{out}")
+
     r16 = write("r16.h5", "--seed", "2", "--merge", "combine16")
     r64 = write("r64.h5", "--seed", "2", "--merge", "combine64", "--splits", "32")
     r16b = write("r16b.h5", "--seed", "3", "--merge", "combine16")
-    rc, out, err = compare(r16, r64)
-    check(out.count("    ran: splits 8 -> 32, merge combine16 -> combine64") == 9,
-          f"different splits and merge: want a 'ran:' line under each of the 9 rows\n{out}{err}")
-    rc, out, err = compare(r16, r16b)
-    check("ran:" not in out, f"alike runs: no 'ran:' line\n{out}")
-    rc, out, err = compare(a, r16)
-    check("ran:" not in out, f"a file without the merge field: merge not compared\n{out}")
+    ran_said(r16, r64, "splits 8 -> 32, merge combine16 -> combine64", "different splits and merge")
+    ran_silent(r16, r16b, "alike runs: no 'ran:' line")
+    ran_silent(a, r16, "a file without the merge field: merge not compared")
     # the KV copies' L2 policy (MLAB_KV_EVICT), where both files record it
     ef = write("ef.h5", "--seed", "2", "--merge", "combine16", "--l2-policy", "evict_first")
     nm = write("nm.h5", "--seed", "3", "--merge", "combine16", "--l2-policy", "normal")
-    rc, out, err = compare(nm, ef)
-    check(out.count("    ran: L2 policy normal -> evict_first") == 9,
-          f"L2 policies: want a 'ran:' line under each of the 9 rows\n{out}{err}")
-    rc, out, err = compare(r16, ef)
-    check("ran:" not in out, f"a file without the L2 policy: not compared\n{out}")
+    ran_said(nm, ef, "L2 policy normal -> evict_first", "L2 policies")
+    ran_silent(r16, ef, "a file without the L2 policy: not compared")
     # the SM clock read after each row (a power or thermal slowdown): said under the row where
     # the readings are more than 5% apart; a verdict that moved with it marked and counted
     c80 = write("c80.h5", "--seed", "2", "--clock", "1980", "--peer", "1")
@@ -437,11 +440,8 @@ def main():
     # the main kernel's footprint (a toolchain that spills): registers and local bytes
     k128 = write("k128.h5", "--seed", "2", "--regs", "128")
     k96 = write("k96.h5", "--seed", "2", "--regs", "96", "--local", "64")
-    rc, out, err = compare(k128, k96)
-    check(out.count("    ran: registers 128 -> 96, local bytes 0 -> 64") == 9,
-          f"registers and local bytes: want a 'ran:' line under each of the 9 rows\n{out}{err}")
-    rc, out, err = compare(a, k96)
-    check("ran:" not in out, f"a file without the footprint fields: not compared\n{out}")
+    ran_said(k128, k96, "registers 128 -> 96, local bytes 0 -> 64", "registers and local bytes")
+    ran_silent(a, k96, "a file without the footprint fields: not compared")
     rc, out, err = compare(r16, r64, "--format", "json")
     check(rc in (0, 6) and json.loads(out)["pairs"][0]["ran"] == "splits 8 -> 32, merge combine16 -> combine64"
           and json.loads(compare(r16, r16b, "--format", "json")[1])["pairs"][0]["ran"] == "same",
