@@ -17,6 +17,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 
 from mlabtest import finish, say, scratch
 
@@ -89,6 +90,21 @@ def gpu_session(tmp):
     say(all(x in have for x in logs) and "No such file" not in r.stderr,
         "gpu_session.sh with OUT=out (relative) keeps every step's log there",
         f"exit {r.returncode}, out/: {have}, {r.stderr[-800:]}")
+    # a deadline: the benchmark first, then the tests stopped there (a ctest
+    # that would run 60 s, one test done), named stopped, the awkward cases'
+    # validation (its cases are the tests') not run
+    script(os.path.join(bins, "ctest"), 'case " $* " in *" -N "*) printf "  Test  #1: a\\n  Test  #2: b\\n"; exit 0;; esac\n'
+                                        'echo "1/2 Test  #1: a ....   Passed    0.01 sec"; exec sleep 60\n')
+    t0 = time.time()
+    r = sh(["bash", "harness/gpu_session.sh", "cuda"], cwd=t,
+           env={"PATH": bins + os.pathsep + os.environ["PATH"], "OUT": "out2", "MLAB_DEADLINE": "22"})
+    took = time.time() - t0
+    out = r.stdout
+    said = "ctest rc=124 (stopped at MLAB_DEADLINE=22 s after 1 of 2 tests)"
+    say(said in out and "validate: not run" in out and out.find("== benchmark") < out.find("== ctest")
+        and os.path.exists(os.path.join(t, "out2", "bench.log")) and took < 30,
+        "gpu_session.sh benchmarks before the tests, and MLAB_DEADLINE stops the tests, said so, validation not run",
+        f"exit {r.returncode} after {took:.1f} s, stdout {out[-900:]!r}")
 
 
 def report_lib(tmp):
