@@ -44,7 +44,8 @@ static void usage(FILE *f)
             "  host (gpu_uuid, host, device_index; taken from its file's environment when\n"
             "  the row has none). The merged environment is the first file's, with\n"
             "  gpu_uuid, gpu_index and host emptied (-1) when the files differ there, the\n"
-            "  latest utc_time, a label only when all files share it, and this command line.\n"
+            "  latest utc_time, a label only when all files share it, the first stopped\n"
+            "  run's note (run, exit 130/143) when a file has one, and this command line.\n"
             "  -o, --output ALL.h5   the merged file (required)\n"
             "exit codes: 0 ok, 2 usage, 3 not a results file, 4 cannot read or write,\n"
             "  10 refused: the files are not one sweep (the field is named)\n");
@@ -98,6 +99,8 @@ static int merge_into(mlab_results *m, const mlab_run_file *runs, int n, int arg
             m->env.gpu_index = -1;
         if (strcmp(e->utc_time, m->env.utc_time) > 0)
             snprintf(m->env.utc_time, sizeof m->env.utc_time, "%s", e->utc_time);
+        if (!m->env.stopped[0] && e->stopped[0]) /* a slice stopped early: the whole is partial */
+            snprintf(m->env.stopped, sizeof m->env.stopped, "%s", e->stopped);
     }
     mlab_env here;
     memset(&here, 0, sizeof here);

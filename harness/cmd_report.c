@@ -333,12 +333,17 @@ static void write_report(FILE *f, const char *in, const mlab_report_rows *ix, co
             r->env.runtime_version[0] ? r->env.runtime_version : "no runtime",
             r->env.driver_version[0] ? r->env.driver_version : "-", r->env.label[0] ? "; label `" : "",
             r->env.label, r->env.label[0] ? "`" : "");
+    if (r->env.stopped[0]) /* a run stopped by a signal: its rows are those measured before it */
+        fprintf(f, "**This run was stopped early** (%s): the file holds only the rows measured "
+                   "before the signal.\n\n", r->env.stopped);
     write_headline(f, ix);
 
     fprintf(f, "## Environment\n\n| field | value |\n| --- | --- |\n");
     size_t nef;
     const mlab_field *ef = mlab_env_fields(&nef);
     for (size_t k = 0; k < nef; k++) {
+        if (!strcmp(ef[k].name, "stopped") && !r->env.stopped[0])
+            continue; /* a run that ended: said by its absence (and above where it did not) */
         fprintf(f, "| %s | ", ef[k].name);
         const char *p = (const char *)&r->env + ef[k].offset;
         if (ef[k].kind == 's')

@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <limits.h> /* PATH_MAX */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,9 @@ static void run_usage(FILE *f)
     for (int i = 0; i < n; i++)
         fprintf(f, "  %-14s [%s] %s\n", v[i].name, mlab_kv_fmt_name(v[i].kv), v[i].idea);
     fprintf(f, "exit: 0 ok, 2 usage, 3 bad input, 4 I/O, 5 a variant or peer failed validation, 77 no GPU "
-               "with --require-gpu, or none of the variants asked for can run here\n");
+               "with --require-gpu, or none of the variants asked for can run here, 130 / 143 / 129 stopped "
+               "by SIGINT / SIGTERM / SIGHUP (the rows measured before it written, the file saying where it "
+               "stopped; a second signal ends it at once)\n");
 }
 
 /* One case of the run: a file, or a generated case (sweep index, or the
@@ -446,7 +449,13 @@ int mlab_cmd_run(int argc, char **argv)
                    res.env.empty_kernel_us, res.env.empty_pair_us);
         }
     }
-    for (size_t j = 0; j < npick; j++) {
+    /* SIGINT, SIGTERM, SIGHUP from here on: the rows measured are written,
+     * with where the run stopped (run_rows.h) */
+    mlab_run_catch_stops();
+    const char *hook = getenv("MLAB_RUN_TEST_STOP_AFTER"); /* a test hook: SIGTERM after case N */
+    size_t stop_after = hook && *hook ? (size_t)strtoul(hook, NULL, 10) : 0;
+    size_t cases_done = 0;
+    for (size_t j = 0; j < npick && !mlab_run_stop_sig; j++) {
         const run_item *it = &items[pick[j]];
         mlab_case c;
         mlab_input_file in;
@@ -502,9 +511,11 @@ int mlab_cmd_run(int argc, char **argv)
 
         float *refs[MLAB_RUN_NREFS] = {0};
         rc = mlab_run_cpu_half(&c, &o, &res, refs, why, sizeof why);
-        if (!rc && g && !o.peers_only)
+        if (!rc && g && !o.peers_only && !mlab_run_stop_sig)
             rc = mlab_run_gpu_half(g, &c, &o, &res, refs, copy_bw, &failed, why, sizeof why);
-        if (!rc && o.npeers && (g || getenv("MLAB_PEER_DEVICE")))
+        if (!rc && mlab_run_stop_sig)
+            ; /* stopped: no peer starts */
+        else if (!rc && o.npeers && (g || getenv("MLAB_PEER_DEVICE")))
             rc = mlab_run_peers_half(&c, it->path, &o, &res.env, &res, refs, &failed, why,
                                      sizeof why);
         else if (!rc && o.npeers)
@@ -513,11 +524,22 @@ int mlab_cmd_run(int argc, char **argv)
         for (size_t r = 0; r < MLAB_RUN_NREFS; r++)
             free(refs[r]);
         mlab_case_free(&c);
+        if (mlab_run_stop_sig) { /* what failed with the stop (a peer taken down) is the stop's */
+            snprintf(res.env.stopped, sizeof res.env.stopped, "%s in case %zu of %zu (%s)",
+                     mlab_run_stop_name(mlab_run_stop_sig), j + 1, npick,
+                     res.ninputs ? res.inputs[res.ninputs - 1].case_name : "?");
+            break;
+        }
         if (rc) {
             fprintf(stderr, "mlabench run: %s\n", why);
             goto out_results;
         }
+        if (++cases_done == stop_after)
+            raise(SIGTERM);
     }
+    if (mlab_run_stop_sig && !res.env.stopped[0]) /* between two cases */
+        snprintf(res.env.stopped, sizeof res.env.stopped, "%s after %zu of %zu cases",
+                 mlab_run_stop_name(mlab_run_stop_sig), cases_done, npick);
     rc = failed ? MLAB_EXIT_ACCURACY : MLAB_EXIT_OK;
     mlab_results_fill_read_limits(&res); /* the peers' rows: their case's read limit */
     if (o.out) {
@@ -530,7 +552,15 @@ int mlab_cmd_run(int argc, char **argv)
         }
     }
     if (failed)
-        fprintf(stderr, "mlabench run: a variant or peer failed validation (exit 5)\n");
+        fprintf(stderr, "mlabench run: a variant or peer failed validation%s\n",
+                mlab_run_stop_sig ? "" : " (exit 5)");
+    if (mlab_run_stop_sig) { /* the rows measured are written above: said, and its own exit */
+        fprintf(stderr, "mlabench run: stopped by %s: %s%s (exit %d)\n", res.env.stopped,
+                o.out ? "the results file holds the rows measured before it: " : "nothing written (no -o)",
+                o.out ? o.out : "", 128 + (int)mlab_run_stop_sig);
+        if (!rc || rc == MLAB_EXIT_ACCURACY)
+            rc = 128 + (int)mlab_run_stop_sig;
+    }
 out_results:
     if (g)
         mlab_gpu_close(g);

@@ -108,6 +108,9 @@ static void list_only(FILE *f, mlab_fmt style, const mlab_cmp_report *R, int sid
     size_t n = 0;
     for (size_t i = 0; i < r->nrows; i++)
         n += !used[i];
+    if (r->env.stopped[0]) /* the rows the other side has and this one lacks: where it stopped */
+        fprintf(f, "%s%s's run was stopped early (%s): it holds only the rows measured before the "
+                   "signal\n", style == MLAB_FMT_MD ? "\n" : "", side ? "NEW" : "OLD", r->env.stopped);
     if (!n)
         return;
     fprintf(f, "%sonly in %s (%zu):", style == MLAB_FMT_MD ? "\n" : "", side ? "NEW" : "OLD", n);
@@ -426,7 +429,9 @@ static void write_json(FILE *f, const mlab_cmp_report *R, const char *used_o, co
                 mlab_put_str(f, key, MLAB_FMT_JSON);
                 first = 0;
             }
-        fprintf(f, "],\n");
+        fprintf(f, "],\n  \"stopped_%s\": ", s ? "new" : "old"); /* "" when that run ended */
+        mlab_put_str(f, R->r[s]->env.stopped, MLAB_FMT_JSON);
+        fprintf(f, ",\n");
     }
     static const char *const lists[4] = {"regressions", "improvements", "peer_regressions", "peer_improvements"};
     for (int list = 0; list < 4; list++) {

@@ -188,13 +188,30 @@ int mlab_peers_parse(const char *arg, mlab_peer **list, int *n, char *why, size_
 /* ---- the child process --------------------------------------------------------- */
 
 /* the running peer's process group, for the signal handler (mlab_peers_run):
- * mlabench stopped by SIGTERM, SIGINT or SIGHUP takes it down first */
+ * mlabench stopped by SIGTERM, SIGINT or SIGHUP takes it down first, then
+ * hands the signal to the handler mlab_peers_run found (a caller's, as `run`'s
+ * that keeps the rows measured: run_rows.h), or dies of it where there was
+ * none */
 static volatile sig_atomic_t peer_group;
+static const int peer_stops[3] = {SIGTERM, SIGINT, SIGHUP};
+static struct sigaction peer_prev[3]; /* the handlers before mlab_peers_run's */
+static volatile sig_atomic_t peer_stop_seen; /* handed on: no other peer starts */
 
 static void on_stop_signal(int sig)
 {
     if (peer_group > 0)
         kill(-(pid_t)peer_group, SIGKILL);
+    for (int k = 0; k < 3; k++)
+        if (peer_stops[k] == sig && !(peer_prev[k].sa_flags & SA_SIGINFO)) {
+            void (*h)(int) = peer_prev[k].sa_handler;
+            if (h == SIG_IGN)
+                return;
+            if (h != SIG_DFL) {
+                peer_stop_seen = 1;
+                h(sig);
+                return;
+            }
+        }
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -603,25 +620,26 @@ int mlab_peers_run(const mlab_peer *peers, int npeers, const mlab_peer_opts *po,
     const char *dir = getenv("MLAB_PEERS_DIR");
     snprintf(server, sizeof server, "%s/peer_server.py", dir && *dir ? dir : MLAB_PEERS_DIR);
     /* a peer process that dies must not kill us on the next write */
-    struct sigaction ign = {0}, old, stop = {0}, old_stop[3];
+    struct sigaction ign = {0}, old, stop = {0};
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &old);
     /* stopped while a peer runs: its process group goes first */
-    static const int stops[3] = {SIGTERM, SIGINT, SIGHUP};
+    peer_stop_seen = 0;
     stop.sa_handler = on_stop_signal;
+    stop.sa_flags = SA_RESTART;
     for (int k = 0; k < 3; k++)
-        sigaction(stops[k], &stop, &old_stop[k]);
+        sigaction(peer_stops[k], &stop, &peer_prev[k]);
     printf("peers (own processes; validated like the variants, then timed by the same sampler; "
            "flush %.0f MB, device %s):\n", mlab_flush_bytes(po->l2_bytes) / (1 << 20),
            po->device);
     printf("  %-16s %5s %10s %9s %8s %7s %10s %10s %s\n", "peer", "valid", "median_us", "iqr_us",
            "GB/s", "%copy", "kern_rms", "total_rms", "samples");
     int rc = 0;
-    for (int i = 0; i < npeers && !rc; i++)
+    for (int i = 0; i < npeers && !rc && !peer_stop_seen; i++)
         rc = run_one(&peers[i], i, po, server, case_path, c, refs, res, failed, why, whylen);
     sigaction(SIGPIPE, &old, NULL);
     for (int k = 0; k < 3; k++)
-        sigaction(stops[k], &old_stop[k], NULL);
+        sigaction(peer_stops[k], &peer_prev[k], NULL);
     if (*tmp)
         remove(tmp);
     return rc;

@@ -47,6 +47,9 @@ typedef struct {
     char cpu[128];
     char utc_time[32];           /* ISO 8601, e.g. 2026-11-30T17:02:11Z */
     char command_line[512];
+    char stopped[128];           /* v2 (since 2026-12-05 21:00): "" when the run ended; else the
+                                    signal and where it stopped ("SIGTERM after 3 of 8 cases"):
+                                    the file holds the rows measured before it */
 } mlab_env;
 
 typedef struct {

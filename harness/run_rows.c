@@ -11,6 +11,7 @@
 #include "run_rows.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,6 +308,41 @@ static void row_clocks(mlab_row *r, mlab_gpu *g, const mlab_env *env)
     r->throttled = thr > 0 || (mhz > 0 && env->gpu_clock_mhz > 0 && mhz < 0.9 * env->gpu_clock_mhz);
 }
 
+volatile sig_atomic_t mlab_run_stop_sig;
+
+static void run_on_stop(int sig)
+{
+    if (mlab_run_stop_sig) { /* the second: as if never caught */
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    mlab_run_stop_sig = sig;
+}
+
+void mlab_run_catch_stops(void)
+{
+    static const int stops[3] = {SIGTERM, SIGINT, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = run_on_stop;
+    sa.sa_flags = SA_RESTART; /* the reads and waits under way go on */
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < 3; k++)
+        sigaction(stops[k], &sa, NULL);
+}
+
+const char *mlab_run_stop_name(int sig)
+{
+    static char buf[24];
+    switch (sig) {
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGHUP: return "SIGHUP";
+    default: snprintf(buf, sizeof buf, "signal %d", sig); return buf;
+    }
+}
+
 int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *res,
                       float **refs, double copy_bw, int *failed, char *why, size_t whylen)
 {
@@ -344,7 +380,7 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
            copy_bw);
     printf("  %-14s %5s %6s %10s %9s %8s %7s %7s %10s %10s %s\n", "variant", "valid", "splits",
            "median_us", "iqr_us", "GB/s", "%copy", "x_read", "kern_rms", "total_rms", "samples");
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && !mlab_run_stop_sig; i++) { /* stopped: no other variant */
         if (!o->want[i])
             continue;
         const mlab_variant *v = &vt[i];

@@ -5,6 +5,7 @@
 #ifndef MLAB_RUN_ROWS_H
 #define MLAB_RUN_ROWS_H
 
+#include <signal.h> /* sig_atomic_t */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,6 +52,18 @@ int mlab_run_cpu_half(mlab_case *c, const run_opts *o, mlab_results *res, float 
 /* The GPU half: read limits, then each selected variant validated, then timed. */
 int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results *res, float **refs,
                       double copy_bw, int *failed, char *why, size_t whylen);
+/* A run stopped by SIGINT, SIGTERM or SIGHUP (mlab_run_catch_stops, from
+ * the case loop on): the signal's number, else 0. The halves finish the row
+ * they are sampling and start no other (the GPU half checks between
+ * variants; the peers' handler, peer.c, takes the running peer's processes
+ * down and hands the signal on); cmd_run.c then writes the rows measured so
+ * far, says where it stopped (env.stopped) and exits 128 + the signal. A
+ * second signal ends the process at once (the default action). */
+extern volatile sig_atomic_t mlab_run_stop_sig;
+void mlab_run_catch_stops(void);
+/* "SIGTERM", "SIGINT", "SIGHUP" or "signal N" */
+const char *mlab_run_stop_name(int sig);
+
 /* The peers on this case (path NULL: a case made in memory). */
 int mlab_run_peers_half(mlab_case *c, const char *path, const run_opts *o, const mlab_env *env,
                         mlab_results *res, float **refs, int *failed, char *why, size_t whylen);

@@ -62,6 +62,9 @@ mlab_c_test(test_arg_once test_arg_once.c LABELS cpu)
 mlab_py_test(test_results_inputs test_results_inputs.py LABELS cpu)
 mlab_py_test(test_results_v1 test_results_v1.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
 mlab_py_test(test_results_merge test_results_merge.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
+# run stopped by SIGTERM / SIGINT writes the rows it measured, says where it
+# stopped (env.stopped: report, compare, merge) and exits 143 / 130
+mlab_py_test(test_run_stop test_run_stop.py LABELS cpu)
 mlab_py_test(test_results_history test_results_history.py LABELS cpu ARGS $<TARGET_FILE:results_tool>)
 # the small scripts' promises with stand-in programs: quickstart.sh fails
 # with its report, apt_need.sh installs a removed package, gpu_session.sh

@@ -29,6 +29,7 @@ HOOKS = {
     "MLAB_RESULTS_TEST_KILL": "results_write.c: die between the temporary file and its rename",
     "MLAB_H5_TEST_CRASH": "guard.c: the contained HDF5 parse crashes",
     "MLAB_H5_TEST_HANG": "guard.c: the contained HDF5 parse hangs",
+    "MLAB_RUN_TEST_STOP_AFTER": "cmd_run.c: SIGTERM raised after case N, as if sent",
 }
 READS = {
     "c": re.compile(r'"(MLAB_[A-Z0-9_]+)"'),

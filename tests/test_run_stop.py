@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""test_run_stop.py: `mlabench run` stopped by a signal keeps what it measured.
+
+A run cut off by `timeout`, a batch system's limit or Ctrl-C wrote nothing
+before (the fiftieth session's first device call lost a whole benchmark so).
+Pins, on the CPU half (no GPU needed):
+  - SIGTERM after the first of three cases (the test hook
+    MLAB_RUN_TEST_STOP_AFTER=1 raises it, through the real handler): exit
+    143, one line on stderr naming the signal, where it stopped and the
+    file; the results file is whole, holds the first case's rows and input
+    only, and its environment's `stopped` says "SIGTERM after 1 of 3 cases";
+  - a real SIGINT from outside while the second case's references run (a
+    case large enough to take seconds on the CPU): exit 130, the first
+    case's rows kept, `stopped` naming SIGINT and case 2 of 2;
+  - a run that ends has `stopped` "" (absent from report's environment);
+  - `report` says the run was stopped early; `compare` of the whole run
+    against the stopped one says NEW's run was stopped early, its JSON
+    carries `stopped_new`; `merge` of the stopped slice with another keeps
+    the note; the help of `run` names exits 130 / 143 / 129.
+Usage: test_run_stop.py   (MLAB_BIN = mlabench)
+Exit 0 pass, 1 fail, 77 skip (no h5py).
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from mlabtest import check, finish, programs, scratch
+
+try:
+    import h5py
+except ImportError as e:  # pragma: no cover
+    print(f"SKIP: {e}")
+    sys.exit(77)
+
+_, BIN = programs()
+
+
+def run(args, env_extra=None, timeout=600):
+    env = dict(os.environ, **(env_extra or {}))
+    return subprocess.run([BIN, *args], capture_output=True, text=True, env=env, timeout=timeout)
+
+
+def stopped_of(path):
+    with h5py.File(path, "r") as f:
+        v = f.attrs.get("stopped", "")
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def cases_of(path):
+    with h5py.File(path, "r") as f:
+        names = {r.decode() if isinstance(r, bytes) else str(r) for r in f["rows"]["case_name"]}
+        return names, len(f["inputs"])
+
+
+def main():
+    tmp = scratch("run_stop")
+    three = ["--cpu-only", "--quiet", "--batch", "1,2,3", "--kv-len", "64"]
+
+    # the hook: SIGTERM raised after case 1 of 3, handled as a real one
+    part = os.path.join(tmp, "part.h5")
+    r = run(["run", *three, "-o", part], {"MLAB_RUN_TEST_STOP_AFTER": "1"})
+    err = r.stderr.strip().splitlines()
+    check(r.returncode == 143 and len(err) == 1 and "stopped by SIGTERM after 1 of 3 cases" in err[0]
+          and part in err[0],
+          f"SIGTERM after case 1 of 3: exit 143 and one line naming it and the file "
+          f"(exit {r.returncode}, stderr {r.stderr[-400:]!r})")
+    ok = os.path.exists(part)
+    names, ninputs = cases_of(part) if ok else (set(), 0)
+    check(ok and len(names) == 1 and ninputs == 1 and stopped_of(part) == "SIGTERM after 1 of 3 cases",
+          f"the stopped run's file holds case 1's rows and input, stopped said ({names}, {ninputs} "
+          f"inputs, stopped {stopped_of(part) if ok else None!r})")
+    left = [f for f in os.listdir(tmp) if ".tmp." in f]
+    check(not left, f"no temporary file left beside it ({left})")
+
+    # the whole run: stopped ""
+    whole = os.path.join(tmp, "whole.h5")
+    r = run(["run", *three, "-o", whole])
+    check(r.returncode == 0 and stopped_of(whole) == "" and len(cases_of(whole)[0]) == 3,
+          f"a run that ends: exit 0, stopped \"\", 3 cases (exit {r.returncode}, {r.stderr[-300:]})")
+
+    # report, compare (text and JSON), merge
+    rep = os.path.join(tmp, "part.md")
+    r = run(["report", part, "-o", rep])
+    text = open(rep).read() if os.path.exists(rep) else ""
+    check(r.returncode == 0 and "stopped early** (SIGTERM after 1 of 3 cases)" in text
+          and "| stopped | SIGTERM after 1 of 3 cases |" in text,
+          f"report says the run was stopped early (exit {r.returncode}, {text[:300]!r})")
+    rep2 = os.path.join(tmp, "whole.md")
+    run(["report", whole, "-o", rep2])
+    text2 = open(rep2).read() if os.path.exists(rep2) else ""
+    check(text2 and "stopped early" not in text2 and "| stopped |" not in text2,
+          "report of a run that ended says nothing of a stop (no 'stopped' row)")
+    r = run(["compare", whole, part])
+    check("NEW's run was stopped early (SIGTERM after 1 of 3 cases)" in r.stdout
+          and "OLD's run was stopped" not in r.stdout,
+          f"compare says NEW's run was stopped early ({r.stdout[-600:]!r})")
+    r = run(["compare", "--format", "json", whole, part])
+    try:
+        j = json.loads(r.stdout)
+    except ValueError:
+        j = {}
+    check(j.get("stopped_new") == "SIGTERM after 1 of 3 cases" and j.get("stopped_old") == "",
+          f"compare's JSON carries stopped_old / stopped_new ({r.stdout[-300:]!r})")
+    other = os.path.join(tmp, "other.h5")
+    run(["run", "--cpu-only", "--quiet", "--batch", "5", "--kv-len", "64", "-o", other])
+    merged = os.path.join(tmp, "merged.h5")
+    r = run(["merge", other, part, "-o", merged])
+    check(r.returncode == 0 and os.path.exists(merged) and stopped_of(merged) == "SIGTERM after 1 of 3 cases",
+          f"merge keeps a stopped slice's note (exit {r.returncode}, {r.stderr[-300:]}, "
+          f"{stopped_of(merged) if os.path.exists(merged) else None!r})")
+
+    # a real SIGINT from outside, during case 2's CPU references (seconds)
+    sig = os.path.join(tmp, "sig.h5")
+    big = ["--cpu-only", "--batch", "1,64", "--kv-len", "64,8192", "-o", sig]
+    log = os.path.join(tmp, "sig.log")
+    with open(log, "w") as lf:
+        p = subprocess.Popen([BIN, "run", *big], stdout=lf, stderr=subprocess.STDOUT)
+        # wait for case 2's progress line (1 x 64 takes well under a second)
+        seen, t0 = "", time.time()
+        while time.time() - t0 < 120 and p.poll() is None:
+            seen = open(log).read()
+            if "case 2/" in seen:
+                break
+            time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        try:
+            p.wait(timeout=600)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    errs = open(log).read()
+    st = stopped_of(sig) if os.path.exists(sig) else None
+    check(p.returncode == 130 and st is not None and st.startswith("SIGINT ")
+          and len(cases_of(sig)[0]) >= 1 and "stopped by SIGINT" in errs,
+          f"SIGINT from outside during the run: exit 130, the rows measured kept, stopped {st!r} "
+          f"(exit {p.returncode}, output {errs[-400:]!r})")
+
+    r = run(["run", "--help"])
+    check("130 / 143 / 129 stopped" in r.stdout, "run --help names the stop's exit codes")
+    return finish("test_run_stop", tmp)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
