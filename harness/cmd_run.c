@@ -516,7 +516,7 @@ int mlab_cmd_run(int argc, char **argv)
         if (!rc && mlab_run_stop_sig)
             ; /* stopped: no peer starts */
         else if (!rc && o.npeers && (g || getenv("MLAB_PEER_DEVICE")))
-            rc = mlab_run_peers_half(&c, it->path, &o, &res.env, &res, refs, &failed, why,
+            rc = mlab_run_peers_half(g, &c, it->path, &o, &res.env, &res, refs, &failed, why,
                                      sizeof why);
         else if (!rc && o.npeers)
             printf("peers skipped: no GPU (MLAB_PEER_DEVICE=cuda runs them on a GPU this "

@@ -554,10 +554,13 @@ static int run_one(const mlab_peer *p, int idx, const mlab_peer_opts *po, const 
                row.kernel_err.mismatches, tol->rtol, row.kernel_err.atol, nonfinite);
     } else if (!po->no_time) {
         mlab_sampler s = {&ch, cb_warm, cb_cold, cb_graph,
-                          mlab_flush_seconds(ch.flush_bytes)};
+                          mlab_flush_seconds(ch.flush_bytes), po->slow_ns, po->gctx};
         /* then its inputs, as the file holds them: a peer that changed them
          * in place was timed on other data (a submission may) */
-        if (mlab_sample(&s, po->timing, &row, why, sizeof why) ||
+        int src = mlab_sample(&s, po->timing, &row, why, sizeof why);
+        if (po->clocks)
+            po->clocks(po->gctx, &row);
+        if (src ||
             child_ask(&ch, "check\n", limit_s(T_RUN), why, sizeof why) || reply_ok(&ch, NULL, why, sizeof why)) {
             free(row.samples_us);
             row.samples_us = NULL;
@@ -568,10 +571,10 @@ static int run_one(const mlab_peer *p, int idx, const mlab_peer_opts *po, const 
         row.gbps = row.bytes / (row.median_us * 1e3);
         row.pct_copy_bw = po->copy_bw_gbs > 0 ? 100.0 * row.gbps / po->copy_bw_gbs : 0;
         row.tflops = row.flops / (row.median_us * 1e6);
-        printf("  %-16s %5s %10.2f %9.2f %8.0f %6.1f%% %10.3e %10.3e %zu (%s)%s\n", p->name, "ok",
+        printf("  %-16s %5s %10.2f %9.2f %8.0f %6.1f%% %10.3e %10.3e %zu (%s)%s%s\n", p->name, "ok",
                row.median_us, row.q3_us - row.q1_us, row.gbps, row.pct_copy_bw,
                row.kernel_err.rel_rms, row.total_err.rel_rms, row.nsamples, row.stop_reason,
-               row.graph_us > 0 ? "" : ", no graph");
+               row.graph_us > 0 ? "" : ", no graph", mlab_row_slowed(&row));
     } else {
         printf("  %-16s %5s %10s %9s %8s %7s %10.3e %10.3e\n", p->name, "ok", "-", "-", "-", "-",
                row.kernel_err.rel_rms, row.total_err.rel_rms);

@@ -52,6 +52,13 @@ typedef struct {
     double copy_bw_gbs;  /* for % of copy bandwidth; 0 if unknown */
     const mlab_timing_opts *timing;
     int no_time;
+    /* the GPU the peers run on, as the run sees it (run_rows.c; NULL where
+     * it has none: CPU peers, a build without a GPU back end): each timed
+     * peer row gets its power/thermal-limited time around the sampling (the
+     * sampler's slow_ns) and its clocks after it, as a variant's row does */
+    void *gctx;
+    int (*slow_ns)(void *gctx, unsigned long long *ns);
+    void (*clocks)(void *gctx, mlab_row *row);
 } mlab_peer_opts;
 
 /* Parse --peers: a comma list of torch, flashinfer (= flashinfer_bf16 and

@@ -5,6 +5,7 @@
  *   mlab_row_summarize          median, q1, q3 (numpy's linear interpolation),
  *                               min, mean, sample stdev of the raw samples
  *   mlab_row_slow_share         the share of its sampling power/thermal-limited
+ *   mlab_row_slowed             what its printed line says of that and its clock
  *   mlab_env_fields/row_fields  the field tables that results_write.c, the CSV
  *                               export, compare and report all walk
  */
@@ -85,6 +86,18 @@ double mlab_row_slow_share(const mlab_row *row)
     if (!(row->slow_span_us > 0))
         return -1;
     return row->slow_us < row->slow_span_us ? row->slow_us / row->slow_span_us : 1;
+}
+
+const char *mlab_row_slowed(const mlab_row *r)
+{
+    static char buf[64];
+    double share = mlab_row_slow_share(r);
+    if (share >= 0.01)
+        snprintf(buf, sizeof buf, "%s power/thermal-limited %.0f%% of the row",
+                 r->throttled > 0 ? " THROTTLED," : "", 100 * share);
+    else
+        snprintf(buf, sizeof buf, "%s", r->throttled > 0 ? " THROTTLED" : "");
+    return buf;
 }
 
 void mlab_row_summarize(mlab_row *row)

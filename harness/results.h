@@ -149,6 +149,12 @@ void mlab_row_summarize(mlab_row *row);
 /* The share (0..1) of the row's sampling NVML counted the GPU power- or
  * thermal-limited (slow_us / slow_span_us), -1 where not read. */
 double mlab_row_slow_share(const mlab_row *row);
+/* What a timed row's printed line ends with: " THROTTLED" where the clock
+ * read after it was low or NVML gave a slowdown reason, then the share of
+ * its sampling NVML counted power- or thermal-limited where that was read
+ * and is at least 1% (" THROTTLED, power/thermal-limited 37% of the row");
+ * "" for neither. A static buffer: one row at a time. */
+const char *mlab_row_slowed(const mlab_row *row);
 /* A row without a read limit (a peer's: the limit is measured per case and
  * format by the GPU half) takes the one a GPU row of the same case and KV
  * format carries in the same results, and its read_limit_ratio with it.

@@ -256,9 +256,14 @@ static int gs_warm(void *g, char *why, size_t n) { return mlab_gpu_warm(g, why, 
 static int gs_cold(void *g, double *us, char *why, size_t n) { return mlab_gpu_cold(g, us, why, n); }
 static int gs_graph(void *g, int it, double *us, char *why, size_t n) { return mlab_gpu_graph(g, it, us, why, n); }
 
+static int gs_slow_ns(void *g, unsigned long long *ns)
+{
+    return mlab_gpu_slow_ns(g, ns);
+}
+
 static mlab_sampler gpu_sampler(mlab_gpu *g)
 {
-    mlab_sampler s = {g, gs_warm, gs_cold, gs_graph, mlab_gpu_flush_s(g)};
+    mlab_sampler s = {g, gs_warm, gs_cold, gs_graph, mlab_gpu_flush_s(g), gs_slow_ns, g};
     return s;
 }
 
@@ -278,22 +283,6 @@ int mlab_run_gpu_cold_median(mlab_gpu *g, const mlab_timing_opts *t, double *us,
     *us = r.median_us;
     free(r.samples_us);
     return 0;
-}
-
-/* What a timed row's line ends with: " THROTTLED" where the clock read
- * after it was low or NVML gave a slowdown reason, then the share of its
- * sampling NVML counted power- or thermal-limited where that was read and
- * is at least 1% (" THROTTLED, power/thermal-limited 37% of the row"). */
-static const char *slowed(const mlab_row *r)
-{
-    static char buf[64];
-    double share = mlab_row_slow_share(r);
-    if (share >= 0.01)
-        snprintf(buf, sizeof buf, "%s power/thermal-limited %.0f%% of the row",
-                 r->throttled > 0 ? " THROTTLED," : "", 100 * share);
-    else
-        snprintf(buf, sizeof buf, "%s", r->throttled > 0 ? " THROTTLED" : "");
-    return buf;
 }
 
 /* The clocks right after a timed row (its device and host: row_from_case). */
@@ -442,19 +431,10 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
             print_worst(out, kref, nout, &row.kernel_err);
         } else if (!o->no_time) {
             rc = mlab_gpu_select(g, v->id, o->splits, &li, err, sizeof err);
-            mlab_sampler smp = gpu_sampler(g);
-            unsigned long long s0 = 0, s1 = 0;
-            double t0 = 0;
-            int slow = !rc && mlab_gpu_slow_ns(g, &s0) == 0;
-            if (slow)
-                t0 = mlab_now_s();
+            mlab_sampler smp = gpu_sampler(g); /* its power/thermal-limited time too */
             if (!rc)
                 rc = mlab_sample(&smp, &o->timing, &row, err, sizeof err);
             row_clocks(&row, g, &res->env);
-            if (!rc && slow && mlab_gpu_slow_ns(g, &s1) == 0 && s1 >= s0) {
-                row.slow_span_us = 1e6 * (mlab_now_s() - t0);
-                row.slow_us = 1e-3 * (double)(s1 - s0);
-            }
             if (rc) {
                 snprintf(why, whylen, "%s: %s", v->name, err);
                 free(out);
@@ -471,7 +451,7 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
             printf("  %-14s %5s %6d %10.2f %9.2f %8.0f %6.1f%% %7.2f %10.3e %10.3e %zu (%s)%s\n",
                    v->name, "ok", splits_used, row.median_us, row.q3_us - row.q1_us, row.gbps,
                    row.pct_copy_bw, row.read_limit_ratio, row.kernel_err.rel_rms,
-                   row.total_err.rel_rms, row.nsamples, row.stop_reason, slowed(&row));
+                   row.total_err.rel_rms, row.nsamples, row.stop_reason, mlab_row_slowed(&row));
         else if (row.valid)
             printf("  %-14s %5s %6d %10s %9s %8s %7s %7s %10.3e %10.3e\n", v->name, "ok",
                    splits_used, "-", "-", "-", "-", "-", row.kernel_err.rel_rms,
@@ -496,15 +476,35 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
 
 /* The peers on this case (harness/peer.c), judged against refs[] above. A
  * case made in memory (path NULL) goes to the peers through a temporary file. */
-int mlab_run_peers_half(mlab_case *c, const char *path, const run_opts *o, const mlab_env *env,
+/* the peers' view of the run's GPU (mlab_peer_opts.gctx): its counters
+ * around a peer's sampling and its clocks after it, as a variant's row */
+typedef struct {
+    mlab_gpu *g;
+    const mlab_env *env;
+} peer_gpu;
+
+static int pg_slow_ns(void *ctx, unsigned long long *ns)
+{
+    return mlab_gpu_slow_ns(((peer_gpu *)ctx)->g, ns);
+}
+
+static void pg_clocks(void *ctx, mlab_row *r)
+{
+    row_clocks(r, ((peer_gpu *)ctx)->g, ((peer_gpu *)ctx)->env);
+}
+
+int mlab_run_peers_half(mlab_gpu *g, mlab_case *c, const char *path, const run_opts *o, const mlab_env *env,
                         mlab_results *res, float **refs, int *failed, char *why, size_t whylen)
 {
     const char *dev = getenv("MLAB_PEER_DEVICE");
     mlab_peer_refs pr = {{refs[0], refs[1], refs[3], refs[4]}, refs[0],
                          {call_bytes(c, MLAB_KV_BF16), call_bytes(c, MLAB_KV_FP8),
                           call_bytes(c, MLAB_KV_MXFP4)}, call_flops(c)};
+    peer_gpu pg = {g, env};
+    const int on_gpu = g && !(dev && *dev && strcmp(dev, "cuda") != 0); /* not the CPU peers' */
     mlab_peer_opts po = {o->peer_python, dev && *dev ? dev : "cuda", env->gpu_l2_bytes,
-                         env->copy_bw_gbs, &o->timing, o->no_time};
+                         env->copy_bw_gbs, &o->timing, o->no_time,
+                         on_gpu ? &pg : NULL, on_gpu ? pg_slow_ns : NULL, on_gpu ? pg_clocks : NULL};
     return mlab_peers_run(o->peers, o->npeers, &po, path, c, &pr, res, failed, why, whylen);
 }
 

@@ -64,8 +64,9 @@ void mlab_run_catch_stops(void);
 /* "SIGTERM", "SIGINT", "SIGHUP" or "signal N" */
 const char *mlab_run_stop_name(int sig);
 
-/* The peers on this case (path NULL: a case made in memory). */
-int mlab_run_peers_half(mlab_case *c, const char *path, const run_opts *o, const mlab_env *env,
+/* The peers on this case (path NULL: a case made in memory); g, the run's
+ * GPU or NULL, gives their rows its clocks and power/thermal-limited time. */
+int mlab_run_peers_half(mlab_gpu *g, mlab_case *c, const char *path, const run_opts *o, const mlab_env *env,
                         mlab_results *res, float **refs, int *failed, char *why, size_t whylen);
 
 #endif

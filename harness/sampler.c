@@ -47,6 +47,10 @@ int mlab_sample(const mlab_sampler *s, const mlab_timing_opts *o, mlab_row *row,
     row->samples_us = NULL;
     row->nsamples = 0;
     row->graph_us = 0;
+    row->slow_us = row->slow_span_us = 0;
+    unsigned long long s0 = 0, s1 = 0;
+    const int slow = s->slow_ns && s->slow_ns(s->gctx, &s0) == 0;
+    const double t0 = slow ? mlab_now_s() : 0;
     if (!smp || !sorted) {
         snprintf(why, whylen, "out of memory for %zu samples", cap);
         rc = MLAB_EXIT_INTERNAL;
@@ -83,6 +87,10 @@ int mlab_sample(const mlab_sampler *s, const mlab_timing_opts *o, mlab_row *row,
         if ((rc = s->graph(s->ctx, o->graph_iters, &g, why, whylen)))
             return rc; /* the samples stay in the row; the caller frees them */
         row->graph_us = g;
+    }
+    if (slow && s->slow_ns(s->gctx, &s1) == 0 && s1 >= s0) {
+        row->slow_span_us = 1e6 * (mlab_now_s() - t0);
+        row->slow_us = 1e-3 * (double)(s1 - s0);
     }
     return 0;
 fail:

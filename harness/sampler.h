@@ -45,11 +45,20 @@ typedef struct {
     /* seconds one flush costs on this device (counted against max_time_s,
      * like the samples themselves) */
     double flush_s;
+    /* optional (NULL: not read): the GPU's time so far held below its clocks
+     * by its power or thermal limit, in ns (NVML's violation counters:
+     * variants/gpu_api.h mlab_gpu_slow_ns), with its argument gctx; read
+     * before the warm-up and after the graph figure, the difference is the
+     * row's slow_us of slow_span_us (the host's time between) */
+    int (*slow_ns)(void *gctx, unsigned long long *ns);
+    void *gctx;
 } mlab_sampler;
 
 /* Warm up, sample until the stop rule says stop, then the graph figure.
  * Fills row->samples_us (allocated, caller frees), row->nsamples,
- * row->stop_reason ("rse", "time_limit", "max_samples") and row->graph_us. */
+ * row->stop_reason ("rse", "time_limit", "max_samples"), row->graph_us and,
+ * where the back end reads them, row->slow_us and row->slow_span_us (0 where
+ * it does not, or a reading failed). */
 int mlab_sample(const mlab_sampler *s, const mlab_timing_opts *o, mlab_row *row, char *why,
                 size_t whylen);
 

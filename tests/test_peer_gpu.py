@@ -8,7 +8,9 @@ Exit 77 without a GPU that torch can use.
   peers: torch, flashinfer (bf16, fp8), flashmla (bf16, fp8), aiter (AMD), the plain-PyTorch a8w8
          submission fixture; a peer that is not installed is skipped and
          listed, one that runs must pass validation on every case
-  and: on a non-AMD GPU, a submission with AMD-only inline assembly fails
+  and: on NVIDIA every timed peer row has its clock and power/thermal-limited
+       time (NVML, read around its sampling as for the variants);
+       on a non-AMD GPU, a submission with AMD-only inline assembly fails
        with one line naming the instruction (exit 5)
 """
 import os
@@ -52,6 +54,11 @@ for c in cases:
               f"(rel_rms {x['kernel_rel_rms']:.3e}, {x['kernel_mismatches']} mismatches, {x['stop_reason']})")
         if x["valid"] == 1:
             check(x["nsamples"] >= 1 and x["median_us"] > 0, f"{tag}: {x['variant']} is timed")
+            # the run's GPU seen around its sampling, as a variant's row (NVML: NVIDIA only)
+            if not getattr(torch.version, "hip", None):
+                check(x["sm_clock_mhz"] > 0 and x["slow_span_us"] > 0 and 0 <= x["slow_us"] <= x["slow_span_us"],
+                      f"{tag}: {x['variant']}'s row has its clock ({x['sm_clock_mhz']} MHz) and its "
+                      f"power/thermal-limited time ({x['slow_us']} of {x['slow_span_us']} us)")
 check("torch_bf16" in ran, "the torch baseline ran")
 check("sub:sub_torch_a8w8" in ran, "the submission fixture ran")
 print(f"peers that ran: {sorted(ran)}; skipped (not installed or not for this GPU): {sorted(skipped)}")

@@ -45,6 +45,28 @@ static int fake_graph(void *ctx, int iters, double *us, char *why, size_t n)
     return 0;
 }
 
+/* a GPU's power/thermal-limited counter: each reading adds step ns; a
+ * reading fails (nonzero) when fail is set, or from the fail_from-th on */
+typedef struct {
+    unsigned long long ns, step;
+    int reads, fail, fail_from, colds_at_first, colds_at_last;
+    fake *f;
+} slow_fake;
+
+static int fake_slow_ns(void *ctx, unsigned long long *ns)
+{
+    slow_fake *s = ctx;
+    s->reads++;
+    if (s->fail || (s->fail_from && s->reads >= s->fail_from))
+        return 1;
+    if (s->reads == 1)
+        s->colds_at_first = s->f->colds + s->f->warms;
+    s->colds_at_last = s->f->colds + s->f->graphs;
+    s->ns += s->step;
+    *ns = s->ns;
+    return 0;
+}
+
 static int run(fake *f, const mlab_timing_opts *o, double flush_s, int with_graph, mlab_row *row)
 {
     mlab_sampler s = {f, fake_warm, fake_cold, with_graph ? fake_graph : NULL, flush_s};
@@ -150,6 +172,40 @@ int main(void)
     f.fail_at = 4;
     check(run(&f, &o, 0, 0, &row) == MLAB_EXIT_INTERNAL && row.samples_us == NULL && row.nsamples == 0,
           "a failing sample returns its code and keeps no samples");
+
+    /* the power/thermal-limited time around the sampling: read before the
+     * warm-up and after the graph figure, their difference in us */
+    mlab_timing_opts_default(&o);
+    memset(&f, 0, sizeof f);
+    f.base = 100;
+    slow_fake sf = {0};
+    sf.step = 3000000; /* 3 ms a reading: 3000 us between the two */
+    sf.f = &f;
+    {
+        mlab_sampler s = {&f, fake_warm, fake_cold, fake_graph, 0, fake_slow_ns, &sf};
+        char why[256] = "";
+        memset(&row, 0, sizeof row);
+        f.warm_needed = o.warmup;
+        check(mlab_sample(&s, &o, &row, why, sizeof why) == 0 && sf.reads == 2 && sf.colds_at_first == 0 &&
+                  sf.colds_at_last == f.colds + f.graphs && fabs(row.slow_us - 3000) < 1e-9 &&
+                  row.slow_span_us > 0,
+              "slow_ns read twice, before the warm-up and after the graph: slow_us 3000 of a span > 0");
+        free(row.samples_us);
+        sf = (slow_fake){0};
+        sf.f = &f;
+        sf.step = 1;
+        sf.fail_from = 2; /* the second reading fails: nothing recorded */
+        memset(&row, 0, sizeof row);
+        row.slow_us = row.slow_span_us = 7; /* left from before: cleared */
+        check(mlab_sample(&s, &o, &row, why, sizeof why) == 0 && row.slow_us == 0 && row.slow_span_us == 0,
+              "a failed second reading leaves slow_us and slow_span_us 0");
+        free(row.samples_us);
+        mlab_sampler none = {&f, fake_warm, fake_cold, NULL, 0};
+        row.slow_us = row.slow_span_us = 7;
+        check(mlab_sample(&none, &o, &row, why, sizeof why) == 0 && row.slow_us == 0 && row.slow_span_us == 0,
+              "without slow_ns the row's slow_us and slow_span_us are 0");
+        free(row.samples_us);
+    }
 
     /* warm-up 0 means the first call is a sample */
     o.warmup = 0;
