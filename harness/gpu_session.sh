@@ -13,8 +13,9 @@
 # call that may be cut off must bring back: with both peers the whole session
 # took over 600 s on an H100 (the device tool's limit; the fiftieth session's
 # first call lost its benchmark so). MLAB_DEADLINE, seconds from the start,
-# bounds the tests (ctest --stop-time, 20 s before it): tests stopped there are
-# counted as stopped, by name, in the summary, neither passed nor failed.
+# bounds the benchmark (SIGTERM 30 s before it: run writes the rows measured)
+# and the tests (SIGINT 20 s before it): tests stopped there are counted as
+# stopped in the summary, neither passed nor failed.
 set -u
 start=$(date +%s)
 backend=${1:-cuda}; shift || true
@@ -50,7 +51,17 @@ if [ ${#have[@]} -gt 0 ]; then
   case " $* " in *" --peers"*) ;; *) peers=(--peers "$(IFS=,; echo "${have[*]}")") ;; esac
 fi
 echo "== benchmark"
-./mlabench run --require-gpu --quiet suite/*.h5 -o "$OUT/results.h5" "${peers[@]}" "$@" > "$OUT/bench.log" 2>&1; bench_rc=$?; echo "bench rc=$bench_rc"
+# under the deadline too: SIGTERM 30 s before it, on which run finishes the
+# row it samples and writes the rows measured (exit 143, the file saying
+# where it stopped)
+bstop=()
+if [ -n "${MLAB_DEADLINE:-}" ]; then
+  left=$((start + MLAB_DEADLINE - 30 - $(date +%s))); [ "$left" -ge 1 ] || left=1
+  bstop=(timeout --preserve-status -s TERM -k 15 "$left")
+fi
+"${bstop[@]}" ./mlabench run --require-gpu --quiet suite/*.h5 -o "$OUT/results.h5" "${peers[@]}" "$@" > "$OUT/bench.log" 2>&1; bench_rc=$?
+bstopped=$(grep -o 'stopped by SIGTERM[^:]*' "$OUT/bench.log" | head -1)
+echo "bench rc=$bench_rc$([ "$bench_rc" = 143 ] && [ -n "$bstopped" ] && echo " (stopped at MLAB_DEADLINE: $bstopped, the rows measured kept)")"
 grep -vE '^\s*$' "$OUT/bench.log" | grep -vE 'cpu_ref|format|CPU reference' | head -120
 echo "== ctest (all but slow)"
 # the deadline stops ctest by SIGINT, as Ctrl-C would (ctest's own --stop-time
@@ -77,7 +88,7 @@ fi
 # last, where a caller that keeps only the output's tail (the device tool) sees
 # it: what failed, by name (the five CPU tests that failed on the H200 machine
 # in the v46 suite were found only by reading ctest.log)
-echo "== summary: ctest rc=$ctest_rc${stopped:+ ($stopped)}, validate rc=$validate_rc, bench rc=$bench_rc"
+echo "== summary: ctest rc=$ctest_rc${stopped:+ ($stopped)}, validate rc=$validate_rc, bench rc=$bench_rc${bstopped:+ ($bstopped)}"
 grep -E 'tests passed' "$OUT/ctest.log" | tail -1
 if [ -n "$stopped" ]; then  # no FAILED block: the failures before the stop, by name
   grep -E '^ *[0-9]+/[0-9]+ Test +#.*\*\*\*' "$OUT/ctest.log" | head -20

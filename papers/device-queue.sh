@@ -9,7 +9,9 @@
 # written up leaves this file in the commit that writes it up. suite
 # remains (it is run again each time the kernels or the harness's GPU side
 # change: last in the forty-ninth session, on an H200, papers/reports/
-# h200-2026-12-05g, v52). evict and pin ran in the forty-ninth session
+# h200-2026-12-05g, v52; in the fiftieth on an H100 with both peers,
+# h100-2026-12-05g, its benchmark in a second call after the first ran past
+# 600 s, and FlashMLA beside three decodes on an H200, -05i, v53). evict and pin ran in the forty-ninth session
 # (v52: -05h; pin on an H100, h100-2026-12-05e) and left; flush in the
 # forty-eighth (perf-notes v51, papers/reports/h100-2026-12-05); ring in
 # the forty-sixth (v49, h200-2026-12-05e); trace in the forty-fourth (v47,

@@ -95,15 +95,25 @@ def gpu_session(tmp):
     # validation (its cases are the tests') not run
     script(os.path.join(bins, "ctest"), 'case " $* " in *" -N "*) printf "  Test  #1: a\\n  Test  #2: b\\n"; exit 0;; esac\n'
                                         'echo "1/2 Test  #1: a ....   Passed    0.01 sec"; exec sleep 60\n')
+    # and a benchmark that would run 60 s: SIGTERM 30 s before the deadline,
+    # on which (as run does) it says where it stopped and exits 143
+    script(os.path.join(bins, "cmake"), 'case "$1" in --build) mkdir -p build-gpu && cat > build-gpu/mlabench <<"EOF"\n'
+                                         '#!/bin/bash\ncase "$1 $* " in run*" --no-time "*|[!r]*) exit 0;; esac\n'
+                                         'trap \'echo "mlabench run: stopped by SIGTERM after 1 of 8 cases: the results file '
+                                         'holds the rows measured before it: x.h5 (exit 143)"; kill $p; exit 143\' TERM\n'
+                                         'sleep 60 & p=$!; wait $p\nEOF\n'
+                                         'chmod +x build-gpu/mlabench ;; esac\nexit 0\n')
     t0 = time.time()
     r = sh(["bash", "harness/gpu_session.sh", "cuda"], cwd=t,
-           env={"PATH": bins + os.pathsep + os.environ["PATH"], "OUT": "out2", "MLAB_DEADLINE": "22"})
+           env={"PATH": bins + os.pathsep + os.environ["PATH"], "OUT": "out2", "MLAB_DEADLINE": "36"})
     took = time.time() - t0
     out = r.stdout
-    said = "ctest rc=124 (stopped at MLAB_DEADLINE=22 s after 1 of 2 tests)"
-    say(said in out and "validate: not run" in out and out.find("== benchmark") < out.find("== ctest")
-        and os.path.exists(os.path.join(t, "out2", "bench.log")) and took < 30,
-        "gpu_session.sh benchmarks before the tests, and MLAB_DEADLINE stops the tests, said so, validation not run",
+    said = "ctest rc=124 (stopped at MLAB_DEADLINE=36 s after 1 of 2 tests)"
+    bench = "bench rc=143 (stopped at MLAB_DEADLINE: stopped by SIGTERM after 1 of 8 cases, the rows measured kept)"
+    say(said in out and bench in out and "validate: not run" in out and out.find("== benchmark") < out.find("== ctest")
+        and os.path.exists(os.path.join(t, "out2", "bench.log")) and took < 40,
+        "gpu_session.sh benchmarks before the tests; MLAB_DEADLINE stops the benchmark (its rows kept) and the "
+        "tests, each said so, validation not run",
         f"exit {r.returncode} after {took:.1f} s, stdout {out[-900:]!r}")
 
 
