@@ -582,8 +582,14 @@ static int run_one(const mlab_peer *p, int idx, const mlab_peer_opts *po, const 
     goto add_row;
 
 peer_error:
-    /* the peer could not run, or broke: reported, recorded as failed */
+    /* the peer could not run, or broke: reported, recorded as failed; taken
+     * down by the run's own stop (on_stop_signal): said, no row, no failure */
     erred = 1;
+    if (peer_stop_seen) {
+        printf("  %-16s stopped (the run was stopped by a signal): no row\n", p->name);
+        free(row.samples_us);
+        goto done;
+    }
     *failed = 1;
     row.valid = 0;
     snprintf(row.stop_reason, sizeof row.stop_reason, "peer_error");

@@ -474,8 +474,6 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
     return MLAB_EXIT_OK;
 }
 
-/* The peers on this case (harness/peer.c), judged against refs[] above. A
- * case made in memory (path NULL) goes to the peers through a temporary file. */
 /* the peers' view of the run's GPU (mlab_peer_opts.gctx): its counters
  * around a peer's sampling and its clocks after it, as a variant's row */
 typedef struct {
@@ -493,6 +491,8 @@ static void pg_clocks(void *ctx, mlab_row *r)
     row_clocks(r, ((peer_gpu *)ctx)->g, ((peer_gpu *)ctx)->env);
 }
 
+/* The peers on this case (harness/peer.c), judged against refs[] above. A
+ * case made in memory (path NULL) goes to the peers through a temporary file. */
 int mlab_run_peers_half(mlab_gpu *g, mlab_case *c, const char *path, const run_opts *o, const mlab_env *env,
                         mlab_results *res, float **refs, int *failed, char *why, size_t whylen)
 {

@@ -19,7 +19,8 @@ marks every process it starts.
     refused, exit 2 (rows nobody could tell apart)
   - an '@' in a folder of the path is not a format
   - mlabench stopped by SIGTERM during a call leaves no peer process, and
-    writes the rows it measured before (the CPU half's), exit 143
+    writes the rows it measured before (the CPU half's), exit 143; the peer
+    it took down is neither a row nor a failure
 """
 import os
 import signal
@@ -159,9 +160,12 @@ p.send_signal(signal.SIGTERM)
 _, errs = p.communicate(timeout=60)
 hung = settle()
 cpu_rows = len(pt.rows(res)) if os.path.exists(res) else 0
-check(p.returncode == 143 and not hung and cpu_rows > 0 and "stopped by SIGTERM in case 1 of 1" in errs,
+peer_rows = pt.rows(res, "peer") if os.path.exists(res) else []
+check(p.returncode == 143 and not hung and cpu_rows > 0 and not peer_rows and "stopped by SIGTERM in case 1 of 1" in errs
+      and "failed validation" not in errs,
       f"mlabench stopped by SIGTERM during a peer's call: the peer's processes killed ({hung}), the rows "
-      f"measured before it written ({cpu_rows}), exit 143 ({p.returncode}, {errs[-300:]!r})")
+      f"measured before it written ({cpu_rows}), the peer taken down neither a row nor a failure ({peer_rows}), "
+      f"exit 143 ({p.returncode}, {errs[-300:]!r})")
 for q in hung:
     os.kill(q, signal.SIGKILL)
 
