@@ -190,6 +190,10 @@ if(MLAB_GPU STREQUAL "cuda")
            "f=${CMAKE_BINARY_DIR}/slow_recorded.h5; rm -f $f; ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --max-time 0.05 --quiet --variants bf16,fp8_wgmma ${_gd}/varlen.h5 -o $f; rc=$?; [ $rc = 77 ] && exit 77; [ $rc = 0 ] || exit 1; ${CMAKE_BINARY_DIR}/mlabench export $f | python3 -c \"import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; p=[(x['variant'], float(x['slow_us']), float(x['slow_span_us'])) for x in r]; print(p); sys.exit(0 if len(r) == 2 and all(sp > 1e4 and 0 <= s <= 1.05 * sp for _, s, sp in p) else 1)\"")
   set_tests_properties(gpu_slow_recorded PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 endif()
+# run stopped by SIGTERM in the GPU half keeps the variants timed so far,
+# whole, and says where it stopped (test_run_stop.py's CPU half: label cpu)
+mlab_py_test(gpu_run_stop test_run_stop.py LABELS gpu ARGS --gpu ${_gd}/varlen.h5)
+set_tests_properties(gpu_run_stop PROPERTIES FIXTURES_REQUIRED gpu_cases SKIP_RETURN_CODE 77)
 # ragged batches run the split plan by default (splits.h, mlab_plan_splits;
 # validate_awkward's varlen and q3_causal run it): the uniform split rule on
 # them too (MLAB_PLAN=off), and the plan's merge negative control without a

@@ -17,8 +17,12 @@ Pins, on the CPU half (no GPU needed):
     against the stopped one says NEW's run was stopped early, its JSON
     carries `stopped_new`; `merge` of the stopped slice with another keeps
     the note; the help of `run` names exits 130 / 143 / 129.
-Usage: test_run_stop.py   (MLAB_BIN = mlabench)
-Exit 0 pass, 1 fail, 77 skip (no h5py).
+With --gpu CASE.h5 (label gpu; exit 77 without a GPU): SIGTERM once the
+first GPU variant's row is printed: exit 143, the file holds that row and
+the CPU references, fewer GPU rows than the build's variants, every GPU
+row whole (samples, a median), `stopped` "SIGTERM in case 1 of 1 (...)".
+Usage: test_run_stop.py [--gpu CASE.h5]   (MLAB_BIN = mlabench)
+Exit 0 pass, 1 fail, 77 skip (no h5py; --gpu: no GPU).
 """
 import json
 import os
@@ -55,7 +59,51 @@ def cases_of(path):
         return names, len(f["inputs"])
 
 
+def gpu(case):
+    """SIGTERM in the GPU half: the variants timed so far kept, whole"""
+    tmp = scratch("run_stop_gpu")
+    res, log = os.path.join(tmp, "g.h5"), os.path.join(tmp, "g.log")
+    with open(log, "w") as lf:
+        p = subprocess.Popen([BIN, "run", "--require-gpu", "--max-time", "0.3", case, "-o", res],
+                             stdout=lf, stderr=subprocess.STDOUT)
+        t0, sent = time.time(), False
+        while time.time() - t0 < 600 and p.poll() is None:
+            text = open(log).read()
+            if "GPU variants" in text and any(l.startswith("  ") and " ok " in l
+                                              for l in text.split("GPU variants", 1)[1].splitlines()[2:]):
+                p.send_signal(signal.SIGTERM)
+                sent = True
+                break
+            time.sleep(0.02)
+        try:
+            p.wait(timeout=300)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    out = open(log).read()
+    if p.returncode == 77:
+        print("SKIP: no GPU")
+        return 77
+    rows = []
+    if os.path.exists(res):
+        with h5py.File(res, "r") as f:
+            r = f["rows"][()]
+            rows = [(x["variant"].decode(), x["kind"].decode(), int(x["nsamples"]), float(x["median_us"]))
+                    for x in r]
+    g = [x for x in rows if x[1] == "gpu"]
+    helptext = run(["run", "--help"]).stdout
+    nbuild = sum(1 for l in helptext.split("variants:\n", 1)[1].splitlines() if l.startswith("  ") and "[" in l)
+    st = stopped_of(res) if os.path.exists(res) else None
+    check(sent and p.returncode == 143 and 1 <= len(g) < nbuild and all(n > 0 and m > 0 for _, _, n, m in g)
+          and st is not None and st.startswith("SIGTERM in case 1 of 1"),
+          f"SIGTERM in the GPU half: exit 143, {len(g)} whole GPU rows of {nbuild} variants kept, stopped {st!r} "
+          f"(sent {sent}, exit {p.returncode}, {out[-500:]!r})")
+    return finish("test_run_stop --gpu", tmp)
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--gpu":
+        return gpu(sys.argv[2])
     tmp = scratch("run_stop")
     three = ["--cpu-only", "--quiet", "--batch", "1,2,3", "--kv-len", "64"]
 
