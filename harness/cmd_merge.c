@@ -22,13 +22,6 @@
 #include "results_cli.h" /* mlab_cli_*, mlab_runs_load, mlab_field_* */
 #include "results_write.h" /* mlab_results_write */
 
-/* The environment fields that make a sweep one sweep. */
-static const char *const must_match[] = {
-    "mlabench_version", "git_commit",      "git_dirty",         "compiler",     "compile_flags",
-    "gpu_backend",      "gpu_compiler",    "gpu_compile_flags", "kernel_knobs", "gpu_name",
-    "runtime_version",  "driver_version",
-};
-
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -54,19 +47,16 @@ static void usage(FILE *f)
 /* Refuse files of different sweeps and rows found twice; 0 or exit 10. */
 static int check_one_sweep(const char *cmd, const mlab_run_file *runs, int n)
 {
-    size_t nef;
-    const mlab_field *ef = mlab_env_fields(&nef);
-    for (int k = 1; k < n; k++)
-        for (size_t m = 0; m < sizeof must_match / sizeof must_match[0]; m++) {
-            const mlab_field *fl = mlab_field_find(ef, nef, must_match[m]);
-            if (!fl || !mlab_field_differs(&runs[0].r.env, &runs[k].r.env, fl))
-                continue;
-            /* the first file's value -> this one's (of a long field of words, the words that differ) */
-            fprintf(stderr, "mlabench %s: %s: %s differs from %s's: ", cmd, runs[k].path, fl->name, runs[0].path);
-            mlab_put_field_change(stderr, &runs[0].r.env, &runs[k].r.env, fl);
-            fprintf(stderr, ": not one sweep (exit 10)\n");
-            return MLAB_EXIT_MISMATCH;
-        }
+    for (int k = 1; k < n; k++) {
+        const mlab_field *fl = mlab_env_build_differs(&runs[0].r.env, &runs[k].r.env);
+        if (!fl)
+            continue;
+        /* the first file's value -> this one's (of a long field of words, the words that differ) */
+        fprintf(stderr, "mlabench %s: %s: %s differs from %s's: ", cmd, runs[k].path, fl->name, runs[0].path);
+        mlab_put_field_change(stderr, &runs[0].r.env, &runs[k].r.env, fl);
+        fprintf(stderr, ": not one sweep (exit 10)\n");
+        return MLAB_EXIT_MISMATCH;
+    }
     for (int k = 0; k < n; k++)
         for (size_t i = 0; i < runs[k].r.nrows; i++) {
             const mlab_row *w = &runs[k].r.rows[i];

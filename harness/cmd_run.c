@@ -31,6 +31,8 @@
 #include "peer.h"
 #include "progress.h"
 #include "results.h"
+#include "results_cli.h"   /* mlab_env_build_differs, mlab_put_field_change */
+#include "results_read.h"  /* mlab_results_read (--resume) */
 #include "results_write.h" /* mlab_results_write */
 #include "sweep.h"
 #include "tensor_hash.h" /* mlab_tensor_hash_case */
@@ -74,6 +76,12 @@ static void run_usage(FILE *f)
             "                      torch, flashinfer, flashmla, aiter, submission:FILE.py[@fp8|fp8kv|bf16|mxfp4]\n"
             "  --peers-only        the peers without mlabench's own variants\n"
             "  --peer-python PATH  the Python that runs peers (default $MLAB_PEER_PYTHON or python3)\n"
+            "  --resume PART.h5    continue the run PART.h5 holds (one stopped by a signal, or\n"
+            "                      one to add cases to): the cases it finished are kept, not run\n"
+            "                      again (matched by name and tensor hashes), a case it stopped in\n"
+            "                      runs again whole, the others run; PART.h5 must come from this\n"
+            "                      build on this kind of GPU and software (exit 10 naming the field\n"
+            "                      that differs); -o may name PART.h5 itself\n"
             "Options take their value as --opt VALUE or --opt=VALUE.\n");
     mlab_sweep_usage(f);
     fprintf(f, "variants:\n");
@@ -96,7 +104,8 @@ typedef struct {
 
 enum { OPT_DEFAULT = 2000, OPT_CPU_ONLY, OPT_REQUIRE_GPU, OPT_NO_TIME, OPT_QUIET, OPT_TRUTH,
        OPT_SPLITS, OPT_MAX_TIME, OPT_RSE, OPT_MIN_SAMPLES, OPT_MAX_SAMPLES, OPT_VARIANTS,
-       OPT_DEVICE, OPT_SLICE, OPT_LIST, OPT_LABEL, OPT_PEERS, OPT_PEERS_ONLY, OPT_PEER_PYTHON };
+       OPT_DEVICE, OPT_SLICE, OPT_LIST, OPT_LABEL, OPT_PEERS, OPT_PEERS_ONLY, OPT_PEER_PYTHON,
+       OPT_RESUME };
 
 /* The words of numbers right after a list-valued case option's value
  * (--batch 4 32: "32"), which run takes for case files: when one cannot be
@@ -164,6 +173,7 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
         {"label", required_argument, NULL, OPT_LABEL},
         {"peers", required_argument, NULL, OPT_PEERS}, {"peers-only", no_argument, NULL, OPT_PEERS_ONLY},
         {"peer-python", required_argument, NULL, OPT_PEER_PYTHON},
+        {"resume", required_argument, NULL, OPT_RESUME},
         {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
     int c, iv;
@@ -196,6 +206,7 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
             break;
         case OPT_PEERS_ONLY: o->peers_only = 1; break;
         case OPT_PEER_PYTHON: o->peer_python = v; break;
+        case OPT_RESUME: o->resume = v; break;
         case OPT_PEERS: {
             char pwhy[768];
             free(o->peers);
@@ -449,6 +460,48 @@ int mlab_cmd_run(int argc, char **argv)
                    res.env.empty_kernel_us, res.env.empty_pair_us);
         }
     }
+    /* --resume: the run continued takes PART.h5's finished cases (rows and
+     * inputs), not the one it stopped in */
+    size_t nkept = 0;
+    if (o.resume) {
+        mlab_results part;
+        mlab_results_init(&part);
+        rc = mlab_results_read(o.resume, &part, why, sizeof why);
+        if (rc) {
+            fprintf(stderr, "mlabench run: --resume: %s\n", why);
+            mlab_results_free(&part);
+            goto out_results;
+        }
+        const mlab_field *fl = mlab_env_build_differs(&part.env, &res.env);
+        if (fl) {
+            fprintf(stderr, "mlabench run: --resume: %s: %s differs from this run's: ", o.resume, fl->name);
+            mlab_put_field_change(stderr, &part.env, &res.env, fl);
+            fprintf(stderr, ": not this build on this kind of GPU and software (exit 10)\n");
+            mlab_results_free(&part);
+            rc = MLAB_EXIT_MISMATCH;
+            goto out_results;
+        }
+        /* the case a stopped run was in ("SIGTERM in case 3 of 8 (...)") is its last input */
+        const char *cut = part.env.stopped[0] && strstr(part.env.stopped, " in case ") && part.ninputs
+                              ? part.inputs[part.ninputs - 1].case_name : NULL;
+        int arc = 0;
+        for (size_t k = 0; k < part.ninputs && !arc; k++)
+            if (!cut || strcmp(part.inputs[k].case_name, cut)) {
+                arc = mlab_results_add_input(&res, &part.inputs[k]);
+                nkept++;
+            }
+        for (size_t k = 0; k < part.nrows && !arc; k++)
+            if (!cut || strcmp(part.rows[k].case_name, cut))
+                arc = mlab_results_add_row(&res, &part.rows[k]);
+        printf("mlabench run: --resume %s: %zu case%s kept%s%s%s\n", o.resume, nkept, nkept == 1 ? "" : "s",
+               cut ? " (it stopped in " : "", cut ? cut : "", cut ? ": run again)" : "");
+        mlab_results_free(&part);
+        if (arc) {
+            rc = MLAB_EXIT_INTERNAL;
+            fprintf(stderr, "mlabench run: --resume: out of memory\n");
+            goto out_results;
+        }
+    }
     /* SIGINT, SIGTERM, SIGHUP from here on: the rows measured are written,
      * with where the run stopped (run_rows.h) */
     mlab_run_catch_stops();
@@ -490,6 +543,27 @@ int mlab_cmd_run(int argc, char **argv)
             mlab_case_free(&c);
             rc = MLAB_EXIT_INTERNAL;
             goto out_results;
+        }
+        /* kept from --resume's file: the same tensors, not run again */
+        size_t kept = nkept;
+        for (size_t k = 0; k < nkept; k++)
+            if (strcmp(res.inputs[k].case_name, c.name) == 0) {
+                kept = k;
+                break;
+            }
+        if (kept < nkept) {
+            if (strcmp(res.inputs[kept].sha256, in.sha256) != 0) {
+                fprintf(stderr, "mlabench run: --resume: %s: case %s has other tensors than in %s "
+                                "(sha256 %.12s against %.12s): not the run it continues (exit 10)\n",
+                        in.path, c.name, o.resume, in.sha256, res.inputs[kept].sha256);
+                mlab_case_free(&c);
+                rc = MLAB_EXIT_MISMATCH;
+                goto out_results;
+            }
+            printf("mlabench run: case %s: kept from %s\n", c.name, o.resume);
+            mlab_case_free(&c);
+            cases_done++;
+            continue;
         }
         /* a case twice would give two rows a (case, variant): compare would
          * pair one of them, merge would refuse the file */

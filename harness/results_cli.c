@@ -334,6 +334,23 @@ const mlab_field *mlab_field_find(const mlab_field *fl, size_t n, const char *na
     return NULL;
 }
 
+const mlab_field *mlab_env_build_differs(const mlab_env *a, const mlab_env *b)
+{
+    static const char *const must_match[] = {
+        "mlabench_version", "git_commit",      "git_dirty",         "compiler",     "compile_flags",
+        "gpu_backend",      "gpu_compiler",    "gpu_compile_flags", "kernel_knobs", "gpu_name",
+        "runtime_version",  "driver_version",
+    };
+    size_t nef;
+    const mlab_field *ef = mlab_env_fields(&nef);
+    for (size_t m = 0; m < sizeof must_match / sizeof must_match[0]; m++) {
+        const mlab_field *fl = mlab_field_find(ef, nef, must_match[m]);
+        if (fl && mlab_field_differs(a, b, fl))
+            return fl;
+    }
+    return NULL;
+}
+
 int mlab_strlist_find(const mlab_strlist *l, const char *s)
 {
     for (int i = 0; i < l->n; i++)

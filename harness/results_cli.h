@@ -83,6 +83,13 @@ int mlab_field_differs(const void *a, const void *b, const mlab_field *fl);
 void mlab_put_field_change(FILE *f, const void *a, const void *b, const mlab_field *fl);
 /* The field named name, or NULL */
 const mlab_field *mlab_field_find(const mlab_field *fl, size_t n, const char *name);
+/* The first of the environment fields that make two results files one
+ * build on one kind of GPU and software (mlabench_version, git_commit,
+ * git_dirty, compiler, compile_flags, gpu_backend, gpu_compiler,
+ * gpu_compile_flags, kernel_knobs, gpu_name, runtime_version,
+ * driver_version) that differs between a and b, or NULL: merge joins only
+ * such files, run --resume continues only such a run */
+const mlab_field *mlab_env_build_differs(const mlab_env *a, const mlab_env *b);
 
 typedef struct {
     const char *path;

@@ -29,6 +29,7 @@ typedef struct {
     mlab_peer *peers;           /* --peers (harness/peer.h) */
     int npeers, peers_only;
     const char *peer_python;
+    const char *resume;         /* --resume PART.h5 */
     int parse_rc;               /* an option's own exit code (else 2 on a bad option) */
 } run_opts;
 

@@ -16,7 +16,11 @@ Pins, on the CPU half (no GPU needed):
   - `report` says the run was stopped early; `compare` of the whole run
     against the stopped one says NEW's run was stopped early, its JSON
     carries `stopped_new`; `merge` of the stopped slice with another keeps
-    the note; the help of `run` names exits 130 / 143 / 129.
+    the note; the help of `run` names exits 130 / 143 / 129;
+  - `run --resume PART.h5` continues it: the finished case's rows kept as
+    they were (not run again), the other cases run, the file whole; a run
+    stopped in a case runs that case again whole (-o naming PART.h5
+    itself); another build's file is refused, exit 10, naming the field.
 With --gpu CASE.h5 (label gpu; exit 77 without a GPU): SIGTERM once the
 first GPU variant's row is printed: exit 143, the file holds that row and
 the CPU references, fewer GPU rows than the build's variants, every GPU
@@ -26,6 +30,7 @@ Exit 0 pass, 1 fail, 77 skip (no h5py; --gpu: no GPU).
 """
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -159,6 +164,43 @@ def main():
     check(r.returncode == 0 and os.path.exists(merged) and stopped_of(merged) == "SIGTERM after 1 of 3 cases",
           f"merge keeps a stopped slice's note (exit {r.returncode}, {r.stderr[-300:]}, "
           f"{stopped_of(merged) if os.path.exists(merged) else None!r})")
+
+    # --resume: the stopped run continued; its finished case kept, not run again
+    def rows_of(path):
+        with h5py.File(path, "r") as f:
+            return [(x["case_name"].decode(), x["variant"].decode(), float(x["median_us"])) for x in f["rows"][()]]
+    first = sorted(cases_of(part)[0])[0]
+    allf = os.path.join(tmp, "all.h5")
+    r = run(["run", *three, "--resume", part, "-o", allf])
+    kept_same = sorted(x for x in rows_of(allf) if x[0] == first) == sorted(rows_of(part)) if os.path.exists(allf) else False
+    check(r.returncode == 0 and f"case {first}: kept from {part}" in r.stdout and len(cases_of(allf)[0]) == 3
+          and cases_of(allf)[1] == 3 and kept_same and stopped_of(allf) == ""
+          and len(rows_of(allf)) == len(rows_of(whole)),
+          f"--resume keeps the finished case's rows as they were (not run again) and runs the other two "
+          f"(exit {r.returncode}, kept the same {kept_same}, {r.stdout[-300:]!r} {r.stderr[-300:]!r})")
+    # -o naming the file resumed; a run stopped in a case: that case again, whole
+    inpart = os.path.join(tmp, "inpart.h5")
+    shutil.copy(part, inpart)
+    with h5py.File(inpart, "r+") as f:
+        f.attrs["stopped"] = f"SIGTERM in case 1 of 3 ({first})"
+    r = run(["run", *three, "--resume", inpart, "-o", inpart])
+    n_first = sum(1 for x in rows_of(inpart) if x[0] == first) if os.path.exists(inpart) else -1
+    check(r.returncode == 0 and f"0 cases kept (it stopped in {first}: run again)" in r.stdout
+          and "kept from" not in r.stdout and len(cases_of(inpart)[0]) == 3 and cases_of(inpart)[1] == 3
+          and n_first == len(rows_of(part)) and stopped_of(inpart) == "",
+          f"--resume of a run stopped in a case runs it again whole, -o may name the file resumed "
+          f"(exit {r.returncode}, {n_first} rows of {first}, {r.stdout[-300:]!r} {r.stderr[-300:]!r})")
+    # another build's file is refused, naming the field
+    other_build = os.path.join(tmp, "otherbuild.h5")
+    shutil.copy(part, other_build)
+    with h5py.File(other_build, "r+") as f:
+        f.attrs["git_commit"] = "0000000"
+    out_ob = os.path.join(tmp, "ob_out.h5")
+    r = run(["run", *three, "--resume", other_build, "-o", out_ob])
+    check(r.returncode == 10 and "git_commit differs" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+          and not os.path.exists(out_ob),
+          f"--resume of another build's file: exit 10, one line naming git_commit, nothing written "
+          f"(exit {r.returncode}, {r.stderr[-300:]!r})")
 
     # a real SIGINT from outside, during case 2's CPU references (seconds)
     sig = os.path.join(tmp, "sig.h5")
