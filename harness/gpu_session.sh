@@ -15,7 +15,8 @@
 # first call lost its benchmark so). MLAB_DEADLINE, seconds from the start,
 # bounds the benchmark (SIGTERM 30 s before it: run writes the rows measured)
 # and the tests (SIGINT 20 s before it): tests stopped there are counted as
-# stopped in the summary, neither passed nor failed.
+# stopped in the summary, neither passed nor failed. MLAB_RESUME=1 continues
+# the benchmark a stopped session left on this machine (run --resume).
 set -u
 start=$(date +%s)
 backend=${1:-cuda}; shift || true
@@ -59,7 +60,13 @@ if [ -n "${MLAB_DEADLINE:-}" ]; then
   left=$((start + MLAB_DEADLINE - 30 - $(date +%s))); [ "$left" -ge 1 ] || left=1
   bstop=(timeout --preserve-status -s TERM -k 15 "$left")
 fi
-"${bstop[@]}" ./mlabench run --require-gpu --quiet suite/*.h5 -o "$OUT/results.h5" "${peers[@]}" "$@" > "$OUT/bench.log" 2>&1; bench_rc=$?
+# MLAB_RESUME=1: continue the benchmark the last session on this machine
+# left (build-gpu/results-last.h5, kept where the machine is: a call stopped
+# at its deadline, then a second call on the warm machine)
+resume=()
+if [ "${MLAB_RESUME:-0}" = 1 ] && [ -f results-last.h5 ]; then resume=(--resume results-last.h5); fi
+"${bstop[@]}" ./mlabench run --require-gpu --quiet suite/*.h5 -o "$OUT/results.h5" "${resume[@]}" "${peers[@]}" "$@" > "$OUT/bench.log" 2>&1; bench_rc=$?
+[ -f "$OUT/results.h5" ] && cp "$OUT/results.h5" results-last.h5
 bstopped=$(grep -o 'stopped by SIGTERM[^:]*' "$OUT/bench.log" | head -1)
 echo "bench rc=$bench_rc$([ "$bench_rc" = 143 ] && [ -n "$bstopped" ] && echo " (stopped at MLAB_DEADLINE: $bstopped, the rows measured kept)")"
 grep -vE '^\s*$' "$OUT/bench.log" | grep -vE 'cpu_ref|format|CPU reference' | head -120

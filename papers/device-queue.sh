@@ -42,7 +42,10 @@
 #           fiftieth session's first call lost its benchmark so. Where the
 #           tests were stopped the summary says after how many; run them
 #           whole in a second call on the warm machine (the build kept):
-#           `cd build-gpu && ctest -LE slow -j4`.
+#           `cd build-gpu && ctest -LE slow -j4`. Where the benchmark was
+#           stopped (its summary says so), the same call again on the warm
+#           machine with MLAB_RESUME=1 finishes it: the cases done are kept
+#           (run --resume build-gpu/results-last.h5).
 #           After it, here: a report folder (harness/report_lib.sh), the
 #           README's table (harness/tools/readme_table.py build/mlabench
 #           FILE.h5), claims.md. $OUT: gpu_session.sh's files

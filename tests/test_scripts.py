@@ -115,6 +115,23 @@ def gpu_session(tmp):
         "gpu_session.sh benchmarks before the tests; MLAB_DEADLINE stops the benchmark (its rows kept) and the "
         "tests, each said so, validation not run",
         f"exit {r.returncode} after {took:.1f} s, stdout {out[-900:]!r}")
+    # MLAB_RESUME=1: the benchmark continues the file the last one left in
+    # build-gpu (results-last.h5, copied there after each benchmark)
+    script(os.path.join(bins, "cmake"), 'case "$1" in --build) mkdir -p build-gpu && cat > build-gpu/mlabench <<"EOF"\n'
+                                         '#!/bin/bash\ncase "$1 $* " in run*" --no-time "*|[!r]*) exit 0;; esac\n'
+                                         'echo "$*" >> args.log\n'
+                                         'while [ $# -gt 1 ]; do [ "$1" = -o ] && echo part > "$2"; shift; done\nexit 0\nEOF\n'
+                                         'chmod +x build-gpu/mlabench ;; esac\nexit 0\n')
+    script(os.path.join(bins, "ctest"), 'exit 0\n')
+    env = {"PATH": bins + os.pathsep + os.environ["PATH"], "OUT": "out3"}
+    sh(["bash", "harness/gpu_session.sh", "cuda"], cwd=t, env=env)
+    kept = os.path.exists(os.path.join(t, "build-gpu", "results-last.h5"))
+    sh(["bash", "harness/gpu_session.sh", "cuda"], cwd=t, env=dict(env, MLAB_RESUME="1"))
+    args = open(os.path.join(t, "build-gpu", "args.log")).read().splitlines() \
+        if os.path.exists(os.path.join(t, "build-gpu", "args.log")) else []
+    say(kept and len(args) == 2 and "--resume" not in args[0] and "--resume results-last.h5" in args[1],
+        "gpu_session.sh keeps the benchmark's file in build-gpu; MLAB_RESUME=1 continues it (run --resume)",
+        f"results-last.h5 kept {kept}, run's arguments {args}")
 
 
 def report_lib(tmp):
