@@ -52,6 +52,26 @@ def run(args, env_extra=None, timeout=600):
     return subprocess.run([BIN, *args], capture_output=True, text=True, env=env, timeout=timeout)
 
 
+def signal_when(argv, log, ready, sig, limit_s):
+    """Start mlabench (output to log), send sig once ready(output so far) holds,
+    wait for it: (exit code, output, whether the signal was sent)"""
+    with open(log, "w") as lf:
+        p = subprocess.Popen([BIN, *argv], stdout=lf, stderr=subprocess.STDOUT)
+        t0, sent = time.time(), False
+        while time.time() - t0 < limit_s and p.poll() is None:
+            if ready(open(log).read()):
+                p.send_signal(sig)
+                sent = True
+                break
+            time.sleep(0.02)
+        try:
+            p.wait(timeout=600)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    return p.returncode, open(log).read(), sent
+
+
 def stopped_of(path):
     with h5py.File(path, "r") as f:
         v = f.attrs.get("stopped", "")
@@ -68,26 +88,14 @@ def gpu(case):
     """SIGTERM in the GPU half: the variants timed so far kept, whole"""
     tmp = scratch("run_stop_gpu")
     res, log = os.path.join(tmp, "g.h5"), os.path.join(tmp, "g.log")
-    with open(log, "w") as lf:
-        p = subprocess.Popen([BIN, "run", "--require-gpu", "--max-time", "0.3", case, "-o", res],
-                             stdout=lf, stderr=subprocess.STDOUT)
-        t0, sent = time.time(), False
-        while time.time() - t0 < 600 and p.poll() is None:
-            text = open(log).read()
-            if "GPU variants" in text and any(l.startswith("  ") and " ok " in l
-                                              for l in text.split("GPU variants", 1)[1].splitlines()[2:]):
-                p.send_signal(signal.SIGTERM)
-                sent = True
-                break
-            time.sleep(0.02)
-        try:
-            p.wait(timeout=300)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-    out = open(log).read()
-    if p.returncode == 77:
+    def first_row(text):  # the first GPU variant's row printed
+        return "GPU variants" in text and any(l.startswith("  ") and " ok " in l
+                                              for l in text.split("GPU variants", 1)[1].splitlines()[2:])
+    rc, out, sent = signal_when(["run", "--require-gpu", "--max-time", "0.3", case, "-o", res], log, first_row,
+                                signal.SIGTERM, 600)
+    if rc == 77:
         print("SKIP: no GPU")
+        shutil.rmtree(tmp, ignore_errors=True)
         return 77
     rows = []
     if os.path.exists(res):
@@ -99,10 +107,10 @@ def gpu(case):
     helptext = run(["run", "--help"]).stdout
     nbuild = sum(1 for l in helptext.split("variants:\n", 1)[1].splitlines() if l.startswith("  ") and "[" in l)
     st = stopped_of(res) if os.path.exists(res) else None
-    check(sent and p.returncode == 143 and 1 <= len(g) < nbuild and all(n > 0 and m > 0 for _, _, n, m in g)
+    check(sent and rc == 143 and 1 <= len(g) < nbuild and all(n > 0 and m > 0 for _, _, n, m in g)
           and st is not None and st.startswith("SIGTERM in case 1 of 1"),
           f"SIGTERM in the GPU half: exit 143, {len(g)} whole GPU rows of {nbuild} variants kept, stopped {st!r} "
-          f"(sent {sent}, exit {p.returncode}, {out[-500:]!r})")
+          f"(sent {sent}, exit {rc}, {out[-500:]!r})")
     return finish("test_run_stop --gpu", tmp)
 
 
@@ -206,27 +214,13 @@ def main():
     sig = os.path.join(tmp, "sig.h5")
     big = ["--cpu-only", "--batch", "1,64", "--kv-len", "64,8192", "-o", sig]
     log = os.path.join(tmp, "sig.log")
-    with open(log, "w") as lf:
-        p = subprocess.Popen([BIN, "run", *big], stdout=lf, stderr=subprocess.STDOUT)
-        # wait for case 2's progress line (1 x 64 takes well under a second)
-        seen, t0 = "", time.time()
-        while time.time() - t0 < 120 and p.poll() is None:
-            seen = open(log).read()
-            if "case 2/" in seen:
-                break
-            time.sleep(0.05)
-        p.send_signal(signal.SIGINT)
-        try:
-            p.wait(timeout=600)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-    errs = open(log).read()
+    # once case 2's progress line is out (1 x 64 takes well under a second)
+    rc, errs, _ = signal_when(["run", *big], log, lambda t: "case 2/" in t, signal.SIGINT, 120)
     st = stopped_of(sig) if os.path.exists(sig) else None
-    check(p.returncode == 130 and st is not None and st.startswith("SIGINT ")
+    check(rc == 130 and st is not None and st.startswith("SIGINT ")
           and len(cases_of(sig)[0]) >= 1 and "stopped by SIGINT" in errs,
           f"SIGINT from outside during the run: exit 130, the rows measured kept, stopped {st!r} "
-          f"(exit {p.returncode}, output {errs[-400:]!r})")
+          f"(exit {rc}, output {errs[-400:]!r})")
 
     r = run(["run", "--help"])
     check("130 / 143 / 129 stopped" in r.stdout, "run --help names the stop's exit codes")
