@@ -79,7 +79,8 @@ static void run_usage(FILE *f)
             "  --resume PART.h5    continue the run PART.h5 holds (one stopped by a signal, or\n"
             "                      one to add cases to): the cases it finished are kept, not run\n"
             "                      again (matched by name and tensor hashes), a case it stopped in\n"
-            "                      runs again whole, the others run; PART.h5 must come from this\n"
+            "                      runs again whole (kept as it was, and said, if this run lacks\n"
+            "                      it), the others run; PART.h5 must come from this\n"
             "                      build on this kind of GPU and software (exit 10 naming the field\n"
             "                      that differs); -o may name PART.h5 itself\n"
             "Options take their value as --opt VALUE or --opt=VALUE.\n");
@@ -463,6 +464,8 @@ int mlab_cmd_run(int argc, char **argv)
     /* --resume: the run continued takes PART.h5's finished cases (rows and
      * inputs), not the one it stopped in */
     size_t nkept = 0;
+    char cut[64] = ""; /* the case --resume's file stopped in */
+    int cut_ran = 0;
     if (o.resume) {
         mlab_results part;
         mlab_results_init(&part);
@@ -481,20 +484,20 @@ int mlab_cmd_run(int argc, char **argv)
             rc = MLAB_EXIT_MISMATCH;
             goto out_results;
         }
-        /* the case a stopped run was in ("SIGTERM in case 3 of 8 (...)") is its last input */
-        const char *cut = part.env.stopped[0] && strstr(part.env.stopped, " in case ") && part.ninputs
-                              ? part.inputs[part.ninputs - 1].case_name : NULL;
+        /* the case a stopped run was in ("SIGTERM in case 3 of 8 (...)") is
+         * its last input: run again whole where this run has it (its rows
+         * dropped then), else kept as it was */
+        if (part.env.stopped[0] && strstr(part.env.stopped, " in case ") && part.ninputs)
+            snprintf(cut, sizeof cut, "%s", part.inputs[part.ninputs - 1].case_name);
         int arc = 0;
         for (size_t k = 0; k < part.ninputs && !arc; k++)
-            if (!cut || strcmp(part.inputs[k].case_name, cut)) {
-                arc = mlab_results_add_input(&res, &part.inputs[k]);
-                nkept++;
-            }
+            arc = mlab_results_add_input(&res, &part.inputs[k]);
         for (size_t k = 0; k < part.nrows && !arc; k++)
-            if (!cut || strcmp(part.rows[k].case_name, cut))
-                arc = mlab_results_add_row(&res, &part.rows[k]);
-        printf("mlabench run: --resume %s: %zu case%s kept%s%s%s\n", o.resume, nkept, nkept == 1 ? "" : "s",
-               cut ? " (it stopped in " : "", cut ? cut : "", cut ? ": run again)" : "");
+            arc = mlab_results_add_row(&res, &part.rows[k]);
+        nkept = res.ninputs;
+        printf("mlabench run: --resume %s: %zu case%s kept%s%s%s\n", o.resume, nkept - (cut[0] != 0),
+               nkept - (cut[0] != 0) == 1 ? "" : "s", cut[0] ? " (it stopped in " : "", cut,
+               cut[0] ? ": run again)" : "");
         mlab_results_free(&part);
         if (arc) {
             rc = MLAB_EXIT_INTERNAL;
@@ -543,6 +546,12 @@ int mlab_cmd_run(int argc, char **argv)
             mlab_case_free(&c);
             rc = MLAB_EXIT_INTERNAL;
             goto out_results;
+        }
+        /* the case --resume's file stopped in: its rows dropped, run again whole */
+        if (cut[0] && strcmp(c.name, cut) == 0) {
+            mlab_results_drop_case(&res, cut);
+            nkept--; /* it was one of the kept prefix's inputs */
+            cut_ran = 1;
         }
         /* kept from --resume's file: the same tensors, not run again */
         size_t kept = nkept;
@@ -611,6 +620,9 @@ int mlab_cmd_run(int argc, char **argv)
         if (++cases_done == stop_after)
             raise(SIGTERM);
     }
+    if (cut[0] && !cut_ran && !mlab_run_stop_sig) /* not among this run's cases */
+        fprintf(stderr, "mlabench run: --resume: %s stopped in case %s, which this run does not include: "
+                        "its rows are kept as they were (incomplete)\n", o.resume, cut);
     if (mlab_run_stop_sig && !res.env.stopped[0]) /* between two cases */
         snprintf(res.env.stopped, sizeof res.env.stopped, "%s after %zu of %zu cases",
                  mlab_run_stop_name(mlab_run_stop_sig), cases_done, npick);

@@ -2,6 +2,7 @@
  *
  *   mlab_results_init/free      an empty set; free releases every row's samples
  *   mlab_results_add_row/input  append deep copies (samples copied)
+ *   mlab_results_drop_case      remove a case's rows and input
  *   mlab_row_summarize          median, q1, q3 (numpy's linear interpolation),
  *                               min, mean, sample stdev of the raw samples
  *   mlab_row_slow_share         the share of its sampling power/thermal-limited
@@ -31,6 +32,26 @@ void mlab_results_free(mlab_results *r)
     free(r->rows);
     free(r->inputs);
     mlab_results_init(r);
+}
+
+size_t mlab_results_drop_case(mlab_results *r, const char *case_name)
+{
+    size_t w = 0, dropped = 0;
+    for (size_t i = 0; i < r->nrows; i++) {
+        if (strcmp(r->rows[i].case_name, case_name) == 0) {
+            free(r->rows[i].samples_us);
+            dropped++;
+        } else {
+            r->rows[w++] = r->rows[i];
+        }
+    }
+    r->nrows = w;
+    w = 0;
+    for (size_t i = 0; i < r->ninputs; i++)
+        if (strcmp(r->inputs[i].case_name, case_name) != 0)
+            r->inputs[w++] = r->inputs[i];
+    r->ninputs = w;
+    return dropped;
 }
 
 /* Room for one more of an array of n elements of size bytes, *cap of them

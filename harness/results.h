@@ -142,6 +142,9 @@ void mlab_results_free(mlab_results *r);
 /* Append a copy of row (samples copied). Returns 0, -1 on out of memory. */
 int mlab_results_add_row(mlab_results *r, const mlab_row *row);
 int mlab_results_add_input(mlab_results *r, const mlab_input_file *in);
+/* Remove every row and the input of case case_name (the others keep their
+ * order); the number of rows removed. */
+size_t mlab_results_drop_case(mlab_results *r, const char *case_name);
 /* Summary statistics of row->samples_us into median/q1/q3/min/mean/stdev
  * (quartiles by linear interpolation, numpy's default; sample stdev, n - 1).
  * With no samples all six are 0 (stop_reason says "not_timed"). */

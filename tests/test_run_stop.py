@@ -20,7 +20,9 @@ Pins, on the CPU half (no GPU needed):
   - `run --resume PART.h5` continues it: the finished case's rows kept as
     they were (not run again), the other cases run, the file whole; a run
     stopped in a case runs that case again whole (-o naming PART.h5
-    itself); another build's file is refused, exit 10, naming the field.
+    itself), or keeps its rows as they were, said, where this run does
+    not include it; another build's file is refused, exit 10, naming the
+    field.
 With --gpu CASE.h5 (label gpu; exit 77 without a GPU): SIGTERM once the
 first GPU variant's row is printed: exit 143, the file holds that row and
 the CPU references, fewer GPU rows than the build's variants, every GPU
@@ -198,6 +200,18 @@ def main():
           and n_first == len(rows_of(part)) and stopped_of(inpart) == "",
           f"--resume of a run stopped in a case runs it again whole, -o may name the file resumed "
           f"(exit {r.returncode}, {n_first} rows of {first}, {r.stdout[-300:]!r} {r.stderr[-300:]!r})")
+    # a run that does not include the case the file stopped in keeps its rows as they were, and says so
+    inpart2 = os.path.join(tmp, "inpart2.h5")
+    shutil.copy(part, inpart2)
+    with h5py.File(inpart2, "r+") as f:
+        f.attrs["stopped"] = f"SIGTERM in case 1 of 3 ({first})"
+    out2 = os.path.join(tmp, "rest.h5")
+    r = run(["run", "--cpu-only", "--quiet", "--batch", "2,3", "--kv-len", "64", "--resume", inpart2, "-o", out2])
+    kept2 = sorted(x for x in rows_of(out2) if x[0] == first) == sorted(rows_of(part)) if os.path.exists(out2) else False
+    check(r.returncode == 0 and kept2 and len(cases_of(out2)[0]) == 3
+          and f"stopped in case {first}, which this run does not include" in r.stderr,
+          f"--resume without the case the file stopped in: its rows kept as they were, said "
+          f"(exit {r.returncode}, kept {kept2}, {r.stderr[-300:]!r})")
     # another build's file is refused, naming the field
     other_build = os.path.join(tmp, "otherbuild.h5")
     shutil.copy(part, other_build)
