@@ -188,11 +188,15 @@ def main():
           and len(rows_of(allf)) == len(rows_of(whole)),
           f"--resume keeps the finished case's rows as they were (not run again) and runs the other two "
           f"(exit {r.returncode}, kept the same {kept_same}, {r.stdout[-300:]!r} {r.stderr[-300:]!r})")
+    def stopped_in_first(name):  # part.h5 as if stopped in its case
+        path = os.path.join(tmp, name)
+        shutil.copy(part, path)
+        with h5py.File(path, "r+") as f:
+            f.attrs["stopped"] = f"SIGTERM in case 1 of 3 ({first})"
+        return path
+
     # -o naming the file resumed; a run stopped in a case: that case again, whole
-    inpart = os.path.join(tmp, "inpart.h5")
-    shutil.copy(part, inpart)
-    with h5py.File(inpart, "r+") as f:
-        f.attrs["stopped"] = f"SIGTERM in case 1 of 3 ({first})"
+    inpart = stopped_in_first("inpart.h5")
     r = run(["run", *three, "--resume", inpart, "-o", inpart])
     n_first = sum(1 for x in rows_of(inpart) if x[0] == first) if os.path.exists(inpart) else -1
     check(r.returncode == 0 and f"0 cases kept (it stopped in {first}: run again)" in r.stdout
@@ -201,10 +205,7 @@ def main():
           f"--resume of a run stopped in a case runs it again whole, -o may name the file resumed "
           f"(exit {r.returncode}, {n_first} rows of {first}, {r.stdout[-300:]!r} {r.stderr[-300:]!r})")
     # a run that does not include the case the file stopped in keeps its rows as they were, and says so
-    inpart2 = os.path.join(tmp, "inpart2.h5")
-    shutil.copy(part, inpart2)
-    with h5py.File(inpart2, "r+") as f:
-        f.attrs["stopped"] = f"SIGTERM in case 1 of 3 ({first})"
+    inpart2 = stopped_in_first("inpart2.h5")
     out2 = os.path.join(tmp, "rest.h5")
     r = run(["run", "--cpu-only", "--quiet", "--batch", "2,3", "--kv-len", "64", "--resume", inpart2, "-o", out2])
     kept2 = sorted(x for x in rows_of(out2) if x[0] == first) == sorted(rows_of(part)) if os.path.exists(out2) else False
