@@ -276,6 +276,46 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
     return 0;
 }
 
+/* run --resume PATH: PATH's cases (inputs and rows) into res, whose
+ * environment is this run's so far; a file of another build or GPU is
+ * refused (exit 10, naming the field). cut gets the case a stopped run was
+ * in ("SIGTERM in case 3 of 8 (...)": its last input), which the case loop
+ * runs again whole where this run has it, else keeps as it was; "" if none.
+ * 0, or an exit code after its one line on stderr. */
+static int resume_load(const char *path, mlab_results *res, char *cut, size_t cutlen)
+{
+    char why[PATH_MAX + 768];
+    mlab_results part;
+    mlab_results_init(&part);
+    int rc = mlab_results_read(path, &part, why, sizeof why);
+    const mlab_field *fl = rc ? NULL : mlab_env_build_differs(&part.env, &res->env);
+    if (rc) {
+        fprintf(stderr, "mlabench run: --resume: %s\n", why);
+    } else if (fl) {
+        fprintf(stderr, "mlabench run: --resume: %s: %s differs from this run's: ", path, fl->name);
+        mlab_put_field_change(stderr, &part.env, &res->env, fl);
+        fprintf(stderr, ": not this build on this kind of GPU and software (exit 10)\n");
+        rc = MLAB_EXIT_MISMATCH;
+    } else {
+        if (part.env.stopped[0] && strstr(part.env.stopped, " in case ") && part.ninputs)
+            snprintf(cut, cutlen, "%s", part.inputs[part.ninputs - 1].case_name);
+        for (size_t k = 0; k < part.ninputs && !rc; k++)
+            rc = mlab_results_add_input(res, &part.inputs[k]);
+        for (size_t k = 0; k < part.nrows && !rc; k++)
+            rc = mlab_results_add_row(res, &part.rows[k]);
+        if (rc) {
+            rc = MLAB_EXIT_INTERNAL;
+            fprintf(stderr, "mlabench run: --resume: out of memory\n");
+        } else {
+            const size_t n = res->ninputs - (cut[0] != 0);
+            printf("mlabench run: --resume %s: %zu case%s kept%s%s%s\n", path, n, n == 1 ? "" : "s",
+                   cut[0] ? " (it stopped in " : "", cut, cut[0] ? ": run again)" : "");
+        }
+    }
+    mlab_results_free(&part);
+    return rc;
+}
+
 int mlab_cmd_run(int argc, char **argv)
 {
     run_opts o;
@@ -467,43 +507,10 @@ int mlab_cmd_run(int argc, char **argv)
     char cut[64] = ""; /* the case --resume's file stopped in */
     int cut_ran = 0;
     if (o.resume) {
-        mlab_results part;
-        mlab_results_init(&part);
-        rc = mlab_results_read(o.resume, &part, why, sizeof why);
-        if (rc) {
-            fprintf(stderr, "mlabench run: --resume: %s\n", why);
-            mlab_results_free(&part);
+        rc = resume_load(o.resume, &res, cut, sizeof cut);
+        if (rc)
             goto out_results;
-        }
-        const mlab_field *fl = mlab_env_build_differs(&part.env, &res.env);
-        if (fl) {
-            fprintf(stderr, "mlabench run: --resume: %s: %s differs from this run's: ", o.resume, fl->name);
-            mlab_put_field_change(stderr, &part.env, &res.env, fl);
-            fprintf(stderr, ": not this build on this kind of GPU and software (exit 10)\n");
-            mlab_results_free(&part);
-            rc = MLAB_EXIT_MISMATCH;
-            goto out_results;
-        }
-        /* the case a stopped run was in ("SIGTERM in case 3 of 8 (...)") is
-         * its last input: run again whole where this run has it (its rows
-         * dropped then), else kept as it was */
-        if (part.env.stopped[0] && strstr(part.env.stopped, " in case ") && part.ninputs)
-            snprintf(cut, sizeof cut, "%s", part.inputs[part.ninputs - 1].case_name);
-        int arc = 0;
-        for (size_t k = 0; k < part.ninputs && !arc; k++)
-            arc = mlab_results_add_input(&res, &part.inputs[k]);
-        for (size_t k = 0; k < part.nrows && !arc; k++)
-            arc = mlab_results_add_row(&res, &part.rows[k]);
         nkept = res.ninputs;
-        printf("mlabench run: --resume %s: %zu case%s kept%s%s%s\n", o.resume, nkept - (cut[0] != 0),
-               nkept - (cut[0] != 0) == 1 ? "" : "s", cut[0] ? " (it stopped in " : "", cut,
-               cut[0] ? ": run again)" : "");
-        mlab_results_free(&part);
-        if (arc) {
-            rc = MLAB_EXIT_INTERNAL;
-            fprintf(stderr, "mlabench run: --resume: out of memory\n");
-            goto out_results;
-        }
     }
     /* SIGINT, SIGTERM, SIGHUP from here on: the rows measured are written,
      * with where the run stopped (run_rows.h) */

@@ -274,6 +274,7 @@ int mlab_run_gpu_cold_median(mlab_gpu *g, const mlab_timing_opts *t, double *us,
     mlab_timing_opts o = *t;
     o.graph_iters = 0;
     mlab_sampler s = gpu_sampler(g);
+    s.slow_ns = NULL; /* a probe's row is not kept: no NVML readings for it */
     mlab_row r;
     memset(&r, 0, sizeof r);
     int rc = mlab_sample(&s, &o, &r, why, n);
