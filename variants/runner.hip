@@ -989,8 +989,10 @@ extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab
     CK(hipMemsetAsync(p.part_mul, 0xff, (size_t)g->total_q * MLA_H * 4 * (size_t)p.splits, g->s));
     CK(hipMemsetAsync(g->scratch, 0xff, (size_t)g->kv_rows * MLA_D * 2, g->s));
     /* the amax flag poisoned "ready" with a NaN amax (bits 0xffffffff): a decode
-     * that read it before the pass's block 0 cleared it gives NaN outputs
-     * (MLAB_AMAX=flag); the pass's two other words as it leaves them, 0 */
+     * that read it before the pass's block 0 cleared it takes an amax of 0 (its
+     * warps' fmaxf drops the NaN), so every Q code saturates and its outputs
+     * fail validation (MLAB_AMAX=flag; the negative control MLAB_FAULT=amaxflag);
+     * the pass's two other words as it leaves them, 0 */
     CK(hipMemsetAsync(p.q_amax_sync, 0, 2 * sizeof(unsigned), g->s));
     CK(hipMemsetAsync(p.q_amax_sync + 2, 0xff, sizeof(unsigned), g->s));
 #ifdef MLAB_ONE_LAUNCH
