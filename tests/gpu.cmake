@@ -122,19 +122,6 @@ mlab_gpu_validate(gpu_validate_combine_pass "MLAB_MERGE=combine;MLAB_AMAX=pass"
                   ${_gd}/varlen.h5 ${_gd}/q3_causal.h5 ${_gd}/scale002.h5)
 mlab_gpu_validate(gpu_validate_inline_merge16 "MLAB_MERGE=inline;MLAB_AMAX=inline" --splits 16
                   ${_gd}/varlen.h5 ${_gd}/q4_even.h5)
-# the amax by a flag (MLAB_AMAX=flag, runner.hip; mla_kernel.h mla_q_amax): the
-# decode polls the pass's flag instead of waiting for the grid dependency, on
-# cases whose pass has 5 blocks (one_item's one row), 264 (q4_even's 128 rows:
-# the cap, two an SM) and between (varlen); every validation call starts with the flag poisoned "ready" with a
-# NaN amax, which the pass's block 0 must clear before any decode block reads
-# it: the negative control MLAB_FAULT=amaxflag leaves it and must be caught,
-# for the mma.sync decode (fp8) and the wgmma ones (fp8_wgmma, mxfp4_wgmma)
-mlab_gpu_validate(gpu_validate_amax_flag "MLAB_AMAX=flag" ${_gd}/varlen.h5 ${_gd}/one_item.h5 ${_gd}/q4_even.h5
-                  ${_gd}/scale002.h5)
-foreach(_v fp8 fp8_wgmma mxfp4_wgmma)
-  mlab_gpu_negative_control(gpu_negative_control_amaxflag_${_v} ENV "MLAB_AMAX=flag MLAB_FAULT=amaxflag"
-                            CASES varlen one_item ARGS --variants ${_v})
-endforeach()
 # both combine kernels (MLAB_COMBINE; unset, the launcher picks by the grid):
 # every partial loaded ahead of the weights, at the 16- and 32-split
 # instances' limits and in the 64-split one (33 splits, some empty), and the

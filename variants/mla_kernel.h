@@ -815,15 +815,7 @@ MLAB_DEV float q_fp8_row(const mla_params &p, const q_fp8_regs<NT> &q, float *re
         a = q_amax_range(p.q, (size_t)p.total_q * MLA_H * MLA_D / 8, tid, NT);
     } else
 #endif
-    if (p.amax_flag) { /* the pass's last block publishes the amax (mla_q_amax): a lane a warp polls */
-        if (tid % MLAB_WARP == 0) {
-            unsigned v;
-            while (!((v = mlab_ld_acquire(p.q_amax_sync + 2)) & 0x80000000u))
-                ;
-            a = __uint_as_float(v & 0x7fffffffu);
-        }
-        MLAB_TR(if (tid == 0 && p.trace) p.trace[MLAB_TR_QPATH + 2 * blockIdx.x] = mlab_gtime();)
-    } else {
+    {
         mlab_grid_dep_wait(); /* the amax pass has finished (launched as its dependent) */
         MLAB_TR(if (tid == 0 && p.trace) p.trace[MLAB_TR_QPATH + 2 * blockIdx.x] = mlab_gtime();)
         for (int i = tid; i < p.amax_blocks; i += NT)
@@ -1937,34 +1929,11 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine_xcd(const mla_params p
     combine_one<FAST, AHEAD>(p, work / MLA_H, work % MLA_H);
 }
 
-/* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax).
- * With amax_flag (MLAB_AMAX=flag) the pass also publishes the amax itself,
- * so the decode need not wait for the grid dependency (whose release came
- * 2.3 us after this pass's end at 4 x 8192, perf-notes v33) nor load the
- * maxima: each block's thread 0 folds its maximum into sync[0] (atomicMax
- * on the float bits: every |q| >= 0 orders as its bits do), fences and
- * counts itself done in sync[1]; the block that counts last has every
- * other block's atomicMax before it (each fenced before its count), takes
- * the amax and clears sync[0] in one exchange, clears the count, fences and
- * stores the flag: bit 31 and the amax's bits, one word, so a decode lane
- * that sees the bit has the value (mla_kernel.h q_fp8_row). The flag is
- * cleared by block 0 before any block triggers the decode's launch (block
- * 0's trigger waits on its barrier after the clear and its fence, and the
- * decode launches only once every block of this grid has triggered), so no
- * decode block of this call reads the last call's flag; the last call's
- * kernels have all ended before this pass starts (a plain launch). The
- * words are 0 between calls but for the flag, which stays set. */
+/* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */
 static __global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
 {
     __shared__ float red[256 / MLAB_WARP];
     MLAB_TR(unsigned long long tr0 = mlab_gtime();)
-    if (p.amax_flag && blockIdx.x == 0) {
-        if (threadIdx.x == 0 && p.fault != 5) { /* the negative control MLAB_FAULT=amaxflag leaves it */
-            *(volatile unsigned *)(p.q_amax_sync + 2) = 0u;
-            __threadfence();
-        }
-        __syncthreads();
-    }
     mlab_grid_dep_trigger(); /* the decode blocks may launch now and wait for us */
     const size_t n8 = (size_t)p.total_q * MLA_H * MLA_D / 8;
     float a = 0.f;
@@ -1983,17 +1952,6 @@ static __global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
     if (threadIdx.x == 0) {
         for (int i = 1; i < 256 / MLAB_WARP; i++) a = fmaxf(a, red[i]);
         p.q_amax_part[blockIdx.x] = a;
-        if (p.amax_flag) {
-            atomicMax(p.q_amax_sync, __float_as_uint(a));
-            __threadfence();
-            if (atomicAdd(p.q_amax_sync + 1, 1u) == gridDim.x - 1) { /* the last block */
-                __threadfence();
-                const unsigned m = atomicExch(p.q_amax_sync, 0u);
-                atomicExch(p.q_amax_sync + 1, 0u);
-                __threadfence();
-                atomicExch(p.q_amax_sync + 2, 0x80000000u | m);
-            }
-        }
         MLAB_TR(if (p.trace) {
             unsigned long long *tb = p.trace + 2 * blockIdx.x;
             tb[0] = tr0; tb[1] = mlab_gtime();

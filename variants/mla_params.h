@@ -71,13 +71,6 @@ typedef struct {
     float *q_amax_part;       /* [amax_blocks] per-block max |q| (a8w8 variants) */
     int amax_blocks;          /* blocks of the Q amax pass; 0: every decode block takes
                                  the amax of the whole (small) Q itself, no pass */
-    unsigned *q_amax_sync;    /* [3] the amax by a flag (amax_flag): the maxima's max as
-                                 float bits (atomicMax), the pass's blocks done, the flag
-                                 (bit 31 set: ready, the amax in the other bits); the pass
-                                 leaves the first two 0, its block 0 clears the flag */
-    int amax_flag;            /* 1: the decode takes the amax from the pass's flag
-                                 (MLAB_AMAX=flag, mla_kernel.h q_fp8_row), not by the
-                                 grid dependency's wait and the per-block maxima */
     int *row_count;           /* [total_q] split blocks of a row done so far: the last one
                                  merges the row (0 between calls; the merger resets it) */
     int merge_inline;         /* 1: split partials merged by the row's last block (one
@@ -89,9 +82,7 @@ typedef struct {
     int fault;                /* negative control (MLAB_FAULT): 1 = read one row past each
                                  sequence end, 2 = merge without the last split, 3 = the
                                  _qrow variants' scores all scaled by head 0's Q scale, 4 =
-                                 mxfp4_qrow_lazy's O not rescaled when its max moves, 5 = the
-                                 amax pass's flag not cleared (MLAB_AMAX=flag: the decode
-                                 reads the last call's, or the validation's poison); 0 normally */
+                                 mxfp4_qrow_lazy's O not rescaled when its max moves; 0 normally */
     /* sizes */
     int batch, total_q, splits;
     int kv_rows;              /* rows in the KV buffers */

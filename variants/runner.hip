@@ -701,13 +701,6 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
         if ((rc = dev_alloc(g, &d, sizeof(float) * (size_t)p.amax_blocks, why, whylen))) goto out;
         p.q_amax_part = (float *)d;
         g->amax_blocks = p.amax_blocks;
-        if ((rc = dev_alloc(g, &d, 4 * sizeof(unsigned), why, whylen))) goto out;
-        p.q_amax_sync = (unsigned *)d; /* the amax by a flag: 0 before the first call (mla_q_amax) */
-        if (hipMemset(d, 0, 4 * sizeof(unsigned)) != hipSuccess) {
-            rc = MLAB_GPU_ERR;
-            snprintf(why, whylen, "zeroing the amax flag failed");
-            goto out;
-        }
 #ifdef MLAB_ONE_LAUNCH /* the row counters of the one-launch merge */
         if ((rc = dev_alloc(g, &d, sizeof(int) * (size_t)c->total_q, why, whylen))) goto out;
         p.row_count = (int *)d;
@@ -857,11 +850,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
         return MLAB_GPU_NODEV;
 #endif
     }
-    /* MLAB_AMAX=flag: the pass publishes the amax by a flag the decode
-     * polls, not by the grid dependency (mla_kernel.h mla_q_amax); where a
-     * pass runs */
-    p->amax_flag = a && !strcmp(a, "flag") && p->amax_blocks > 0;
-    if (knob_refused("MLAB_AMAX", a, {"pass", "inline", "flag"}, why, whylen) ||
+    if (knob_refused("MLAB_AMAX", a, {"pass", "inline"}, why, whylen) ||
         knob_refused("MLAB_MERGE", m, {"combine", "cluster", "push", "inline", "barrier"}, why, whylen))
         return MLAB_GPU_USAGE;
     /* MLAB_PLAN=on|off: a ragged batch (rows of different lengths) runs the
@@ -953,8 +942,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     /* the negative control (mla_params.fault: its place in the list; none,
      * as kernel_knobs records an unset one, 0); a name misspelt would run the
      * kernel unbroken */
-    if (knob_refused("MLAB_FAULT", f, {"none", "overread", "merge", "qscale", "lazy", "amaxflag"}, why, whylen,
-                     &p->fault))
+    if (knob_refused("MLAB_FAULT", f, {"none", "overread", "merge", "qscale", "lazy"}, why, whylen, &p->fault))
         return MLAB_GPU_USAGE;
     return 0;
 }
@@ -988,13 +976,6 @@ extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab
     CK(hipMemsetAsync(p.part_lse, 0xff, (size_t)g->total_q * MLA_H * 4 * (size_t)p.splits, g->s));
     CK(hipMemsetAsync(p.part_mul, 0xff, (size_t)g->total_q * MLA_H * 4 * (size_t)p.splits, g->s));
     CK(hipMemsetAsync(g->scratch, 0xff, (size_t)g->kv_rows * MLA_D * 2, g->s));
-    /* the amax flag poisoned "ready" with a NaN amax (bits 0xffffffff): a decode
-     * that read it before the pass's block 0 cleared it takes an amax of 0 (its
-     * warps' fmaxf drops the NaN), so every Q code saturates and its outputs
-     * fail validation (MLAB_AMAX=flag; the negative control MLAB_FAULT=amaxflag);
-     * the pass's two other words as it leaves them, 0 */
-    CK(hipMemsetAsync(p.q_amax_sync, 0, 2 * sizeof(unsigned), g->s));
-    CK(hipMemsetAsync(p.q_amax_sync + 2, 0xff, sizeof(unsigned), g->s));
 #ifdef MLAB_ONE_LAUNCH
     CK(hipMemsetAsync(p.row_count, 0, sizeof(int) * (size_t)g->total_q, g->s));
 #endif
