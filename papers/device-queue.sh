@@ -52,9 +52,11 @@
 #           README's table (harness/tools/readme_table.py build/mlabench
 #           FILE.h5), claims.md. $OUT: gpu_session.sh's files
 #   amaxflag (~6 min) the per-tensor decodes' amax by a flag (perf-notes
-#           v54, cc04848: MLAB_AMAX=flag, a run-time knob, off by default;
-#           prepared in the fifty-first session, whose device time ran out
-#           on failed starts before it ran): the A/B of one build, the flag
+#           v54: MLAB_AMAX=flag, a run-time knob, off by default; prepared
+#           in the fifty-first session, whose device time ran out on failed
+#           starts before it ran, and kept off main until measured: it is
+#           papers/wip/amax_flag.patch, applied here to the copied tree
+#           first): the A/B of one build, the flag
 #           against the pass, fp8_wgmma, mxfp4_wgmma, fp8 and fp8_wgmma_qrow
 #           (the control: no pass) on the 8 recorded cases, then that
 #           build's GPU tests of the knob (gpu_validate_amax_flag, the
@@ -77,6 +79,8 @@ suite)
   MLAB_DEADLINE=${MLAB_DEADLINE:-570} bash harness/gpu_session.sh cuda || die 4 "gpu_session.sh failed (the build: its log in \$OUT)"
   ;;
 amaxflag)
+  { git apply papers/wip/amax_flag.patch 2>/dev/null || patch -p1 < papers/wip/amax_flag.patch; } ||
+    die 4 "papers/wip/amax_flag.patch does not apply to this tree"
   MLAB_AB_NEW_ENV="MLAB_AMAX=flag" bash harness/gpu_ab.sh run worktree \
     --variants fp8_wgmma,mxfp4_wgmma,fp8,fp8_wgmma_qrow || die 4 "gpu_ab.sh failed (its logs in \$OUT)"
   { cmake --build build-ab-new -j16 >/dev/null 2>&1 &&

@@ -5,7 +5,8 @@ unknown one, `suite` without MLAB_COMMIT) and writes nothing but $OUT; and
 every kernel knob it (or .ci/run's knob builds) passes as -DWG_...=VALUE is one
 the kernels define (#ifndef NAME in variants/): a misspelt knob compiles
 silently to the default build, and its A/B would measure nothing; and
-every flag set its A/Bs build is one CI compiles and checks (knob_build).
+every flag set its A/Bs build is one CI compiles and checks (knob_build);
+and every patch a call applies (papers/wip/) applies to the tree.
 A queue with no A/B (no kernel experiment waiting) passes these.
 
 Usage: test_device_queue.py SCRIPT"""
@@ -62,6 +63,16 @@ ci_sets = {" ".join(x.split()) for x in re.findall(r'knob_build [\w-]+ "([^"]*)"
 print(f"      the queue's A/B builds: {sorted(queue_sets) or 'none'}")
 missing = sorted(queue_sets - ci_sets)
 say(not missing, f"every A/B build of the queue is one of CI's knob builds: not {missing}")
+# every patch a call applies (an experiment kept off main until measured,
+# papers/wip/) still applies to this tree: one that no longer did would cost
+# the whole call on the GPU machine
+patches = sorted(set(re.findall(r"papers/wip/[\w.-]+\.patch", text)))
+print(f"      the queue's patches: {patches or 'none'}")
+for pf in patches:
+    full = os.path.join(ROOT, pf)
+    r = run(["git", "apply", "--check", full], timeout=60, cwd=ROOT) if os.path.exists(full) else None
+    say(r is not None and r.returncode == 0, f"{pf} is there and applies to the tree (git apply --check)",
+        (r.stdout + r.stderr) if r is not None else "missing")
 check(os.access(SCRIPT, os.X_OK), f"{SCRIPT} is executable")
 
 sys.exit(finish("test_device_queue", tmp))
