@@ -89,8 +89,10 @@ static int merge_into(mlab_results *m, const mlab_run_file *runs, int n, int arg
             m->env.gpu_index = -1;
         if (strcmp(e->utc_time, m->env.utc_time) > 0)
             snprintf(m->env.utc_time, sizeof m->env.utc_time, "%s", e->utc_time);
-        if (!m->env.stopped[0] && e->stopped[0]) /* a slice stopped early: the whole is partial */
+        if (!m->env.stopped[0] && e->stopped[0]) { /* a slice stopped early: the whole is partial */
             snprintf(m->env.stopped, sizeof m->env.stopped, "%s", e->stopped);
+            snprintf(m->env.stopped_case, sizeof m->env.stopped_case, "%s", e->stopped_case);
+        }
     }
     mlab_env here;
     memset(&here, 0, sizeof here);

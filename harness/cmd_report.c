@@ -342,7 +342,8 @@ static void write_report(FILE *f, const char *in, const mlab_report_rows *ix, co
     size_t nef;
     const mlab_field *ef = mlab_env_fields(&nef);
     for (size_t k = 0; k < nef; k++) {
-        if (!strcmp(ef[k].name, "stopped") && !r->env.stopped[0])
+        if ((!strcmp(ef[k].name, "stopped") || !strcmp(ef[k].name, "stopped_case")) &&
+            !*((const char *)&r->env + ef[k].offset))
             continue; /* a run that ended: said by its absence (and above where it did not) */
         fprintf(f, "| %s | ", ef[k].name);
         const char *p = (const char *)&r->env + ef[k].offset;

@@ -279,9 +279,10 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
 /* run --resume PATH: PATH's cases (inputs and rows) into res, whose
  * environment is this run's so far; a file of another build or GPU is
  * refused (exit 10, naming the field). cut gets the case a stopped run was
- * in ("SIGTERM in case 3 of 8 (...)": its last input), which the case loop
- * runs again whole where this run has it, else keeps as it was; "" if none.
- * 0, or an exit code after its one line on stderr. */
+ * in (its stopped_case; a file written before that field has it only in its
+ * stopped note, "SIGTERM in case 3 of 8 (NAME)"), which the case loop runs
+ * again whole where this run has it, else keeps as it was; "" if none. 0, or
+ * an exit code after its one line on stderr. */
 static int resume_load(const char *path, mlab_results *res, char *cut, size_t cutlen)
 {
     char why[PATH_MAX + 768];
@@ -297,11 +298,23 @@ static int resume_load(const char *path, mlab_results *res, char *cut, size_t cu
         fprintf(stderr, ": not this build on this kind of GPU and software (exit 10)\n");
         rc = MLAB_EXIT_MISMATCH;
     } else {
-        if (part.env.stopped[0] && strstr(part.env.stopped, " in case ") && part.ninputs)
-            snprintf(cut, cutlen, "%s", part.inputs[part.ninputs - 1].case_name);
-        for (size_t k = 0; k < part.ninputs && !rc; k++)
+        const char *in = strstr(part.env.stopped, " in case "), *name = in ? strchr(in, '(') : NULL;
+        if (part.env.stopped_case[0])
+            snprintf(cut, cutlen, "%s", part.env.stopped_case);
+        else if (name && name[1]) /* before stopped_case: "(NAME)" ends the note */
+            snprintf(cut, cutlen, "%.*s", (int)strcspn(name + 1, ")"), name + 1);
+        size_t k = 0;
+        while (cut[0] && k < part.ninputs && strcmp(part.inputs[k].case_name, cut) != 0)
+            k++;
+        if (cut[0] && k == part.ninputs) { /* edited, or not written by run */
+            fprintf(stderr, "mlabench run: --resume: %s: attribute stopped_case \"%s\" names no case "
+                            "in its /inputs (exit 3)\n", path, cut);
+            mlab_results_free(&part);
+            return MLAB_EXIT_BADINPUT;
+        }
+        for (k = 0; k < part.ninputs && !rc; k++)
             rc = mlab_results_add_input(res, &part.inputs[k]);
-        for (size_t k = 0; k < part.nrows && !rc; k++)
+        for (k = 0; k < part.nrows && !rc; k++)
             rc = mlab_results_add_row(res, &part.rows[k]);
         if (rc) {
             rc = MLAB_EXIT_INTERNAL;
@@ -615,9 +628,9 @@ int mlab_cmd_run(int argc, char **argv)
             free(refs[r]);
         mlab_case_free(&c);
         if (mlab_run_stop_sig) { /* what failed with the stop (a peer taken down) is the stop's */
+            snprintf(res.env.stopped_case, sizeof res.env.stopped_case, "%s", in.case_name);
             snprintf(res.env.stopped, sizeof res.env.stopped, "%s in case %zu of %zu (%s)",
-                     mlab_run_stop_name(mlab_run_stop_sig), j + 1, npick,
-                     res.ninputs ? res.inputs[res.ninputs - 1].case_name : "?");
+                     mlab_run_stop_name(mlab_run_stop_sig), j + 1, npick, in.case_name);
             break;
         }
         if (rc) {

@@ -50,6 +50,9 @@ typedef struct {
     char stopped[128];           /* v2 (since 2026-12-05 21:00): "" when the run ended; else the
                                     signal and where it stopped ("SIGTERM after 3 of 8 cases"):
                                     the file holds the rows measured before it */
+    char stopped_case[64];       /* v2 (since 2026-12-06): the case a run stopped in, its rows
+                                    partial ("" when it ended, or stopped between two cases):
+                                    the case run --resume runs again whole */
 } mlab_env;
 
 typedef struct {

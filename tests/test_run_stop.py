@@ -11,7 +11,8 @@ Pins, on the CPU half (no GPU needed):
     only, and its environment's `stopped` says "SIGTERM after 1 of 3 cases";
   - a real SIGINT from outside while the second case's references run (a
     case large enough to take seconds on the CPU): exit 130, the first
-    case's rows kept, `stopped` naming SIGINT and case 2 of 2;
+    case's rows kept, `stopped` naming SIGINT and case 2 of 4, and
+    `stopped_case` that case;
   - a run that ends has `stopped` "" (absent from report's environment);
   - `report` says the run was stopped early; `compare` of the whole run
     against the stopped one says NEW's run was stopped early, its JSON
@@ -21,12 +22,16 @@ Pins, on the CPU half (no GPU needed):
     they were (not run again), the other cases run, the file whole; a run
     stopped in a case runs that case again whole (-o naming PART.h5
     itself), or keeps its rows as they were, said, where this run does
-    not include it; another build's file is refused, exit 10, naming the
-    field.
+    not include it; the case is the file's `stopped_case` (a merged file's
+    stopped slice need not be its last), or the note's for a file written
+    before that field; a `stopped_case` naming no case of the file is
+    exit 3, one line; another build's file is refused, exit 10, naming
+    the field.
 With --gpu CASE.h5 (label gpu; exit 77 without a GPU): SIGTERM once the
 first GPU variant's row is printed: exit 143, the file holds that row and
 the CPU references, fewer GPU rows than the build's variants, every GPU
-row whole (samples, a median), `stopped` "SIGTERM in case 1 of 1 (...)".
+row whole (samples, a median), `stopped` "SIGTERM in case 1 of 1 (...)"
+naming its `stopped_case`.
 Usage: test_run_stop.py [--gpu CASE.h5]   (MLAB_BIN = mlabench)
 Exit 0 pass, 1 fail, 77 skip (no h5py; --gpu: no GPU).
 """
@@ -74,9 +79,9 @@ def signal_when(argv, log, ready, sig, limit_s):
     return p.returncode, open(log).read(), sent
 
 
-def stopped_of(path):
+def stopped_of(path, attr="stopped"):
     with h5py.File(path, "r") as f:
-        v = f.attrs.get("stopped", "")
+        v = f.attrs.get(attr, "")
     return v.decode() if isinstance(v, bytes) else str(v)
 
 
@@ -110,7 +115,8 @@ def gpu(case):
     nbuild = sum(1 for l in helptext.split("variants:\n", 1)[1].splitlines() if l.startswith("  ") and "[" in l)
     st = stopped_of(res) if os.path.exists(res) else None
     check(sent and rc == 143 and 1 <= len(g) < nbuild and all(n > 0 and m > 0 for _, _, n, m in g)
-          and st is not None and st.startswith("SIGTERM in case 1 of 1"),
+          and st is not None and st.startswith("SIGTERM in case 1 of 1")
+          and stopped_of(res, "stopped_case") in st,
           f"SIGTERM in the GPU half: exit 143, {len(g)} whole GPU rows of {nbuild} variants kept, stopped {st!r} "
           f"(sent {sent}, exit {rc}, {out[-500:]!r})")
     return finish("test_run_stop --gpu", tmp)
@@ -188,11 +194,15 @@ def main():
           and len(rows_of(allf)) == len(rows_of(whole)),
           f"--resume keeps the finished case's rows as they were (not run again) and runs the other two "
           f"(exit {r.returncode}, kept the same {kept_same}, {r.stdout[-300:]!r} {r.stderr[-300:]!r})")
-    def stopped_in_first(name):  # part.h5 as if stopped in its case
+    def stopped_in_first(name, case=None, note_only=False):  # part.h5 as if stopped in its case
         path = os.path.join(tmp, name)
         shutil.copy(part, path)
         with h5py.File(path, "r+") as f:
             f.attrs["stopped"] = f"SIGTERM in case 1 of 3 ({first})"
+            if note_only:  # a file written before stopped_case: the case only in the note
+                del f.attrs["stopped_case"]
+            else:
+                f.attrs["stopped_case"] = case or first
         return path
 
     # -o naming the file resumed; a run stopped in a case: that case again, whole
@@ -213,6 +223,35 @@ def main():
           and f"stopped in case {first}, which this run does not include" in r.stderr,
           f"--resume without the case the file stopped in: its rows kept as they were, said "
           f"(exit {r.returncode}, kept {kept2}, {r.stderr[-300:]!r})")
+    # a file written before stopped_case: the case it stopped in read from its note
+    legacy = stopped_in_first("legacy.h5", note_only=True)
+    out_l = os.path.join(tmp, "legacy_out.h5")
+    r = run(["run", *three, "--resume", legacy, "-o", out_l])
+    check(r.returncode == 0 and f"0 cases kept (it stopped in {first}: run again)" in r.stdout
+          and os.path.exists(out_l) and len(cases_of(out_l)[0]) == 3,
+          f"--resume of a file without stopped_case: the case named in its note run again "
+          f"(exit {r.returncode}, {r.stdout[-300:]!r} {r.stderr[-300:]!r})")
+    # merged: the slice that stopped is not the last; the case it stopped in is
+    # stopped_case, not the merged file's last input (other's case, finished)
+    mstop = os.path.join(tmp, "mstop.h5")
+    r = run(["merge", stopped_in_first("inpart3.h5"), other, "-o", mstop])
+    other_case = sorted(cases_of(other)[0])[0]
+    out_m = os.path.join(tmp, "mstop_out.h5")
+    r2 = run(["run", "--cpu-only", "--quiet", "--batch", "1,2,3,5", "--kv-len", "64", "--resume", mstop, "-o", out_m])
+    check(r.returncode == 0 and stopped_of(mstop, "stopped_case") == first and r2.returncode == 0
+          and f"1 case kept (it stopped in {first}: run again)" in r2.stdout
+          and f"case {other_case}: kept from" in r2.stdout and os.path.exists(out_m)
+          and len(cases_of(out_m)[0]) == 4,
+          f"merge keeps the stopped slice's case; --resume of the merged file runs that case again, "
+          f"not the file's last input (exit {r.returncode}/{r2.returncode}, {r2.stdout[-400:]!r} {r2.stderr[-300:]!r})")
+    # a stopped_case naming no case of the file: exit 3, one line, nothing written
+    bad = stopped_in_first("badcase.h5", case="no_such_case")
+    out_b = os.path.join(tmp, "bad_out.h5")
+    r = run(["run", *three, "--resume", bad, "-o", out_b])
+    check(r.returncode == 3 and len(r.stderr.strip().splitlines()) == 1 and "stopped_case" in r.stderr
+          and bad in r.stderr and not os.path.exists(out_b),
+          f"--resume of a file whose stopped_case names no case: exit 3, one line naming the file and "
+          f"attribute, nothing written (exit {r.returncode}, {r.stderr[-300:]!r})")
     # another build's file is refused, naming the field
     other_build = os.path.join(tmp, "otherbuild.h5")
     shutil.copy(part, other_build)
@@ -232,8 +271,9 @@ def main():
     # once case 2's progress line is out (1 x 64 takes well under a second)
     rc, errs, _ = signal_when(["run", *big], log, lambda t: "case 2/" in t, signal.SIGINT, 120)
     st = stopped_of(sig) if os.path.exists(sig) else None
-    check(rc == 130 and st is not None and st.startswith("SIGINT ")
-          and len(cases_of(sig)[0]) >= 1 and "stopped by SIGINT" in errs,
+    sc = stopped_of(sig, "stopped_case") if os.path.exists(sig) else None
+    check(rc == 130 and st is not None and st.startswith("SIGINT in case 2 of 4")
+          and sc and f"({sc})" in st and len(cases_of(sig)[0]) >= 1 and "stopped by SIGINT" in errs,
           f"SIGINT from outside during the run: exit 130, the rows measured kept, stopped {st!r} "
           f"(exit {rc}, output {errs[-400:]!r})")
 
