@@ -12,8 +12,10 @@
 # h200-2026-12-05g, v52; in the fiftieth on an H100 with both peers,
 # h100-2026-12-05g, its benchmark in a second call after the first ran past
 # 600 s, and FlashMLA beside three decodes on an H200, -05i, v53; in the
-# fifty-first on an H100, h100-2026-12-05h, v54, whole in 417 s). amaxflag
-# waits (prepared in the fifty-first session, v54). evict and pin ran in the forty-ninth session
+# fifty-first on an H100, h100-2026-12-05h, v54, whole in 417 s; in the
+# fifty-second on an H100, h100-2026-12-06b, v55, 493 s on a warm machine).
+# amaxflag ran in the fifty-second session (v55: h100-2026-12-06, lost; its
+# patch left papers/wip/ with it). evict and pin ran in the forty-ninth session
 # (v52: -05h; pin on an H100, h100-2026-12-05e) and left; flush in the
 # forty-eighth (perf-notes v51, papers/reports/h100-2026-12-05); ring in
 # the forty-sixth (v49, h200-2026-12-05e); trace in the forty-fourth (v47,
@@ -51,20 +53,6 @@
 #           After it, here: a report folder (harness/report_lib.sh), the
 #           README's table (harness/tools/readme_table.py build/mlabench
 #           FILE.h5), claims.md. $OUT: gpu_session.sh's files
-#   amaxflag (~6 min) the per-tensor decodes' amax by a flag (perf-notes
-#           v54: MLAB_AMAX=flag, a run-time knob, off by default; prepared
-#           in the fifty-first session, whose device time ran out on failed
-#           starts before it ran, and kept off main until measured: it is
-#           papers/wip/amax_flag.patch, applied here to the copied tree
-#           first): the A/B of one build, the flag
-#           against the pass, fp8_wgmma, mxfp4_wgmma, fp8 and fp8_wgmma_qrow
-#           (the control: no pass) on the 8 recorded cases, then that
-#           build's GPU tests of the knob (gpu_validate_amax_flag, the
-#           negative controls gpu_negative_control_amaxflag_*: the flag
-#           poisoned "ready" must be cleared by the pass before any decode
-#           block reads it). Prediction (v54): fp8_wgmma 4 x 8192 -5..-9%,
-#           32 x 1024 -3..-6%, geomean -2..-3%; the control within noise.
-#           $OUT: gpu_ab.sh's six files; the tests' lines in the call's output
 #
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
 # usage; 4 a build failed (the log in $OUT).
@@ -78,14 +66,5 @@ suite)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "suite: MLAB_COMMIT=<hash> names the commit the results are of"
   MLAB_DEADLINE=${MLAB_DEADLINE:-570} bash harness/gpu_session.sh cuda || die 4 "gpu_session.sh failed (the build: its log in \$OUT)"
   ;;
-amaxflag)
-  { git apply papers/wip/amax_flag.patch 2>/dev/null || patch -p1 < papers/wip/amax_flag.patch; } ||
-    die 4 "papers/wip/amax_flag.patch does not apply to this tree"
-  MLAB_AB_NEW_ENV="MLAB_AMAX=flag" bash harness/gpu_ab.sh run worktree \
-    --variants fp8_wgmma,mxfp4_wgmma,fp8,fp8_wgmma_qrow || die 4 "gpu_ab.sh failed (its logs in \$OUT)"
-  { cmake --build build-ab-new -j16 >/dev/null 2>&1 &&
-    (cd build-ab-new && ctest -R "amax_flag|amaxflag" --output-on-failure -j4); } ||
-    die 4 "the knob's GPU tests failed or did not build (above)"
-  ;;
-*) die 2 "usage: papers/device-queue.sh suite|amaxflag (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite (the calls: this file's head)" ;;
 esac
