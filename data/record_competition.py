@@ -160,6 +160,13 @@ def reference(q, kv, q_seq_len, kv_len, batch, chunk_items):
 # ---- writing ---------------------------------------------------------------------
 
 def git_commit():
+    """The commit the recorded files are of: MLAB_COMMIT (and
+    MLAB_COMMIT_DIRTY=1) where given, as harness/gpu_session.sh gives it,
+    since a copied tree may carry a .git whose HEAD is another commit (the
+    device machine kept one call's between two: its cases named the last
+    call's commit); else what git says of this file's checkout."""
+    if os.environ.get("MLAB_COMMIT"):
+        return os.environ["MLAB_COMMIT"] + ("-dirty" if os.environ.get("MLAB_COMMIT_DIRTY") == "1" else "")
     here = os.path.dirname(os.path.abspath(__file__))
     try:
         c = subprocess.run(["git", "-C", here, "rev-parse", "HEAD"], capture_output=True,

@@ -99,10 +99,27 @@ def main():
         check(record_competition.recorded_name(4, 1024, 4217, a, 2) ==
               case_name(4, 1024, 4217, 2, 0.02, "even", "e4m3fnuz"),
               "record_competition.recorded_name follows case_name.py")
+        # the producer commit: MLAB_COMMIT wins over a .git the copied tree may carry
+        saved = {k: os.environ.pop(k, None) for k in ("MLAB_COMMIT", "MLAB_COMMIT_DIRTY")}
+        try:
+            os.environ["MLAB_COMMIT"] = "abc1234"
+            c1 = record_competition.git_commit()
+            os.environ["MLAB_COMMIT_DIRTY"] = "1"
+            c2 = record_competition.git_commit()
+        finally:
+            for k, v in saved.items():
+                os.environ.pop(k, None)
+                if v is not None:
+                    os.environ[k] = v
+        check(c1 == "abc1234" and c2 == "abc1234-dirty",
+              "record_competition.git_commit takes MLAB_COMMIT (and MLAB_COMMIT_DIRTY=1) over the tree's .git",
+              f"got {c1!r}, {c2!r}")
     except (ImportError, SystemExit) as e:  # the recorder exits when torch is missing
         text = open(os.path.join(SRC, "data", "record_competition.py")).read()
         check("from case_name import case_name" in text and "return case_name(" in text,
               f"record_competition.py names by case_name.py (torch missing: {e}; checked its source)")
+        check('os.environ.get("MLAB_COMMIT")' in text,
+              f"record_competition.py takes MLAB_COMMIT over the tree's .git (torch missing: checked its source)")
 
     # the written file carries the name
     path = os.path.join(tmp, "w.h5")
