@@ -307,8 +307,9 @@ static int resume_load(const char *path, mlab_results *res, char *cut, size_t cu
         while (cut[0] && k < part.ninputs && strcmp(part.inputs[k].case_name, cut) != 0)
             k++;
         if (cut[0] && k == part.ninputs) { /* edited, or not written by run */
-            fprintf(stderr, "mlabench run: --resume: %s: attribute stopped_case \"%s\" names no case "
-                            "in its /inputs (exit 3)\n", path, cut);
+            fprintf(stderr, "mlabench run: --resume: %s: attribute %s names case \"%s\", which is not "
+                            "in its /inputs (exit 3)\n", path,
+                    part.env.stopped_case[0] ? "stopped_case" : "stopped", cut);
             mlab_results_free(&part);
             return MLAB_EXIT_BADINPUT;
         }
