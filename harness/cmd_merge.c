@@ -38,13 +38,16 @@ static void usage(FILE *f)
             "  the row has none). The merged environment is the first file's, with\n"
             "  gpu_uuid, gpu_index and host emptied (-1) when the files differ there, the\n"
             "  latest utc_time, a label only when all files share it, the first stopped\n"
-            "  run's note (run, exit 130/143) when a file has one, and this command line.\n"
+            "  run's note (run, exit 130/143) when a file has one, every file's case it\n"
+            "  stopped in (stopped_case: run --resume ALL.h5 runs each again), and this\n"
+            "  command line.\n"
             "  -o, --output ALL.h5   the merged file (required)\n"
             "exit codes: 0 ok, 2 usage, 3 not a results file, 4 cannot read or write,\n"
             "  10 refused: the files are not one sweep (the field is named)\n");
 }
 
-/* Refuse files of different sweeps and rows found twice; 0 or exit 10. */
+/* Refuse files of different sweeps and rows found twice (exit 10), and more
+ * cases stopped in than stopped_case holds (exit 2); else 0. */
 static int check_one_sweep(const char *cmd, const mlab_run_file *runs, int n)
 {
     for (int k = 1; k < n; k++) {
@@ -71,6 +74,19 @@ static int check_one_sweep(const char *cmd, const mlab_run_file *runs, int n)
                                             runs[k].path, w->case_name, w->variant, runs[j].path);
                 }
         }
+    /* the cases the files stopped in, one a line: they must fit one field */
+    size_t len = 0, names = 0;
+    for (int k = 0; k < n; k++)
+        if (runs[k].r.env.stopped_case[0]) {
+            len += strlen(runs[k].r.env.stopped_case) + 1;
+            for (const char *s = runs[k].r.env.stopped_case; s; s = strchr(s + 1, '\n'))
+                names++;
+        }
+    if (len > sizeof runs[0].r.env.stopped_case || names > MLAB_STOPPED_CASES)
+        return mlab_cli_err(cmd, MLAB_EXIT_USAGE,
+                            "%zu cases the files stopped in (%zu bytes): at most %d (%zu): resume the "
+                            "stopped files first (run --resume F.h5 -o F.h5), then merge (exit 2)",
+                            names, len, MLAB_STOPPED_CASES, sizeof runs[0].r.env.stopped_case - 1);
     return MLAB_EXIT_OK;
 }
 
@@ -89,9 +105,12 @@ static int merge_into(mlab_results *m, const mlab_run_file *runs, int n, int arg
             m->env.gpu_index = -1;
         if (strcmp(e->utc_time, m->env.utc_time) > 0)
             snprintf(m->env.utc_time, sizeof m->env.utc_time, "%s", e->utc_time);
-        if (!m->env.stopped[0] && e->stopped[0]) { /* a slice stopped early: the whole is partial */
+        if (!m->env.stopped[0] && e->stopped[0]) /* a slice stopped early: the whole is partial */
             snprintf(m->env.stopped, sizeof m->env.stopped, "%s", e->stopped);
-            snprintf(m->env.stopped_case, sizeof m->env.stopped_case, "%s", e->stopped_case);
+        if (e->stopped_case[0]) { /* its partial case: every slice's (fits: check_one_sweep) */
+            size_t l = strlen(m->env.stopped_case);
+            snprintf(m->env.stopped_case + l, sizeof m->env.stopped_case - l, "%s%s", l ? "\n" : "",
+                     e->stopped_case);
         }
     }
     mlab_env here;

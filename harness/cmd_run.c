@@ -276,14 +276,23 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
     return 0;
 }
 
+/* The cases --resume's file stopped in, each run again whole (or kept as
+ * it was, said, where this run lacks it). */
+typedef struct {
+    char buf[sizeof ((mlab_env *)0)->stopped_case];
+    const char *name[MLAB_STOPPED_CASES];
+    unsigned char ran[MLAB_STOPPED_CASES];
+    size_t n;
+} resume_cut;
+
 /* run --resume PATH: PATH's cases (inputs and rows) into res, whose
  * environment is this run's so far; a file of another build or GPU is
- * refused (exit 10, naming the field). cut gets the case a stopped run was
- * in (its stopped_case; a file written before that field has it only in its
- * stopped note, "SIGTERM in case 3 of 8 (NAME)"), which the case loop runs
- * again whole where this run has it, else keeps as it was; "" if none. 0, or
- * an exit code after its one line on stderr. */
-static int resume_load(const char *path, mlab_results *res, char *cut, size_t cutlen)
+ * refused (exit 10, naming the field). cut gets the cases a stopped run was
+ * in (its stopped_case, one a line, several in a merged file; a file written
+ * before that field has its one only in its stopped note, "SIGTERM in case
+ * 3 of 8 (NAME)"), each of which must be one of its inputs. 0, or an exit
+ * code after its one line on stderr. */
+static int resume_load(const char *path, mlab_results *res, resume_cut *cut)
 {
     char why[PATH_MAX + 768];
     mlab_results part;
@@ -300,30 +309,48 @@ static int resume_load(const char *path, mlab_results *res, char *cut, size_t cu
     } else {
         const char *in = strstr(part.env.stopped, " in case "), *name = in ? strchr(in, '(') : NULL;
         if (part.env.stopped_case[0])
-            snprintf(cut, cutlen, "%s", part.env.stopped_case);
+            snprintf(cut->buf, sizeof cut->buf, "%s", part.env.stopped_case);
         else if (name && name[1]) /* before stopped_case: "(NAME)" ends the note */
-            snprintf(cut, cutlen, "%.*s", (int)strcspn(name + 1, ")"), name + 1);
-        size_t k = 0;
-        while (cut[0] && k < part.ninputs && strcmp(part.inputs[k].case_name, cut) != 0)
-            k++;
-        if (cut[0] && k == part.ninputs) { /* edited, or not written by run */
+            snprintf(cut->buf, sizeof cut->buf, "%.*s", (int)strcspn(name + 1, ")"), name + 1);
+        const char *bad = NULL;
+        for (char *s = cut->buf; *s && !bad; s++) {
+            if (cut->n == MLAB_STOPPED_CASES) { /* not written by run or merge */
+                fprintf(stderr, "mlabench run: --resume: %s: attribute stopped_case names over %d cases "
+                                "(exit 3)\n", path, MLAB_STOPPED_CASES);
+                mlab_results_free(&part);
+                return MLAB_EXIT_BADINPUT;
+            }
+            cut->name[cut->n++] = s;
+            if (!(s = strchr(s, '\n')))
+                break;
+            *s = 0;
+        }
+        for (size_t i = 0; i < cut->n && !bad; i++) {
+            size_t k = 0;
+            while (k < part.ninputs && strcmp(part.inputs[k].case_name, cut->name[i]) != 0)
+                k++;
+            bad = k == part.ninputs ? cut->name[i] : NULL;
+        }
+        if (bad) { /* edited, or not written by run or merge */
             fprintf(stderr, "mlabench run: --resume: %s: attribute %s names case \"%s\", which is not "
                             "in its /inputs (exit 3)\n", path,
-                    part.env.stopped_case[0] ? "stopped_case" : "stopped", cut);
+                    part.env.stopped_case[0] ? "stopped_case" : "stopped", bad);
             mlab_results_free(&part);
             return MLAB_EXIT_BADINPUT;
         }
-        for (k = 0; k < part.ninputs && !rc; k++)
+        for (size_t k = 0; k < part.ninputs && !rc; k++)
             rc = mlab_results_add_input(res, &part.inputs[k]);
-        for (k = 0; k < part.nrows && !rc; k++)
+        for (size_t k = 0; k < part.nrows && !rc; k++)
             rc = mlab_results_add_row(res, &part.rows[k]);
         if (rc) {
             rc = MLAB_EXIT_INTERNAL;
             fprintf(stderr, "mlabench run: --resume: out of memory\n");
         } else {
-            const size_t n = res->ninputs - (cut[0] != 0);
-            printf("mlabench run: --resume %s: %zu case%s kept%s%s%s\n", path, n, n == 1 ? "" : "s",
-                   cut[0] ? " (it stopped in " : "", cut, cut[0] ? ": run again)" : "");
+            const size_t n = res->ninputs - cut->n;
+            printf("mlabench run: --resume %s: %zu case%s kept", path, n, n == 1 ? "" : "s");
+            for (size_t i = 0; i < cut->n; i++)
+                printf("%s%s", i ? ", " : " (it stopped in ", cut->name[i]);
+            printf("%s\n", cut->n ? ": run again)" : "");
         }
     }
     mlab_results_free(&part);
@@ -518,10 +545,10 @@ int mlab_cmd_run(int argc, char **argv)
     /* --resume: the run continued takes PART.h5's finished cases (rows and
      * inputs), not the one it stopped in */
     size_t nkept = 0;
-    char cut[64] = ""; /* the case --resume's file stopped in */
-    int cut_ran = 0;
+    resume_cut cut; /* the cases --resume's file stopped in */
+    memset(&cut, 0, sizeof cut);
     if (o.resume) {
-        rc = resume_load(o.resume, &res, cut, sizeof cut);
+        rc = resume_load(o.resume, &res, &cut);
         if (rc)
             goto out_results;
         nkept = res.ninputs;
@@ -568,12 +595,13 @@ int mlab_cmd_run(int argc, char **argv)
             rc = MLAB_EXIT_INTERNAL;
             goto out_results;
         }
-        /* the case --resume's file stopped in: its rows dropped, run again whole */
-        if (cut[0] && strcmp(c.name, cut) == 0) {
-            mlab_results_drop_case(&res, cut);
-            nkept--; /* it was one of the kept prefix's inputs */
-            cut_ran = 1;
-        }
+        /* a case --resume's file stopped in: its rows dropped, run again whole */
+        for (size_t i = 0; i < cut.n; i++)
+            if (strcmp(c.name, cut.name[i]) == 0) {
+                mlab_results_drop_case(&res, cut.name[i]);
+                nkept--; /* it was one of the kept prefix's inputs */
+                cut.ran[i] = 1;
+            }
         /* kept from --resume's file: the same tensors, not run again */
         size_t kept = nkept;
         for (size_t k = 0; k < nkept; k++)
@@ -641,9 +669,10 @@ int mlab_cmd_run(int argc, char **argv)
         if (++cases_done == stop_after)
             raise(SIGTERM);
     }
-    if (cut[0] && !cut_ran && !mlab_run_stop_sig) /* not among this run's cases */
-        fprintf(stderr, "mlabench run: --resume: %s stopped in case %s, which this run does not include: "
-                        "its rows are kept as they were (incomplete)\n", o.resume, cut);
+    for (size_t i = 0; i < cut.n && !mlab_run_stop_sig; i++)
+        if (!cut.ran[i]) /* not among this run's cases */
+            fprintf(stderr, "mlabench run: --resume: %s stopped in case %s, which this run does not include: "
+                            "its rows are kept as they were (incomplete)\n", o.resume, cut.name[i]);
     if (mlab_run_stop_sig && !res.env.stopped[0]) /* between two cases */
         snprintf(res.env.stopped, sizeof res.env.stopped, "%s after %zu of %zu cases",
                  mlab_run_stop_name(mlab_run_stop_sig), cases_done, npick);

@@ -50,10 +50,12 @@ typedef struct {
     char stopped[128];           /* v2 (since 2026-12-05 21:00): "" when the run ended; else the
                                     signal and where it stopped ("SIGTERM after 3 of 8 cases"):
                                     the file holds the rows measured before it */
-    char stopped_case[64];       /* v2 (since 2026-12-06): the case a run stopped in, its rows
+    char stopped_case[1024];     /* v2 (since 2026-12-06): the case a run stopped in, its rows
                                     partial ("" when it ended, or stopped between two cases):
-                                    the case run --resume runs again whole */
+                                    the case run --resume runs again whole; merged, every
+                                    stopped slice's, one a line (at most MLAB_STOPPED_CASES) */
 } mlab_env;
+#define MLAB_STOPPED_CASES 64 /* names in one stopped_case */
 
 typedef struct {
     char path[512];

@@ -23,10 +23,11 @@ Pins, on the CPU half (no GPU needed):
     stopped in a case runs that case again whole (-o naming PART.h5
     itself), or keeps its rows as they were, said, where this run does
     not include it; the case is the file's `stopped_case` (a merged file's
-    stopped slice need not be its last), or the note's for a file written
-    before that field; a `stopped_case` naming no case of the file is
-    exit 3, one line; another build's file is refused, exit 10, naming
-    the field.
+    stopped slice need not be its last; two stopped slices merged name
+    both, and both run again), or the note's for a file written before
+    that field; a `stopped_case` naming no case of the file is exit 3, one
+    line; `merge` of more stopped cases than the field holds is exit 2, one
+    line; another build's file is refused, exit 10, naming the field.
 With --gpu CASE.h5 (label gpu; exit 77 without a GPU): SIGTERM once the
 first GPU variant's row is printed: exit 143, the file holds that row and
 the CPU references, fewer GPU rows than the build's variants, every GPU
@@ -244,6 +245,34 @@ def main():
           and len(cases_of(out_m)[0]) == 4,
           f"merge keeps the stopped slice's case; --resume of the merged file runs that case again, "
           f"not the file's last input (exit {r.returncode}/{r2.returncode}, {r2.stdout[-400:]!r} {r2.stderr[-300:]!r})")
+    # two slices that each stopped in a case, merged: stopped_case names both, --resume runs both again
+    other_stop = os.path.join(tmp, "other_stop.h5")
+    shutil.copy(other, other_stop)
+    with h5py.File(other_stop, "r+") as f:
+        f.attrs["stopped"] = f"SIGTERM in case 1 of 1 ({other_case})"
+        f.attrs["stopped_case"] = other_case
+    mtwo = os.path.join(tmp, "mtwo.h5")
+    r = run(["merge", stopped_in_first("inpart4.h5"), other_stop, "-o", mtwo])
+    out_t = os.path.join(tmp, "mtwo_out.h5")
+    r2 = run(["run", "--cpu-only", "--quiet", "--batch", "1,2,3,5", "--kv-len", "64", "--resume", mtwo, "-o", out_t])
+    check(r.returncode == 0 and stopped_of(mtwo, "stopped_case") == f"{first}\n{other_case}" and r2.returncode == 0
+          and f"0 cases kept (it stopped in {first}, {other_case}: run again)" in r2.stdout
+          and "kept from" not in r2.stdout and os.path.exists(out_t) and len(cases_of(out_t)[0]) == 4,
+          f"merge of two slices stopped in a case keeps both cases; --resume runs both again "
+          f"(exit {r.returncode}/{r2.returncode}, {r2.stdout[-400:]!r} {r2.stderr[-300:]!r})")
+    # more cases stopped in than the field holds: merge refuses, exit 2, one line, nothing written
+    big1, big2 = os.path.join(tmp, "big1.h5"), os.path.join(tmp, "big2.h5")
+    for path, src, tag in ((big1, part, "a"), (big2, other, "b")):
+        shutil.copy(src, path)
+        with h5py.File(path, "r+") as f:
+            f.attrs["stopped"] = "SIGTERM in case 1 of 9 (x)"
+            f.attrs["stopped_case"] = "\n".join(f"{tag}{i:02d}_" + "x" * 56 for i in range(9))
+    mbig = os.path.join(tmp, "mbig.h5")
+    r = run(["merge", big1, big2, "-o", mbig])
+    check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "resume the stopped files first" in r.stderr
+          and not os.path.exists(mbig),
+          f"merge of files whose stopped cases overflow the field: exit 2, one line, nothing written "
+          f"(exit {r.returncode}, {r.stderr[-300:]!r})")
     # a stopped_case naming no case of the file: exit 3, one line, nothing written
     bad = stopped_in_first("badcase.h5", case="no_such_case")
     out_b = os.path.join(tmp, "bad_out.h5")
