@@ -313,17 +313,24 @@ static int resume_load(const char *path, mlab_results *res, resume_cut *cut)
         else if (name && name[1]) /* before stopped_case: "(NAME)" ends the note */
             snprintf(cut->buf, sizeof cut->buf, "%.*s", (int)strcspn(name + 1, ")"), name + 1);
         const char *bad = NULL;
-        for (char *s = cut->buf; *s && !bad; s++) {
+        for (char *s = cut->buf; *s; s++) {
             if (cut->n == MLAB_STOPPED_CASES) { /* not written by run or merge */
                 fprintf(stderr, "mlabench run: --resume: %s: attribute stopped_case names over %d cases "
                                 "(exit 3)\n", path, MLAB_STOPPED_CASES);
                 mlab_results_free(&part);
                 return MLAB_EXIT_BADINPUT;
             }
-            cut->name[cut->n++] = s;
-            if (!(s = strchr(s, '\n')))
+            char *line = s;
+            s = strchr(s, '\n');
+            if (s)
+                *s = 0;
+            size_t i = 0; /* a name twice (an edited file) counts once */
+            while (i < cut->n && strcmp(cut->name[i], line) != 0)
+                i++;
+            if (i == cut->n)
+                cut->name[cut->n++] = line;
+            if (!s)
                 break;
-            *s = 0;
         }
         for (size_t i = 0; i < cut->n && !bad; i++) {
             size_t k = 0;
