@@ -235,8 +235,12 @@ void mlab_put_str(FILE *f, const char *s, mlab_fmt style)
                 fputc(*s, f);
         }
         return;
-    default:
-        fputs(s, f);
+    default: /* a line a field: a value of several lines (stopped_case's names) on one */
+        for (; *s; s++)
+            if (*s == '\n')
+                fputs(", ", f);
+            else if (*s != '\r')
+                fputc(*s, f);
     }
 }
 

@@ -260,6 +260,9 @@ def main():
           and "kept from" not in r2.stdout and os.path.exists(out_t) and len(cases_of(out_t)[0]) == 4,
           f"merge of two slices stopped in a case keeps both cases; --resume runs both again "
           f"(exit {r.returncode}/{r2.returncode}, {r2.stdout[-400:]!r} {r2.stderr[-300:]!r})")
+    r = run(["compare", whole, mtwo])
+    check(f"stopped_case: (empty) -> {first}, {other_case}\n" in r.stdout,
+          f"compare's text gives the merged file's stopped cases on one line ({r.stdout[:600]!r})")
     # more cases stopped in than the field holds: merge refuses, exit 2, one line, nothing written
     big1, big2 = os.path.join(tmp, "big1.h5"), os.path.join(tmp, "big2.h5")
     for path, src, tag in ((big1, part, "a"), (big2, other, "b")):
