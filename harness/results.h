@@ -53,9 +53,8 @@ typedef struct {
     char stopped_case[1024];     /* v2 (since 2026-12-06): the case a run stopped in, its rows
                                     partial ("" when it ended, or stopped between two cases):
                                     the case run --resume runs again whole; merged, every
-                                    stopped slice's, one a line (at most MLAB_STOPPED_CASES) */
+                                    stopped slice's, one a line */
 } mlab_env;
-#define MLAB_STOPPED_CASES 64 /* names in one stopped_case */
 
 typedef struct {
     char path[512];
