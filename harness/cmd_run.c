@@ -293,8 +293,9 @@ typedef struct {
  * refused (exit 10, naming the field). cut gets the cases a stopped run was
  * in (its stopped_case, one a line, several in a merged file; a file written
  * before that field has its one only in its stopped note, "SIGTERM in case
- * 3 of 8 (NAME)"), each of which must be one of its inputs. 0, or an exit
- * code after its one line on stderr. */
+ * 3 of 8 (NAME)"), each of which must be one of its inputs (the results
+ * reader refuses a stopped_case that names another; the note's is checked
+ * here). 0, or an exit code after its one line on stderr. */
 static int resume_load(const char *path, mlab_results *res, resume_cut *cut)
 {
     char why[PATH_MAX + 768];
@@ -336,10 +337,9 @@ static int resume_load(const char *path, mlab_results *res, resume_cut *cut)
                 k++;
             bad = k == part.ninputs ? cut->name[i] : NULL;
         }
-        if (bad) { /* edited, or not written by run or merge */
-            fprintf(stderr, "mlabench run: --resume: %s: attribute %s names case \"%s\", which is not "
-                            "in its /inputs (exit 3)\n", path,
-                    part.env.stopped_case[0] ? "stopped_case" : "stopped", bad);
+        if (bad) { /* the note's "(NAME)", edited (stopped_case's names the results reader checked) */
+            fprintf(stderr, "mlabench run: --resume: %s: attribute stopped names case \"%s\", which is not "
+                            "in its /inputs (exit 3)\n", path, bad);
             mlab_results_free(&part);
             return MLAB_EXIT_BADINPUT;
         }

@@ -281,6 +281,34 @@ static int read_env(const mlab_why *w, hid_t f, mlab_env *env)
     return MLAB_EXIT_OK;
 }
 
+/* A stopped run's stopped_case (the case it stopped in; a merged file's,
+ * one a line) names cases of its /inputs, as run and merge write it: a file
+ * edited so that one does not (or with an empty line) is refused here, so
+ * report, compare, export, merge and run --resume all refuse it the same way
+ * (exit 3, the attribute and the name), not run --resume alone. */
+static int check_stopped_case(const mlab_why *w, const mlab_results *r)
+{
+    const char *s = r->env.stopped_case;
+    if (!*s)
+        return MLAB_EXIT_OK;
+    for (;;) {
+        const size_t len = strcspn(s, "\n");
+        size_t k = 0;
+        while (k < r->ninputs &&
+               !(strncmp(r->inputs[k].case_name, s, len) == 0 && r->inputs[k].case_name[len] == 0))
+            k++;
+        if (len == 0 || k == r->ninputs) {
+            char name[sizeof r->env.stopped_case];
+            snprintf(name, sizeof name, "%.*s", (int)len, s);
+            return mlab_fail(w, MLAB_EXIT_BADINPUT, "attribute stopped_case",
+                             "names case \"%s\", which is not in /inputs", name);
+        }
+        if (!s[len])
+            return MLAB_EXIT_OK;
+        s += len + 1;
+    }
+}
+
 static int read_body(const mlab_why *w, hid_t f, mlab_results *r)
 {
     int version = 0;
@@ -320,7 +348,7 @@ static int read_body(const mlab_why *w, hid_t f, mlab_results *r)
     r->inputs = buf;
     r->ninputs = n;
     r->cap_inputs = n;
-    return MLAB_EXIT_OK;
+    return check_stopped_case(w, r);
 }
 
 /* Open and read path into r (mlab_results_read without the guard). */

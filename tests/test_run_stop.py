@@ -25,8 +25,9 @@ Pins, on the CPU half (no GPU needed):
     not include it; the case is the file's `stopped_case` (a merged file's
     stopped slice need not be its last; two stopped slices merged name
     both, and both run again), or the note's for a file written before
-    that field; a `stopped_case` naming no case of the file is exit 3, one
-    line; `merge` of more stopped cases than the field holds is exit 2, one
+    that field; a `stopped_case` naming no case of the file (or an empty
+    line) is exit 3, one line, for --resume and every other reader (report,
+    compare, merge: the results reader checks it); `merge` of more stopped cases than the field holds is exit 2, one
     line; another build's file is refused, exit 10, naming the field.
 With --gpu CASE.h5 (label gpu; exit 77 without a GPU): SIGTERM once the
 first GPU variant's row is printed: exit 143, the file holds that row and
@@ -267,9 +268,16 @@ def main():
     big1, big2 = os.path.join(tmp, "big1.h5"), os.path.join(tmp, "big2.h5")
     for path, src, tag in ((big1, part, "a"), (big2, other, "b")):
         shutil.copy(src, path)
-        with h5py.File(path, "r+") as f:
+        names = [f"{tag}{i:02d}_" + "x" * 56 for i in range(9)]
+        with h5py.File(path, "r+") as f:  # nine inputs of those names (stopped_case must name inputs)
+            ins = f["inputs"][()]
+            more = ins[:1].repeat(len(names))
+            for i, nm in enumerate(names):
+                more[i]["case_name"] = nm.encode()
+            del f["inputs"]
+            f.create_dataset("inputs", data=more)
             f.attrs["stopped"] = "SIGTERM in case 1 of 9 (x)"
-            f.attrs["stopped_case"] = "\n".join(f"{tag}{i:02d}_" + "x" * 56 for i in range(9))
+            f.attrs["stopped_case"] = "\n".join(names)
     mbig = os.path.join(tmp, "mbig.h5")
     r = run(["merge", big1, big2, "-o", mbig])
     check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "resume the stopped files first" in r.stderr
@@ -284,6 +292,19 @@ def main():
           and bad in r.stderr and not os.path.exists(out_b),
           f"--resume of a file whose stopped_case names no case: exit 3, one line naming the file and "
           f"attribute, nothing written (exit {r.returncode}, {r.stderr[-300:]!r})")
+    # every reader refuses it the same way (the check is the results reader's):
+    # report, compare and merge, exit 3, one line naming the file and the attribute;
+    # an empty line in the field (an edited file) as well
+    empty = stopped_in_first("emptyline.h5", case=f"{first}\n")
+    for args, what in ((["report", bad], "report"), (["compare", whole, bad], "compare"),
+                       (["merge", bad, other, "-o", os.path.join(tmp, "bad_m.h5")], "merge"),
+                       (["report", empty], "report of an empty line")):
+        r = run(args)
+        check(r.returncode == 3 and len(r.stderr.strip().splitlines()) == 1
+              and "attribute stopped_case: names case" in r.stderr and args[-1 if what != "merge" else 1] in r.stderr
+              and not os.path.exists(os.path.join(tmp, "bad_m.h5")),
+              f"{what} of a file whose stopped_case names no case of it: exit 3, one line naming the file "
+              f"and attribute (exit {r.returncode}, {r.stderr[-300:]!r})")
     # another build's file is refused, naming the field
     other_build = os.path.join(tmp, "otherbuild.h5")
     shutil.copy(part, other_build)
