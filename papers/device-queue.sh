@@ -54,6 +54,15 @@
 #           README's table (harness/tools/readme_table.py build/mlabench
 #           FILE.h5), claims.md. $OUT: gpu_session.sh's files
 #
+#   pdltrace (~5 min) the merge's first load with and without PDL (perf-notes
+#           v56): the cases 4 x 1024 and 32 x 1024 recorded, then
+#           harness/gpu_trace.sh of fp8_wgmma_qrow and bf16_wgmma twice, a
+#           trace build as is and one with -DMLAB_NO_PDL (the combine a plain
+#           launch after the decode); each build's trace_merge.md and
+#           trace_table.md printed, every log packed into
+#           $OUT/pdltrace.tar.gz. After it, here: the outcome in v56's row, a
+#           report folder (README with the two merge tables).
+#
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
 # usage; 4 a build failed (the log in $OUT).
 set -u
@@ -66,5 +75,20 @@ suite)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "suite: MLAB_COMMIT=<hash> names the commit the results are of"
   MLAB_DEADLINE=${MLAB_DEADLINE:-570} bash harness/gpu_session.sh cuda || die 4 "gpu_session.sh failed (the build: its log in \$OUT)"
   ;;
-*) die 2 "usage: papers/device-queue.sh suite (the calls: this file's head)" ;;
+pdltrace)
+  W=${TMPDIR:-/tmp}/mlab-pdltrace
+  mkdir -p "$W/cases" && nvidia-smi --query-gpu=name --format=csv,noheader
+  [ -n "$(ls "$W/cases"/*.h5 2>/dev/null)" ] || python3 data/record_competition.py --out "$W/cases" --cases 0,2 > "$W/rec.log" 2>&1 ||
+    die 4 "recording the cases failed: $(tail -1 "$W/rec.log")"
+  for m in pdl nopdl; do
+    f=; [ $m = nopdl ] && f=-DMLAB_NO_PDL
+    mkdir -p "$W/$m"
+    OUT=$W/$m MLAB_AB_WORK=$W/work_$m MLAB_AB_CASES=$W/cases MLAB_TRACE_CUDA_FLAGS=$f bash harness/gpu_trace.sh \
+      b4_kv1024 b32_kv1024 -- --variants fp8_wgmma_qrow,bf16_wgmma --max-time 0.05 > "$W/$m/run.txt" 2>&1 ||
+      echo "pdltrace: the $m trace failed: $(tail -1 "$W/$m/run.txt")"
+    echo "== $m"; cat "$W/$m/trace_merge.md" "$W/$m/trace_table.md" 2>/dev/null
+  done
+  tar czf "$OUT/pdltrace.tar.gz" -C "$W" pdl nopdl
+  ;;
+*) die 2 "usage: papers/device-queue.sh suite|pdltrace (the calls: this file's head)" ;;
 esac
