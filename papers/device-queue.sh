@@ -13,7 +13,10 @@
 # h100-2026-12-05g, its benchmark in a second call after the first ran past
 # 600 s, and FlashMLA beside three decodes on an H200, -05i, v53; in the
 # fifty-first on an H100, h100-2026-12-05h, v54, whole in 417 s; in the
-# fifty-second on an H100, h100-2026-12-06b, v55, 493 s on a warm machine).
+# fifty-second on an H100, h100-2026-12-06b, v55, 493 s on a warm machine;
+# in the fifty-third on an H100, h100-2026-12-06c, v56, 551 s on a fresh one,
+# the tests stopped at the deadline and run whole in a second call).
+# pdltrace was queued in the fifty-third session (v56), no machine came.
 # amaxflag ran in the fifty-second session (v55: h100-2026-12-06, lost; its
 # patch left papers/wip/ with it). evict and pin ran in the forty-ninth session
 # (v52: -05h; pin on an H100, h100-2026-12-05e) and left; flush in the
