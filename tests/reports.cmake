@@ -11,3 +11,6 @@ set_tests_properties(reports_rerun PROPERTIES LABELS cpu)
 # machine's absolute path, the old task file): known violations in files owned
 # elsewhere are listed, printed, and may only shrink.
 mlab_py_test(test_no_outside_paths test_no_outside_paths.py LABELS cpu)
+# papers/ideas.md indexes papers/perf-notes.md: every entry (### vN) has a
+# row, every row five cells, a known status and a version the notes have.
+mlab_py_test(test_ideas test_ideas.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR})
