@@ -16,7 +16,8 @@
 # fifty-second on an H100, h100-2026-12-06b, v55, 493 s on a warm machine;
 # in the fifty-third on an H100, h100-2026-12-06c, v56, 551 s on a fresh one,
 # the tests stopped at the deadline and run whole in a second call).
-# pdltrace was queued in the fifty-third session (v56), no machine came.
+# pdltrace and dvoverlap were queued in the fifty-third session (v56), no
+# machine came for them.
 # amaxflag ran in the fifty-second session (v55: h100-2026-12-06, lost; its
 # patch left papers/wip/ with it). evict and pin ran in the forty-ninth session
 # (v52: -05h; pin on an H100, h100-2026-12-05e) and left; flush in the
@@ -66,6 +67,18 @@
 #           $OUT/pdltrace.tar.gz. After it, here: the outcome in v56's row, a
 #           report folder (README with the two merge tables).
 #
+#   dvoverlap (~9 min) papers/wip/one_dv_overlap.patch against the tree as it
+#           is (perf-notes v56): a one-tile unit's (WG_ONE_DV's) V^T
+#           fragments loaded while its Q.K runs, its sums while its P.V runs.
+#           The tree is copied to .ab/base first (the base, labelled
+#           MLAB_COMMIT=<hash>, required), the patch applied, then
+#           harness/gpu_ab.sh run base on the 8 cases for the five decodes
+#           with a ONE_DV unit, then the new build's GPU tests of them
+#           (validation, awkward cases, negative controls). After it, here:
+#           the outcome in v56's row; landed (the patch applied on main, the
+#           SASS summary updated) only if 4 x 1024 is faster in both pairs
+#           and nothing slower; the patch and this entry leave either way.
+#
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
 # usage; 4 a build failed (the log in $OUT).
 set -u
@@ -93,5 +106,21 @@ pdltrace)
   done
   tar czf "$OUT/pdltrace.tar.gz" -C "$W" pdl nopdl
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|pdltrace (the calls: this file's head)" ;;
+dvoverlap)
+  [ -n "${MLAB_COMMIT:-}" ] || die 2 "dvoverlap: MLAB_COMMIT=<hash> names the commit the tree is of (the base)"
+  rm -rf .ab/base && mkdir -p .ab/base || die 4 "cannot write .ab/base"
+  tar --exclude=./.ab --exclude='./build*' --exclude=./.peers --exclude=./papers/reports --exclude=./out -cf - . |
+    tar -xf - -C .ab/base || die 4 "cannot copy the tree into .ab/base"
+  echo "$MLAB_COMMIT" > .ab/base/.ab_commit
+  git apply papers/wip/one_dv_overlap.patch 2>/dev/null || patch -p1 --forward < papers/wip/one_dv_overlap.patch ||
+    die 4 "papers/wip/one_dv_overlap.patch does not apply"
+  V=fp8_wgmma_qrow,fp8_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy,mxfp4_wgmma
+  MLAB_COMMIT=$MLAB_COMMIT+dvoverlap bash harness/gpu_ab.sh run base --variants "$V" --max-time 0.15 ||
+    echo "dvoverlap: gpu_ab.sh exit $?"
+  tail -60 "$OUT/compare.txt" 2>/dev/null
+  (cd build-ab-new && cmake --build . > "$OUT/tests_build.log" 2>&1 &&
+    ctest -R 'gpu_(validate|negative_control_(overread|merge|qscale))' -E 'bf16|cluster|push|barrier|inline' -j4 \
+      > "$OUT/tests.log" 2>&1; echo "new build's GPU tests rc=$?"; grep -E 'tests passed|Failed|\*\*\*Failed' "$OUT/tests.log" | tail -12)
+  ;;
+*) die 2 "usage: papers/device-queue.sh suite|pdltrace|dvoverlap (the calls: this file's head)" ;;
 esac
