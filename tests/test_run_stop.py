@@ -27,8 +27,9 @@ Pins, on the CPU half (no GPU needed):
     both, and both run again), or the note's for a file written before
     that field; a `stopped_case` naming no case of the file (or an empty
     line) is exit 3, one line, for --resume and every other reader (report,
-    compare, merge: the results reader checks it); `merge` of more stopped cases than the field holds is exit 2, one
-    line; another build's file is refused, exit 10, naming the field.
+    compare, merge: the results reader checks it); `merge` of more stopped
+    cases than the field holds is exit 2, one line; another build's file is
+    refused, exit 10, naming the field.
 With --gpu CASE.h5 (label gpu; exit 77 without a GPU): SIGTERM once the
 first GPU variant's row is printed: exit 143, the file holds that row and
 the CPU references, fewer GPU rows than the build's variants, every GPU
