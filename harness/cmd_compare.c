@@ -89,14 +89,6 @@ static void usage(FILE *f)
             MLAB_CMP_CLOCK_PCT, MLAB_CMP_SLOW_PTS, MLAB_CROSS_MACHINE_THRESHOLD);
 }
 
-static const mlab_input_file *find_input(const mlab_results *r, const char *case_name)
-{
-    for (size_t i = 0; i < r->ninputs; i++)
-        if (strcmp(r->inputs[i].case_name, case_name) == 0)
-            return &r->inputs[i];
-    return NULL;
-}
-
 /* Same tensors? 1 same, -1 different (the names in why), 0 cannot say
  * (a version-1 file, or a case without a recorded input). */
 static int same_inputs(const mlab_input_file *a, const mlab_input_file *b, char *why, size_t n)
@@ -348,8 +340,8 @@ static int judge(mlab_cmp_report *R, char *used_o, char *used_n)
             return -1;
         }
         p->drift = mlab_accuracy_drift(ro, rn, R->opt, p->drift_why, sizeof p->drift_why);
-        p->inputs = same_inputs(find_input(o, ro->case_name), find_input(n, rn->case_name),
-                                p->inputs_why, sizeof p->inputs_why);
+        p->inputs = same_inputs(mlab_results_find_input(o, ro->case_name),
+                                mlab_results_find_input(n, rn->case_name), p->inputs_why, sizeof p->inputs_why);
         ran_differently(ro, rn, p->ran_why, sizeof p->ran_why);
         R->ncpu += p->cpu;
         R->nno_limit += no_limit;

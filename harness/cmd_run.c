@@ -317,8 +317,7 @@ static int resume_load(const char *path, mlab_results *res, resume_cut *cut)
         else if (in && strchr(in, '(')) /* before stopped_case: "(NAME)" ends the note */
             snprintf(cut->buf, sizeof cut->buf, "%.*s", (int)strcspn(strchr(in, '(') + 1, ")"),
                      strchr(in, '(') + 1);
-        const char *bad = NULL;
-        for (char *s = cut->buf; *s; s++) { /* an empty line (an edited file) names no input: bad below */
+        for (char *s = cut->buf; *s; s++) {
             char *line = s;
             s = strchr(s, '\n');
             if (s)
@@ -331,13 +330,11 @@ static int resume_load(const char *path, mlab_results *res, resume_cut *cut)
             if (!s)
                 break;
         }
-        for (size_t i = 0; i < cut->n && !bad; i++) {
-            size_t k = 0;
-            while (k < part.ninputs && strcmp(part.inputs[k].case_name, cut->name[i]) != 0)
-                k++;
-            bad = k == part.ninputs ? cut->name[i] : NULL;
-        }
-        if (bad) { /* the note's "(NAME)", edited (stopped_case's names the results reader checked) */
+        /* the note's "(NAME)", edited (stopped_case's names the results reader checked) */
+        const char *bad = NULL;
+        for (size_t i = 0; !part.env.stopped_case[0] && i < cut->n && !bad; i++)
+            bad = mlab_results_find_input(&part, cut->name[i]) ? NULL : cut->name[i];
+        if (bad) {
             fprintf(stderr, "mlabench run: --resume: %s: attribute stopped names case \"%s\", which is not "
                             "in its /inputs (exit 3)\n", path, bad);
             mlab_results_free(&part);

@@ -34,6 +34,14 @@ void mlab_results_free(mlab_results *r)
     mlab_results_init(r);
 }
 
+const mlab_input_file *mlab_results_find_input(const mlab_results *r, const char *case_name)
+{
+    for (size_t i = 0; i < r->ninputs; i++)
+        if (strcmp(r->inputs[i].case_name, case_name) == 0)
+            return &r->inputs[i];
+    return NULL;
+}
+
 size_t mlab_results_drop_case(mlab_results *r, const char *case_name)
 {
     size_t w = 0, dropped = 0;

@@ -146,6 +146,8 @@ void mlab_results_free(mlab_results *r);
 /* Append a copy of row (samples copied). Returns 0, -1 on out of memory. */
 int mlab_results_add_row(mlab_results *r, const mlab_row *row);
 int mlab_results_add_input(mlab_results *r, const mlab_input_file *in);
+/* The input of case case_name, or NULL. */
+const mlab_input_file *mlab_results_find_input(const mlab_results *r, const char *case_name);
 /* Remove every row and the input of case case_name (the others keep their
  * order); the number of rows removed. */
 size_t mlab_results_drop_case(mlab_results *r, const char *case_name);

@@ -293,16 +293,11 @@ static int check_stopped_case(const mlab_why *w, const mlab_results *r)
         return MLAB_EXIT_OK;
     for (;;) {
         const size_t len = strcspn(s, "\n");
-        size_t k = 0;
-        while (k < r->ninputs &&
-               !(strncmp(r->inputs[k].case_name, s, len) == 0 && r->inputs[k].case_name[len] == 0))
-            k++;
-        if (len == 0 || k == r->ninputs) {
-            char name[sizeof r->env.stopped_case];
-            snprintf(name, sizeof name, "%.*s", (int)len, s);
+        char name[sizeof r->env.stopped_case];
+        snprintf(name, sizeof name, "%.*s", (int)len, s);
+        if (len == 0 || !mlab_results_find_input(r, name))
             return mlab_fail(w, MLAB_EXIT_BADINPUT, "attribute stopped_case",
                              "names case \"%s\", which is not in /inputs", name);
-        }
         if (!s[len])
             return MLAB_EXIT_OK;
         s += len + 1;

@@ -27,7 +27,8 @@ Pins, on the CPU half (no GPU needed):
     both, and both run again), or the note's for a file written before
     that field; a `stopped_case` naming no case of the file (or an empty
     line) is exit 3, one line, for --resume and every other reader (report,
-    compare, merge: the results reader checks it); `merge` of more stopped
+    compare, merge: the results reader checks it; a legacy note's name,
+    --resume itself); `merge` of more stopped
     cases than the field holds is exit 2, one line; another build's file is
     refused, exit 10, naming the field.
 With --gpu CASE.h5 (label gpu; exit 77 without a GPU): SIGTERM once the
@@ -293,6 +294,16 @@ def main():
           and bad in r.stderr and not os.path.exists(out_b),
           f"--resume of a file whose stopped_case names no case: exit 3, one line naming the file and "
           f"attribute, nothing written (exit {r.returncode}, {r.stderr[-300:]!r})")
+    # a file written before stopped_case whose note names no case of it: --resume's own check
+    badnote = stopped_in_first("badnote.h5", note_only=True)
+    with h5py.File(badnote, "r+") as f:
+        f.attrs["stopped"] = "SIGTERM in case 1 of 3 (no_such_case)"
+    out_bn = os.path.join(tmp, "badnote_out.h5")
+    r = run(["run", *three, "--resume", badnote, "-o", out_bn])
+    check(r.returncode == 3 and len(r.stderr.strip().splitlines()) == 1
+          and 'attribute stopped names case "no_such_case"' in r.stderr and not os.path.exists(out_bn),
+          f"--resume of a file whose note names no case of it: exit 3, one line naming the attribute "
+          f"(exit {r.returncode}, {r.stderr[-300:]!r})")
     # every reader refuses it the same way (the check is the results reader's):
     # report, compare and merge, exit 3, one line naming the file and the attribute;
     # an empty line in the field (an edited file) as well
