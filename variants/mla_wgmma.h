@@ -492,8 +492,13 @@ template <int G> MLAB_DEV wg_gates wg_tile_gates(uint64_t *bars, int g, int nst)
  * the batch before it is done); Q (B) from shared memory. NK = 2 (bf16's head
  * split): N = 8, the consumer's 8 heads (dq: their Q), element 2 h + e. K0,
  * KS: the k-steps K0 .. K0 + KS - 1 only (a consumer's half, WG_ONE_DV) */
-template <bool B16 = false, int NK = 4, int K0 = 0, int KS = MLA_D / (B16 ? 16 : 32), int G = 1>
-MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq, wg_gates gt = {nullptr, 0, 0u})
+struct wg_nothing {
+    __device__ __forceinline__ void operator()() const {}
+};
+template <bool B16 = false, int NK = 4, int K0 = 0, int KS = MLA_D / (B16 ? 16 : 32), int G = 1,
+          typename Mid = wg_nothing>
+MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq, wg_gates gt = {nullptr, 0, 0u},
+                        Mid mid = Mid())
 {
     static_assert(NK == 4 || (B16 && NK == 2), "16 heads, or bf16's 8");
     static_assert(K0 == 0 || (WG_QK_SS && !B16), "a k range (K0, KS steps: a consumer's half, WG_ONE_DV): fp8 K by wgmma");
@@ -540,6 +545,7 @@ MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq, wg
         }
     }
     wg_commit();
+    mid(); /* while the products run (WG_ONE_DV: P.V's V^T fragments) */
 #else
     static_assert(!B16, "bf16: K from shared memory");
     static_assert(G == 1, "landing gates: K by wgmma from shared memory");
@@ -779,16 +785,19 @@ template <int NK, int MT> MLAB_DEV void wg_fence_o(float (&o)[MT][2 * NK])
         for (int e = 0; e < 2 * NK; e++) wg_fence_acc(o[mt][e]);
 }
 /* MT m-tiles from m-tile MT0 (WG_ONE_DV: a consumer's 4) */
-template <int MT = MLA_DV / 64, int MT0 = 0> MLAB_DEV void wg_pv_o(float (&o)[MT][8], const uint8_t *tile, uint64_t dp)
+/* V^T's A fragments of MT m-tiles from m-tile MT0 (ldmatrix.trans + byte permutes) */
+template <int MT, int MT0> MLAB_DEV void wg_pv_frags(uint32_t (&a)[MT][MLA_BN / 32][4], const uint8_t *tile)
 {
     const int warp = (threadIdx.x / 32) & 3, lane = threadIdx.x & 31;
-    wg_fence_o<4, MT>(o);
-    uint32_t a[MT][MLA_BN / 32][4];
 #pragma unroll
     for (int mt = 0; mt < MT; mt++)
 #pragma unroll
         for (int ks = 0; ks < MLA_BN / 32; ks++)
             wg_vt_frag(a[mt][ks], tile + wg_off(32 * ks + lane, 4 * (MT0 + mt) + warp));
+}
+/* the products on those fragments, committed, not waited for */
+template <int MT> MLAB_DEV void wg_pv_issue(float (&o)[MT][8], const uint32_t (&a)[MT][MLA_BN / 32][4], uint64_t dp)
+{
     wg_fence();
 #pragma unroll
     for (int mt = 0; mt < MT; mt++)
@@ -796,6 +805,13 @@ template <int MT = MLA_DV / 64, int MT0 = 0> MLAB_DEV void wg_pv_o(float (&o)[MT
         for (int ks = 0; ks < MLA_BN / 32; ks++)
             wg_e4m3_rs_n16(o[mt], a[mt][ks], wg_desc_add(dp, 2 * ks * 16 * MLA_H), 1);
     wg_commit();
+}
+template <int MT = MLA_DV / 64, int MT0 = 0> MLAB_DEV void wg_pv_o(float (&o)[MT][8], const uint8_t *tile, uint64_t dp)
+{
+    wg_fence_o<4, MT>(o);
+    uint32_t a[MT][MLA_BN / 32][4];
+    wg_pv_frags<MT, MT0>(a, tile);
+    wg_pv_issue<MT>(o, a, dp);
     wg_wait<0>();
     wg_fence_o<4, MT>(o);
 }
@@ -987,11 +1003,10 @@ MLAB_DEV void wg_dv_sums(const wg_state_t<2> &st, float *red, float4 *xs, int c,
  * heads' log2-sum-exp2 */
 template <bool FAST>
 MLAB_DEV void wg_epilogue_dv(const mla_params &p, const wg_state_t<2> &st, const float (&o)[MLA_DV / 128][8],
-                             const wg_unit &u, float kvs, float *red, float4 *xs, int c)
+                             const wg_unit &u, float kvs, const float (&ls2)[2], const float (&lsum)[4],
+                             const float (&rl)[4], int c)
 {
     const int t = threadIdx.x & 127, warp = t / 32, g = (t & 31) >> 2;
-    float ls2[2], lsum[4], rl[4];
-    wg_dv_sums<FAST>(st, red, xs, c, ls2, lsum, rl);
     auto out = [&](int mt, int e, float vscale) {
         const int k = 2 * (e >> 2) + (e & 1);
         return wg_div_l<FAST>(o[mt][e] * vscale, lsum[k], rl[k]);
@@ -1584,10 +1599,14 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             float a8[8]; /* S^T over this consumer's 288 dims, all 16 heads */
             /* consumer 0's k-steps read panels 0 .. 4, its P.V's dims panels 0 .. 3 (WG_LAND_GATES) */
             const wg_gates gt = wg_tile_gates<C::G1>(bars, g0, C::NST);
+            /* P.V's V^T fragments (this consumer's 4 m-tiles) loaded while its Q.K runs */
+            uint32_t va[MLA_DV / 128][MLA_BN / 32][4];
             if (cons == 0)
-                wg_scores<false, 4, 0, MLA_D / 64, C::G1>(a8, tile, dq, gt);
+                wg_scores<false, 4, 0, MLA_D / 64, C::G1>(a8, tile, dq, gt,
+                                                          [&] { wg_pv_frags<MLA_DV / 128, 0>(va, tile); });
             else
-                wg_scores<false, 4, MLA_D / 64, MLA_D / 64, C::G1>(a8, tile, dq, gt);
+                wg_scores<false, 4, MLA_D / 64, MLA_D / 64, C::G1>(
+                    a8, tile, dq, gt, [&] { wg_pv_frags<MLA_DV / 128, MLA_DV / 128>(va, tile); });
             xs[cons * 128 + t] = cons ? make_float4(a8[0], a8[1], a8[2], a8[3]) : make_float4(a8[4], a8[5], a8[6], a8[7]);
             wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
             const float4 r = xs[(1 - cons) * 128 + t];
@@ -1606,14 +1625,17 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             }
             wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128); /* both halves of P^T stored and visible to wgmma */
             WG_PROF(lap(2);)
-            if (cons == 0)
-                wg_pv_o<MLA_DV / 128, 0>(o, tile, dp);
-            else
-                wg_pv_o<MLA_DV / 128, MLA_DV / 128>(o, tile, dp);
+            wg_fence_o<4, MLA_DV / 128>(o);
+            wg_pv_issue<MLA_DV / 128>(o, va, dp);
+            /* while the products run: the sums (they need no O), through xs,
+             * free again: each read the other's scores before the P^T barrier */
+            float ls2[2], lsum[4], rl[4];
+            wg_dv_sums<FAST>(s2, red2, xs, cons, ls2, lsum, rl);
+            wg_wait<0>();
+            wg_fence_o<4, MLA_DV / 128>(o);
             WG_PROF(lap(3);)
             MLAB_TR(if (tid == 0) tr3 = mlab_gtime();)
-            /* xs is free again: each read the other's scores before the P^T barrier */
-            wg_epilogue_dv<FAST>(p, s2, o, u, kvs, red2, xs, cons);
+            wg_epilogue_dv<FAST>(p, s2, o, u, kvs, ls2, lsum, rl, cons);
             if (cons == 0) {
                 MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)
                 WG_PROF(lap(4); prof_out(g0 + u.n);)
