@@ -15,9 +15,11 @@
 # fifty-first on an H100, h100-2026-12-05h, v54, whole in 417 s; in the
 # fifty-second on an H100, h100-2026-12-06b, v55, 493 s on a warm machine;
 # in the fifty-third on an H100, h100-2026-12-06c, v56, 551 s on a fresh one,
-# the tests stopped at the deadline and run whole in a second call).
-# pdltrace and dvoverlap were queued in the fifty-third session (v56), no
-# machine came for them.
+# the tests stopped at the deadline and run whole in a second call; in the
+# fifty-fourth on an H100 without the peers, h100-2026-12-06f, v57, 302 s on
+# a warm machine). pdltrace and dvoverlap ran in the fifty-fourth session
+# (v57: h100-2026-12-06e, -06d; dvoverlap's patch landed as 535ebb1, both
+# entries left in the commit that wrote them up: git show its parent).
 # amaxflag ran in the fifty-second session (v55: h100-2026-12-06, lost; its
 # patch left papers/wip/ with it). evict and pin ran in the forty-ninth session
 # (v52: -05h; pin on an H100, h100-2026-12-05e) and left; flush in the
@@ -58,26 +60,18 @@
 #           README's table (harness/tools/readme_table.py build/mlabench
 #           FILE.h5), claims.md. $OUT: gpu_session.sh's files
 #
-#   pdltrace (~5 min) the merge's first load with and without PDL (perf-notes
-#           v56): the cases 4 x 1024 and 32 x 1024 recorded, then
-#           harness/gpu_trace.sh of fp8_wgmma_qrow and bf16_wgmma twice, a
-#           trace build as is and one with -DMLAB_NO_PDL (the combine a plain
-#           launch after the decode); each build's trace_merge.md and
-#           trace_table.md printed, every log packed into
-#           $OUT/pdltrace.tar.gz. After it, here: the outcome in v56's row, a
-#           report folder (README with the two merge tables).
-#
-#   dvoverlap (~9 min) papers/wip/one_dv_overlap.patch against the tree as it
-#           is (perf-notes v56): a one-tile unit's (WG_ONE_DV's) V^T
-#           fragments loaded while its Q.K runs, its sums while its P.V runs.
-#           The tree is copied to .ab/base first (the base, labelled
-#           MLAB_COMMIT=<hash>, required), the patch applied, then
-#           harness/gpu_ab.sh run base on the 8 cases for the five decodes
-#           with a ONE_DV unit, then the new build's GPU tests of them
-#           (validation, awkward cases, negative controls). After it, here:
-#           the outcome in v56's row; landed (the patch applied on main, the
-#           SASS summary updated) only if 4 x 1024 is faster in both pairs
-#           and nothing slower; the patch and this entry leave either way.
+#   flushtrace (~2 min) the combine's first read of the decode's freshly
+#           written lines (perf-notes v57): 0.6-0.9 us after its wait in
+#           every trace, where a Q line (read, not written, by the decode) is
+#           back in ~0.1 (h100-2026-12-06e) and dep_load.cu's written line in
+#           0.13. One trace build (harness/gpu_trace.sh), fp8_wgmma_qrow and
+#           bf16_wgmma at 4 x 1024 and 32 x 1024, run three times: the
+#           default flush (a memset: L2 left full of dirty lines), then
+#           MLAB_FLUSH=load (L2 left clean), then MLAB_KV_EVICT=off (the
+#           KV copies without evict_first, which dep_load.cu's writer did
+#           not have); each run's merge table printed, the logs packed
+#           into $OUT/flushtrace.tar.gz. After it, here: the outcome in
+#           v57's row and a report folder (the README with the tables).
 #
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
 # usage; 4 a build failed (the log in $OUT).
@@ -91,36 +85,23 @@ suite)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "suite: MLAB_COMMIT=<hash> names the commit the results are of"
   MLAB_DEADLINE=${MLAB_DEADLINE:-570} bash harness/gpu_session.sh cuda || die 4 "gpu_session.sh failed (the build: its log in \$OUT)"
   ;;
-pdltrace)
-  W=${TMPDIR:-/tmp}/mlab-pdltrace
-  mkdir -p "$W/cases" && nvidia-smi --query-gpu=name --format=csv,noheader
+flushtrace)
+  W=${TMPDIR:-/tmp}/mlab-flushtrace
+  mkdir -p "$W/cases" && nvidia-smi --query-gpu=name,uuid --format=csv,noheader
   [ -n "$(ls "$W/cases"/*.h5 2>/dev/null)" ] || python3 data/record_competition.py --out "$W/cases" --cases 0,2 > "$W/rec.log" 2>&1 ||
     die 4 "recording the cases failed: $(tail -1 "$W/rec.log")"
-  for m in pdl nopdl; do
-    f=; [ $m = nopdl ] && f=-DMLAB_NO_PDL
+  for m in memset load evictoff; do
+    e=; b=
+    [ $m = load ] && e=MLAB_FLUSH=load
+    [ $m = evictoff ] && e=MLAB_KV_EVICT=off
+    [ $m = memset ] || b=$root/build-trace/mlabench # the first run's build
     mkdir -p "$W/$m"
-    OUT=$W/$m MLAB_AB_WORK=$W/work_$m MLAB_AB_CASES=$W/cases MLAB_TRACE_CUDA_FLAGS=$f bash harness/gpu_trace.sh \
+    OUT=$W/$m MLAB_AB_WORK=$W/work MLAB_AB_CASES=$W/cases MLAB_TRACE_ENV=$e MLAB_TRACE_BIN=$b bash harness/gpu_trace.sh \
       b4_kv1024 b32_kv1024 -- --variants fp8_wgmma_qrow,bf16_wgmma --max-time 0.05 > "$W/$m/run.txt" 2>&1 ||
-      echo "pdltrace: the $m trace failed: $(tail -1 "$W/$m/run.txt")"
-    echo "== $m"; cat "$W/$m/trace_merge.md" "$W/$m/trace_table.md" 2>/dev/null
+      echo "flushtrace: the $m trace failed: $(tail -1 "$W/$m/run.txt")"
+    echo "== $m ${e:-(the default flush and KV policy)}"; cat "$W/$m/trace_merge.md" 2>/dev/null
   done
-  tar czf "$OUT/pdltrace.tar.gz" -C "$W" pdl nopdl
+  tar czf "$OUT/flushtrace.tar.gz" -C "$W" memset load evictoff
   ;;
-dvoverlap)
-  [ -n "${MLAB_COMMIT:-}" ] || die 2 "dvoverlap: MLAB_COMMIT=<hash> names the commit the tree is of (the base)"
-  rm -rf .ab/base && mkdir -p .ab/base || die 4 "cannot write .ab/base"
-  tar --exclude=./.ab --exclude='./build*' --exclude=./.peers --exclude=./papers/reports --exclude=./out -cf - . |
-    tar -xf - -C .ab/base || die 4 "cannot copy the tree into .ab/base"
-  echo "$MLAB_COMMIT" > .ab/base/.ab_commit
-  git apply papers/wip/one_dv_overlap.patch 2>/dev/null || patch -p1 --forward < papers/wip/one_dv_overlap.patch ||
-    die 4 "papers/wip/one_dv_overlap.patch does not apply"
-  V=fp8_wgmma_qrow,fp8_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy,mxfp4_wgmma
-  MLAB_COMMIT=$MLAB_COMMIT+dvoverlap bash harness/gpu_ab.sh run base --variants "$V" --max-time 0.15 ||
-    echo "dvoverlap: gpu_ab.sh exit $?"
-  tail -60 "$OUT/compare.txt" 2>/dev/null
-  (cd build-ab-new && cmake --build . > "$OUT/tests_build.log" 2>&1 &&
-    ctest -R 'gpu_(validate|negative_control_(overread|merge|qscale))' -E 'bf16|cluster|push|barrier|inline' -j4 \
-      > "$OUT/tests.log" 2>&1; echo "new build's GPU tests rc=$?"; grep -E 'tests passed|Failed|\*\*\*Failed' "$OUT/tests.log" | tail -12)
-  ;;
-*) die 2 "usage: papers/device-queue.sh suite|pdltrace|dvoverlap (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|flushtrace (the calls: this file's head)" ;;
 esac

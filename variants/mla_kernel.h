@@ -1909,6 +1909,19 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine(const mla_params p)
     mlab_grid_dep_wait(); /* the decode grid has finished (launched as its dependent) */
     MLAB_TR(unsigned long long tr1 = mlab_gtime();)
     const int C = p.combine_chunks > 1 ? p.combine_chunks : 1, pair = blockIdx.x / C; /* (row, head) */
+#if defined(MLAB_TRACE) && defined(MLAB_TRACE_CTRL)
+    /* -DMLAB_TRACE_CTRL (a probe, trace builds only; perf-notes v57): warp 0
+     * (the lse warp) first loads one line the decode read but did not write,
+     * its (row, head)'s Q, and "past its wait" becomes the time it is back;
+     * the lse loads are issued after it. Which of the two first loads is
+     * slow says whether the ~0.6 us to the lse is any first load's of the
+     * block or the decode's freshly written lines'. */
+    if (threadIdx.x < MLAB_WARP) {
+        const int v = ((const volatile int *)p.q)[(size_t)pair * MLA_D / 2 + threadIdx.x];
+        tr1 = mlab_gtime_after(v);
+        asm volatile("" ::: "memory");
+    }
+#endif
     unsigned long long tw = 1; /* -DMLAB_TRACE: thread 0's time once the weights are known (1: a row not split) */
     combine_one<FAST, AHEAD>(p, pair / MLA_H, pair % MLA_H, blockIdx.x % C, threadIdx.x == 0 ? &tw : nullptr);
     MLAB_TR(if (threadIdx.x == 0 && p.trace) {
