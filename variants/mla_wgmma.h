@@ -784,7 +784,6 @@ template <int NK, int MT> MLAB_DEV void wg_fence_o(float (&o)[MT][2 * NK])
 #pragma unroll
         for (int e = 0; e < 2 * NK; e++) wg_fence_acc(o[mt][e]);
 }
-/* MT m-tiles from m-tile MT0 (WG_ONE_DV: a consumer's 4) */
 /* V^T's A fragments of MT m-tiles from m-tile MT0 (ldmatrix.trans + byte permutes) */
 template <int MT, int MT0> MLAB_DEV void wg_pv_frags(uint32_t (&a)[MT][MLA_BN / 32][4], const uint8_t *tile)
 {
@@ -806,6 +805,9 @@ template <int MT> MLAB_DEV void wg_pv_issue(float (&o)[MT][8], const uint32_t (&
             wg_e4m3_rs_n16(o[mt], a[mt][ks], wg_desc_add(dp, 2 * ks * 16 * MLA_H), 1);
     wg_commit();
 }
+/* the whole P.V of MT m-tiles from m-tile MT0, waited for (WG_ONE_DV's unit
+ * calls the two steps itself: the fragments under its Q.K, its sums under the
+ * products) */
 template <int MT = MLA_DV / 64, int MT0 = 0> MLAB_DEV void wg_pv_o(float (&o)[MT][8], const uint8_t *tile, uint64_t dp)
 {
     wg_fence_o<4, MT>(o);
