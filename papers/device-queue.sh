@@ -71,7 +71,8 @@
 #           KV copies without evict_first, which dep_load.cu's writer did
 #           not have); each run's merge table printed, the logs packed
 #           into $OUT/flushtrace.tar.gz. After it, here: the outcome in
-#           v57's row and a report folder (the README with the tables).
+#           v57's row and a report folder (the README with each run's
+#           summaries, as h100-2026-12-06e's: the logs are not kept).
 #
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
 # usage; 4 a build failed (the log in $OUT).
