@@ -60,7 +60,7 @@
 #           README's table (harness/tools/readme_table.py build/mlabench
 #           FILE.h5), claims.md. $OUT: gpu_session.sh's files
 #
-#   flushtrace (~2 min) the combine's first read of the decode's freshly
+#   flushtrace (~3 min) the combine's first read of the decode's freshly
 #           written lines (perf-notes v57): 0.6-0.9 us after its wait in
 #           every trace, where a Q line (read, not written, by the decode) is
 #           back in ~0.1 (h100-2026-12-06e) and dep_load.cu's written line in
@@ -69,7 +69,13 @@
 #           default flush (a memset: L2 left full of dirty lines), then
 #           MLAB_FLUSH=load (L2 left clean), then MLAB_KV_EVICT=off (the
 #           KV copies without evict_first, which dep_load.cu's writer did
-#           not have); each run's merge table printed, the logs packed
+#           not have); then papers/wip/combine_ctrl2.patch applied and a
+#           trace build with -DMLAB_TRACE_CTRL2 run as the first (thread 0
+#           of each combine block, once its lse is back, loads a second
+#           line the decode wrote, one its block does not read, and its
+#           time replaces "weights stored" in trace_summary.txt: ~0.6 us,
+#           each written line's first read is slow; ~0.1, the first one
+#           waited once); each run's merge table printed, the logs packed
 #           into $OUT/flushtrace.tar.gz. After it, here: the outcome in
 #           v57's row and a report folder (the README with each run's
 #           summaries, as h100-2026-12-06e's: the logs are not kept).
@@ -91,18 +97,24 @@ flushtrace)
   mkdir -p "$W/cases" && nvidia-smi --query-gpu=name,uuid --format=csv,noheader
   [ -n "$(ls "$W/cases"/*.h5 2>/dev/null)" ] || python3 data/record_competition.py --out "$W/cases" --cases 0,2 > "$W/rec.log" 2>&1 ||
     die 4 "recording the cases failed: $(tail -1 "$W/rec.log")"
-  for m in memset load evictoff; do
-    e=; b=
+  for m in memset load evictoff ctrl2; do
+    e=; b=; f=
     [ $m = load ] && e=MLAB_FLUSH=load
     [ $m = evictoff ] && e=MLAB_KV_EVICT=off
-    [ $m = memset ] || b=$root/build-trace/mlabench # the first run's build
+    case $m in load | evictoff) b=$root/build-trace/mlabench ;; esac # the first run's build
+    if [ $m = ctrl2 ]; then
+      f=-DMLAB_TRACE_CTRL2
+      git apply papers/wip/combine_ctrl2.patch 2>/dev/null || patch -p1 --forward < papers/wip/combine_ctrl2.patch ||
+        { echo "flushtrace: papers/wip/combine_ctrl2.patch does not apply"; continue; }
+    fi
     mkdir -p "$W/$m"
-    OUT=$W/$m MLAB_AB_WORK=$W/work MLAB_AB_CASES=$W/cases MLAB_TRACE_ENV=$e MLAB_TRACE_BIN=$b bash harness/gpu_trace.sh \
-      b4_kv1024 b32_kv1024 -- --variants fp8_wgmma_qrow,bf16_wgmma --max-time 0.05 > "$W/$m/run.txt" 2>&1 ||
-      echo "flushtrace: the $m trace failed: $(tail -1 "$W/$m/run.txt")"
-    echo "== $m ${e:-(the default flush and KV policy)}"; cat "$W/$m/trace_merge.md" 2>/dev/null
+    OUT=$W/$m MLAB_AB_WORK=$W/work MLAB_AB_CASES=$W/cases MLAB_TRACE_ENV=$e MLAB_TRACE_BIN=$b MLAB_TRACE_CUDA_FLAGS=$f \
+      bash harness/gpu_trace.sh b4_kv1024 b32_kv1024 -- --variants fp8_wgmma_qrow,bf16_wgmma --max-time 0.05 \
+      > "$W/$m/run.txt" 2>&1 || echo "flushtrace: the $m trace failed: $(tail -1 "$W/$m/run.txt")"
+    echo "== $m ${e:-${f:-(the default flush and KV policy)}}"; cat "$W/$m/trace_merge.md" 2>/dev/null
   done
-  tar czf "$OUT/flushtrace.tar.gz" -C "$W" memset load evictoff
+  grep -h "weights stored" "$W/ctrl2/trace_summary.txt" 2>/dev/null | head -8
+  tar czf "$OUT/flushtrace.tar.gz" -C "$W" memset load evictoff ctrl2
   ;;
 *) die 2 "usage: papers/device-queue.sh suite|flushtrace (the calls: this file's head)" ;;
 esac
