@@ -138,6 +138,10 @@
  * unsplit, 24.0 -> 22.8 us (-5.0%; as ratios -5.7%); at 70 % 72x4096,
  * 20x16384, 40x12288 took 8, 32, 16 splits, 8-17% slower than its picks
  * now (1, 4, 2). The v43 suite geomean 38.8 us, 1.357x.
+ * v57 (H100, papers/reports/h100-2026-12-06d): in its one-tile unit each
+ * consumer loads its P.V's V^T fragments under its Q.K and sums its rows
+ * under its P.V (mla_wgmma.h WG_ONE_DV): 4 x 1024 -3.3 / -0.9 / +0.3 / -4.1% (mean -2.0%)
+ * in four pairs, nothing else moved.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

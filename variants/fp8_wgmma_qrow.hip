@@ -62,6 +62,10 @@
  * 16); 64x1024 unsplit, 23.0 -> 21.7 us (-5.6%; as ratios -6.6%); at 70 %
  * 72x4096 took 8 splits, 26% slower than unsplit. The v43 suite geomean
  * 37.1 us, 1.300x.
+ * v57 (H100, papers/reports/h100-2026-12-06d): in its one-tile unit each
+ * consumer loads its P.V's V^T fragments under its Q.K and sums its rows
+ * under its P.V (mla_wgmma.h WG_ONE_DV): 4 x 1024 -1.6 / -1.3 / -0.3 / -1.7% (mean -1.2%)
+ * in four pairs, nothing else moved.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -205,7 +205,10 @@ static_assert(9 % WG_LAND_GATES == 0 && 9 % WG_LAND_GATES16 == 0, "whole panels 
  * dims (the other's heads' sums handed over, a third barrier). Before,
  * consumer 0 took such a unit alone while consumer 1 waited. H200 (perf-notes
  * v32): mxfp4_wgmma_qrow 4 x 1024 -3.2 / -4.4%, fp8_wgmma_qrow -0.2 / -2.6%,
- * their other calls within 1.5%; v33: mxfp4_wgmma 4 x 1024 -2.1..-5.0%. Split by heads (N = 8: each consumer read
+ * their other calls within 1.5%; v33: mxfp4_wgmma 4 x 1024 -2.1..-5.0%. Since v57
+ * each consumer loads its P.V's V^T fragments while its Q.K runs and sums its
+ * rows while its P.V runs (H100, four pairs: 4 x 1024 fp8_wgmma -2.0%,
+ * mxfp4_wgmma -1.6%, fp8_wgmma_qrow -1.2%, the MXFP4 _qrow decodes the same). Split by heads (N = 8: each consumer read
  * all of K and V^T, wip/split1) it measured nothing; bf16_wgmma's every tile
  * split so (wip/b16dv) was no faster: its tiles wait for bytes, and its
  * epilogue grew. 0: consumer 0 alone */

@@ -26,6 +26,11 @@
  * halves by the consumer's own tile count (ordered by a barrier, not by the
  * next products' warpgroup arrival): the same speed (-0.3 / -0.6% as
  * read-limit ratios); the v42 suite 33.0 us, 1.724x.
+ * v57 (H100, papers/reports/h100-2026-12-06d): in its one-tile unit each
+ * consumer loads its P.V's V^T fragments under its Q.K and sums its rows
+ * under its P.V (mla_wgmma.h WG_ONE_DV): 4 x 1024 +0.3 / -1.0 / +0.7 / -1.3% (mean -0.3%: no change, the run order alone
+ * moves such a mean ~-0.17%)
+ * in four pairs, nothing else moved.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma_qrow.
  */
 #include "launch_common.h"

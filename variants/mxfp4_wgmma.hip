@@ -110,6 +110,10 @@
  * v42 (-04n): 2, 4 or 5 items a producer thread in flight (WG_MX_KB) no
  * faster than 3. The v43 suite (-04r) geomean 35.8 us, 1.842x.
  * v46: WG_MX_HYB +4..6%, WG_MX_DIRECT +24..29% slower, removed (code at c5e7e28 / 0583cb8).
+ * v57 (H100, papers/reports/h100-2026-12-06d): in its one-tile unit each
+ * consumer loads its P.V's V^T fragments under its Q.K and sums its rows
+ * under its P.V (mla_wgmma.h WG_ONE_DV): 4 x 1024 -1.1 / -1.5 / -0.9 / -2.7% (mean -1.6%)
+ * in four pairs, nothing else moved.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -58,6 +58,11 @@
  * there: +1.0 / +0.4%, +2.2 / +3.1%, -0.4 / -0.5% (not landed). The v41
  * suite geomean 33.6 us, 1.737x; 256x8192 260 us (fp8_wgmma 286). Its
  * lazy-max child: mxfp4_qrow_lazy.
+ * v57 (H100, papers/reports/h100-2026-12-06d): in its one-tile unit each
+ * consumer loads its P.V's V^T fragments under its Q.K and sums its rows
+ * under its P.V (mla_wgmma.h WG_ONE_DV): 4 x 1024 +0.7 / -1.0 / +0.3 / -1.6% (mean -0.4%: no change, the run order alone
+ * moves such a mean ~-0.17%)
+ * in four pairs, nothing else moved.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
  */
 #include "launch_common.h"
