@@ -17,7 +17,12 @@
 # in the fifty-third on an H100, h100-2026-12-06c, v56, 551 s on a fresh one,
 # the tests stopped at the deadline and run whole in a second call; in the
 # fifty-fourth on an H100 without the peers, h100-2026-12-06f, v57, 302 s on
-# a warm machine). pdltrace and dvoverlap ran in the fifty-fourth session
+# a warm machine; in the fifty-fifth on an H100 with both peers,
+# h100-2026-12-06h, v58, 541 s on a fresh one, the tests stopped at the
+# deadline). flushtrace ran in the fifty-fifth session (v58:
+# h100-2026-12-06g; it and its patch, combine_ctrl2, left in the
+# commit that wrote it up: git show f8fd9e7:papers/device-queue.sh).
+# pdltrace and dvoverlap ran in the fifty-fourth session
 # (v57: h100-2026-12-06e, -06d; dvoverlap's patch landed as 535ebb1, both
 # entries left in the commit that wrote them up: git show its parent).
 # amaxflag ran in the fifty-second session (v55: h100-2026-12-06, lost; its
@@ -28,11 +33,12 @@
 # -05d); tests, hyb, direct, mx, lean and sweep in the forty-third (v46).
 # The forty-seventh session (v50) got no machine. The tree with both
 # peers' packs was over the device tool's 64 MiB in the forty-eighth and
-# forty-ninth sessions; since the oldest report folders' figures left (49th
-# session) it is ~61 MiB with both: carry ".peers" whole while the report
-# folders stay under ~53 MiB (test_reports caps them at 55: past ~53, carry
-# one pack, FlashInfer's and its wheels, ".peers/flashinfer-0.7.2-mla-
-# sm90a.tar.xz", ".peers/wheels", ".peers/INSTALL.txt").
+# forty-ninth sessions, and again in the fifty-fifth at 53 MiB of report
+# folders (both packs and their wheels are ~8 MiB); the figures of every
+# suite folder but h200-2026-12-05g left then, and test_reports caps the
+# folders at 52 MiB: carry ".peers" whole (past the cap, thin older folders;
+# else carry one pack, FlashInfer's and its wheels, ".peers/flashinfer-
+# 0.7.2-mla-sm90a.tar.xz", ".peers/wheels", ".peers/INSTALL.txt").
 #
 #   suite   (~10 min) the suite of this tree: harness/gpu_session.sh (the
 #           build, every test but the slow ones, GPU tests included, the
@@ -60,26 +66,6 @@
 #           README's table (harness/tools/readme_table.py build/mlabench
 #           FILE.h5), claims.md. $OUT: gpu_session.sh's files
 #
-#   flushtrace (~3 min) the combine's first read of the decode's freshly
-#           written lines (perf-notes v57): 0.6-0.9 us after its wait in
-#           every trace, where a Q line (read, not written, by the decode) is
-#           back in ~0.1 (h100-2026-12-06e) and dep_load.cu's written line in
-#           0.13. One trace build (harness/gpu_trace.sh), fp8_wgmma_qrow and
-#           bf16_wgmma at 4 x 1024 and 32 x 1024, run three times: the
-#           default flush (a memset: L2 left full of dirty lines), then
-#           MLAB_FLUSH=load (L2 left clean), then MLAB_KV_EVICT=off (the
-#           KV copies without evict_first, which dep_load.cu's writer did
-#           not have); then papers/wip/combine_ctrl2.patch applied and a
-#           trace build with -DMLAB_TRACE_CTRL2 run as the first (thread 0
-#           of each combine block, once its lse is back, loads a second
-#           line the decode wrote, one its block does not read, and its
-#           time replaces "weights stored" in trace_summary.txt: ~0.6 us,
-#           each written line's first read is slow; ~0.1, the first one
-#           waited once); each run's merge table printed, the logs packed
-#           into $OUT/flushtrace.tar.gz. After it, here: the outcome in
-#           v57's row and a report folder (the README with each run's
-#           summaries, as h100-2026-12-06e's: the logs are not kept).
-#
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
 # usage; 4 a build failed (the log in $OUT).
 set -u
@@ -92,29 +78,5 @@ suite)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "suite: MLAB_COMMIT=<hash> names the commit the results are of"
   MLAB_DEADLINE=${MLAB_DEADLINE:-570} bash harness/gpu_session.sh cuda || die 4 "gpu_session.sh failed (the build: its log in \$OUT)"
   ;;
-flushtrace)
-  W=${TMPDIR:-/tmp}/mlab-flushtrace
-  mkdir -p "$W/cases" && nvidia-smi --query-gpu=name,uuid --format=csv,noheader
-  [ -n "$(ls "$W/cases"/*.h5 2>/dev/null)" ] || python3 data/record_competition.py --out "$W/cases" --cases 0,2 > "$W/rec.log" 2>&1 ||
-    die 4 "recording the cases failed: $(tail -1 "$W/rec.log")"
-  for m in memset load evictoff ctrl2; do
-    e=; b=; f=
-    [ $m = load ] && e=MLAB_FLUSH=load
-    [ $m = evictoff ] && e=MLAB_KV_EVICT=off
-    case $m in load | evictoff) b=$root/build-trace/mlabench ;; esac # the first run's build
-    if [ $m = ctrl2 ]; then
-      f=-DMLAB_TRACE_CTRL2
-      git apply papers/wip/combine_ctrl2.patch 2>/dev/null || patch -p1 --forward < papers/wip/combine_ctrl2.patch ||
-        { echo "flushtrace: papers/wip/combine_ctrl2.patch does not apply"; continue; }
-    fi
-    mkdir -p "$W/$m"
-    OUT=$W/$m MLAB_AB_WORK=$W/work MLAB_AB_CASES=$W/cases MLAB_TRACE_ENV=$e MLAB_TRACE_BIN=$b MLAB_TRACE_CUDA_FLAGS=$f \
-      bash harness/gpu_trace.sh b4_kv1024 b32_kv1024 -- --variants fp8_wgmma_qrow,bf16_wgmma --max-time 0.05 \
-      > "$W/$m/run.txt" 2>&1 || echo "flushtrace: the $m trace failed: $(tail -1 "$W/$m/run.txt")"
-    echo "== $m ${e:-${f:-(the default flush and KV policy)}}"; cat "$W/$m/trace_merge.md" 2>/dev/null
-  done
-  grep -h "weights stored" "$W/ctrl2/trace_summary.txt" 2>/dev/null | head -8
-  tar czf "$OUT/flushtrace.tar.gz" -C "$W" memset load evictoff ctrl2
-  ;;
-*) die 2 "usage: papers/device-queue.sh suite|flushtrace (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite (the calls: this file's head)" ;;
 esac
