@@ -808,17 +808,25 @@ template <int MT> MLAB_DEV void wg_pv_issue(float (&o)[MT][8], const uint32_t (&
             wg_e4m3_rs_n16(o[mt], a[mt][ks], wg_desc_add(dp, 2 * ks * 16 * MLA_H), 1);
     wg_commit();
 }
-/* the whole P.V of MT m-tiles from m-tile MT0, waited for (WG_ONE_DV's unit
- * calls the two steps itself: the fragments under its Q.K, its sums under the
- * products) */
-template <int MT = MLA_DV / 64, int MT0 = 0> MLAB_DEV void wg_pv_o(float (&o)[MT][8], const uint8_t *tile, uint64_t dp)
+/* the products on fragments already loaded, waited for, the accumulators
+ * fenced on both sides; mid() runs while they do (WG_ONE_DV's unit: its row
+ * sums, which need no O) */
+template <int MT, typename Mid = wg_nothing>
+MLAB_DEV void wg_pv_run(float (&o)[MT][8], const uint32_t (&a)[MT][MLA_BN / 32][4], uint64_t dp, Mid mid = Mid())
 {
     wg_fence_o<4, MT>(o);
-    uint32_t a[MT][MLA_BN / 32][4];
-    wg_pv_frags<MT, MT0>(a, tile);
     wg_pv_issue<MT>(o, a, dp);
+    mid();
     wg_wait<0>();
     wg_fence_o<4, MT>(o);
+}
+/* the whole P.V of MT m-tiles from m-tile MT0 (WG_ONE_DV's unit calls the
+ * two steps itself: the fragments under its Q.K, its sums under the products) */
+template <int MT = MLA_DV / 64, int MT0 = 0> MLAB_DEV void wg_pv_o(float (&o)[MT][8], const uint8_t *tile, uint64_t dp)
+{
+    uint32_t a[MT][MLA_BN / 32][4];
+    wg_pv_frags<MT, MT0>(a, tile);
+    wg_pv_run<MT>(o, a, dp);
 }
 MLAB_DEV void wg_pv(wg_state &st, const uint8_t *tile, uint64_t dp) { wg_pv_o(st.o, tile, dp); }
 
@@ -1630,14 +1638,10 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             }
             wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128); /* both halves of P^T stored and visible to wgmma */
             WG_PROF(lap(2);)
-            wg_fence_o<4, MLA_DV / 128>(o);
-            wg_pv_issue<MLA_DV / 128>(o, va, dp);
             /* while the products run: the sums (they need no O), through xs,
              * free again: each read the other's scores before the P^T barrier */
             float ls2[2], lsum[4], rl[4];
-            wg_dv_sums<FAST>(s2, red2, xs, cons, ls2, lsum, rl);
-            wg_wait<0>();
-            wg_fence_o<4, MLA_DV / 128>(o);
+            wg_pv_run<MLA_DV / 128>(o, va, dp, [&] { wg_dv_sums<FAST>(s2, red2, xs, cons, ls2, lsum, rl); });
             WG_PROF(lap(3);)
             MLAB_TR(if (tid == 0) tr3 = mlab_gtime();)
             wg_epilogue_dv<FAST>(p, s2, o, u, kvs, ls2, lsum, rl, cons);
