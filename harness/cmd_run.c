@@ -317,19 +317,7 @@ static int resume_load(const char *path, mlab_results *res, resume_cut *cut)
         else if (in && strchr(in, '(')) /* before stopped_case: "(NAME)" ends the note */
             snprintf(cut->buf, sizeof cut->buf, "%.*s", (int)strcspn(strchr(in, '(') + 1, ")"),
                      strchr(in, '(') + 1);
-        for (char *s = cut->buf; *s; s++) {
-            char *line = s;
-            s = strchr(s, '\n');
-            if (s)
-                *s = 0;
-            size_t i = 0; /* a name twice (an edited file) counts once */
-            while (i < cut->n && strcmp(cut->name[i], line) != 0)
-                i++;
-            if (i == cut->n)
-                cut->name[cut->n++] = line;
-            if (!s)
-                break;
-        }
+        cut->n = mlab_stopped_names(cut->buf, cut->name, RESUME_CUT_MAX);
         /* the note's "(NAME)", edited (stopped_case's names the results reader checked) */
         const char *bad = NULL;
         for (size_t i = 0; !part.env.stopped_case[0] && i < cut->n && !bad; i++)

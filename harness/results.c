@@ -42,6 +42,26 @@ const mlab_input_file *mlab_results_find_input(const mlab_results *r, const char
     return NULL;
 }
 
+size_t mlab_stopped_names(char *buf, const char **names, size_t max)
+{
+    size_t n = 0;
+    if (!*buf)
+        return 0;
+    for (char *s = buf;;) {
+        char *nl = strchr(s, '\n');
+        if (nl)
+            *nl = 0;
+        size_t i = 0; /* a name twice (an edited or merged file) counts once */
+        while (i < n && strcmp(names[i], s) != 0)
+            i++;
+        if (i == n && n < max)
+            names[n++] = s;
+        if (!nl)
+            return n;
+        s = nl + 1;
+    }
+}
+
 size_t mlab_results_drop_case(mlab_results *r, const char *case_name)
 {
     size_t w = 0, dropped = 0;

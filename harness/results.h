@@ -148,6 +148,13 @@ int mlab_results_add_row(mlab_results *r, const mlab_row *row);
 int mlab_results_add_input(mlab_results *r, const mlab_input_file *in);
 /* The input of case case_name, or NULL. */
 const mlab_input_file *mlab_results_find_input(const mlab_results *r, const char *case_name);
+/* The case names of a stopped_case (mlab_env: one a line, several in a
+ * merged file), split in place: buf holds a copy of it, its newlines become
+ * NULs, and names[] gets each distinct line (an empty one too, which names
+ * no case) in the order of its first appearance, at most max of them.
+ * Returns how many; the results reader and run --resume both read the
+ * field through it. */
+size_t mlab_stopped_names(char *buf, const char **names, size_t max);
 /* Remove every row and the input of case case_name (the others keep their
  * order); the number of rows removed. */
 size_t mlab_results_drop_case(mlab_results *r, const char *case_name);

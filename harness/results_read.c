@@ -288,20 +288,15 @@ static int read_env(const mlab_why *w, hid_t f, mlab_env *env)
  * (exit 3, the attribute and the name), not run --resume alone. */
 static int check_stopped_case(const mlab_why *w, const mlab_results *r)
 {
-    const char *s = r->env.stopped_case;
-    if (!*s)
-        return MLAB_EXIT_OK;
-    for (;;) {
-        const size_t len = strcspn(s, "\n");
-        char name[sizeof r->env.stopped_case];
-        snprintf(name, sizeof name, "%.*s", (int)len, s);
-        if (len == 0 || !mlab_results_find_input(r, name))
+    char buf[sizeof r->env.stopped_case];
+    const char *name[sizeof r->env.stopped_case / 2 + 1]; /* a line: a character and a newline, or the last */
+    snprintf(buf, sizeof buf, "%s", r->env.stopped_case);
+    const size_t n = mlab_stopped_names(buf, name, sizeof name / sizeof name[0]);
+    for (size_t i = 0; i < n; i++)
+        if (!*name[i] || !mlab_results_find_input(r, name[i]))
             return mlab_fail(w, MLAB_EXIT_BADINPUT, "attribute stopped_case",
-                             "names case \"%s\", which is not in /inputs", name);
-        if (!s[len])
-            return MLAB_EXIT_OK;
-        s += len + 1;
-    }
+                             "names case \"%s\", which is not in /inputs", name[i]);
+    return MLAB_EXIT_OK;
 }
 
 static int read_body(const mlab_why *w, hid_t f, mlab_results *r)
