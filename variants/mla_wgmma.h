@@ -779,7 +779,7 @@ template <int LT> MLAB_DEV void wg_lazy_end(int bar)
 /* 3. O^T += V^T . P^T: every A fragment first (64 registers), then one fence
  * and the 16 products back to back (a fragment written between two wgmmas
  * makes ptxas put a warpgroup.arrive before each) */
-/* an O array's accumulators fenced (wg_pv_o's O) */
+/* an O array's accumulators fenced (wg_pv_run's O) */
 template <int NK, int MT> MLAB_DEV void wg_fence_o(float (&o)[MT][2 * NK])
 {
 #pragma unroll
@@ -820,15 +820,14 @@ MLAB_DEV void wg_pv_run(float (&o)[MT][8], const uint32_t (&a)[MT][MLA_BN / 32][
     wg_wait<0>();
     wg_fence_o<4, MT>(o);
 }
-/* the whole P.V of MT m-tiles from m-tile MT0 (WG_ONE_DV's unit calls the
- * two steps itself: the fragments under its Q.K, its sums under the products) */
-template <int MT = MLA_DV / 64, int MT0 = 0> MLAB_DEV void wg_pv_o(float (&o)[MT][8], const uint8_t *tile, uint64_t dp)
+/* a tile's whole P.V, waited for (WG_ONE_DV's unit calls the two steps
+ * itself: the fragments under its Q.K, its sums under the products) */
+MLAB_DEV void wg_pv(wg_state &st, const uint8_t *tile, uint64_t dp)
 {
-    uint32_t a[MT][MLA_BN / 32][4];
-    wg_pv_frags<MT, MT0>(a, tile);
-    wg_pv_run<MT>(o, a, dp);
+    uint32_t a[MLA_DV / 64][MLA_BN / 32][4];
+    wg_pv_frags<MLA_DV / 64, 0>(a, tile);
+    wg_pv_run<MLA_DV / 64>(st.o, a, dp);
 }
-MLAB_DEV void wg_pv(wg_state &st, const uint8_t *tile, uint64_t dp) { wg_pv_o(st.o, tile, dp); }
 
 /* 3'. bf16 (B16): O^T += V^T . P^T with V^T straight from the tile, a
  * transposed (MN-major) operand: m-tile mt = dims 64 mt .. 64 mt + 63 =
