@@ -318,10 +318,10 @@ static int resume_load(const char *path, mlab_results *res, resume_cut *cut)
             snprintf(cut->buf, sizeof cut->buf, "%.*s", (int)strcspn(strchr(in, '(') + 1, ")"),
                      strchr(in, '(') + 1);
         cut->n = mlab_stopped_names(cut->buf, cut->name, RESUME_CUT_MAX);
-        /* the note's "(NAME)", edited (stopped_case's names the results reader checked) */
         const char *bad = NULL;
-        for (size_t i = 0; !part.env.stopped_case[0] && i < cut->n && !bad; i++)
-            bad = mlab_results_find_input(&part, cut->name[i]) ? NULL : cut->name[i];
+        if (!part.env.stopped_case[0]) /* the note's "(NAME)", edited (stopped_case's the results reader checked) */
+            for (size_t i = 0; i < cut->n && !bad; i++)
+                bad = mlab_results_find_input(&part, cut->name[i]) ? NULL : cut->name[i];
         if (bad) {
             fprintf(stderr, "mlabench run: --resume: %s: attribute stopped names case \"%s\", which is not "
                             "in its /inputs (exit 3)\n", path, bad);
