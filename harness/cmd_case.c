@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h> /* strcasecmp */
 #include <sys/stat.h>
 #include <time.h>
 
@@ -34,8 +35,9 @@ static void gen_usage(FILE *f)
             "       mlabench gen [case options with lists] -o DIR   a sweep, DIR/<name>.h5\n"
             "  -o, --output FILE.h5|DIR\n"
             "                      one case: the file written (atomically; not an existing folder,\n"
-            "                      link or -); the suite or a sweep: the folder (created if missing),\n"
-            "                      one file DIR/<name>.h5 a case. Required but with --dry-run\n"
+            "                      link or -); the suite or a sweep: the folder (created if missing;\n"
+            "                      not a name ending in .h5), one file DIR/<name>.h5 a case.\n"
+            "                      Required but with --dry-run\n"
             "  --dry-run           print the cases (names, sizes) and the estimate; write nothing\n"
             "  --quiet             no progress lines\n");
     mlab_sweep_usage(f);
@@ -149,6 +151,12 @@ int mlab_cmd_gen(int argc, char **argv)
     int folder = w.suite || n > 1;
     if (!out && !dry) {
         fprintf(stderr, "mlabench gen: -o is required (see --help)\n");
+        goto done;
+    }
+    if (folder && out && strlen(out) >= 3 && strcasecmp(out + strlen(out) - 3, ".h5") == 0) {
+        /* a file's name: a folder "x.h5" of cases is what nobody meant */
+        fprintf(stderr, "mlabench gen: -o %s: %zu cases go to a folder, and this names a file: name a folder (-o cases)\n",
+                out, n);
         goto done;
     }
     /* the plan: sizes, the largest case in memory, a time estimate */

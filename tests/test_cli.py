@@ -346,6 +346,11 @@ def test_slips(tmp, results):
     p = mlab("gen", "--batch", "1,2", "--kv-len", "8", "--quiet", "-o", afile)
     check(one_line(p, IO, "cannot create the folder: Not a directory") and open(afile).read() == "x",
           "`gen` of two cases onto a file exits 4 with the reason", show(p))
+    for argv in (["--batch", "1,2", "--kv-len", "8"], ["--suite"]):
+        named = os.path.join(tmp, "cases.H5")
+        p = mlab("gen", *argv, "--quiet", "-o", named)
+        check(one_line(p, USAGE, "cases go to a folder, and this names a file") and not os.path.exists(named),
+              f"`gen {argv[0]}` (several cases) with -o naming an .h5 file exits 2, no folder made", show(p))
 
 
 def main():
