@@ -1,7 +1,9 @@
 /* env.c: the host and program fields of a results file's environment
  * (env.h). The build facts come from build_info.h, which CMake generates
- * from harness/build_info.h.in at configure time (git commit and dirty flag,
- * compilers, flags); the GPU back end from the MLAB_GPU_BACKEND definition.
+ * from harness/build_info.h.in at configure time (compilers, flags), and the
+ * git_info.h it includes, rewritten at each build (git commit and dirty flag:
+ * harness/cmake/git_info.cmake); the GPU back end from the MLAB_GPU_BACKEND
+ * definition.
  * The device fields are mlab_gpu_open's. */
 #include "env.h"
 

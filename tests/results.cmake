@@ -1,6 +1,8 @@
 # results.cmake: results files, export, compare, plot and report
 # (harness/results*.c, stats.c, env.c, results_cli.c, results_tidy.c, results_gnuplot.c, compare_out.c, report_rows.c, history_index.c, cmd_{export,compare,plot,report,history,merge}.c, tensor_hash.c, plots/*.gp). Label cpu.
 mlab_c_test(test_results_stats test_results_stats.c LABELS cpu)
+# the commit and dirty flag recorded follow the tree at every build (harness/cmake/git_info.cmake)
+mlab_py_test(test_git_info test_git_info.py LABELS cpu)
 mlab_c_test(test_results_h5 test_results_h5.c LABELS cpu)
 
 # results_tool: writes synthetic results files (fixed-seed samples) and checks

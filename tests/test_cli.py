@@ -29,7 +29,8 @@ Pins:
     named (not the command); control characters in --label / --name exit 2,
     escaped in the message; an option with a value given twice exits 2 (the
     second replaced the first: `-o` twice wrote one file); `gen` of several
-    cases onto a file says why
+    cases onto a file says why, and with -o naming an .h5 file (`-o cases.h5`) exits 2 before
+    making a folder of that name
   - a list-valued case option (--batch, --kv-len, --kv-lens, --q-seq-len)
     given twice, or with items that are no integers ("4 32", "4;32", "1:2"),
     or a list's next values after a space (gen --batch 4 32, gen --batch 4
