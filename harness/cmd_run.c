@@ -592,18 +592,15 @@ int mlab_cmd_run(int argc, char **argv)
                 nkept--; /* it was one of the kept prefix's inputs */
                 cut.ran[i] = 1;
             }
-        /* kept from --resume's file: the same tensors, not run again */
-        size_t kept = nkept;
-        for (size_t k = 0; k < nkept; k++)
-            if (strcmp(res.inputs[k].case_name, c.name) == 0) {
-                kept = k;
-                break;
-            }
-        if (kept < nkept) {
-            if (strcmp(res.inputs[kept].sha256, in.sha256) != 0) {
+        /* the case's input already in the results: one of the first nkept
+         * (kept from --resume's file: the same tensors, not run again), or
+         * one this run added (the case twice) */
+        const mlab_input_file *had = mlab_results_find_input(&res, c.name);
+        if (had && (size_t)(had - res.inputs) < nkept) {
+            if (strcmp(had->sha256, in.sha256) != 0) {
                 fprintf(stderr, "mlabench run: --resume: %s: case %s has other tensors than in %s "
                                 "(sha256 %.12s against %.12s): not the run it continues (exit 10)\n",
-                        in.path, c.name, o.resume, in.sha256, res.inputs[kept].sha256);
+                        in.path, c.name, o.resume, in.sha256, had->sha256);
                 mlab_case_free(&c);
                 rc = MLAB_EXIT_MISMATCH;
                 goto out_results;
@@ -613,17 +610,14 @@ int mlab_cmd_run(int argc, char **argv)
             cases_done++;
             continue;
         }
-        /* a case twice would give two rows a (case, variant): compare would
-         * pair one of them, merge would refuse the file */
-        for (size_t k = 0; k < res.ninputs; k++)
-            if (strcmp(res.inputs[k].case_name, c.name) == 0) {
-                fprintf(stderr, "mlabench run: %s: case %s is already in this run (%s): each case once%s\n",
-                        in.path, c.name, res.inputs[k].path,
-                        it->path ? " (two files of one case: mlabench import --name renames one)" : "");
-                mlab_case_free(&c);
-                rc = MLAB_EXIT_USAGE;
-                goto out_results;
-            }
+        if (had) { /* a case twice would give two rows a (case, variant): compare
+                    * would pair one of them, merge would refuse the file */
+            fprintf(stderr, "mlabench run: %s: case %s is already in this run (%s): each case once%s\n", in.path,
+                    c.name, had->path, it->path ? " (two files of one case: mlabench import --name renames one)" : "");
+            mlab_case_free(&c);
+            rc = MLAB_EXIT_USAGE;
+            goto out_results;
+        }
         snprintf(in.schema, sizeof in.schema, "%s", MLAB_CASE_FORMAT);
         in.schema_version = MLAB_CASE_VERSION;
         snprintf(in.case_name, sizeof in.case_name, "%s", c.name);

@@ -30,7 +30,9 @@ Pins, on the CPU half (no GPU needed):
     compare, merge: the results reader checks it; a legacy note's name,
     --resume itself); `merge` of more stopped
     cases than the field holds is exit 2, one line; another build's file is
-    refused, exit 10, naming the field.
+    refused, exit 10, naming the field; a kept case whose tensors differ
+    from the ones this run reads (its /inputs hashes) is refused, exit 10,
+    one line, nothing written.
 With --gpu CASE.h5 (label gpu; exit 77 without a GPU): SIGTERM once the
 first GPU variant's row is printed: exit 143, the file holds that row and
 the CPU references, fewer GPU rows than the build's variants, every GPU
@@ -39,6 +41,7 @@ naming its `stopped_case`.
 Usage: test_run_stop.py [--gpu CASE.h5]   (MLAB_BIN = mlabench)
 Exit 0 pass, 1 fail, 77 skip (no h5py; --gpu: no GPU).
 """
+import hashlib
 import json
 import os
 import shutil
@@ -327,6 +330,23 @@ def main():
     check(r.returncode == 10 and "git_commit differs" in r.stderr and len(r.stderr.strip().splitlines()) == 1
           and not os.path.exists(out_ob),
           f"--resume of another build's file: exit 10, one line naming git_commit, nothing written "
+          f"(exit {r.returncode}, {r.stderr[-300:]!r})")
+
+    # a kept case whose tensors differ from this run's: refused, exit 10, one line, nothing written
+    other_t = os.path.join(tmp, "othertensors.h5")
+    shutil.copy(part, other_t)
+    with h5py.File(other_t, "r+") as f:
+        ins = f["inputs"][()]
+        ins["q_sha256"][0] = hashlib.sha256(b"other q").hexdigest().encode()
+        fields = ("q_sha256", "kv_bf16_sha256", "kv_fp8_sha256", "kv_fp4_sha256", "kv_e8m0_sha256",
+                  "qo_indptr_sha256", "kv_indptr_sha256")
+        ins["sha256"][0] = hashlib.sha256(b"".join(ins[k][0] + b"\n" for k in fields)).hexdigest().encode()
+        f["inputs"][...] = ins
+    out_ot = os.path.join(tmp, "ot_out.h5")
+    r = run(["run", *three, "--resume", other_t, "-o", out_ot])
+    check(r.returncode == 10 and "has other tensors than in" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+          and not os.path.exists(out_ot),
+          f"--resume where a kept case's tensors differ from this run's: exit 10, one line, nothing written "
           f"(exit {r.returncode}, {r.stderr[-300:]!r})")
 
     # a real SIGINT from outside, during case 2's CPU references (seconds)
