@@ -65,6 +65,14 @@
 #           After it, here: a report folder (harness/report_lib.sh), the
 #           README's table (harness/tools/readme_table.py build/mlabench
 #           FILE.h5), claims.md. $OUT: gpu_session.sh's files
+##   oos     (~7 min) beyond the competition's 8: the six main decodes and
+#           both peers (carry .peers) on shapes no rule was fitted to: the
+#           three ragged batches of v15's (h200-2026-12-01zl: the same
+#           tensors, gen --kv-lens with its seeds: compare pairs them), six
+#           uniform shapes (batch 1, 16, 128 x kv 2048, 16384) and two MTP
+#           shapes (q_seq_len 2: batch 8, 64 x kv 4096); each run under its
+#           own timeout (SIGTERM: the rows measured kept). Weighed in
+#           perf-notes v59. $OUT: ragged.h5, oos.h5, mtp.h5, oos.log
 #
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
 # usage; 4 a build failed (the log in $OUT).
@@ -78,5 +86,25 @@ suite)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "suite: MLAB_COMMIT=<hash> names the commit the results are of"
   MLAB_DEADLINE=${MLAB_DEADLINE:-570} bash harness/gpu_session.sh cuda || die 4 "gpu_session.sh failed (the build: its log in \$OUT)"
   ;;
-*) die 2 "usage: papers/device-queue.sh suite (the calls: this file's head)" ;;
+oos)
+  [ -n "${MLAB_COMMIT:-}" ] || die 2 "oos: MLAB_COMMIT=<hash> names the commit the results are of"
+  { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" &&
+    cmake --build build-gpu -j"$(nproc)"; } > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "oos: the build failed"; }
+  . harness/peers/use_pack.sh .peers
+  cd build-gpu || exit 4
+  main=bf16_wgmma,fp8_wgmma_qrow,fp8_wgmma,mxfp4_qrow_lazy,mxfp4_wgmma_qrow,mxfp4_wgmma
+  mix=$(python3 -c 'import random; r = random.Random(5); print(",".join(str(int(2 ** r.uniform(7, 14))) for _ in range(64)))')
+  mkdir -p rag
+  ./mlabench gen --quiet --kv-lens "$(python3 -c 'print(",".join(["8192"] * 4 + ["512"] * 60))')" --seed 21 --name ragged_b64 -o rag/ragged_b64.h5 &&
+  ./mlabench gen --quiet --kv-lens "$mix" --seed 22 --name ragged_mix64 -o rag/ragged_mix64.h5 &&
+  ./mlabench gen --quiet --kv-lens "$(python3 -c 'print(",".join(["16384"] + ["256"] * 31))')" --seed 23 --name ragged_1long32 -o rag/ragged_1long32.h5 ||
+    die 4 "oos: gen of the ragged cases failed"
+  run() { local t=$1; shift; timeout --preserve-status -s TERM -k 15 "$t" ./mlabench run --require-gpu --quiet --max-time 0.15 \
+            --variants "$main" --peers flashinfer,flashmla "$@"; echo "rc=$?"; }
+  { run 150 rag/*.h5 -o "$OUT/ragged.h5"
+    run 230 --batch 1,16,128 --kv-len 2048,16384 -o "$OUT/oos.h5"
+    run 110 --batch 8,64 --kv-len 4096 --q-seq-len 2 -o "$OUT/mtp.h5"; } > "$OUT/oos.log" 2>&1
+  grep -E '^rc=|error|FAIL|skipped|stopped' "$OUT/oos.log" | head -40
+  ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos (the calls: this file's head)" ;;
 esac
