@@ -6,7 +6,9 @@ is one line on stderr, never a traceback: a file without GPU rows, and rows
 untimed (median 0) or without a read limit (0), exit 3 naming the file; a
 program that cannot be run exits 4 naming it. --errors gives each case's
 cell the row's kernel rel RMS from the same file (checked against
-`mlabench export`, cell by cell), the geomean row unchanged."""
+`mlabench export`, cell by cell), the geomean row unchanged. Cases beyond
+the uniform suite (papers/reports/h100-2026-12-06j, merged): one row a
+case, a ragged batch by its name, several query rows an item said."""
 import csv
 import io
 import os
@@ -50,6 +52,21 @@ else:
                 fails.append(f"--errors: {label} / {c}: '{ec.strip()}', want '{want}'")
 if checked == 0 and not fails:
     fails.append("--errors: no cell checked")
+# cases the README's suite lacks (a committed out-of-sample run): ragged batches (kv_len -1) by their names,
+# several query rows an item said, one row a case (two 64-item ragged cases once shared a row)
+oos = os.path.join(src, "papers", "reports", "h100-2026-12-06j")
+mtmp = tempfile.mkdtemp(prefix="mlab_readme_oos_")
+merged = os.path.join(mtmp, "all.h5")
+mk = subprocess.run([binp, "merge"] + [os.path.join(oos, f"h100_oos_{k}.h5") for k in ("ragged", "uniform", "mtp")]
+                    + ["-o", merged], capture_output=True, text=True)
+p = subprocess.run([sys.executable, tool, binp, merged, "--columns", "bf16_wgmma"], capture_output=True, text=True)
+labels = [l.strip("|").split("|")[0].strip() for l in p.stdout.strip().split("\n")[2:-1]]
+want = {"128 x 16384", "128 x 2048", "64 x 4096, q_seq_len 2", "16 x 16384", "ragged_mix64", "ragged_b64",
+        "16 x 2048", "8 x 4096, q_seq_len 2", "ragged_1long32", "1 x 16384", "1 x 2048"}
+if mk.returncode != 0 or p.returncode != 0 or sorted(labels) != sorted(want) or labels[0] != "128 x 16384":
+    fails.append(f"ragged and MTP cases: exit {mk.returncode}/{p.returncode}, rows {labels} "
+                 f"(want one a case, the largest first: {sorted(want)}) {mk.stderr.strip()} {p.stderr.strip()}")
+shutil.rmtree(mtmp, ignore_errors=True)
 p = subprocess.run([sys.executable, tool, binp, h5, "--columns", "bf16,nosuch"], capture_output=True, text=True)
 if p.returncode != 3 or "nosuch" not in p.stderr:
     fails.append(f"a column the file lacks: exit {p.returncode}, {p.stderr.strip()!r}")

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """readme_table.py: README.md's H200 table ("Measured on an H200") from a
 results file, as `mlabench export` reads it: one row a case (largest calls
-first: batch x kv_len, then batch), one column a variant or peer, each
+first: KV rows, then batch; "batch x kv_len", with ", q_seq_len Q" where an
+item has several query rows, a ragged case (kv_len -1) by its name), one
+column a variant or peer, each
 cell the median and, in brackets, its ratio to the read limit measured in
 the same run, `*` where NVML flagged a clock slowdown on that row, and a
-geomean row over the 8 cases. tests/test_readme_h200.py checks the table
+geomean row over the cases. tests/test_readme_h200.py checks the table
 in the README against its file cell by cell; tests/test_readme_table.py
 that this prints that table.
 
@@ -75,30 +77,34 @@ def main(argv):
     if p.returncode != 0:
         print(f"readme_table.py: mlabench export {h5}: {p.stderr.strip()}", file=sys.stderr)
         return 4
-    rows = {}
+    rows, label, order = {}, {}, {}
     for r in csv.DictReader(io.StringIO(p.stdout)):
         if r["kind"] != "cpu":
-            rows[(int(r["batch"]), int(r["kv_len"]), r["variant"])] = r
-    cases = sorted({(b, l) for b, l, _ in rows}, key=lambda c: (-c[0] * c[1], -c[0]))
+            name, b, l, q = r["case_name"], int(r["batch"]), int(r["kv_len"]), int(r["q_seq_len"])
+            rows[(name, r["variant"])] = r
+            # a ragged case (kv_len -1) by its name; several query rows an item said
+            label[name] = name if l < 0 else f"{b} x {l}" + (f", q_seq_len {q}" if q > 1 else "")
+            order[name] = (-int(r["total_kv"]), -b, name)
+    cases = sorted(label, key=lambda n: order[n])
     if not cases:
         print(f"readme_table.py: {h5}: no GPU rows (no cases)", file=sys.stderr)
         return 3
     if not a.columns:  # the default: a peer never timed in this file is left out, not an error
-        timed = {v for (_, _, v), r in rows.items() if positive(r["median_us"])}
+        timed = {v for (_, v), r in rows.items() if positive(r["median_us"])}
         gone = [c for c in cols if c.partition("_")[0] in SHOWN and c not in timed]
         if gone:
             print(f"readme_table.py: {h5}: no timed row of {', '.join(gone)}: left out", file=sys.stderr)
         cols = [c for c in cols if c not in gone]
     out = ["| | " + " | ".join(shown_name(c) for c in cols) + " |", "|" + " --- |" * (len(cols) + 1)]
     per = {c: [] for c in cols}
-    for k, (b, l) in enumerate(cases):
+    for k, name in enumerate(cases):
         cells = []
         for j, c in enumerate(cols):
-            r = rows.get((b, l, c))
+            r = rows.get((name, c))
             med, ratio = (positive(r["median_us"]), positive(r["read_limit_ratio"])) if r else (None, None)
             if med is None or ratio is None:
                 why = "" if r is None else " (median 0 us)" if med is None else " (no read limit)"
-                print(f"readme_table.py: {h5}: no timed row {b} x {l} / {c}{why}", file=sys.stderr)
+                print(f"readme_table.py: {h5}: no timed row {label[name]} / {c}{why}", file=sys.stderr)
                 return 3
             per[c].append((med, ratio))
             mark = "*" if r.get("throttled") == "1" else ""
@@ -108,7 +114,7 @@ def main(argv):
                 e = positive(r.get("kernel_rel_rms"))
                 err = f", {e:.1e}" if e is not None else ", -"
             cells.append(f"{num(med)}{mark}{unit} ({ratio:.2f}{err})")
-        out.append(f"| {b} x {l} | " + " | ".join(cells) + " |")
+        out.append(f"| {label[name]} | " + " | ".join(cells) + " |")
     gm = []
     for c in cols:
         n = len(per[c])
