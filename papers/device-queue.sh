@@ -74,6 +74,12 @@
 #           own timeout, all within 570 s of the start (SIGTERM: the rows
 #           measured kept). Weighed in
 #           perf-notes v59. $OUT: ragged.h5, oos.h5, mtp.h5, oos.log
+#   mtpevict (~6 min) the KV copies' L2 policy where every KV row is read
+#           by two query rows (MTP): MLAB_KV_EVICT auto (v51's rule:
+#           evict_first up to 4 L2s) against off, ABBA (auto, off, off,
+#           auto: two pairs in opposite orders), the six main decodes at
+#           32, 64 x 4096, q_seq_len 1 and 2. Weighed in perf-notes v59.
+#           $OUT: evict_{auto,off}_{1,2}.h5, mtpevict.log
 #
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
 # usage; 4 a build failed (the log in $OUT).
@@ -109,5 +115,19 @@ oos)
     run 110 --batch 8,64 --kv-len 4096 --q-seq-len 2 -o "$OUT/mtp.h5"; } > "$OUT/oos.log" 2>&1
   grep -E '^rc=|error|FAIL|skipped|stopped' "$OUT/oos.log" | head -40
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos (the calls: this file's head)" ;;
+mtpevict)
+  [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpevict: MLAB_COMMIT=<hash> names the commit the results are of"
+  { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" &&
+    cmake --build build-gpu --target mlabench -j"$(nproc)"; } > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "mtpevict: the build failed"; }
+  cd build-gpu || exit 4
+  main=bf16_wgmma,fp8_wgmma_qrow,fp8_wgmma,mxfp4_qrow_lazy,mxfp4_wgmma_qrow,mxfp4_wgmma
+  for step in auto:1 off:1 off:2 auto:2; do
+    MLAB_KV_EVICT=${step%:*} ./mlabench run --require-gpu --quiet --max-time 0.15 --variants "$main" \
+      --batch 32,64 --kv-len 4096 --q-seq-len 1,2 --label "${step%:*}" -o "$OUT/evict_${step%:*}_${step#*:}.h5"
+    echo "rc=$?"
+  done > "$OUT/mtpevict.log" 2>&1
+  for k in 1 2; do ./mlabench compare "$OUT/evict_auto_$k.h5" "$OUT/evict_off_$k.h5" | grep -E '^(case|b[0-9])|summary'; done
+  grep -E '^rc=' "$OUT/mtpevict.log"
+  ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpevict (the calls: this file's head)" ;;
 esac
