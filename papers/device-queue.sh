@@ -65,7 +65,7 @@
 #           After it, here: a report folder (harness/report_lib.sh), the
 #           README's table (harness/tools/readme_table.py build/mlabench
 #           FILE.h5), claims.md. $OUT: gpu_session.sh's files
-##   oos     (~7 min) beyond the competition's 8: the six main decodes and
+#   oos     (~7 min) beyond the competition's 8: the six main decodes and
 #           both peers (carry .peers) on shapes no rule was fitted to: the
 #           three ragged batches of v15's (h200-2026-12-01zl: the same
 #           tensors, gen --kv-lens with its seeds: compare pairs them), six
