@@ -8,8 +8,9 @@
 # beside it) with its prediction before it runs. A call that has run and been
 # written up leaves this file in the commit that writes it up. suite
 # remains (it is run again each time the kernels or the harness's GPU side
-# change: last in the forty-ninth session, on an H200, papers/reports/
-# h200-2026-12-05g, v52; in the fiftieth on an H100 with both peers,
+# change: last in the fifty-sixth session, on an H200 with both peers,
+# papers/reports/h200-2026-12-06, v59; before that on an H200 in the
+# forty-ninth session, papers/reports/h200-2026-12-05g, v52; in the fiftieth on an H100 with both peers,
 # h100-2026-12-05g, its benchmark in a second call after the first ran past
 # 600 s, and FlashMLA beside three decodes on an H200, -05i, v53; in the
 # fifty-first on an H100, h100-2026-12-05h, v54, whole in 417 s; in the
@@ -19,7 +20,11 @@
 # fifty-fourth on an H100 without the peers, h100-2026-12-06f, v57, 302 s on
 # a warm machine; in the fifty-fifth on an H100 with both peers,
 # h100-2026-12-06h, v58, 541 s on a fresh one, the tests stopped at the
-# deadline). flushtrace ran in the fifty-fifth session (v58:
+# deadline). oos remains too (the out-of-sample shapes against both peers,
+# first run in the fifty-sixth session: h100-2026-12-06j, h200-2026-12-06b;
+# their rerun.sh --gpu calls it). mtpevict ran in the fifty-sixth session
+# (v59: h200-2026-12-06c, whose rerun.sh --gpu holds it; it left in the
+# commit that wrote it up). flushtrace ran in the fifty-fifth session (v58:
 # h100-2026-12-06g; it and its patch, combine_ctrl2, left in the
 # commit that wrote it up: git show f8fd9e7:papers/device-queue.sh).
 # pdltrace and dvoverlap ran in the fifty-fourth session
@@ -74,12 +79,6 @@
 #           own timeout, all within 570 s of the start (SIGTERM: the rows
 #           measured kept). Weighed in
 #           perf-notes v59. $OUT: ragged.h5, oos.h5, mtp.h5, oos.log
-#   mtpevict (~6 min) the KV copies' L2 policy where every KV row is read
-#           by two query rows (MTP): MLAB_KV_EVICT auto (v51's rule:
-#           evict_first up to 4 L2s) against off, ABBA (auto, off, off,
-#           auto: two pairs in opposite orders), the six main decodes at
-#           32, 64 x 4096, q_seq_len 1 and 2. Weighed in perf-notes v59.
-#           $OUT: evict_{auto,off}_{1,2}.h5, mtpevict.log
 #
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
 # usage; 4 a build failed (the log in $OUT).
@@ -115,19 +114,5 @@ oos)
     run 110 --batch 8,64 --kv-len 4096 --q-seq-len 2 -o "$OUT/mtp.h5"; } > "$OUT/oos.log" 2>&1
   grep -E '^rc=|error|FAIL|skipped|stopped' "$OUT/oos.log" | head -40
   ;;
-mtpevict)
-  [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpevict: MLAB_COMMIT=<hash> names the commit the results are of"
-  { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" &&
-    cmake --build build-gpu --target mlabench -j"$(nproc)"; } > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "mtpevict: the build failed"; }
-  cd build-gpu || exit 4
-  main=bf16_wgmma,fp8_wgmma_qrow,fp8_wgmma,mxfp4_qrow_lazy,mxfp4_wgmma_qrow,mxfp4_wgmma
-  for step in auto:1 off:1 off:2 auto:2; do
-    MLAB_KV_EVICT=${step%:*} ./mlabench run --require-gpu --quiet --max-time 0.15 --variants "$main" \
-      --batch 32,64 --kv-len 4096 --q-seq-len 1,2 --label "${step%:*}" -o "$OUT/evict_${step%:*}_${step#*:}.h5"
-    echo "rc=$?"
-  done > "$OUT/mtpevict.log" 2>&1
-  for k in 1 2; do ./mlabench compare "$OUT/evict_auto_$k.h5" "$OUT/evict_off_$k.h5" | grep -E '^(case|b[0-9])|summary'; done
-  grep -E '^rc=' "$OUT/mtpevict.log"
-  ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtpevict (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos (the calls: this file's head)" ;;
 esac

@@ -4,7 +4,9 @@ four files have, CPU and untimed rows left out, a variant missing from one
 file left out of the columns, --variants choosing and ordering them, "-"
 where a chosen variant lacks a case), and its errors (not an export, a row
 cut short or not a number, a file mlabench cannot read, the wrong count of
-files, an unknown option): exit 2 with one line naming the file.
+files, an unknown option): exit 2 with one line naming the file; cases one
+(batch, kv_len) does not tell apart (q_seq_len 1 and 2, ragged cases) a row
+each.
 
 Usage: test_ab_table.py TOOL"""
 import math
@@ -114,4 +116,19 @@ rc, out, err = tool(b1, n1, b2)
 check(rc == 2 and "four files" in err, "three files: usage, exit 2 (got %d %r)" % (rc, err))
 rc, out, err = tool("--nope", b1, n1, b2, n2)
 check(rc == 2 and "unknown option" in err, "an unknown option: exit 2 (got %d %r)" % (rc, err))
+# cases one (batch, kv_len) does not tell apart: q_seq_len 1 and 2 of a shape, two ragged cases (kv_len -1)
+# by their names: a row each (keyed by (batch, kv_len), one of each pair was lost)
+QHDR = "run_index,case_name,batch,kv_len,q_seq_len,variant,kind,median_us\n"
+def writeq(path, scale):
+    with open(path, "w") as f:
+        f.write(QHDR)
+        for i, (name, b, kv, q, med) in enumerate((("b4_kv1024", 4, 1024, 1, 10.0), ("b4_kv1024_q2", 4, 1024, 2, 14.0),
+                                                   ("ragged_a", 64, -1, 1, 20.0), ("ragged_b", 64, -1, 1, 50.0))):
+            f.write("%d,%s,%d,%d,%d,a,gpu,%g\n" % (i, name, b, kv, q, med * scale))
+    return path
+q1, q2, q3, q4 = (writeq(os.path.join(tmp, "q%d.csv" % k), s) for k, s in ((1, 1.0), (2, 0.9), (3, 1.0), (4, 0.9)))
+rc, out, err = tool(q1, q2, q3, q4)
+labels = [l.split("|")[1].strip() for l in out.strip().split("\n")[2:-1]]
+check(rc == 0 and labels == ["4 x 1024", "4 x 1024, q_seq_len 2", "ragged_a", "ragged_b"] and "-10.0 / -10.0%" in out,
+      "q_seq_len 1 and 2 of one shape and two ragged cases: a row each (got %d %r %r)" % (rc, labels, err))
 sys.exit(finish("test_ab_table", tmp))

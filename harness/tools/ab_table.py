@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """ab_table.py: the table of an A/B's two pairs (harness/gpu_ab.sh's
 ab_base_1, ab_new_1, ab_base_2, ab_new_2; the base -> new tables of the
-report READMEs): a row a case (batch x kv_len, by batch then kv_len), then
+report READMEs): a row a case (batch x kv_len, ", q_seq_len Q" where an item
+has several query rows, a ragged case by its name: case_label.py; by batch,
+then kv_len, then q_seq_len), then
 the geomean over the cases all four files have for that variant; a column a
 variant; each cell the GPU rows' medians in us,
 
@@ -33,6 +35,8 @@ import os
 import subprocess
 import sys
 
+from case_label import case_label, case_order
+
 
 def die(msg):
     print("ab_table: " + msg, file=sys.stderr)
@@ -40,9 +44,9 @@ def die(msg):
 
 
 def rows_of(path, prog, per_rl=False):
-    """{(batch, kv_len, variant): median_us} of a file's timed GPU rows (per_rl:
-    median_us / read_limit_us, rows without a read limit left out), and its
-    variants in order"""
+    """{(case label, variant): median_us} of a file's timed GPU rows (per_rl:
+    median_us / read_limit_us, rows without a read limit left out), its
+    variants in order, and {case label: sort key}"""
     if path.endswith(".csv"):
         try:
             with open(path, newline="") as f:
@@ -62,12 +66,14 @@ def rows_of(path, prog, per_rl=False):
     need = {"batch", "kv_len", "variant", "kind", "median_us"} | ({"read_limit_us"} if per_rl else set())
     if not table.fieldnames or not need <= set(table.fieldnames):
         die("%s: not a results export (no %s column)" % (path, ", ".join(sorted(need - set(table.fieldnames or [])))))
-    out, order = {}, []
+    out, order, sort = {}, [], {}
     for row in table:
         if row["kind"] == "cpu":
             continue
         try:
-            key = (int(row["batch"]), int(row["kv_len"]), row["variant"])
+            label = case_label(row)
+            key = (label, row["variant"])
+            sort[label] = case_order(row)
             med = float(row["median_us"])
             rl = float(row["read_limit_us"] or "nan") if per_rl else 1.0
         except (TypeError, ValueError):  # TypeError: a row cut short (csv gives None for its missing fields)
@@ -81,7 +87,7 @@ def rows_of(path, prog, per_rl=False):
         out[key] = med
         if row["variant"] not in order:
             order.append(row["variant"])
-    return out, order
+    return out, order, sort
 
 
 def f3(x):
@@ -124,18 +130,19 @@ def main(argv):
     if len(files) != 4:
         die("four files: BASE_1 NEW_1 BASE_2 NEW_2 (got %d)" % len(files))
     data = [rows_of(f, prog, per_rl) for f in files]
-    sets = [d for d, _ in data]
-    variants = want or [v for v in data[0][1] if all(any(k[2] == v for k in s) for s in sets)]
+    sets = [d for d, _, _ in data]
+    sort = {**data[1][2], **data[0][2]}
+    variants = want or [v for v in data[0][1] if all(any(k[1] == v for k in s) for s in sets)]
     if not variants:
         die("no timed GPU variant in all four files")
-    cases = sorted({(k[0], k[1]) for k in sets[0]} | {(k[0], k[1]) for k in sets[1]})
+    cases = sorted({k[0] for k in sets[0]} | {k[0] for k in sets[1]}, key=lambda c: sort[c])
     print("| case | " + " | ".join(variants) + " |")
     print("| --- |" + " --- |" * len(variants))
     logs = {v: [[], [], [], []] for v in variants}
-    for b, kv in cases:
+    for case in cases:
         cells = []
         for v in variants:
-            m = [s.get((b, kv, v)) for s in sets]
+            m = [s.get((case, v)) for s in sets]
             if None in m:
                 cells.append("-")
                 continue
@@ -143,7 +150,7 @@ def main(argv):
             for j in range(4):
                 logs[v][j].append(math.log(m[j]))
         if any(c != "-" for c in cells):
-            print("| %d x %d | %s |" % (b, kv, " | ".join(cells)))
+            print("| %s | %s |" % (case, " | ".join(cells)))
     geo = []
     for v in variants:
         ls = logs[v]

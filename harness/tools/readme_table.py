@@ -35,6 +35,8 @@ import math
 import subprocess
 import sys
 
+from case_label import case_label
+
 COLUMNS = ["bf16", "bf16_wgmma", "fp8", "fp8_exp2rcp", "fp8_wgmma", "fp8_wgmma_qrow", "mxfp4", "mxfp4_e4m3",
            "mxfp4_wgmma", "mxfp4_wgmma_qrow", "mxfp4_qrow_lazy", "flashinfer_bf16", "flashinfer_fp8",
            "flashmla_bf16", "flashmla_fp8"]
@@ -80,11 +82,10 @@ def main(argv):
     rows, label, order = {}, {}, {}
     for r in csv.DictReader(io.StringIO(p.stdout)):
         if r["kind"] != "cpu":
-            name, b, l, q = r["case_name"], int(r["batch"]), int(r["kv_len"]), int(r["q_seq_len"])
+            name = r["case_name"]
             rows[(name, r["variant"])] = r
-            # a ragged case (kv_len -1) by its name; several query rows an item said
-            label[name] = name if l < 0 else f"{b} x {l}" + (f", q_seq_len {q}" if q > 1 else "")
-            order[name] = (-int(r["total_kv"]), -b, name)
+            label[name] = case_label(r)  # a ragged case by its name; several query rows an item said
+            order[name] = (-int(r["total_kv"]), -int(r["batch"]), name)
     cases = sorted(label, key=lambda n: order[n])
     if not cases:
         print(f"readme_table.py: {h5}: no GPU rows (no cases)", file=sys.stderr)
