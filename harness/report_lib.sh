@@ -38,6 +38,13 @@
 #                                ($here/PREFIX_CALL_splits_*.h5) exported to
 #                                TMP/CALL/splits_*.csv first (left there for a
 #                                fit)
+#   report_oos PREFIX [ARG]      an `oos` folder's own part (papers/device-queue.sh
+#                                oos: PREFIX_{ragged,uniform,mtp}.h5): with --gpu,
+#                                the call again into $OUT (default
+#                                out/rerun-FOLDER), each file compared with the
+#                                committed one, then exit; else (--out DIR,
+#                                default the folder) the three merged into a
+#                                temporary PREFIX_all.h5 and report_figures of it
 #   report_suite FILE.h5 [ARG]   a suite folder's own part: with --gpu,
 #                                re-measure the 8 recorded cases with the
 #                                variants, FlashInfer and FlashMLA (harness/peers/use_pack.sh:
@@ -113,4 +120,21 @@ report_suite() {
   local out=$here
   if [ "${2:-}" = "--out" ]; then out=${3:?--out needs a folder}; mkdir -p "$out"; fi
   report_figures "$1" "$out"
+}
+report_oos() {
+  local pre=$1 out=$here tmp f
+  if [ "${2:-}" = "--gpu" ]; then
+    OUT=${OUT:-$PWD/out/rerun-$(basename "$here")}; mkdir -p "$OUT"
+    OUT=$OUT MLAB_COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) bash papers/device-queue.sh oos
+    for f in ragged uniform mtp; do # the call names the uniform run oos.h5
+      report_compare "the committed $f run against this one" "$here/${pre}_$f.h5" "$OUT/$([ $f = uniform ] && echo oos || echo $f).h5"
+    done
+    exit
+  fi
+  if [ "${2:-}" = "--out" ]; then out=${3:?--out needs a folder}; mkdir -p "$out"; fi
+  tmp=$(mktemp -d)
+  "$M" merge "$here/${pre}_ragged.h5" "$here/${pre}_uniform.h5" "$here/${pre}_mtp.h5" -o "$tmp/${pre}_all.h5"
+  report_figures "$tmp/${pre}_all.h5" "$out"
+  sed -i "s#$tmp/##g" "$out/report.md" # the merged file lives in a temporary folder: name it as made here
+  rm -rf "$tmp"
 }

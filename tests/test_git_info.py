@@ -24,20 +24,12 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
+
+from mlabtest import finish, say as check, scratch
 
 SRC = os.environ.get("MLAB_SRC", "")
 BUILD = os.environ.get("MLAB_BUILD", "")
 SCRIPT = os.path.join(SRC, "harness", "cmake", "git_info.cmake")
-FAILURES = []
-
-
-def check(ok, behaviour, detail=""):
-    print(("ok   " if ok else "FAIL ") + behaviour)
-    if not ok:
-        FAILURES.append(behaviour)
-        if detail:
-            print("     " + detail.replace("\n", "\n     "))
 
 
 def header(path):
@@ -64,32 +56,32 @@ def main():
     if not shutil.which("git") or not shutil.which("cmake") or not os.path.isfile(SCRIPT):
         print("SKIP: needs git, cmake and harness/cmake/git_info.cmake")
         return 77
-    with tempfile.TemporaryDirectory(prefix="mlab_git_info_") as tmp:
-        repo, out = os.path.join(tmp, "repo"), os.path.join(tmp, "git_info.h")
-        os.mkdir(repo)
-        git(repo, "init", "-q")
-        git(repo, "config", "user.email", "t@example.com")
-        git(repo, "config", "user.name", "t")
-        open(os.path.join(repo, "a.c"), "w").write("int a;\n")
-        git(repo, "add", "a.c")
-        git(repo, "commit", "-qm", "a")
-        a = git(repo, "rev-parse", "HEAD")
-        check(script(repo, out) == 0 and header(out) == (a, 0), "a clean checkout: its HEAD, dirty 0", str(header(out)))
-        open(os.path.join(repo, "a.c"), "a").write("int b;\n")
-        check(script(repo, out) == 0 and header(out) == (a, 1), "an edited tracked file: dirty 1", str(header(out)))
-        git(repo, "commit", "-qam", "b")
-        b = git(repo, "rev-parse", "HEAD")
-        check(script(repo, out) == 0 and header(out) == (b, 0) and a != b,
-              "a new commit: the new HEAD, dirty 0 (not the first build's)", str(header(out)))
-        os.utime(out, ns=(10**18, 10**18))
-        check(script(repo, out) == 0 and os.stat(out).st_mtime_ns == 10**18,
-              "nothing changed: the header is not rewritten (nothing recompiles)")
-        check(script(repo, out, "-DCOMMIT=abc123", "-DCOMMIT_DIRTY=1") == 0 and header(out) == ("abc123", 1),
-              "-DCOMMIT wins over git, with -DCOMMIT_DIRTY", str(header(out)))
-        plain = os.path.join(tmp, "plain")
-        os.mkdir(plain)
-        check(script(plain, out) == 0 and header(out) == ("unknown", 0), "outside a checkout: unknown",
-              str(header(out)))
+    tmp = scratch("git_info")
+    repo, out = os.path.join(tmp, "repo"), os.path.join(tmp, "git_info.h")
+    os.mkdir(repo)
+    git(repo, "init", "-q")
+    git(repo, "config", "user.email", "t@example.com")
+    git(repo, "config", "user.name", "t")
+    open(os.path.join(repo, "a.c"), "w").write("int a;\n")
+    git(repo, "add", "a.c")
+    git(repo, "commit", "-qm", "a")
+    a = git(repo, "rev-parse", "HEAD")
+    check(script(repo, out) == 0 and header(out) == (a, 0), "a clean checkout: its HEAD, dirty 0", str(header(out)))
+    open(os.path.join(repo, "a.c"), "a").write("int b;\n")
+    check(script(repo, out) == 0 and header(out) == (a, 1), "an edited tracked file: dirty 1", str(header(out)))
+    git(repo, "commit", "-qam", "b")
+    b = git(repo, "rev-parse", "HEAD")
+    check(script(repo, out) == 0 and header(out) == (b, 0) and a != b,
+          "a new commit: the new HEAD, dirty 0 (not the first build's)", str(header(out)))
+    os.utime(out, ns=(10**18, 10**18))
+    check(script(repo, out) == 0 and os.stat(out).st_mtime_ns == 10**18,
+          "nothing changed: the header is not rewritten (nothing recompiles)")
+    check(script(repo, out, "-DCOMMIT=abc123", "-DCOMMIT_DIRTY=1") == 0 and header(out) == ("abc123", 1),
+          "-DCOMMIT wins over git, with -DCOMMIT_DIRTY", str(header(out)))
+    plain = os.path.join(tmp, "plain")
+    os.mkdir(plain)
+    check(script(plain, out) == 0 and header(out) == ("unknown", 0), "outside a checkout: unknown",
+          str(header(out)))
     # this build folder: its target writes the source tree's HEAD
     cache = os.path.join(BUILD, "CMakeCache.txt")
     if not BUILD or not os.path.isfile(cache):
@@ -105,8 +97,7 @@ def main():
         got = header(gen) if os.path.isfile(gen) else None
         check(p.returncode == 0 and got is not None and got[0] == git(SRC, "rev-parse", "HEAD"),
               "the build's target mlab_git_info writes the source tree's HEAD", f"{got}\n{p.stdout[-500:]}{p.stderr[-500:]}")
-    print(f"test_git_info: {len(FAILURES)} failed")
-    return 1 if FAILURES else 0
+    return finish("test_git_info", tmp)
 
 
 if __name__ == "__main__":
