@@ -359,6 +359,7 @@ int mlab_cmd_run(int argc, char **argv)
     int use_default = 0, slice_k = 0, slice_n = 1, list_only = 0, rc = MLAB_EXIT_USAGE;
     run_item *items = NULL;
     size_t *pick = NULL, npick = 0, nitems = 0;
+    unsigned char *kept_seen = NULL; /* --resume: which kept inputs this run has named (a case twice: exit 2) */
     list_words lw = {0};
     int prc = run_parse(argc, argv, &o, &w, &use_default, &slice_k, &slice_n, &list_only, &lw);
     if (prc) {
@@ -542,6 +543,11 @@ int mlab_cmd_run(int argc, char **argv)
         if (rc)
             goto out_results;
         nkept = res.ninputs;
+        if (!(kept_seen = calloc(nkept ? nkept : 1, 1))) {
+            fprintf(stderr, "mlabench run: out of memory\n");
+            rc = MLAB_EXIT_INTERNAL;
+            goto out_results;
+        }
     }
     /* SIGINT, SIGTERM, SIGHUP from here on: the rows measured are written,
      * with where the run stopped (run_rows.h) */
@@ -588,6 +594,10 @@ int mlab_cmd_run(int argc, char **argv)
         /* a case --resume's file stopped in: its rows dropped, run again whole */
         for (size_t i = 0; i < cut.n; i++)
             if (strcmp(c.name, cut.name[i]) == 0) {
+                const mlab_input_file *d = mlab_results_find_input(&res, cut.name[i]);
+                if (d && (size_t)(d - res.inputs) < nkept) /* the inputs after it move down one: their flags too */
+                    memmove(kept_seen + (d - res.inputs), kept_seen + (d - res.inputs) + 1,
+                            nkept - (size_t)(d - res.inputs) - 1);
                 mlab_results_drop_case(&res, cut.name[i]);
                 nkept--; /* it was one of the kept prefix's inputs */
                 cut.ran[i] = 1;
@@ -596,7 +606,8 @@ int mlab_cmd_run(int argc, char **argv)
          * (kept from --resume's file: the same tensors, not run again), or
          * one this run added (the case twice) */
         const mlab_input_file *had = mlab_results_find_input(&res, c.name);
-        if (had && (size_t)(had - res.inputs) < nkept) {
+        if (had && (size_t)(had - res.inputs) < nkept && !kept_seen[had - res.inputs]) {
+            kept_seen[had - res.inputs] = 1;
             if (strcmp(had->sha256, in.sha256) != 0) {
                 fprintf(stderr, "mlabench run: --resume: %s: case %s has other tensors than in %s "
                                 "(sha256 %.12s against %.12s): not the run it continues (exit 10)\n",
@@ -610,8 +621,8 @@ int mlab_cmd_run(int argc, char **argv)
             cases_done++;
             continue;
         }
-        if (had) { /* a case twice would give two rows a (case, variant): compare
-                    * would pair one of them, merge would refuse the file */
+        if (had) { /* a case twice (also a kept one) would give two rows a (case,
+                    * variant): compare would pair one of them, merge would refuse the file */
             fprintf(stderr, "mlabench run: %s: case %s is already in this run (%s): each case once%s\n", in.path,
                     c.name, had->path, it->path ? " (two files of one case: mlabench import --name renames one)" : "");
             mlab_case_free(&c);
@@ -689,6 +700,7 @@ done:
     free(o.peers);
     free(items);
     free(pick);
+    free(kept_seen);
     mlab_sweep_free(&w);
     return rc;
 }

@@ -32,7 +32,8 @@ Pins, on the CPU half (no GPU needed):
     cases than the field holds is exit 2, one line; another build's file is
     refused, exit 10, naming the field; a kept case whose tensors differ
     from the ones this run reads (its /inputs hashes) is refused, exit 10,
-    one line, nothing written.
+    one line, nothing written; the kept cases in another order, the one it
+    stopped in among them, each kept once; a kept case named twice, exit 2.
 With --gpu CASE.h5 (label gpu; exit 77 without a GPU): SIGTERM once the
 first GPU variant's row is printed: exit 143, the file holds that row and
 the CPU references, fewer GPU rows than the build's variants, every GPU
@@ -320,34 +321,52 @@ def main():
               and not os.path.exists(os.path.join(tmp, "bad_m.h5")),
               f"{what} of a file whose stopped_case names no case of it: exit 3, one line naming the file "
               f"and attribute (exit {r.returncode}, {r.stderr[-300:]!r})")
-    # another build's file is refused, naming the field
-    other_build = os.path.join(tmp, "otherbuild.h5")
-    shutil.copy(part, other_build)
-    with h5py.File(other_build, "r+") as f:
-        f.attrs["git_commit"] = "0000000"
-    out_ob = os.path.join(tmp, "ob_out.h5")
-    r = run(["run", *three, "--resume", other_build, "-o", out_ob])
-    check(r.returncode == 10 and "git_commit differs" in r.stderr and len(r.stderr.strip().splitlines()) == 1
-          and not os.path.exists(out_ob),
-          f"--resume of another build's file: exit 10, one line naming git_commit, nothing written "
-          f"(exit {r.returncode}, {r.stderr[-300:]!r})")
+    def resume_refused(name, edit, words, what):  # part.h5 edited by edit(f): --resume exits 10, one line, no file
+        path, out = os.path.join(tmp, name + ".h5"), os.path.join(tmp, name + "_out.h5")
+        shutil.copy(part, path)
+        with h5py.File(path, "r+") as f:
+            edit(f)
+        r = run(["run", *three, "--resume", path, "-o", out])
+        check(r.returncode == 10 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1
+              and not os.path.exists(out),
+              f"--resume {what}: exit 10, one line ('{words}'), nothing written (exit {r.returncode}, {r.stderr[-300:]!r})")
 
-    # a kept case whose tensors differ from this run's: refused, exit 10, one line, nothing written
-    other_t = os.path.join(tmp, "othertensors.h5")
-    shutil.copy(part, other_t)
-    with h5py.File(other_t, "r+") as f:
+    # another build's file is refused, naming the field
+    resume_refused("otherbuild", lambda f: f.attrs.__setitem__("git_commit", "0000000"), "git_commit differs",
+                   "of another build's file")
+
+    # a kept case whose tensors differ from this run's (its /inputs hashes, consistent with each other)
+    def other_tensors(f):
         ins = f["inputs"][()]
         ins["q_sha256"][0] = hashlib.sha256(b"other q").hexdigest().encode()
         fields = ("q_sha256", "kv_bf16_sha256", "kv_fp8_sha256", "kv_fp4_sha256", "kv_e8m0_sha256",
                   "qo_indptr_sha256", "kv_indptr_sha256")
         ins["sha256"][0] = hashlib.sha256(b"".join(ins[k][0] + b"\n" for k in fields)).hexdigest().encode()
         f["inputs"][...] = ins
-    out_ot = os.path.join(tmp, "ot_out.h5")
-    r = run(["run", *three, "--resume", other_t, "-o", out_ot])
-    check(r.returncode == 10 and "has other tensors than in" in r.stderr and len(r.stderr.strip().splitlines()) == 1
-          and not os.path.exists(out_ot),
-          f"--resume where a kept case's tensors differ from this run's: exit 10, one line, nothing written "
-          f"(exit {r.returncode}, {r.stderr[-300:]!r})")
+    resume_refused("othertensors", other_tensors, "has other tensors than in",
+                   "where a kept case's tensors differ from this run's")
+
+    # the kept cases in another order than the file's, the one it stopped in among them: each kept
+    # case once (the inputs after the dropped one move down; their marks once did not, and a later
+    # kept case was refused as named twice); a kept case named twice (its file and the same case
+    # generated): exit 2, as in a plain run
+    four = os.path.join(tmp, "four.h5")
+    run(["run", "--cpu-only", "--quiet", "--batch", "1,2,3,4", "--kv-len", "64", "-o", four])
+    with h5py.File(four, "r+") as f:
+        f.attrs["stopped"] = "SIGTERM in case 2 of 4 (b2_kv64_s1)"
+        f.attrs["stopped_case"] = "b2_kv64_s1"
+    out4 = os.path.join(tmp, "four_out.h5")
+    r = run(["run", "--cpu-only", "--quiet", "--batch", "3,2,4,1", "--kv-len", "64", "--resume", four, "-o", out4])
+    check(r.returncode == 0 and all(f"case b{k}_kv64_s1: kept from" in r.stdout for k in (3, 4, 1))
+          and "case b2_kv64_s1: kept from" not in r.stdout and os.path.exists(out4) and len(cases_of(out4)[0]) == 4,
+          f"--resume with the kept cases in another order, the stopped one among them: each kept once, "
+          f"the stopped one run (exit {r.returncode}, {r.stdout[-400:]!r} {r.stderr[-300:]!r})")
+    case1 = os.path.join(tmp, "b1.h5")
+    run(["gen", "--batch", "1", "--kv-len", "64", "--quiet", "-o", case1])
+    out_tw = os.path.join(tmp, "twice_out.h5")
+    r = run(["run", "--cpu-only", "--quiet", case1, "--batch", "1", "--kv-len", "64", "--resume", four, "-o", out_tw])
+    check(r.returncode == 2 and "is already in this run" in r.stderr and not os.path.exists(out_tw),
+          f"--resume with a kept case named twice: exit 2, nothing written (exit {r.returncode}, {r.stderr[-300:]!r})")
 
     # a real SIGINT from outside, during case 2's CPU references (seconds)
     sig = os.path.join(tmp, "sig.h5")
