@@ -79,6 +79,15 @@
 #           own timeout, all within 570 s of the start (SIGTERM: the rows
 #           measured kept). Weighed in
 #           perf-notes v59. $OUT: ragged.h5, oos.h5, mtp.h5, oos.log
+#   mtp     (~6 min) bf16_wgmma's MTP unit (mla_params.mtp: an item's two
+#           query rows in one block) validated and timed: the build of
+#           mlabench, then with NaN poison on q2_long and q2_edge (tests/
+#           gpu.cmake's) with MLAB_MTP on, off and 64 splits forced, the
+#           overread negative control (must exit 5); then MLAB_MTP on
+#           against off, ABBA, at 8, 64 x 4096, 8192, q_seq_len 2; the q_seq_len
+#           1 calls of as many KV rows once; FlashInfer beside the MTP calls
+#           where time is left (carry .peers). Weighed in perf-notes v59.
+#           $OUT: mtp_{on,off}_{1,2}.h5, mtp_q1.h5, mtp_peer.h5, mtp.log
 #
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
 # usage; 4 a build failed (the log in $OUT).
@@ -114,5 +123,35 @@ oos)
     run 110 --batch 8,64 --kv-len 4096 --q-seq-len 2 -o "$OUT/mtp.h5"; } > "$OUT/oos.log" 2>&1
   grep -E '^rc=|error|FAIL|skipped|stopped' "$OUT/oos.log" | head -40
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos (the calls: this file's head)" ;;
+mtp)
+  [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtp: MLAB_COMMIT=<hash> names the commit the results are of"
+  start=$(date +%s)
+  { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" &&
+    cmake --build build-gpu --target mlabench -j"$(nproc)"; } > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "mtp: the build failed"; }
+  cd build-gpu || exit 4
+  {
+    ./mlabench gen --quiet --batch 5 --kv-len 4097 --q-seq-len 2 --seed 20 --name q2_edge -o q2_edge.h5
+    ./mlabench gen --quiet --batch 3 --kv-len 20000 --q-seq-len 2 --seed 17 --name q2_long -o q2_long.h5
+    for e in MLAB_MTP=on MLAB_MTP=off; do
+      echo "== validate $e"; env $e ./mlabench run --require-gpu --no-time --quiet --variants bf16_wgmma q2_edge.h5 q2_long.h5; echo "rc=$?"
+    done
+    echo "== validate 64 splits"; ./mlabench run --require-gpu --no-time --quiet --variants bf16_wgmma --splits 64 q2_edge.h5 q2_long.h5; echo "rc=$?"
+    echo "== negative control (exit 5 wanted)"; MLAB_FAULT=overread ./mlabench run --require-gpu --no-time --quiet --variants bf16_wgmma q2_edge.h5; echo "rc=$?"
+    for step in on:1 off:1 off:2 on:2; do
+      echo "== time MLAB_MTP=${step%:*} (${step#*:})"
+      MLAB_MTP=${step%:*} ./mlabench run --require-gpu --quiet --max-time 0.15 --variants bf16_wgmma --batch 8,64 \
+        --kv-len 4096,8192 --q-seq-len 2 --label "${step%:*}" -o "$OUT/mtp_${step%:*}_${step#*:}.h5"; echo "rc=$?"
+    done
+    echo "== q_seq_len 1, as many KV rows"; ./mlabench run --require-gpu --quiet --max-time 0.15 --variants bf16_wgmma \
+      --batch 16,128 --kv-len 4096,8192 -o "$OUT/mtp_q1.h5"; echo "rc=$?"
+    if [ $(($(date +%s) - start)) -lt 330 ]; then
+      . ../harness/peers/use_pack.sh ../.peers
+      echo "== FlashInfer beside"; ./mlabench run --require-gpu --quiet --max-time 0.15 --variants bf16_wgmma --peers flashinfer \
+        --batch 8,64 --kv-len 4096,8192 --q-seq-len 2 -o "$OUT/mtp_peer.h5"; echo "rc=$?"
+    fi
+  } > "$OUT/mtp.log" 2>&1
+  grep -E '^==|^rc=|FAIL|  bf16_wgmma |flashinfer_bf16 ' "$OUT/mtp.log" | head -80
+  for k in 1 2; do ./mlabench compare "$OUT/mtp_off_$k.h5" "$OUT/mtp_on_$k.h5" | grep -E '^b[0-9].*bf16_wgmma|summary'; done
+  ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtp (the calls: this file's head)" ;;
 esac

@@ -17,7 +17,11 @@ set(_cases
   # every E8M0 scale 2^-15..2^-13, below what e4m3 holds times E2M1 (2^-8):
   # the MXFP4 variants with an e4m3 fast path run their exact path
   # (gpu_mx_exact_path below)
-  "tiny_scales|--batch 4 --kv-len 300 --input-scale 0.0001 --seed 19")
+  "tiny_scales|--batch 4 --kv-len 300 --input-scale 0.0001 --seed 19"
+  # two query rows an item, its first row one 64-row tile short of its second
+  # (4096 and 4097 rows): bf16_wgmma's MTP unit (one block both rows, tiled
+  # as the second) masks the first's last row (gpu_validate_mtp_* below)
+  "q2_edge|--batch 5 --kv-len 4097 --q-seq-len 2 --seed 20")
 set(_files)
 # MI300X/MI325X (gfx940-942) read fp8 as e4m3fnuz: the runner refuses OCP cases there
 set(_fp8)
@@ -265,10 +269,26 @@ foreach(_m on off)
 endforeach()
 mlab_gpu_negative_control(gpu_negative_control_overread_pairs ENV MLAB_FAULT=overread CASES tiny_scales
                           ARGS --variants bf16_wgmma)
+# an item's two query rows in one block (bf16_wgmma, MLAB_MTP: runner.hip,
+# where every item has two and as many KV tiles): on by default (the awkward
+# cases' q2_long and q2_edge), validated a block a row too (off) and with 64
+# splits forced (q2_edge's last split holds only its second row's last row:
+# the first row none); the grid is the items' units when on, the rows' when
+# off (q2_long: its rows as many tiles, so no ragged plan either way; no
+# head pairs); a decode reading one row past each sequence end is caught with it
+mlab_gpu_validate(gpu_validate_mtp_off "MLAB_MTP=off" --variants bf16_wgmma ${_gd}/q2_long.h5 ${_gd}/q2_edge.h5)
+mlab_gpu_validate(gpu_validate_mtp_splits64 "" --variants bf16_wgmma --splits 64 ${_gd}/q2_edge.h5 ${_gd}/q2_long.h5)
+foreach(_m on off)
+  mlab_gpu_rows_test(gpu_mtp_grid_${_m} mtp_${_m} "MLAB_MTP=${_m} MLAB_PAIRS=off "
+    "u=[(int(x['grid']),int(x['total_q'])*int(x['splits'])) for x in r]; print('grid, rows x splits:',u); ok=u and all(g*(2 if '${_m}'=='on' else 1)==n for g,n in u); sys.exit(0 if ok else 1)"
+    --variants bf16_wgmma ${_gd}/q2_long.h5)
+endforeach()
+mlab_gpu_negative_control(gpu_negative_control_overread_mtp ENV MLAB_FAULT=overread CASES q2_edge q2_long
+                          ARGS --variants bf16_wgmma)
 # an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_COMBINE_SPREAD, MLAB_COMBINE_CAP, MLAB_AMAX,
-# MLAB_TMAP, MLAB_TMAP_L2, MLAB_PLAN, MLAB_PERSIST, MLAB_PAIRS, MLAB_FLUSH, MLAB_KV_EVICT) is refused with exit 2 and a line naming it, never run some other way
+# MLAB_TMAP, MLAB_TMAP_L2, MLAB_PLAN, MLAB_PERSIST, MLAB_PAIRS, MLAB_FLUSH, MLAB_KV_EVICT, MLAB_MTP) is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c
-         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_COMBINE_SPREAD=nope MLAB_COMBINE_CAP=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_TMAP_L2=nope MLAB_PLAN=nope MLAB_PERSIST=nope MLAB_PAIRS=nope MLAB_FLUSH=nope MLAB_KV_EVICT=nope MLAB_FAULT=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
+         "for kv in MLAB_MERGE=nope MLAB_COMBINE=nope MLAB_COMBINE_SPREAD=nope MLAB_COMBINE_CAP=nope MLAB_AMAX=nope MLAB_TMAP=nope MLAB_TMAP_L2=nope MLAB_PLAN=nope MLAB_PERSIST=nope MLAB_PAIRS=nope MLAB_FLUSH=nope MLAB_KV_EVICT=nope MLAB_MTP=nope MLAB_FAULT=nope; do out=$(env $kv ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; if [ $rc = 2 ] && echo \"$out\" | grep -q '=nope: expected'; then echo \"$kv refused\"; else echo \"$kv: exit $rc: $out\"; exit 1; fi; done")
 set_tests_properties(gpu_refuses_unknown_knobs PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
 # negative controls: a deliberately broken kernel (one poisoned row read past
 # each sequence end; a merge that leaves the last split out) must FAIL

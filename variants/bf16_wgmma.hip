@@ -125,11 +125,15 @@
 #if defined(MLAB_NV) && defined(MLAB_SM90A) && WG_TMAP
 typedef wg_cfg_t<false, true> b16_cfg;
 #define B16_KERNEL mla_decode_wg<false, false, true>
+/* MTP (mla_params.mtp): both query rows of an item in one block (mla_wgmma.h) */
+typedef wg_cfg_t<false, true, false, false, true> b16m_cfg;
+#define B16M_KERNEL mla_decode_wg<false, false, true, false, false, -1, true>
 static int bps(void) { return occupancy_of(B16_KERNEL, WG_NT, b16_cfg::SMEM); }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;
-    static bool attr_set = false;
+    static bool attr_set = false, attr_m = false;
+    if (p->mtp) return launch_sequence<false, false>(B16M_KERNEL, WG_NT, b16m_cfg::SMEM, false, p, s, attr_m);
     return launch_sequence<false, false>(B16_KERNEL, WG_NT, b16_cfg::SMEM, false, p, s, attr_set);
 }
 #define B16_WHY NULL
@@ -149,5 +153,6 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
 extern const mlab_variant_impl mlab_impl_bf16_wgmma = {MLAB_V_bf16_wgmma, 0, bps, B16_SMEM, launch, 0, WG_NT,
                                                        B16_WHY, NULL, 1 /* combine_only */, NULL, 0, NULL, NULL,
-                                                       B16_PERSIST, 1 /* head_pairs */, MLAB_SPLIT_DRAM_BF16_WGMMA};
+                                                       B16_PERSIST, 1 /* head_pairs */, MLAB_SPLIT_DRAM_BF16_WGMMA,
+                                                       1 /* mtp */};
 #endif

@@ -49,6 +49,11 @@ typedef struct mlab_variant_impl {
     mlab_split_dram dram;                    /* its decode's DRAM share for the split rule (splits.h:
                                                 the % of the SMs whose streaming saturates the DRAM, ...);
                                                 zero (most variants, left out of their initializers): none */
+    int mtp;                                 /* 1: its decode can take both query rows of an item of two
+                                                in one block, each KV tile read once for both
+                                                (mla_params.mtp: a call whose every item has two,
+                                                no ragged plan, head pairs or one-launch merge;
+                                                MLAB_MTP=off: a block a row); 0 (most, left out) */
 } mlab_variant_impl;
 
 /* The decode's grid for a call (xcd_map.h, mlab_decode_grid: the plan's
@@ -58,7 +63,8 @@ typedef struct mlab_variant_impl {
 #include "xcd_map.h"
 static inline int mlab_call_grid(const mla_params *p, int placed)
 {
-    const int g = mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, p->total_q, p->splits, p->xcd_count, placed) *
+    const int g = mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, p->mtp ? p->total_q / 2 : p->total_q, p->splits,
+                                   p->xcd_count, placed) *
                   (p->head_pairs ? 2 : 1);
     return p->grid_max > 0 && g > p->grid_max ? p->grid_max : g;
 }

@@ -61,6 +61,13 @@ typedef struct {
                                  partials' row stride, is their largest) */
     int plan_blocks;          /* with blk_work: the decode's grid (the rows' splits summed;
                                  fp8_xcd's padded to whole rounds of its XCDs) */
+    int mtp;                  /* 1: every item has two query rows (MTP) and a decode that can
+                                 (mlab_variant_impl.mtp, bf16_wgmma) takes both in one block,
+                                 reading each KV tile once: a block an (item, split), the grid
+                                 total_q / 2 x splits (MLAB_MTP); 0: a block a (row, split).
+                                 In the 4 bytes of padding before the next pointer: no other
+                                 field moves (a larger struct moved the code of a kernel taking
+                                 an argument after it, mla_dequant_mxfp4) */
     /* outputs and workspace */
     uint16_t *out;            /* [total_q, 16, 512] bf16 */
     uint16_t *part_o;         /* [total_q, splits, 16, 512] f16 bits: each split's O / l divided

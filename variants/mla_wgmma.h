@@ -266,11 +266,15 @@ static_assert(WG_NPROD_MX == 1 || WG_NRAW % 2 == 1, "two producers: tile li - WG
  * buffer, and its one-tile units are split between the consumers
  * (WG_ONE_DV; in the persistent kernel that split spilled 20 bytes).
  * fp8_wgmma_qrow's one-wave kernel measured no faster (perf-notes v33) */
-template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false> struct wg_cfg_t {
+/* MTP (bf16_wgmma, mla_params.mtp): a block an item of two query rows, both
+ * rows' Q (row 1's at OFF_Q + WG_Q16_BYTES), wg_consume_mtp */
+#define WG_Q16_BYTES (MLA_H * MLA_D * 2) /* one row's bf16 Q */
+template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false, bool MTP = false> struct wg_cfg_t {
+    static_assert(!MTP || (B16 && WG_B16_HS), "MTP: bf16_wgmma's head split");
     static constexpr int NST = B16 ? 2 : WG_NSTAGE;        /* stages */
     static constexpr int TILE = B16 ? 9 * MLAB_SW128_PANEL : WG_TILE; /* bytes of a stage */
     static constexpr int OFF_Q = 0;                          /* Q: 36 (bf16: 72) chunks x 16 heads x 16 */
-    static constexpr int OFF_STAGE = OFF_Q + MLA_H * MLA_D * (B16 ? 2 : 1); /* NST tiles */
+    static constexpr int OFF_STAGE = OFF_Q + MLA_H * MLA_D * (B16 ? 2 : 1) * (MTP ? 2 : 1); /* NST tiles */
     static constexpr int OFF_P = OFF_STAGE + NST * TILE;     /* P^T a consumer: 4 (bf16: 8) chunks x 16 heads x 16 */
     static constexpr int OFF_RED = OFF_P + WG_NCONS * MLA_H * MLA_BN * (B16 ? 2 : 1); /* a consumer: 64 max + 64 sums (floats) */
     static constexpr int OFF_QRED = OFF_RED + WG_NCONS * 128 * 4;     /* the Q amax: 8 floats */
@@ -598,7 +602,7 @@ template <int NK> MLAB_DEV float wg_sc(const float (&s)[NK], int k) { return s[k
  * them) */
 /* a tile's scores scaled, rows past rend masked, and the max of each of the
  * thread's NK heads over its warp's 16 rows (warp, g: the caller's) */
-template <int NK, typename Sc>
+template <int NK, typename Sc, bool MTP = false>
 MLAB_DEV void wg_tile_max(float (&s)[2 * NK], int t, int rend, const Sc &sscale, float (&tmax)[NK], int warp, int g)
 {
 #pragma unroll
@@ -609,8 +613,8 @@ MLAB_DEV void wg_tile_max(float (&s)[2 * NK], int t, int rend, const Sc &sscale,
 #pragma unroll
         for (int k = 0; k < NK; k++)
 #pragma unroll
-            for (int h = 0; h < 2; h++)
-                if (t * MLA_BN + 16 * warp + g + 8 * h >= rend) s[wg_e(k, h)] = -INFINITY;
+            for (int h = 0; h < 2; h++) /* MTP: columns k < 2 are the item's first query row, one row short */
+                if (t * MLA_BN + 16 * warp + g + 8 * h >= rend - (MTP && k < 2 ? 1 : 0)) s[wg_e(k, h)] = -INFINITY;
 #pragma unroll
     for (int k = 0; k < NK; k++) {
         float m = -INFINITY;
@@ -658,7 +662,7 @@ template <bool SKIP, int NK> MLAB_DEV void wg_rescale_o(wg_state_t<NK> &st, cons
                 st.o[mt][wg_e(k, 1)] *= alpha[k];
             }
 }
-template <bool FAST, bool B16 = false, int NK = 4, typename Sc = float, bool ONE = false>
+template <bool FAST, bool B16 = false, int NK = 4, typename Sc = float, bool ONE = false, bool MTP = false>
 MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
                          uint8_t *sP, int bar)
 {
@@ -666,7 +670,7 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
     static_assert(!ONE || (!B16 && NK == 2), "ONE: the a8w8 consumers, 8 heads each");
     const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
     float tmax[NK];
-    wg_tile_max<NK>(s, t, rend, sscale, tmax, warp, g);
+    wg_tile_max<NK, Sc, MTP>(s, t, rend, sscale, tmax, warp, g);
     if (g == 0)
 #pragma unroll
         for (int k = 0; k < NK; k++) red[4 * wg_head(k) + warp] = tmax[k];
@@ -705,7 +709,7 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
  * negative control MLAB_FAULT=lazy (mla_params.fault 4): O is not rescaled
  * when the max moves past a unit's first tile, which the GPU test on the
  * rising-scores case must catch (tests/gpu.cmake) */
-template <bool FAST, bool B16, int NK, typename Sc, int LT>
+template <bool FAST, bool B16, int NK, typename Sc, int LT, bool MTP = false>
 MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
                               uint8_t *sP, int bar, bool first, bool nc_o, int own)
 {
@@ -715,7 +719,7 @@ MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int
     const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
     float *const rb = red + 64 * (own & 1); /* own: the consumer's own tile count in the unit */
     float tmax[NK], sum[NK];
-    wg_tile_max<NK>(s, t, rend, sscale, tmax, warp, g);
+    wg_tile_max<NK, Sc, MTP>(s, t, rend, sscale, tmax, warp, g);
     bool fits = !first;
 #pragma unroll
     for (int k = 0; k < NK; k++) {
@@ -759,14 +763,14 @@ MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int
 /* a consumer's online softmax of a tile of a multi-tile loop: lazy where
  * LT >= 0 (first: the consumer's first tile of the unit; nc_o: the lazy
  * step's negative control), else wg_softmax */
-template <bool FAST, bool B16 = false, int NK = 4, int LT = -1, typename Sc = float>
+template <bool FAST, bool B16 = false, int NK = 4, int LT = -1, typename Sc = float, bool MTP = false>
 MLAB_DEV void wg_softmax_loop(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
                               uint8_t *sP, int bar, bool first, bool nc_o, int own)
 {
     if constexpr (LT >= 0)
-        wg_softmax_lazy<FAST, B16, NK, Sc, LT>(st, s, t, rend, sscale, red, sP, bar, first, nc_o, own);
+        wg_softmax_lazy<FAST, B16, NK, Sc, LT, MTP>(st, s, t, rend, sscale, red, sP, bar, first, nc_o, own);
     else
-        wg_softmax<FAST, B16, NK>(st, s, t, rend, sscale, red, sP, bar);
+        wg_softmax<FAST, B16, NK, Sc, false, MTP>(st, s, t, rend, sscale, red, sP, bar);
 }
 /* after a consumer's tile loop: the barrier that keeps red's next use
  * (the epilogue's sums) behind every warp's reads of the last tile's maxima
@@ -1111,6 +1115,85 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state_t<NK> &st, const
     if (u.S > 1 && warp == 0 && g == 0) wg_part_stats<FAST, NK>(p, st, u.tok, u.split, lsum, pmul, h0);
 }
 
+/* MTP (wg_consume_mtp): the end of consumer c, whose 16 columns are the
+ * heads 8c .. 8c + 7 of the item's two query rows (column k < 2 of a
+ * thread: row u.tok - 1, else row u.tok): the sums and partial multipliers
+ * of all 16 at once (wg_epilogue16's), then each row's 8 heads staged in
+ * the consumer's 8 rows of stg and written out, one row after the other */
+template <bool FAST>
+MLAB_DEV void wg_epilogue16_mtp(const mla_params &p, const wg_state_t<4> &st, const wg_unit &u, float *red,
+                                uint16_t *stg, int c, int bar)
+{
+    const int warp = threadIdx.x / 32 - 4 * c, g = (threadIdx.x & 31) >> 2, h0 = 8 * c;
+    float lsum[4], rl[4], pdiv[4], pmul[4];
+#pragma unroll
+    for (int k = 0; k < 4; k++) pdiv[k] = pmul[k] = 1.f;
+    if (u.S > 1) {
+        float mx[4], hm[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            float m = 0.f;
+#pragma unroll
+            for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+                for (int h = 0; h < 2; h++) m = fmaxf(m, fabsf(st.o[mt][wg_e(k, h)]));
+            mx[k] = m;
+        }
+        wg_row_sums<FAST, 4, true>(st, red, lsum, rl, warp, g, bar, mx, hm);
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            const int e = part_exp(__float_as_uint(hm[k] * rl[k]));
+            pdiv[k] = pow2f_exact(-e);
+            pmul[k] = pow2f_exact(e);
+        }
+    } else {
+        wg_row_sums<FAST, 4>(st, red, lsum, rl, warp, g, bar);
+    }
+    const int t = threadIdx.x & 127;
+#pragma unroll
+    for (int r = 0; r < 2; r++) { /* query row u.tok - 1 + r: the thread's columns k = 2 r, 2 r + 1 */
+        const int tok = u.tok - 1 + r;
+        auto stage = [&](auto pack) {
+#pragma unroll
+            for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+                for (int k = 2 * r; k < 2 * r + 2; k++) {
+                    const int e = wg_e(k, 0);
+                    const uint32_t bits = pack(wg_out<FAST, 4>(st, mt, e, 1.f, lsum, rl) * pdiv[k],
+                                               wg_out<FAST, 4>(st, mt, e + 2, 1.f, lsum, rl) * pdiv[k]);
+                    uint16_t *const d = stg + (h0 + (wg_head(k) & 7)) * WG_SROW16 + 64 * mt + 16 * warp + g;
+                    d[0] = (uint16_t)bits;
+                    d[8] = (uint16_t)(bits >> 16);
+                }
+        };
+        if (r) wg_bar_sync(bar, 128); /* row 0's stores out of stg before row 1's staging */
+        if (u.S == 1)
+            stage(mlab_f32x2_to_bf16x2);
+        else
+            stage(mlab_f32x2_to_f16x2);
+        wg_bar_sync(bar, 128);
+        uint16_t *const base = (u.S == 1 ? p.out + (size_t)tok * MLA_H * MLA_DV
+                                         : p.part_o + ((size_t)tok * p.splits + u.split) * MLA_H * MLA_DV) +
+                               h0 * MLA_DV;
+        const uint16_t *const sb = stg + h0 * WG_SROW16;
+#pragma unroll
+        for (int q = t; q < 8 * MLA_DV / 8; q += 128) { /* the consumer's 8 heads of the row */
+            const int hd = q / (MLA_DV / 8), j = q % (MLA_DV / 8);
+            *(uint4 *)(base + hd * MLA_DV + 8 * j) = *(const uint4 *)(sb + hd * WG_SROW16 + 8 * j);
+        }
+    }
+    if (u.S > 1 && warp == 0 && g == 0)
+#pragma unroll
+        for (int k = 0; k < 4; k++) { /* each column's log2-sum-exp2 and multiplier, at its row and head */
+            float lse = -INFINITY;
+            if (lsum[k] > 0.f)
+                lse = FAST ? st.m[k] + log2f(lsum[k]) : (st.m[k] + logf(lsum[k])) * MLA_LOG2E;
+            const size_t at = ((size_t)(u.tok - 1 + (k >> 1)) * p.splits + u.split) * MLA_H + h0 + (wg_head(k) & 7);
+            p.part_lse[at] = lse;
+            p.part_mul[at] = pmul[k];
+        }
+}
+
 /* a row's bf16 Q into registers: the layout q_fp8_heads takes (QR) or q_fp8_row's */
 template <bool QR> MLAB_DEV void wg_q_load(const mla_params &p, int tok, q_fp8_regs<WG_NCONS * 128> &q)
 {
@@ -1392,11 +1475,12 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
  * folded into the codes (so no kv scale: 1). QR: the _qrow variants, Q
  * quantized per (row, head) by the block itself (q_fp8_heads: no amax pass,
  * no grid dependency), each head's score scale its own */
-template <bool FAST, bool MX = false, bool B16 = false, bool QR = false, bool ONEU = false, int LT = -1>
+template <bool FAST, bool MX = false, bool B16 = false, bool QR = false, bool ONEU = false, int LT = -1,
+          bool MTP = false>
 __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const mla_params p)
 {
 #if MLAB_HAVE_WGMMA
-    typedef wg_cfg_t<MX, B16, QR, ONEU> C;
+    typedef wg_cfg_t<MX, B16, QR, ONEU, MTP> C;
     constexpr bool MBAR = WG_TMAP || MX; /* the consumers wait on a stage's mbarrier */
     extern __shared__ __align__(1024) uint8_t smem[]; /* WG_TMAP: swizzled panels */
     uint8_t *sQ = smem + C::OFF_Q, *stages = smem + C::OFF_STAGE;
@@ -1433,12 +1517,21 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
     const int hp = B16 && p.head_pairs ? (int)(blockIdx.x & 1) : -1;
     const int lead = hp > 0 ? 128 : 0; /* -DMLAB_TRACE, -DMLAB_WG_PROF: the recording thread, a consumer's first */
     (void)lead;
-    const wg_unit u0 = wg_unit_of(p, B16 && p.head_pairs ? blockIdx.x >> 1 : blockIdx.x);
+    /* MTP: block b the item b / splits, its split b % splits, as the unit of
+     * the item's second (longer) query row 2 (b / splits) + 1 */
+    const wg_unit u0 = wg_unit_of(p, MTP ? (2 * (blockIdx.x / p.splits) + 1) * p.splits + blockIdx.x % p.splits
+                                         : B16 && p.head_pairs ? blockIdx.x >> 1 : blockIdx.x);
     const int first = u0.first, t0 = u0.t0, n = u0.n, rend = u0.rend;
     MLAB_TR(if (tid == WG_NCONS * 128 && p.trace) p.trace[MLAB_TR_ISSUE + 2 * blockIdx.x] = mlab_gtime_after(first);)
     const int units = C::PERSIST ? (p.blk_work ? p.plan_blocks : p.total_q * p.splits) : (int)blockIdx.x + 1;
-    if (B16 && cons < WG_NCONS) /* bf16 Q: in flight from the start (not persistent: the block's one row) */
-        wg_q16_issue(p, u0.tok, sQ);
+    if (B16 && cons < WG_NCONS) { /* bf16 Q: in flight from the start (not persistent: the block's one row) */
+        if constexpr (MTP) { /* the item's two rows */
+            wg_q16_issue(p, u0.tok - 1, sQ);
+            wg_q16_issue(p, u0.tok, sQ + WG_Q16_BYTES);
+        } else {
+            wg_q16_issue(p, u0.tok, sQ);
+        }
+    }
     constexpr bool QE = WG_Q_EARLY && QR; /* the _qrow decodes' unit-0 Q row loaded here */
     q_fp8_regs<WG_NCONS * 128> qreg0;
     if (QE && cons < WG_NCONS) wg_q_load<QR>(p, u0.tok, qreg0);
@@ -1550,7 +1643,39 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             for (int k = 0; k < 4; k++) sch[k] = sscale * qsh[p.fault == 3 ? 0 : wg_head(k)];
         }
         WG_PROF(lap(5);)
-        if constexpr (C::HS) { /* every tile, this consumer's 8 heads; it ends them itself */
+        if constexpr (MTP) { /* every tile, this consumer's 8 heads of both query rows; it ends them itself */
+            wg_state_t<4> sm;
+            wg_reset(sm);
+            uint8_t *sPm = smem + C::OFF_P + cons * MLA_H * MLA_BN * 2; /* P^T of the consumer's 16 columns */
+            float *redm = (float *)(smem + C::OFF_RED) + cons * 128;
+            /* B of Q.K: 16 columns, rows 8c .. 8c + 7 of row 0's Q, then of row 1's (the 8-row
+             * groups WG_Q16_BYTES apart: the descriptor's stride) */
+            const uint64_t dqm = wg_desc_sw128(sQk + 1024 * cons, 16, WG_Q16_BYTES), dpm = wg_desc(sPm, 16 * MLA_H, 128);
+            for (int i = 0; i < u.n; i++) {
+                const int g = g0 + i;
+                const uint8_t *tile = stages + (g % C::NST) * C::TILE;
+                mlab_bulk_wait(bars + g % C::NST, (uint32_t)((g / C::NST) & 1));
+                MLAB_TR(if (tid == lead && !tr2) tr2 = mlab_gtime();)
+                WG_PROF(lap(0);)
+                float s8[8];
+                wg_scores<true, 4, 0, MLA_D / 16, C::GM>(s8, tile, dqm, wg_tile_gates<C::GM>(bars, g, C::NST));
+                WG_PROF(lap(1);)
+                wg_softmax_loop<FAST, true, 4, LT, float, true>(sm, s8, u.t0 + i, u.rend, sscale, redm, sPm,
+                                                                WG_BAR_CONS(cons), i == 0, p.fault == 4, i);
+                WG_PROF(lap(2);)
+                wg_pv16<4>(sm, tile, dpm);
+                wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
+                WG_PROF(lap(3);)
+            }
+            MLAB_TR(if (tid == lead) tr3 = mlab_gtime();)
+            mlab_grid_dep_trigger(); /* the combine may start launching */
+            wg_lazy_end<LT>(WG_BAR_CONS(cons));
+            wg_epilogue16_mtp<FAST>(p, sm, u, redm, (uint16_t *)(smem + C::OFF_STG), cons, WG_BAR_CONS(cons));
+            if (cons == 0) {
+                MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n, 0, lead);)
+                WG_PROF(lap(4); prof_out(g0 + u.n, lead);)
+            }
+        } else if constexpr (C::HS) { /* every tile, this consumer's 8 heads; it ends them itself */
             wg_state_t<2> s8;
             wg_reset(s8);
             uint8_t *sP8 = smem + C::OFF_P + cons * 8 * MLA_BN * 2;

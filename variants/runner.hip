@@ -143,6 +143,8 @@ struct mlab_gpu {
     int loaded, total_q, batch, kv_rows, max_splits;
     int max_vis;            /* the longest sequence (rows): tiles for the split rule */
     int ragged;             /* rows of different lengths: the split plan (splits.h) may apply */
+    int mtp_ok;             /* every item two query rows and as many KV tiles: a decode that can
+                               (mlab_variant_impl.mtp) takes an item's two rows in one block */
     int *row_tiles;         /* host: each query row's 64-row tiles (the plan's input) */
     int *plan_s, *plan_w;   /* host: a plan's splits a row, and its blocks' (row, split) pairs */
     int *d_plan_w, *d_plan_s; /* device: the same (mla_params.blk_work, row_splits) */
@@ -268,8 +270,9 @@ extern "C" int mlab_gpu_slow_ns(mlab_gpu *g, unsigned long long *ns)
  * spread and cap (MLAB_COMBINE_SPREAD, MLAB_COMBINE_CAP), the Q amax
  * (MLAB_AMAX), a negative control (MLAB_FAULT), the tensor copies
  * (MLAB_TMAP), the persistent decode (MLAB_PERSIST), a unit's heads in
- * two blocks (MLAB_PAIRS), a ragged batch's split plan (MLAB_PLAN) and the
- * KV copies' L2 policy (MLAB_KV_EVICT, "auto" where unset: the rule),
+ * two blocks (MLAB_PAIRS), a ragged batch's split plan (MLAB_PLAN), the
+ * KV copies' L2 policy (MLAB_KV_EVICT, "auto" where unset: the rule) and an
+ * item's two query rows in one block (MLAB_MTP),
  * "default" where unset; the tensor maps' L2
  * promotion (MLAB_TMAP_L2) as used (0: none; "-": a build without tensor
  * maps) */
@@ -283,7 +286,8 @@ extern "C" const char *mlab_gpu_build_knobs(void)
         const char *m = getenv("MLAB_MERGE"), *a = getenv("MLAB_AMAX"), *f = getenv("MLAB_FAULT"),
                    *c = getenv("MLAB_COMBINE"), *t = getenv("MLAB_TMAP"), *ps = getenv("MLAB_PERSIST"),
                    *sp = getenv("MLAB_COMBINE_SPREAD"), *fl = getenv("MLAB_FLUSH"), *cc = getenv("MLAB_COMBINE_CAP"),
-                   *hp = getenv("MLAB_PAIRS"), *pl = getenv("MLAB_PLAN"), *ev = getenv("MLAB_KV_EVICT");
+                   *hp = getenv("MLAB_PAIRS"), *pl = getenv("MLAB_PLAN"), *ev = getenv("MLAB_KV_EVICT"),
+                   *mt = getenv("MLAB_MTP");
         /* the L2 promotion as used, not "default" (the default moved at v22,
          * 256 -> 128); "-" in a build without tensor maps (AMD; -DMLAB_NO_TMAP) */
         char l2[16] = "-";
@@ -303,13 +307,14 @@ extern "C" const char *mlab_gpu_build_knobs(void)
                  "%s wg_qk_acc=%d wg_nprod_mx=%d wg_mx_kb=%d wg_b16_hs=%d wg_gate_land=%d wg_q_early=%d wg_one_dv=%d "
                  "wg_land_gates=%d wg_land_gates16=%d wg_mx_split1=%d wg_lazy_t=%d "
                  "merge=%.10s combine=%.10s spread=%.10s cap=%.10s amax=%.10s fault=%.10s tmap_use=%.10s "
-                 "persist_use=%.10s tmap_l2=%s flush=%.10s pairs_use=%.10s plan_use=%.10s kv_evict=%.10s",
+                 "persist_use=%.10s tmap_l2=%s flush=%.10s pairs_use=%.10s plan_use=%.10s kv_evict=%.10s "
+                 "mtp_use=%.10s",
                  build_knobs(), WG_QK_ACC, WG_NPROD_MX, WG_MX_KB, WG_B16_HS, WG_GATE_LAND, WG_Q_EARLY, WG_ONE_DV,
                  WG_LAND_GATES, WG_LAND_GATES16, WG_MX_SPLIT1, WG_LAZY_T,
                  m ? m : "default", c ? c : "default", sp ? sp : "default", cc ? cc : "default", a ? a : "default",
                  f ? f : "none",
                  t ? t : "default", ps ? ps : "default", l2, fl ? fl : "memset", hp ? hp : "default",
-                 pl ? pl : "default", ev ? ev : "auto");
+                 pl ? pl : "default", ev ? ev : "auto", mt ? mt : "default");
     }
     return buf;
 }
@@ -501,7 +506,7 @@ static void free_case(mlab_gpu *g)
     free(g->row_tiles); free(g->plan_s); free(g->plan_w);
     g->row_tiles = g->plan_s = g->plan_w = NULL;
     g->d_plan_w = g->d_plan_s = NULL;
-    g->ragged = 0;
+    g->ragged = g->mtp_ok = 0;
     g->scratch = NULL;
     g->loaded = 0;
 }
@@ -638,6 +643,12 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
             g->row_tiles[t] = (tk[2 * t + 1] + MLA_BN - 1) / MLA_BN;
             g->ragged |= g->row_tiles[t] != g->row_tiles[0];
         }
+        /* MTP (mla_params.mtp): every item two query rows, the items' KV as many tiles (the
+         * rows then differ only by the causal row the first does not see) */
+        g->mtp_ok = B > 0 && c->total_q == 2 * B;
+        for (int b = 0; b < B && g->mtp_ok; b++)
+            g->mtp_ok = c->qo_indptr[b + 1] - c->qo_indptr[b] == 2 &&
+                        g->row_tiles[c->qo_indptr[b] + 1] == g->row_tiles[c->qo_indptr[1] - 1];
     }
     {
         mla_params &p = g->base;
@@ -788,12 +799,21 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
      * (combine_only: no one-launch merge, which pairs would not fit) */
     const char *hp = getenv("MLAB_PAIRS");
     if (knob_refused("MLAB_PAIRS", hp, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
-    const bool pairs_ok = v->head_pairs && v->combine_only && !(hp && !strcmp(hp, "off"));
+    /* MLAB_MTP=on|off: a decode that can (mlab_variant_impl.mtp, bf16_wgmma;
+     * combine_only: no one-launch merge) takes both query rows of every item
+     * in one block where every item has two and as many KV tiles (g->mtp_ok),
+     * each KV tile read once for both (its units the items': the split rule
+     * counts them; no head pairs, no ragged plan); off: a block a row. The
+     * GPU tests validate both */
+    const char *mt = getenv("MLAB_MTP");
+    if (knob_refused("MLAB_MTP", mt, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
+    p->mtp = v->mtp && v->combine_only && g->mtp_ok && !(mt && !strcmp(mt, "off"));
+    const bool pairs_ok = v->head_pairs && v->combine_only && !(hp && !strcmp(hp, "off")) && !p->mtp;
     mlab_split_dram dram = v->dram;
     if (!pairs_ok) dram.pair_pct = 0;
     if (splits <= 0) {
-        splits = mlab_choose_splits(g->total_q, (g->max_vis + MLA_BN - 1) / MLA_BN, g->sms, v->blocks_per_sm(),
-                                    &dram, kv_tile_bytes(v->id));
+        splits = mlab_choose_splits(p->mtp ? g->total_q / 2 : g->total_q, (g->max_vis + MLA_BN - 1) / MLA_BN, g->sms,
+                                    v->blocks_per_sm(), &dram, kv_tile_bytes(v->id));
     }
     if (splits > g->max_splits) splits = g->max_splits;
     p->splits = splits;
@@ -866,7 +886,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     {
         const char *pl = getenv("MLAB_PLAN");
         if (knob_refused("MLAB_PLAN", pl, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
-        if (g->ragged && !forced && !(pl && !strcmp(pl, "off")) && !p->merge_inline && !p->merge_cluster) {
+        if (g->ragged && !forced && !(pl && !strcmp(pl, "off")) && !p->merge_inline && !p->merge_cluster && !p->mtp) {
             const int smax =
                 mlab_plan_splits(g->total_q, g->row_tiles, g->sms, v->blocks_per_sm(), &dram,
                                  kv_tile_bytes(v->id), g->plan_s);
