@@ -161,6 +161,14 @@ int main(void)
                   !mlab_kv_evict_first(256 * 8192, MLAB_KV_MXFP4, l2),
               "not evict_first: 32 x 8192 bf16, 64 x 8192 fp8, 256 x 8192 mxfp4");
         check(!mlab_kv_evict_first(64, MLAB_KV_BF16, 0), "not evict_first: L2 size unknown");
+        /* the MTP unit (mlab_mtp_pays): past the same line, the H100 pairs it was drawn between
+         * (perf-notes v59: 8 x 4096, 8 x 8192 no faster; 64 x 4096, 64 x 8192 faster) */
+        check(!mlab_mtp_pays(8 * 4096, MLAB_KV_BF16, l2) && !mlab_mtp_pays(8 * 8192, MLAB_KV_BF16, l2) &&
+                  mlab_mtp_pays(64 * 4096, MLAB_KV_BF16, l2) && mlab_mtp_pays(64 * 8192, MLAB_KV_BF16, l2),
+              "MTP unit: 64 x 4096 and 64 x 8192 bf16, not 8 x 4096 or 8 x 8192");
+        check(mlab_mtp_pays(bf16_rows + 1, MLAB_KV_BF16, l2) && !mlab_mtp_pays(bf16_rows, MLAB_KV_BF16, l2) &&
+                  !mlab_mtp_pays(1e9, MLAB_KV_BF16, 0),
+              "MTP unit: past 4 L2s of KV bytes, not at; not where the L2's size is unknown");
     }
     /* the ragged plan (mlab_plan_splits) */
     {

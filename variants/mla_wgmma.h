@@ -609,7 +609,7 @@ MLAB_DEV void wg_tile_max(float (&s)[2 * NK], int t, int rend, const Sc &sscale,
     for (int k = 0; k < NK; k++)
 #pragma unroll
         for (int h = 0; h < 2; h++) s[wg_e(k, h)] *= wg_sc(sscale, k);
-    if ((t + 1) * MLA_BN > rend) /* the unit's last tile: rows past rend masked */
+    if ((t + 1) * MLA_BN > rend - (MTP ? 1 : 0)) /* the unit's last tile: rows past rend masked */
 #pragma unroll
         for (int k = 0; k < NK; k++)
 #pragma unroll

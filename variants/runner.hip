@@ -314,7 +314,7 @@ extern "C" const char *mlab_gpu_build_knobs(void)
                  m ? m : "default", c ? c : "default", sp ? sp : "default", cc ? cc : "default", a ? a : "default",
                  f ? f : "none",
                  t ? t : "default", ps ? ps : "default", l2, fl ? fl : "memset", hp ? hp : "default",
-                 pl ? pl : "default", ev ? ev : "auto", mt ? mt : "default");
+                 pl ? pl : "default", ev ? ev : "auto", mt ? mt : "auto");
     }
     return buf;
 }
@@ -799,15 +799,22 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
      * (combine_only: no one-launch merge, which pairs would not fit) */
     const char *hp = getenv("MLAB_PAIRS");
     if (knob_refused("MLAB_PAIRS", hp, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
-    /* MLAB_MTP=on|off: a decode that can (mlab_variant_impl.mtp, bf16_wgmma;
-     * combine_only: no one-launch merge) takes both query rows of every item
-     * in one block where every item has two and as many KV tiles (g->mtp_ok),
-     * each KV tile read once for both (its units the items': the split rule
-     * counts them; no head pairs, no ragged plan); off: a block a row. The
-     * GPU tests validate both */
+    /* MLAB_MTP=auto|on|off: a decode that can (mlab_variant_impl.mtp,
+     * bf16_wgmma; combine_only: no one-launch merge) takes both query rows of
+     * every item in one block where every item has two and as many KV tiles
+     * (g->mtp_ok), each KV tile read once for both (its units the items': the
+     * split rule counts them; no head pairs, no ragged plan): auto (unset)
+     * where the call's KV is past the rule's line (splits.h mlab_mtp_pays),
+     * on wherever it can, off never (a block a row). The GPU tests validate
+     * on and off */
     const char *mt = getenv("MLAB_MTP");
-    if (knob_refused("MLAB_MTP", mt, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
-    p->mtp = v->mtp && v->combine_only && g->mtp_ok && !(mt && !strcmp(mt, "off"));
+    int mtk = 0; /* 0 auto, 1 on, 2 off */
+    if (knob_refused("MLAB_MTP", mt, {"auto", "on", "off"}, why, whylen, &mtk)) return MLAB_GPU_USAGE;
+    {
+        const mlab_variant *vm = mlab_variant_by_id(id);
+        p->mtp = v->mtp && v->combine_only && g->mtp_ok && vm &&
+                 (mtk == 1 || (mtk == 0 && mlab_mtp_pays((double)g->kv_rows, vm->kv, (double)g->l2)));
+    }
     const bool pairs_ok = v->head_pairs && v->combine_only && !(hp && !strcmp(hp, "off")) && !p->mtp;
     mlab_split_dram dram = v->dram;
     if (!pairs_ok) dram.pair_pct = 0;
