@@ -24,7 +24,10 @@
 # first run in the fifty-sixth session: h100-2026-12-06j, h200-2026-12-06b;
 # their rerun.sh --gpu calls it). mtpevict ran in the fifty-sixth session
 # (v59: h200-2026-12-06c, whose rerun.sh --gpu holds it; it left in the
-# commit that wrote it up). flushtrace ran in the fifty-fifth session (v58:
+# commit that wrote it up). mtp ran in the fifty-sixth session on an H100
+# (v59: h100-2026-12-06k; its second call, after the fix, by hand on the
+# warm machine) and stays queued for an H200, where the gap it closes was
+# larger (121 against 85 us). flushtrace ran in the fifty-fifth session (v58:
 # h100-2026-12-06g; it and its patch, combine_ctrl2, left in the
 # commit that wrote it up: git show f8fd9e7:papers/device-queue.sh).
 # pdltrace and dvoverlap ran in the fifty-fourth session

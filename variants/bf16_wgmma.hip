@@ -117,6 +117,18 @@
  * land the first tiles later); 18 panels +1.5 / +0.4%. Removed (code at
  * afaf912). The v49 suite (-05f): geomean 57.7 us, 1.242x (FlashInfer bf16
  * 65.7, 1.414x).
+ * v59 (papers/reports/h200-2026-12-06b, h100-2026-12-06j, -06k): with two
+ * query rows an item (MTP) each row was its own block, reading its item's
+ * KV again: at 64 x 4096 q_seq_len 2 121 us on the H200 against 85 at
+ * q_seq_len 1 with as many KV rows, and FlashInfer bf16's 91.6. The MTP
+ * unit (mla_params.mtp, mla_wgmma.h: a block an item, consumer c the heads
+ * 8c .. 8c + 7 of both rows, N = 16; MLAB_MTP=auto|on|off, auto past 4 L2s
+ * of KV, splits.h mlab_mtp_pays): H100, on against off, 64 x 4096 -2.6 /
+ * -3.1%, 64 x 8192 -6.0 / -5.7% (221 us against FlashInfer's 223), 8 x 4096
+ * +2.3 / +2.5%, 8 x 8192 +0.5 / +0.9% (not taken there by auto); its first
+ * build's masking bug (a row past the first row's end where the second's
+ * ends on a tile boundary) caught by the GPU validation. Not yet measured
+ * on the H200.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Re-run this report (H100, 2026-12-06, fifty-sixth session, calls 6 and 7:
+# bf16_wgmma's MTP unit validated, its bug caught, then MLAB_MTP on against
+# off at q_seq_len 2, with the q_seq_len 1 calls of as many KV rows and
+# FlashInfer beside).
+#   rerun.sh        the A/B's table (off -> on, both pairs), each pair's
+#                   `mlabench compare`, and the tables of the q_seq_len 1 run
+#                   and of FlashInfer's
+#   rerun.sh --gpu  re-measure on a GPU machine (this tree; .peers/ carried):
+#                   papers/device-queue.sh mtp into $OUT
+# MLAB_BIN names the mlabench program (default build/mlabench).
+set -euo pipefail
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
+if [ "${1:-}" = "--gpu" ]; then
+  OUT=${OUT:-$PWD/out/rerun-$(basename "$here")}; mkdir -p "$OUT"
+  OUT=$OUT MLAB_COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) bash papers/device-queue.sh mtp
+  exit
+fi
+report_ab_table "MLAB_MTP off -> on, both pairs" "$here/h100_mtp_off" "$here/h100_mtp_on"
+report_pairs "off -> on" "$here/h100_mtp_off" "$here/h100_mtp_on"
+echo "== q_seq_len 1, as many KV rows (call 6)"
+report_table "$here/h100_mtp_q1.h5"
+echo "== FlashInfer bf16 beside (call 6: bf16_wgmma's rows there are the bug's, not timed)"
+report_table "$here/h100_mtp_peer.h5"
