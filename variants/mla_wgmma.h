@@ -267,7 +267,8 @@ static_assert(WG_NPROD_MX == 1 || WG_NRAW % 2 == 1, "two producers: tile li - WG
  * (WG_ONE_DV; in the persistent kernel that split spilled 20 bytes).
  * fp8_wgmma_qrow's one-wave kernel measured no faster (perf-notes v33) */
 /* MTP (bf16_wgmma, mla_params.mtp): a block an item of two query rows, both
- * rows' Q (row 1's at OFF_Q + WG_Q16_BYTES), wg_consume_mtp */
+ * rows' Q (row 1's at OFF_Q + WG_Q16_BYTES), the consumers' MTP branch of
+ * mla_decode_wg */
 #define WG_Q16_BYTES (MLA_H * MLA_D * 2) /* one row's bf16 Q */
 template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false, bool MTP = false> struct wg_cfg_t {
     static_assert(!MTP || (B16 && WG_B16_HS), "MTP: bf16_wgmma's head split");
@@ -609,7 +610,10 @@ MLAB_DEV void wg_tile_max(float (&s)[2 * NK], int t, int rend, const Sc &sscale,
     for (int k = 0; k < NK; k++)
 #pragma unroll
         for (int h = 0; h < 2; h++) s[wg_e(k, h)] *= wg_sc(sscale, k);
-    if ((t + 1) * MLA_BN > rend - (MTP ? 1 : 0)) /* the unit's last tile: rows past rend masked */
+    /* the unit's last tile: rows past rend masked (MTP: also the tile where
+     * the first row's end, one before, falls: at a tile boundary the second
+     * row's last tile has no row past rend, but the first row's has one) */
+    if ((t + 1) * MLA_BN > rend - (MTP ? 1 : 0))
 #pragma unroll
         for (int k = 0; k < NK; k++)
 #pragma unroll
@@ -1115,7 +1119,7 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state_t<NK> &st, const
     if (u.S > 1 && warp == 0 && g == 0) wg_part_stats<FAST, NK>(p, st, u.tok, u.split, lsum, pmul, h0);
 }
 
-/* MTP (wg_consume_mtp): the end of consumer c, whose 16 columns are the
+/* MTP (mla_decode_wg's MTP branch): the end of consumer c, whose 16 columns are the
  * heads 8c .. 8c + 7 of the item's two query rows (column k < 2 of a
  * thread: row u.tok - 1, else row u.tok): the sums and partial multipliers
  * of all 16 at once (wg_epilogue16's), then each row's 8 heads staged in
@@ -1643,65 +1647,40 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             for (int k = 0; k < 4; k++) sch[k] = sscale * qsh[p.fault == 3 ? 0 : wg_head(k)];
         }
         WG_PROF(lap(5);)
-        if constexpr (MTP) { /* every tile, this consumer's 8 heads of both query rows; it ends them itself */
-            wg_state_t<4> sm;
-            wg_reset(sm);
-            uint8_t *sPm = smem + C::OFF_P + cons * MLA_H * MLA_BN * 2; /* P^T of the consumer's 16 columns */
-            float *redm = (float *)(smem + C::OFF_RED) + cons * 128;
-            /* B of Q.K: 16 columns, rows 8c .. 8c + 7 of row 0's Q, then of row 1's (the 8-row
-             * groups WG_Q16_BYTES apart: the descriptor's stride) */
-            const uint64_t dqm = wg_desc_sw128(sQk + 1024 * cons, 16, WG_Q16_BYTES), dpm = wg_desc(sPm, 16 * MLA_H, 128);
+        if constexpr (C::HS) {
+            /* every tile, this consumer's 8 heads (MTP: of both query rows, 16
+             * columns, NH = 4 a thread, Q.K's B two 8-row groups of Q one row's
+             * buffer apart: the descriptor's stride); it ends them itself */
+            constexpr int NH = MTP ? 4 : 2;
+            wg_state_t<NH> s8;
+            wg_reset(s8);
+            uint8_t *sP8 = smem + C::OFF_P + cons * 4 * NH * MLA_BN * 2;
+            float *red8 = (float *)(smem + C::OFF_RED) + cons * 128;
+            const uint64_t dq8 = wg_desc_sw128(sQk + 1024 * cons, 16, MTP ? WG_Q16_BYTES : 8 * 128), /* heads 8c .. */
+                dp8 = wg_desc(sP8, 64 * NH, 128); /* P^T: kv-row chunks of the consumer's columns */
             for (int i = 0; i < u.n; i++) {
                 const int g = g0 + i;
                 const uint8_t *tile = stages + (g % C::NST) * C::TILE;
                 mlab_bulk_wait(bars + g % C::NST, (uint32_t)((g / C::NST) & 1));
                 MLAB_TR(if (tid == lead && !tr2) tr2 = mlab_gtime();)
                 WG_PROF(lap(0);)
-                float s8[8];
-                wg_scores<true, 4, 0, MLA_D / 16, C::GM>(s8, tile, dqm, wg_tile_gates<C::GM>(bars, g, C::NST));
+                float s4[2 * NH];
+                wg_scores<true, NH, 0, MLA_D / 16, C::GM>(s4, tile, dq8, wg_tile_gates<C::GM>(bars, g, C::NST));
                 WG_PROF(lap(1);)
-                wg_softmax_loop<FAST, true, 4, LT, float, true>(sm, s8, u.t0 + i, u.rend, sscale, redm, sPm,
+                wg_softmax_loop<FAST, true, NH, LT, float, MTP>(s8, s4, u.t0 + i, u.rend, sscale, red8, sP8,
                                                                 WG_BAR_CONS(cons), i == 0, p.fault == 4, i);
                 WG_PROF(lap(2);)
-                wg_pv16<4>(sm, tile, dpm);
+                wg_pv16<NH>(s8, tile, dp8);
                 wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
                 WG_PROF(lap(3);)
             }
             MLAB_TR(if (tid == lead) tr3 = mlab_gtime();)
             mlab_grid_dep_trigger(); /* the combine may start launching */
             wg_lazy_end<LT>(WG_BAR_CONS(cons));
-            wg_epilogue16_mtp<FAST>(p, sm, u, redm, (uint16_t *)(smem + C::OFF_STG), cons, WG_BAR_CONS(cons));
-            if (cons == 0) {
-                MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n, 0, lead);)
-                WG_PROF(lap(4); prof_out(g0 + u.n, lead);)
-            }
-        } else if constexpr (C::HS) { /* every tile, this consumer's 8 heads; it ends them itself */
-            wg_state_t<2> s8;
-            wg_reset(s8);
-            uint8_t *sP8 = smem + C::OFF_P + cons * 8 * MLA_BN * 2;
-            float *red8 = (float *)(smem + C::OFF_RED) + cons * 128;
-            const uint64_t dq8 = wg_q16_desc(sQk + 1024 * cons), /* heads 8c ..: 8 rows of 128 bytes on */
-                dp8 = wg_desc(sP8, 128, 128);                    /* P^T: kv-row chunks of 8 heads */
-            for (int i = 0; i < u.n; i++) {
-                const int g = g0 + i;
-                const uint8_t *tile = stages + (g % C::NST) * C::TILE;
-                mlab_bulk_wait(bars + g % C::NST, (uint32_t)((g / C::NST) & 1));
-                MLAB_TR(if (tid == lead && !tr2) tr2 = mlab_gtime();)
-                WG_PROF(lap(0);)
-                float s4[4];
-                wg_scores<true, 2, 0, MLA_D / 16, C::GM>(s4, tile, dq8, wg_tile_gates<C::GM>(bars, g, C::NST));
-                WG_PROF(lap(1);)
-                wg_softmax_loop<FAST, true, 2, LT>(s8, s4, u.t0 + i, u.rend, sscale, red8, sP8, WG_BAR_CONS(cons), i == 0,
-                                                   p.fault == 4, i);
-                WG_PROF(lap(2);)
-                wg_pv16<2>(s8, tile, dp8);
-                wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
-                WG_PROF(lap(3);)
-            }
-            MLAB_TR(if (tid == lead) tr3 = mlab_gtime();)
-            mlab_grid_dep_trigger(); /* the combine may start launching */
-            wg_lazy_end<LT>(WG_BAR_CONS(cons));
-            wg_epilogue16<FAST, 2>(p, s8, u, red8, (uint16_t *)(smem + C::OFF_STG), cons, WG_BAR_CONS(cons));
+            if constexpr (MTP)
+                wg_epilogue16_mtp<FAST>(p, s8, u, red8, (uint16_t *)(smem + C::OFF_STG), cons, WG_BAR_CONS(cons));
+            else
+                wg_epilogue16<FAST, 2>(p, s8, u, red8, (uint16_t *)(smem + C::OFF_STG), cons, WG_BAR_CONS(cons));
             if (cons == (hp >= 0 ? hp : 0)) {
                 MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n, 0, lead);)
                 WG_PROF(lap(4); prof_out(g0 + u.n, lead);)
