@@ -1055,11 +1055,14 @@ MLAB_DEV void wg_epilogue_dv(const mla_params &p, const wg_state_t<2> &st, const
  * |O / l| (red + 64: the warps' maxima), its multiplier 2^k, as
  * mla_kernel.h's bf16 partials. The kind chosen once, as wg_epilogue's.
  * NK = 2 (the head split): consumer c's 8 heads (8c ..), its red and barrier
- * bar, its rows of stg, its outputs */
-template <bool FAST, int NK = 4>
+ * bar, its rows of stg, its outputs. MTP (NK = 4, mla_decode_wg's MTP
+ * branch): consumer c's 16 columns are the heads 8c .. 8c + 7 of the item's
+ * two query rows, each row's staged and stored in turn */
+template <bool FAST, int NK = 4, bool MTP = false>
 MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state_t<NK> &st, const wg_unit &u, float *red, uint16_t *stg,
                             int c = 0, int bar = WG_BAR_CONS(0))
 {
+    static_assert(!MTP || NK == 4, "MTP: the consumer's 8 heads of two query rows");
     const int warp = threadIdx.x / 32 - 4 * c, g = (threadIdx.x & 31) >> 2, h0 = 8 * c;
     float lsum[NK], rl[NK];
     float pdiv[NK], pmul[NK];
@@ -1087,6 +1090,53 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state_t<NK> &st, const
         }
     } else {
         wg_row_sums<FAST, NK>(st, red, lsum, rl, warp, g, bar);
+    }
+    if constexpr (MTP) { /* columns k < 2 of a thread row u.tok - 1, else row u.tok: each row's 8
+                          * heads staged in the consumer's 8 rows of stg and written out in turn */
+        const int t = threadIdx.x & 127;
+#pragma unroll
+        for (int r = 0; r < 2; r++) { /* query row u.tok - 1 + r: the thread's columns k = 2 r, 2 r + 1 */
+            const int tok = u.tok - 1 + r;
+            auto stage = [&](auto pack) {
+#pragma unroll
+                for (int mt = 0; mt < MLA_DV / 64; mt++)
+#pragma unroll
+                    for (int k = 2 * r; k < 2 * r + 2; k++) {
+                        const int e = wg_e(k, 0);
+                        const uint32_t bits = pack(wg_out<FAST, 4>(st, mt, e, 1.f, lsum, rl) * pdiv[k],
+                                                   wg_out<FAST, 4>(st, mt, e + 2, 1.f, lsum, rl) * pdiv[k]);
+                        uint16_t *const d = stg + (h0 + (wg_head(k) & 7)) * WG_SROW16 + 64 * mt + 16 * warp + g;
+                        d[0] = (uint16_t)bits;
+                        d[8] = (uint16_t)(bits >> 16);
+                    }
+            };
+            if (r) wg_bar_sync(bar, 128); /* row 0's stores out of stg before row 1's staging */
+            if (u.S == 1)
+                stage(mlab_f32x2_to_bf16x2);
+            else
+                stage(mlab_f32x2_to_f16x2);
+            wg_bar_sync(bar, 128);
+            uint16_t *const base = (u.S == 1 ? p.out + (size_t)tok * MLA_H * MLA_DV
+                                             : p.part_o + ((size_t)tok * p.splits + u.split) * MLA_H * MLA_DV) +
+                                   h0 * MLA_DV;
+            const uint16_t *const sb = stg + h0 * WG_SROW16;
+#pragma unroll
+            for (int q = t; q < 8 * MLA_DV / 8; q += 128) { /* the consumer's 8 heads of the row */
+                const int hd = q / (MLA_DV / 8), j = q % (MLA_DV / 8);
+                *(uint4 *)(base + hd * MLA_DV + 8 * j) = *(const uint4 *)(sb + hd * WG_SROW16 + 8 * j);
+            }
+        }
+        if (u.S > 1 && warp == 0 && g == 0)
+#pragma unroll
+            for (int k = 0; k < 4; k++) { /* each column's log2-sum-exp2 and multiplier, at its row and head */
+                float lse = -INFINITY;
+                if (lsum[k] > 0.f)
+                    lse = FAST ? st.m[k] + log2f(lsum[k]) : (st.m[k] + logf(lsum[k])) * MLA_LOG2E;
+                const size_t at = ((size_t)(u.tok - 1 + (k >> 1)) * p.splits + u.split) * MLA_H + h0 + (wg_head(k) & 7);
+                p.part_lse[at] = lse;
+                p.part_mul[at] = pmul[k];
+            }
+        return;
     }
     auto stage = [&](auto pack) { /* one conversion a pair: dims g and g + 8 of a head */
 #pragma unroll
@@ -1117,85 +1167,6 @@ MLAB_DEV void wg_epilogue16(const mla_params &p, const wg_state_t<NK> &st, const
         *(uint4 *)(base + hd * MLA_DV + 8 * j) = *(const uint4 *)(sb + hd * WG_SROW16 + 8 * j);
     }
     if (u.S > 1 && warp == 0 && g == 0) wg_part_stats<FAST, NK>(p, st, u.tok, u.split, lsum, pmul, h0);
-}
-
-/* MTP (mla_decode_wg's MTP branch): the end of consumer c, whose 16 columns are the
- * heads 8c .. 8c + 7 of the item's two query rows (column k < 2 of a
- * thread: row u.tok - 1, else row u.tok): the sums and partial multipliers
- * of all 16 at once (wg_epilogue16's), then each row's 8 heads staged in
- * the consumer's 8 rows of stg and written out, one row after the other */
-template <bool FAST>
-MLAB_DEV void wg_epilogue16_mtp(const mla_params &p, const wg_state_t<4> &st, const wg_unit &u, float *red,
-                                uint16_t *stg, int c, int bar)
-{
-    const int warp = threadIdx.x / 32 - 4 * c, g = (threadIdx.x & 31) >> 2, h0 = 8 * c;
-    float lsum[4], rl[4], pdiv[4], pmul[4];
-#pragma unroll
-    for (int k = 0; k < 4; k++) pdiv[k] = pmul[k] = 1.f;
-    if (u.S > 1) {
-        float mx[4], hm[4];
-#pragma unroll
-        for (int k = 0; k < 4; k++) {
-            float m = 0.f;
-#pragma unroll
-            for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-                for (int h = 0; h < 2; h++) m = fmaxf(m, fabsf(st.o[mt][wg_e(k, h)]));
-            mx[k] = m;
-        }
-        wg_row_sums<FAST, 4, true>(st, red, lsum, rl, warp, g, bar, mx, hm);
-#pragma unroll
-        for (int k = 0; k < 4; k++) {
-            const int e = part_exp(__float_as_uint(hm[k] * rl[k]));
-            pdiv[k] = pow2f_exact(-e);
-            pmul[k] = pow2f_exact(e);
-        }
-    } else {
-        wg_row_sums<FAST, 4>(st, red, lsum, rl, warp, g, bar);
-    }
-    const int t = threadIdx.x & 127;
-#pragma unroll
-    for (int r = 0; r < 2; r++) { /* query row u.tok - 1 + r: the thread's columns k = 2 r, 2 r + 1 */
-        const int tok = u.tok - 1 + r;
-        auto stage = [&](auto pack) {
-#pragma unroll
-            for (int mt = 0; mt < MLA_DV / 64; mt++)
-#pragma unroll
-                for (int k = 2 * r; k < 2 * r + 2; k++) {
-                    const int e = wg_e(k, 0);
-                    const uint32_t bits = pack(wg_out<FAST, 4>(st, mt, e, 1.f, lsum, rl) * pdiv[k],
-                                               wg_out<FAST, 4>(st, mt, e + 2, 1.f, lsum, rl) * pdiv[k]);
-                    uint16_t *const d = stg + (h0 + (wg_head(k) & 7)) * WG_SROW16 + 64 * mt + 16 * warp + g;
-                    d[0] = (uint16_t)bits;
-                    d[8] = (uint16_t)(bits >> 16);
-                }
-        };
-        if (r) wg_bar_sync(bar, 128); /* row 0's stores out of stg before row 1's staging */
-        if (u.S == 1)
-            stage(mlab_f32x2_to_bf16x2);
-        else
-            stage(mlab_f32x2_to_f16x2);
-        wg_bar_sync(bar, 128);
-        uint16_t *const base = (u.S == 1 ? p.out + (size_t)tok * MLA_H * MLA_DV
-                                         : p.part_o + ((size_t)tok * p.splits + u.split) * MLA_H * MLA_DV) +
-                               h0 * MLA_DV;
-        const uint16_t *const sb = stg + h0 * WG_SROW16;
-#pragma unroll
-        for (int q = t; q < 8 * MLA_DV / 8; q += 128) { /* the consumer's 8 heads of the row */
-            const int hd = q / (MLA_DV / 8), j = q % (MLA_DV / 8);
-            *(uint4 *)(base + hd * MLA_DV + 8 * j) = *(const uint4 *)(sb + hd * WG_SROW16 + 8 * j);
-        }
-    }
-    if (u.S > 1 && warp == 0 && g == 0)
-#pragma unroll
-        for (int k = 0; k < 4; k++) { /* each column's log2-sum-exp2 and multiplier, at its row and head */
-            float lse = -INFINITY;
-            if (lsum[k] > 0.f)
-                lse = FAST ? st.m[k] + log2f(lsum[k]) : (st.m[k] + logf(lsum[k])) * MLA_LOG2E;
-            const size_t at = ((size_t)(u.tok - 1 + (k >> 1)) * p.splits + u.split) * MLA_H + h0 + (wg_head(k) & 7);
-            p.part_lse[at] = lse;
-            p.part_mul[at] = pmul[k];
-        }
 }
 
 /* a row's bf16 Q into registers: the layout q_fp8_heads takes (QR) or q_fp8_row's */
@@ -1678,7 +1649,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             mlab_grid_dep_trigger(); /* the combine may start launching */
             wg_lazy_end<LT>(WG_BAR_CONS(cons));
             if constexpr (MTP)
-                wg_epilogue16_mtp<FAST>(p, s8, u, red8, (uint16_t *)(smem + C::OFF_STG), cons, WG_BAR_CONS(cons));
+                wg_epilogue16<FAST, NH, true>(p, s8, u, red8, (uint16_t *)(smem + C::OFF_STG), cons, WG_BAR_CONS(cons));
             else
                 wg_epilogue16<FAST, 2>(p, s8, u, red8, (uint16_t *)(smem + C::OFF_STG), cons, WG_BAR_CONS(cons));
             if (cons == (hp >= 0 ? hp : 0)) {
