@@ -810,11 +810,9 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     const char *mt = getenv("MLAB_MTP");
     int mtk = 0; /* 0 auto, 1 on, 2 off */
     if (knob_refused("MLAB_MTP", mt, {"auto", "on", "off"}, why, whylen, &mtk)) return MLAB_GPU_USAGE;
-    {
-        const mlab_variant *vm = mlab_variant_by_id(id);
-        p->mtp = v->mtp && v->combine_only && g->mtp_ok && vm &&
-                 (mtk == 1 || (mtk == 0 && mlab_mtp_pays((double)g->kv_rows, vm->kv, (double)g->l2)));
-    }
+    const mlab_variant *vt = mlab_variant_by_id(id); /* its KV format: the MTP and L2 rules' */
+    p->mtp = v->mtp && v->combine_only && g->mtp_ok && vt &&
+             (mtk == 1 || (mtk == 0 && mlab_mtp_pays((double)g->kv_rows, vt->kv, (double)g->l2)));
     const bool pairs_ok = v->head_pairs && v->combine_only && !(hp && !strcmp(hp, "off")) && !p->mtp;
     mlab_split_dram dram = v->dram;
     if (!pairs_ok) dram.pair_pct = 0;
@@ -964,7 +962,6 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     const char *ev = getenv("MLAB_KV_EVICT");
     int evk = 0;
     if (knob_refused("MLAB_KV_EVICT", ev, {"auto", "first", "off"}, why, whylen, &evk)) return MLAB_GPU_USAGE;
-    const mlab_variant *vt = mlab_variant_by_id(id);
     p->kv_ef = MLAB_HAVE_BULK && vt && (evk == 1 || (evk == 0 && mlab_kv_evict_first((double)g->kv_rows, vt->kv, (double)g->l2)));
     /* the negative control (mla_params.fault: its place in the list; none,
      * as kernel_knobs records an unset one, 0); a name misspelt would run the

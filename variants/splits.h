@@ -84,18 +84,17 @@ static inline int mlab_kv_evict_first(double kv_rows, mlab_kv_fmt fmt, double l2
 }
 /* Whether a call whose every item has two query rows runs a decode's MTP
  * unit (mla_params.mtp, MLAB_MTP=auto): where its KV bytes are more than
- * MLAB_MTP_L2S times the L2's. Read once a query row, a KV line is read
+ * MLAB_KV_EF_L2S times the L2's. Read once a query row, a KV line is read
  * again from the L2 while the KV fits a few L2s, and the MTP unit's blocks
  * (half as many units, each with twice the products a tile) are then no
  * faster: H100 (perf-notes v59), bf16_wgmma at q_seq_len 2, MTP against a
  * block a row: 8 x 4096 (38 MB of KV) +2.3 / +2.4%, 8 x 8192 (75 MB) +0.5 /
  * +0.9%, 64 x 4096 (302 MB) -2.6 / -3.1%, 64 x 8192 (604 MB) -6.0 / -5.7%.
- * The line is v51's (MLAB_KV_EF_L2S), between the two pairs; not yet
- * measured on the H200, where the second read cost more (v59) */
-#define MLAB_MTP_L2S MLAB_KV_EF_L2S
+ * The line is v51's (past mlab_kv_evict_first's), between the two pairs;
+ * not yet measured on the H200, where the second read cost more (v59) */
 static inline int mlab_mtp_pays(double kv_rows, mlab_kv_fmt fmt, double l2_bytes)
 {
-    return l2_bytes > 0 && kv_rows * mlab_kv_row_bytes(fmt) > MLAB_MTP_L2S * l2_bytes;
+    return l2_bytes > 0 && !mlab_kv_evict_first(kv_rows, fmt, l2_bytes);
 }
 /* a 64-row tile's bytes in a KV format */
 static inline int mlab_kv_tile_bytes(mlab_kv_fmt fmt)
