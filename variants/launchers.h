@@ -61,10 +61,12 @@ typedef struct mlab_variant_impl {
  * mla_params.grid_max: what launch_sequence launches and the results row
  * records */
 #include "xcd_map.h"
+/* the rows a call's units are of: its query rows, or (mla_params.mtp) its
+ * items, two query rows each */
+static inline int mlab_unit_rows(const mla_params *p) { return p->mtp ? p->total_q / 2 : p->total_q; }
 static inline int mlab_call_grid(const mla_params *p, int placed)
 {
-    const int g = mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, p->mtp ? p->total_q / 2 : p->total_q, p->splits,
-                                   p->xcd_count, placed) *
+    const int g = mlab_decode_grid(p->blk_work ? p->plan_blocks : 0, mlab_unit_rows(p), p->splits, p->xcd_count, placed) *
                   (p->head_pairs ? 2 : 1);
     return p->grid_max > 0 && g > p->grid_max ? p->grid_max : g;
 }

@@ -817,8 +817,8 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     mlab_split_dram dram = v->dram;
     if (!pairs_ok) dram.pair_pct = 0;
     if (splits <= 0) {
-        splits = mlab_choose_splits(p->mtp ? g->total_q / 2 : g->total_q, (g->max_vis + MLA_BN - 1) / MLA_BN, g->sms,
-                                    v->blocks_per_sm(), &dram, kv_tile_bytes(v->id));
+        splits = mlab_choose_splits(mlab_unit_rows(p), (g->max_vis + MLA_BN - 1) / MLA_BN, g->sms, v->blocks_per_sm(),
+                                    &dram, kv_tile_bytes(v->id));
     }
     if (splits > g->max_splits) splits = g->max_splits;
     p->splits = splits;
