@@ -91,18 +91,16 @@
 #           1 calls of as many KV rows once; FlashInfer beside the MTP calls
 #           where time is left (carry .peers). Weighed in perf-notes v59.
 #           $OUT: mtp_{on,off}_{1,2}.h5, mtp_q1.h5, mtp_peer.h5, mtp.log
-#   mtpmx   (~8 min) the _qrow decodes' MTP unit (papers/wip/mtp_qrow.patch,
-#           applied here: consumer c its item's query row c, both on every
-#           tile; fp8_wgmma_qrow's not persistent there; MLAB_MTP=auto takes
-#           the MXFP4 ones wherever every item has two rows, fp8_wgmma_qrow
-#           past 4 L2s of KV) beside bf16_wgmma's: the patch applied, mlabench
-#           built; q2_edge and q2_long validated with MLAB_MTP on, off and 64
-#           splits, the overread control for each of the four decodes (exit 5
-#           wanted); then on
-#           against off, ABBA, at 8, 64 x 4096, 8192, q_seq_len 2; the
-#           q_seq_len 1 calls of as many KV rows once. Weighed in perf-notes
-#           v59 (the prediction there). $OUT: mtpmx_{on,off}_{1,2}.h5,
-#           mtpmx_q1.h5, mtpmx.log
+#   mtpmx   (~3 min) the three MTP units (bf16_wgmma's;
+#           mxfp4_wgmma_qrow's and mxfp4_qrow_lazy's M32: a consumer's tiles
+#           every other, both query rows as N = 32) validated and timed:
+#           mlabench built; q2_edge and q2_long validated with MLAB_MTP on,
+#           off and 64 splits, the overread control for each (exit 5
+#           wanted); then on against off, ABBA, at 8, 64 x 4096, 8192,
+#           q_seq_len 2; the q_seq_len 1 calls of the same KV (8, 64 x 4096,
+#           8192) once. Ran on an H100 in the fifty-seventh session (v60:
+#           h100-2026-12-06l); queued for an H200, where a block a row cost
+#           more (v59). $OUT: mtpmx_{on,off}_{1,2}.h5, mtpmx_q1.h5, mtpmx.log
 #
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
 # usage; 4 a build failed (the log in $OUT).
@@ -170,13 +168,11 @@ mtp)
   ;;
 mtpmx)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpmx: MLAB_COMMIT=<hash> names the commit the results are of"
-  git apply papers/wip/mtp_qrow.patch 2>/dev/null || patch -p1 --forward < papers/wip/mtp_qrow.patch ||
-    die 4 "mtpmx: papers/wip/mtp_qrow.patch does not apply"
   { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" \
       -DMLAB_COMMIT_DIRTY=1 && cmake --build build-gpu --target mlabench -j"$(nproc)"; } > "$OUT/build.log" 2>&1 ||
     { tail -30 "$OUT/build.log"; die 4 "mtpmx: the build failed"; }
   cd build-gpu || exit 4
-  v=bf16_wgmma,fp8_wgmma_qrow,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
+  v=bf16_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
   {
     ./mlabench gen --quiet --batch 5 --kv-len 4097 --q-seq-len 2 --seed 20 --name q2_edge -o q2_edge.h5
     ./mlabench gen --quiet --batch 3 --kv-len 20000 --q-seq-len 2 --seed 17 --name q2_long -o q2_long.h5
@@ -185,7 +181,7 @@ mtpmx)
     done
     echo "== validate 64 splits"; MLAB_MTP=on ./mlabench run --require-gpu --no-time --quiet --variants $v --splits 64 \
       q2_edge.h5 q2_long.h5; echo "rc=$?"
-    for c in bf16_wgmma fp8_wgmma_qrow mxfp4_wgmma_qrow mxfp4_qrow_lazy; do
+    for c in bf16_wgmma mxfp4_wgmma_qrow mxfp4_qrow_lazy; do
       echo "== negative control $c (exit 5 wanted)"
       MLAB_FAULT=overread MLAB_MTP=on ./mlabench run --require-gpu --no-time --quiet --variants $c q2_edge.h5; echo "rc=$?"
     done
@@ -195,7 +191,7 @@ mtpmx)
         --kv-len 4096,8192 --q-seq-len 2 --label "${step%:*}" -o "$OUT/mtpmx_${step%:*}_${step#*:}.h5"; echo "rc=$?"
     done
     echo "== q_seq_len 1, as many KV rows"; ./mlabench run --require-gpu --quiet --max-time 0.12 --variants $v \
-      --batch 16,128 --kv-len 4096 -o "$OUT/mtpmx_q1.h5"; echo "rc=$?"
+      --batch 8,64 --kv-len 4096,8192 -o "$OUT/mtpmx_q1.h5"; echo "rc=$?"
   } > "$OUT/mtpmx.log" 2>&1
   grep -E '^==|^rc=|FAIL' "$OUT/mtpmx.log" | head -60
   for k in 1 2; do ./mlabench compare "$OUT/mtpmx_off_$k.h5" "$OUT/mtpmx_on_$k.h5" | grep -E '^b[0-9]|summary'; done

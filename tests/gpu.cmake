@@ -269,7 +269,7 @@ foreach(_m on off)
 endforeach()
 mlab_gpu_negative_control(gpu_negative_control_overread_pairs ENV MLAB_FAULT=overread CASES tiny_scales
                           ARGS --variants bf16_wgmma)
-# an item's two query rows in one block (bf16_wgmma, MLAB_MTP: runner.hip,
+# an item's two query rows in one block (bf16_wgmma, the MXFP4 _qrow decodes; MLAB_MTP: runner.hip,
 # where every item has two and as many KV tiles; by default only where the
 # KV is past a few L2s, splits.h mlab_mtp_pays, which these cases are not):
 # validated on (q2_long, q2_edge), a block a row (off), and on with 64
@@ -277,18 +277,21 @@ mlab_gpu_negative_control(gpu_negative_control_overread_pairs ENV MLAB_FAULT=ove
 # the first row none); the grid is the items' units when on, the rows' when
 # off (q2_long: its rows as many tiles, so no ragged plan either way; no
 # head pairs); a decode reading one row past each sequence end is caught with it
+set(_mtpv bf16_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy) # the decodes with an MTP unit
 foreach(_m on off)
-  mlab_gpu_validate(gpu_validate_mtp_${_m} "MLAB_MTP=${_m}" --variants bf16_wgmma ${_gd}/q2_long.h5 ${_gd}/q2_edge.h5)
+  mlab_gpu_validate(gpu_validate_mtp_${_m} "MLAB_MTP=${_m}" --variants ${_mtpv} ${_gd}/q2_long.h5 ${_gd}/q2_edge.h5)
 endforeach()
-mlab_gpu_validate(gpu_validate_mtp_splits64 "MLAB_MTP=on" --variants bf16_wgmma --splits 64 ${_gd}/q2_edge.h5
+mlab_gpu_validate(gpu_validate_mtp_splits64 "MLAB_MTP=on" --variants ${_mtpv} --splits 64 ${_gd}/q2_edge.h5
                   ${_gd}/q2_long.h5)
 foreach(_m on off)
   mlab_gpu_rows_test(gpu_mtp_grid_${_m} mtp_${_m} "MLAB_MTP=${_m} MLAB_PAIRS=off "
     "u=[(int(x['grid']),int(x['total_q'])*int(x['splits'])) for x in r]; print('grid, rows x splits:',u); ok=u and all(g*(2 if '${_m}'=='on' else 1)==n for g,n in u); sys.exit(0 if ok else 1)"
-    --variants bf16_wgmma ${_gd}/q2_long.h5)
+    --variants ${_mtpv} ${_gd}/q2_long.h5)
 endforeach()
-mlab_gpu_negative_control(gpu_negative_control_overread_mtp ENV "MLAB_FAULT=overread MLAB_MTP=on" CASES q2_edge q2_long
-                          ARGS --variants bf16_wgmma)
+foreach(_v bf16_wgmma mxfp4_wgmma_qrow mxfp4_qrow_lazy)
+  mlab_gpu_negative_control(gpu_negative_control_overread_mtp_${_v} ENV "MLAB_FAULT=overread MLAB_MTP=on"
+                            CASES q2_edge q2_long ARGS --variants ${_v})
+endforeach()
 # an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_COMBINE_SPREAD, MLAB_COMBINE_CAP, MLAB_AMAX,
 # MLAB_TMAP, MLAB_TMAP_L2, MLAB_PLAN, MLAB_PERSIST, MLAB_PAIRS, MLAB_FLUSH, MLAB_KV_EVICT, MLAB_MTP) is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c

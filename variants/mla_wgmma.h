@@ -271,28 +271,34 @@ static_assert(WG_NPROD_MX == 1 || WG_NRAW % 2 == 1, "two producers: tile li - WG
  * mla_decode_wg */
 #define WG_Q16_BYTES (MLA_H * MLA_D * 2) /* one row's bf16 Q */
 template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false, bool MTP = false> struct wg_cfg_t {
-    static_assert(!MTP || (B16 && WG_B16_HS), "MTP: bf16_wgmma's head split");
+    static_assert(!MTP || (B16 && WG_B16_HS) || (QR && !ONEU), "MTP: bf16_wgmma's head split, or the _qrow decodes");
+    /* M32 (the _qrow decodes' MTP unit): a consumer's tiles (every other, as
+     * with one row) take both query rows at once, 32 columns (N = 32: row r's
+     * head h column 16 r + h); Q, P^T and the maxima's exchange twice as wide */
+    static constexpr bool M32 = MTP && !B16;
     static constexpr int NST = B16 ? 2 : WG_NSTAGE;        /* stages */
     static constexpr int TILE = B16 ? 9 * MLAB_SW128_PANEL : WG_TILE; /* bytes of a stage */
     static constexpr int OFF_Q = 0;                          /* Q: 36 (bf16: 72) chunks x 16 heads x 16 */
     static constexpr int OFF_STAGE = OFF_Q + MLA_H * MLA_D * (B16 ? 2 : 1) * (MTP ? 2 : 1); /* NST tiles */
     static constexpr int OFF_P = OFF_STAGE + NST * TILE;     /* P^T a consumer: 4 (bf16: 8) chunks x 16 heads x 16 */
-    static constexpr int OFF_RED = OFF_P + WG_NCONS * MLA_H * MLA_BN * (B16 ? 2 : 1); /* a consumer: 64 max + 64 sums (floats) */
-    static constexpr int OFF_QRED = OFF_RED + WG_NCONS * 128 * 4;     /* the Q amax: 8 floats */
+    /* M32's P^T (32 columns, 2 KB) goes into its tile's rope panel, free after Q.K: wg_p32 */
+    static constexpr int OFF_RED = OFF_P + WG_NCONS * MLA_H * MLA_BN * (B16 ? 2 : 1);
+    static constexpr int RED_N = M32 ? 256 : 128; /* a consumer's floats at OFF_RED: 64 (M32 128) max + as many sums */
+    static constexpr int OFF_QRED = OFF_RED + WG_NCONS * RED_N * 4;   /* the Q amax: 8 floats */
     static constexpr int OFF_RAW = OFF_QRED + 8 * 4;                  /* MX: WG_NRAW raw tiles */
     static constexpr int OFF_LUT = OFF_RAW + (MX ? WG_NRAW * WG_RAW : 0); /* MX: e4m3 magnitudes by E8M0 [256][8] */
     static constexpr int OFF_BAR = OFF_LUT + (MX ? 256 * 8 : 0);      /* a stage's mbarriers (WG_TMAP or MX) */
     /* a stage's landing gates (WG_LAND_GATES): GM a tile's, G1 a one-tile
      * block's (ONE_DV; MX: WG_MX_SPLIT1), gate j of stage s at bars[j NST + s] */
     static constexpr int GM = MX || !WG_TMAP ? 1 : B16 ? WG_LAND_GATES16 : WG_LAND_GATES;
-    static constexpr int G1 = MX && WG_MX_SPLIT1 && WG_ONE_DV && WG_NPROD_MX == 2 ? 2 : GM; /* MX: ONE_DV's unit */
+    static constexpr int G1 = MX && WG_MX_SPLIT1 && WG_ONE_DV && WG_NPROD_MX == 2 && !MTP ? 2 : GM; /* MX: ONE_DV's unit */
     static constexpr int NG = GM > G1 ? GM : G1;
     static constexpr int OFF_RBAR = OFF_BAR + (WG_TMAP || MX ? 8 * NST * NG : 0); /* MX: a raw tile's */
     /* MX, two producers: then a raw stage's "read and reissued" mbarrier */
     static constexpr int OFF_MERGE = OFF_RBAR + (MX ? 8 * WG_NRAW * (WG_NPROD_MX > 1 ? 2 : 1) : 0);
     /* persistent: consumer 1's state for the merge (72 x 128 floats), apart
      * from the stages, which hold the next unit's tiles by then */
-    static constexpr bool PERSIST = !MX && !B16 && WG_TMAP && WG_PERSIST && !ONEU;
+    static constexpr bool PERSIST = !MX && !B16 && WG_TMAP && WG_PERSIST && !ONEU && !MTP; /* MTP: a block a unit */
     /* persistent: the next unit's fp8 Q, quantized by consumer 1 while consumer 0 ends the last unit */
     static constexpr int OFF_Q2 = (OFF_MERGE + (PERSIST ? 72 * 128 * 4 : 0) + 127) & ~127;
     /* HS (bf16_wgmma, WG_B16_HS): both consumers on every tile, consumer c
@@ -303,7 +309,7 @@ template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false, bool MT
     /* ONE_DV (WG_ONE_DV): a block's last one-tile unit split between the
      * consumers; not in the persistent fp8_wgmma (there it spilled 20 bytes,
      * reloaded in its unit loop: its one-wave instantiation, ONEU, has it) */
-    static constexpr bool ONE_DV = !B16 && (QR || ONEU || MX) && (WG_TMAP || MX) && WG_ONE_DV;
+    static constexpr bool ONE_DV = !B16 && (QR || ONEU || MX) && (WG_TMAP || MX) && WG_ONE_DV && !MTP;
     static constexpr int OFF_STG = (OFF_Q2 + (PERSIST ? MLA_H * MLA_D : 0) + 127) & ~127;
     /* QR (the _qrow variants): a unit's heads' Q scales, two units' (a
      * persistent block quantizes the next unit's Q during one) */
@@ -311,8 +317,8 @@ template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false, bool MT
     static constexpr int SMEM = OFF_QS + (QR ? 2 * MLA_H * 4 : 0);
     static_assert(!WG_TMAP || OFF_STAGE % 1024 == 0, "swizzled panels 1024-aligned");
     static_assert(OFF_RAW % 16 == 0 && OFF_BAR % 8 == 0, "bulk copies 16-aligned, mbarriers 8-aligned");
-    /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread), over the stages */
-    static_assert(72 * 128 * 4 <= NST * TILE, "merge buffer fits the stages");
+    /* consumer 1's state for the merge (64 O + 4 max + 4 sums a thread; M32 twice), over the stages */
+    static_assert((M32 ? 144 : 72) * 128 * 4 <= NST * TILE, "merge buffer fits the stages");
     static_assert(!B16 || (WG_TMAP && !MX), "bf16 tiles: the swizzled layout of tensor-copy builds");
     /* B16 stages its outputs in stage 1 (wg_epilogue16), apart from the merge buffer in stage 0 */
     static_assert(!B16 || (!PERSIST && 72 * 128 * 4 <= TILE && MLA_H * WG_SROW16 * 2 <= TILE), "bf16 staging");
@@ -460,6 +466,21 @@ MLAB_DEV uint2 *wg_q_chunk(uint8_t *sq, int h, int k)
 }
 MLAB_DEV uint64_t wg_q8_desc(const uint8_t *sq) { return wg_desc(sq, 16 * MLA_H, 128); }
 MLAB_DEV uint64_t wg_q8_step(uint64_t dq, int k) { return wg_desc_add(dq, 2 * k * 16 * MLA_H); }
+/* the same for M32 (the _qrow decodes' MTP unit): 32 columns, row r's head h
+ * column 16 r + h. Its descriptors (Q's here, P^T's: wg_desc32) are the
+ * 16-column ones with the leading offset doubled: a call of wg_desc with
+ * other arguments in the same file moved the 16-column decodes' SASS (LLVM
+ * then no longer folds the constant arguments every call shared into it) */
+MLAB_DEV uint2 *wg_q_chunk32(uint8_t *sq, int c, int k)
+{
+    return (uint2 *)(sq + (k >> 1) * (32 * MLA_H) + 16 * c + 8 * (k & 1));
+}
+MLAB_DEV uint64_t wg_desc32(const void *smem)
+{
+    return wg_desc(smem, 16 * MLA_H, 128) + ((uint64_t)(16 * MLA_H >> 4) << 16); /* leading offset 512 bytes */
+}
+MLAB_DEV uint64_t wg_q8_desc32(const uint8_t *sq) { return wg_desc32(sq); }
+MLAB_DEV uint64_t wg_q8_step32(uint64_t dq, int k) { return wg_desc_add(dq, 2 * k * 32 * MLA_H); }
 /* bf16_wgmma's Q (wg_q16_issue: mlab_sw128_q): its B descriptor, and k-step k's (panel k / 4,
  * its 32-byte quarter k % 4) */
 MLAB_DEV uint64_t wg_q16_desc(const uint8_t *sq) { return wg_desc_sw128(sq, 16, 8 * 128); }
@@ -508,7 +529,7 @@ template <bool B16 = false, int NK = 4, int K0 = 0, int KS = MLA_D / (B16 ? 16 :
 MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq, wg_gates gt = {nullptr, 0, 0u},
                         Mid mid = Mid())
 {
-    static_assert(NK == 4 || (B16 && NK == 2), "16 heads, or bf16's 8");
+    static_assert(NK == 4 || (B16 && NK == 2) || (!B16 && NK == 8 && WG_QK_SS), "16 heads, bf16's 8, or M32's 32");
     static_assert(K0 == 0 || (WG_QK_SS && !B16), "a k range (K0, KS steps: a consumer's half, WG_ONE_DV): fp8 K by wgmma");
     /* G > 1 (WG_LAND_GATES): an accumulator a gate the k range spans (one
      * across a gate's wait, a divergent spin, made ptxas serialize every
@@ -549,7 +570,10 @@ MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq, wg
 #pragma unroll
         for (int k = 0; k < KS; k++) {
             const bool add = gate(k);
-            wg_e4m3_ss_n16(acc[ai(k)], wg_k_desc(tile, K0 + k), wg_q8_step(dq, K0 + k), add);
+            if constexpr (NK == 8) /* M32: both query rows */
+                wg_e4m3_ss_n32(acc[ai(k)], wg_k_desc(tile, K0 + k), wg_q8_step32(dq, K0 + k), add);
+            else
+                wg_e4m3_ss_n16(acc[ai(k)], wg_k_desc(tile, K0 + k), wg_q8_step(dq, K0 + k), add);
         }
     }
     wg_commit();
@@ -591,6 +615,16 @@ MLAB_DEV void wg_scores(float (&s)[2 * NK], const uint8_t *tile, uint64_t dq, wg
  * thread's NK heads (the _qrow variants: Q's scale is a head's) */
 MLAB_DEV float wg_sc(float s, int) { return s; }
 template <int NK> MLAB_DEV float wg_sc(const float (&s)[NK], int k) { return s[k]; }
+/* or read from shared memory where they are used (M32: its 8 scales held in
+ * registers beside 128 O floats spilled): the call's scale times column
+ * wg_head(k)'s Q scale (qs: the columns' scales; all: column 0's, the
+ * negative control qscale) */
+struct wg_sc_cols {
+    float s;
+    const float *qs;
+    bool all;
+};
+MLAB_DEV float wg_sc(const wg_sc_cols &c, int k) { return c.s * c.qs[c.all ? 0 : wg_head(k)]; }
 
 /* 2. online softmax of tile t (rows past rend masked): the consumer's 4 warps
  * exchange their maxima through red (16 heads x 4 warps) on barrier bar; P
@@ -617,8 +651,8 @@ MLAB_DEV void wg_tile_max(float (&s)[2 * NK], int t, int rend, const Sc &sscale,
 #pragma unroll
         for (int k = 0; k < NK; k++)
 #pragma unroll
-            for (int h = 0; h < 2; h++) /* MTP: columns k < 2 are the item's first query row, one row short */
-                if (t * MLA_BN + 16 * warp + g + 8 * h >= rend - (MTP && k < 2 ? 1 : 0)) s[wg_e(k, h)] = -INFINITY;
+            for (int h = 0; h < 2; h++) /* MTP: slots k < NK / 2 are the item's first query row, one row short */
+                if (t * MLA_BN + 16 * warp + g + 8 * h >= rend - (MTP && k < NK / 2 ? 1 : 0)) s[wg_e(k, h)] = -INFINITY;
 #pragma unroll
     for (int k = 0; k < NK; k++) {
         float m = -INFINITY;
@@ -645,7 +679,7 @@ MLAB_DEV float wg_p_store(const float (&s)[2 * NK], int k, float m, bool none, u
             ((uint16_t *)sP)[(r >> 3) * (8 * 4 * NK) + 8 * wg_head(k) + (r & 7)] = mlab_f32_to_bf16_bits(pj);
         } else {
             const int slot = (r & 32) + wg_vslot(r & 31);
-            sP[(slot >> 4) * (16 * MLA_H) + 16 * wg_head(k) + (slot & 15)] = mlab_f32_to_fp8(pj);
+            sP[(slot >> 4) * (16 * MLA_H * (NK == 8 ? 2 : 1)) + 16 * wg_head(k) + (slot & 15)] = mlab_f32_to_fp8(pj);
         }
     }
     return sum;
@@ -670,7 +704,7 @@ template <bool FAST, bool B16 = false, int NK = 4, typename Sc = float, bool ONE
 MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
                          uint8_t *sP, int bar)
 {
-    static_assert(NK == 4 || NK == 2, "16 heads, or a consumer's 8 (WG_B16_HS, WG_ONE_DV)");
+    static_assert(NK == 4 || NK == 2 || (!B16 && NK == 8), "16 heads, a consumer's 8 (WG_B16_HS, WG_ONE_DV), or M32's 32");
     static_assert(!ONE || (!B16 && NK == 2), "ONE: the a8w8 consumers, 8 heads each");
     const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
     float tmax[NK];
@@ -717,11 +751,11 @@ template <bool FAST, bool B16, int NK, typename Sc, int LT, bool MTP = false>
 MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend, const Sc &sscale, float *red,
                               uint8_t *sP, int bar, bool first, bool nc_o, int own)
 {
-    static_assert(NK == 4 || NK == 2, "16 heads, or a consumer's 8 (WG_B16_HS)");
+    static_assert(NK == 4 || NK == 2 || (!B16 && NK == 8), "16 heads, a consumer's 8 (WG_B16_HS), or M32's 32");
     static_assert(LT >= 0, "a threshold");
     const float thr = FAST ? (float)LT : (float)LT * 0.69314718f; /* the scores' units */
     const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
-    float *const rb = red + 64 * (own & 1); /* own: the consumer's own tile count in the unit */
+    float *const rb = red + (NK == 8 ? 128 : 64) * (own & 1); /* own: the consumer's own tile count in the unit */
     float tmax[NK], sum[NK];
     wg_tile_max<NK, Sc, MTP>(s, t, rend, sscale, tmax, warp, g);
     bool fits = !first;
@@ -835,6 +869,51 @@ MLAB_DEV void wg_pv(wg_state &st, const uint8_t *tile, uint64_t dp)
     uint32_t a[MLA_DV / 64][MLA_BN / 32][4];
     wg_pv_frags<MLA_DV / 64, 0>(a, tile);
     wg_pv_run<MLA_DV / 64>(st.o, a, dp);
+}
+
+/* M32's P^T (64 kv rows x 32 columns of e4m3, 2 KB: no room beside the
+ * MTP unit's second Q row in MXFP4's 227 KB) in the tile's dims 512 .. 575
+ * (the rope: 4 KB, contiguous in either layout), which only Q.K reads: free
+ * once its products are waited for, until the stage is released after P.V */
+MLAB_DEV uint8_t *wg_p32(const uint8_t *tile) { return (uint8_t *)tile + wg_off(0, MLA_DV / 16); }
+static_assert(WG_TMAP ? MLAB_SW64_PANEL >= 2 * MLA_H * MLA_BN : (MLA_D - MLA_DV) / 16 * WG_LDC >= 2 * MLA_H * MLA_BN,
+              "M32's P^T fits the tile's rope");
+
+/* M32 (the _qrow decodes' MTP unit): O^T[512 dims x 32 columns] += V^T . P^T,
+ * m64n32k32 products (128 accumulator floats a thread), the V^T fragments
+ * in batches of PB m-tiles, two batches' registers in turn (all 8 m-tiles'
+ * 64 registers beside 128 of O do not fit): batch b + 1's loaded while b's
+ * products run */
+template <int PB = 1> MLAB_DEV void wg_pv32(wg_state_t<8> &st, const uint8_t *tile, uint64_t dp)
+{
+    constexpr int NB = MLA_DV / 64 / PB;
+    const int warp = (threadIdx.x / 32) & 3, lane = threadIdx.x & 31;
+    uint32_t a[2][PB][MLA_BN / 32][4];
+    auto frags = [&](uint32_t(&f)[PB][MLA_BN / 32][4], int mt0) {
+#pragma unroll
+        for (int mt = 0; mt < PB; mt++)
+#pragma unroll
+            for (int ks = 0; ks < MLA_BN / 32; ks++)
+                wg_vt_frag(f[mt][ks], tile + wg_off(32 * ks + lane, 4 * (mt0 + mt) + warp));
+    };
+    wg_fence_o(st);
+    frags(a[0], 0);
+#pragma unroll
+    for (int b = 0; b < NB; b++) {
+        wg_fence();
+#pragma unroll
+        for (int mt = 0; mt < PB; mt++)
+#pragma unroll
+            for (int ks = 0; ks < MLA_BN / 32; ks++)
+                wg_e4m3_rs_n32(st.o[PB * b + mt], a[b & 1][mt][ks], wg_desc_add(dp, 2 * ks * 16 * 2 * MLA_H), 1);
+        wg_commit();
+        if (b + 1 < NB) {
+            wg_wait<1>(); /* batch b - 1 done: its registers are free */
+            frags(a[(b + 1) & 1], PB * (b + 1));
+        }
+    }
+    wg_wait<0>();
+    wg_fence_o(st);
 }
 
 /* 3'. bf16 (B16): O^T += V^T . P^T with V^T straight from the tile, a
@@ -990,6 +1069,41 @@ MLAB_DEV void wg_epilogue(const mla_params &p, const wg_state &st, const wg_unit
         if (warp == 0 && g == 0) {
             const float mul[4] = {kvs, kvs, kvs, kvs};
             wg_part_stats<FAST>(p, st, u.tok, u.split, lsum, mul);
+        }
+    }
+}
+
+/* wg_epilogue for M32 (the _qrow decodes' MTP unit, consumer 0 with the
+ * merged state): slots k < 4 are the item's first query row (u.tok - 1),
+ * 4 .. 7 its second (u.tok), each row stored as wg_epilogue stores one */
+template <bool FAST>
+MLAB_DEV void wg_epilogue32(const mla_params &p, const wg_state_t<8> &st, const wg_unit &u, float kvs, float *red)
+{
+    const int warp = threadIdx.x / 32, g = (threadIdx.x & 31) >> 2;
+    float lsum[8], rl[8];
+    wg_row_sums<FAST, 8>(st, red, lsum, rl, warp, g);
+#pragma unroll
+    for (int r = 0; r < 2; r++) {
+        const int tok = u.tok - 1 + r;
+        auto store = [&](uint16_t *row, float vscale, auto pack) {
+            wg_store_o<MLA_DV / 64>(row + wg_head(0) * MLA_DV + 16 * warp + 2 * g,
+                                    [&](int mt, int e) { return wg_out<FAST, 8>(st, mt, e + 8 * r, vscale, lsum, rl); },
+                                    pack);
+        };
+        if (u.S == 1) {
+            store(p.out + (size_t)tok * MLA_H * MLA_DV, kvs, mlab_f32x2_to_bf16x2);
+        } else { /* f16 partials: kv scale units (the combine applies it) */
+            store(p.part_o + ((size_t)tok * p.splits + u.split) * MLA_H * MLA_DV, 1.f, mlab_f32x2_to_f16x2);
+            if (warp == 0 && g == 0)
+#pragma unroll
+                for (int k = 4 * r; k < 4 * r + 4; k++) {
+                    float lse = -INFINITY;
+                    if (lsum[k] > 0.f)
+                        lse = FAST ? st.m[k] + log2f(lsum[k]) : (st.m[k] + logf(lsum[k])) * MLA_LOG2E;
+                    const size_t at = ((size_t)tok * p.splits + u.split) * MLA_H + wg_head(k) - 16 * r;
+                    p.part_lse[at] = lse;
+                    p.part_mul[at] = kvs;
+                }
         }
     }
 }
@@ -1507,7 +1621,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             wg_q16_issue(p, u0.tok, sQ);
         }
     }
-    constexpr bool QE = WG_Q_EARLY && QR; /* the _qrow decodes' unit-0 Q row loaded here */
+    constexpr bool QE = WG_Q_EARLY && QR && !MTP; /* the _qrow decodes' unit-0 Q row loaded here (MTP: in consume) */
     q_fp8_regs<WG_NCONS * 128> qreg0;
     if (QE && cons < WG_NCONS) wg_q_load<QR>(p, u0.tok, qreg0);
 
@@ -1589,6 +1703,15 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 wg_q16_ready();
                 qs = 1.f;
             } else {
+                if constexpr (C::M32) { /* the item's two rows: row r's head h column 16 r + h of the 32, its scales at OFF_QS + 16 r */
+#pragma unroll 1
+                    for (int r = 0; r < 2; r++) {
+                        wg_q_load<QR>(p, u.tok - 1 + r, qreg0);
+                        auto store = [&](int h, int k, uint2 codes) { *wg_q_chunk32(sQ, 16 * r + h, k) = codes; };
+                        q_fp8_heads<WG_NCONS * 128>(p, qreg0, (float *)(smem + C::OFF_QS) + r * MLA_H, store, tid);
+                    }
+                    qs = 1.f;
+                } else {
                 if (!QE) wg_q_load<QR>(p, u.tok, qreg0);
                 auto store = [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; };
                 if constexpr (QR) {
@@ -1597,6 +1720,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 } else {
                     qs = q_fp8_row<WG_NCONS * 128>(p, qreg0, (float *)(smem + C::OFF_QRED), store,
                                                    [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });
+                }
                 }
             }
             wg_fence_smem();
@@ -1610,6 +1734,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
          * scale (this unit's buffer; the negative control qscale: head 0's for
          * all). Else sscale for all: passed as one float, as before QR (an
          * array of four equal values changed mxfp4_wgmma's SASS) */
+        constexpr int NKQ = C::M32 ? 8 : 4; /* a thread's columns (M32: 4 of each query row) */
         float sch[4];
         (void)sch;
         if constexpr (QR) {
@@ -1617,6 +1742,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
 #pragma unroll
             for (int k = 0; k < 4; k++) sch[k] = sscale * qsh[p.fault == 3 ? 0 : wg_head(k)];
         }
+
         WG_PROF(lap(5);)
         if constexpr (C::HS) {
             /* every tile, this consumer's 8 heads (MTP: of both query rows, 16
@@ -1723,12 +1849,13 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)
                 WG_PROF(lap(4); prof_out(g0 + u.n);)
             }
-        } else {
-            wg_state st;
+        } else { /* M32 (the _qrow decodes' MTP unit): the same with both query rows' 32 columns */
+            wg_state_t<NKQ> st;
             wg_reset(st);
-            uint8_t *sP = smem + C::OFF_P + cons * MLA_H * MLA_BN * (B16 ? 2 : 1);
-            float *red = (float *)(smem + C::OFF_RED) + cons * 128;
-            const uint64_t dq = B16 ? wg_q16_desc(sQk) : wg_q8_desc(sQk), dp = wg_desc(sP, 16 * MLA_H, 128);
+            uint8_t *sP = smem + C::OFF_P + cons * MLA_H * MLA_BN * (B16 ? 2 : 1); /* M32: wg_p32 */
+            float *red = (float *)(smem + C::OFF_RED) + cons * C::RED_N;
+            const uint64_t dq = B16 ? wg_q16_desc(sQk) : C::M32 ? wg_q8_desc32(sQk) : wg_q8_desc(sQk),
+                           dp = wg_desc(sP, 16 * MLA_H, 128);
             for (int i = (cons - g0) & 1; i < u.n; i += WG_NCONS) {
                 const int g = g0 + i;
                 const uint8_t *tile = stages + (g % C::NST) * C::TILE;
@@ -1738,12 +1865,17 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                     wg_bar_sync(WG_BAR_FULL(g % C::NST), 256);
                 MLAB_TR(if (tid == 0 && !tr2) tr2 = mlab_gtime();)
                 WG_PROF(lap(0);)
-                float s[8];
-                wg_scores<B16, 4, 0, MLA_D / (B16 ? 16 : 32), C::GM>(
+                float s[2 * NKQ];
+                wg_scores<B16, NKQ, 0, MLA_D / (B16 ? 16 : 32), C::GM>(
                     s, tile, dq, wg_tile_gates<C::GM>(bars, g, C::NST));
                 WG_PROF(lap(1);)
                 const bool first = i < WG_NCONS; /* this consumer's first tile of the unit */
-                if constexpr (QR)
+                if constexpr (C::M32) /* P^T into the tile's rope panel (wg_p32); column 16 r + h's
+                                       * Q scale at OFF_QS + 16 r + h, read where used */
+                    wg_softmax_loop<FAST, B16, 8, LT, wg_sc_cols, true>(
+                        st, s, u.t0 + i, u.rend, wg_sc_cols{sscale, (const float *)(smem + C::OFF_QS), p.fault == 3},
+                        red, wg_p32(tile), WG_BAR_CONS(cons), first, p.fault == 4, i / WG_NCONS);
+                else if constexpr (QR)
                     wg_softmax_loop<FAST, B16, 4, LT>(st, s, u.t0 + i, u.rend, sch, red, sP, WG_BAR_CONS(cons), first,
                                                       p.fault == 4, i / WG_NCONS);
                 else
@@ -1752,6 +1884,8 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 WG_PROF(lap(2);)
                 if constexpr (B16)
                     wg_pv16(st, tile, dp);
+                else if constexpr (C::M32)
+                    wg_pv32(st, tile, wg_desc32(wg_p32(tile)));
                 else
                     wg_pv(st, tile, dp);
                 wg_bar_arrive(WG_BAR_EMPTY(g % C::NST), C::EMPTY_N);
@@ -1781,11 +1915,11 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
 #pragma unroll
                     for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-                        for (int e = 0; e < 8; e++) xs[(8 * mt + e) * 128 + t] = st.o[mt][e];
+                        for (int e = 0; e < 2 * NKQ; e++) xs[(2 * NKQ * mt + e) * 128 + t] = st.o[mt][e];
 #pragma unroll
-                    for (int k = 0; k < 4; k++) {
-                        xs[(64 + k) * 128 + t] = st.m[k];
-                        xs[(68 + k) * 128 + t] = st.l[k];
+                    for (int k = 0; k < NKQ; k++) {
+                        xs[(16 * NKQ + k) * 128 + t] = st.m[k];
+                        xs[(17 * NKQ + k) * 128 + t] = st.l[k];
                     }
                 }
                 wg_bar_sync(WG_BAR_MERGE, WG_NCONS * 128);
@@ -1803,27 +1937,29 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 wg_bar_arrive(WG_BAR_QNEXT, WG_NCONS * 128);
             }
             if (cons == 0 && !solo) {
-                float a0[4], a1[4];
+                float a0[NKQ], a1[NKQ];
 #pragma unroll
-                for (int k = 0; k < 4; k++) { /* each side's weight: 0 for a side that saw no rows */
-                    const float m1 = xs[(64 + k) * 128 + t], m = fmaxf(st.m[k], m1);
+                for (int k = 0; k < NKQ; k++) { /* each side's weight: 0 for a side that saw no rows */
+                    const float m1 = xs[(16 * NKQ + k) * 128 + t], m = fmaxf(st.m[k], m1);
                     a0[k] = st.m[k] == -INFINITY ? 0.f : mla_exp(st.m[k] - m, FAST);
                     a1[k] = m1 == -INFINITY ? 0.f : mla_exp(m1 - m, FAST);
                     st.m[k] = m;
-                    st.l[k] = st.l[k] * a0[k] + xs[(68 + k) * 128 + t] * a1[k];
+                    st.l[k] = st.l[k] * a0[k] + xs[(17 * NKQ + k) * 128 + t] * a1[k];
                 }
 #pragma unroll
                 for (int mt = 0; mt < MLA_DV / 64; mt++)
 #pragma unroll
-                    for (int e = 0; e < 8; e++) {
+                    for (int e = 0; e < 2 * NKQ; e++) {
                         const int k = 2 * (e >> 2) + (e & 1);
-                        st.o[mt][e] = st.o[mt][e] * a0[k] + xs[(8 * mt + e) * 128 + t] * a1[k];
+                        st.o[mt][e] = st.o[mt][e] * a0[k] + xs[(2 * NKQ * mt + e) * 128 + t] * a1[k];
                     }
             }
             if (cons == 0) {
                 if constexpr (B16)
                     /* the stage consumer 1's state did not pass through (not persistent: B16) */
                     wg_epilogue16<FAST>(p, st, u, (float *)(smem + C::OFF_RED), (uint16_t *)(stages + C::TILE));
+                else if constexpr (C::M32)
+                    wg_epilogue32<FAST>(p, st, u, kvs, (float *)(smem + C::OFF_RED));
                 else
                     wg_epilogue<FAST>(p, st, u, kvs, (float *)(smem + C::OFF_RED));
                 MLAB_TR(if (next_tok < 0) trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)

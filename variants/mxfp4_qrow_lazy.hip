@@ -41,11 +41,15 @@
 #if defined(MLAB_NV) && defined(MLAB_SM90A)
 typedef wg_cfg_t<true, false, true> mq_cfg;
 #define MQ_KERNEL mla_decode_wg<true, true, false, true, false, WG_LAZY_T>
+typedef wg_cfg_t<true, false, true, false, true> mqm_cfg;
+#define MQ_MTP_KERNEL mla_decode_wg<true, true, false, true, false, WG_LAZY_T, true>
 static int bps(void) { return occupancy_of(MQ_KERNEL, WG_NT_MX, mq_cfg::SMEM); }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;
-    static bool attr_set = false;
+    static bool attr_set = false, attr_m = false;
+    if (p->mtp) /* an item's two query rows in one block (mla_wgmma.h, MTP) */
+        return launch_sequence<true, false>(MQ_MTP_KERNEL, WG_NT_MX, mqm_cfg::SMEM, false, p, s, attr_m);
     return launch_sequence<true, false>(MQ_KERNEL, WG_NT_MX, mq_cfg::SMEM, false /* no amax pass */, p, s, attr_set);
 }
 #define MQ_WHY NULL
@@ -66,5 +70,5 @@ static int exact_fallback(const mla_params *p) { return !p->mx_e4m3_ok; }
 extern const mlab_variant_impl mlab_impl_mxfp4_qrow_lazy = {MLAB_V_mxfp4_qrow_lazy, 2 /* Q per (row, head) */, bps,
                                                             MQ_SMEM, launch, 0, WG_NT_MX, MQ_WHY, NULL,
                                                             1 /* combine_only */, NULL, 0, exact_fallback,
-                                                            &mlab_impl_mxfp4};
+                                                            &mlab_impl_mxfp4, 0, 0, {0, 0, 0, 0}, 1 /* mtp */};
 #endif

@@ -916,7 +916,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     {
         const char *ps = getenv("MLAB_PERSIST");
         if (knob_refused("MLAB_PERSIST", ps, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
-        if (v->persistent && !(ps && !strcmp(ps, "off"))) p->grid_max = g->sms * v->blocks_per_sm();
+        if (v->persistent && !(ps && !strcmp(ps, "off")) && !p->mtp) p->grid_max = g->sms * v->blocks_per_sm();
     }
     /* the head pairs (MLAB_PAIRS, above), where the units fill at most half the SMs */
     p->head_pairs = pairs_ok ? mlab_head_pairs(mlab_call_grid(p, v->xcd_placed), g->sms) : 0;

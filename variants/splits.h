@@ -92,8 +92,17 @@ static inline int mlab_kv_evict_first(double kv_rows, mlab_kv_fmt fmt, double l2
  * +0.9%, 64 x 4096 (302 MB) -2.6 / -3.1%, 64 x 8192 (604 MB) -6.0 / -5.7%.
  * The line is v51's (past mlab_kv_evict_first's), between the two pairs;
  * not yet measured on the H200, where the second read cost more (v59) */
+#define MLAB_MTP_MX_L2S 1.0
 static inline int mlab_mtp_pays(double kv_rows, mlab_kv_fmt fmt, double l2_bytes)
 {
+    /* MXFP4 (mxfp4_wgmma_qrow, mxfp4_qrow_lazy: mla_wgmma.h's M32 unit): past
+     * MLAB_MTP_MX_L2S L2s of KV bytes. A block a row converts its item's tiles
+     * once a query row, a cost of its SM's issue and shared memory, not of the
+     * DRAM; the unit converts them once. H100 (perf-notes v60), MTP against a
+     * block a row, two pairs: 8 x 4096 (10 MB) +10..+11%, 8 x 8192 (20 MB)
+     * -0.7..+0.6%, 64 x 4096 (80 MB) -13..-15%, 64 x 8192 (160 MB) -20..-23%:
+     * half as many units, each ending two rows, where the split call is short */
+    if (fmt == MLAB_KV_MXFP4) return l2_bytes > 0 && kv_rows * mlab_kv_row_bytes(fmt) > MLAB_MTP_MX_L2S * l2_bytes;
     return l2_bytes > 0 && !mlab_kv_evict_first(kv_rows, fmt, l2_bytes);
 }
 /* a 64-row tile's bytes in a KV format */

@@ -119,6 +119,30 @@ MLAB_DEV void wg_e4m3_rs_n16(float (&d)[8], const uint32_t (&a)[4], uint64_t db,
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(acc));
 }
 
+/* D[64 x 32] (+)= A[64 x 32] . B[32 x 32], e4m3: the _qrow decodes' MTP
+ * unit (an item's two query rows, 16 heads each, as N = 32), from shared
+ * memory, then with A from registers */
+MLAB_DEV void wg_e4m3_ss_n32(float (&d)[16], uint64_t da, uint64_t db, int acc)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %18, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e4m3 "
+                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, %16, %17, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+                   "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+                   "+f"(d[14]), "+f"(d[15])
+                 : "l"(da), "l"(db), "r"(acc));
+}
+MLAB_DEV void wg_e4m3_rs_n32(float (&d)[16], const uint32_t (&a)[4], uint64_t db, int acc)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %21, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n32k32.f32.e4m3.e4m3 "
+                 "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, {%16,%17,%18,%19}, %20, p, 1, 1;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+                   "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+                   "+f"(d[14]), "+f"(d[15])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(acc));
+}
+
 /* D[64 x 16] (+)= A[64 x 16] . B[16 x 16], bf16 x bf16 -> f32, both from
  * shared memory; B K-major; A K-major (TA = 0) or MN-major (TA = 1: the
  * transpose bit, 16-bit types only: A^T as stored, e.g. V^T read from V's
