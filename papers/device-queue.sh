@@ -101,6 +101,12 @@
 #           8192) once. Ran on an H100 in the fifty-seventh session (v60:
 #           h100-2026-12-06l); queued for an H200, where a block a row cost
 #           more (v59). $OUT: mtpmx_{on,off}_{1,2}.h5, mtpmx_q1.h5, mtpmx.log
+#   mtpsplit (~3 min) the split rule under the MTP units (it counts an
+#           item's unit as one row's, mlab_unit_rows; never refitted): the
+#           three MTP decodes with MLAB_MTP=on at 8, 64 x 4096, 8192,
+#           q_seq_len 2, by the rule and with 1, 2, 4, 8, 16, 32 splits
+#           forced (validated first each time). $OUT: mtpsplit_{rule,1,..,32}.h5,
+#           mtpsplit.log
 #
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
 # usage; 4 a build failed (the log in $OUT).
@@ -196,5 +202,20 @@ mtpmx)
   grep -E '^==|^rc=|FAIL' "$OUT/mtpmx.log" | head -60
   for k in 1 2; do ./mlabench compare "$OUT/mtpmx_off_$k.h5" "$OUT/mtpmx_on_$k.h5" | grep -E '^b[0-9]|summary'; done
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtp|mtpmx (the calls: this file's head)" ;;
+mtpsplit)
+  [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpsplit: MLAB_COMMIT=<hash> names the commit the results are of"
+  [ -x build-gpu/mlabench ] || { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release \
+      -DMLAB_COMMIT="$MLAB_COMMIT" && cmake --build build-gpu --target mlabench -j"$(nproc)"; } > "$OUT/build.log" 2>&1 ||
+    { tail -30 "$OUT/build.log"; die 4 "mtpsplit: the build failed"; }
+  cd build-gpu || exit 4
+  {
+    for s in rule 1 2 4 8 16 32; do
+      echo "== splits $s"
+      MLAB_MTP=on ./mlabench run --require-gpu --quiet --max-time 0.1 --variants bf16_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy \
+        --batch 8,64 --kv-len 4096,8192 --q-seq-len 2 $([ $s = rule ] || echo --splits $s) -o "$OUT/mtpsplit_$s.h5"; echo "rc=$?"
+    done
+  } > "$OUT/mtpsplit.log" 2>&1
+  grep -E '^==|^rc=|FAIL' "$OUT/mtpsplit.log" | head -30
+  ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtp|mtpmx|mtpsplit (the calls: this file's head)" ;;
 esac
