@@ -42,6 +42,12 @@
  * bytes in the 64-byte swizzle (WG_TMAP: what TMA writes, read by wgmma
  * through swizzled descriptors), or, -DMLAB_WG_NO_TMAP, 16-byte chunk c of kv
  * row r at c * WG_LDC + 16 r (no-swizzle K-major core matrices; see WG_LDC).
+ * MTP (mla_params.mtp, template parameter MTP: every item two query rows,
+ * one block the item's two): bf16_wgmma's head split takes both rows' 8
+ * heads a consumer as 16 columns; the MXFP4 _qrow decodes' M32 keeps the
+ * one-row loop (a consumer's tiles every other) with both rows as 32
+ * columns (N = 32), so each tile is converted and read from shared memory
+ * once for both (perf-notes v59, v60).
  * Every vendor instruction is in arch/nv_wgmma.h, arch/nv_tma.h and
  * arch/nv_bulk.h.
  */
