@@ -117,6 +117,14 @@
 #           q_seq_len 2, by the rule and with 1, 2, 4, 8, 16 splits
 #           forced (validated first each time; 32 was slowest in v60). $OUT: mtpsplit_{rule,1,..,16}.h5,
 #           mtpsplit.log
+#   mxtrace (~3 min) where an M32 block's tile goes (v60: MTP took
+#           mxfp4_qrow_lazy's 64 x 8192 q_seq_len 2 to 1.39x of q_seq_len 1's
+#           time, not the 1.10-1.25x predicted): a trace build (-DMLAB_TRACE
+#           -DMLAB_WG_PROF), then harness/gpu_trace.sh on 64 x 8192 q_seq_len
+#           2 with MLAB_MTP on and off and on 64 x 8192 q_seq_len 1, the two
+#           MXFP4 _qrow decodes: consumer 0's cycles a tile (wait, Q.K,
+#           softmax, P.V) against the one-row block's. $OUT: {on,off,q1}_
+#           trace_{table.md,summary.txt}, build_trace.log
 #
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
 # usage; 4 a build failed (the log in $OUT).
@@ -227,5 +235,23 @@ mtpsplit)
   } > "$OUT/mtpsplit.log" 2>&1
   grep -E '^==|^rc=|FAIL' "$OUT/mtpsplit.log" | head -30
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtp|mtpmx|mtpsplit (the calls: this file's head)" ;;
+mxtrace)
+  w=${TMPDIR:-/tmp}/mxtrace; mkdir -p "$w/cases"
+  { cmake -S . -B build-trace -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release \
+      "-DCMAKE_CUDA_FLAGS=-DMLAB_TRACE -DMLAB_WG_PROF" && cmake --build build-trace --target mlabench -j"$(nproc)"; } \
+    > "$OUT/build_trace.log" 2>&1 || { tail -30 "$OUT/build_trace.log"; die 4 "mxtrace: the trace build failed"; }
+  build-trace/mlabench gen --quiet --batch 64 --kv-len 8192 --q-seq-len 2 --seed 31 --name q2_b64 -o "$w/cases/q2_b64.h5" &&
+    build-trace/mlabench gen --quiet --batch 64 --kv-len 8192 --seed 31 --name q1_b64 -o "$w/cases/q1_b64.h5" ||
+    die 4 "mxtrace: gen failed"
+  for k in on:q2_b64:MLAB_MTP=on off:q2_b64:MLAB_MTP=off q1:q1_b64:MLAB_MTP=auto; do
+    IFS=: read -r tag c e <<< "$k"
+    mkdir -p "$w/$tag"
+    OUT=$w/$tag MLAB_TRACE_BIN=$PWD/build-trace/mlabench MLAB_AB_CASES=$w/cases MLAB_TRACE_ENV=$e \
+      bash harness/gpu_trace.sh "$c" -- --max-time 0.05 --variants mxfp4_wgmma_qrow,mxfp4_qrow_lazy ||
+      { echo "mxtrace: the $tag trace failed"; continue; }
+    cp "$w/$tag/trace_table.md" "$OUT/${tag}_trace_table.md"; cp "$w/$tag/trace_summary.txt" "$OUT/${tag}_trace_summary.txt"
+    echo "== $tag"; grep -E 'TW|cycles' "$OUT/${tag}_trace_summary.txt" | head -20
+  done
+  ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtp|mtpmx|mtpsplit|mxtrace (the calls: this file's head)" ;;
 esac
