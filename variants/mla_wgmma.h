@@ -1627,9 +1627,18 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
             wg_q16_issue(p, u0.tok, sQ);
         }
     }
-    constexpr bool QE = WG_Q_EARLY && QR && !MTP; /* the _qrow decodes' unit-0 Q row loaded here (MTP: in consume) */
+    constexpr bool QE = WG_Q_EARLY && QR && !MTP; /* the _qrow decodes' unit-0 Q row loaded here (MTP: M32's below) */
     q_fp8_regs<WG_NCONS * 128> qreg0;
     if (QE && cons < WG_NCONS) wg_q_load<QR>(p, u0.tok, qreg0);
+    /* M32: both of the item's rows loaded here at once (v60's trace: loaded and
+     * quantized in turn in consume, the block's first tile waited ~3.7 us more
+     * than a one-row block's) */
+    q_fp8_regs<WG_NCONS * 128> qreg1;
+    (void)qreg1;
+    if (C::M32 && WG_Q_EARLY && cons < WG_NCONS) {
+        wg_q_load<QR>(p, u0.tok - 1, qreg0);
+        wg_q_load<QR>(p, u0.tok, qreg1);
+    }
 
     if (MBAR) {
         if (tid == 0) { /* the stages' mbarriers: 128 arrivals a phase (the producer warpgroup) */
@@ -1710,11 +1719,15 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 qs = 1.f;
             } else {
                 if constexpr (C::M32) { /* the item's two rows: row r's head h column 16 r + h of the 32, its scales at OFF_QS + 16 r */
-#pragma unroll 1
+                    if (!WG_Q_EARLY) {
+                        wg_q_load<QR>(p, u.tok - 1, qreg0);
+                        wg_q_load<QR>(p, u.tok, qreg1);
+                    }
+#pragma unroll
                     for (int r = 0; r < 2; r++) {
-                        wg_q_load<QR>(p, u.tok - 1 + r, qreg0);
                         auto store = [&](int h, int k, uint2 codes) { *wg_q_chunk32(sQ, 16 * r + h, k) = codes; };
-                        q_fp8_heads<WG_NCONS * 128>(p, qreg0, (float *)(smem + C::OFF_QS) + r * MLA_H, store, tid);
+                        q_fp8_heads<WG_NCONS * 128>(p, r ? qreg1 : qreg0, (float *)(smem + C::OFF_QS) + r * MLA_H,
+                                                    store, tid);
                     }
                     qs = 1.f;
                 } else {

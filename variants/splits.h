@@ -92,16 +92,19 @@ static inline int mlab_kv_evict_first(double kv_rows, mlab_kv_fmt fmt, double l2
  * +0.9%, 64 x 4096 (302 MB) -2.6 / -3.1%, 64 x 8192 (604 MB) -6.0 / -5.7%.
  * The line is v51's (past mlab_kv_evict_first's), between the two pairs;
  * not yet measured on the H200, where the second read cost more (v59) */
-#define MLAB_MTP_MX_L2S 1.0
+#define MLAB_MTP_MX_L2S 0.3
 static inline int mlab_mtp_pays(double kv_rows, mlab_kv_fmt fmt, double l2_bytes)
 {
     /* MXFP4 (mxfp4_wgmma_qrow, mxfp4_qrow_lazy: mla_wgmma.h's M32 unit): past
      * MLAB_MTP_MX_L2S L2s of KV bytes. A block a row converts its item's tiles
      * once a query row, a cost of its SM's issue and shared memory, not of the
-     * DRAM; the unit converts them once. H100 (perf-notes v60), MTP against a
-     * block a row, two pairs: 8 x 4096 (10 MB) +10..+11%, 8 x 8192 (20 MB)
-     * -0.7..+0.6%, 64 x 4096 (80 MB) -13..-15%, 64 x 8192 (160 MB) -20..-23%:
-     * half as many units, each ending two rows, where the split call is short */
+     * DRAM; the unit converts them once. H100 (perf-notes v60, with both
+     * rows' Q loaded at the kernel's start), MTP against a block a row, two
+     * pairs: 8 x 4096 (10 MB) +3.8..+5.5%, 8 x 8192 (20 MB) -3.5..-5.0%,
+     * 64 x 4096 (80 MB) -15.7..-17.5%, 64 x 8192 (160 MB) -21.4..-23.0%:
+     * half as many units, each ending two rows, where the split call is
+     * short. The line (0.3 L2s: 15.7 MB on the H100, 18.9 on the H200) lies
+     * between the 8-item pairs */
     if (fmt == MLAB_KV_MXFP4) return l2_bytes > 0 && kv_rows * mlab_kv_row_bytes(fmt) > MLAB_MTP_MX_L2S * l2_bytes;
     return l2_bytes > 0 && !mlab_kv_evict_first(kv_rows, fmt, l2_bytes);
 }
