@@ -101,7 +101,7 @@ static inline int mlab_mtp_pays(double kv_rows, mlab_kv_fmt fmt, double l2_bytes
      * DRAM; the unit converts them once. H100 (perf-notes v60, with both
      * rows' Q loaded at the kernel's start), MTP against a block a row, two
      * pairs: 8 x 4096 (10 MB) +3.8..+5.5%, 8 x 8192 (20 MB) -3.5..-5.0%,
-     * 64 x 4096 (80 MB) -15.7..-17.5%, 64 x 8192 (160 MB) -21.4..-23.0%:
+     * 64 x 4096 (80 MB) -15.7..-17.5%, 64 x 8192 (160 MB) -21.2..-23.2%:
      * half as many units, each ending two rows, where the split call is
      * short. The line (0.3 L2s: 15.7 MB on the H100, 18.9 on the H200) lies
      * between the 8-item pairs */

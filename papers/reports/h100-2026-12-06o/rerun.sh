@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Re-run this report (H100, 2026-12-06, fifty-seventh session, call 10: M32
+# with both rows' Q loaded at the kernel's start, MLAB_MTP on against off
+# at q_seq_len 2, and the q_seq_len 1 calls of the same KV).
+#   rerun.sh        the A/B's table (off -> on, both pairs), each pair's
+#                   `mlabench compare`, the q_seq_len 1 table
+#   rerun.sh --gpu  re-measure on a GPU machine (this tree):
+#                   papers/device-queue.sh mtpmx into $OUT
+# MLAB_BIN names the mlabench program (default build/mlabench).
+set -euo pipefail
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
+if [ "${1:-}" = "--gpu" ]; then
+  OUT=${OUT:-$PWD/out/rerun-$(basename "$here")}; mkdir -p "$OUT"
+  OUT=$OUT MLAB_COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) bash papers/device-queue.sh mtpmx
+  exit
+fi
+report_ab_table "MLAB_MTP off -> on, both pairs" "$here/h100_m32q_off" "$here/h100_m32q_on"
+report_pairs "off -> on" "$here/h100_m32q_off" "$here/h100_m32q_on"
+echo "== q_seq_len 1 of the same KV"
+report_table "$here/h100_m32q_q1.h5"
