@@ -48,20 +48,23 @@ static int put_str(hid_t loc, const char *name, const char *s)
     return mlab_h5_attr_put_str(loc, name, s, H5T_CSET_UTF8);
 }
 
-/* Datasets of at least this many elements are stored compressed (chunks of
+/* Datasets of at least this many bytes are stored compressed (chunks of
  * up to 1 MiB, shuffle + deflate 6) where the library has deflate: the
  * samples and the rows shrink ~3x (a suite's file ~200 -> ~65 KB), and
- * every HDF5 reader (mlabench, h5py, h5dump) reads them as they are. */
-#define MLAB_RESULTS_DEFLATE_MIN 64
+ * every HDF5 reader (mlabench, h5py, h5dump) reads them as they are. By
+ * bytes, not elements: a run of a few cases has under 64 rows of ~830
+ * bytes each, which a count of 64 elements left uncompressed (43 of a
+ * 71 KB file, v60's sweep files; h5repack -f GZIP=9 halved them). */
+#define MLAB_RESULTS_DEFLATE_MIN_BYTES 4096
 
 /* the dataset creation properties of n elements of ftype: chunked and
  * compressed (see above), or H5P_DEFAULT (contiguous); -1 on failure */
 static hid_t dset_dcpl(hid_t ftype, size_t n)
 {
-    if (n < MLAB_RESULTS_DEFLATE_MIN || H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0 ||
+    size_t esize = H5Tget_size(ftype), cap = esize ? ((size_t)1 << 20) / esize : n;
+    if (n * esize < MLAB_RESULTS_DEFLATE_MIN_BYTES || H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0 ||
         H5Zfilter_avail(H5Z_FILTER_SHUFFLE) <= 0)
         return H5P_DEFAULT;
-    size_t esize = H5Tget_size(ftype), cap = esize ? ((size_t)1 << 20) / esize : n;
     hsize_t chunk[1] = {n < cap ? n : cap > 0 ? cap : 1};
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (dcpl < 0 || H5Pset_chunk(dcpl, 1, chunk) < 0 || H5Pset_shuffle(dcpl) < 0 || H5Pset_deflate(dcpl, 6) < 0) {

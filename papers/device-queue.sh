@@ -36,6 +36,8 @@
 # queued for an H200 with mtp; mtpsplit ran in the same session (v60:
 # -06l, its rule run by hand on the warm machine: a call returns 8 files)
 # and stays for a GPU where the MTP units' split counts are in question.
+# mxtrace ran in the same session (v60: h100-2026-12-06n; ncu's counters
+# beside it by hand, its README) and stays for the next M32 change.
 # flushtrace ran in the fifty-fifth session (v58:
 # h100-2026-12-06g; it and its patch, combine_ctrl2, left in the
 # commit that wrote it up: git show f8fd9e7:papers/device-queue.sh).

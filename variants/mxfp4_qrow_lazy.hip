@@ -32,11 +32,14 @@
  * moves such a mean ~-0.17%)
  * in four pairs, nothing else moved.
  * v60 (H100, papers/reports/h100-2026-12-06l): its MTP unit (mla_wgmma.h
- * M32; MLAB_MTP, by default past one L2 of MXFP4 KV): where every item has
+ * M32; MLAB_MTP): where every item has
  * two query rows, a consumer takes every other tile of the item with both
  * rows as 32 columns, so each tile is converted once for both:
  * -14.1 / -14.9% at 64 x 4096 q_seq_len 2, -21.0 / -23.0% at 64 x 8192
- * against a block a row; 8 x 4096 +10..+11% forced.
+ * against a block a row; 8 x 4096 +10..+11% forced. Both rows' Q loaded
+ * at the kernel's start (29b7375, papers/reports/h100-2026-12-06o):
+ * -17.1 / -17.5%, -23.0 / -23.2%; 8 x 8192 -3.5 / -5.0%, 8 x 4096 +5.3 /
+ * +5.5% forced; by default past 0.3 L2s of MXFP4 KV.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma_qrow.
  */
 #include "launch_common.h"

@@ -64,11 +64,14 @@
  * moves such a mean ~-0.17%)
  * in four pairs, nothing else moved.
  * v60 (H100, papers/reports/h100-2026-12-06l): its MTP unit (mla_wgmma.h
- * M32; MLAB_MTP, by default past one L2 of MXFP4 KV): where every item has
+ * M32; MLAB_MTP): where every item has
  * two query rows, a consumer takes every other tile of the item with both
  * rows as 32 columns, so each tile is converted once for both:
  * -12.4 / -13.0% at 64 x 4096 q_seq_len 2, -18.5 / -20.4% at 64 x 8192
- * against a block a row; 8 x 4096 +10..+11% forced.
+ * against a block a row; 8 x 4096 +10..+11% forced. Both rows' Q loaded
+ * at the kernel's start (29b7375, papers/reports/h100-2026-12-06o):
+ * -15.7 / -15.8%, -21.2 / -21.4%; 8 x 8192 -3.8 / -4.3%, 8 x 4096 +3.8 /
+ * +4.5% forced; by default past 0.3 L2s of MXFP4 KV.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
  */
 #include "launch_common.h"

@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# Re-run this report (H100, 2026-12-06, fifty-seventh session, calls 1, 2,
-# 4 and 5: the MXFP4 _qrow decodes' MTP unit, first as each consumer its
-# query row on every tile (design 1, not landed), then as M32 (landed);
-# then the split rule under the three MTP units against every power of two).
+# Re-run this report (H100, 2026-12-06, fifty-seventh session, calls 1 and
+# 2: the MXFP4 _qrow decodes' MTP unit, first as each consumer its query
+# row on every tile (design 1, not landed), then as M32 (landed)).
 #   rerun.sh        the A/B tables (MLAB_MTP off -> on, both pairs) of both
 #                   designs, each pair's `mlabench compare`, the q_seq_len 1
-#                   calls of the same KV, and the split sweep's report
+#                   calls of the same KV
 #   rerun.sh --gpu  re-measure on a GPU machine (this tree): papers/device-
-#                   queue.sh mtpmx, then mtpsplit, into $OUT
+#                   queue.sh mtpmx into $OUT
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
@@ -15,7 +14,6 @@ if [ "${1:-}" = "--gpu" ]; then
   OUT=${OUT:-$PWD/out/rerun-$(basename "$here")}; mkdir -p "$OUT"
   c=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
   OUT=$OUT MLAB_COMMIT=$c bash papers/device-queue.sh mtpmx
-  OUT=$OUT MLAB_COMMIT=$c bash papers/device-queue.sh mtpsplit
   exit
 fi
 report_ab_table "M32 (landed): MLAB_MTP off -> on, both pairs (call 2)" "$here/h100_m32_off" "$here/h100_m32_on"
@@ -24,5 +22,3 @@ echo "== q_seq_len 1 of the same KV (call 2)"
 report_table "$here/h100_m32_q1.h5"
 report_ab_table "design 1 (consumer c its row c on every tile; not landed): off -> on, both pairs (call 1)" \
   "$here/h100_design1_off" "$here/h100_design1_on"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-report_sweeps "$tmp" h100 mtp
