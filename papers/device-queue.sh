@@ -34,7 +34,7 @@
 # an H100 twice (v60: h100-2026-12-06l: design 1 from its patch, then M32,
 # which landed as 61bc0f5; the patch left papers/wip/ with it) and stays
 # queued for an H200 with mtp; mtpsplit ran in the same session (v60:
-# -06l, its rule run by hand on the warm machine: a call returns 8 files)
+# h100-2026-12-06p, its rule run by hand on the warm machine: a call returns 8 files)
 # and stays for a GPU where the MTP units' split counts are in question.
 # mxtrace ran in the same session (v60: h100-2026-12-06n; ncu's counters
 # beside it by hand, its README) and stays for the next M32 change.
