@@ -294,6 +294,14 @@ foreach(_v bf16_wgmma mxfp4_wgmma_qrow mxfp4_qrow_lazy)
   mlab_gpu_negative_control(gpu_negative_control_overread_mtp_${_v} ENV "MLAB_FAULT=overread MLAB_MTP=on"
                             CASES q2_edge q2_long ARGS --variants ${_v})
 endforeach()
+# the M32 unit's per-(row, head) Q scales (read from shared memory where
+# used, wg_sc_cols): every column scaled by the first row's head 0's
+# (MLAB_FAULT=qscale) must fail validation too (added in v60 after the
+# session's last GPU call: first run by the next suite)
+foreach(_v mxfp4_wgmma_qrow mxfp4_qrow_lazy)
+  mlab_gpu_negative_control(gpu_negative_control_qscale_mtp_${_v} ENV "MLAB_FAULT=qscale MLAB_MTP=on"
+                            CASES q2_edge q2_long ARGS --variants ${_v})
+endforeach()
 # an unknown run-time knob (runner.hip: MLAB_MERGE, MLAB_COMBINE, MLAB_COMBINE_SPREAD, MLAB_COMBINE_CAP, MLAB_AMAX,
 # MLAB_TMAP, MLAB_TMAP_L2, MLAB_PLAN, MLAB_PERSIST, MLAB_PAIRS, MLAB_FLUSH, MLAB_KV_EVICT, MLAB_MTP) is refused with exit 2 and a line naming it, never run some other way
 add_test(NAME gpu_refuses_unknown_knobs COMMAND sh -c

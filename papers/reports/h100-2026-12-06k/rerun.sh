@@ -12,8 +12,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 if [ "${1:-}" = "--gpu" ]; then
-  OUT=${OUT:-$PWD/out/rerun-$(basename "$here")}; mkdir -p "$OUT"
-  OUT=$OUT MLAB_COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) bash papers/device-queue.sh mtp
+  report_queue_calls mtp
   exit
 fi
 report_ab_table "MLAB_MTP off -> on, both pairs" "$here/h100_mtp_off" "$here/h100_mtp_on"

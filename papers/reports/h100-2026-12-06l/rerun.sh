@@ -11,9 +11,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 if [ "${1:-}" = "--gpu" ]; then
-  OUT=${OUT:-$PWD/out/rerun-$(basename "$here")}; mkdir -p "$OUT"
-  c=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-  OUT=$OUT MLAB_COMMIT=$c bash papers/device-queue.sh mtpmx
+  report_queue_calls mtpmx
   exit
 fi
 report_ab_table "M32 (landed): MLAB_MTP off -> on, both pairs (call 2)" "$here/h100_m32_off" "$here/h100_m32_on"

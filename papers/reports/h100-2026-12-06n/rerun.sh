@@ -11,8 +11,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 if [ "${1:-}" = "--gpu" ]; then
-  OUT=${OUT:-$PWD/out/rerun-$(basename "$here")}; mkdir -p "$OUT"
-  OUT=$OUT bash papers/device-queue.sh mxtrace
+  report_queue_calls mxtrace
   exit
 fi
 sed -n '/^## The traces/,/^## Files/p' "$here/README.md" | sed '$d'

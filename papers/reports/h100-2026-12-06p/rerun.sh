@@ -9,8 +9,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 if [ "${1:-}" = "--gpu" ]; then
-  OUT=${OUT:-$PWD/out/rerun-$(basename "$here")}; mkdir -p "$OUT"
-  OUT=$OUT MLAB_COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) bash papers/device-queue.sh mtpsplit
+  report_queue_calls mtpsplit
   exit
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
