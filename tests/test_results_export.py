@@ -8,7 +8,8 @@ Pins:
       field; /rows is a compound with the documented fields; row i's raw
       samples are samples_us[samples_offset[i]:samples_offset[i+1]] and their
       median/q1/q3/mean/stdev match numpy; /inputs holds the input files;
-      the samples are stored with shuffle + deflate (where h5py has deflate);
+      datasets of 4 KB or more are stored with shuffle + deflate (where h5py
+      has deflate), the others contiguous;
   (d) the tidy CSV of `mlabench export` has the run-level columns (gpu,
       runtime, driver, commit, label, date, ...), the derived columns, then
       the /rows field names in order, and every /rows cell equals the HDF5
@@ -90,10 +91,16 @@ def main():
               f"/rows fields differ from the documented list:\n{rows.dtype.names}")
         off = f["samples_offset"][...]
         samples = f["samples_us"][...]
-        # stored compressed where deflate exists (data/README.md): the samples (>= 64)
+        # stored compressed where deflate exists (data/README.md): every dataset of 4 KB or more
+        # (the rows, ~830 bytes each; the samples where 512 or more), the others contiguous
         if h5py.h5z.filter_avail(h5py.h5z.FILTER_DEFLATE):
-            check(f["samples_us"].compression == "gzip" and f["samples_us"].shuffle,
-                  f"samples_us not shuffle + deflate: {f['samples_us'].compression}")
+            for name in ("rows", "samples_us", "samples_offset"):
+                d = f[name]
+                big = d.size * d.dtype.itemsize >= 4096
+                check((d.compression == "gzip" and d.shuffle) == big,
+                      f"{name} ({d.size * d.dtype.itemsize} bytes): compression {d.compression}, shuffle "
+                      f"{d.shuffle}: want shuffle + deflate exactly from 4 KB")
+            check(f["rows"].compression == "gzip", "this test's rows (over 4 KB) not compressed")
         check(off.dtype == np.int64 and len(off) == len(rows) + 1 and off[0] == 0
               and off[-1] == len(samples), "samples_offset shape or ends")
         for i, r in enumerate(rows):
