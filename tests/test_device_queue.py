@@ -13,6 +13,7 @@ Usage: test_device_queue.py SCRIPT"""
 import glob
 import os
 import re
+import subprocess
 import sys
 
 from mlabtest import check, finish, run, say, scratch
@@ -75,4 +76,23 @@ for pf in patches:
         (r.stdout + r.stderr) if r is not None else "missing")
 check(os.access(SCRIPT, os.X_OK), f"{SCRIPT} is executable")
 
+# at most 8 files come back from a call: out_bundle (run at every exit) leaves 7 and rest.tar past 8
+fn = re.search(r"^out_bundle\(\) \{.*?^\}$", text, re.M | re.S)
+say(fn is not None and re.search(r"^trap out_bundle EXIT$", text, re.M) is not None,
+    "out_bundle defined and run at every exit")
+if fn:
+    for n, want in ((11, 8), (8, 8), (3, 3)):
+        d = os.path.join(tmp, f"bundle{n}")
+        os.makedirs(d)
+        for i in range(n):
+            with open(os.path.join(d, f"f{i:02d}.h5"), "w") as fh:
+                fh.write(str(i))
+        r = run(["bash", "-c", fn.group(0) + "\nout_bundle"], timeout=60, env=dict(os.environ, OUT=d))
+        got = sorted(os.listdir(d))
+        ok = r.returncode == 0 and len(got) == want
+        if n > 8:
+            names = subprocess.run(["tar", "tf", os.path.join(d, "rest.tar")], capture_output=True,
+                                   text=True).stdout.split()
+            ok = ok and "rest.tar" in got and sorted(names + got[:-1]) == [f"f{i:02d}.h5" for i in range(n)]
+        say(ok, f"out_bundle of {n} files leaves {want} ({got})")
 sys.exit(finish("test_device_queue", tmp))
