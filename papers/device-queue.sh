@@ -112,6 +112,15 @@
 #           8192) once. Ran on an H100 in the fifty-seventh session (v60:
 #           h100-2026-12-06l); queued for an H200, where a block a row cost
 #           more (v59). $OUT: mtpmx_{on,off}_{1,2}.h5, mtpmx_q1.h5, mtpmx.log
+#   mtpfp   (~3 min) fp8_wgmma_qrow's M32 (papers/wip/fp8_m32.patch,
+#           applied here: the MXFP4 decodes' M32 instantiated for the fp8
+#           tiles, not persistent; MLAB_MTP=auto past 4 L2s as bf16's): as
+#           mtpmx with fp8_wgmma_qrow and mxfp4_qrow_lazy (its landed M32
+#           the control). On an H100 (v60) it was +2..+17% slower, a block
+#           a row costing fp8 nothing there; on an H200 a block a row cost
+#           fp8_wgmma_qrow +21% (v59): prediction for an H200, 64 x 4096
+#           and 64 x 8192 q_seq_len 2 -5..-15% against off, the 8-item
+#           calls slower. Run it on an H200 only. $OUT: as mtpmx's
 #   mtpsplit (~3 min) the split rule under the MTP units (it counts an
 #           item's unit as one row's, mlab_unit_rows; v60, an H100: its
 #           picks within 1% of the fastest power of two): the
@@ -205,13 +214,18 @@ mtp)
   grep -E '^==|^rc=|FAIL|  bf16_wgmma |flashinfer_bf16 ' "$OUT/mtp.log" | head -80
   for k in 1 2; do ./mlabench compare "$OUT/mtp_off_$k.h5" "$OUT/mtp_on_$k.h5" | grep -E '^b[0-9].*bf16_wgmma|summary'; done
   ;;
-mtpmx)
-  [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpmx: MLAB_COMMIT=<hash> names the commit the results are of"
+mtpfp | mtpmx)
+  [ -n "${MLAB_COMMIT:-}" ] || die 2 "$1: MLAB_COMMIT=<hash> names the commit the results are of"
+  v=bf16_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
+  if [ "$1" = mtpfp ]; then
+    git apply papers/wip/fp8_m32.patch 2>/dev/null || patch -p1 --forward < papers/wip/fp8_m32.patch ||
+      die 4 "mtpfp: papers/wip/fp8_m32.patch does not apply"
+    v=fp8_wgmma_qrow,mxfp4_qrow_lazy
+  fi
   { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" \
       -DMLAB_COMMIT_DIRTY=1 && cmake --build build-gpu --target mlabench -j"$(nproc)"; } > "$OUT/build.log" 2>&1 ||
-    { tail -30 "$OUT/build.log"; die 4 "mtpmx: the build failed"; }
+    { tail -30 "$OUT/build.log"; die 4 "$1: the build failed"; }
   cd build-gpu || exit 4
-  v=bf16_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
   {
     ./mlabench gen --quiet --batch 5 --kv-len 4097 --q-seq-len 2 --seed 20 --name q2_edge -o q2_edge.h5
     ./mlabench gen --quiet --batch 3 --kv-len 20000 --q-seq-len 2 --seed 17 --name q2_long -o q2_long.h5
@@ -220,7 +234,7 @@ mtpmx)
     done
     echo "== validate 64 splits"; MLAB_MTP=on ./mlabench run --require-gpu --no-time --quiet --variants $v --splits 64 \
       q2_edge.h5 q2_long.h5; echo "rc=$?"
-    for c in bf16_wgmma mxfp4_wgmma_qrow mxfp4_qrow_lazy; do
+    for c in ${v//,/ }; do
       echo "== negative control $c (exit 5 wanted)"
       MLAB_FAULT=overread MLAB_MTP=on ./mlabench run --require-gpu --no-time --quiet --variants $c q2_edge.h5; echo "rc=$?"
     done
@@ -268,5 +282,5 @@ mxtrace)
     echo "== $tag"; grep -E 'TW|cycles' "$OUT/${tag}_trace_summary.txt" | head -20
   done
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtp|mtpmx|mtpsplit|mxtrace (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtp|mtpmx|mtpfp|mtpsplit|mxtrace (the calls: this file's head)" ;;
 esac
