@@ -29,11 +29,13 @@
 # (v59: h200-2026-12-06c, whose rerun.sh --gpu holds it; it left in the
 # commit that wrote it up). mtp ran in the fifty-sixth session on an H100
 # (v59: h100-2026-12-06k; its second call, after the fix, by hand on the
-# warm machine) and stays queued for an H200, where the gap it closes was
-# larger (121 against 85 us). mtpmx ran in the fifty-seventh session on
+# warm machine) and left in the fifty-seventh, mtpmx measuring its unit
+# beside the MXFP4 ones (and FlashInfer beside it, as mtp did: git show
+# 7abc282:papers/device-queue.sh). mtpmx ran in the fifty-seventh session on
 # an H100 twice (v60: h100-2026-12-06l: design 1 from its patch, then M32,
-# which landed as 61bc0f5; the patch left papers/wip/ with it) and stays
-# queued for an H200 with mtp; mtpsplit ran in the same session (v60:
+# which landed as 61bc0f5; the patch left papers/wip/ with it; and once more,
+# -06o) and stays queued for an H200, where bf16's gap was larger too (121
+# against 85 us); mtpsplit ran in the same session (v60:
 # h100-2026-12-06p, its rule run by hand on the warm machine: a call returns 8 files)
 # and stays for a GPU where the MTP units' split counts are in question.
 # mxtrace ran in the same session (v60: h100-2026-12-06n; ncu's counters
@@ -93,15 +95,6 @@
 #           own timeout, all within 570 s of the start (SIGTERM: the rows
 #           measured kept). Weighed in
 #           perf-notes v59. $OUT: ragged.h5, oos.h5, mtp.h5, oos.log
-#   mtp     (~6 min) bf16_wgmma's MTP unit (mla_params.mtp: an item's two
-#           query rows in one block) validated and timed: the build of
-#           mlabench, then with NaN poison on q2_long and q2_edge (tests/
-#           gpu.cmake's) with MLAB_MTP on, off and 64 splits forced, the
-#           overread negative control (must exit 5); then MLAB_MTP on
-#           against off, ABBA, at 8, 64 x 4096, 8192, q_seq_len 2; the q_seq_len
-#           1 calls of as many KV rows once; FlashInfer beside the MTP calls
-#           where time is left (carry .peers). Weighed in perf-notes v59.
-#           $OUT: mtp_{on,off}_{1,2}.h5, mtp_q1.h5, mtp_peer.h5, mtp.log
 #   mtpmx   (~3 min) the three MTP units (bf16_wgmma's;
 #           mxfp4_wgmma_qrow's and mxfp4_qrow_lazy's M32: a consumer's tiles
 #           every other, both query rows as N = 32) validated and timed:
@@ -109,9 +102,10 @@
 #           off and 64 splits, the overread control for each (exit 5
 #           wanted); then on against off, ABBA, at 8, 64 x 4096, 8192,
 #           q_seq_len 2; the q_seq_len 1 calls of the same KV (8, 64 x 4096,
-#           8192) once. Ran on an H100 in the fifty-seventh session (v60:
+#           8192) once; FlashInfer beside the q_seq_len 2 calls where time
+#           is left (carry .peers). Ran on an H100 in the fifty-seventh session (v60:
 #           h100-2026-12-06l); queued for an H200, where a block a row cost
-#           more (v59). $OUT: mtpmx_{on,off}_{1,2}.h5, mtpmx_q1.h5, mtpmx.log
+#           more (v59). $OUT: mtpmx_{on,off}_{1,2}.h5, mtpmx_q1.h5, mtpmx_peer.h5, mtpmx.log
 #   mtpfp   (~3 min) fp8_wgmma_qrow's M32 (papers/wip/fp8_m32.patch,
 #           applied here: the MXFP4 decodes' M32 instantiated for the fp8
 #           tiles, not persistent; MLAB_MTP=auto past 4 L2s as bf16's): as
@@ -184,38 +178,9 @@ oos)
     run 110 --batch 8,64 --kv-len 4096 --q-seq-len 2 -o "$OUT/mtp.h5"; } > "$OUT/oos.log" 2>&1
   grep -E '^rc=|error|FAIL|skipped|stopped' "$OUT/oos.log" | head -40
   ;;
-mtp)
-  [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtp: MLAB_COMMIT=<hash> names the commit the results are of"
-  start=$(date +%s)
-  { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" &&
-    cmake --build build-gpu --target mlabench -j"$(nproc)"; } > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "mtp: the build failed"; }
-  cd build-gpu || exit 4
-  {
-    ./mlabench gen --quiet --batch 5 --kv-len 4097 --q-seq-len 2 --seed 20 --name q2_edge -o q2_edge.h5
-    ./mlabench gen --quiet --batch 3 --kv-len 20000 --q-seq-len 2 --seed 17 --name q2_long -o q2_long.h5
-    for e in MLAB_MTP=on MLAB_MTP=off; do
-      echo "== validate $e"; env $e ./mlabench run --require-gpu --no-time --quiet --variants bf16_wgmma q2_edge.h5 q2_long.h5; echo "rc=$?"
-    done
-    echo "== validate 64 splits"; ./mlabench run --require-gpu --no-time --quiet --variants bf16_wgmma --splits 64 q2_edge.h5 q2_long.h5; echo "rc=$?"
-    echo "== negative control (exit 5 wanted)"; MLAB_FAULT=overread ./mlabench run --require-gpu --no-time --quiet --variants bf16_wgmma q2_edge.h5; echo "rc=$?"
-    for step in on:1 off:1 off:2 on:2; do
-      echo "== time MLAB_MTP=${step%:*} (${step#*:})"
-      MLAB_MTP=${step%:*} ./mlabench run --require-gpu --quiet --max-time 0.15 --variants bf16_wgmma --batch 8,64 \
-        --kv-len 4096,8192 --q-seq-len 2 --label "${step%:*}" -o "$OUT/mtp_${step%:*}_${step#*:}.h5"; echo "rc=$?"
-    done
-    echo "== q_seq_len 1, as many KV rows"; ./mlabench run --require-gpu --quiet --max-time 0.15 --variants bf16_wgmma \
-      --batch 16,128 --kv-len 4096,8192 -o "$OUT/mtp_q1.h5"; echo "rc=$?"
-    if [ $(($(date +%s) - start)) -lt 330 ]; then
-      . ../harness/peers/use_pack.sh ../.peers
-      echo "== FlashInfer beside"; ./mlabench run --require-gpu --quiet --max-time 0.15 --variants bf16_wgmma --peers flashinfer \
-        --batch 8,64 --kv-len 4096,8192 --q-seq-len 2 -o "$OUT/mtp_peer.h5"; echo "rc=$?"
-    fi
-  } > "$OUT/mtp.log" 2>&1
-  grep -E '^==|^rc=|FAIL|  bf16_wgmma |flashinfer_bf16 ' "$OUT/mtp.log" | head -80
-  for k in 1 2; do ./mlabench compare "$OUT/mtp_off_$k.h5" "$OUT/mtp_on_$k.h5" | grep -E '^b[0-9].*bf16_wgmma|summary'; done
-  ;;
 mtpfp | mtpmx)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "$1: MLAB_COMMIT=<hash> names the commit the results are of"
+  start=$(date +%s)
   v=bf16_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
   if [ "$1" = mtpfp ]; then
     git apply papers/wip/fp8_m32.patch 2>/dev/null || patch -p1 --forward < papers/wip/fp8_m32.patch ||
@@ -245,6 +210,11 @@ mtpfp | mtpmx)
     done
     echo "== q_seq_len 1, as many KV rows"; ./mlabench run --require-gpu --quiet --max-time 0.12 --variants $v \
       --batch 8,64 --kv-len 4096,8192 -o "$OUT/mtpmx_q1.h5"; echo "rc=$?"
+    if [ -d ../.peers ] && [ $(($(date +%s) - start)) -lt 330 ]; then
+      . ../harness/peers/use_pack.sh ../.peers
+      echo "== FlashInfer beside"; ./mlabench run --require-gpu --quiet --max-time 0.12 --variants $v --peers flashinfer \
+        --batch 8,64 --kv-len 4096,8192 --q-seq-len 2 -o "$OUT/mtpmx_peer.h5"; echo "rc=$?"
+    fi
   } > "$OUT/mtpmx.log" 2>&1
   grep -E '^==|^rc=|FAIL' "$OUT/mtpmx.log" | head -60
   for k in 1 2; do ./mlabench compare "$OUT/mtpmx_off_$k.h5" "$OUT/mtpmx_on_$k.h5" | grep -E '^b[0-9]|summary'; done
@@ -282,5 +252,5 @@ mxtrace)
     echo "== $tag"; grep -E 'TW|cycles' "$OUT/${tag}_trace_summary.txt" | head -20
   done
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtp|mtpmx|mtpfp|mtpsplit|mxtrace (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtpfp|mtpsplit|mxtrace (the calls: this file's head)" ;;
 esac

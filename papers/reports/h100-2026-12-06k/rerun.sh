@@ -7,12 +7,12 @@
 #                   `mlabench compare`, and the tables of the q_seq_len 1 run
 #                   and of FlashInfer's
 #   rerun.sh --gpu  re-measure on a GPU machine (this tree; .peers/ carried):
-#                   papers/device-queue.sh mtp into $OUT
+#                   papers/device-queue.sh mtpmx into $OUT (mtp's successor: bf16_wgmma beside the MXFP4 units)
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 if [ "${1:-}" = "--gpu" ]; then
-  report_queue_calls mtp
+  report_queue_calls mtpmx
   exit
 fi
 report_ab_table "MLAB_MTP off -> on, both pairs" "$here/h100_mtp_off" "$here/h100_mtp_on"
