@@ -95,6 +95,12 @@ report_ab_table_rl() { # the same, each median over its run's read limit (ab_tab
   echo "== $1"
   python3 harness/tools/ab_table.py --mlabench "$M" --per-read-limit "$2_1.h5" "$3_1.h5" "$2_2.h5" "$3_2.h5"
 }
+report_onoff() { # TITLE PREFIX: PREFIX_off_{1,2}.h5 -> PREFIX_on_{1,2}.h5 (a knob off against on,
+  # two pairs): the A/B table and each pair's compare, then PREFIX_q1.h5's table where there is one
+  report_ab_table "$1: off -> on, both pairs" "$2_off" "$2_on"
+  report_pairs "$1, off -> on" "$2_off" "$2_on"
+  if [ -e "$2_q1.h5" ]; then echo "== $1: q_seq_len 1 of as many KV rows"; report_table "$2_q1.h5"; fi
+}
 report_table() { # awk reads to the end: an early exit could end mlabench by SIGPIPE (pipefail)
   "$M" report "$1" | awk '!d && /^[|] case/ { t = 1 } t && /^$/ { t = 0; d = 1 } t'
 }

@@ -15,9 +15,6 @@ if [ "${1:-}" = "--gpu" ]; then
   report_queue_calls mtpmx
   exit
 fi
-report_ab_table "MLAB_MTP off -> on, both pairs" "$here/h100_mtp_off" "$here/h100_mtp_on"
-report_pairs "off -> on" "$here/h100_mtp_off" "$here/h100_mtp_on"
-echo "== q_seq_len 1, as many KV rows (call 6)"
-report_table "$here/h100_mtp_q1.h5"
+report_onoff "MLAB_MTP (call 7; the q_seq_len 1 calls: call 6)" "$here/h100_mtp"
 echo "== FlashInfer bf16 beside (call 6: bf16_wgmma's rows there are the bug's, not timed)"
 report_table "$here/h100_mtp_peer.h5"

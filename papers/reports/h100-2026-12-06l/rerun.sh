@@ -14,9 +14,6 @@ if [ "${1:-}" = "--gpu" ]; then
   report_queue_calls mtpmx
   exit
 fi
-report_ab_table "M32 (landed): MLAB_MTP off -> on, both pairs (call 2)" "$here/h100_m32_off" "$here/h100_m32_on"
-report_pairs "M32, off -> on" "$here/h100_m32_off" "$here/h100_m32_on"
-echo "== q_seq_len 1 of the same KV (call 2)"
-report_table "$here/h100_m32_q1.h5"
+report_onoff "M32 (landed), MLAB_MTP (call 2)" "$here/h100_m32"
 report_ab_table "design 1 (consumer c its row c on every tile; not landed): off -> on, both pairs (call 1)" \
   "$here/h100_design1_off" "$here/h100_design1_on"

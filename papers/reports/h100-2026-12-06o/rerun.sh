@@ -13,7 +13,4 @@ if [ "${1:-}" = "--gpu" ]; then
   report_queue_calls mtpmx
   exit
 fi
-report_ab_table "MLAB_MTP off -> on, both pairs" "$here/h100_m32q_off" "$here/h100_m32q_on"
-report_pairs "off -> on" "$here/h100_m32q_off" "$here/h100_m32q_on"
-echo "== q_seq_len 1 of the same KV"
-report_table "$here/h100_m32q_q1.h5"
+report_onoff "MLAB_MTP" "$here/h100_m32q"
