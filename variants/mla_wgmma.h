@@ -889,7 +889,8 @@ static_assert(WG_TMAP ? MLAB_SW64_PANEL >= 2 * MLA_H * MLA_BN : (MLA_D - MLA_DV)
  * m64n32k32 products (128 accumulator floats a thread), the V^T fragments
  * in batches of PB m-tiles, two batches' registers in turn (all 8 m-tiles'
  * 64 registers beside 128 of O do not fit): batch b + 1's loaded while b's
- * products run */
+ * products run. PB = 1: at 2 mxfp4_qrow_lazy's M32 spilled 48 bytes (at 1,
+ * 24 before its Q scales were read where used; none since) */
 template <int PB = 1> MLAB_DEV void wg_pv32(wg_state_t<8> &st, const uint8_t *tile, uint64_t dp)
 {
     constexpr int NB = MLA_DV / 64 / PB;
@@ -1752,11 +1753,12 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
         /* QR: the score scale of each of this thread's 4 heads, each head's Q
          * scale (this unit's buffer; the negative control qscale: head 0's for
          * all). Else sscale for all: passed as one float, as before QR (an
-         * array of four equal values changed mxfp4_wgmma's SASS) */
+         * array of four equal values changed mxfp4_wgmma's SASS). M32 reads
+         * its 8 columns' scales where it uses them (wg_sc_cols) */
         constexpr int NKQ = C::M32 ? 8 : 4; /* a thread's columns (M32: 4 of each query row) */
         float sch[4];
         (void)sch;
-        if constexpr (QR) {
+        if constexpr (QR && !C::M32) {
             const float *qsh = (const float *)(smem + C::OFF_QS) + (C::PERSIST ? (ui & 1) * MLA_H : 0);
 #pragma unroll
             for (int k = 0; k < 4; k++) sch[k] = sscale * qsh[p.fault == 3 ? 0 : wg_head(k)];
