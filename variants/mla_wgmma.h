@@ -890,7 +890,7 @@ static_assert(WG_TMAP ? MLAB_SW64_PANEL >= 2 * MLA_H * MLA_BN : (MLA_D - MLA_DV)
  * in batches of PB m-tiles, two batches' registers in turn (all 8 m-tiles'
  * 64 registers beside 128 of O do not fit): batch b + 1's loaded while b's
  * products run. PB = 1: at 2 mxfp4_qrow_lazy's M32 spilled 48 bytes (at 1,
- * 24 before its Q scales were read where used; none since) */
+ * 24 before its Q scales were read where used, 4 since: one block constant) */
 template <int PB = 1> MLAB_DEV void wg_pv32(wg_state_t<8> &st, const uint8_t *tile, uint64_t dp)
 {
     constexpr int NB = MLA_DV / 64 / PB;
