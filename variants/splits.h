@@ -82,6 +82,7 @@ static inline int mlab_kv_evict_first(double kv_rows, mlab_kv_fmt fmt, double l2
 {
     return l2_bytes > 0 && kv_rows * mlab_kv_row_bytes(fmt) <= MLAB_KV_EF_L2S * l2_bytes;
 }
+#define MLAB_MTP_MX_L2S 0.3 /* MXFP4's MTP line, in L2s of KV bytes (mlab_mtp_pays) */
 /* Whether a call whose every item has two query rows runs a decode's MTP
  * unit (mla_params.mtp, MLAB_MTP=auto): where its KV bytes are more than
  * MLAB_KV_EF_L2S times the L2's. Read once a query row, a KV line is read
@@ -91,8 +92,8 @@ static inline int mlab_kv_evict_first(double kv_rows, mlab_kv_fmt fmt, double l2
  * block a row: 8 x 4096 (38 MB of KV) +2.3 / +2.4%, 8 x 8192 (75 MB) +0.5 /
  * +0.9%, 64 x 4096 (302 MB) -2.6 / -3.1%, 64 x 8192 (604 MB) -6.0 / -5.7%.
  * The line is v51's (past mlab_kv_evict_first's), between the two pairs;
- * not yet measured on the H200, where the second read cost more (v59) */
-#define MLAB_MTP_MX_L2S 0.3
+ * not yet measured on the H200, where the second read cost more (v59).
+ * MXFP4's line is its own (below) */
 static inline int mlab_mtp_pays(double kv_rows, mlab_kv_fmt fmt, double l2_bytes)
 {
     /* MXFP4 (mxfp4_wgmma_qrow, mxfp4_qrow_lazy: mla_wgmma.h's M32 unit): past
