@@ -95,9 +95,10 @@
 #           own timeout, all within 570 s of the start (SIGTERM: the rows
 #           measured kept). Weighed in
 #           perf-notes v59. $OUT: ragged.h5, oos.h5, mtp.h5, oos.log
-#   mtpmx   (~3 min) the three MTP units (bf16_wgmma's;
-#           mxfp4_wgmma_qrow's and mxfp4_qrow_lazy's M32: a consumer's tiles
-#           every other, both query rows as N = 32) validated and timed:
+#   mtpmx   (~4 min) the four MTP units (bf16_wgmma's; the MXFP4 wgmma
+#           decodes' M32, mxfp4_wgmma's per tensor since the fifty-eighth
+#           session: a consumer's tiles every other, both query rows as N =
+#           32) validated and timed:
 #           mlabench built; q2_edge and q2_long validated with MLAB_MTP on,
 #           off and 64 splits, the overread control for each (exit 5
 #           wanted); then on against off, ABBA, at 8, 64 x 4096, 8192,
@@ -181,7 +182,7 @@ oos)
 mtpfp | mtpmx)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "$1: MLAB_COMMIT=<hash> names the commit the results are of"
   start=$(date +%s)
-  v=bf16_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
+  v=bf16_wgmma,mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
   if [ "$1" = mtpfp ]; then
     git apply papers/wip/fp8_m32.patch 2>/dev/null || patch -p1 --forward < papers/wip/fp8_m32.patch ||
       die 4 "mtpfp: papers/wip/fp8_m32.patch does not apply"

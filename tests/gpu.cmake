@@ -269,7 +269,7 @@ foreach(_m on off)
 endforeach()
 mlab_gpu_negative_control(gpu_negative_control_overread_pairs ENV MLAB_FAULT=overread CASES tiny_scales
                           ARGS --variants bf16_wgmma)
-# an item's two query rows in one block (bf16_wgmma, the MXFP4 _qrow decodes; MLAB_MTP: runner.hip,
+# an item's two query rows in one block (bf16_wgmma, the MXFP4 wgmma decodes; MLAB_MTP: runner.hip,
 # where every item has two and as many KV tiles; by default only where the
 # KV is past the rule's line, splits.h mlab_mtp_pays: bf16's 4 L2s, which
 # these cases are not; MXFP4's 0.3 L2s, which q2_long's 18.4 MB passes on an
@@ -279,7 +279,7 @@ mlab_gpu_negative_control(gpu_negative_control_overread_pairs ENV MLAB_FAULT=ove
 # the first row none); the grid is the items' units when on, the rows' when
 # off (q2_long: its rows as many tiles, so no ragged plan either way; no
 # head pairs); a decode reading one row past each sequence end is caught with it
-set(_mtpv bf16_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy) # the decodes with an MTP unit
+set(_mtpv bf16_wgmma,mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy) # the decodes with an MTP unit
 foreach(_m on off)
   mlab_gpu_validate(gpu_validate_mtp_${_m} "MLAB_MTP=${_m}" --variants ${_mtpv} ${_gd}/q2_long.h5 ${_gd}/q2_edge.h5)
 endforeach()
@@ -290,7 +290,7 @@ foreach(_m on off)
     "u=[(int(x['grid']),int(x['total_q'])*int(x['splits'])) for x in r]; print('grid, rows x splits:',u); ok=u and all(g*(2 if '${_m}'=='on' else 1)==n for g,n in u); sys.exit(0 if ok else 1)"
     --variants ${_mtpv} ${_gd}/q2_long.h5)
 endforeach()
-foreach(_v bf16_wgmma mxfp4_wgmma_qrow mxfp4_qrow_lazy)
+foreach(_v bf16_wgmma mxfp4_wgmma mxfp4_wgmma_qrow mxfp4_qrow_lazy)
   mlab_gpu_negative_control(gpu_negative_control_overread_mtp_${_v} ENV "MLAB_FAULT=overread MLAB_MTP=on"
                             CASES q2_edge q2_long ARGS --variants ${_v})
 endforeach()

@@ -44,7 +44,7 @@
  * row r at c * WG_LDC + 16 r (no-swizzle K-major core matrices; see WG_LDC).
  * MTP (mla_params.mtp, template parameter MTP: every item two query rows,
  * one block the item's two): bf16_wgmma's head split takes both rows' 8
- * heads a consumer as 16 columns; the MXFP4 _qrow decodes' M32 keeps the
+ * heads a consumer as 16 columns; the MXFP4 wgmma decodes' M32 keeps the
  * one-row loop (a consumer's tiles every other) with both rows as 32
  * columns (N = 32), so each tile is converted and read from shared memory
  * once for both (perf-notes v59, v60).
@@ -277,10 +277,13 @@ static_assert(WG_NPROD_MX == 1 || WG_NRAW % 2 == 1, "two producers: tile li - WG
  * mla_decode_wg */
 #define WG_Q16_BYTES (MLA_H * MLA_D * 2) /* one row's bf16 Q */
 template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false, bool MTP = false> struct wg_cfg_t {
-    static_assert(!MTP || (B16 && WG_B16_HS) || (QR && !ONEU), "MTP: bf16_wgmma's head split, or the _qrow decodes");
-    /* M32 (the _qrow decodes' MTP unit): a consumer's tiles (every other, as
-     * with one row) take both query rows at once, 32 columns (N = 32: row r's
-     * head h column 16 r + h); Q, P^T and the maxima's exchange twice as wide */
+    static_assert(!MTP || (B16 && WG_B16_HS) || ((QR || MX) && !ONEU),
+                  "MTP: bf16_wgmma's head split, or the MXFP4 wgmma decodes' M32");
+    /* M32 (the MXFP4 wgmma decodes' MTP unit): a consumer's tiles (every
+     * other, as with one row) take both query rows at once, 32 columns (N =
+     * 32: row r's head h column 16 r + h); Q, P^T and the maxima's exchange
+     * twice as wide. Per tensor (mxfp4_wgmma: MX, not QR) both rows' codes
+     * take the call's one Q scale */
     static constexpr bool M32 = MTP && !B16;
     static constexpr int NST = B16 ? 2 : WG_NSTAGE;        /* stages */
     static constexpr int TILE = B16 ? 9 * MLAB_SW128_PANEL : WG_TILE; /* bytes of a stage */
@@ -472,7 +475,7 @@ MLAB_DEV uint2 *wg_q_chunk(uint8_t *sq, int h, int k)
 }
 MLAB_DEV uint64_t wg_q8_desc(const uint8_t *sq) { return wg_desc(sq, 16 * MLA_H, 128); }
 MLAB_DEV uint64_t wg_q8_step(uint64_t dq, int k) { return wg_desc_add(dq, 2 * k * 16 * MLA_H); }
-/* the same for M32 (the _qrow decodes' MTP unit): 32 columns, row r's head h
+/* the same for M32 (the MXFP4 wgmma decodes' MTP unit): 32 columns, row r's head h
  * column 16 r + h. Its descriptors (Q's here, P^T's: wg_desc32) are the
  * 16-column ones with the leading offset doubled: a call of wg_desc with
  * other arguments in the same file moved the 16-column decodes' SASS (LLVM
@@ -885,7 +888,7 @@ MLAB_DEV uint8_t *wg_p32(const uint8_t *tile) { return (uint8_t *)tile + wg_off(
 static_assert(WG_TMAP ? MLAB_SW64_PANEL >= 2 * MLA_H * MLA_BN : (MLA_D - MLA_DV) / 16 * WG_LDC >= 2 * MLA_H * MLA_BN,
               "M32's P^T fits the tile's rope");
 
-/* M32 (the _qrow decodes' MTP unit): O^T[512 dims x 32 columns] += V^T . P^T,
+/* M32 (the MXFP4 wgmma decodes' MTP unit): O^T[512 dims x 32 columns] += V^T . P^T,
  * m64n32k32 products (128 accumulator floats a thread), the V^T fragments
  * in batches of PB m-tiles, two batches' registers in turn (all 8 m-tiles'
  * 64 registers beside 128 of O do not fit): batch b + 1's loaded while b's
@@ -1080,7 +1083,7 @@ MLAB_DEV void wg_epilogue(const mla_params &p, const wg_state &st, const wg_unit
     }
 }
 
-/* wg_epilogue for M32 (the _qrow decodes' MTP unit, consumer 0 with the
+/* wg_epilogue for M32 (the MXFP4 wgmma decodes' MTP unit, consumer 0 with the
  * merged state): slots k < 4 are the item's first query row (u.tok - 1),
  * 4 .. 7 its second (u.tok), each row stored as wg_epilogue stores one */
 template <bool FAST>
@@ -1719,18 +1722,22 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 wg_q16_ready();
                 qs = 1.f;
             } else {
-                if constexpr (C::M32) { /* the item's two rows: row r's head h column 16 r + h of the 32, its scales at OFF_QS + 16 r */
+                if constexpr (C::M32) { /* the item's two rows: row r's head h column 16 r + h of the 32 */
                     if (!WG_Q_EARLY) {
                         wg_q_load<QR>(p, u.tok - 1, qreg0);
                         wg_q_load<QR>(p, u.tok, qreg1);
                     }
-#pragma unroll
-                    for (int r = 0; r < 2; r++) {
-                        auto store = [&](int h, int k, uint2 codes) { *wg_q_chunk32(sQ, 16 * r + h, k) = codes; };
-                        q_fp8_heads<WG_NCONS * 128>(p, r ? qreg1 : qreg0, (float *)(smem + C::OFF_QS) + r * MLA_H,
-                                                    store, tid);
+                    auto store0 = [&](int h, int k, uint2 codes) { *wg_q_chunk32(sQ, h, k) = codes; };
+                    auto store1 = [&](int h, int k, uint2 codes) { *wg_q_chunk32(sQ, 16 + h, k) = codes; };
+                    if constexpr (QR) { /* each (row, head)'s scale at OFF_QS + 16 r + h */
+                        q_fp8_heads<WG_NCONS * 128>(p, qreg0, (float *)(smem + C::OFF_QS), store0, tid);
+                        q_fp8_heads<WG_NCONS * 128>(p, qreg1, (float *)(smem + C::OFF_QS) + MLA_H, store1, tid);
+                        qs = 1.f;
+                    } else { /* per tensor: the call's scale (the amax pass's), both rows */
+                        qs = q_fp8_row<WG_NCONS * 128>(p, qreg0, (float *)(smem + C::OFF_QRED), store0,
+                                                       [] { wg_bar_sync(WG_BAR_Q, WG_NCONS * 128); });
+                        q_fp8_store<WG_NCONS * 128>(p, qreg1, qs, store1, tid);
                     }
-                    qs = 1.f;
                 } else {
                 if (!QE) wg_q_load<QR>(p, u.tok, qreg0);
                 auto store = [&](int h, int k, uint2 codes) { *wg_q_chunk(sQ, h, k) = codes; };
@@ -1870,7 +1877,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                 MLAB_TR(trace_decode(p, tr0, tr1, tr2, tr3, g0 + u.n);)
                 WG_PROF(lap(4); prof_out(g0 + u.n);)
             }
-        } else { /* M32 (the _qrow decodes' MTP unit): the same with both query rows' 32 columns */
+        } else { /* M32 (the MXFP4 wgmma decodes' MTP unit): the same with both query rows' 32 columns */
             wg_state_t<NKQ> st;
             wg_reset(st);
             uint8_t *sP = smem + C::OFF_P + cons * MLA_H * MLA_BN * (B16 ? 2 : 1); /* M32: wg_p32 */
@@ -1891,11 +1898,14 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                     s, tile, dq, wg_tile_gates<C::GM>(bars, g, C::NST));
                 WG_PROF(lap(1);)
                 const bool first = i < WG_NCONS; /* this consumer's first tile of the unit */
-                if constexpr (C::M32) /* P^T into the tile's rope panel (wg_p32); column 16 r + h's
-                                       * Q scale at OFF_QS + 16 r + h, read where used */
+                if constexpr (C::M32 && QR) /* P^T into the tile's rope panel (wg_p32); column 16 r + h's
+                                             * Q scale at OFF_QS + 16 r + h, read where used */
                     wg_softmax_loop<FAST, B16, 8, LT, wg_sc_cols, true>(
                         st, s, u.t0 + i, u.rend, wg_sc_cols{sscale, (const float *)(smem + C::OFF_QS), p.fault == 3},
                         red, wg_p32(tile), WG_BAR_CONS(cons), first, p.fault == 4, i / WG_NCONS);
+                else if constexpr (C::M32) /* per tensor: one score scale */
+                    wg_softmax_loop<FAST, B16, 8, LT, float, true>(st, s, u.t0 + i, u.rend, sscale, red, wg_p32(tile),
+                                                                   WG_BAR_CONS(cons), first, p.fault == 4, i / WG_NCONS);
                 else if constexpr (QR)
                     wg_softmax_loop<FAST, B16, 4, LT>(st, s, u.t0 + i, u.rend, sch, red, sP, WG_BAR_CONS(cons), first,
                                                       p.fault == 4, i / WG_NCONS);

@@ -121,11 +121,15 @@
 
 #if defined(MLAB_NV) && defined(MLAB_SM90A)
 typedef wg_cfg_t<true> mx_cfg;
+typedef wg_cfg_t<true, false, false, false, true> mxm_cfg;
+#define MX_MTP_KERNEL mla_decode_wg<true, true, false, false, false, -1, true>
 static int bps(void) { return occupancy_of(mla_decode_wg<true, true>, WG_NT_MX, mx_cfg::SMEM); }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;
-    static bool attr_set = false;
+    static bool attr_set = false, attr_m = false;
+    if (p->mtp) /* an item's two query rows in one block (mla_wgmma.h, M32), the call's Q scale */
+        return launch_sequence<true, false>(MX_MTP_KERNEL, WG_NT_MX, mxm_cfg::SMEM, true, p, s, attr_m);
     return launch_sequence<true, false>(mla_decode_wg<true, true>, WG_NT_MX, mx_cfg::SMEM, true, p, s, attr_set);
 }
 #define MX_WHY NULL
@@ -146,5 +150,6 @@ static int exact_fallback(const mla_params *p) { return !p->mx_e4m3_ok; }
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
 extern const mlab_variant_impl mlab_impl_mxfp4_wgmma = {MLAB_V_mxfp4_wgmma, 1, bps, MX_SMEM, launch, 0, WG_NT_MX,
                                                         MX_WHY, NULL, 1 /* combine_only */, NULL, 0,
-                                                        exact_fallback, &mlab_impl_mxfp4};
+                                                        exact_fallback, &mlab_impl_mxfp4, 0, 0, {0, 0, 0, 0},
+                                                        1 /* mtp */};
 #endif

@@ -800,7 +800,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     const char *hp = getenv("MLAB_PAIRS");
     if (knob_refused("MLAB_PAIRS", hp, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
     /* MLAB_MTP=auto|on|off: a decode that can (mlab_variant_impl.mtp:
-     * bf16_wgmma, mxfp4_wgmma_qrow, mxfp4_qrow_lazy; combine_only: no
+     * bf16_wgmma, mxfp4_wgmma, mxfp4_wgmma_qrow, mxfp4_qrow_lazy; combine_only: no
      * one-launch merge) takes both query rows of
      * every item in one block where every item has two and as many KV tiles
      * (g->mtp_ok), each KV tile read once for both (its units the items': the

@@ -96,7 +96,7 @@ static inline int mlab_kv_evict_first(double kv_rows, mlab_kv_fmt fmt, double l2
  * MXFP4's line is its own (below) */
 static inline int mlab_mtp_pays(double kv_rows, mlab_kv_fmt fmt, double l2_bytes)
 {
-    /* MXFP4 (mxfp4_wgmma_qrow, mxfp4_qrow_lazy: mla_wgmma.h's M32 unit): past
+    /* MXFP4 (mxfp4_wgmma, mxfp4_wgmma_qrow, mxfp4_qrow_lazy: mla_wgmma.h's M32 unit): past
      * MLAB_MTP_MX_L2S L2s of KV bytes. A block a row converts its item's tiles
      * once a query row, a cost of its SM's issue and shared memory, not of the
      * DRAM; the unit converts them once. H100 (perf-notes v60, with both
