@@ -107,15 +107,18 @@
 #           is left (carry .peers). Ran on an H100 in the fifty-seventh session (v60:
 #           h100-2026-12-06l); queued for an H200, where a block a row cost
 #           more (v59). $OUT: mtpmx_{on,off}_{1,2}.h5, mtpmx_q1.h5, mtpmx_peer.h5, mtpmx.log
-#   mtpfp   (~3 min) fp8_wgmma_qrow's M32 (papers/wip/fp8_m32.patch,
+#   mtpfp   (~4 min) the fp8 decodes' M32 (papers/wip/fp8_m32.patch,
 #           applied here: the MXFP4 decodes' M32 instantiated for the fp8
-#           tiles, not persistent; MLAB_MTP=auto past 4 L2s as bf16's): as
-#           mtpmx with fp8_wgmma_qrow and mxfp4_qrow_lazy (its landed M32
-#           the control). On an H100 (v60) it was +2..+17% slower, a block
-#           a row costing fp8 nothing there; on an H200 a block a row cost
-#           fp8_wgmma_qrow +21% (v59): prediction for an H200, 64 x 4096
-#           and 64 x 8192 q_seq_len 2 -5..-15% against off, the 8-item
-#           calls slower. Run it on an H200 only. $OUT: as mtpmx's
+#           tiles, not persistent; fp8_wgmma_qrow's per (row, head), and
+#           since the fifty-eighth session fp8_wgmma's per tensor, as
+#           mxfp4_wgmma's; MLAB_MTP=auto past 4 L2s as bf16's): as mtpmx
+#           with fp8_wgmma_qrow, fp8_wgmma and mxfp4_qrow_lazy (its landed
+#           M32 the control). On an H100 (v60) fp8_wgmma_qrow's was
+#           +2..+17% slower, a block a row costing fp8 nothing there; on an
+#           H200 a block a row cost fp8_wgmma_qrow +21% (v59): prediction
+#           for an H200, 64 x 4096 and 64 x 8192 q_seq_len 2 -5..-15%
+#           against off for both, the 8-item calls slower. Run it on an
+#           H200 only. $OUT: as mtpmx's
 #   mtpsplit (~3 min) the split rule under the MTP units (it counts an
 #           item's unit as one row's, mlab_unit_rows; v60, an H100: its
 #           picks within 1% of the fastest power of two): the
@@ -186,7 +189,7 @@ mtpfp | mtpmx)
   if [ "$1" = mtpfp ]; then
     git apply papers/wip/fp8_m32.patch 2>/dev/null || patch -p1 --forward < papers/wip/fp8_m32.patch ||
       die 4 "mtpfp: papers/wip/fp8_m32.patch does not apply"
-    v=fp8_wgmma_qrow,mxfp4_qrow_lazy
+    v=fp8_wgmma_qrow,fp8_wgmma,mxfp4_qrow_lazy
   fi
   { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" \
       -DMLAB_COMMIT_DIRTY=1 && cmake --build build-gpu --target mlabench -j"$(nproc)"; } > "$OUT/build.log" 2>&1 ||

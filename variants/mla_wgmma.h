@@ -277,13 +277,13 @@ static_assert(WG_NPROD_MX == 1 || WG_NRAW % 2 == 1, "two producers: tile li - WG
  * mla_decode_wg */
 #define WG_Q16_BYTES (MLA_H * MLA_D * 2) /* one row's bf16 Q */
 template <bool MX, bool B16 = false, bool QR = false, bool ONEU = false, bool MTP = false> struct wg_cfg_t {
-    static_assert(!MTP || (B16 && WG_B16_HS) || ((QR || MX) && !ONEU),
-                  "MTP: bf16_wgmma's head split, or the MXFP4 wgmma decodes' M32");
-    /* M32 (the MXFP4 wgmma decodes' MTP unit): a consumer's tiles (every
-     * other, as with one row) take both query rows at once, 32 columns (N =
-     * 32: row r's head h column 16 r + h); Q, P^T and the maxima's exchange
-     * twice as wide. Per tensor (mxfp4_wgmma: MX, not QR) both rows' codes
-     * take the call's one Q scale */
+    static_assert(!MTP || (B16 && WG_B16_HS) || (!B16 && !ONEU), "MTP: bf16_wgmma's head split, or the fp8 core's M32");
+    /* M32 (the MTP unit of the decodes on the fp8 core, built for the MXFP4
+     * ones): a consumer's tiles (every other, as with one row) take both
+     * query rows at once, 32 columns (N = 32: row r's head h column 16 r +
+     * h); Q, P^T and the maxima's exchange twice as wide. Per tensor (not QR:
+     * mxfp4_wgmma) both rows' codes take the call's one Q scale; never
+     * persistent (PERSIST) */
     static constexpr bool M32 = MTP && !B16;
     static constexpr int NST = B16 ? 2 : WG_NSTAGE;        /* stages */
     static constexpr int TILE = B16 ? 9 * MLAB_SW128_PANEL : WG_TILE; /* bytes of a stage */
