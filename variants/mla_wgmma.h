@@ -1762,7 +1762,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
          * all). Else sscale for all: passed as one float, as before QR (an
          * array of four equal values changed mxfp4_wgmma's SASS). M32 reads
          * its 8 columns' scales where it uses them (wg_sc_cols) */
-        constexpr int NKQ = C::M32 ? 8 : 4; /* a thread's columns (M32: 4 of each query row) */
+        [[maybe_unused]] constexpr int NKQ = C::M32 ? 8 : 4; /* a thread's columns (M32: 4 of each query row) */
         float sch[4];
         (void)sch;
         if constexpr (QR && !C::M32) {
