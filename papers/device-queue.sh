@@ -8,7 +8,9 @@
 # beside it) with its prediction before it runs. A call that has run and been
 # written up leaves this file in the commit that writes it up. suite
 # remains (it is run again each time the kernels or the harness's GPU side
-# change: last in the fifty-seventh session, on an H100 with both peers,
+# change: its tests last in the fifty-eighth session, on an H100 by hand
+# (ctest of the whole GPU build, v61: papers/reports/h100-2026-12-06q's
+# README), its benchmark in the fifty-seventh, on an H100 with both peers,
 # papers/reports/h100-2026-12-06m, v60, 540 s on a fresh one, the tests
 # stopped at the deadline and the rest run on the warm machine; before that
 # in the fifty-sixth, on an H200 with both peers,
@@ -34,8 +36,9 @@
 # 7abc282:papers/device-queue.sh). mtpmx ran in the fifty-seventh session on
 # an H100 twice (v60: h100-2026-12-06l: design 1 from its patch, then M32,
 # which landed as 61bc0f5; the patch left papers/wip/ with it; and once more,
-# -06o) and stays queued for an H200, where bf16's gap was larger too (121
-# against 85 us); mtpsplit ran in the same session (v60:
+# -06o), and in the fifty-eighth on an H100 with mxfp4_wgmma's M32 beside
+# (v61: h100-2026-12-06q; it asked for an H200), and stays queued for an
+# H200, where bf16's gap was larger too (121 against 85 us); mtpsplit ran in the same session (v60:
 # h100-2026-12-06p, its rule run by hand on the warm machine: a call returns 8 files)
 # and stays for a GPU where the MTP units' split counts are in question.
 # mxtrace ran in the same session (v60: h100-2026-12-06n; ncu's counters

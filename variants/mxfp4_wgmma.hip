@@ -114,6 +114,15 @@
  * consumer loads its P.V's V^T fragments under its Q.K and sums its rows
  * under its P.V (mla_wgmma.h WG_ONE_DV): 4 x 1024 -1.1 / -1.5 / -0.9 / -2.7% (mean -1.6%)
  * in four pairs, nothing else moved.
+ * v61 (H100, papers/reports/h100-2026-12-06q): its MTP unit (mla_wgmma.h
+ * M32, as the _qrow decodes' since v60, both query rows' codes with the
+ * call's one Q scale; MLAB_MTP): where every item has two query rows, a
+ * consumer takes every other tile of the item with both rows as 32
+ * columns, so each tile is converted once for both: against a block a row
+ * -17.6 / -17.0% at 64 x 4096 q_seq_len 2, -23.9 / -23.7% at 64 x 8192
+ * (136 -> 104 us, 1.35x its q_seq_len 1 time of the same KV), 8 x 8192
+ * -8.9 / -6.6%, 8 x 4096 -0.3 / +1.7% forced; by default past 0.3 L2s of
+ * MXFP4 KV.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

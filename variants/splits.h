@@ -104,8 +104,9 @@ static inline int mlab_mtp_pays(double kv_rows, mlab_kv_fmt fmt, double l2_bytes
      * pairs: 8 x 4096 (10 MB) +3.8..+5.5%, 8 x 8192 (20 MB) -3.5..-5.0%,
      * 64 x 4096 (80 MB) -15.7..-17.5%, 64 x 8192 (160 MB) -21.2..-23.2%:
      * half as many units, each ending two rows, where the split call is
-     * short. The line (0.3 L2s: 15.7 MB on the H100, 18.9 on the H200) lies
-     * between the 8-item pairs */
+     * short (the per-tensor mxfp4_wgmma, v61: -0.3..+1.7%, -6.6..-8.9%,
+     * -17.0..-17.6%, -23.7..-23.9%). The line (0.3 L2s: 15.7 MB on the
+     * H100, 18.9 on the H200) lies between the 8-item pairs */
     if (fmt == MLAB_KV_MXFP4) return l2_bytes > 0 && kv_rows * mlab_kv_row_bytes(fmt) > MLAB_MTP_MX_L2S * l2_bytes;
     return l2_bytes > 0 && !mlab_kv_evict_first(kv_rows, fmt, l2_bytes);
 }
