@@ -47,7 +47,7 @@
  * heads a consumer as 16 columns; the MXFP4 wgmma decodes' M32 keeps the
  * one-row loop (a consumer's tiles every other) with both rows as 32
  * columns (N = 32), so each tile is converted and read from shared memory
- * once for both (perf-notes v59, v60).
+ * once for both (perf-notes v59-v61).
  * Every vendor instruction is in arch/nv_wgmma.h, arch/nv_tma.h and
  * arch/nv_bulk.h.
  */
