@@ -122,6 +122,23 @@
 #           for an H200, 64 x 4096 and 64 x 8192 q_seq_len 2 -5..-15%
 #           against off for both, the 8-item calls slower. Run it on an
 #           H200 only. $OUT: as mtpmx's
+#   mtpsm   (~5 min) a cheaper M32 softmax (papers/wip/m32_softmax.patch,
+#           v61: each lane's 8 slot maxima reduce-scattered over g's lane
+#           bits, 7 shuffles for 24 and one store a lane of the 32 columns'
+#           maxima; P stored as one word a lane for two columns, the lane of
+#           g ^ 1 filling the slots between, 4 stores for 16; the same bytes.
+#           SASS: the three M32 kernels -48..-64 instructions, mxfp4_qrow_lazy's
+#           8 stack bytes gone, the other 115 unchanged): the base tree built,
+#           then the patch applied and built apart; the patched build
+#           validated (q2_edge, q2_long with MLAB_MTP on, off and 64 splits;
+#           rising_q2 with MTP on, which reaches the lazy M32 step's eager
+#           branch; the overread, qscale and lazy controls), then base
+#           against patched, ABBA, MLAB_MTP=on, the three M32 decodes at 8,
+#           64 x 4096, 8192 q_seq_len 2. Prediction (v61): -1..-3% at the
+#           64-item calls (the consumers' instructions a tile, which the
+#           producers' conversion shares the SM's issue with, -3..-5%), the
+#           8-item calls the same. $OUT: mtpsm_{base,sm}_{1,2}.h5, mtpsm.log,
+#           build logs
 #   mtpsplit (~3 min) the split rule under the MTP units (it counts an
 #           item's unit as one row's, mlab_unit_rows; v60, an H100: its
 #           picks within 1% of the fastest power of two): the
@@ -226,6 +243,42 @@ mtpfp | mtpmx)
   grep -E '^==|^rc=|FAIL' "$OUT/mtpmx.log" | head -60
   for k in 1 2; do ./mlabench compare "$OUT/mtpmx_off_$k.h5" "$OUT/mtpmx_on_$k.h5" | grep -E '^b[0-9]|summary'; done
   ;;
+mtpsm)
+  [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpsm: MLAB_COMMIT=<hash> names the commit the results are of"
+  cfg() { cmake -S . -B "$1" -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" "${@:2}" &&
+            cmake --build "$1" --target mlabench -j"$(nproc)"; }
+  cfg build-gpu > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "mtpsm: the base build failed"; }
+  git apply papers/wip/m32_softmax.patch 2>/dev/null || patch -p1 --forward < papers/wip/m32_softmax.patch ||
+    die 4 "mtpsm: papers/wip/m32_softmax.patch does not apply"
+  cfg build-sm -DMLAB_COMMIT_DIRTY=1 > "$OUT/build_sm.log" 2>&1 || { tail -30 "$OUT/build_sm.log"; die 4 "mtpsm: the patched build failed"; }
+  v=mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
+  {
+    b=build-sm/mlabench
+    $b gen --quiet --batch 5 --kv-len 4097 --q-seq-len 2 --seed 20 --name q2_edge -o build-sm/q2_edge.h5
+    $b gen --quiet --batch 3 --kv-len 20000 --q-seq-len 2 --seed 17 --name q2_long -o build-sm/q2_long.h5
+    python3 tests/gen_rising.py build-sm/rq_in.h5 --batch 8 --q-seq-len 2 && $b import build-sm/rq_in.h5 -o build-sm/rising_q2.h5 --no-ref
+    for e in MLAB_MTP=on MLAB_MTP=off; do
+      echo "== validate $e"; env $e $b run --require-gpu --no-time --quiet --variants $v build-sm/q2_edge.h5 build-sm/q2_long.h5; echo "rc=$?"
+    done
+    echo "== validate 64 splits"; MLAB_MTP=on $b run --require-gpu --no-time --quiet --variants $v --splits 64 \
+      build-sm/q2_edge.h5 build-sm/q2_long.h5; echo "rc=$?"
+    echo "== validate rising_q2, MTP on"; MLAB_MTP=on $b run --require-gpu --no-time --quiet --variants $v build-sm/rising_q2.h5; echo "rc=$?"
+    for c in overread:mxfp4_wgmma:q2_edge overread:mxfp4_wgmma_qrow:q2_edge overread:mxfp4_qrow_lazy:q2_edge \
+             qscale:mxfp4_wgmma_qrow:q2_edge qscale:mxfp4_qrow_lazy:q2_edge lazy:mxfp4_qrow_lazy:rising_q2; do
+      IFS=: read -r f w k <<< "$c"
+      echo "== negative control $f $w $k (exit 5 wanted)"
+      MLAB_FAULT=$f MLAB_MTP=on $b run --require-gpu --no-time --quiet --variants $w build-sm/$k.h5 > /dev/null 2>&1; echo "rc=$?"
+    done
+    for step in base:1 sm:1 sm:2 base:2; do
+      d=build-gpu; [ "${step%:*}" = sm ] && d=build-sm
+      echo "== time ${step%:*} (${step#*:})"
+      MLAB_MTP=on $d/mlabench run --require-gpu --quiet --max-time 0.12 --variants $v --batch 8,64 --kv-len 4096,8192 \
+        --q-seq-len 2 --label "${step%:*}" -o "$OUT/mtpsm_${step%:*}_${step#*:}.h5"; echo "rc=$?"
+    done
+  } > "$OUT/mtpsm.log" 2>&1
+  grep -E '^==|^rc=|FAIL' "$OUT/mtpsm.log" | head -60
+  for k in 1 2; do build-sm/mlabench compare "$OUT/mtpsm_base_$k.h5" "$OUT/mtpsm_sm_$k.h5" | grep -E '^b[0-9]|summary'; done
+  ;;
 mtpsplit)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpsplit: MLAB_COMMIT=<hash> names the commit the results are of"
   [ -x build-gpu/mlabench ] || { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release \
@@ -259,5 +312,5 @@ mxtrace)
     echo "== $tag"; grep -E 'TW|cycles' "$OUT/${tag}_trace_summary.txt" | head -20
   done
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtpfp|mtpsplit|mxtrace (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtpfp|mtpsm|mtpsplit|mxtrace (the calls: this file's head)" ;;
 esac

@@ -372,9 +372,11 @@ endforeach()
 # than 2^8 above the unit's first tiles', so mxfp4_qrow_lazy's eager step past
 # a unit's first tile runs (N(0, 1) cases never make it). Every variant is
 # validated on it, and the negative control MLAB_FAULT=lazy (that step leaves O
-# unrescaled) must fail validation (exit 5). No numpy / h5py: skipped (77)
+# unrescaled) must fail validation (exit 5). rising_q2, two query rows an
+# item: the same with the MTP units forced (MLAB_MTP=on; N(0, 1) cases never
+# reach the lazy M32 unit's eager step either). No numpy / h5py: skipped (77)
 add_test(NAME gpu_gen_rising COMMAND sh -c
-         "${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gen_rising.py ${_gd}/rising_in.h5 || exit $?; ${CMAKE_BINARY_DIR}/mlabench import ${_gd}/rising_in.h5 -o ${_gd}/rising.h5 --no-ref; rc=$?; rm -f ${_gd}/rising_in.h5; exit $rc")
+         "for a in 'rising|' 'rising_q2|--batch 8 --q-seq-len 2'; do n=\${a%%|*}; ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gen_rising.py ${_gd}/\${n}_in.h5 \${a#*|} || exit $?; ${CMAKE_BINARY_DIR}/mlabench import ${_gd}/\${n}_in.h5 -o ${_gd}/\${n}.h5 --no-ref; rc=$?; rm -f ${_gd}/\${n}_in.h5; [ $rc = 0 ] || exit $rc; done")
 set_tests_properties(gpu_gen_rising PROPERTIES FIXTURES_SETUP gpu_rising LABELS "gpu" SKIP_RETURN_CODE 77)
 set(_rising_there "[ -f ${_gd}/rising.h5 ] || { echo 'no rising case (gpu_gen_rising skipped)'; exit 77; }; ")
 add_test(NAME gpu_validate_rising COMMAND sh -c
@@ -383,6 +385,11 @@ set_tests_properties(gpu_validate_rising PROPERTIES FIXTURES_REQUIRED gpu_rising
                      TIMEOUT 600)
 mlab_gpu_negative_control(gpu_negative_control_lazy FIXTURE gpu_rising ENV MLAB_FAULT=lazy NEEDS ${_gd}/rising.h5
                           CASES rising ARGS --variants mxfp4_qrow_lazy)
+add_test(NAME gpu_validate_rising_mtp COMMAND sh -c
+         "[ -f ${_gd}/rising_q2.h5 ] || { echo 'no rising_q2 case (gpu_gen_rising skipped)'; exit 77; }; MLAB_MTP=on ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants ${_mtpv} ${_gd}/rising_q2.h5")
+set_tests_properties(gpu_validate_rising_mtp PROPERTIES FIXTURES_REQUIRED gpu_rising LABELS "gpu" SKIP_RETURN_CODE 77)
+mlab_gpu_negative_control(gpu_negative_control_lazy_mtp FIXTURE gpu_rising ENV "MLAB_FAULT=lazy MLAB_MTP=on"
+                          NEEDS ${_gd}/rising_q2.h5 CASES rising_q2 ARGS --variants mxfp4_qrow_lazy)
 # the exact path of the MXFP4 variants with an e4m3 fast path (mxfp4_e4m3,
 # mxfp4_wgmma, mxfp4_wgmma_qrow, mxfp4_qrow_lazy): on tiny_scales (no scale e4m3 can carry) each that this GPU
 # and build can run must say its exact path ran and pass validation against
