@@ -1898,15 +1898,18 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
                     s, tile, dq, wg_tile_gates<C::GM>(bars, g, C::NST));
                 WG_PROF(lap(1);)
                 const bool first = i < WG_NCONS; /* this consumer's first tile of the unit */
-                if constexpr (C::M32 && QR) /* P^T into the tile's rope panel (wg_p32); column 16 r + h's
-                                             * Q scale at OFF_QS + 16 r + h, read where used */
-                    wg_softmax_loop<FAST, B16, 8, LT, wg_sc_cols, true>(
-                        st, s, u.t0 + i, u.rend, wg_sc_cols{sscale, (const float *)(smem + C::OFF_QS), p.fault == 3},
-                        red, wg_p32(tile), WG_BAR_CONS(cons), first, p.fault == 4, i / WG_NCONS);
-                else if constexpr (C::M32) /* per tensor: one score scale */
-                    wg_softmax_loop<FAST, B16, 8, LT, float, true>(st, s, u.t0 + i, u.rend, sscale, red, wg_p32(tile),
-                                                                   WG_BAR_CONS(cons), first, p.fault == 4, i / WG_NCONS);
-                else if constexpr (QR)
+                if constexpr (C::M32) { /* P^T into the tile's rope panel (wg_p32); QR: column 16 r + h's
+                                         * Q scale at OFF_QS + 16 r + h, read where used; per tensor one */
+                    const auto sc = [&] {
+                        if constexpr (QR)
+                            return wg_sc_cols{sscale, (const float *)(smem + C::OFF_QS), p.fault == 3};
+                        else
+                            return sscale;
+                    }();
+                    wg_softmax_loop<FAST, B16, 8, LT, std::decay_t<decltype(sc)>, true>(
+                        st, s, u.t0 + i, u.rend, sc, red, wg_p32(tile), WG_BAR_CONS(cons), first, p.fault == 4,
+                        i / WG_NCONS);
+                } else if constexpr (QR)
                     wg_softmax_loop<FAST, B16, 4, LT>(st, s, u.t0 + i, u.rend, sch, red, sP, WG_BAR_CONS(cons), first,
                                                       p.fault == 4, i / WG_NCONS);
                 else
