@@ -175,6 +175,28 @@ out_bundle() {
     echo "device-queue.sh: $n files in \$OUT: all but 7 in rest.tar" >&2
 }
 trap out_bundle EXIT
+# The MTP calls' validation (mtpmx, mtpfp, mtpsm): BIN DIR VARIANTS [FAULT:VARIANT:CASE ...]:
+# q2_edge and q2_long (tests/gpu.cmake's) made in DIR by BIN and validated with
+# NaN poison, MLAB_MTP on, off and on with 64 splits forced; then each
+# negative control with MTP on (exit 5 wanted), its case DIR/CASE.h5
+mtp_validate() {
+  local b=$1 d=$2 v=$3 c f w k
+  shift 3
+  $b gen --quiet --batch 5 --kv-len 4097 --q-seq-len 2 --seed 20 --name q2_edge -o "$d/q2_edge.h5"
+  $b gen --quiet --batch 3 --kv-len 20000 --q-seq-len 2 --seed 17 --name q2_long -o "$d/q2_long.h5"
+  for e in MLAB_MTP=on MLAB_MTP=off; do
+    echo "== validate $e"; env $e $b run --require-gpu --no-time --quiet --variants "$v" "$d/q2_edge.h5" "$d/q2_long.h5"
+    echo "rc=$?"
+  done
+  echo "== validate 64 splits"
+  MLAB_MTP=on $b run --require-gpu --no-time --quiet --variants "$v" --splits 64 "$d/q2_edge.h5" "$d/q2_long.h5"
+  echo "rc=$?"
+  for c in "$@"; do
+    IFS=: read -r f w k <<< "$c"
+    echo "== negative control $f $w $k (exit 5 wanted)"
+    MLAB_FAULT=$f MLAB_MTP=on $b run --require-gpu --no-time --quiet --variants "$w" "$d/$k.h5"; echo "rc=$?"
+  done
+}
 case ${1:-} in
 suite)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "suite: MLAB_COMMIT=<hash> names the commit the results are of"
@@ -216,17 +238,9 @@ mtpfp | mtpmx)
     { tail -30 "$OUT/build.log"; die 4 "$1: the build failed"; }
   cd build-gpu || exit 4
   {
-    ./mlabench gen --quiet --batch 5 --kv-len 4097 --q-seq-len 2 --seed 20 --name q2_edge -o q2_edge.h5
-    ./mlabench gen --quiet --batch 3 --kv-len 20000 --q-seq-len 2 --seed 17 --name q2_long -o q2_long.h5
-    for e in MLAB_MTP=on MLAB_MTP=off; do
-      echo "== validate $e"; env $e ./mlabench run --require-gpu --no-time --quiet --variants $v q2_edge.h5 q2_long.h5; echo "rc=$?"
-    done
-    echo "== validate 64 splits"; MLAB_MTP=on ./mlabench run --require-gpu --no-time --quiet --variants $v --splits 64 \
-      q2_edge.h5 q2_long.h5; echo "rc=$?"
-    for c in ${v//,/ }; do
-      echo "== negative control $c (exit 5 wanted)"
-      MLAB_FAULT=overread MLAB_MTP=on ./mlabench run --require-gpu --no-time --quiet --variants $c q2_edge.h5; echo "rc=$?"
-    done
+    ctl=()
+    for c in ${v//,/ }; do ctl+=("overread:$c:q2_edge"); done
+    mtp_validate ./mlabench . "$v" "${ctl[@]}"
     for step in on:1 off:1 off:2 on:2; do
       echo "== time MLAB_MTP=${step%:*} (${step#*:})"
       MLAB_MTP=${step%:*} ./mlabench run --require-gpu --quiet --max-time 0.12 --variants $v --batch 8,64 \
@@ -254,21 +268,11 @@ mtpsm)
   v=mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
   {
     b=build-sm/mlabench
-    $b gen --quiet --batch 5 --kv-len 4097 --q-seq-len 2 --seed 20 --name q2_edge -o build-sm/q2_edge.h5
-    $b gen --quiet --batch 3 --kv-len 20000 --q-seq-len 2 --seed 17 --name q2_long -o build-sm/q2_long.h5
     python3 tests/gen_rising.py build-sm/rq_in.h5 --batch 8 --q-seq-len 2 && $b import build-sm/rq_in.h5 -o build-sm/rising_q2.h5 --no-ref
-    for e in MLAB_MTP=on MLAB_MTP=off; do
-      echo "== validate $e"; env $e $b run --require-gpu --no-time --quiet --variants $v build-sm/q2_edge.h5 build-sm/q2_long.h5; echo "rc=$?"
-    done
-    echo "== validate 64 splits"; MLAB_MTP=on $b run --require-gpu --no-time --quiet --variants $v --splits 64 \
-      build-sm/q2_edge.h5 build-sm/q2_long.h5; echo "rc=$?"
     echo "== validate rising_q2, MTP on"; MLAB_MTP=on $b run --require-gpu --no-time --quiet --variants $v build-sm/rising_q2.h5; echo "rc=$?"
-    for c in overread:mxfp4_wgmma:q2_edge overread:mxfp4_wgmma_qrow:q2_edge overread:mxfp4_qrow_lazy:q2_edge \
-             qscale:mxfp4_wgmma_qrow:q2_edge qscale:mxfp4_qrow_lazy:q2_edge lazy:mxfp4_qrow_lazy:rising_q2; do
-      IFS=: read -r f w k <<< "$c"
-      echo "== negative control $f $w $k (exit 5 wanted)"
-      MLAB_FAULT=$f MLAB_MTP=on $b run --require-gpu --no-time --quiet --variants $w build-sm/$k.h5 > /dev/null 2>&1; echo "rc=$?"
-    done
+    mtp_validate $b build-sm "$v" overread:mxfp4_wgmma:q2_edge overread:mxfp4_wgmma_qrow:q2_edge \
+      overread:mxfp4_qrow_lazy:q2_edge qscale:mxfp4_wgmma_qrow:q2_edge qscale:mxfp4_qrow_lazy:q2_edge \
+      lazy:mxfp4_qrow_lazy:rising_q2
     for step in base:1 sm:1 sm:2 base:2; do
       d=build-gpu; [ "${step%:*}" = sm ] && d=build-sm
       echo "== time ${step%:*} (${step#*:})"
