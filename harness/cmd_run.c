@@ -288,6 +288,28 @@ typedef struct {
     size_t n;
 } resume_cut;
 
+/* --resume's kept inputs by case name, with what this run has done with
+ * each: named (kept, its rows not run again), or cut (a case the file
+ * stopped in: dropped and run again whole). By name, not by index into the
+ * results' inputs, which move down when a case is dropped. A case whose
+ * input is in the results but not KEPT_UNNAMED here is one this run has
+ * named before: a case twice. */
+enum { KEPT_UNNAMED, KEPT_NAMED, KEPT_CUT };
+typedef struct {
+    char (*name)[sizeof ((mlab_input_file *)0)->case_name];
+    unsigned char *state;
+    size_t n;
+} resume_kept;
+
+/* The kept input named name's index, or kept->n. */
+static size_t kept_find(const resume_kept *kept, const char *name)
+{
+    size_t k = 0;
+    while (k < kept->n && strcmp(kept->name[k], name) != 0)
+        k++;
+    return k;
+}
+
 /* run --resume PATH: PATH's cases (inputs and rows) into res, whose
  * environment is this run's so far; a file of another build or GPU is
  * refused (exit 10, naming the field). cut gets the cases a stopped run was
@@ -359,7 +381,7 @@ int mlab_cmd_run(int argc, char **argv)
     int use_default = 0, slice_k = 0, slice_n = 1, list_only = 0, rc = MLAB_EXIT_USAGE;
     run_item *items = NULL;
     size_t *pick = NULL, npick = 0, nitems = 0;
-    unsigned char *kept_seen = NULL; /* --resume: which kept inputs this run has named (a case twice: exit 2) */
+    resume_kept kept = {0}; /* --resume: the file's cases and what this run did with each */
     list_words lw = {0};
     int prc = run_parse(argc, argv, &o, &w, &use_default, &slice_k, &slice_n, &list_only, &lw);
     if (prc) {
@@ -535,19 +557,22 @@ int mlab_cmd_run(int argc, char **argv)
     }
     /* --resume: the run continued takes PART.h5's finished cases (rows and
      * inputs), not the one it stopped in */
-    size_t nkept = 0;
     resume_cut cut; /* the cases --resume's file stopped in */
     memset(&cut, 0, sizeof cut);
     if (o.resume) {
         rc = resume_load(o.resume, &res, &cut);
         if (rc)
             goto out_results;
-        nkept = res.ninputs;
-        if (!(kept_seen = calloc(nkept ? nkept : 1, 1))) {
+        kept.n = res.ninputs;
+        kept.name = calloc(kept.n ? kept.n : 1, sizeof *kept.name);
+        kept.state = calloc(kept.n ? kept.n : 1, 1);
+        if (!kept.name || !kept.state) {
             fprintf(stderr, "mlabench run: out of memory\n");
             rc = MLAB_EXIT_INTERNAL;
             goto out_results;
         }
+        for (size_t k = 0; k < kept.n; k++)
+            memcpy(kept.name[k], res.inputs[k].case_name, sizeof kept.name[k]);
     }
     /* SIGINT, SIGTERM, SIGHUP from here on: the rows measured are written,
      * with where the run stopped (run_rows.h) */
@@ -592,22 +617,20 @@ int mlab_cmd_run(int argc, char **argv)
             goto out_results;
         }
         /* a case --resume's file stopped in: its rows dropped, run again whole */
+        const size_t k = kept_find(&kept, c.name);
         for (size_t i = 0; i < cut.n; i++)
-            if (strcmp(c.name, cut.name[i]) == 0) {
-                const mlab_input_file *d = mlab_results_find_input(&res, cut.name[i]);
-                if (d && (size_t)(d - res.inputs) < nkept) /* the inputs after it move down one: their flags too */
-                    memmove(kept_seen + (d - res.inputs), kept_seen + (d - res.inputs) + 1,
-                            nkept - (size_t)(d - res.inputs) - 1);
+            if (strcmp(c.name, cut.name[i]) == 0 && !cut.ran[i]) {
                 mlab_results_drop_case(&res, cut.name[i]);
-                nkept--; /* it was one of the kept prefix's inputs */
+                if (k < kept.n)
+                    kept.state[k] = KEPT_CUT;
                 cut.ran[i] = 1;
             }
-        /* the case's input already in the results: one of the first nkept
-         * (kept from --resume's file: the same tensors, not run again), or
+        /* the case's input already in the results: kept from --resume's
+         * file and not named before (the same tensors, not run again), or
          * one this run added (the case twice) */
         const mlab_input_file *had = mlab_results_find_input(&res, c.name);
-        if (had && (size_t)(had - res.inputs) < nkept && !kept_seen[had - res.inputs]) {
-            kept_seen[had - res.inputs] = 1;
+        if (had && k < kept.n && kept.state[k] == KEPT_UNNAMED) {
+            kept.state[k] = KEPT_NAMED;
             if (strcmp(had->sha256, in.sha256) != 0) {
                 fprintf(stderr, "mlabench run: --resume: %s: case %s has other tensors than in %s "
                                 "(sha256 %.12s against %.12s): not the run it continues (exit 10)\n",
@@ -700,7 +723,8 @@ done:
     free(o.peers);
     free(items);
     free(pick);
-    free(kept_seen);
+    free(kept.name);
+    free(kept.state);
     mlab_sweep_free(&w);
     return rc;
 }

@@ -367,6 +367,15 @@ def main():
     r = run(["run", "--cpu-only", "--quiet", case1, "--batch", "1", "--kv-len", "64", "--resume", four, "-o", out_tw])
     check(r.returncode == 2 and "is already in this run" in r.stderr and not os.path.exists(out_tw),
           f"--resume with a kept case named twice: exit 2, nothing written (exit {r.returncode}, {r.stderr[-300:]!r})")
+    # the case the file stopped in named twice: run again once, then refused as twice (it was once dropped
+    # a second time, its new rows with it)
+    case2 = os.path.join(tmp, "b2.h5")
+    run(["gen", "--batch", "2", "--kv-len", "64", "--quiet", "-o", case2])
+    out_ct = os.path.join(tmp, "cut_twice_out.h5")
+    r = run(["run", "--cpu-only", "--quiet", case2, "--batch", "2", "--kv-len", "64", "--resume", four, "-o", out_ct])
+    check(r.returncode == 2 and "case b2_kv64_s1 is already in this run" in r.stderr and not os.path.exists(out_ct),
+          f"--resume with the stopped case named twice: exit 2, nothing written (exit {r.returncode}, "
+          f"{r.stderr[-300:]!r})")
 
     # a real SIGINT from outside, during case 2's CPU references (seconds)
     sig = os.path.join(tmp, "sig.h5")
