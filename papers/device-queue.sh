@@ -8,9 +8,9 @@
 # beside it) with its prediction before it runs. A call that has run and been
 # written up leaves this file in the commit that writes it up. suite
 # remains (it is run again each time the kernels or the harness's GPU side
-# change: its tests last in the fifty-eighth session, on an H100 by hand
-# (ctest of the whole GPU build, v61: papers/reports/h100-2026-12-06q's
-# README), its benchmark in the fifty-seventh, on an H100 with both peers,
+# change: its tests last in the fifty-ninth session, on an H100 by hand
+# (ctest of 7efdc1f's whole GPU build, before v62's softmax landed; v62:
+# papers/reports/h100-2026-12-06r's README), its benchmark in the fifty-seventh, on an H100 with both peers,
 # papers/reports/h100-2026-12-06m, v60, 540 s on a fresh one, the tests
 # stopped at the deadline and the rest run on the warm machine; before that
 # in the fifty-sixth, on an H200 with both peers,
@@ -38,11 +38,16 @@
 # which landed as 61bc0f5; the patch left papers/wip/ with it; and once more,
 # -06o), and in the fifty-eighth on an H100 with mxfp4_wgmma's M32 beside
 # (v61: h100-2026-12-06q; it asked for an H200), and stays queued for an
-# H200, where bf16's gap was larger too (121 against 85 us); mtpsplit ran in the same session (v60:
-# h100-2026-12-06p, its rule run by hand on the warm machine: a call returns 8 files)
-# and stays for a GPU where the MTP units' split counts are in question.
-# mxtrace ran in the same session (v60: h100-2026-12-06n; ncu's counters
-# beside it by hand, its README) and stays for the next M32 change.
+# H200, where bf16's gap was larger too (121 against 85 us); mtpsplit ran in
+# the fifty-seventh session (v60: h100-2026-12-06p, its rule run by hand on
+# the warm machine: a call returns 8 files) and stays for a GPU where the MTP
+# units' split counts are in question. mxtrace ran in the fifty-seventh
+# session (v60: h100-2026-12-06n; ncu's counters beside it by hand, its
+# README) and stays for the next M32 change (v62's softmax has not been
+# traced). mtpsm ran in the fifty-ninth session on an H100 (v62:
+# h100-2026-12-06r); its patch, m32_softmax, landed in the commit that wrote
+# it up, and both left papers/ there (git show that commit's
+# parent:papers/device-queue.sh).
 # flushtrace ran in the fifty-fifth session (v58:
 # h100-2026-12-06g; it and its patch, combine_ctrl2, left in the
 # commit that wrote it up: git show f8fd9e7:papers/device-queue.sh).
@@ -122,23 +127,6 @@
 #           for an H200, 64 x 4096 and 64 x 8192 q_seq_len 2 -5..-15%
 #           against off for both, the 8-item calls slower. Run it on an
 #           H200 only. $OUT: as mtpmx's
-#   mtpsm   (~5 min) a cheaper M32 softmax (papers/wip/m32_softmax.patch,
-#           v61: each lane's 8 slot maxima reduce-scattered over g's lane
-#           bits, 7 shuffles for 24 and one store a lane of the 32 columns'
-#           maxima; P stored as one word a lane for two columns, the lane of
-#           g ^ 1 filling the slots between, 4 stores for 16; the same bytes.
-#           SASS: the three M32 kernels -48..-64 instructions, mxfp4_qrow_lazy's
-#           8 stack bytes gone, the other 115 unchanged): the base tree built,
-#           then the patch applied and built apart; the patched build
-#           validated (q2_edge, q2_long with MLAB_MTP on, off and 64 splits;
-#           rising_q2 with MTP on, which reaches the lazy M32 step's eager
-#           branch; the overread, qscale and lazy controls), then base
-#           against patched, ABBA, MLAB_MTP=on, the three M32 decodes at 8,
-#           64 x 4096, 8192 q_seq_len 2. Prediction (v61): -1..-3% at the
-#           64-item calls (the consumers' instructions a tile, which the
-#           producers' conversion shares the SM's issue with, -3..-5%), the
-#           8-item calls the same. $OUT: mtpsm_{base,sm}_{1,2}.h5, mtpsm.log,
-#           build logs
 #   mtpsplit (~3 min) the split rule under the MTP units (it counts an
 #           item's unit as one row's, mlab_unit_rows; v60, an H100: its
 #           picks within 1% of the fastest power of two): the
@@ -175,7 +163,7 @@ out_bundle() {
     echo "device-queue.sh: $n files in \$OUT: all but 7 in rest.tar" >&2
 }
 trap out_bundle EXIT
-# The MTP calls' validation (mtpmx, mtpfp, mtpsm): BIN DIR VARIANTS [FAULT:VARIANT:CASE ...]:
+# The MTP calls' validation (mtpmx, mtpfp): BIN DIR VARIANTS [FAULT:VARIANT:CASE ...]:
 # q2_edge and q2_long (tests/gpu.cmake's) made in DIR by BIN and validated with
 # NaN poison, MLAB_MTP on, off and on with 64 splits forced; then each
 # negative control with MTP on (exit 5 wanted), its case DIR/CASE.h5
@@ -257,32 +245,6 @@ mtpfp | mtpmx)
   grep -E '^==|^rc=|FAIL' "$OUT/mtpmx.log" | head -60
   for k in 1 2; do ./mlabench compare "$OUT/mtpmx_off_$k.h5" "$OUT/mtpmx_on_$k.h5" | grep -E '^b[0-9]|summary'; done
   ;;
-mtpsm)
-  [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpsm: MLAB_COMMIT=<hash> names the commit the results are of"
-  cfg() { cmake -S . -B "$1" -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" "${@:2}" &&
-            cmake --build "$1" --target mlabench -j"$(nproc)"; }
-  cfg build-gpu > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "mtpsm: the base build failed"; }
-  git apply papers/wip/m32_softmax.patch 2>/dev/null || patch -p1 --forward < papers/wip/m32_softmax.patch ||
-    die 4 "mtpsm: papers/wip/m32_softmax.patch does not apply"
-  cfg build-sm -DMLAB_COMMIT_DIRTY=1 > "$OUT/build_sm.log" 2>&1 || { tail -30 "$OUT/build_sm.log"; die 4 "mtpsm: the patched build failed"; }
-  v=mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
-  {
-    b=build-sm/mlabench
-    python3 tests/gen_rising.py build-sm/rq_in.h5 --batch 8 --q-seq-len 2 && $b import build-sm/rq_in.h5 -o build-sm/rising_q2.h5 --no-ref
-    echo "== validate rising_q2, MTP on"; MLAB_MTP=on $b run --require-gpu --no-time --quiet --variants $v build-sm/rising_q2.h5; echo "rc=$?"
-    mtp_validate $b build-sm "$v" overread:mxfp4_wgmma:q2_edge overread:mxfp4_wgmma_qrow:q2_edge \
-      overread:mxfp4_qrow_lazy:q2_edge qscale:mxfp4_wgmma_qrow:q2_edge qscale:mxfp4_qrow_lazy:q2_edge \
-      lazy:mxfp4_qrow_lazy:rising_q2
-    for step in base:1 sm:1 sm:2 base:2; do
-      d=build-gpu; [ "${step%:*}" = sm ] && d=build-sm
-      echo "== time ${step%:*} (${step#*:})"
-      MLAB_MTP=on $d/mlabench run --require-gpu --quiet --max-time 0.12 --variants $v --batch 8,64 --kv-len 4096,8192 \
-        --q-seq-len 2 --label "${step%:*}" -o "$OUT/mtpsm_${step%:*}_${step#*:}.h5"; echo "rc=$?"
-    done
-  } > "$OUT/mtpsm.log" 2>&1
-  grep -E '^==|^rc=|FAIL' "$OUT/mtpsm.log" | head -60
-  for k in 1 2; do build-sm/mlabench compare "$OUT/mtpsm_base_$k.h5" "$OUT/mtpsm_sm_$k.h5" | grep -E '^b[0-9]|summary'; done
-  ;;
 mtpsplit)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpsplit: MLAB_COMMIT=<hash> names the commit the results are of"
   [ -x build-gpu/mlabench ] || { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release \
@@ -316,5 +278,5 @@ mxtrace)
     echo "== $tag"; grep -E 'TW|cycles' "$OUT/${tag}_trace_summary.txt" | head -20
   done
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtpfp|mtpsm|mtpsplit|mxtrace (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtpfp|mtpsplit|mxtrace (the calls: this file's head)" ;;
 esac

@@ -647,7 +647,7 @@ MLAB_DEV float wg_sc(const wg_sc_cols &c, int k) { return c.s * c.qs[c.all ? 0 :
 /* a tile's scores scaled, rows past rend masked, and the max of each of the
  * thread's NK heads over its warp's 16 rows (warp, g: the caller's) */
 template <int NK, typename Sc, bool MTP = false>
-MLAB_DEV void wg_tile_max(float (&s)[2 * NK], int t, int rend, const Sc &sscale, float (&tmax)[NK], int warp, int g)
+MLAB_DEV void wg_tile_scale(float (&s)[2 * NK], int t, int rend, const Sc &sscale, int warp, int g)
 {
 #pragma unroll
     for (int k = 0; k < NK; k++)
@@ -662,6 +662,11 @@ MLAB_DEV void wg_tile_max(float (&s)[2 * NK], int t, int rend, const Sc &sscale,
 #pragma unroll
             for (int h = 0; h < 2; h++) /* MTP: slots k < NK / 2 are the item's first query row, one row short */
                 if (t * MLA_BN + 16 * warp + g + 8 * h >= rend - (MTP && k < NK / 2 ? 1 : 0)) s[wg_e(k, h)] = -INFINITY;
+}
+template <int NK, typename Sc, bool MTP = false>
+MLAB_DEV void wg_tile_max(float (&s)[2 * NK], int t, int rend, const Sc &sscale, float (&tmax)[NK], int warp, int g)
+{
+    wg_tile_scale<NK, Sc, MTP>(s, t, rend, sscale, warp, g);
 #pragma unroll
     for (int k = 0; k < NK; k++) {
         float m = -INFINITY;
@@ -672,6 +677,32 @@ MLAB_DEV void wg_tile_max(float (&s)[2 * NK], int t, int rend, const Sc &sscale,
         m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, 16));
         tmax[k] = m;
     }
+}
+/* M32 (NK = 8): the same scores scaled and masked; lm[k] the max of slot k
+ * over the thread's two rows, and the warp's max over its 16 rows of slot
+ * g (column wg_head(g)) returned: the 8 slots' maxima reduce-scattered over
+ * the lane bits of g (xor 16, 8, 4: 4, 2, 1 slots sent a step), 7 shuffles
+ * where wg_tile_max takes 24, each lane then one slot's, so the caller
+ * stores 32 columns' maxima with one store a lane, not 8 a lane of g 0 */
+template <typename Sc>
+MLAB_DEV float wg_tile_max32(float (&s)[16], int t, int rend, const Sc &sscale, float (&lm)[8], int warp, int g)
+{
+    wg_tile_scale<8, Sc, true>(s, t, rend, sscale, warp, g);
+#pragma unroll
+    for (int k = 0; k < 8; k++) lm[k] = fmaxf(s[wg_e(k, 0)], s[wg_e(k, 1)]);
+    float a[4], b[2];
+#pragma unroll
+    for (int j = 0; j < 4; j++) { /* lane bit 4 (g's bit 2): slots 4 .. 7 kept where set */
+        const float send = (g & 4) ? lm[j] : lm[j + 4], keep = (g & 4) ? lm[j + 4] : lm[j];
+        a[j] = fmaxf(keep, __shfl_xor_sync(0xffffffffu, send, 16));
+    }
+#pragma unroll
+    for (int j = 0; j < 2; j++) { /* g's bit 1 */
+        const float send = (g & 2) ? a[j] : a[j + 2], keep = (g & 2) ? a[j + 2] : a[j];
+        b[j] = fmaxf(keep, __shfl_xor_sync(0xffffffffu, send, 8));
+    }
+    const float send = (g & 1) ? b[0] : b[1], keep = (g & 1) ? b[1] : b[0]; /* g's bit 0 */
+    return fmaxf(keep, __shfl_xor_sync(0xffffffffu, send, 4));
 }
 /* head k's P of the thread's two rows against max m (0 where none: no row
  * seen yet), rounded into sP (bf16 or e4m3 P^T); returns their unrounded sum */
@@ -692,6 +723,31 @@ MLAB_DEV float wg_p_store(const float (&s)[2 * NK], int k, float m, bool none, u
         }
     }
     return sum;
+}
+/* M32 (NK = 8): wg_p_store of slots k0 (even) and k0 + 1 (maxima m0, m1)
+ * at once, their sums returned as .x, .y: each lane's four codes (its two
+ * rows of both columns) in one word, exchanged with the lane of g ^ 1, whose
+ * rows fill the slots between its own (wg_vslot: rows g, g + 8 of an even g
+ * at slots 4 j, 4 j + 2; of g + 1 at 4 j + 1, 4 j + 3), so an even lane
+ * stores column wg_head(k0)'s 4 bytes and an odd one wg_head(k0 + 1)'s as
+ * one word: the same bytes as 4 byte stores a lane */
+template <bool FAST>
+MLAB_DEV float2 wg_p_store32(const float (&s)[16], int k0, float m0, float m1, bool none0, bool none1, uint8_t *sP,
+                             int warp, int g)
+{
+    float p[2][2];
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        p[0][h] = none0 ? 0.f : mla_exp(s[wg_e(k0, h)] - m0, FAST);
+        p[1][h] = none1 ? 0.f : mla_exp(s[wg_e(k0 + 1, h)] - m1, FAST);
+    }
+    /* bytes: k0's rows g, g + 8, then k0 + 1's */
+    const uint32_t own = mlab_prmt(mlab_f32x2_to_fp8x2(p[0][0], p[0][1]), mlab_f32x2_to_fp8x2(p[1][0], p[1][1]), 0x5410);
+    const uint32_t other = __shfl_xor_sync(0xffffffffu, own, 4);
+    const int odd = g & 1, r = 16 * warp + (g & ~1), slot = (r & 48) + 4 * (g >> 1);
+    *(uint32_t *)(sP + (slot >> 4) * (32 * 16) + 16 * (wg_head(k0) + odd) + (slot & 15)) =
+        mlab_prmt(own, other, odd ? 0x3726u : 0x5140u);
+    return make_float2(p[0][0] + p[0][1], p[1][0] + p[1][1]);
 }
 /* O times each head's alpha: slot k's accumulators (wg_e(k, 0), wg_e(k, 1)).
  * SKIP (wg_softmax): a slot only where a head of it in this warp moved
@@ -717,21 +773,44 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
     static_assert(!ONE || (!B16 && NK == 2), "ONE: the a8w8 consumers, 8 heads each");
     const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
     float tmax[NK];
-    wg_tile_max<NK, Sc, MTP>(s, t, rend, sscale, tmax, warp, g);
-    if (g == 0)
+    if constexpr (NK == 8) { /* M32: one slot's max a lane */
+        red[4 * wg_head(g) + warp] = wg_tile_max32<Sc>(s, t, rend, sscale, tmax, warp, g);
+    } else {
+        wg_tile_max<NK, Sc, MTP>(s, t, rend, sscale, tmax, warp, g);
+        if (g == 0)
 #pragma unroll
-        for (int k = 0; k < NK; k++) red[4 * wg_head(k) + warp] = tmax[k];
+            for (int k = 0; k < NK; k++) red[4 * wg_head(k) + warp] = tmax[k];
+    }
     wg_bar_sync(bar, 128);
     float alpha[NK];
+    if constexpr (NK == 8) { /* M32: two slots' P at once (wg_p_store32) */
 #pragma unroll
-    for (int k = 0; k < NK; k++) {
-        const float4 w4 = *(const float4 *)(red + 4 * wg_head(k));
-        const float mnew = fmaxf(st.m[k], fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w)));
-        const bool none = mnew == -INFINITY;
-        alpha[k] = none ? 1.f : mla_exp(st.m[k] - mnew, FAST);
-        st.m[k] = mnew;
-        const float sum = wg_p_store<FAST, B16, NK>(s, k, mnew, none, sP, warp, g);
-        st.l[k] = st.l[k] * alpha[k] + sum;
+        for (int k = 0; k < NK; k += 2) {
+            float mn[2];
+            bool none[2];
+#pragma unroll
+            for (int i = 0; i < 2; i++) {
+                const float4 w4 = *(const float4 *)(red + 4 * wg_head(k + i));
+                mn[i] = fmaxf(st.m[k + i], fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w)));
+                none[i] = mn[i] == -INFINITY;
+                alpha[k + i] = none[i] ? 1.f : mla_exp(st.m[k + i] - mn[i], FAST);
+                st.m[k + i] = mn[i];
+            }
+            const float2 sum = wg_p_store32<FAST>(s, k, mn[0], mn[1], none[0], none[1], sP, warp, g);
+            st.l[k] = st.l[k] * alpha[k] + sum.x;
+            st.l[k + 1] = st.l[k + 1] * alpha[k + 1] + sum.y;
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < NK; k++) {
+            const float4 w4 = *(const float4 *)(red + 4 * wg_head(k));
+            const float mnew = fmaxf(st.m[k], fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w)));
+            const bool none = mnew == -INFINITY;
+            alpha[k] = none ? 1.f : mla_exp(st.m[k] - mnew, FAST);
+            st.m[k] = mnew;
+            const float sum = wg_p_store<FAST, B16, NK>(s, k, mnew, none, sP, warp, g);
+            st.l[k] = st.l[k] * alpha[k] + sum;
+        }
     }
     if constexpr (!ONE) wg_rescale_o<true>(st, alpha);
     wg_fence_smem();
@@ -766,17 +845,35 @@ MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int
     const int warp = (threadIdx.x / 32) & 3, g = (threadIdx.x & 31) >> 2;
     float *const rb = red + (NK == 8 ? 128 : 64) * (own & 1); /* own: the consumer's own tile count in the unit */
     float tmax[NK], sum[NK];
-    wg_tile_max<NK, Sc, MTP>(s, t, rend, sscale, tmax, warp, g);
     bool fits = !first;
+    if constexpr (NK == 8) { /* M32: one slot's max a lane; the fit by the thread's own rows' maxima
+                              * (the warp's test the same: all of them under the line) */
+        rb[4 * wg_head(g) + warp] = wg_tile_max32<Sc>(s, t, rend, sscale, tmax, warp, g);
 #pragma unroll
-    for (int k = 0; k < NK; k++) {
-        if (g == 0) rb[4 * wg_head(k) + warp] = tmax[k];
-        fits &= st.m[k] > -INFINITY && tmax[k] <= st.m[k] + thr;
-        sum[k] = 0.f;
+        for (int k = 0; k < NK; k++) {
+            fits &= st.m[k] > -INFINITY && tmax[k] <= st.m[k] + thr;
+            sum[k] = 0.f;
+        }
+    } else {
+        wg_tile_max<NK, Sc, MTP>(s, t, rend, sscale, tmax, warp, g);
+#pragma unroll
+        for (int k = 0; k < NK; k++) {
+            if (g == 0) rb[4 * wg_head(k) + warp] = tmax[k];
+            fits &= st.m[k] > -INFINITY && tmax[k] <= st.m[k] + thr;
+            sum[k] = 0.f;
+        }
     }
     if (__all_sync(0xffffffffu, fits)) {
+        if constexpr (NK == 8)
 #pragma unroll
-        for (int k = 0; k < NK; k++) sum[k] = wg_p_store<FAST, B16, NK>(s, k, st.m[k], false, sP, warp, g);
+            for (int k = 0; k < NK; k += 2) {
+                const float2 s2 = wg_p_store32<FAST>(s, k, st.m[k], st.m[k + 1], false, false, sP, warp, g);
+                sum[k] = s2.x;
+                sum[k + 1] = s2.y;
+            }
+        else
+#pragma unroll
+            for (int k = 0; k < NK; k++) sum[k] = wg_p_store<FAST, B16, NK>(s, k, st.m[k], false, sP, warp, g);
         wg_fence_smem();
     }
     wg_bar_sync(bar, 128);
@@ -794,14 +891,35 @@ MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int
         return;
     }
     float alpha[NK];
+    if constexpr (NK == 8) { /* M32: two slots' P at once */
 #pragma unroll
-    for (int k = 0; k < NK; k++) {
-        const float mnew = fmaxf(st.m[k], mt4[k]);
-        const bool none = mnew == -INFINITY;
-        alpha[k] = none ? 1.f : mla_exp(st.m[k] - mnew, FAST);
-        st.m[k] = mnew;
-        st.l[k] = st.l[k] * alpha[k] + wg_p_store<FAST, B16, NK>(s, k, mnew, none, sP, warp, g);
-        if (nc_o) alpha[k] = 1.f; /* the negative control: O left as it was */
+        for (int k = 0; k < NK; k += 2) {
+            float mn[2];
+            bool none[2];
+#pragma unroll
+            for (int i = 0; i < 2; i++) {
+                mn[i] = fmaxf(st.m[k + i], mt4[k + i]);
+                none[i] = mn[i] == -INFINITY;
+                alpha[k + i] = none[i] ? 1.f : mla_exp(st.m[k + i] - mn[i], FAST);
+                st.m[k + i] = mn[i];
+            }
+            const float2 s2 = wg_p_store32<FAST>(s, k, mn[0], mn[1], none[0], none[1], sP, warp, g);
+#pragma unroll
+            for (int i = 0; i < 2; i++) {
+                st.l[k + i] = st.l[k + i] * alpha[k + i] + (i ? s2.y : s2.x);
+                if (nc_o) alpha[k + i] = 1.f; /* the negative control: O left as it was */
+            }
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < NK; k++) {
+            const float mnew = fmaxf(st.m[k], mt4[k]);
+            const bool none = mnew == -INFINITY;
+            alpha[k] = none ? 1.f : mla_exp(st.m[k] - mnew, FAST);
+            st.m[k] = mnew;
+            st.l[k] = st.l[k] * alpha[k] + wg_p_store<FAST, B16, NK>(s, k, mnew, none, sP, warp, g);
+            if (nc_o) alpha[k] = 1.f; /* the negative control: O left as it was */
+        }
     }
     wg_rescale_o<false>(st, alpha);
     wg_fence_smem();

@@ -40,6 +40,11 @@
  * at the kernel's start (29b7375, papers/reports/h100-2026-12-06o):
  * -17.1 / -17.5%, -23.0 / -23.2%; 8 x 8192 -3.5 / -5.0%, 8 x 4096 +5.3 /
  * +5.5% forced; by default past 0.3 L2s of MXFP4 KV.
+ * v62 (H100, papers/reports/h100-2026-12-06r): M32's softmax cheaper (its
+ * tile maxima reduce-scattered over the lane bits, P two columns a word):
+ * -3.0 / -2.3% at 64 x 4096 q_seq_len 2, -3.4 / -2.8% at 64 x 8192, -2.7 /
+ * -2.2% at 8 x 8192, errors the same to the bit; its eager step (a tile
+ * past the lazy line) validated on the rising case with two query rows.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma_qrow.
  */
 #include "launch_common.h"

@@ -123,6 +123,10 @@
  * (136 -> 104 us, 1.35x its q_seq_len 1 time of the same KV), 8 x 8192
  * -8.9 / -6.6%, 8 x 4096 -0.3 / +1.7% forced; by default past 0.3 L2s of
  * MXFP4 KV.
+ * v62 (H100, papers/reports/h100-2026-12-06r): M32's softmax cheaper (its
+ * tile maxima reduce-scattered over the lane bits, P two columns a word):
+ * -5.9 / -5.5% at 64 x 4096 q_seq_len 2, -5.2 / -6.1% at 64 x 8192, -3.8 /
+ * -3.5% at 8 x 8192, errors the same to the bit.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -72,6 +72,10 @@
  * at the kernel's start (29b7375, papers/reports/h100-2026-12-06o):
  * -15.7 / -15.8%, -21.2 / -21.4%; 8 x 8192 -3.8 / -4.3%, 8 x 4096 +3.8 /
  * +4.5% forced; by default past 0.3 L2s of MXFP4 KV.
+ * v62 (H100, papers/reports/h100-2026-12-06r): M32's softmax cheaper (its
+ * tile maxima reduce-scattered over the lane bits, P two columns a word):
+ * -4.4 / -3.8% at 64 x 4096 q_seq_len 2, -4.3 / -4.3% at 64 x 8192, -3.2 /
+ * -2.8% at 8 x 8192, errors the same to the bit.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
  */
 #include "launch_common.h"
