@@ -37,8 +37,9 @@
 # an H100 twice (v60: h100-2026-12-06l: design 1 from its patch, then M32,
 # which landed as 61bc0f5; the patch left papers/wip/ with it; and once more,
 # -06o), and in the fifty-eighth on an H100 with mxfp4_wgmma's M32 beside
-# (v61: h100-2026-12-06q; it asked for an H200), and stays queued for an
-# H200, where bf16's gap was larger too (121 against 85 us); mtpsplit ran in
+# (v61: h100-2026-12-06q; it asked for an H200), and in the fifty-ninth on
+# an H100 after v62's softmax (v62: h100-2026-12-06s; it asked for an H200,
+# and ran mtpmx because an H100 came), and stays queued for an H200, where bf16's gap was larger too (121 against 85 us); mtpsplit ran in
 # the fifty-seventh session (v60: h100-2026-12-06p, its rule run by hand on
 # the warm machine: a call returns 8 files) and stays for a GPU where the MTP
 # units' split counts are in question. mxtrace ran in the fifty-seventh

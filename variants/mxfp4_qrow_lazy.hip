@@ -45,6 +45,8 @@
  * -3.0 / -2.3% at 64 x 4096 q_seq_len 2, -3.4 / -2.8% at 64 x 8192, -2.7 /
  * -2.2% at 8 x 8192, errors the same to the bit; its eager step (a tile
  * past the lazy line) validated on the rising case with two query rows.
+ * MTP on against off then (papers/reports/h100-2026-12-06s) -19.5 / -19.5%
+ * at 64 x 4096, -25.1 / -25.7% at 64 x 8192: 1.36x its q_seq_len 1 time.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma_qrow.
  */
 #include "launch_common.h"

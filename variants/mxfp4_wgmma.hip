@@ -126,7 +126,9 @@
  * v62 (H100, papers/reports/h100-2026-12-06r): M32's softmax cheaper (its
  * tile maxima reduce-scattered over the lane bits, P two columns a word):
  * -5.9 / -5.5% at 64 x 4096 q_seq_len 2, -5.2 / -6.1% at 64 x 8192, -3.8 /
- * -3.5% at 8 x 8192, errors the same to the bit.
+ * -3.5% at 8 x 8192, errors the same to the bit. MTP on against off then
+ * (papers/reports/h100-2026-12-06s) -21.3 / -21.5% at 64 x 4096, -27.6 /
+ * -28.1% at 64 x 8192: 1.26x its q_seq_len 1 time of the same KV.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -75,7 +75,9 @@
  * v62 (H100, papers/reports/h100-2026-12-06r): M32's softmax cheaper (its
  * tile maxima reduce-scattered over the lane bits, P two columns a word):
  * -4.4 / -3.8% at 64 x 4096 q_seq_len 2, -4.3 / -4.3% at 64 x 8192, -3.2 /
- * -2.8% at 8 x 8192, errors the same to the bit.
+ * -2.8% at 8 x 8192, errors the same to the bit. MTP on against off then
+ * (papers/reports/h100-2026-12-06s) -19.4 / -18.9% at 64 x 4096, -24.9 /
+ * -25.7% at 64 x 8192: 1.33x its q_seq_len 1 time of the same KV.
  * NVIDIA sm_90a only (wgmma). Parent: mxfp4_wgmma.
  */
 #include "launch_common.h"
