@@ -68,7 +68,9 @@
 # suite folder but h200-2026-12-05g left then, and test_reports caps the
 # folders at 52 MiB: carry ".peers" whole (past the cap, thin older folders;
 # else carry one pack, FlashInfer's and its wheels, ".peers/flashinfer-
-# 0.7.2-mla-sm90a.tar.xz", ".peers/wheels", ".peers/INSTALL.txt").
+# 0.7.2-mla-sm90a.tar.xz", ".peers/wheels", ".peers/INSTALL.txt"). Since the
+# fifty-ninth session (the results files written before e6e7441's
+# compression repacked losslessly) the folders take ~39 MiB.
 #
 #   suite   (~10 min) the suite of this tree: harness/gpu_session.sh (the
 #           build, every test but the slow ones, GPU tests included, the
