@@ -44,8 +44,8 @@
 # the warm machine: a call returns 8 files) and stays for a GPU where the MTP
 # units' split counts are in question. mxtrace ran in the fifty-seventh
 # session (v60: h100-2026-12-06n; ncu's counters beside it by hand, its
-# README) and stays for the next M32 change (v62's softmax has not been
-# traced). mtpsm ran in the fifty-ninth session on an H100 (v62:
+# README), and in the fifty-ninth after v62's softmax (v62:
+# h100-2026-12-06t), and stays for the next M32 change. mtpsm ran in the fifty-ninth session on an H100 (v62:
 # h100-2026-12-06r); its patch, m32_softmax, landed in the commit that wrote
 # it up, and both left papers/ there (git show that commit's
 # parent:papers/device-queue.sh).

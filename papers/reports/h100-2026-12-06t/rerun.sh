@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Re-run this report (H100, 2026-12-06, fifty-ninth session, call 4: where
+# an M32 block's tile goes after v62's softmax: a trace of the two MXFP4
+# _qrow decodes at 64 x 8192 q_seq_len 2 with MLAB_MTP on and off and at
+# q_seq_len 1, as ../h100-2026-12-06n did before it).
+#   rerun.sh        the traces' tables and phase summaries (kept in
+#                   README.md: a trace's results files are not kept)
+#   rerun.sh --gpu  re-measure the traces on a GPU machine (this tree):
+#                   papers/device-queue.sh mxtrace into $OUT
+set -euo pipefail
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
+if [ "${1:-}" = "--gpu" ]; then
+  report_queue_calls mxtrace
+  exit
+fi
+sed -n '/^## The traces/,/^## Files/p' "$here/README.md" | sed '$d'
