@@ -749,6 +749,28 @@ MLAB_DEV float2 wg_p_store32(const float (&s)[16], int k0, float m0, float m1, b
         mlab_prmt(own, other, odd ? 0x3726u : 0x5140u);
     return make_float2(p[0][0] + p[0][1], p[1][0] + p[1][1]);
 }
+/* M32 (wg_softmax, wg_softmax_lazy's eager step): slots k and k + 1 (k
+ * even) past a tile whose maxima over the block are mt(0), mt(1) (a
+ * callable, read in the slots' order: as one loop, the kernels' SASS as
+ * before): the new running maxima, their alpha, P of both stored at once
+ * (wg_p_store32) and the sums taken with it */
+template <bool FAST, typename Mt>
+MLAB_DEV void wg_step_pair32(wg_state_t<8> &st, int k, const Mt &mt, float (&alpha)[8], const float (&s)[16],
+                             uint8_t *sP, int warp, int g)
+{
+    float mn[2];
+    bool none[2];
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+        mn[i] = fmaxf(st.m[k + i], mt(i));
+        none[i] = mn[i] == -INFINITY;
+        alpha[k + i] = none[i] ? 1.f : mla_exp(st.m[k + i] - mn[i], FAST);
+        st.m[k + i] = mn[i];
+    }
+    const float2 sum = wg_p_store32<FAST>(s, k, mn[0], mn[1], none[0], none[1], sP, warp, g);
+    st.l[k] = st.l[k] * alpha[k] + sum.x;
+    st.l[k + 1] = st.l[k + 1] * alpha[k + 1] + sum.y;
+}
 /* O times each head's alpha: slot k's accumulators (wg_e(k, 0), wg_e(k, 1)).
  * SKIP (wg_softmax): a slot only where a head of it in this warp moved
  * (times 1 elsewhere: exact); once the maxima settle, most tiles move one
@@ -785,21 +807,11 @@ MLAB_DEV void wg_softmax(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int rend
     float alpha[NK];
     if constexpr (NK == 8) { /* M32: two slots' P at once (wg_p_store32) */
 #pragma unroll
-        for (int k = 0; k < NK; k += 2) {
-            float mn[2];
-            bool none[2];
-#pragma unroll
-            for (int i = 0; i < 2; i++) {
+        for (int k = 0; k < NK; k += 2)
+            wg_step_pair32<FAST>(st, k, [&](int i) {
                 const float4 w4 = *(const float4 *)(red + 4 * wg_head(k + i));
-                mn[i] = fmaxf(st.m[k + i], fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w)));
-                none[i] = mn[i] == -INFINITY;
-                alpha[k + i] = none[i] ? 1.f : mla_exp(st.m[k + i] - mn[i], FAST);
-                st.m[k + i] = mn[i];
-            }
-            const float2 sum = wg_p_store32<FAST>(s, k, mn[0], mn[1], none[0], none[1], sP, warp, g);
-            st.l[k] = st.l[k] * alpha[k] + sum.x;
-            st.l[k + 1] = st.l[k + 1] * alpha[k + 1] + sum.y;
-        }
+                return fmaxf(fmaxf(w4.x, w4.y), fmaxf(w4.z, w4.w));
+            }, alpha, s, sP, warp, g);
     } else {
 #pragma unroll
         for (int k = 0; k < NK; k++) {
@@ -894,21 +906,8 @@ MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int
     if constexpr (NK == 8) { /* M32: two slots' P at once */
 #pragma unroll
         for (int k = 0; k < NK; k += 2) {
-            float mn[2];
-            bool none[2];
-#pragma unroll
-            for (int i = 0; i < 2; i++) {
-                mn[i] = fmaxf(st.m[k + i], mt4[k + i]);
-                none[i] = mn[i] == -INFINITY;
-                alpha[k + i] = none[i] ? 1.f : mla_exp(st.m[k + i] - mn[i], FAST);
-                st.m[k + i] = mn[i];
-            }
-            const float2 s2 = wg_p_store32<FAST>(s, k, mn[0], mn[1], none[0], none[1], sP, warp, g);
-#pragma unroll
-            for (int i = 0; i < 2; i++) {
-                st.l[k + i] = st.l[k + i] * alpha[k + i] + (i ? s2.y : s2.x);
-                if (nc_o) alpha[k + i] = 1.f; /* the negative control: O left as it was */
-            }
+            wg_step_pair32<FAST>(st, k, [&](int i) { return mt4[k + i]; }, alpha, s, sP, warp, g);
+            if (nc_o) alpha[k] = alpha[k + 1] = 1.f; /* the negative control: O left as it was */
         }
     } else {
 #pragma unroll
