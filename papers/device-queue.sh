@@ -128,8 +128,9 @@
 #           +2..+17% slower, a block a row costing fp8 nothing there; on an
 #           H200 a block a row cost fp8_wgmma_qrow +21% (v59): prediction
 #           for an H200, 64 x 4096 and 64 x 8192 q_seq_len 2 -5..-15%
-#           against off for both, the 8-item calls slower. Run it on an
-#           H200 only. $OUT: as mtpmx's
+#           against off for both, the 8-item calls slower. Since v62 both
+#           carry the cheaper M32 softmax (4328 and 4440 instructions, 168
+#           registers, no stack). Run it on an H200 only. $OUT: as mtpmx's
 #   mtpsplit (~3 min) the split rule under the MTP units (it counts an
 #           item's unit as one row's, mlab_unit_rows; v60, an H100: its
 #           picks within 1% of the fastest power of two): the
