@@ -130,7 +130,8 @@
 #           for an H200, 64 x 4096 and 64 x 8192 q_seq_len 2 -5..-15%
 #           against off for both, the 8-item calls slower. Since v62 both
 #           carry the cheaper M32 softmax (4328 and 4440 instructions, 168
-#           registers, no stack). Run it on an H200 only. $OUT: as mtpmx's
+#           registers, no stack). Run it on an H200 only (`pick mtpfp
+#           OTHER`). $OUT: as mtpmx's
 #   mtpsplit (~3 min) the split rule under the MTP units (it counts an
 #           item's unit as one row's, mlab_unit_rows; v60, an H100: its
 #           picks within 1% of the fastest power of two): the
@@ -146,6 +147,14 @@
 #           MXFP4 _qrow decodes: consumer 0's cycles a tile (wait, Q.K,
 #           softmax, P.V) against the one-row block's. $OUT: {on,off,q1}_
 #           trace_{table.md,summary.txt}, build_trace.log
+#
+#   pick    (~4 min) H200CALL OTHER: run the call H200CALL where the GPU is
+#           an H200, else OTHER (a call, or none: nothing run). A run that
+#           names nvidia-h200 mostly gets an H100 (three of three in the
+#           fifty-ninth session), so a call queued for an H200 goes as
+#           `pick mtpfp mxtrace` (or `pick mtpfp none`), and the machine
+#           that comes does something of use. Both names are checked
+#           before anything runs. $OUT: the chosen call's
 #
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
 # usage; 4 a build failed (the log in $OUT).
@@ -282,5 +291,17 @@ mxtrace)
     echo "== $tag"; grep -E 'TW|cycles' "$OUT/${tag}_trace_summary.txt" | head -20
   done
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtpfp|mtpsplit|mxtrace (the calls: this file's head)" ;;
+pick)
+  # a call by name: one of this file's case labels (not pick), or none
+  is_call() { [ "$1" != pick ] && grep -qE "^([a-z]+ \| )*$1( \| [a-z]+)*\)$" "$0"; }
+  [ $# -eq 3 ] && is_call "$2" && { [ "$3" = none ] || is_call "$3"; } ||
+    die 2 "pick: H200CALL OTHER, two of this file's calls (OTHER may be none), not: ${*:2}"
+  gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+  case $gpu in *H200*) c=$2 ;; *) c=$3 ;; esac
+  echo "device-queue.sh pick: ${gpu:-no GPU}: $c"
+  [ "$c" = none ] && exit 0
+  export OUT
+  exec bash "$0" "$c"
+  ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtpfp|mtpsplit|mxtrace|pick (the calls: this file's head)" ;;
 esac

@@ -1,7 +1,8 @@
 """papers/device-queue.sh: the prepared device calls stay runnable while no
 GPU is there to run them. Its header's calls and its case labels and usage
 line name the same calls; bad usage exits 2 with one line (no call, an
-unknown one, `suite` without MLAB_COMMIT) and writes nothing but $OUT; and
+unknown one, `suite` without MLAB_COMMIT, `pick` without two calls) and
+writes nothing but $OUT; `pick` chooses its call by the GPU's name; and
 every kernel knob it (or .ci/run's knob builds) passes as -DWG_...=VALUE is one
 the kernels define (#ifndef NAME in variants/): a misspelt knob compiles
 silently to the default build, and its A/B would measure nothing; and
@@ -37,7 +38,9 @@ say(usage is not None and set(usage.group(1).split("|")) == set(header),
 # bad usage: exit 2, one line, nothing run
 env = dict(os.environ, OUT=os.path.join(tmp, "out"))
 env.pop("MLAB_COMMIT", None)
-for args, want in (([], "usage"), (["nope"], "usage"), (["suite"], "MLAB_COMMIT")):
+for args, want in (([], "usage"), (["nope"], "usage"), (["suite"], "MLAB_COMMIT"), (["pick"], "pick"),
+                   (["pick", "mtpfp"], "pick"), (["pick", "mtpfp", "nope"], "pick"), (["pick", "nope", "none"], "pick"),
+                   (["pick", "pick", "none"], "pick"), (["pick", "suite", "none", "x"], "pick")):
     r = run(["bash", SCRIPT] + args, timeout=60, env=env)
     lines = [x for x in r.stderr.splitlines() if x.strip()]
     say(r.returncode == 2 and len(lines) == 1 and want in lines[0] and not r.stdout.strip(),
@@ -45,6 +48,21 @@ for args, want in (([], "usage"), (["nope"], "usage"), (["suite"], "MLAB_COMMIT"
         r.stdout + r.stderr)
 left = sorted(os.listdir(os.path.join(tmp, "out"))) if os.path.isdir(os.path.join(tmp, "out")) else []
 say(left == [], f"bad usage wrote nothing under $OUT ({left})")
+# pick H200CALL OTHER, under a stand-in nvidia-smi: on an H100 OTHER (none: nothing run, exit 0), on an
+# H200 H200CALL; the calls chosen here stop at their own usage check (no MLAB_COMMIT), so nothing builds
+for gpu in ("H100 80GB HBM3", "H200"):
+    os.makedirs(os.path.join(tmp, gpu[:4]), exist_ok=True)
+    with open(os.path.join(tmp, gpu[:4], "nvidia-smi"), "w") as fh:
+        fh.write(f"#!/bin/sh\necho 'NVIDIA {gpu}'\n")
+    os.chmod(os.path.join(tmp, gpu[:4], "nvidia-smi"), 0o755)
+for gpu, args, rc, out, err in (("H100", ["mtpfp", "none"], 0, "H100 80GB HBM3: none", None),
+                                ("H100", ["mtpfp", "oos"], 2, "H100 80GB HBM3: oos", "oos: MLAB_COMMIT"),
+                                ("H200", ["mtpfp", "none"], 2, "NVIDIA H200: mtpfp", "mtpfp: MLAB_COMMIT")):
+    r = run(["bash", SCRIPT, "pick"] + args, timeout=60,
+            env=dict(env, PATH=os.path.join(tmp, gpu) + os.pathsep + env.get("PATH", "")))
+    say(r.returncode == rc and out in r.stdout and (err is None or err in r.stderr),
+        f"pick {' '.join(args)} on an {gpu}: {out.split(': ')[-1]} chosen (exit {r.returncode}, {r.stdout.strip()!r})",
+        r.stderr)
 
 # every -DNAME=VALUE of the script and of .ci/run's knob builds is a knob of the kernels
 defined = set()
