@@ -8,10 +8,11 @@
 # beside it) with its prediction before it runs. A call that has run and been
 # written up leaves this file in the commit that writes it up. suite
 # remains (it is run again each time the kernels or the harness's GPU side
-# change: its tests last in the fifty-ninth session, on an H100 by hand
-# (ctest of 7efdc1f's whole GPU build, before v62's softmax landed; v62:
-# papers/reports/h100-2026-12-06r's README), its benchmark in the fifty-seventh, on an H100 with both peers,
-# papers/reports/h100-2026-12-06m, v60, 540 s on a fresh one, the tests
+# change: its tests last in the fifty-ninth session, on an H100 by hand (ctest
+# of 7efdc1f's whole GPU build, before v62's softmax landed; v62:
+# papers/reports/h100-2026-12-06r's README), its benchmark in the
+# fifty-seventh, on an H100 with both peers, papers/reports/h100-2026-12-06m,
+# v60, 540 s on a fresh one, the tests
 # stopped at the deadline and the rest run on the warm machine; before that
 # in the fifty-sixth, on an H200 with both peers,
 # papers/reports/h200-2026-12-06, v59; before that on an H200 in the
@@ -37,15 +38,16 @@
 # an H100 twice (v60: h100-2026-12-06l: design 1 from its patch, then M32,
 # which landed as 61bc0f5; the patch left papers/wip/ with it; and once more,
 # -06o), and in the fifty-eighth on an H100 with mxfp4_wgmma's M32 beside
-# (v61: h100-2026-12-06q; it asked for an H200), and in the fifty-ninth on
-# an H100 after v62's softmax (v62: h100-2026-12-06s; it asked for an H200,
-# and ran mtpmx because an H100 came), and stays queued for an H200, where bf16's gap was larger too (121 against 85 us); mtpsplit ran in
-# the fifty-seventh session (v60: h100-2026-12-06p, its rule run by hand on
-# the warm machine: a call returns 8 files) and stays for a GPU where the MTP
-# units' split counts are in question. mxtrace ran in the fifty-seventh
-# session (v60: h100-2026-12-06n; ncu's counters beside it by hand, its
-# README), and in the fifty-ninth after v62's softmax (v62:
-# h100-2026-12-06t), and stays for the next M32 change. mtpsm ran in the fifty-ninth session on an H100 (v62:
+# (v61: h100-2026-12-06q; it asked for an H200), and in the fifty-ninth on an
+# H100 after v62's softmax (v62: h100-2026-12-06s; it asked for an H200, and
+# ran mtpmx because an H100 came), and stays queued for an H200, where bf16's
+# gap was larger too (121 against 85 us); mtpsplit ran in the fifty-seventh
+# session (v60: h100-2026-12-06p, its rule run by hand on the warm machine: a
+# call returns 8 files) and stays for a GPU where the MTP units' split counts
+# are in question. mxtrace ran in the fifty-seventh session (v60:
+# h100-2026-12-06n; ncu's counters beside it by hand, its README), and in the
+# fifty-ninth after v62's softmax (v62: h100-2026-12-06t), and stays for the
+# next M32 change. mtpsm ran in the fifty-ninth session on an H100 (v62:
 # h100-2026-12-06r); its patch, m32_softmax, landed in the commit that wrote
 # it up, and both left papers/ there (git show that commit's
 # parent:papers/device-queue.sh).
