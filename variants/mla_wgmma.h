@@ -858,22 +858,17 @@ MLAB_DEV void wg_softmax_lazy(wg_state_t<NK> &st, float (&s)[2 * NK], int t, int
     float *const rb = red + (NK == 8 ? 128 : 64) * (own & 1); /* own: the consumer's own tile count in the unit */
     float tmax[NK], sum[NK];
     bool fits = !first;
-    if constexpr (NK == 8) { /* M32: one slot's max a lane; the fit by the thread's own rows' maxima
-                              * (the warp's test the same: all of them under the line) */
+    if constexpr (NK == 8) /* M32: one slot's max a lane; the fit by the thread's own rows' maxima
+                            * (the warp's test the same: all of them under the line) */
         rb[4 * wg_head(g) + warp] = wg_tile_max32<Sc>(s, t, rend, sscale, tmax, warp, g);
-#pragma unroll
-        for (int k = 0; k < NK; k++) {
-            fits &= st.m[k] > -INFINITY && tmax[k] <= st.m[k] + thr;
-            sum[k] = 0.f;
-        }
-    } else {
+    else
         wg_tile_max<NK, Sc, MTP>(s, t, rend, sscale, tmax, warp, g);
 #pragma unroll
-        for (int k = 0; k < NK; k++) {
+    for (int k = 0; k < NK; k++) {
+        if constexpr (NK != 8)
             if (g == 0) rb[4 * wg_head(k) + warp] = tmax[k];
-            fits &= st.m[k] > -INFINITY && tmax[k] <= st.m[k] + thr;
-            sum[k] = 0.f;
-        }
+        fits &= st.m[k] > -INFINITY && tmax[k] <= st.m[k] + thr;
+        sum[k] = 0.f;
     }
     if (__all_sync(0xffffffffu, fits)) {
         if constexpr (NK == 8)
