@@ -378,7 +378,9 @@ endforeach()
 add_test(NAME gpu_gen_rising COMMAND sh -c
          "for a in 'rising|' 'rising_q2|--batch 8 --q-seq-len 2'; do n=\${a%%|*}; ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gen_rising.py ${_gd}/\${n}_in.h5 \${a#*|} || exit $?; ${CMAKE_BINARY_DIR}/mlabench import ${_gd}/\${n}_in.h5 -o ${_gd}/\${n}.h5 --no-ref; rc=$?; rm -f ${_gd}/\${n}_in.h5; [ $rc = 0 ] || exit $rc; done")
 set_tests_properties(gpu_gen_rising PROPERTIES FIXTURES_SETUP gpu_rising LABELS "gpu" SKIP_RETURN_CODE 77)
-set(_rising_there "[ -f ${_gd}/rising.h5 ] || { echo 'no rising case (gpu_gen_rising skipped)'; exit 77; }; ")
+foreach(_n rising rising_q2) # _rising_there, _rising_q2_there: skip (77) where gpu_gen_rising made no case
+  set(_${_n}_there "[ -f ${_gd}/${_n}.h5 ] || { echo 'no ${_n} case (gpu_gen_rising skipped)'; exit 77; }; ")
+endforeach()
 add_test(NAME gpu_validate_rising COMMAND sh -c
          "${_rising_there}${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet ${_gd}/rising.h5")
 set_tests_properties(gpu_validate_rising PROPERTIES FIXTURES_REQUIRED gpu_rising LABELS "gpu" SKIP_RETURN_CODE 77
@@ -386,7 +388,7 @@ set_tests_properties(gpu_validate_rising PROPERTIES FIXTURES_REQUIRED gpu_rising
 mlab_gpu_negative_control(gpu_negative_control_lazy FIXTURE gpu_rising ENV MLAB_FAULT=lazy NEEDS ${_gd}/rising.h5
                           CASES rising ARGS --variants mxfp4_qrow_lazy)
 add_test(NAME gpu_validate_rising_mtp COMMAND sh -c
-         "[ -f ${_gd}/rising_q2.h5 ] || { echo 'no rising_q2 case (gpu_gen_rising skipped)'; exit 77; }; MLAB_MTP=on ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants ${_mtpv} ${_gd}/rising_q2.h5")
+         "${_rising_q2_there}MLAB_MTP=on ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants ${_mtpv} ${_gd}/rising_q2.h5")
 set_tests_properties(gpu_validate_rising_mtp PROPERTIES FIXTURES_REQUIRED gpu_rising LABELS "gpu" SKIP_RETURN_CODE 77)
 mlab_gpu_negative_control(gpu_negative_control_lazy_mtp FIXTURE gpu_rising ENV "MLAB_FAULT=lazy MLAB_MTP=on"
                           NEEDS ${_gd}/rising_q2.h5 CASES rising_q2 ARGS --variants mxfp4_qrow_lazy)
