@@ -51,13 +51,19 @@
 # are packed into $OUT/ab_logs.tar.gz). For runs
 # without building: MLAB_AB_NEW_BIN, MLAB_AB_BASE_BIN and MLAB_AB_ALT_BIN (the
 # mlabench programs), MLAB_AB_CASES (a folder of case files).
+# MLAB_AB_RUN_TIMEOUT=S: each run stopped after S seconds (SIGTERM, then
+# SIGKILL 10 s later), the call then ended as a failed run (exit 4) with its
+# logs packed: a kernel that never finishes blocks its run in a wait no
+# signal ends, and without a limit the device tool's own (600 s a call) took
+# the whole call and every log with it (perf-notes v63). Default: none.
 # The build folders (build-ab-new, build-ab-alt, .ab/COMMIT/build-ab) hold the
 # program only (`--target mlabench`, for speed): to run one build's GPU tests,
 # `cmake --build DIR` first, or ctest reports the CUDA test programs
 # (gpu_q_quant, gpu_tma_layout, gpu_wgmma_maps) "Not Run" (s37, call 1).
 # Exit codes: 0 done (whatever the comparison says: read compare.txt), 2 usage
-# (unknown commit, COMMIT not prepared), 4 a build, the cases or a run failed
-# (the line names the log; ab_logs.tar.gz is written anyway).
+# (unknown commit, COMMIT not prepared, a bad MLAB_AB_RUN_TIMEOUT), 4 a
+# build, the cases or a run failed or ran past MLAB_AB_RUN_TIMEOUT (the line
+# names the log; ab_logs.tar.gz is written anyway).
 set -u
 die() { echo "gpu_ab.sh: $2" >&2; exit "$1"; }
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,6 +76,7 @@ base="$root/.ab/$commit"
 for w in ${MLAB_AB_NEW_ENV:-} ${MLAB_AB_BASE_ENV:-} ${MLAB_AB_ALT_ENV:-}; do # env would run a word without '='
   case $w in [A-Za-z_]*=*) ;; *) die 2 "MLAB_AB_*_ENV: '$w' is not NAME=VALUE" ;; esac
 done
+case ${MLAB_AB_RUN_TIMEOUT:-1} in *[!0-9]* | 0*) die 2 "MLAB_AB_RUN_TIMEOUT '$MLAB_AB_RUN_TIMEOUT': whole seconds, at least 1" ;; esac
 
 if [ "$verb" = prepare ]; then
   git -C "$root" rev-parse --verify -q "$commit^{commit}" > /dev/null || die 2 "no commit '$commit' in $root"
@@ -164,6 +171,8 @@ picked=("$cases"/$glob)
 echo "gpu_ab.sh: built and recorded in $(($(date +%s) - t0)) s; ${#picked[@]} cases"
 opts=("$@")
 [ ${#opts[@]} -gt 0 ] || opts=(--max-time 0.15)
+limit=() # MLAB_AB_RUN_TIMEOUT: timeout(1) before each run
+[ -z "${MLAB_AB_RUN_TIMEOUT:-}" ] || limit=(timeout -k 10 "$MLAB_AB_RUN_TIMEOUT")
 # each step a label and a run number (the program by the label: a path may hold spaces)
 steps=("new 1" "base 1" "base 2" "new 2")
 [ -z "$alt" ] || steps=("new 1" "base 1" "alt 1" "alt 2" "base 2" "new 2")
@@ -175,8 +184,13 @@ for step in "${steps[@]}"; do
     *) bin=$alt senv=${MLAB_AB_ALT_ENV:-} ;;
   esac
   # shellcheck disable=SC2086 # NAME=VALUE words, split on spaces on purpose
-  env $senv "$bin" run --require-gpu --quiet --label "$lab" "${opts[@]}" "${picked[@]}" -o "$OUT/ab_${lab}_$k.h5" \
-    > "$work/run_${lab}_$k.log" 2>&1 || fail "the $lab run $k failed: $work/run_${lab}_$k.log"
+  env $senv ${limit[@]+"${limit[@]}"} "$bin" run --require-gpu --quiet --label "$lab" "${opts[@]}" "${picked[@]}" \
+    -o "$OUT/ab_${lab}_$k.h5" > "$work/run_${lab}_$k.log" 2>&1
+  rc=$?
+  if [ ${#limit[@]} -gt 0 ] && { [ $rc = 124 ] || [ $rc = 137 ]; }; then
+    fail "the $lab run $k did not end within MLAB_AB_RUN_TIMEOUT=${MLAB_AB_RUN_TIMEOUT} s (a kernel that never finishes?): $work/run_${lab}_$k.log"
+  fi
+  [ $rc = 0 ] || fail "the $lab run $k failed: $work/run_${lab}_$k.log"
   echo "gpu_ab.sh: $lab run $k done ($(($(date +%s) - t0)) s)"
 done
 {

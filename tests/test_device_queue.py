@@ -4,7 +4,8 @@ line name the same calls; bad usage exits 2 with one line (no call, an
 unknown one, `suite` without MLAB_COMMIT, `pick` without two calls) and
 writes nothing but $OUT; `pick` chooses its call by the GPU's name; and
 every kernel knob it (or .ci/run's knob builds) passes as -DWG_...=VALUE is one
-the kernels define (#ifndef NAME in variants/): a misspelt knob compiles
+the kernels define (#ifndef NAME in variants/, or added by a patch the
+queue applies): a misspelt knob compiles
 silently to the default build, and its A/B would measure nothing; and
 every flag set its A/Bs build is one CI compiles and checks (knob_build);
 and every patch a call applies (papers/wip/) applies to the tree.
@@ -69,6 +70,11 @@ defined = set()
 for f in glob.glob(os.path.join(ROOT, "variants", "**", "*.h"), recursive=True) + \
         glob.glob(os.path.join(ROOT, "variants", "*.hip")):
     defined |= set(re.findall(r"^#ifndef (\w+)", open(f).read(), re.M))
+# a knob a queued patch adds (papers/wip/, its "+#ifndef NAME" lines) is the
+# kernels' too where the call applies that patch
+for pf in set(re.findall(r"papers/wip/[\w.-]+\.patch", text)):
+    if os.path.exists(os.path.join(ROOT, pf)):
+        defined |= set(re.findall(r"^\+#ifndef (\w+)", open(os.path.join(ROOT, pf)).read(), re.M))
 ci = open(os.path.join(ROOT, ".ci", "run")).read()
 knob_lines = [x for x in ci.splitlines() if x.lstrip().startswith("knob_build ")]
 flags = set(re.findall(r"-D(WG_\w+)=", text)) | set(re.findall(r"-D(WG_\w+)=", "\n".join(knob_lines)))

@@ -11,7 +11,8 @@ MLAB_AB_CASES_GLOB picking the cases; a third build, alt: new, base, alt,
 alt, base, new, eight files; an alt of the working tree with new's flags is
 new's program run with the alt's environment, not built again), and its errors (a commit not
 prepared: exit 2, but "worktree" needs no preparing; a failing run or build:
-exit 4 naming its log; a glob that matches no case: exit 4; usage), and the
+exit 4 naming its log; a run past MLAB_AB_RUN_TIMEOUT, killed: exit 4, its
+logs packed; a bad limit: exit 2; a glob that matches no case: exit 4; usage), and the
 build's cmake arguments (MLAB_AB_*_CMAKE split on spaces, MLAB_AB_*_CUDA_FLAGS
 one argument).
 
@@ -32,6 +33,8 @@ echo "$(basename "$(dirname "$0")") $* ${AB_X:+AB_X=$AB_X}" >> "$AB_LOG"
 case "$1" in
   run)
     [ -n "$AB_FAIL" ] && [ "$(basename "$(dirname "$0")")" = "$AB_FAIL" ] && exit 5
+    # a run that never ends (a kernel that never finishes), deaf to SIGTERM as such a run's wait is
+    [ -n "$AB_HANG" ] && [ "$(basename "$(dirname "$0")")" = "$AB_HANG" ] && { trap '' TERM; while :; do sleep 1; done; }
     while [ $# -gt 1 ]; do [ "$1" = -o ] && : > "$2"; shift; done ;;
   compare) echo "geomean 10 9.9 -1.00%"; echo "summary: 8 pairs: 8 same"; exit 0 ;;
   export) echo "run_index,batch,kv_len,variant,kind,median_us"
@@ -134,7 +137,7 @@ def main():
         f.write(CUOBJDUMP)
     os.chmod(fake_objdump, 0o755)
     env = {"MLAB_AB_NEW_BIN": new, "MLAB_AB_BASE_BIN": old, "MLAB_AB_CASES": cases, "AB_LOG": log,
-           "OUT": out_dir, "AB_FAIL": "", "MLAB_AB_WORK": work, "MLAB_CUOBJDUMP": fake_objdump}
+           "OUT": out_dir, "AB_FAIL": "", "AB_HANG": "", "MLAB_AB_WORK": work, "MLAB_CUOBJDUMP": fake_objdump}
     rc, out, err = run(SCRIPT, ["run", "abc1234"], env)
     check(rc == 0, f"run with stand-ins: exit {rc} {err}")
     calls = open(log).read().splitlines()
@@ -241,6 +244,17 @@ def main():
     rc, out, err = run(SCRIPT, ["run", "abc1234"], env)
     check(rc == 4 and "base run 1 failed" in err and "run_base_1.log" in err, f"a failing run: exit {rc}, {err!r}")
     check(os.path.exists(os.path.join(out_dir, "ab_logs.tar.gz")), "the logs packed after a failure too")
+    # MLAB_AB_RUN_TIMEOUT: a run that never ends (SIGTERM ignored) is killed
+    # 10 s after the limit, the call ends as a failed run, logs packed
+    env["AB_FAIL"] = ""
+    os.remove(os.path.join(out_dir, "ab_logs.tar.gz"))
+    rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, AB_HANG="new", MLAB_AB_RUN_TIMEOUT="1"))
+    check(rc == 4 and "new run 1 did not end within MLAB_AB_RUN_TIMEOUT=1 s" in err and "run_new_1.log" in err
+          and os.path.exists(os.path.join(out_dir, "ab_logs.tar.gz")), f"a run past its limit: exit {rc}, {err!r}")
+    for bad in ("0", "1.5", "x"):
+        rc, out, err = run(SCRIPT, ["run", "abc1234"], dict(env, MLAB_AB_RUN_TIMEOUT=bad))
+        check(rc == 2 and "MLAB_AB_RUN_TIMEOUT" in err, f"MLAB_AB_RUN_TIMEOUT={bad}: exit {rc}, {err!r}")
+    env["AB_FAIL"] = "base"
 
     env.pop("MLAB_AB_BASE_BIN")
     rc, out, err = run(SCRIPT, ["run", "notprepared"], env)
