@@ -169,6 +169,17 @@
 #           perf-notes v63: the producers wait ~500 cycles a tile for raw
 #           bytes (v41's trace), one raw tile in flight an SM. $OUT:
 #           gpu_ab.sh's eight files (the diagnostics' logs in rest.tar)
+#   hang    (~3 min) the GPU watchdog of papers/wip/hang_watch.patch
+#           (applied here: every wait for the GPU with a deadline,
+#           MLAB_HANG_S, default 60 s; past it the run writes the rows
+#           before and ends with exit 11; MLAB_FAULT=hang launches a kernel
+#           that never ends): the whole GPU build, `ctest -R gpu_hang_watch`
+#           (wanted: exit 11 in about 3 s, the results file saying where),
+#           then the awkward cases' validation and the suite's cases timed
+#           once with the patch (the waits changed: every row as before,
+#           timings within noise of the last suite on the machine's kind).
+#           Prediction (v63): the test passes; nothing else moves. $OUT:
+#           hang.log, hang_suite.h5
 #   pick    (~4 min) H200CALL OTHER: run the call H200CALL where the GPU is
 #           an H200, else OTHER (a call, or none: nothing run). A run that
 #           names nvidia-h200 mostly gets an H100 (three of three in the
@@ -347,6 +358,23 @@ mxring)
     tee -a "$OUT/compare.txt"
   (cd "$work" && tar -czf "$OUT/ab_logs.tar.gz" ./*.log)
   ;;
+hang)
+  git apply papers/wip/hang_watch.patch 2>/dev/null || patch -p1 --forward < papers/wip/hang_watch.patch ||
+    die 4 "hang: papers/wip/hang_watch.patch does not apply"
+  { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="${MLAB_COMMIT:-worktree}" \
+      -DMLAB_COMMIT_DIRTY=1 && cmake --build build-gpu -j"$(nproc)"; } > "$OUT/build.log" 2>&1 ||
+    { tail -30 "$OUT/build.log"; die 4 "hang: the build failed"; }
+  {
+    echo "== the watchdog's test"
+    timeout -k 5 120 ctest --test-dir build-gpu -R 'gpu_gen_|gpu_hang_watch' --output-on-failure; echo "rc=$?"
+    echo "== the awkward cases validated (the waits changed)"
+    timeout -k 5 200 ctest --test-dir build-gpu -R 'gpu_validate_awkward|gpu_validate_splits' -j4; echo "rc=$?"
+    echo "== the suite's cases timed once"
+    timeout -k 5 200 build-gpu/mlabench run --require-gpu --quiet --max-time 0.15 --suite -o "$OUT/hang_suite.h5"
+    echo "rc=$?"
+  } > "$OUT/hang.log" 2>&1
+  grep -E '^==|^rc=|tests passed|Failed|\*\*\*|stopped in|exit' "$OUT/hang.log" | head -40
+  ;;
 pick)
   # a call by name: one of this file's case labels (not pick), or none
   is_call() { [ "$1" != pick ] && grep -qE "^([a-z]+ \| )*$1( \| [a-z]+)*\)$" "$0"; }
@@ -359,5 +387,5 @@ pick)
   export OUT
   exec bash "$0" "$c"
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtpfp|mtpsplit|mxtrace|mxring|pick (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtpfp|mtpsplit|mxtrace|mxring|hang|pick (the calls: this file's head)" ;;
 esac
