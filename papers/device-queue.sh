@@ -153,12 +153,13 @@
 #   mxring  (~8 min) the one-row MXFP4 decodes with 3 e4m3 stages (a ring
 #           both consumers share) and 5 raw stages, where main has 4 and 3
 #           (papers/wip/mx_ring.patch, applied here; 223 KB of shared
-#           memory; SASS: the three one-row MX kernels +40..+104
+#           memory; SASS: the three one-row MX kernels +24..+32
 #           instructions, no stack; M32's unchanged); its first run hung
-#           (v63: a consumer's wait on a stage's phase parity passed on the
-#           phase before, the other consumer's; mended in the patch, not
-#           yet run), so first a check: 8 x 1024 with 16 .. 1 splits, each
-#           run killed after 20 s (diag_*.log; a hang ends the call there).
+#           (v63: with one full mbarrier a stage, a consumer's parity wait
+#           passed early; now one a (stage, consumer), the protocol checked
+#           by tests/test_mx_ring_model.py; not yet run on a GPU), so first
+#           a check: 8 x 1024 with 16 .. 1 splits, each run killed after 20
+#           s (diag_*.log; a hang ends the call there).
 #           Then gpu_ab.sh (each run killed after 120 s): base the patched
 #           tree with main's counts (-DWG_NSTAGE_MX=4 -DWG_NRAW=3, main's
 #           SASS), alt with 3 raw tiles asked for at the start, the other 2

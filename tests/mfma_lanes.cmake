@@ -39,3 +39,8 @@ add_executable(test_smem_lanes test_smem_lanes.c)
 target_include_directories(test_smem_lanes PRIVATE ${CMAKE_SOURCE_DIR})
 add_test(NAME test_smem_lanes COMMAND test_smem_lanes)
 set_tests_properties(test_smem_lanes PROPERTIES LABELS "cpu")
+# The MXFP4 wgmma decodes' stage protocol (mbarrier parity waits, empty named
+# barriers, the raw ring) under random schedules: main's rings, and the shared
+# odd ring of papers/wip/mx_ring.patch, whose first form hung on a GPU and is
+# caught here (perf-notes v63).
+mlab_py_test(test_mx_ring_model test_mx_ring_model.py LABELS cpu)
