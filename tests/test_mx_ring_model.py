@@ -36,12 +36,14 @@ class Bar:
         return (self.k & 1) != parity
 
 
-def simulate(n, nst, nraw, full_wait, seed):
+def simulate(n, nst, nraw, full_wait, seed, pro=None):
     """One block of n tiles under one random schedule: None, or the first error.
     full_wait, how a consumer waits for its tile in a ring of odd nst: "one"
     (the stage's one barrier, its own phase's parity: v63's first run),
     "before" (that barrier, the phase before first: v63's first mend), "keyed"
-    (a barrier a (stage, consumer): 2 nst of them, tile g's g % 2 nst)"""
+    (a barrier a (stage, consumer): 2 nst of them, tile g's g % 2 nst); pro:
+    the raw tiles asked for at the start, the rest of the nraw once tile 0
+    has landed (WG_NRAW_PRO; None: all nraw at the start)"""
     rng = random.Random(seed)
     odd = nst % 2 == 1
     keyed = odd and full_wait == "keyed"
@@ -63,7 +65,8 @@ def simulate(n, nst, nraw, full_wait, seed):
     def issue(li):
         inflight.append((li % nraw, li))
 
-    for li in range(min(nraw, n)):  # the prologue: producer 0's thread 0
+    pro = nraw if pro is None else pro
+    for li in range(min(pro, n)):  # the prologue: producer 0's thread 0
         issue(li)
     # each actor: a generator yielding a predicate to wait on, or an error string
     def producer(q):
@@ -71,6 +74,9 @@ def simulate(n, nst, nraw, full_wait, seed):
             if li >= nraw:
                 yield lambda li=li: reiss[li % nraw].passes(((li - nraw) // nraw) & 1)
             yield lambda li=li: rawb[li % nraw].passes((li // nraw) & 1)
+            if li == 0:  # producer 0, tile 0 in: the rest of the ring (WG_NRAW_PRO)
+                for k in range(pro, min(nraw, n)):
+                    issue(k)
             if raw[li % nraw] != li:
                 yield f"producer {q} read raw tile {raw[li % nraw]} for tile {li}"
             if li >= nst:
@@ -134,12 +140,12 @@ def simulate(n, nst, nraw, full_wait, seed):
     return None
 
 
-def errors(nst, nraw, full_wait, seeds):
+def errors(nst, nraw, full_wait, seeds, pro=None):
     """The first error of each tile count, over `seeds` schedules each."""
     out = {}
     for n in range(1, 15):
         for seed in range(seeds):
-            e = simulate(n, nst, nraw, full_wait, 1000 * n + seed)
+            e = simulate(n, nst, nraw, full_wait, 1000 * n + seed, pro)
             if e:
                 out[n] = e
                 break
@@ -148,11 +154,12 @@ def errors(nst, nraw, full_wait, seeds):
 
 def main():
     seeds = int(sys.argv[1]) if len(sys.argv) > 1 else 300
-    for nst, nraw, fw, what in ((4, 3, "one", "main's rings (4 e4m3 stages a consumer each, 3 raw)"),
-                                (3, 5, "keyed", "mx_ring.patch's (3 e4m3 stages shared, full and empty barriers "
-                                                "a (stage, consumer); 5 raw)"),
-                                (3, 3, "keyed", "a shared ring of 3, keyed, with 3 raw")):
-        e = errors(nst, nraw, fw, seeds)
+    for nst, nraw, fw, pro, what in ((4, 3, "one", None, "main's rings (4 e4m3 stages a consumer each, 3 raw)"),
+                                     (3, 5, "keyed", None, "mx_ring.patch's (3 e4m3 stages shared, full and empty "
+                                                           "barriers a (stage, consumer); 5 raw)"),
+                                     (3, 5, "keyed", 3, "the same, 3 raw tiles asked for first (WG_NRAW_PRO=3)"),
+                                     (3, 3, "keyed", None, "a shared ring of 3, keyed, with 3 raw")):
+        e = errors(nst, nraw, fw, seeds, pro)
         say(not e, f"{what}: {seeds} schedules of 1 .. 14 tiles, no error", str(e))
     for fw, what in (("one", "one full barrier a stage (v63's first run, which hung)"),
                      ("before", "one a stage, the phase before waited first (v63's first mend)")):
