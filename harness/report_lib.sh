@@ -61,14 +61,18 @@ case $M in "" | /*) ;; */*) M=$PWD/$M ;; esac
 cd "$here_abs/../../.." || exit 4
 here=papers/reports/$(basename "$here_abs")
 M=${M:-build/mlabench}
-# rerun.sh --gpu of a folder of queued calls: papers/device-queue.sh CALL for
+# report_queue_calls ARG CALL...: a folder of queued calls' --gpu: where ARG
+# (the script's first argument) is --gpu, papers/device-queue.sh CALL for
 # each CALL in turn, on this tree, into $OUT (default out/rerun-FOLDER), its
-# MLAB_COMMIT this tree's HEAD
+# MLAB_COMMIT this tree's HEAD, and the script ends there; else nothing
 report_queue_calls() {
+  [ "$1" = --gpu ] || return 0
+  shift
   OUT=${OUT:-$PWD/out/rerun-$(basename "$here")}; mkdir -p "$OUT"
   local c call
   c=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
   for call in "$@"; do OUT=$OUT MLAB_COMMIT=$c bash papers/device-queue.sh "$call"; done
+  exit
 }
 report_figures() {
   "$M" plot "$1" --out "$2" --format png --if-available

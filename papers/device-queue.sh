@@ -209,6 +209,12 @@ out_bundle() {
     echo "device-queue.sh: $n files in \$OUT: all but 7 in rest.tar" >&2
 }
 trap out_bundle EXIT
+# A call's experiment kept off main (papers/wip/, named in full here so that
+# .ci/run and test_device_queue find it): PATCH CALL, applied to the copied
+# tree (git apply, or patch(1) where the copy has no .git), or the call ends (4)
+apply_wip() {
+  git apply "$1" 2>/dev/null || patch -p1 --forward < "$1" || die 4 "$2: $1 does not apply"
+}
 # The MTP calls' validation (mtpmx, mtpfp): BIN DIR VARIANTS [FAULT:VARIANT:CASE ...]:
 # q2_edge and q2_long (tests/gpu.cmake's) made in DIR by BIN and validated with
 # NaN poison, MLAB_MTP on, off and on with 64 splits forced; then each
@@ -263,8 +269,7 @@ mtpfp | mtpmx)
   start=$(date +%s)
   v=bf16_wgmma,mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
   if [ "$1" = mtpfp ]; then
-    git apply papers/wip/fp8_m32.patch 2>/dev/null || patch -p1 --forward < papers/wip/fp8_m32.patch ||
-      die 4 "mtpfp: papers/wip/fp8_m32.patch does not apply"
+    apply_wip papers/wip/fp8_m32.patch mtpfp
     v=fp8_wgmma_qrow,fp8_wgmma,mxfp4_qrow_lazy
   fi
   { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" \
@@ -325,8 +330,7 @@ mxtrace)
   done
   ;;
 mxring)
-  git apply papers/wip/mx_ring.patch 2>/dev/null || patch -p1 --forward < papers/wip/mx_ring.patch ||
-    die 4 "mxring: papers/wip/mx_ring.patch does not apply"
+  apply_wip papers/wip/mx_ring.patch mxring
   v=mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
   work=${MLAB_AB_WORK:-${TMPDIR:-/tmp}/mlab-ab-work}
   # first where it hangs, if it does (v63: the first A/B run of the patch did
@@ -360,8 +364,7 @@ mxring)
   (cd "$work" && tar -czf "$OUT/ab_logs.tar.gz" ./*.log)
   ;;
 hang)
-  git apply papers/wip/hang_watch.patch 2>/dev/null || patch -p1 --forward < papers/wip/hang_watch.patch ||
-    die 4 "hang: papers/wip/hang_watch.patch does not apply"
+  apply_wip papers/wip/hang_watch.patch hang
   { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="${MLAB_COMMIT:-worktree}" \
       -DMLAB_COMMIT_DIRTY=1 && cmake --build build-gpu -j"$(nproc)"; } > "$OUT/build.log" 2>&1 ||
     { tail -30 "$OUT/build.log"; die 4 "hang: the build failed"; }

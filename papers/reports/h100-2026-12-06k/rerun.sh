@@ -11,10 +11,7 @@
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
-if [ "${1:-}" = "--gpu" ]; then
-  report_queue_calls mtpmx
-  exit
-fi
+report_queue_calls "${1:-}" mtpmx
 report_onoff "MLAB_MTP (call 7; the q_seq_len 1 calls: call 6)" "$here/h100_mtp"
 echo "== FlashInfer bf16 beside (call 6: bf16_wgmma's rows there are the bug's, not timed)"
 report_table "$here/h100_mtp_peer.h5"

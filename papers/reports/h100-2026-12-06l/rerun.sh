@@ -10,10 +10,7 @@
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
-if [ "${1:-}" = "--gpu" ]; then
-  report_queue_calls mtpmx
-  exit
-fi
+report_queue_calls "${1:-}" mtpmx
 report_onoff "M32 (landed), MLAB_MTP (call 2)" "$here/h100_m32"
 report_ab_table "design 1 (consumer c its row c on every tile; not landed): off -> on, both pairs (call 1)" \
   "$here/h100_design1_off" "$here/h100_design1_on"

@@ -10,8 +10,5 @@
 #                   README.md, by hand)
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
-if [ "${1:-}" = "--gpu" ]; then
-  report_queue_calls mxtrace
-  exit
-fi
+report_queue_calls "${1:-}" mxtrace
 sed -n '/^## The traces/,/^## Files/p' "$here/README.md" | sed '$d'

@@ -8,9 +8,6 @@
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
-if [ "${1:-}" = "--gpu" ]; then
-  report_queue_calls mtpsplit
-  exit
-fi
+report_queue_calls "${1:-}" mtpsplit
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 report_sweeps "$tmp" h100 mtp

@@ -9,8 +9,5 @@
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
-if [ "${1:-}" = "--gpu" ]; then
-  report_queue_calls mtpmx
-  exit
-fi
+report_queue_calls "${1:-}" mtpmx
 report_onoff "MLAB_MTP" "$here/h100_mtpv62"
