@@ -166,7 +166,8 @@
 #           once the first has landed (-DWG_NRAW_PRO=3), mxfp4_wgmma,
 #           mxfp4_wgmma_qrow, mxfp4_qrow_lazy on the 8 recorded cases, new,
 #           base, alt, alt, base, new (each row validated with NaN poison
-#           first); then the patched build's MXFP4 GPU tests. Weighed in
+#           first; MXRING_ALT=0: no alt, 4 runs); then the patched build's
+#           MXFP4 GPU tests. Weighed in
 #           perf-notes v63: the producers wait ~500 cycles a tile for raw
 #           bytes (v41's trace), one raw tile in flight an SM. $OUT:
 #           gpu_ab.sh's eight files (the diagnostics' logs in rest.tar)
@@ -347,9 +348,11 @@ mxring)
   done
   rm -f "$OUT/diag_case.h5"
   [ -z "$hung" ] || { echo "mxring: hung at $hung splits: no A/B"; tail -5 "$OUT/diag_$hung.log"; exit 0; }
-  MLAB_AB_WORK=$work MLAB_AB_RUN_TIMEOUT=120 MLAB_AB_BASE_CUDA_FLAGS="-DWG_NSTAGE_MX=4 -DWG_NRAW=3" \
-    MLAB_AB_ALT=worktree MLAB_AB_ALT_CUDA_FLAGS="-DWG_NRAW_PRO=3" \
-    bash harness/gpu_ab.sh run worktree --variants "$v" --max-time 0.15 || die 4 "gpu_ab.sh failed (ab_logs.tar.gz)"
+  # MXRING_ALT=0: no alt build (4 runs, not 6: a call short of device time)
+  alt=(MLAB_AB_ALT=worktree MLAB_AB_ALT_CUDA_FLAGS="-DWG_NRAW_PRO=3")
+  [ "${MXRING_ALT:-1}" = 0 ] && alt=()
+  env MLAB_AB_WORK=$work MLAB_AB_RUN_TIMEOUT=120 MLAB_AB_BASE_CUDA_FLAGS="-DWG_NSTAGE_MX=4 -DWG_NRAW=3" \
+    "${alt[@]}" bash harness/gpu_ab.sh run worktree --variants "$v" --max-time 0.15 || die 4 "gpu_ab.sh failed (ab_logs.tar.gz)"
   tail -70 "$OUT/compare.txt"
   log="$work/tests_new.log" # the patched build's own GPU tests (gpu_ab.sh built its program only)
   if cmake --build build-ab-new -j"$(nproc)" > "$log" 2>&1; then
