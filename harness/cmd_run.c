@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* _exit */
 #include <time.h>
 
 #include "../reference/mla_ref.h"
@@ -91,7 +92,8 @@ static void run_usage(FILE *f)
     fprintf(f, "exit: 0 ok, 2 usage, 3 bad input, 4 I/O, 5 a variant or peer failed validation, 77 no GPU "
                "with --require-gpu, or none of the variants asked for can run here, 130 / 143 / 129 stopped "
                "by SIGINT / SIGTERM / SIGHUP (the rows measured before it written, the file saying where it "
-               "stopped; a second signal ends it at once)\n");
+               "stopped; a second signal ends it at once), 11 a GPU wait passed MLAB_HANG_S (default 60 s: a "
+               "kernel that never ends; the rows measured before it written, the run stopped there)\n");
 }
 
 /* One case of the run: a file, or a generated case (sweep index, or the
@@ -509,6 +511,7 @@ int mlab_cmd_run(int argc, char **argv)
     double copy_bw = 0;
     char why[PATH_MAX + 768] = "";
     int failed = 0;
+    int hung = 0; /* a GPU wait passed MLAB_HANG_S (runner.hip gpu_wait) */
     if (!o.cpu_only) {
         mlab_gpu_info gi;
         memset(&gi, 0, sizeof gi); /* a back end that finds no device may leave it as it was */
@@ -674,6 +677,14 @@ int mlab_cmd_run(int argc, char **argv)
         for (size_t r = 0; r < MLAB_RUN_NREFS; r++)
             free(refs[r]);
         mlab_case_free(&c);
+        if (rc == MLAB_EXIT_HANG) { /* a kernel that never ends: the rows before it kept, as a stop's */
+            fprintf(stderr, "mlabench run: %s\n", why);
+            snprintf(res.env.stopped_case, sizeof res.env.stopped_case, "%s", in.case_name);
+            snprintf(res.env.stopped, sizeof res.env.stopped, "a hang in case %zu of %zu (%s)", j + 1, npick,
+                     in.case_name);
+            hung = 1;
+            break;
+        }
         if (mlab_run_stop_sig) { /* what failed with the stop (a peer taken down) is the stop's */
             snprintf(res.env.stopped_case, sizeof res.env.stopped_case, "%s", in.case_name);
             snprintf(res.env.stopped, sizeof res.env.stopped, "%s in case %zu of %zu (%s)",
@@ -708,6 +719,13 @@ int mlab_cmd_run(int argc, char **argv)
     if (failed)
         fprintf(stderr, "mlabench run: a variant or peer failed validation%s\n",
                 mlab_run_stop_sig ? "" : " (exit 5)");
+    if (hung) { /* the device is left as it is: no free, no teardown (each would wait on the kernel) */
+        fprintf(stderr, "mlabench run: stopped by %s: %s%s (exit %d)\n", res.env.stopped,
+                o.out ? "the results file holds the rows measured before it: " : "nothing written (no -o)",
+                o.out ? o.out : "", MLAB_EXIT_HANG);
+        fflush(NULL);
+        _exit(rc == MLAB_EXIT_OK || rc == MLAB_EXIT_ACCURACY ? MLAB_EXIT_HANG : rc);
+    }
     if (mlab_run_stop_sig) { /* the rows measured are written above: said, and its own exit */
         fprintf(stderr, "mlabench run: stopped by %s: %s%s (exit %d)\n", res.env.stopped,
                 o.out ? "the results file holds the rows measured before it: " : "nothing written (no -o)",

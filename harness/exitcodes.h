@@ -14,6 +14,8 @@ enum {
     MLAB_EXIT_NOPAIRS = 8,    /* compare: no (case, variant) of OLD is in NEW: nothing compared */
     MLAB_EXIT_INPUTS = 9,     /* compare: paired rows ran on different input tensors */
     MLAB_EXIT_MISMATCH = 10,  /* merge refused: files of different sweeps (commit, build) */
+    MLAB_EXIT_HANG = 11,      /* run: a GPU wait passed MLAB_HANG_S (a kernel that never ends): the rows
+                                 measured before it written, the run stopped there */
     MLAB_EXIT_NOGPU = 77      /* no usable GPU (CTest: skipped) */
 };
 

@@ -399,3 +399,10 @@ mlab_gpu_negative_control(gpu_negative_control_lazy_mtp FIXTURE gpu_rising ENV "
 add_test(NAME gpu_mx_exact_path COMMAND sh -c
          "ran=0; for v in mxfp4_e4m3 mxfp4_wgmma mxfp4_wgmma_qrow mxfp4_qrow_lazy; do out=$(${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --variants $v ${_gd}/tiny_scales.h5 2>&1); rc=$?; [ $rc = 77 ] && { echo \"$v: cannot run here\"; continue; }; if [ $rc = 0 ] && echo \"$out\" | grep -q 'its exact path runs'; then echo \"$v: exact path ran and passed\"; ran=$((ran + 1)); else echo \"$out\" | tail -20; echo \"$v: exit $rc, exact path reported: $(echo \"$out\" | grep -c 'its exact path runs')\"; exit 1; fi; done; [ $ran -gt 0 ] || exit 77")
 set_tests_properties(gpu_mx_exact_path PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
+# the GPU watchdog (runner.hip gpu_wait, MLAB_HANG_S): a kernel that never
+# ends (MLAB_FAULT=hang, launched ahead of the variant's) stops the run in
+# about MLAB_HANG_S seconds with exit 11, the results file written and saying
+# where (its stopped note), not a run held until something kills it
+add_test(NAME gpu_hang_watch COMMAND sh -c
+         "f=${CMAKE_BINARY_DIR}/hang_watch.h5; rm -f $f; t0=$(date +%s); err=$(MLAB_FAULT=hang MLAB_HANG_S=3 ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants bf16 ${_gd}/one_item.h5 -o $f 2>&1 >/dev/null); rc=$?; t=$(($(date +%s) - t0)); [ $rc = 77 ] && exit 77; echo \"$err\"; [ $rc = 11 ] || { echo \"exit $rc, not 11\"; exit 1; }; [ $t -le 40 ] || { echo \"$t s\"; exit 1; }; echo \"$err\" | grep -q 'did not finish within MLAB_HANG_S=3' || exit 1; ${CMAKE_BINARY_DIR}/mlabench report $f | grep -q 'a hang in case 1 of 1' || { echo 'no stopped note in the results'; exit 1; }; echo \"stopped in $t s (exit 11), the results say where\"")
+set_tests_properties(gpu_hang_watch PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 90)

@@ -25,6 +25,8 @@ enum {
     MLAB_GPU_ERR = 1,       /* a CUDA/HIP call failed, or out of memory */
     MLAB_GPU_USAGE = 2,     /* no such device or variant */
     MLAB_GPU_BADINPUT = 3,  /* the case cannot run here (fp8 flavour, size) */
+    MLAB_GPU_HANG = 11,     /* a wait for the GPU passed MLAB_HANG_S: a kernel that never ends (the
+                               device is left as it is: nothing more may wait on it) */
     MLAB_GPU_NODEV = 77     /* no usable GPU, or the variant cannot run on it */
 };
 

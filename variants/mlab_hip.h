@@ -100,6 +100,8 @@ typedef cudaDeviceProp hipDeviceProp_t;
 #define hipEventDestroy cudaEventDestroy
 #define hipEventRecord cudaEventRecord
 #define hipEventSynchronize cudaEventSynchronize
+#define hipEventQuery cudaEventQuery
+#define hipErrorNotReady cudaErrorNotReady
 #define hipEventElapsedTime cudaEventElapsedTime
 #define hipFuncSetAttribute cudaFuncSetAttribute
 #define hipFuncGetAttributes cudaFuncGetAttributes

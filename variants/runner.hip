@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h> /* gpu_wait: clock_gettime, nanosleep */
 
 #include <initializer_list>
 
@@ -164,6 +165,8 @@ struct mlab_gpu {
     size_t r_n16;
     int r_grid, r_unroll, r_ef; /* r_ef: evict_first loads (MLAB_READ_EF) */
     hipEvent_t e0, e1;
+    double hang_s;          /* MLAB_HANG_S (gpu_wait) */
+    int hung;               /* a wait passed hang_s: nothing more waits on this device */
     double last_cold_us;    /* for the -DMLAB_TRACE dump */
     /* NVML (NVIDIA), when libnvidia-ml is there */
     void *nvml_lib, *nvml_dev;
@@ -193,6 +196,62 @@ static const mlab_variant_impl *impl_for(const mlab_gpu *g, int id)
             snprintf(why, whylen, "%s: %s (%s:%d)", #call, hipGetErrorString(e_), __FILE__, __LINE__); \
             return MLAB_GPU_ERR;                                                          \
         }                                                                                 \
+    } while (0)
+
+/* MLAB_FAULT=hang (the watchdog's GPU test): a kernel that never ends,
+ * launched ahead of the variant's */
+__global__ void hang_kernel(void)
+{
+    for (;;) asm volatile("" ::: "memory");
+}
+
+/* A wait for the GPU's work up to event e, with a deadline: MLAB_HANG_S
+ * seconds (default 60; 0: no limit, the blocking wait). A kernel that never
+ * finishes (perf-notes v63: a broken barrier protocol) otherwise held the run
+ * in a wait no signal ends, and whatever ran it (a device call, ctest) lost
+ * every row and log with it. Past the deadline the device is left as it is
+ * (g->hung: every later wait refuses at once, close frees nothing: a free
+ * waits for the GPU too) and MLAB_GPU_HANG goes back up; mlabench run writes
+ * the rows measured before it and stops (exit 11). A call's waits are
+ * microseconds to milliseconds: the first polls spin, later ones sleep */
+static int gpu_wait(mlab_gpu *g, hipEvent_t e, char *why, size_t whylen)
+{
+    if (g->hung) {
+        snprintf(why, whylen, "the GPU hung earlier in this run: nothing more runs on it");
+        return MLAB_GPU_HANG;
+    }
+    if (!(g->hang_s > 0)) {
+        hipError_t r = hipEventSynchronize(e);
+        if (r == hipSuccess) return 0;
+        snprintf(why, whylen, "waiting for the GPU: %s", hipGetErrorString(r));
+        return MLAB_GPU_ERR;
+    }
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (unsigned k = 0;; k++) {
+        hipError_t r = hipEventQuery(e);
+        if (r == hipSuccess) return 0;
+        if (r != hipErrorNotReady) {
+            snprintf(why, whylen, "waiting for the GPU: %s", hipGetErrorString(r));
+            return MLAB_GPU_ERR;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) > g->hang_s) {
+            g->hung = 1;
+            snprintf(why, whylen, "the GPU did not finish within MLAB_HANG_S=%g s: a kernel that never ends?", g->hang_s);
+            return MLAB_GPU_HANG;
+        }
+        if (k >= 256) {
+            const struct timespec nap = {0, k >= 4096 ? 1000000L : 20000L};
+            nanosleep(&nap, NULL);
+        }
+    }
+}
+/* gpu_wait in a function with why, whylen: its failure returned */
+#define WAIT(e)                                                                           \
+    do {                                                                                  \
+        const int w_ = gpu_wait(g, (e), why, whylen);                                     \
+        if (w_) return w_;                                                                \
     } while (0)
 
 /* The kernel driver's version: the first token that looks like a version
@@ -426,10 +485,19 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_gpu_info *info, cha
         snprintf(why, whylen, "device %d does not exist: %d visible", device, n);
         return MLAB_GPU_USAGE;
     }
+    /* MLAB_HANG_S (gpu_wait): seconds, 0 for no limit; default 60 */
+    const char *hs = getenv("MLAB_HANG_S");
+    char *hend = NULL;
+    const double hang_s = hs && *hs ? strtod(hs, &hend) : 60.0;
+    if (hs && *hs && (*hend || !(hang_s >= 0) || hang_s > 1e6)) {
+        snprintf(why, whylen, "MLAB_HANG_S='%.20s': seconds a wait for the GPU may take (0: no limit)", hs);
+        return MLAB_GPU_USAGE;
+    }
     mlab_gpu *g = (mlab_gpu *)calloc(1, sizeof *g);
     if (!g) return MLAB_GPU_ERR;
     *gp = g;
     g->dev = device;
+    g->hang_s = hang_s;
     memset(info, 0, sizeof *info);
     info->index = device;
     CK(hipSetDevice(device));
@@ -513,7 +581,7 @@ static void free_case(mlab_gpu *g)
 
 extern "C" void mlab_gpu_close(mlab_gpu *g)
 {
-    if (!g) return;
+    if (!g || g->hung) return; /* hung: every free would wait on the kernel that never ends */
     free_case(g);
     if (g->flush) (void)hipFree(g->flush);
     if (g->rbuf) (void)hipFree(g->rbuf);
@@ -557,7 +625,7 @@ extern "C" int mlab_gpu_copy_bandwidth(mlab_gpu *g, double *gbs, char *why, size
         CK(hipEventRecord(e0, g->s));
         CK(hipMemcpyAsync(b, a, bytes, hipMemcpyDeviceToDevice, g->s));
         CK(hipEventRecord(e1, g->s));
-        CK(hipEventSynchronize(e1));
+        WAIT(e1);
         if (i >= 3) CK(hipEventElapsedTime(&ms[i - 3], e0, e1));
     }
     for (int i = 1; i < 12; i++) /* median of 12 by insertion sort */
@@ -967,7 +1035,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     /* the negative control (mla_params.fault: its place in the list; none,
      * as kernel_knobs records an unset one, 0); a name misspelt would run the
      * kernel unbroken */
-    if (knob_refused("MLAB_FAULT", f, {"none", "overread", "merge", "qscale", "lazy"}, why, whylen, &p->fault))
+    if (knob_refused("MLAB_FAULT", f, {"none", "overread", "merge", "qscale", "lazy", "hang"}, why, whylen, &p->fault))
         return MLAB_GPU_USAGE;
     return 0;
 }
@@ -1005,8 +1073,10 @@ extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab
     CK(hipMemsetAsync(p.row_count, 0, sizeof(int) * (size_t)g->total_q, g->s));
 #endif
     p.ran = li; /* the launch sequence fills what ran: merge, shared memory, footprint */
+    if (p.fault == 5) hang_kernel<<<1, 32, 0, g->s>>>(); /* MLAB_FAULT=hang: ahead of the variant */
     CK(impl_for(g, id)->launch(&p, g->s, g->scratch));
-    CK(hipStreamSynchronize(g->s));
+    CK(hipEventRecord(g->e1, g->s));
+    WAIT(g->e1);
     CK(hipGetLastError());
     CK(hipMemcpy(out, p.out, nout * 2, hipMemcpyDeviceToHost));
     return 0;
@@ -1063,7 +1133,8 @@ extern "C" int mlab_gpu_select(mlab_gpu *g, int id, int splits, mlab_launch_info
 extern "C" int mlab_gpu_warm(mlab_gpu *g, char *why, size_t whylen)
 {
     CK(launch_selected(g));
-    CK(hipStreamSynchronize(g->s));
+    CK(hipEventRecord(g->e1, g->s));
+    WAIT(g->e1);
     return 0;
 }
 
@@ -1084,7 +1155,7 @@ extern "C" int mlab_gpu_cold(mlab_gpu *g, double *us, char *why, size_t whylen)
     CK(hipEventRecord(g->e0, g->s));
     CK(launch_selected(g));
     CK(hipEventRecord(g->e1, g->s));
-    CK(hipEventSynchronize(g->e1));
+    WAIT(g->e1);
     float ms;
     CK(hipEventElapsedTime(&ms, g->e0, g->e1));
     *us = g->last_cold_us = 1e3 * ms;
@@ -1151,7 +1222,10 @@ extern "C" int mlab_gpu_graph(mlab_gpu *g, int iters, double *us, char *why, siz
     if (e == hipSuccess) e = hipEventRecord(g->e0, g->s);
     for (int i = 0; i < iters && e == hipSuccess; i++) e = hipGraphLaunch(exec, g->s);
     if (e == hipSuccess) e = hipEventRecord(g->e1, g->s);
-    if (e == hipSuccess) e = hipEventSynchronize(g->e1);
+    if (e == hipSuccess) {
+        const int w = gpu_wait(g, g->e1, why, whylen);
+        if (w) return w; /* hung: the graph is left with the device (freeing it waits) */
+    }
     float ms = 0;
     if (e == hipSuccess) e = hipEventElapsedTime(&ms, g->e0, g->e1);
     if (exec) (void)hipGraphExecDestroy(exec);
