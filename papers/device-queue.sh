@@ -57,6 +57,12 @@
 # pdltrace and dvoverlap ran in the fifty-fourth session
 # (v57: h100-2026-12-06e, -06d; dvoverlap's patch landed as 535ebb1, both
 # entries left in the commit that wrote them up: git show its parent).
+# mxring and hang ran in the sixty-first session on an H100 (v64: mxring,
+# the deeper MXFP4 raw ring of papers/wip/mx_ring.patch, did not hang and
+# was slower, h100-2026-12-06u, its raw depth alone -06w; hang, the GPU
+# watchdog of papers/wip/hang_watch.patch, passed and landed, -06v); both
+# entries and patches left in the commit that wrote them up (git show
+# 75c504a:papers/device-queue.sh).
 # amaxflag ran in the fifty-second session (v55: h100-2026-12-06, lost; its
 # patch left papers/wip/ with it). evict and pin ran in the forty-ninth session
 # (v52: -05h; pin on an H100, h100-2026-12-05e) and left; flush in the
@@ -150,38 +156,6 @@
 #           softmax, P.V) against the one-row block's. $OUT: {on,off,q1}_
 #           trace_{table.md,summary.txt}, build_trace.log
 #
-#   mxring  (~8 min) the one-row MXFP4 decodes with 3 e4m3 stages (a ring
-#           both consumers share) and 5 raw stages, where main has 4 and 3
-#           (papers/wip/mx_ring.patch, applied here; 223 KB of shared
-#           memory; SASS: the three one-row MX kernels +24..+32
-#           instructions, no stack; M32's unchanged); its first run hung
-#           (v63: with one full mbarrier a stage, a consumer's parity wait
-#           passed early; now one a (stage, consumer), the protocol checked
-#           by tests/test_mx_ring_model.py; not yet run on a GPU), so first
-#           a check: 8 x 1024 with 16 .. 1 splits, each run killed after 20
-#           s (diag_*.log; a hang ends the call there).
-#           Then gpu_ab.sh (each run killed after 120 s): base the patched
-#           tree with main's counts (-DWG_NSTAGE_MX=4 -DWG_NRAW=3, main's
-#           SASS), alt with 3 raw tiles asked for at the start, the other 2
-#           once the first has landed (-DWG_NRAW_PRO=3), mxfp4_wgmma,
-#           mxfp4_wgmma_qrow, mxfp4_qrow_lazy on the 8 recorded cases, new,
-#           base, alt, alt, base, new (each row validated with NaN poison
-#           first; MXRING_ALT=0: no alt, 4 runs); then the patched build's
-#           MXFP4 GPU tests. Weighed in
-#           perf-notes v63: the producers wait ~500 cycles a tile for raw
-#           bytes (v41's trace), one raw tile in flight an SM. $OUT:
-#           gpu_ab.sh's eight files (the diagnostics' logs in rest.tar)
-#   hang    (~3 min) the GPU watchdog of papers/wip/hang_watch.patch
-#           (applied here: every wait for the GPU with a deadline,
-#           MLAB_HANG_S, default 60 s; past it the run writes the rows
-#           before and ends with exit 11; MLAB_FAULT=hang launches a kernel
-#           that never ends): the whole GPU build, `ctest -R gpu_hang_watch`
-#           (wanted: exit 11 in about 3 s, the results file saying where),
-#           then the awkward cases' validation and the suite's cases timed
-#           once with the patch (the waits changed: every row as before,
-#           timings within noise of the last suite on the machine's kind).
-#           Prediction (v63): the test passes; nothing else moves. $OUT:
-#           hang.log, hang_suite.h5
 #   pick    (~4 min) H200CALL OTHER: run the call H200CALL where the GPU is
 #           an H200, else OTHER (a call, or none: nothing run). A run that
 #           names nvidia-h200 mostly gets an H100 (three of three in the
@@ -330,58 +304,6 @@ mxtrace)
     echo "== $tag"; grep -E 'TW|cycles' "$OUT/${tag}_trace_summary.txt" | head -20
   done
   ;;
-mxring)
-  apply_wip papers/wip/mx_ring.patch mxring
-  v=mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
-  work=${MLAB_AB_WORK:-${TMPDIR:-/tmp}/mlab-ab-work}
-  # first where it hangs, if it does (v63: the first A/B run of the patch did
-  # not end in 580 s): 8 x 1024 with 16 .. 1 splits (1 .. 16 tiles a block),
-  # each run killed after 20 s; a hang skips the A/B
-  { cmake -S . -B build-diag -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF &&
-    cmake --build build-diag --target mlabench -j"$(nproc)"; } > "$OUT/build_diag.log" 2>&1 || die 4 "mxring: the build failed"
-  b=build-diag/mlabench hung=
-  $b gen --quiet --batch 8 --kv-len 1024 --seed 3 -o "$OUT/diag_case.h5" || die 4 "mxring: gen failed"
-  for s in 16 8 4 3 2 1; do
-    timeout -k 5 20 $b run --require-gpu --no-time --quiet --variants "$v" --splits $s "$OUT/diag_case.h5" \
-      > "$OUT/diag_$s.log" 2>&1
-    rc=$?; echo "diag: $s splits: rc=$rc"; { [ $rc = 124 ] || [ $rc = 137 ]; } && { hung=$s; break; }
-  done
-  rm -f "$OUT/diag_case.h5"
-  [ -z "$hung" ] || { echo "mxring: hung at $hung splits: no A/B"; tail -5 "$OUT/diag_$hung.log"; exit 0; }
-  # MXRING_ALT=0: no alt build (4 runs, not 6: a call short of device time)
-  alt=(MLAB_AB_ALT=worktree MLAB_AB_ALT_CUDA_FLAGS="-DWG_NRAW_PRO=3")
-  [ "${MXRING_ALT:-1}" = 0 ] && alt=()
-  env MLAB_AB_WORK=$work MLAB_AB_RUN_TIMEOUT=120 MLAB_AB_BASE_CUDA_FLAGS="-DWG_NSTAGE_MX=4 -DWG_NRAW=3" \
-    "${alt[@]}" bash harness/gpu_ab.sh run worktree --variants "$v" --max-time 0.15 || die 4 "gpu_ab.sh failed (ab_logs.tar.gz)"
-  tail -70 "$OUT/compare.txt"
-  log="$work/tests_new.log" # the patched build's own GPU tests (gpu_ab.sh built its program only)
-  if cmake --build build-ab-new -j"$(nproc)" > "$log" 2>&1; then
-    timeout -k 5 150 ctest --test-dir build-ab-new -L gpu -R 'validate_awkward|validate_splits|validate_suite|rising|mxfp4|mx_' \
-      -j6 --timeout 60 --output-on-failure >> "$log" 2>&1
-    echo "ctest (new) rc=$?"
-  else
-    echo "build of build-ab-new's tests failed"
-  fi
-  { echo "== the patched build's MXFP4 GPU tests"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$log" | tail -20; } |
-    tee -a "$OUT/compare.txt"
-  (cd "$work" && tar -czf "$OUT/ab_logs.tar.gz" ./*.log)
-  ;;
-hang)
-  apply_wip papers/wip/hang_watch.patch hang
-  { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="${MLAB_COMMIT:-worktree}" \
-      -DMLAB_COMMIT_DIRTY=1 && cmake --build build-gpu -j"$(nproc)"; } > "$OUT/build.log" 2>&1 ||
-    { tail -30 "$OUT/build.log"; die 4 "hang: the build failed"; }
-  {
-    echo "== the watchdog's test"
-    timeout -k 5 120 ctest --test-dir build-gpu -R 'gpu_gen_|gpu_hang_watch' --output-on-failure; echo "rc=$?"
-    echo "== the awkward cases validated (the waits changed)"
-    timeout -k 5 200 ctest --test-dir build-gpu -R 'gpu_validate_awkward|gpu_validate_splits' -j4; echo "rc=$?"
-    echo "== the suite's cases timed once"
-    timeout -k 5 200 build-gpu/mlabench run --require-gpu --quiet --max-time 0.15 --suite -o "$OUT/hang_suite.h5"
-    echo "rc=$?"
-  } > "$OUT/hang.log" 2>&1
-  grep -E '^==|^rc=|tests passed|Failed|\*\*\*|stopped in|exit' "$OUT/hang.log" | head -40
-  ;;
 pick)
   # a call by name: one of this file's case labels (not pick), or none
   is_call() { [ "$1" != pick ] && grep -qE "^([a-z]+ \| )*$1( \| [a-z]+)*\)$" "$0"; }
@@ -394,5 +316,5 @@ pick)
   export OUT
   exec bash "$0" "$c"
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtpfp|mtpsplit|mxtrace|mxring|hang|pick (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtpfp|mtpsplit|mxtrace|pick (the calls: this file's head)" ;;
 esac

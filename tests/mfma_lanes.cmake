@@ -41,6 +41,6 @@ add_test(NAME test_smem_lanes COMMAND test_smem_lanes)
 set_tests_properties(test_smem_lanes PROPERTIES LABELS "cpu")
 # The MXFP4 wgmma decodes' stage protocol (mbarrier parity waits, empty named
 # barriers, the raw ring) under random schedules: main's rings, and the shared
-# odd ring of papers/wip/mx_ring.patch, whose first form hung on a GPU and is
-# caught here (perf-notes v63).
+# odd ring of v63's mx_ring.patch (dropped as slower, v64), whose first form
+# hung on a GPU and is caught here (perf-notes v63).
 mlab_py_test(test_mx_ring_model test_mx_ring_model.py LABELS cpu)

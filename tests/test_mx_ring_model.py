@@ -13,11 +13,14 @@ Checked, for every tile count 1 .. 14 a block and many schedules: every
 producer reads the raw tile it means to, every consumer reads the tile it
 means to (no wait passing on an earlier phase), no named barrier is arrived
 on twice, and nothing deadlocks. Rings: main's (4 e4m3 stages, a stage one
-consumer's; 3 raw), and papers/wip/mx_ring.patch's (3 e4m3 stages both
-consumers share, the empty signal keyed by (stage, consumer), the stage's
-phase before waited first; 5 raw). The shared ring without that first wait
-is the form whose first GPU run hung (perf-notes v63): the model must find
-its error, or this test could not fail.
+consumer's; 3 raw), and a shared odd ring (3 e4m3 stages both consumers
+share, the full and the empty signals keyed by (stage, consumer); 5 raw):
+the form of papers/wip/mx_ring.patch that ran on an H100 without a hang and
+was dropped as slower (perf-notes v64; git show
+75c504a:papers/wip/mx_ring.patch), kept here for the next ring that hands a
+stage between consumers. Its two earlier forms must fail: one full barrier a
+stage (its first GPU run hung, perf-notes v63) and that with the stage's
+phase before waited first (a deadlock), or this test could not fail.
 
 Usage: test_mx_ring_model.py"""
 import random
@@ -155,7 +158,7 @@ def errors(nst, nraw, full_wait, seeds, pro=None):
 def main():
     seeds = int(sys.argv[1]) if len(sys.argv) > 1 else 300
     for nst, nraw, fw, pro, what in ((4, 3, "one", None, "main's rings (4 e4m3 stages a consumer each, 3 raw)"),
-                                     (3, 5, "keyed", None, "mx_ring.patch's (3 e4m3 stages shared, full and empty "
+                                     (3, 5, "keyed", None, "the shared odd ring (v63-v64: 3 e4m3 stages, full and empty "
                                                            "barriers a (stage, consumer); 5 raw)"),
                                      (3, 5, "keyed", 3, "the same, 3 raw tiles asked for first (WG_NRAW_PRO=3)"),
                                      (3, 3, "keyed", None, "a shared ring of 3, keyed, with 3 raw")):
