@@ -58,9 +58,9 @@
 # (v57: h100-2026-12-06e, -06d; dvoverlap's patch landed as 535ebb1, both
 # entries left in the commit that wrote them up: git show its parent).
 # mxring and hang ran in the sixty-first session on an H100 (v64: mxring,
-# the deeper MXFP4 raw ring of papers/wip/mx_ring.patch, did not hang and
+# the deeper MXFP4 raw ring of its wip mx_ring.patch, did not hang and
 # was slower, h100-2026-12-06u, its raw depth alone -06w; hang, the GPU
-# watchdog of papers/wip/hang_watch.patch, passed and landed, -06v); both
+# watchdog of its wip hang_watch.patch, passed and landed, -06v); both
 # entries and patches left in the commit that wrote them up (git show
 # 75c504a:papers/device-queue.sh).
 # amaxflag ran in the fifty-second session (v55: h100-2026-12-06, lost; its
