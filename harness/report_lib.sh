@@ -26,6 +26,8 @@
 #   report_ab_table_rl TITLE OLD NEW
 #                                the same with each median over its run's
 #                                read limit (ab_table.py --per-read-limit)
+#   report_ab TITLE OLD NEW      both tables, then report_pairs: an A/B's
+#                                whole report
 #   report_table FILE.h5         the medians table of `mlabench report` (its
 #                                first table: case by variant)
 #   report_history NEW.h5 NEW_NAME PREV.h5 PREV_NAME
@@ -98,6 +100,11 @@ report_ab_table() {
 report_ab_table_rl() { # the same, each median over its run's read limit (ab_table.py --per-read-limit)
   echo "== $1"
   python3 harness/tools/ab_table.py --mlabench "$M" --per-read-limit "$2_1.h5" "$3_1.h5" "$2_2.h5" "$3_2.h5"
+}
+report_ab() { # TITLE OLD NEW: an A/B's two tables (us, then over each run's read limit) and both pairs' compare
+  report_ab_table "$1, both pairs" "$2" "$3"
+  report_ab_table_rl "$1, each median over its run's read limit" "$2" "$3"
+  report_pairs "$1" "$2" "$3"
 }
 report_onoff() { # TITLE PREFIX: PREFIX_off_{1,2}.h5 -> PREFIX_on_{1,2}.h5 (a knob off against on,
   # two pairs): the A/B table and each pair's compare, then PREFIX_q1.h5's table where there is one

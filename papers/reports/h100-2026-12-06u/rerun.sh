@@ -12,9 +12,5 @@
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 p=$here/h100_mxring
-report_ab_table "base -> new (5 raw, 3 shared e4m3 stages), both pairs" "${p}_base" "${p}_new"
-report_ab_table_rl "the same over each run's read limit" "${p}_base" "${p}_new"
-report_ab_table "base -> alt (new with 3 raw tiles asked for first), both pairs" "${p}_base" "${p}_alt"
-report_ab_table_rl "the same over each run's read limit" "${p}_base" "${p}_alt"
-report_pairs "base -> new" "${p}_base" "${p}_new"
-report_pairs "base -> alt" "${p}_base" "${p}_alt"
+report_ab "base -> new (5 raw, 3 shared e4m3 stages)" "${p}_base" "${p}_new"
+report_ab "base -> alt (new with 3 raw tiles asked for first)" "${p}_base" "${p}_alt"

@@ -13,6 +13,4 @@
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 p=$here/h100_mxring33
-report_ab_table "3 raw -> 5 raw (3 shared e4m3 stages both), both pairs" "${p}_base" "${p}_new"
-report_ab_table_rl "the same over each run's read limit" "${p}_base" "${p}_new"
-report_pairs "3 raw -> 5 raw" "${p}_base" "${p}_new"
+report_ab "3 raw -> 5 raw (3 shared e4m3 stages both)" "${p}_base" "${p}_new"
