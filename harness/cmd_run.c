@@ -718,20 +718,19 @@ int mlab_cmd_run(int argc, char **argv)
     }
     if (failed)
         fprintf(stderr, "mlabench run: a variant or peer failed validation%s\n",
-                mlab_run_stop_sig ? "" : " (exit 5)");
-    if (hung) { /* the device is left as it is: no free, no teardown (each would wait on the kernel) */
+                mlab_run_stop_sig || hung ? "" : " (exit 5)");
+    /* a stop (a hang, or a signal): the rows measured are written above: said, and its own exit */
+    const int stop_rc = hung ? MLAB_EXIT_HANG : mlab_run_stop_sig ? 128 + (int)mlab_run_stop_sig : 0;
+    if (stop_rc) {
         fprintf(stderr, "mlabench run: stopped by %s: %s%s (exit %d)\n", res.env.stopped,
                 o.out ? "the results file holds the rows measured before it: " : "nothing written (no -o)",
-                o.out ? o.out : "", MLAB_EXIT_HANG);
-        fflush(NULL);
-        _exit(rc == MLAB_EXIT_OK || rc == MLAB_EXIT_ACCURACY ? MLAB_EXIT_HANG : rc);
-    }
-    if (mlab_run_stop_sig) { /* the rows measured are written above: said, and its own exit */
-        fprintf(stderr, "mlabench run: stopped by %s: %s%s (exit %d)\n", res.env.stopped,
-                o.out ? "the results file holds the rows measured before it: " : "nothing written (no -o)",
-                o.out ? o.out : "", 128 + (int)mlab_run_stop_sig);
+                o.out ? o.out : "", stop_rc);
         if (!rc || rc == MLAB_EXIT_ACCURACY)
-            rc = 128 + (int)mlab_run_stop_sig;
+            rc = stop_rc;
+    }
+    if (hung) { /* the device left as it is: no free, no runtime teardown at exit (each would wait on the kernel) */
+        fflush(NULL);
+        _exit(rc);
     }
 out_results:
     if (g)

@@ -89,7 +89,9 @@ typedef struct {
     int fault;                /* negative control (MLAB_FAULT): 1 = read one row past each
                                  sequence end, 2 = merge without the last split, 3 = the
                                  _qrow variants' scores all scaled by head 0's Q scale, 4 =
-                                 mxfp4_qrow_lazy's O not rescaled when its max moves; 0 normally */
+                                 mxfp4_qrow_lazy's O not rescaled when its max moves, 5 = a
+                                 kernel that never ends launched ahead (the runner's
+                                 watchdog test, MLAB_FAULT=hang); 0 normally */
     /* sizes */
     int batch, total_q, splits;
     int kv_rows;              /* rows in the KV buffers */
