@@ -156,6 +156,13 @@
 #           softmax, P.V) against the one-row block's. $OUT: {on,off,q1}_
 #           trace_{table.md,summary.txt}, build_trace.log
 #
+#   tests   (~6 min) the build and every test but the slow ones (GPU tests
+#           included: gpu_hang_watch last ran on b88dca2's form, before
+#           a3e92a4 gave run's hang stop and signal stop one step), no
+#           benchmark: for a machine that comes when the kernels have not
+#           changed since the last suite; stopped 550 s from its start (ctest
+#           --stop-time), its summary says after how many. $OUT: build.log,
+#           ctest.log
 #   pick    (~4 min) H200CALL OTHER: run the call H200CALL where the GPU is
 #           an H200, else OTHER (a call, or none: nothing run). A run that
 #           names nvidia-h200 mostly gets an H100 (three of three in the
@@ -304,6 +311,14 @@ mxtrace)
     echo "== $tag"; grep -E 'TW|cycles' "$OUT/${tag}_trace_summary.txt" | head -20
   done
   ;;
+tests)
+  stop=$(date -d '+550 seconds' +%H:%M:%S)
+  { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="${MLAB_COMMIT:-}" &&
+      cmake --build build-gpu -j"$(nproc)"; } > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "tests: the build failed"; }
+  cd build-gpu || exit 4
+  ctest -LE slow -j4 --output-on-failure --stop-time "$stop" > "$OUT/ctest.log" 2>&1
+  echo "ctest rc=$?"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$OUT/ctest.log" | head -30
+  ;;
 pick)
   # a call by name: one of this file's case labels (not pick), or none
   is_call() { [ "$1" != pick ] && grep -qE "^([a-z]+ \| )*$1( \| [a-z]+)*\)$" "$0"; }
@@ -316,5 +331,5 @@ pick)
   export OUT
   exec bash "$0" "$c"
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtpfp|mtpsplit|mxtrace|pick (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtpfp|mtpsplit|mxtrace|tests|pick (the calls: this file's head)" ;;
 esac
