@@ -40,8 +40,11 @@
 # -06o), and in the fifty-eighth on an H100 with mxfp4_wgmma's M32 beside
 # (v61: h100-2026-12-06q; it asked for an H200), and in the fifty-ninth on an
 # H100 after v62's softmax (v62: h100-2026-12-06s; it asked for an H200, and
-# ran mtpmx because an H100 came), and stays queued for an H200, where bf16's
-# gap was larger too (121 against 85 us); mtpsplit ran in the fifty-seventh
+# ran mtpmx because an H100 came), and in the sixty-second on an H200 (v65:
+# h200-2026-12-06d, beside mtpfp, the fp8 decodes' M32 of its wip
+# fp8_m32.patch, which landed with the MTP rule by the GPU's DRAM; mtpfp
+# left in that commit: git show 7a958b7:papers/device-queue.sh); mtpmx
+# stays for the next MTP unit change, with the fp8 decodes now; mtpsplit ran in the fifty-seventh
 # session (v60: h100-2026-12-06p, its rule run by hand on the warm machine: a
 # call returns 8 files) and stays for a GPU where the MTP units' split counts
 # are in question. mxtrace ran in the fifty-seventh session (v60:
@@ -114,8 +117,8 @@
 #           own timeout, all within 570 s of the start (SIGTERM: the rows
 #           measured kept). Weighed in
 #           perf-notes v59. $OUT: ragged.h5, oos.h5, mtp.h5, oos.log
-#   mtpmx   (~4 min) the four MTP units (bf16_wgmma's; the MXFP4 wgmma
-#           decodes' M32, mxfp4_wgmma's per tensor since the fifty-eighth
+#   mtpmx   (~5 min) the six MTP units (bf16_wgmma's; the fp8 and MXFP4 wgmma
+#           decodes' M32 (fp8's since v65), mxfp4_wgmma's per tensor since the fifty-eighth
 #           session: a consumer's tiles every other, both query rows as N =
 #           32) validated and timed:
 #           mlabench built; q2_edge and q2_long validated with MLAB_MTP on,
@@ -126,20 +129,19 @@
 #           is left (carry .peers). Ran on an H100 in the fifty-seventh session (v60:
 #           h100-2026-12-06l); queued for an H200, where a block a row cost
 #           more (v59). $OUT: mtpmx_{on,off}_{1,2}.h5, mtpmx_q1.h5, mtpmx_peer.h5, mtpmx.log
-#   mtpfp   (~4 min) the fp8 decodes' M32 (papers/wip/fp8_m32.patch,
-#           applied here: the MXFP4 decodes' M32 instantiated for the fp8
-#           tiles, not persistent; fp8_wgmma_qrow's per (row, head), and
-#           since the fifty-eighth session fp8_wgmma's per tensor, as
-#           mxfp4_wgmma's; MLAB_MTP=auto past 4 L2s as bf16's): as mtpmx
-#           with fp8_wgmma_qrow, fp8_wgmma and mxfp4_qrow_lazy (its landed
-#           M32 the control). On an H100 (v60) fp8_wgmma_qrow's was
-#           +2..+17% slower, a block a row costing fp8 nothing there; on an
-#           H200 a block a row cost fp8_wgmma_qrow +21% (v59): prediction
-#           for an H200, 64 x 4096 and 64 x 8192 q_seq_len 2 -5..-15%
-#           against off for both, the 8-item calls slower. Since v62 both
-#           carry the cheaper M32 softmax (4328 and 4440 instructions, 168
-#           registers, no stack). Run it on an H200 only (`pick mtpfp
-#           OTHER`). $OUT: as mtpmx's
+#   mtprule (~8 min) the MTP rule by the GPU's DRAM (splits.h mlab_mtp_pays,
+#           v65: the fp8 decodes' M32 landed, on by default on a fast DRAM
+#           past 1 L2 of KV, bf16's line 0.3 L2s there): the build with its
+#           tests; the six MTP decodes at 8, 64 x 4096, 8192, q_seq_len 2,
+#           every test but the slow ones first (stopped 550 s from the
+#           start; MTPRULE_TESTS: a ctest regex), then MLAB_MTP unset (auto)
+#           against off, ABBA (MTPRULE_STEPS: fewer; each row's grid says
+#           which ran: an item's units halve it). Prediction on an H200
+#           (v65's on/off pairs): auto = on where the rule says so (bf16
+#           every shape, fp8 the 64-item ones, MXFP4 all but 8 x 4096), off
+#           elsewhere; on an H100 the fp8 decodes never, bf16 the 64-item
+#           ones. $OUT: mtprule_{auto,off}_{1,2}.h5, mtprule.log, ctest.log,
+#           build.log
 #   mtpsplit (~3 min) the split rule under the MTP units (it counts an
 #           item's unit as one row's, mlab_unit_rows; v60, an H100: its
 #           picks within 1% of the fastest power of two): the
@@ -167,7 +169,7 @@
 #           an H200, else OTHER (a call, or none: nothing run). A run that
 #           names nvidia-h200 mostly gets an H100 (three of three in the
 #           fifty-ninth session), so a call queued for an H200 goes as
-#           `pick mtpfp mxtrace` (or `pick mtpfp none`), and the machine
+#           `pick mtprule tests` (or `pick mtprule none`), and the machine
 #           that comes does something of use. Both names are checked
 #           before anything runs. $OUT: the chosen call's
 #
@@ -197,7 +199,7 @@ trap out_bundle EXIT
 apply_wip() {
   git apply "$1" 2>/dev/null || patch -p1 --forward < "$1" || die 4 "$2: $1 does not apply"
 }
-# The MTP calls' validation (mtpmx, mtpfp): BIN DIR VARIANTS [FAULT:VARIANT:CASE ...]:
+# The MTP calls' validation (mtpmx): BIN DIR VARIANTS [FAULT:VARIANT:CASE ...]:
 # q2_edge and q2_long (tests/gpu.cmake's) made in DIR by BIN and validated with
 # NaN poison, MLAB_MTP on, off and on with 64 splits forced; then each
 # negative control with MTP on (exit 5 wanted), its case DIR/CASE.h5
@@ -246,14 +248,10 @@ oos)
     run 110 --batch 8,64 --kv-len 4096 --q-seq-len 2 -o "$OUT/mtp.h5"; } > "$OUT/oos.log" 2>&1
   grep -E '^rc=|error|FAIL|skipped|stopped' "$OUT/oos.log" | head -40
   ;;
-mtpfp | mtpmx)
+mtpmx)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "$1: MLAB_COMMIT=<hash> names the commit the results are of"
   start=$(date +%s)
-  v=bf16_wgmma,mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
-  if [ "$1" = mtpfp ]; then
-    apply_wip papers/wip/fp8_m32.patch mtpfp
-    v=fp8_wgmma_qrow,fp8_wgmma,mxfp4_qrow_lazy
-  fi
+  v=bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
   { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" \
       -DMLAB_COMMIT_DIRTY=1 && cmake --build build-gpu --target mlabench -j"$(nproc)"; } > "$OUT/build.log" 2>&1 ||
     { tail -30 "$OUT/build.log"; die 4 "$1: the build failed"; }
@@ -277,6 +275,28 @@ mtpfp | mtpmx)
   } > "$OUT/mtpmx.log" 2>&1
   grep -E '^==|^rc=|FAIL' "$OUT/mtpmx.log" | head -60
   for k in 1 2; do ./mlabench compare "$OUT/mtpmx_off_$k.h5" "$OUT/mtpmx_on_$k.h5" | grep -E '^b[0-9]|summary'; done
+  ;;
+mtprule)
+  [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtprule: MLAB_COMMIT=<hash> names the commit the results are of"
+  stop=$(date -d '+550 seconds' +%H:%M:%S)
+  { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" \
+      -DMLAB_COMMIT_DIRTY="${MLAB_COMMIT_DIRTY:-0}" && cmake --build build-gpu -j"$(nproc)"; } > "$OUT/build.log" 2>&1 ||
+    { tail -30 "$OUT/build.log"; die 4 "mtprule: the build failed"; }
+  cd build-gpu || exit 4
+  v=bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
+  # MTPRULE_TESTS: a ctest regex where device time is short (the MTP unit's tests: -R mtp)
+  ctest -LE slow -j4 --output-on-failure --stop-time "$stop" ${MTPRULE_TESTS:+-R "$MTPRULE_TESTS"} > "$OUT/ctest.log" 2>&1
+  echo "ctest rc=$?"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$OUT/ctest.log" | head -30
+  {
+    # MTPRULE_STEPS: fewer runs where device time is short (e.g. "auto:1 off:1", one pair)
+    for step in ${MTPRULE_STEPS:-auto:1 off:1 off:2 auto:2}; do
+      echo "== time MLAB_MTP=${step%:*} (${step#*:})"
+      MLAB_MTP=${step%:*} ./mlabench run --require-gpu --quiet --max-time 0.08 --variants $v --batch 8,64 \
+        --kv-len 4096,8192 --q-seq-len 2 --label "${step%:*}" -o "$OUT/mtprule_${step%:*}_${step#*:}.h5"; echo "rc=$?"
+    done
+  } > "$OUT/mtprule.log" 2>&1
+  grep -E '^==|^rc=|FAIL' "$OUT/mtprule.log" | head -20
+  for k in 1 2; do [ -e "$OUT/mtprule_auto_$k.h5" ] && ./mlabench compare "$OUT/mtprule_off_$k.h5" "$OUT/mtprule_auto_$k.h5" | grep -E '^b[0-9].*_(wgmma|qrow|lazy) |summary'; done
   ;;
 mtpsplit)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpsplit: MLAB_COMMIT=<hash> names the commit the results are of"
@@ -331,5 +351,5 @@ pick)
   export OUT
   exec bash "$0" "$c"
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtpfp|mtpsplit|mxtrace|tests|pick (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|tests|pick (the calls: this file's head)" ;;
 esac

@@ -269,17 +269,18 @@ foreach(_m on off)
 endforeach()
 mlab_gpu_negative_control(gpu_negative_control_overread_pairs ENV MLAB_FAULT=overread CASES tiny_scales
                           ARGS --variants bf16_wgmma)
-# an item's two query rows in one block (bf16_wgmma, the MXFP4 wgmma decodes; MLAB_MTP: runner.hip,
-# where every item has two and as many KV tiles; by default only where the
-# KV is past the rule's line, splits.h mlab_mtp_pays: bf16's 4 L2s, which
-# these cases are not; MXFP4's 0.3 L2s, which q2_long's 18.4 MB passes on an
-# H100, so the tests that run it by default run M32 there):
+# an item's two query rows in one block (bf16_wgmma, the fp8 and MXFP4 wgmma decodes; MLAB_MTP:
+# runner.hip, where every item has two and as many KV tiles; by default only
+# where the KV is past the rule's line, splits.h mlab_mtp_pays: bf16's 4 L2s
+# on a slow DRAM (0.3 on a fast one: the H200's), fp8's never (1 L2 on a
+# fast one), which these cases are not; MXFP4's 0.3 L2s, which q2_long's
+# 18.4 MB passes on an H100, so the tests that run it by default run M32 there):
 # validated on (q2_long, q2_edge), a block a row (off), and on with 64
 # splits forced (q2_edge's last split holds only its second row's last row:
 # the first row none); the grid is the items' units when on, the rows' when
 # off (q2_long: its rows as many tiles, so no ragged plan either way; no
 # head pairs); a decode reading one row past each sequence end is caught with it
-set(_mtpv bf16_wgmma,mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy) # the decodes with an MTP unit
+set(_mtpv bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy) # the decodes with an MTP unit
 foreach(_m on off)
   mlab_gpu_validate(gpu_validate_mtp_${_m} "MLAB_MTP=${_m}" --variants ${_mtpv} ${_gd}/q2_long.h5 ${_gd}/q2_edge.h5)
 endforeach()
@@ -290,7 +291,7 @@ foreach(_m on off)
     "u=[(int(x['grid']),int(x['total_q'])*int(x['splits'])) for x in r]; print('grid, rows x splits:',u); ok=u and all(g*(2 if '${_m}'=='on' else 1)==n for g,n in u); sys.exit(0 if ok else 1)"
     --variants ${_mtpv} ${_gd}/q2_long.h5)
 endforeach()
-foreach(_v bf16_wgmma mxfp4_wgmma mxfp4_wgmma_qrow mxfp4_qrow_lazy)
+foreach(_v bf16_wgmma fp8_wgmma fp8_wgmma_qrow mxfp4_wgmma mxfp4_wgmma_qrow mxfp4_qrow_lazy)
   mlab_gpu_negative_control(gpu_negative_control_overread_mtp_${_v} ENV "MLAB_FAULT=overread MLAB_MTP=on"
                             CASES q2_edge q2_long ARGS --variants ${_v})
 endforeach()
@@ -298,7 +299,7 @@ endforeach()
 # used, wg_sc_cols): every column scaled by the first row's head 0's
 # (MLAB_FAULT=qscale) must fail validation too (added in v60 after the
 # session's last GPU call: first run by the next suite)
-foreach(_v mxfp4_wgmma_qrow mxfp4_qrow_lazy)
+foreach(_v fp8_wgmma_qrow mxfp4_wgmma_qrow mxfp4_qrow_lazy)
   mlab_gpu_negative_control(gpu_negative_control_qscale_mtp_${_v} ENV "MLAB_FAULT=qscale MLAB_MTP=on"
                             CASES q2_edge q2_long ARGS --variants ${_v})
 endforeach()

@@ -40,7 +40,7 @@ say(usage is not None and set(usage.group(1).split("|")) == set(header),
 env = dict(os.environ, OUT=os.path.join(tmp, "out"))
 env.pop("MLAB_COMMIT", None)
 for args, want in (([], "usage"), (["nope"], "usage"), (["suite"], "MLAB_COMMIT"), (["pick"], "pick"),
-                   (["pick", "mtpfp"], "pick"), (["pick", "mtpfp", "nope"], "pick"), (["pick", "nope", "none"], "pick"),
+                   (["pick", "mtprule"], "pick"), (["pick", "mtprule", "nope"], "pick"), (["pick", "nope", "none"], "pick"),
                    (["pick", "pick", "none"], "pick"), (["pick", "suite", "none", "x"], "pick")):
     r = run(["bash", SCRIPT] + args, timeout=60, env=env)
     lines = [x for x in r.stderr.splitlines() if x.strip()]
@@ -56,9 +56,9 @@ for gpu in ("H100 80GB HBM3", "H200"):
     with open(os.path.join(tmp, gpu[:4], "nvidia-smi"), "w") as fh:
         fh.write(f"#!/bin/sh\necho 'NVIDIA {gpu}'\n")
     os.chmod(os.path.join(tmp, gpu[:4], "nvidia-smi"), 0o755)
-for gpu, args, rc, out, err in (("H100", ["mtpfp", "none"], 0, "H100 80GB HBM3: none", None),
-                                ("H100", ["mtpfp", "oos"], 2, "H100 80GB HBM3: oos", "oos: MLAB_COMMIT"),
-                                ("H200", ["mtpfp", "none"], 2, "NVIDIA H200: mtpfp", "mtpfp: MLAB_COMMIT")):
+for gpu, args, rc, out, err in (("H100", ["mtprule", "none"], 0, "H100 80GB HBM3: none", None),
+                                ("H100", ["mtprule", "oos"], 2, "H100 80GB HBM3: oos", "oos: MLAB_COMMIT"),
+                                ("H200", ["mtprule", "none"], 2, "NVIDIA H200: mtprule", "mtprule: MLAB_COMMIT")):
     r = run(["bash", SCRIPT, "pick"] + args, timeout=60,
             env=dict(env, PATH=os.path.join(tmp, gpu) + os.pathsep + env.get("PATH", "")))
     say(r.returncode == rc and out in r.stdout and (err is None or err in r.stderr),

@@ -144,6 +144,14 @@ int main(void)
     check(mlab_head_pairs(64, 132) && mlab_head_pairs(66, 132) && mlab_head_pairs(1, 2), "pairs up to half the SMs");
     check(!mlab_head_pairs(67, 132) && !mlab_head_pairs(128, 132), "no pairs past half the SMs");
     check(!mlab_head_pairs(0, 132) && !mlab_head_pairs(4, 0) && !mlab_head_pairs(1, 1), "no pairs: bad input, 1 SM");
+    /* a GPU's DRAM bytes an SM clock: the H100 SXM's 12.8, the H200's 18.8, either side of the
+     * MTP rule's fast line; unknown figures give 0 (slow) */
+    const double h100 = mlab_dram_bpc(2619, 5120, 132, 1980), h200 = mlab_dram_bpc(3201, 6144, 132, 1980);
+    check(h100 > 12.7 && h100 < 12.9 && h200 > 18.7 && h200 < 18.9, "DRAM bytes an SM clock: H100 12.8, H200 18.8");
+    check(h100 < MLAB_MTP_FAST_BPC && h200 > MLAB_MTP_FAST_BPC, "the fast line between the H100 and the H200");
+    check(!mlab_dram_bpc(0, 6144, 132, 1980) && !mlab_dram_bpc(3201, 0, 132, 1980) &&
+              !mlab_dram_bpc(3201, 6144, 0, 1980) && !mlab_dram_bpc(3201, 6144, 132, 0),
+          "DRAM bytes an SM clock: 0 where a figure is unknown");
     /* the KV copies evict_first up to 4 L2s of KV bytes (the H100's L2: 50 MiB; the H200's 60 MiB
      * puts the suite's cases on the same sides) */
     for (int mib = 50; mib <= 60; mib += 10) {
@@ -161,23 +169,46 @@ int main(void)
                   !mlab_kv_evict_first(256 * 8192, MLAB_KV_MXFP4, l2),
               "not evict_first: 32 x 8192 bf16, 64 x 8192 fp8, 256 x 8192 mxfp4");
         check(!mlab_kv_evict_first(64, MLAB_KV_BF16, 0), "not evict_first: L2 size unknown");
-        /* the MTP unit (mlab_mtp_pays): past the same line, the H100 pairs it was drawn between
+        /* the MTP unit (mlab_mtp_pays) on a slow DRAM (the H100's; either L2): bf16 past the same
+         * line, the H100 pairs it was drawn between
          * (perf-notes v59: 8 x 4096, 8 x 8192 no faster; 64 x 4096, 64 x 8192 faster) */
-        check(!mlab_mtp_pays(8 * 4096, MLAB_KV_BF16, l2) && !mlab_mtp_pays(8 * 8192, MLAB_KV_BF16, l2) &&
-                  mlab_mtp_pays(64 * 4096, MLAB_KV_BF16, l2) && mlab_mtp_pays(64 * 8192, MLAB_KV_BF16, l2),
+        check(!mlab_mtp_pays(8 * 4096, MLAB_KV_BF16, l2, h100) && !mlab_mtp_pays(8 * 8192, MLAB_KV_BF16, l2, h100) &&
+                  mlab_mtp_pays(64 * 4096, MLAB_KV_BF16, l2, h100) && mlab_mtp_pays(64 * 8192, MLAB_KV_BF16, l2, h100),
               "MTP unit: 64 x 4096 and 64 x 8192 bf16, not 8 x 4096 or 8 x 8192");
-        check(mlab_mtp_pays(bf16_rows + 1, MLAB_KV_BF16, l2) && !mlab_mtp_pays(bf16_rows, MLAB_KV_BF16, l2) &&
-                  !mlab_mtp_pays(1e9, MLAB_KV_BF16, 0),
+        check(mlab_mtp_pays(bf16_rows + 1, MLAB_KV_BF16, l2, h100) && !mlab_mtp_pays(bf16_rows, MLAB_KV_BF16, l2, h100) &&
+                  !mlab_mtp_pays(1e9, MLAB_KV_BF16, 0, h100),
               "MTP unit: past 4 L2s of KV bytes, not at; not where the L2's size is unknown");
+        check(!mlab_mtp_pays(1e9, MLAB_KV_FP8, l2, h100) && !mlab_mtp_pays(1e9, MLAB_KV_FP8, l2, 0),
+              "MTP unit, fp8: never on a slow DRAM or an unknown one");
         /* MXFP4's (M32): past 0.3 L2s, the H100 pairs (perf-notes v60: 8 x 4096 slower; 8 x 8192,
          * 64 x 4096, 64 x 8192 faster) */
         const double mx_rows = 0.3 * l2 / mlab_kv_row_bytes(MLAB_KV_MXFP4);
-        check(!mlab_mtp_pays(8 * 4096, MLAB_KV_MXFP4, l2) && mlab_mtp_pays(8 * 8192, MLAB_KV_MXFP4, l2) &&
-                  mlab_mtp_pays(64 * 4096, MLAB_KV_MXFP4, l2) && mlab_mtp_pays(64 * 8192, MLAB_KV_MXFP4, l2),
+        check(!mlab_mtp_pays(8 * 4096, MLAB_KV_MXFP4, l2, h100) && mlab_mtp_pays(8 * 8192, MLAB_KV_MXFP4, l2, h100) &&
+                  mlab_mtp_pays(64 * 4096, MLAB_KV_MXFP4, l2, h100) && mlab_mtp_pays(64 * 8192, MLAB_KV_MXFP4, l2, h100),
               "MTP unit: 8 x 8192, 64 x 4096 and 64 x 8192 mxfp4, not 8 x 4096");
-        check(mlab_mtp_pays(mx_rows + 1, MLAB_KV_MXFP4, l2) && !mlab_mtp_pays(mx_rows - 1, MLAB_KV_MXFP4, l2) &&
-                  !mlab_mtp_pays(1e9, MLAB_KV_MXFP4, 0),
+        check(mlab_mtp_pays(mx_rows + 1, MLAB_KV_MXFP4, l2, h100) && !mlab_mtp_pays(mx_rows - 1, MLAB_KV_MXFP4, l2, h100) &&
+                  !mlab_mtp_pays(1e9, MLAB_KV_MXFP4, 0, h100),
               "MTP unit, mxfp4: past 0.3 L2s of KV bytes, not below; not where the L2's size is unknown");
+    }
+    {
+        /* on a fast DRAM (the H200's, 60 MiB of L2; perf-notes v65): bf16 past 0.3 L2s (8 x 4096,
+         * 38 MB, faster), fp8 past 1 L2 (8 x 8192, 38 MB, the same; 64 x 4096, 151 MB, faster),
+         * MXFP4 as on a slow one (8 x 4096, 10 MB, not) */
+        const double l2 = 60 * 1024.0 * 1024;
+        check(mlab_mtp_pays(8 * 4096, MLAB_KV_BF16, l2, h200) && mlab_mtp_pays(8 * 8192, MLAB_KV_BF16, l2, h200) &&
+                  mlab_mtp_pays(64 * 8192, MLAB_KV_BF16, l2, h200),
+              "MTP unit, fast DRAM: bf16 at 8 x 4096, 8 x 8192, 64 x 8192");
+        check(!mlab_mtp_pays(8 * 4096, MLAB_KV_FP8, l2, h200) && !mlab_mtp_pays(8 * 8192, MLAB_KV_FP8, l2, h200) &&
+                  mlab_mtp_pays(64 * 4096, MLAB_KV_FP8, l2, h200) && mlab_mtp_pays(64 * 8192, MLAB_KV_FP8, l2, h200),
+              "MTP unit, fast DRAM: fp8 at 64 x 4096 and 64 x 8192, not at 8 items");
+        const double b_rows = 0.3 * l2 / mlab_kv_row_bytes(MLAB_KV_BF16), f_rows = l2 / mlab_kv_row_bytes(MLAB_KV_FP8);
+        check(mlab_mtp_pays(b_rows + 1, MLAB_KV_BF16, l2, h200) && !mlab_mtp_pays(b_rows - 1, MLAB_KV_BF16, l2, h200) &&
+                  mlab_mtp_pays(f_rows + 1, MLAB_KV_FP8, l2, h200) && !mlab_mtp_pays(f_rows - 1, MLAB_KV_FP8, l2, h200),
+              "MTP unit, fast DRAM: bf16 past 0.3 L2s, fp8 past 1 L2, not below");
+        check(!mlab_mtp_pays(8 * 4096, MLAB_KV_MXFP4, l2, h200) && mlab_mtp_pays(8 * 8192, MLAB_KV_MXFP4, l2, h200),
+              "MTP unit, fast DRAM: mxfp4 at 8 x 8192, not 8 x 4096");
+        check(!mlab_mtp_pays(1e9, MLAB_KV_BF16, 0, h200) && !mlab_mtp_pays(1e9, MLAB_KV_FP8, 0, h200),
+              "MTP unit, fast DRAM: not where the L2's size is unknown");
     }
     /* the ragged plan (mlab_plan_splits) */
     {

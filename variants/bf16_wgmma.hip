@@ -127,8 +127,13 @@
  * -3.1%, 64 x 8192 -6.0 / -5.7% (221 us against FlashInfer's 223), 8 x 4096
  * +2.3 / +2.5%, 8 x 8192 +0.5 / +0.9% (not taken there by auto); its first
  * build's masking bug (a row past the first row's end where the second's
- * ends on a tile boundary) caught by the GPU validation. Not yet measured
- * on the H200.
+ * ends on a tile boundary) caught by the GPU validation.
+ * v65 (papers/reports/h200-2026-12-06d): on the H200, on against off, 8 x
+ * 4096 -8.7 / -8.0%, 8 x 8192 -15.6 / -15.0%, 64 x 4096 -24.3 / -24.5%, 64
+ * x 8192 -30.0 / -29.7% (162 us, 1.08x the q_seq_len 1 time; FlashInfer
+ * 158): a block a row's second read costs on a fast DRAM, so auto takes the
+ * unit there past 0.3 L2s of KV (splits.h mlab_mtp_pays, by the GPU's DRAM
+ * bytes an SM clock), on the H100 past 4 L2s as before.
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -142,6 +142,14 @@
  * consumer loads its P.V's V^T fragments under its Q.K and sums its rows
  * under its P.V (mla_wgmma.h WG_ONE_DV): 4 x 1024 -3.3 / -0.9 / +0.3 / -4.1% (mean -2.0%)
  * in four pairs, nothing else moved.
+ * v65 (papers/reports/h200-2026-12-06d): its MTP unit, the MXFP4 `_qrow`
+ * decodes' M32 (mla_wgmma.h) on its fp8 tiles, Q per tensor (the call's one Q scale); not
+ * persistent (MLAB_MTP): on the H200, on against off at q_seq_len 2,
+ * -11.7 / -12.1% at 64 x 4096, -18.0 / -18.1% at 64 x 8192 (91.4 us,
+ * 1.05x the q_seq_len 1 time), +4.8 / +2.9% at 8 x 4096, -0.5 / -0.7% at 8 x 8192.
+ * On an H100 (v60) fp8_wgmma_qrow's was +2..+17% slower everywhere
+ * (a block a row cost fp8 nothing there): auto takes it only on a fast
+ * DRAM past 1 L2 of KV (splits.h mlab_mtp_pays).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
@@ -153,11 +161,15 @@
  * buffer: the results row records the launched kernel's, mla_params.ran) */
 #if defined(MLAB_NV) && defined(MLAB_SM90A)
 typedef wg_cfg_t<false, false, false, true> wg_cfg1;
+typedef wg_cfg_t<false, false, false, false, true> wg_cfgm;
 static int bps(void) { return occupancy_of(mla_decode_wg<true>, WG_NT, wg_cfg::SMEM); }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;
-    static bool attr_set = false, attr_set1 = false;
+    static bool attr_set = false, attr_set1 = false, attr_m = false;
+    if (p->mtp) /* an item's two query rows in one block (mla_wgmma.h M32, per tensor; not persistent) */
+        return launch_sequence<true, false>(mla_decode_wg<true, false, false, false, false, -1, true>, WG_NT,
+                                            wg_cfgm::SMEM, true, p, s, attr_m);
     if (mlab_call_one_wave(p))
         return launch_sequence<true, false>(mla_decode_wg<true, false, false, false, true>, WG_NT, wg_cfg1::SMEM,
                                             true, p, s, attr_set1);
@@ -176,5 +188,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 #ifndef __HIP_DEVICE_COMPILE__ /* host-only table entry (clang would emit it for the GPU too) */
 extern const mlab_variant_impl mlab_impl_fp8_wgmma = {MLAB_V_fp8_wgmma, 1, bps, wg_cfg::SMEM, launch, 0, WG_NT,
                                                       WG_WHY, NULL, 1 /* combine_only */, NULL, 0, NULL, NULL,
-                                                      wg_cfg::PERSIST, 0, MLAB_SPLIT_DRAM_FP8_WGMMA};
+                                                      wg_cfg::PERSIST, 0, MLAB_SPLIT_DRAM_FP8_WGMMA, 1 /* mtp */};
 #endif

@@ -66,6 +66,14 @@
  * consumer loads its P.V's V^T fragments under its Q.K and sums its rows
  * under its P.V (mla_wgmma.h WG_ONE_DV): 4 x 1024 -1.6 / -1.3 / -0.3 / -1.7% (mean -1.2%)
  * in four pairs, nothing else moved.
+ * v65 (papers/reports/h200-2026-12-06d): its MTP unit, the MXFP4 `_qrow`
+ * decodes' M32 (mla_wgmma.h) on its fp8 tiles, Q per (row, head); not
+ * persistent (MLAB_MTP): on the H200, on against off at q_seq_len 2,
+ * -7.8 / -8.0% at 64 x 4096, -15.9 / -15.9% at 64 x 8192 (90.8 us,
+ * 1.06x the q_seq_len 1 time), +5.6 / +5.2% at 8 x 4096, +2.1 / +1.2% at 8 x 8192.
+ * On an H100 (v60) fp8_wgmma_qrow's was +2..+17% slower everywhere
+ * (a block a row cost fp8 nothing there): auto takes it only on a fast
+ * DRAM past 1 L2 of KV (splits.h mlab_mtp_pays).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
@@ -74,11 +82,15 @@
 #if defined(MLAB_NV) && defined(MLAB_SM90A)
 typedef wg_cfg_t<false, false, true> qr_cfg;
 #define QR_KERNEL mla_decode_wg<true, false, false, true>
+typedef wg_cfg_t<false, false, true, false, true> qrm_cfg;
+#define QR_MTP_KERNEL mla_decode_wg<true, false, false, true, false, -1, true>
 static int bps(void) { return occupancy_of(QR_KERNEL, WG_NT, qr_cfg::SMEM); }
 static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 {
     (void)scratch;
-    static bool attr_set = false;
+    static bool attr_set = false, attr_m = false;
+    if (p->mtp) /* an item's two query rows in one block (mla_wgmma.h M32; not persistent) */
+        return launch_sequence<true, false>(QR_MTP_KERNEL, WG_NT, qrm_cfg::SMEM, false, p, s, attr_m);
     return launch_sequence<true, false>(QR_KERNEL, WG_NT, qr_cfg::SMEM, false /* no amax pass */, p, s, attr_set);
 }
 #define QR_WHY NULL
@@ -99,5 +111,5 @@ static hipError_t launch(const mla_params *p, hipStream_t s, uint16_t *scratch)
 extern const mlab_variant_impl mlab_impl_fp8_wgmma_qrow = {MLAB_V_fp8_wgmma_qrow, 2 /* Q per (row, head) */, bps,
                                                            QR_SMEM, launch, 0, WG_NT, QR_WHY, NULL,
                                                            1 /* combine_only */, NULL, 0, NULL, NULL, QR_PERSIST, 0,
-                                                           MLAB_SPLIT_DRAM_FP8_WGMMA};
+                                                           MLAB_SPLIT_DRAM_FP8_WGMMA, 1 /* mtp */};
 #endif

@@ -136,6 +136,7 @@ struct mlab_gpu {
     int has_fp8_mma;        /* fp8 matrix instructions: sm_89+, gfx940+ */
     int cluster_ok;         /* thread-block clusters: NVIDIA sm_90+ */
     size_t l2;
+    double dram_bpc;        /* peak DRAM bytes an SM clock (splits.h mlab_dram_bpc: the MTP rule's); 0 unknown */
     hipStream_t s;
     void *flush;
     size_t flush_bytes;
@@ -503,12 +504,14 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_gpu_info *info, cha
     CK(hipSetDevice(device));
     hipDeviceProp_t prop;
     CK(hipGetDeviceProperties(&prop, device));
-    int clk = 0, mclk = 0, l2 = 0;
+    int clk = 0, mclk = 0, l2 = 0, bus = 0;
     CK(hipDeviceGetAttribute(&g->sms, hipDeviceAttributeMultiprocessorCount, device));
     CK(hipDeviceGetAttribute(&clk, hipDeviceAttributeClockRate, device));
     CK(hipDeviceGetAttribute(&mclk, hipDeviceAttributeMemoryClockRate, device));
     CK(hipDeviceGetAttribute(&l2, hipDeviceAttributeL2CacheSize, device));
     g->l2 = (size_t)l2;
+    if (hipDeviceGetAttribute(&bus, hipDeviceAttributeMemoryBusWidth, device) != hipSuccess) bus = 0; /* unknown: 0 */
+    g->dram_bpc = mlab_dram_bpc(mclk / 1000.0, bus, g->sms, clk / 1000.0);
 #ifdef MLAB_NV
     g->smem_max = (int)prop.sharedMemPerBlockOptin;
 #else
@@ -868,12 +871,13 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     const char *hp = getenv("MLAB_PAIRS");
     if (knob_refused("MLAB_PAIRS", hp, {"on", "off"}, why, whylen)) return MLAB_GPU_USAGE;
     /* MLAB_MTP=auto|on|off: a decode that can (mlab_variant_impl.mtp:
-     * bf16_wgmma, mxfp4_wgmma, mxfp4_wgmma_qrow, mxfp4_qrow_lazy; combine_only: no
+     * bf16_wgmma, fp8_wgmma, fp8_wgmma_qrow, the MXFP4 wgmma decodes; combine_only: no
      * one-launch merge) takes both query rows of
      * every item in one block where every item has two and as many KV tiles
      * (g->mtp_ok), each KV tile read once for both (its units the items': the
      * split rule counts them; no head pairs, no ragged plan): auto (unset)
-     * where the call's KV is past the rule's line (splits.h mlab_mtp_pays),
+     * where the call's KV is past the rule's line for its format and the
+     * GPU's DRAM (splits.h mlab_mtp_pays),
      * on wherever it can, off never (a block a row). The GPU tests validate
      * on and off */
     const char *mt = getenv("MLAB_MTP");
@@ -881,7 +885,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     if (knob_refused("MLAB_MTP", mt, {"auto", "on", "off"}, why, whylen, &mtk)) return MLAB_GPU_USAGE;
     const mlab_variant *vt = mlab_variant_by_id(id); /* its KV format: the MTP and L2 rules' */
     p->mtp = v->mtp && v->combine_only && g->mtp_ok && vt &&
-             (mtk == 1 || (mtk == 0 && mlab_mtp_pays((double)g->kv_rows, vt->kv, (double)g->l2)));
+             (mtk == 1 || (mtk == 0 && mlab_mtp_pays((double)g->kv_rows, vt->kv, (double)g->l2, g->dram_bpc)));
     const bool pairs_ok = v->head_pairs && v->combine_only && !(hp && !strcmp(hp, "off")) && !p->mtp;
     mlab_split_dram dram = v->dram;
     if (!pairs_ok) dram.pair_pct = 0;

@@ -83,32 +83,62 @@ static inline int mlab_kv_evict_first(double kv_rows, mlab_kv_fmt fmt, double l2
     return l2_bytes > 0 && kv_rows * mlab_kv_row_bytes(fmt) <= MLAB_KV_EF_L2S * l2_bytes;
 }
 #define MLAB_MTP_MX_L2S 0.3 /* MXFP4's MTP line, in L2s of KV bytes (mlab_mtp_pays) */
-/* Whether a call whose every item has two query rows runs a decode's MTP
- * unit (mla_params.mtp, MLAB_MTP=auto): where its KV bytes are more than
- * MLAB_KV_EF_L2S times the L2's. Read once a query row, a KV line is read
- * again from the L2 while the KV fits a few L2s, and the MTP unit's blocks
- * (half as many units, each with twice the products a tile) are then no
- * faster: H100 (perf-notes v59), bf16_wgmma at q_seq_len 2, MTP against a
- * block a row: 8 x 4096 (38 MB of KV) +2.3 / +2.4%, 8 x 8192 (75 MB) +0.5 /
- * +0.9%, 64 x 4096 (302 MB) -2.6 / -3.1%, 64 x 8192 (604 MB) -6.0 / -5.7%.
- * The line is v51's (past mlab_kv_evict_first's), between the two pairs;
- * not yet measured on the H200, where the second read cost more (v59).
- * MXFP4's line is its own (below) */
-static inline int mlab_mtp_pays(double kv_rows, mlab_kv_fmt fmt, double l2_bytes)
+#define MLAB_MTP_FAST_BPC 16.0 /* a fast DRAM: peak bytes an SM clock past this (mlab_mtp_pays) */
+#define MLAB_MTP_FAST_BF16_L2S 0.3 /* bf16's MTP line on a fast DRAM, in L2s of KV bytes */
+#define MLAB_MTP_FAST_FP8_L2S 1.0  /* fp8's, in L2s of KV bytes (on a slow DRAM: never) */
+/* A GPU's DRAM bytes an SM clock at its peak (2 transfers a memory clock
+ * across the bus, over SMs x the SM clock); 0 where a figure is unknown.
+ * H100 SXM 12.8 (2619 MHz, 5120 bits, 132 SMs at 1980 MHz), H200 18.8
+ * (3201 MHz, 6144 bits) */
+static inline double mlab_dram_bpc(double mem_clock_mhz, double bus_bits, int sms, double clock_mhz)
 {
-    /* MXFP4 (mxfp4_wgmma, mxfp4_wgmma_qrow, mxfp4_qrow_lazy: mla_wgmma.h's M32 unit): past
-     * MLAB_MTP_MX_L2S L2s of KV bytes. A block a row converts its item's tiles
-     * once a query row, a cost of its SM's issue and shared memory, not of the
-     * DRAM; the unit converts them once. H100 (perf-notes v60, with both
-     * rows' Q loaded at the kernel's start), MTP against a block a row, two
-     * pairs: 8 x 4096 (10 MB) +3.8..+5.5%, 8 x 8192 (20 MB) -3.5..-5.0%,
-     * 64 x 4096 (80 MB) -15.7..-17.5%, 64 x 8192 (160 MB) -21.2..-23.2%:
-     * half as many units, each ending two rows, where the split call is
-     * short (the per-tensor mxfp4_wgmma, v61: -0.3..+1.7%, -6.6..-8.9%,
-     * -17.0..-17.6%, -23.7..-23.9%). The line (0.3 L2s: 15.7 MB on the
-     * H100, 18.9 on the H200) lies between the 8-item pairs */
-    if (fmt == MLAB_KV_MXFP4) return l2_bytes > 0 && kv_rows * mlab_kv_row_bytes(fmt) > MLAB_MTP_MX_L2S * l2_bytes;
-    return l2_bytes > 0 && !mlab_kv_evict_first(kv_rows, fmt, l2_bytes);
+    if (mem_clock_mhz <= 0 || bus_bits <= 0 || sms <= 0 || clock_mhz <= 0) return 0;
+    return 2.0 * mem_clock_mhz * (bus_bits / 8.0) / ((double)sms * clock_mhz);
+}
+/* Whether a call whose every item has two query rows runs a decode's MTP
+ * unit (mla_params.mtp, MLAB_MTP=auto): kv_rows rows of format fmt, on a GPU
+ * of l2_bytes of L2 and dram_bpc (mlab_dram_bpc) DRAM bytes an SM clock.
+ * A block a row reads each KV tile once a query row: the second read comes
+ * from the L2 while the KV fits a few L2s, and the MTP unit (half as many
+ * units, each with twice the products a tile) pays only where that second
+ * read costs, which is where the DRAM is fast beside the SMs and the L2
+ * (the unit's products are the same everywhere).
+ * A slow DRAM (the H100's 12.8): bf16 past MLAB_KV_EF_L2S L2s of KV bytes
+ * (perf-notes v59, bf16_wgmma at q_seq_len 2, MTP against a block a row:
+ * 8 x 4096 (38 MB of KV) +2.3 / +2.4%, 8 x 8192 (75 MB) +0.5 / +0.9%,
+ * 64 x 4096 (302 MB) -2.6 / -3.1%, 64 x 8192 (604 MB) -6.0 / -5.7%; the
+ * line v51's, between the two pairs); fp8 never (v60: fp8_wgmma_qrow's M32
+ * +16.5..+17.0% at 8 x 4096, +7.0% at 64 x 4096, +1.8..+2.0% at 64 x 8192:
+ * a block a row cost fp8 nothing there).
+ * A fast DRAM (the H200's 18.8; v65, both pairs): bf16 past
+ * MLAB_MTP_FAST_BF16_L2S L2s (-8.0..-8.7% at 8 x 4096, 38 MB, 0.6 L2s;
+ * -15.0..-15.6% at 8 x 8192, -24.3..-24.5% at 64 x 4096, -29.7..-30.0% at
+ * 64 x 8192); fp8 past MLAB_MTP_FAST_FP8_L2S L2s (fp8_wgmma and
+ * fp8_wgmma_qrow: +2.9..+5.6% at 8 x 4096 (19 MB), -0.7..+2.1% at 8 x 8192
+ * (38 MB), -7.8..-12.1% at 64 x 4096 (151 MB), -15.9..-18.2% at 64 x 8192;
+ * their M32 is not persistent, the one-row kernels are).
+ * MXFP4 (mxfp4_wgmma, mxfp4_wgmma_qrow, mxfp4_qrow_lazy: mla_wgmma.h's M32
+ * unit), either DRAM: past MLAB_MTP_MX_L2S L2s of KV bytes. A block a row
+ * converts its item's tiles once a query row, a cost of its SM's issue and
+ * shared memory, not of the DRAM; the unit converts them once. H100
+ * (perf-notes v60, with both rows' Q loaded at the kernel's start), MTP
+ * against a block a row, two pairs: 8 x 4096 (10 MB) +3.8..+5.5%, 8 x 8192
+ * (20 MB) -3.5..-5.0%, 64 x 4096 (80 MB) -15.7..-17.5%, 64 x 8192 (160 MB)
+ * -21.2..-23.2%: half as many units, each ending two rows, where the split
+ * call is short (the per-tensor mxfp4_wgmma, v61: -0.3..+1.7%,
+ * -6.6..-8.9%, -17.0..-17.6%, -23.7..-23.9%). The line (0.3 L2s: 15.7 MB on
+ * the H100, 18.9 on the H200) lies between the 8-item pairs; the H200's
+ * (v65) agree: 8 x 4096 +0.9..+1.4% for mxfp4_qrow_lazy (mxfp4_wgmma
+ * -2.9..-5.0%), 8 x 8192 -8.5..-13.2%, the 64-item calls -20..-28%.
+ * The lines are fitted on these two GPUs' pairs; an unknown L2 size: never */
+static inline int mlab_mtp_pays(double kv_rows, mlab_kv_fmt fmt, double l2_bytes, double dram_bpc)
+{
+    if (l2_bytes <= 0) return 0;
+    const double l2s = kv_rows * mlab_kv_row_bytes(fmt) / l2_bytes;
+    const int fast = dram_bpc > MLAB_MTP_FAST_BPC;
+    if (fmt == MLAB_KV_MXFP4) return l2s > MLAB_MTP_MX_L2S;
+    if (fmt == MLAB_KV_FP8) return fast && l2s > MLAB_MTP_FAST_FP8_L2S;
+    return l2s > (fast ? MLAB_MTP_FAST_BF16_L2S : MLAB_KV_EF_L2S);
 }
 /* a 64-row tile's bytes in a KV format */
 static inline int mlab_kv_tile_bytes(mlab_kv_fmt fmt)
