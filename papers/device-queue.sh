@@ -280,8 +280,10 @@ mtprule)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtprule: MLAB_COMMIT=<hash> names the commit the results are of"
   stop=$(date -d '+550 seconds' +%H:%M:%S)
   { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" \
-      -DMLAB_COMMIT_DIRTY="${MLAB_COMMIT_DIRTY:-0}" && cmake --build build-gpu -j"$(nproc)"; } > "$OUT/build.log" 2>&1 ||
+      -DMLAB_COMMIT_DIRTY="${MLAB_COMMIT_DIRTY:-0}" &&
+      cmake --build build-gpu -j"$(nproc)" ${MTPRULE_TARGET:+--target "$MTPRULE_TARGET"}; } > "$OUT/build.log" 2>&1 ||
     { tail -30 "$OUT/build.log"; die 4 "mtprule: the build failed"; }
+  # (MTPRULE_TARGET=mlabench: the program alone, enough for the GPU tests' -R mtp, where time is short)
   cd build-gpu || exit 4
   v=bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
   # MTPRULE_TESTS: a ctest regex where device time is short (the MTP unit's tests: -R mtp)
