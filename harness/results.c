@@ -307,7 +307,7 @@ static const mlab_field env_fields[] = {
     FLD(mlab_env, gpu_index, 'i'),        FLD(mlab_env, gpu_compile_flags, 's'),
     FLD(mlab_env, kernel_knobs, 's'),     FLD(mlab_env, label, 's'),
     FLD(mlab_env, empty_pair_us, 'd'),    FLD(mlab_env, stopped, 's'),
-    FLD(mlab_env, stopped_case, 's'),
+    FLD(mlab_env, stopped_case, 's'),     FLD(mlab_env, gpu_mem_bus_bits, 'i'),
 };
 
 /* Identity, then timing and napkin math, then the two error structs: the

@@ -30,6 +30,7 @@ typedef struct {
     int gpu_cu_count;            /* SMs or CUs */
     int gpu_clock_mhz;           /* max SM clock */
     int gpu_mem_clock_mhz;
+    int gpu_mem_bus_bits;        /* v2 (since v65): the DRAM bus width; 0 unknown (older files) */
     double gpu_l2_bytes;
     char driver_version[64];
     char runtime_version[64];    /* "CUDA 13.0" or "HIP 6.4.1" */

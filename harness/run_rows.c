@@ -35,6 +35,7 @@ void mlab_run_env_from_gpu(mlab_env *e, const mlab_gpu_info *gi)
     e->gpu_cu_count = gi->sms;
     e->gpu_clock_mhz = gi->clock_mhz;
     e->gpu_mem_clock_mhz = gi->mem_clock_mhz;
+    e->gpu_mem_bus_bits = gi->mem_bus_bits;
     e->gpu_l2_bytes = gi->l2_bytes;
     snprintf(e->kernel_knobs, sizeof e->kernel_knobs, "%s", mlab_gpu_build_knobs());
 }

@@ -152,6 +152,7 @@ static int do_write(int argc, char **argv)
     r.env.gpu_cu_count = 132;
     r.env.gpu_clock_mhz = 1980;
     r.env.gpu_mem_clock_mhz = 3201;
+    r.env.gpu_mem_bus_bits = 6144;
     r.env.gpu_l2_bytes = 60.0 * 1024 * 1024;
     snprintf(r.env.driver_version, sizeof r.env.driver_version, "570.00");
     snprintf(r.env.runtime_version, sizeof r.env.runtime_version, "%s", runtime);

@@ -47,7 +47,7 @@ ENV_FIELDS = ["mlabench_version", "git_commit", "git_dirty", "compiler", "compil
               "gpu_clock_mhz", "gpu_mem_clock_mhz", "gpu_l2_bytes", "driver_version",
               "runtime_version", "copy_bw_gbs", "host", "cpu", "utc_time", "command_line",
               "read_bw_gbs", "empty_kernel_us", "gpu_index", "gpu_compile_flags", "kernel_knobs",
-              "label", "empty_pair_us"]
+              "label", "empty_pair_us", "gpu_mem_bus_bits"]
 ERR = ["n", "max_abs", "max_abs_idx", "max_rel", "max_rel_idx", "rel_rms", "cos_diff", "rtol",
        "atol", "mismatches", "nonfinite_disagree", "first_nonfinite_idx", "comp_mismatch_frac",
        "comp_pass"]

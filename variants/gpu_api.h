@@ -40,6 +40,7 @@ typedef struct {
     int sms;                 /* SMs or CUs */
     int clock_mhz;           /* maximum SM clock */
     int mem_clock_mhz;
+    int mem_bus_bits;        /* DRAM bus width (0 unknown): with mem_clock_mhz the peak DRAM rate (the MTP rule's) */
     double l2_bytes;
     int smem_max;            /* shared memory (LDS) a block may use */
 } mlab_gpu_info;

@@ -549,6 +549,7 @@ extern "C" int mlab_gpu_open(mlab_gpu **gp, int device, mlab_gpu_info *info, cha
     info->sms = g->sms;
     info->clock_mhz = g->clock_mhz = clk / 1000;
     info->mem_clock_mhz = mclk / 1000;
+    info->mem_bus_bits = bus;
     info->l2_bytes = (double)l2;
     CK(hipStreamCreate(&g->s));
     CK(hipEventCreate(&g->e0));
