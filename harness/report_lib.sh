@@ -53,7 +53,10 @@
 #                                the .peers packs where carried) into $OUT (default
 #                                out/rerun-FOLDER) and compare with FILE.h5,
 #                                then exit; else (--out DIR, default the
-#                                folder) report_figures of FILE.h5
+#                                folder) report_figures of FILE.h5. An older
+#                                folder's rerun options: SUITE_RUN_ARGS (the
+#                                default --max-time 0.1 --label rerun --peers
+#                                flashinfer,flashmla)
 # A "slower" verdict (compare's exit 6) is printed, not an error: the script
 # goes on to its next comparison.
 here_abs=$(cd "$(dirname "$0")" && pwd)
@@ -138,7 +141,9 @@ report_suite() {
     OUT=${OUT:-$PWD/out/rerun-$(basename "$here")}; mkdir -p "$OUT"
     python3 data/record_competition.py --out "$OUT/suite"
     . harness/peers/use_pack.sh .peers || true # FlashInfer (and FlashMLA) from the carried packs, or a line saying what is missing
-    "$M" run --require-gpu --quiet --max-time 0.1 --label rerun --peers flashinfer,flashmla \
+    # SUITE_RUN_ARGS: an older folder's own run options (its --max-time, --label, --peers)
+    # shellcheck disable=SC2086
+    "$M" run --require-gpu --quiet ${SUITE_RUN_ARGS:---max-time 0.1 --label rerun --peers flashinfer,flashmla} \
          "$OUT"/suite/*.h5 -o "$OUT/results.h5"
     report_compare "the committed suite against this run" "$1" "$OUT/results.h5"
     exit

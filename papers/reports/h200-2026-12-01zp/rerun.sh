@@ -11,27 +11,8 @@
 #                         into $OUT.
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-01zp
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
-if [ "${1:-}" = "--gpu" ]; then
-  OUT=${OUT:-$PWD/out/rerun-h200-2026-12-01zp}; mkdir -p "$OUT"
-  python3 data/record_competition.py --out "$OUT/suite"
-  "$M" run --require-gpu --quiet --max-time 0.1 --label rerun --peers flashinfer \
-       "$OUT"/suite/*.h5 -o "$OUT/results.h5"
-  "$M" compare "$here/h200_v16_suite.h5" "$OUT/results.h5" --threshold 0.05 || [ $? -eq 6 ]
-  exit
-fi
-out=$here
-if [ "${1:-}" = "--out" ]; then out=${2:?--out needs a folder}; mkdir -p "$out"; fi
-"$M" plot "$here/h200_v16_suite.h5" --out "$out" --format png --if-available
-"$M" report "$here/h200_v16_suite.h5" --plots "$out" -o "$out/report.md"
-# the recorded command line names the GPU machine's folders: its output as
-# $OUT, its recorded cases as $SUITE here
-sed -i -E 's#-o /[^ ]*/out/#-o $OUT/#; s#/tmp/suite/#$SUITE/#g' "$out/report.md"
-echo "== the v15 suite against the v16 suite (no case slower by more than 5%?)"
-"$M" compare papers/reports/h200-2026-12-01zl/h200_v15_suite.h5 "$here/h200_v16_suite.h5" --threshold 0.05 || [ $? -eq 6 ]
-echo "== 0f09366 against the v16 suite"
-"$M" compare papers/reports/h200-2026-12-01/h200_ab_0f09366.h5 "$here/h200_v16_suite.h5" --threshold 0.05 || [ $? -eq 6 ]
-echo "== v7's suite against the v16 suite"
-"$M" compare papers/reports/h200-2026-12-01/h200_v7_suite.h5 "$here/h200_v16_suite.h5" --threshold 0.05 || [ $? -eq 6 ]
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
+SUITE_RUN_ARGS="--max-time 0.1 --label rerun --peers flashinfer" report_suite "$here/h200_v16_suite.h5" "$@"
+report_compare "the v15 suite against the v16 suite (no case slower by more than 5%?)" papers/reports/h200-2026-12-01zl/h200_v15_suite.h5 "$here/h200_v16_suite.h5"
+report_compare "0f09366 against the v16 suite" papers/reports/h200-2026-12-01/h200_ab_0f09366.h5 "$here/h200_v16_suite.h5"
+report_compare "v7's suite against the v16 suite" papers/reports/h200-2026-12-01/h200_v7_suite.h5 "$here/h200_v16_suite.h5"
