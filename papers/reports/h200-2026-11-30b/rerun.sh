@@ -11,9 +11,7 @@
 #                         check out c889935 first (see README.md).
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-11-30b
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 if [ "${1:-}" = "--gpu" ]; then
   export OUT=${OUT:-$PWD/out/rerun-h200-2026-11-30b}
   bash harness/gpu_session.sh cuda --max-time 1
@@ -27,7 +25,5 @@ if [ "${1:-}" = "--out" ]; then out=${2:?--out needs a folder}; mkdir -p "$out";
      "$here/h200_suite_v5.h5" --variants bf16,fp8 --out "$out" --format png --if-available
 "$M" report "$here/h200_suite_v5.h5" --plots "$out" -o "$out/report.md"
 # compare exits 6 when it finds a regression (bf16 256 x 8192 reads +1.8%)
-echo "== v4 (01c4aa4) against v5, same machine"
-"$M" compare "$here/h200_v4_same_machine.h5" "$here/h200_suite_v5.h5" || [ $? -eq 6 ]
-echo "== the split rule (v5) against --splits 1 (claims.md row 13)"
-"$M" compare "$here/h200_suite_v5.h5" "$here/h200_claim13_splits1.h5" || [ $? -eq 6 ]
+report_pair "v4 (01c4aa4) against v5, same machine" "$here/h200_v4_same_machine.h5" "$here/h200_suite_v5.h5"
+report_pair "the split rule (v5) against --splits 1 (claims.md row 13)" "$here/h200_suite_v5.h5" "$here/h200_claim13_splits1.h5"

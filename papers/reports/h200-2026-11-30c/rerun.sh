@@ -11,9 +11,7 @@
 #                         check out 2041b49 first (see README.md).
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-11-30c
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 if [ "${1:-}" = "--gpu" ]; then
   export OUT=${OUT:-$PWD/out/rerun-h200-2026-11-30c}
   bash harness/gpu_session.sh cuda --max-time 0.7
@@ -27,9 +25,7 @@ if [ "${1:-}" = "--out" ]; then out=${2:?--out needs a folder}; mkdir -p "$out";
      --variants bf16,fp8 --out "$out" --format png --if-available
 "$M" report "$here/h200_suite_v6.h5" --plots "$out" -o "$out/report.md"
 # compare exits 6 when it finds a regression: one row of v5 -> v6 reads slower
-echo "== v5 (2ae5705) against v6, same machine"
-"$M" compare "$here/h200_v5_same_machine.h5" "$here/h200_suite_v6.h5" || [ $? -eq 6 ]
-echo "== a67d97b against v6 (the vector epilogue), same machine"
-"$M" compare "$here/h200_a67d97b_same_machine.h5" "$here/h200_suite_v6.h5" || [ $? -eq 6 ]
+report_pair "v5 (2ae5705) against v6, same machine" "$here/h200_v5_same_machine.h5" "$here/h200_suite_v6.h5"
+report_pair "a67d97b against v6 (the vector epilogue), same machine" "$here/h200_a67d97b_same_machine.h5" "$here/h200_suite_v6.h5"
 echo "== a second H200, seed-7 inputs"
 "$M" report "$here/h200_large_seed7_second_machine.h5"

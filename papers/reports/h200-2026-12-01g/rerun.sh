@@ -7,11 +7,8 @@
 # MLAB_MERGE=cluster|combine (README, "The merge of split results").
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-01g
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 "$M" compare "$here/h200_combine_forced.h5" "$here/h200_cluster_default.h5" || [ $? -eq 6 ]
 for s in 8 16; do
-  echo "== $s splits: combine (old) against cluster (new)"
-  "$M" compare "$here/h200_4x1024_32x1024_sp${s}_combine.h5" "$here/h200_4x1024_32x1024_sp${s}_cluster.h5" || [ $? -eq 6 ]
+  report_pair "$s splits: combine (old) against cluster (new)" "$here/h200_4x1024_32x1024_sp${s}_combine.h5" "$here/h200_4x1024_32x1024_sp${s}_cluster.h5"
 done

@@ -3,12 +3,8 @@
 #   rerun.sh   from the committed results files
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-01o
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
-echo "== MLAB_AMAX=pass against the flag"
-"$M" compare "$here/h200_amax_pass_65ed098.h5" "$here/h200_amax_flag_65ed098.h5" || [ $? -eq 6 ]
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
+report_pair "MLAB_AMAX=pass against the flag" "$here/h200_amax_pass_65ed098.h5" "$here/h200_amax_flag_65ed098.h5"
 for d in deep4 deep5; do
-  echo "== default against $d"
-  "$M" compare "$here/h200_default_ce73700.h5" "$here/h200_${d}_ce73700.h5" || [ $? -eq 6 ]
+  report_pair "default against $d" "$here/h200_default_ce73700.h5" "$here/h200_${d}_ce73700.h5"
 done

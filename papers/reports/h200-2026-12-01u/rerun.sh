@@ -3,10 +3,7 @@
 #   rerun.sh   from the committed results files
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-01u
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 for k in 1 2; do
-  echo "== pair $k: the combine build against the late refill"
-  "$M" compare "papers/reports/h200-2026-12-01t/h200_combine_new_$k.h5" "$here/h200_refill_late_$k.h5" || [ $? -eq 6 ]
+  report_pair "pair $k: the combine build against the late refill" "papers/reports/h200-2026-12-01t/h200_combine_new_$k.h5" "$here/h200_refill_late_$k.h5"
 done

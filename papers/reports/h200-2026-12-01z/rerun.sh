@@ -3,12 +3,9 @@
 #   rerun.sh   from the committed results files
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-01z
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 for x in onestage deep; do
   for k in 1 2; do
-    echo "== $x, pair $k: base against new"
-    "$M" compare "$here/h200_${x}_base_$k.h5" "$here/h200_${x}_new_$k.h5" || [ $? -eq 6 ]
+    report_pair "$x, pair $k: base against new" "$here/h200_${x}_base_$k.h5" "$here/h200_${x}_new_$k.h5"
   done
 done

@@ -3,10 +3,7 @@
 #   rerun.sh   from the committed results files
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-01zf
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 for k in 1 2; do
-  echo "== pair $k: padded rows by bulk copies against tensor copies"
-  "$M" compare "$here/h200_tmap2_base_$k.h5" "$here/h200_tmap2_new_$k.h5" || [ $? -eq 6 ]
+  report_pair "pair $k: padded rows by bulk copies against tensor copies" "$here/h200_tmap2_base_$k.h5" "$here/h200_tmap2_new_$k.h5"
 done

@@ -3,12 +3,9 @@
 #   rerun.sh   from the committed results files
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-01zh
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 for k in 1 2; do
   for b in new alt; do
-    echo "== pair $k: the combine (base) against $b"
-    "$M" compare "$here/h200_peer_base_$k.h5" "$here/h200_peer_${b}_$k.h5" || [ $? -eq 6 ]
+    report_pair "pair $k: the combine (base) against $b" "$here/h200_peer_base_$k.h5" "$here/h200_peer_${b}_$k.h5"
   done
 done

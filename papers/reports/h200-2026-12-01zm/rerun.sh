@@ -3,12 +3,8 @@
 #   rerun.sh   from the committed results files
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-01zm
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 for k in 1 2; do
-  echo "== pair $k: base (4984294) against new (the plan for fp8_xcd and fp8_wgmma), the 8 cases"
-  "$M" compare "$here/h200_s12_plan_base_$k.h5" "$here/h200_s12_plan_new_$k.h5" || [ $? -eq 6 ]
-  echo "== pair $k: the ragged batches"
-  "$M" compare "$here/h200_s12_plan_rag_base_$k.h5" "$here/h200_s12_plan_rag_new_$k.h5" || [ $? -eq 6 ]
+  report_pair "pair $k: base (4984294) against new (the plan for fp8_xcd and fp8_wgmma), the 8 cases" "$here/h200_s12_plan_base_$k.h5" "$here/h200_s12_plan_new_$k.h5"
+  report_pair "pair $k: the ragged batches" "$here/h200_s12_plan_rag_base_$k.h5" "$here/h200_s12_plan_rag_new_$k.h5"
 done

@@ -5,9 +5,7 @@
 #              producer warps against 223fdab, and the split sweep
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
-here=papers/reports/h200-2026-12-01zo
-cd "$(dirname "$0")/../../.."
-M=${MLAB_BIN:-build/mlabench}
+. "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
 table() { # file...: case, variant, median us, splits of every GPU row
   for f in "$@"; do
     "$M" export "$f" | python3 -c "
@@ -20,7 +18,6 @@ for r in csv.DictReader(sys.stdin):
 echo "== mxfp4_wgmma v1 .. v4 (and mxfp4_e4m3, fp8_wgmma in the same runs)"
 table "$here"/h200_s13_mx_v1.h5 "$here"/h200_s13_mx_v1_s2r6.h5 "$here"/h200_s13_mx_v2.h5 "$here"/h200_s13_mx_v3.h5 \
       "$here"/h200_s13_mx_v4.h5 "$here"/h200_s13_mx_v4_s2r6.h5
-echo "== the decoupled producer warps (wip/mx-warp) against 223fdab"
-"$M" compare "$here/h200_s13_mx_v3_final_1.h5" "$here/h200_s13_mx_warps.h5" || [ $? -eq 6 ]
+report_pair "the decoupled producer warps (wip/mx-warp) against 223fdab" "$here/h200_s13_mx_v3_final_1.h5" "$here/h200_s13_mx_warps.h5"
 echo "== forced split counts"
 table "$here"/h200_s13_splits_16.h5 "$here"/h200_s13_splits_32.h5 "$here"/h200_s13_splits_64.h5
