@@ -165,6 +165,8 @@ static void ran_differently(const mlab_row *o, const mlab_row *n, char *why, siz
         ran_add(why, len, "splits %d -> %d", o->splits, n->splits);
     if (o->merge[0] && n->merge[0] && strcmp(o->merge, n->merge))
         ran_add(why, len, "merge %s -> %s", o->merge, n->merge);
+    if (o->unit[0] && n->unit[0] && strcmp(o->unit, n->unit))
+        ran_add(why, len, "unit %s -> %s", o->unit, n->unit);
     if (o->l2_policy[0] && n->l2_policy[0] && strcmp(o->l2_policy, n->l2_policy))
         ran_add(why, len, "L2 policy %s -> %s", o->l2_policy, n->l2_policy);
     if (o->blocks_per_sm && n->blocks_per_sm && o->blocks_per_sm != n->blocks_per_sm)

@@ -381,8 +381,9 @@ static void write_report(FILE *f, const char *in, const mlab_report_rows *ix, co
                "error against a reference on the same quantized inputs, total rel_rms against "
                "bf16 truth; ran as = splits / blocks an SM of the main kernel / the merge of the "
                "splits / the main kernel's registers a thread (and its local bytes, spills and "
-               "stack, where any) in the binary that ran / the L2 policy its KV copies asked for "
-               "(GPU rows; - or nothing where the file does not say).\n",
+               "stack, where any) in the binary that ran / its block's unit where not a query row's "
+               "split (item: both query rows of an item, the MTP unit; heads: head pairs) / the L2 "
+               "policy its KV copies asked for (GPU rows; - or nothing where the file does not say).\n",
             r->env.copy_bw_gbs);
     mlab_strlist cases = {0};
     mlab_ordered_names(r, 0, &cases);
@@ -441,6 +442,10 @@ static void write_report(FILE *f, const char *in, const mlab_report_rows *ix, co
                 if (w->regs > 0) { /* the main kernel's footprint, where the file has it */
                     fprintf(f, " / %d regs", w->regs);
                     if (w->local_bytes > 0) fprintf(f, ", %d B local", w->local_bytes);
+                }
+                if (w->unit[0] && strcmp(w->unit, "row")) { /* an MTP item's or a head pair's unit */
+                    fprintf(f, " / unit ");
+                    md(f, w->unit);
                 }
                 if (w->l2_policy[0]) { /* the KV copies' L2 policy, where the file has it */
                     fprintf(f, " / L2 ");

@@ -332,6 +332,7 @@ static const mlab_field row_fields[] = {
     FLD(mlab_row, smem_bytes, 'i'),  FLD(mlab_row, blocks_per_sm, 'i'),
     FLD(mlab_row, regs, 'i'),        FLD(mlab_row, local_bytes, 'i'),
     FLD(mlab_row, merge, 's'),       FLD(mlab_row, l2_policy, 's'),
+    FLD(mlab_row, unit, 's'),
     FLD(mlab_row, peer_version, 's'), FLD(mlab_row, device_index, 'i'),
     FLD(mlab_row, gpu_uuid, 's'),    FLD(mlab_row, host, 's'),
     FLD(mlab_row, sm_clock_mhz, 'i'), FLD(mlab_row, temp_c, 'i'),

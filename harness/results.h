@@ -114,6 +114,9 @@ typedef struct {
                                     "evict_first" or "normal" on NVIDIA sm_90 builds; "" for AMD
                                     and other builds without bulk copies, peers, CPU rows and files
                                     before it (2026-12-05) */
+    char unit[8];                /* a decode block's unit: "row", "item" (MTP: an item's two query rows,
+                                    MLAB_MTP) or "heads" (head pairs, MLAB_PAIRS); "" for peers, CPU rows
+                                    and files before it (2026-12-06 23:00) */
     char peer_version[64];       /* peers: "flashinfer-python 0.7.2"; "" otherwise */
     /* v2: where and how hot: device of the row (merge keeps it), SM clock and
      * temperature sampled around the row; throttled = 1 when the clock read

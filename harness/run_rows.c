@@ -409,6 +409,7 @@ int mlab_run_gpu_half(mlab_gpu *g, mlab_case *c, const run_opts *o, mlab_results
         row.local_bytes = li.local_bytes;
         snprintf(row.merge, sizeof row.merge, "%s", li.merge);
         snprintf(row.l2_policy, sizeof row.l2_policy, "%s", li.l2_policy);
+        snprintf(row.unit, sizeof row.unit, "%s", li.unit);
         row.read_limit_us = rlim[v->kv];
         for (size_t k = 0; k < nout; k++)
             outf[k] = mlab_bf16_to_f32(out[k]);

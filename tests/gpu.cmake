@@ -264,7 +264,7 @@ mlab_gpu_validate(gpu_validate_pairs_off "MLAB_PAIRS=off" --variants bf16_wgmma
                   ${_gd}/tiny_scales.h5 ${_gd}/one_item.h5 ${_gd}/q3_causal.h5)
 foreach(_m on off)
   mlab_gpu_rows_test(gpu_pairs_grid_${_m} pairs_${_m} "MLAB_PAIRS=${_m} "
-    "u=[(int(x['grid']),int(x['total_q'])*int(x['splits'])) for x in r]; print('grid, units:',u); ok=u and all(g==(2*n if '${_m}'=='on' else n) for g,n in u); sys.exit(0 if ok else 1)"
+    "u=[(int(x['grid']),int(x['total_q'])*int(x['splits']),x['unit']) for x in r]; print('grid, units, unit:',u); ok=u and all(g==(2*n if '${_m}'=='on' else n) and w==('heads' if '${_m}'=='on' else 'row') for g,n,w in u); sys.exit(0 if ok else 1)"
     --variants bf16_wgmma ${_gd}/tiny_scales.h5)
 endforeach()
 mlab_gpu_negative_control(gpu_negative_control_overread_pairs ENV MLAB_FAULT=overread CASES tiny_scales
@@ -288,7 +288,7 @@ mlab_gpu_validate(gpu_validate_mtp_splits64 "MLAB_MTP=on" --variants ${_mtpv} --
                   ${_gd}/q2_long.h5)
 foreach(_m on off)
   mlab_gpu_rows_test(gpu_mtp_grid_${_m} mtp_${_m} "MLAB_MTP=${_m} MLAB_PAIRS=off "
-    "u=[(int(x['grid']),int(x['total_q'])*int(x['splits'])) for x in r]; print('grid, rows x splits:',u); ok=u and all(g*(2 if '${_m}'=='on' else 1)==n for g,n in u); sys.exit(0 if ok else 1)"
+    "u=[(int(x['grid']),int(x['total_q'])*int(x['splits']),x['unit']) for x in r]; print('grid, rows x splits, unit:',u); ok=u and all(g*(2 if '${_m}'=='on' else 1)==n and w==('item' if '${_m}'=='on' else 'row') for g,n,w in u); sys.exit(0 if ok else 1)"
     --variants ${_mtpv} ${_gd}/q2_long.h5)
 endforeach()
 foreach(_v bf16_wgmma fp8_wgmma fp8_wgmma_qrow mxfp4_wgmma mxfp4_wgmma_qrow mxfp4_qrow_lazy)

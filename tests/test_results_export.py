@@ -56,7 +56,7 @@ ROW_FIELDS = (["case_name", "batch", "q_seq_len", "kv_len", "total_q", "total_kv
                "stop_reason", "median_us", "q1_us", "q3_us", "min_us", "mean_us", "stdev_us",
                "graph_us", "bytes", "flops", "gbps", "pct_copy_bw", "tflops", "kind",
                "read_limit_us", "read_limit_ratio", "grid", "block", "smem_bytes", "blocks_per_sm", "regs",
-               "local_bytes", "merge", "l2_policy",
+               "local_bytes", "merge", "l2_policy", "unit",
                "peer_version", "device_index", "gpu_uuid", "host", "sm_clock_mhz", "temp_c",
                "throttled", "slow_us", "slow_span_us"]
               + ["kernel_" + e for e in ERR] + ["total_" + e for e in ERR])

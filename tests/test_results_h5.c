@@ -63,6 +63,7 @@ static void sample_results(mlab_results *r)
     snprintf(row.peer_version, sizeof row.peer_version, "%s", "");
     snprintf(row.merge, sizeof row.merge, "combine16");
     snprintf(row.l2_policy, sizeof row.l2_policy, "evict_first");
+    snprintf(row.unit, sizeof row.unit, "item");
     row.slow_us = 2.5e5; /* a quarter of the row power-limited */
     row.slow_span_us = 1e6;
     snprintf(row.gpu_uuid, sizeof row.gpu_uuid, "GPU-0000");

@@ -61,6 +61,9 @@ typedef struct mlab_launch_info {
                                 "combine", "combine16", "combine64", "combine_xcd",
                                 "combine_xcd16", "combine_xcd64", "cluster", "inline";
                                 mlab_gpu_run fills it ("" from mlab_gpu_select) */
+    char unit[8];            /* a decode block's unit: "row" (a query row's split), "item" (an item's
+                                two query rows, mla_params.mtp), "heads" (8 of a row's heads,
+                                mla_params.head_pairs) */
     char l2_policy[16];      /* the L2 policy its KV copies asked for (mla_params.kv_ef,
                                 MLAB_KV_EVICT): "evict_first" or "normal" in builds with bulk
                                 copies (NVIDIA sm_90), "" in others */

@@ -1057,6 +1057,7 @@ static void launch_info(mlab_gpu *g, int id, const mla_params *p, mlab_launch_in
     li->exact_id = v && v == impl_of(id)->exact_impl ? v->id : -1; /* impl_for took the exact path */
     li->regs = li->local_bytes = 0; /* mlab_gpu_run's launch fills them, with merge */
     li->merge[0] = 0;
+    snprintf(li->unit, sizeof li->unit, "%s", p->mtp ? "item" : p->head_pairs ? "heads" : "row");
     snprintf(li->l2_policy, sizeof li->l2_policy, "%s", !MLAB_HAVE_BULK ? "" : p->kv_ef ? "evict_first" : "normal");
 }
 
