@@ -140,7 +140,9 @@
 #           (v65's on/off pairs): auto = on where the rule says so (bf16
 #           every shape, fp8 the 64-item ones, MXFP4 all but 8 x 4096), off
 #           elsewhere; on an H100 the fp8 decodes never, bf16 the 64-item
-#           ones. $OUT: mtprule_{auto,off}_{1,2}.h5, mtprule.log, ctest.log,
+#           ones. Also first on a GPU: the results' gpu_mem_bus_bits (6144
+#           on an H200, 5120 on an H100) and unit column (item where the
+#           unit ran; the grid tests check it). $OUT: mtprule_{auto,off}_{1,2}.h5, mtprule.log, ctest.log,
 #           build.log
 #   mtpsplit (~3 min) the split rule under the MTP units (it counts an
 #           item's unit as one row's, mlab_unit_rows; v60, an H100: its
