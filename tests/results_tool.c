@@ -5,7 +5,7 @@
  *   results_tool write OUT [--gpu NAME] [--runtime R] [--time ISO] [--seed N]
  *                [--samples N] [--scale F] [--noise F] [--rel-rms F] [--valid 0|1]
  *                [--cases N] [--variants N] [--cpu-rows 1] [--splits N] [--merge S]
- *                [--l2-policy S] [--clock MHZ] [--throttled 0|1] [--slow PCT]
+ *                [--l2-policy S] [--unit S] [--clock MHZ] [--throttled 0|1] [--slow PCT]
  *     rows: the first N of three cases x the first N of three variants (bf16,
  *     fp8, mxfp4); --cases past 3 adds cases of the three shapes in turn,
  *     named by seed b<B>_kv<L>_s<100000 + index> (a report of thousands of
@@ -24,6 +24,7 @@
  *     before the field) set every GPU row's splits and merge path (GPU rows
  *     also record two blocks an SM and 105232 bytes of shared memory);
  *     --l2-policy S (default "", as before the field) their KV copies' L2 policy;
+ *     --unit S (default "", as before the field) their decode block's unit (row, item, heads);
  *     --clock MHZ and --throttled 0|1 every GPU and peer row's SM clock read
  *     after its samples and NVML's slowdown flag (default 0: no reading);
  *     --slow PCT their sampling power- or thermal-limited PCT % of a 1 s span
@@ -82,7 +83,7 @@ static int usage(void)
 static int do_write(int argc, char **argv)
 {
     int splits = 8, regs = 0, local = 0;
-    const char *merge = "", *l2_policy = "";
+    const char *merge = "", *l2_policy = "", *unit = "";
     const char *out = argv[2], *gpu = "NVIDIA H200", *runtime = "CUDA 12.8", *when = NULL;
     uint64_t seed = 1;
     long nsamples = 30, ncases = 3, nvariants = 3;
@@ -119,6 +120,7 @@ static int do_write(int argc, char **argv)
         else if (!strcmp(a, "--splits")) splits = atoi(v);
         else if (!strcmp(a, "--merge")) merge = v;
         else if (!strcmp(a, "--l2-policy")) l2_policy = v;
+        else if (!strcmp(a, "--unit")) unit = v;
         else if (!strcmp(a, "--clock")) clock_mhz = atoi(v);
         else if (!strcmp(a, "--throttled")) throttled = atoi(v);
         else if (!strcmp(a, "--slow")) slow_pct = atof(v);
@@ -203,6 +205,7 @@ static int do_write(int argc, char **argv)
             if (vars[v].id >= 0) {
                 snprintf(row.merge, sizeof row.merge, "%s", merge);
                 snprintf(row.l2_policy, sizeof row.l2_policy, "%s", l2_policy);
+                snprintf(row.unit, sizeof row.unit, "%s", unit);
                 row.blocks_per_sm = 2;
                 row.smem_bytes = 105232;
                 row.sm_clock_mhz = clock_mhz; /* the peer row below copies it */

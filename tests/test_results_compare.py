@@ -404,6 +404,11 @@ def main():
     nm = write("nm.h5", "--seed", "3", "--merge", "combine16", "--l2-policy", "normal")
     ran_said(nm, ef, "L2 policy normal -> evict_first", "L2 policies")
     ran_silent(r16, ef, "a file without the L2 policy: not compared")
+    # the decode block's unit (MLAB_MTP's item, MLAB_PAIRS' heads), where both files record it
+    urow = write("urow.h5", "--seed", "2", "--merge", "combine16", "--unit", "row")
+    uitem = write("uitem.h5", "--seed", "3", "--merge", "combine16", "--unit", "item")
+    ran_said(urow, uitem, "unit row -> item", "units")
+    ran_silent(r16, uitem, "a file without the unit: not compared")
     # the SM clock read after each row (a power or thermal slowdown): said under the row where
     # the readings are more than 5% apart; a verdict that moved with it marked and counted
     c80 = write("c80.h5", "--seed", "2", "--clock", "1980", "--peer", "1")

@@ -116,6 +116,14 @@ def main():
                     "evict_first"], check=True)
     pl = subprocess.run([mlab, "report", rl], capture_output=True, text=True).stdout
     check(pl.count(" | 8 / 2 / combine16 / 168 regs / L2 evict_first |") == 9, f"ran as with the L2 policy\n{pl[:2500]}")
+    # ... and the decode block's unit where not a row's (the MTP unit: item), not where it is
+    for unit, want in (("item", " | 8 / 2 / combine16 / 168 regs / unit item / L2 evict_first |"),
+                       ("row", " | 8 / 2 / combine16 / 168 regs / L2 evict_first |")):
+        ru = os.path.join(tmp, f"ranas_{unit}.h5")
+        subprocess.run([tool, "write", ru, "--seed", "4", "--merge", "combine16", "--regs", "168", "--l2-policy",
+                        "evict_first", "--unit", unit], check=True)
+        pu = subprocess.run([mlab, "report", ru], capture_output=True, text=True).stdout
+        check(pu.count(want) == 9, f"ran as with unit {unit}\n{pu[:2500]}")
     check("| kernel:bf16 | 0.01562 | 0.01562 | 0.004 |" in text
           and "| kernel:fp8 | 0.125 | 0.125 | 0.03 |" in text, "tolerance rows missing")
 
