@@ -201,6 +201,20 @@ trap out_bundle EXIT
 apply_wip() {
   git apply "$1" 2>/dev/null || patch -p1 --forward < "$1" || die 4 "$2: $1 does not apply"
 }
+# The calls' GPU build: CALL [TARGET]: build-gpu configured (Release; MLAB_COMMIT and
+# MLAB_COMMIT_DIRTY as given) and built (TARGET, default all) into $OUT/build.log, or
+# the call ends (4) with the log's tail
+build_gpu() {
+  { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="${MLAB_COMMIT:-}" \
+      -DMLAB_COMMIT_DIRTY="${MLAB_COMMIT_DIRTY:-0}" && cmake --build build-gpu -j"$(nproc)" ${2:+--target "$2"}; } \
+    > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "$1: the build failed"; }
+}
+# The calls' tests: STOP [REGEX]: every test but the slow ones (or those REGEX names) in
+# build-gpu, stopped at STOP (HH:MM:SS: ctest --stop-time), into $OUT/ctest.log; its summary
+gpu_ctest() {
+  (cd build-gpu && ctest -LE slow -j4 --output-on-failure --stop-time "$1" ${2:+-R "$2"}) > "$OUT/ctest.log" 2>&1
+  echo "ctest rc=$?"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$OUT/ctest.log" | head -30
+}
 # The MTP calls' validation (mtpmx): BIN DIR VARIANTS [FAULT:VARIANT:CASE ...]:
 # q2_edge and q2_long (tests/gpu.cmake's) made in DIR by BIN and validated with
 # NaN poison, MLAB_MTP on, off and on with 64 splits forced; then each
@@ -231,8 +245,7 @@ suite)
 oos)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "oos: MLAB_COMMIT=<hash> names the commit the results are of"
   start=$(date +%s)
-  { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" &&
-    cmake --build build-gpu -j"$(nproc)"; } > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "oos: the build failed"; }
+  build_gpu oos
   . harness/peers/use_pack.sh .peers
   cd build-gpu || exit 4
   main=bf16_wgmma,fp8_wgmma_qrow,fp8_wgmma,mxfp4_qrow_lazy,mxfp4_wgmma_qrow,mxfp4_wgmma
@@ -254,9 +267,7 @@ mtpmx)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "$1: MLAB_COMMIT=<hash> names the commit the results are of"
   start=$(date +%s)
   v=bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
-  { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" \
-      -DMLAB_COMMIT_DIRTY=1 && cmake --build build-gpu --target mlabench -j"$(nproc)"; } > "$OUT/build.log" 2>&1 ||
-    { tail -30 "$OUT/build.log"; die 4 "$1: the build failed"; }
+  build_gpu mtpmx mlabench
   cd build-gpu || exit 4
   {
     ctl=()
@@ -281,32 +292,31 @@ mtpmx)
 mtprule)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtprule: MLAB_COMMIT=<hash> names the commit the results are of"
   stop=$(date -d '+550 seconds' +%H:%M:%S)
-  { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="$MLAB_COMMIT" \
-      -DMLAB_COMMIT_DIRTY="${MLAB_COMMIT_DIRTY:-0}" &&
-      cmake --build build-gpu -j"$(nproc)" ${MTPRULE_TARGET:+--target "$MTPRULE_TARGET"}; } > "$OUT/build.log" 2>&1 ||
-    { tail -30 "$OUT/build.log"; die 4 "mtprule: the build failed"; }
-  # (MTPRULE_TARGET=mlabench: the program alone, enough for the GPU tests' -R mtp, where time is short)
+  # where device time is short: MTPRULE_TARGET=mlabench (the program alone, enough for
+  # the MTP tests) and MTPRULE_TESTS, a ctest regex (mtp: the MTP unit's tests)
+  build_gpu mtprule "${MTPRULE_TARGET:-}"
+  gpu_ctest "$stop" "${MTPRULE_TESTS:-}"
   cd build-gpu || exit 4
   v=bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
-  # MTPRULE_TESTS: a ctest regex where device time is short (the MTP unit's tests: -R mtp)
-  ctest -LE slow -j4 --output-on-failure --stop-time "$stop" ${MTPRULE_TESTS:+-R "$MTPRULE_TESTS"} > "$OUT/ctest.log" 2>&1
-  echo "ctest rc=$?"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$OUT/ctest.log" | head -30
   {
-    # MTPRULE_STEPS: fewer runs where device time is short (e.g. "auto:1 off:1", one pair)
-    for step in ${MTPRULE_STEPS:-auto:1 off:1 off:2 auto:2}; do
+    # MTPRULE_STEPS: fewer runs where device time is short ("auto:1 off:1": one pair; set
+    # and empty: none, the tests alone)
+    for step in ${MTPRULE_STEPS-auto:1 off:1 off:2 auto:2}; do
       echo "== time MLAB_MTP=${step%:*} (${step#*:})"
       MLAB_MTP=${step%:*} ./mlabench run --require-gpu --quiet --max-time 0.08 --variants $v --batch 8,64 \
         --kv-len 4096,8192 --q-seq-len 2 --label "${step%:*}" -o "$OUT/mtprule_${step%:*}_${step#*:}.h5"; echo "rc=$?"
     done
   } > "$OUT/mtprule.log" 2>&1
   grep -E '^==|^rc=|FAIL' "$OUT/mtprule.log" | head -20
-  for k in 1 2; do [ -e "$OUT/mtprule_auto_$k.h5" ] && ./mlabench compare "$OUT/mtprule_off_$k.h5" "$OUT/mtprule_auto_$k.h5" | grep -E '^b[0-9].*_(wgmma|qrow|lazy) |summary'; done
+  for k in 1 2; do
+    if [ -e "$OUT/mtprule_auto_$k.h5" ]; then
+      ./mlabench compare "$OUT/mtprule_off_$k.h5" "$OUT/mtprule_auto_$k.h5" | grep -E '^b[0-9].*_(wgmma|qrow|lazy) |summary'
+    fi
+  done
   ;;
 mtpsplit)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpsplit: MLAB_COMMIT=<hash> names the commit the results are of"
-  [ -x build-gpu/mlabench ] || { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release \
-      -DMLAB_COMMIT="$MLAB_COMMIT" && cmake --build build-gpu --target mlabench -j"$(nproc)"; } > "$OUT/build.log" 2>&1 ||
-    { tail -30 "$OUT/build.log"; die 4 "mtpsplit: the build failed"; }
+  [ -x build-gpu/mlabench ] || build_gpu mtpsplit mlabench
   cd build-gpu || exit 4
   {
     for s in rule 1 2 4 8 16; do
@@ -337,11 +347,8 @@ mxtrace)
   ;;
 tests)
   stop=$(date -d '+550 seconds' +%H:%M:%S)
-  { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="${MLAB_COMMIT:-}" &&
-      cmake --build build-gpu -j"$(nproc)"; } > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "tests: the build failed"; }
-  cd build-gpu || exit 4
-  ctest -LE slow -j4 --output-on-failure --stop-time "$stop" > "$OUT/ctest.log" 2>&1
-  echo "ctest rc=$?"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$OUT/ctest.log" | head -30
+  build_gpu tests
+  gpu_ctest "$stop"
   ;;
 pick)
   # a call by name: one of this file's case labels (not pick), or none
