@@ -142,8 +142,12 @@
 #           elsewhere; on an H100 the fp8 decodes never, bf16 the 64-item
 #           ones. Also first on a GPU: the results' gpu_mem_bus_bits (6144
 #           on an H200, 5120 on an H100) and unit column (item where the
-#           unit ran; the grid tests check it). $OUT: mtprule_{auto,off}_{1,2}.h5, mtprule.log, ctest.log,
-#           build.log
+#           unit ran; the grid tests check it). MTPRULE_BIN=build-ci-cuda/
+#           mlabench (carried: run's carry names it): a program built here
+#           for sm_90a, so no build and no ctest; the MTP tests' checks by
+#           hand instead (mtp_validate and the grid tests' unit check) into
+#           ctest.log: for a session with ~5 device minutes left. $OUT:
+#           mtprule_{auto,off}_{1,2}.h5, mtprule.log, ctest.log, build.log
 #   mtpsplit (~3 min) the split rule under the MTP units (it counts an
 #           item's unit as one row's, mlab_unit_rows; v60, an H100: its
 #           picks within 1% of the fastest power of two): the
@@ -292,12 +296,35 @@ mtpmx)
 mtprule)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtprule: MLAB_COMMIT=<hash> names the commit the results are of"
   stop=$(date -d '+550 seconds' +%H:%M:%S)
-  # where device time is short: MTPRULE_TARGET=mlabench (the program alone, enough for
-  # the MTP tests) and MTPRULE_TESTS, a ctest regex (mtp: the MTP unit's tests)
-  build_gpu mtprule "${MTPRULE_TARGET:-}"
-  gpu_ctest "$stop" "${MTPRULE_TESTS:-}"
-  cd build-gpu || exit 4
   v=bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
+  if [ -n "${MTPRULE_BIN:-}" ]; then
+    # where device time is shortest: a carried mlabench built here (sm_90a, e.g.
+    # build-ci-cuda/mlabench; its libcudart.so.13 from the machine's CUDA), no build and
+    # no ctest: the MTP tests' checks by hand (mtp_validate: on, off, 64 splits, the
+    # overread controls; the grid and unit of gpu_mtp_grid_*)
+    [ -x "$MTPRULE_BIN" ] || die 2 "mtprule: MTPRULE_BIN=$MTPRULE_BIN is no program"
+    export LD_LIBRARY_PATH=${CUDA_HOME:-/usr/local/cuda}/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    mkdir -p build-gpu && cp "$MTPRULE_BIN" build-gpu/mlabench && cd build-gpu || exit 4
+    {
+      ctl=()
+      for c in ${v//,/ }; do ctl+=("overread:$c:q2_edge"); done
+      mtp_validate ./mlabench . "$v" "${ctl[@]}"
+      for m in on off; do
+        echo "== grid and unit, MLAB_MTP=$m (gpu_mtp_grid_$m's check)"
+        MLAB_MTP=$m MLAB_PAIRS=off ./mlabench run --require-gpu --no-time --quiet --variants "$v" q2_long.h5 -o "mtp_$m.h5"
+        ./mlabench export "mtp_$m.h5" | python3 -c "import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; \
+u=[(x['variant'],int(x['grid']),int(x['total_q'])*int(x['splits']),x['unit']) for x in r]; print(u); \
+ok=u and all(g*(2 if '$m'=='on' else 1)==n and w==('item' if '$m'=='on' else 'row') for _,g,n,w in u); print('ok' if ok else 'FAIL')"
+      done
+    } > "$OUT/ctest.log" 2>&1
+    grep -E '^==|^rc=|^ok|FAIL' "$OUT/ctest.log" | head -40
+  else
+    # where device time is short: MTPRULE_TARGET=mlabench (the program alone, enough for
+    # the MTP tests) and MTPRULE_TESTS, a ctest regex (mtp: the MTP unit's tests)
+    build_gpu mtprule "${MTPRULE_TARGET:-}"
+    gpu_ctest "$stop" "${MTPRULE_TESTS:-}"
+    cd build-gpu || exit 4
+  fi
   {
     # MTPRULE_STEPS: fewer runs where device time is short ("auto:1 off:1": one pair; set
     # and empty: none, the tests alone)
