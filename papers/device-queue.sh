@@ -142,11 +142,10 @@
 #           elsewhere; on an H100 the fp8 decodes never, bf16 the 64-item
 #           ones. Also first on a GPU: the results' gpu_mem_bus_bits (6144
 #           on an H200, 5120 on an H100) and unit column (item where the
-#           unit ran; the grid tests check it). MTPRULE_BIN=build-ci-cuda/
-#           mlabench (carried: run's carry names it): a program built here
-#           for sm_90a, so no build and no ctest; the MTP tests' checks by
-#           hand instead (mtp_validate and the grid tests' unit check) into
-#           ctest.log: for a session with ~5 device minutes left. $OUT:
+#           unit ran; the grid tests check it). With MLAB_QUEUE_BIN (below)
+#           no build and no ctest: the MTP tests' checks by hand instead
+#           (mtp_validate and the grid tests' unit check) into ctest.log,
+#           ~2-3 minutes: for a session with ~5 device minutes left. $OUT:
 #           mtprule_{auto,off}_{1,2}.h5, mtprule.log, ctest.log, build.log
 #   mtpsplit (~3 min) the split rule under the MTP units (it counts an
 #           item's unit as one row's, mlab_unit_rows; v60, an H100: its
@@ -179,6 +178,13 @@
 #           that comes does something of use. Both names are checked
 #           before anything runs. $OUT: the chosen call's
 #
+# MLAB_QUEUE_BIN=build-ci-cuda/mlabench (run's carry naming that path): oos, mtpmx,
+# mtpsplit and mtprule, which need the program alone, take it carried and do not
+# build it (~2 minutes of a machine saved: build_gpu): a CUDA build for sm_90a with
+# -DMLAB_CUDART_STATIC=ON, the runtime inside (.ci/run's build-ci-cuda is one;
+# here `cmake --build build-ci-cuda --target mlabench` brings it to the tree's
+# commit, which it records, with -dirty for uncommitted changes).
+#
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
 # usage; 4 a build failed (the log in $OUT).
 set -u
@@ -207,8 +213,18 @@ apply_wip() {
 }
 # The calls' GPU build: CALL [TARGET]: build-gpu configured (Release; MLAB_COMMIT and
 # MLAB_COMMIT_DIRTY as given) and built (TARGET, default all) into $OUT/build.log, or
-# the call ends (4) with the log's tail
+# the call ends (4) with the log's tail. MLAB_QUEUE_BIN=PROGRAM: where the call needs
+# the program alone (TARGET mlabench), a program built elsewhere and carried (run's
+# carry), copied in and not built: a CUDA build for sm_90a with -DMLAB_CUDART_STATIC=ON
+# (the runtime inside: only the driver needed here), e.g. CI's build-ci-cuda/mlabench
 build_gpu() {
+  if [ "${2:-}" = mlabench ] && [ -n "${MLAB_QUEUE_BIN:-}" ]; then
+    [ -x "$MLAB_QUEUE_BIN" ] || die 2 "$1: MLAB_QUEUE_BIN=$MLAB_QUEUE_BIN is no program"
+    mkdir -p build-gpu && cp "$MLAB_QUEUE_BIN" build-gpu/mlabench || die 4 "$1: MLAB_QUEUE_BIN not copied"
+    build-gpu/mlabench --version > "$OUT/build.log" 2>&1 || { cat "$OUT/build.log"; die 4 "$1: $MLAB_QUEUE_BIN does not run here"; }
+    echo "device-queue.sh $1: the carried program, not built: $(cat "$OUT/build.log")"
+    return 0
+  fi
   { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="${MLAB_COMMIT:-}" \
       -DMLAB_COMMIT_DIRTY="${MLAB_COMMIT_DIRTY:-0}" && cmake --build build-gpu -j"$(nproc)" ${2:+--target "$2"}; } \
     > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "$1: the build failed"; }
@@ -249,7 +265,7 @@ suite)
 oos)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "oos: MLAB_COMMIT=<hash> names the commit the results are of"
   start=$(date +%s)
-  build_gpu oos
+  build_gpu oos mlabench
   . harness/peers/use_pack.sh .peers
   cd build-gpu || exit 4
   main=bf16_wgmma,fp8_wgmma_qrow,fp8_wgmma,mxfp4_qrow_lazy,mxfp4_wgmma_qrow,mxfp4_wgmma
@@ -297,14 +313,12 @@ mtprule)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtprule: MLAB_COMMIT=<hash> names the commit the results are of"
   stop=$(date -d '+550 seconds' +%H:%M:%S)
   v=bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
-  if [ -n "${MTPRULE_BIN:-}" ]; then
-    # where device time is shortest: a carried mlabench built here (sm_90a, e.g.
-    # build-ci-cuda/mlabench; its libcudart.so.13 from the machine's CUDA), no build and
-    # no ctest: the MTP tests' checks by hand (mtp_validate: on, off, 64 splits, the
+  if [ -n "${MLAB_QUEUE_BIN:-}" ]; then
+    # where device time is shortest: the carried program (build_gpu), no build and no
+    # ctest: the MTP tests' checks by hand (mtp_validate: on, off, 64 splits, the
     # overread controls; the grid and unit of gpu_mtp_grid_*)
-    [ -x "$MTPRULE_BIN" ] || die 2 "mtprule: MTPRULE_BIN=$MTPRULE_BIN is no program"
-    export LD_LIBRARY_PATH=${CUDA_HOME:-/usr/local/cuda}/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-    mkdir -p build-gpu && cp "$MTPRULE_BIN" build-gpu/mlabench && cd build-gpu || exit 4
+    build_gpu mtprule mlabench
+    cd build-gpu || exit 4
     {
       ctl=()
       for c in ${v//,/ }; do ctl+=("overread:$c:q2_edge"); done

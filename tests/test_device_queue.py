@@ -47,12 +47,12 @@ for args, want in (([], "usage"), (["nope"], "usage"), (["suite"], "MLAB_COMMIT"
     say(r.returncode == 2 and len(lines) == 1 and want in lines[0] and not r.stdout.strip(),
         f"device-queue.sh {' '.join(args) or '(no call)'}: exit 2, one line naming {want} (exit {r.returncode})",
         r.stdout + r.stderr)
-# mtprule with a carried program that is not there: exit 2, one line, before anything runs
+# mtprule with a carried program (MLAB_QUEUE_BIN) that is not there: exit 2, one line, before anything runs
 r = run(["bash", SCRIPT, "mtprule"], timeout=60,
-        env=dict(env, MLAB_COMMIT="0", MTPRULE_BIN=os.path.join(tmp, "no-such-mlabench")))
+        env=dict(env, MLAB_COMMIT="0", MLAB_QUEUE_BIN=os.path.join(tmp, "no-such-mlabench")))
 lines = [x for x in r.stderr.splitlines() if x.strip()]
-say(r.returncode == 2 and len(lines) == 1 and "MTPRULE_BIN" in lines[0] and not r.stdout.strip(),
-    f"device-queue.sh mtprule with MTPRULE_BIN not a program: exit 2, one line (exit {r.returncode})",
+say(r.returncode == 2 and len(lines) == 1 and "MLAB_QUEUE_BIN" in lines[0] and not r.stdout.strip(),
+    f"device-queue.sh mtprule with MLAB_QUEUE_BIN not a program: exit 2, one line (exit {r.returncode})",
     r.stdout + r.stderr)
 left = sorted(os.listdir(os.path.join(tmp, "out"))) if os.path.isdir(os.path.join(tmp, "out")) else []
 say(left == [], f"bad usage wrote nothing under $OUT ({left})")
