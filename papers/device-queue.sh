@@ -238,7 +238,8 @@ gpu_ctest() {
 # The MTP calls' validation (mtpmx, mtprule): BIN DIR VARIANTS: q2_edge and q2_long
 # (tests/gpu.cmake's) made in DIR by BIN and validated with NaN poison, MLAB_MTP on,
 # off and on with 64 splits forced; then each variant's overread control with MTP on
-# on q2_edge (exit 5 wanted)
+# on q2_edge (exit 5 wanted), and the `_qrow` decodes' qscale control (M32's per-(row,
+# head) Q scales: gpu_negative_control_qscale_mtp_*)
 mtp_validate() {
   local b=$1 d=$2 v=$3 w
   $b gen --quiet --batch 5 --kv-len 4097 --q-seq-len 2 --seed 20 --name q2_edge -o "$d/q2_edge.h5"
@@ -253,6 +254,10 @@ mtp_validate() {
   for w in ${v//,/ }; do
     echo "== negative control overread $w q2_edge (exit 5 wanted)"
     MLAB_FAULT=overread MLAB_MTP=on $b run --require-gpu --no-time --quiet --variants "$w" "$d/q2_edge.h5"; echo "rc=$?"
+    case $w in *_qrow*)
+      echo "== negative control qscale $w q2_edge (exit 5 wanted)"
+      MLAB_FAULT=qscale MLAB_MTP=on $b run --require-gpu --no-time --quiet --variants "$w" "$d/q2_edge.h5"; echo "rc=$?" ;;
+    esac
   done
 }
 case ${1:-} in
@@ -320,9 +325,7 @@ mtprule)
       for m in on off; do
         echo "== grid and unit, MLAB_MTP=$m (gpu_mtp_grid_$m's check)"
         MLAB_MTP=$m MLAB_PAIRS=off ./mlabench run --require-gpu --no-time --quiet --variants "$v" q2_long.h5 -o "mtp_$m.h5"
-        ./mlabench export "mtp_$m.h5" | python3 -c "import csv,sys; r=[x for x in csv.DictReader(sys.stdin) if x['kind']=='gpu']; \
-u=[(x['variant'],int(x['grid']),int(x['total_q'])*int(x['splits']),x['unit']) for x in r]; print(u); \
-ok=u and all(g*(2 if '$m'=='on' else 1)==n and w==('item' if '$m'=='on' else 'row') for _,g,n,w in u); print('ok' if ok else 'FAIL')"
+        ./mlabench export "mtp_$m.h5" | python3 "$root/tests/mtp_grid.py" $m && echo ok || echo FAIL
       done
     } > "$OUT/ctest.log" 2>&1
     grep -E '^==|^rc=|^ok|FAIL' "$OUT/ctest.log" | head -40

@@ -288,7 +288,7 @@ mlab_gpu_validate(gpu_validate_mtp_splits64 "MLAB_MTP=on" --variants ${_mtpv} --
                   ${_gd}/q2_long.h5)
 foreach(_m on off)
   mlab_gpu_rows_test(gpu_mtp_grid_${_m} mtp_${_m} "MLAB_MTP=${_m} MLAB_PAIRS=off "
-    "u=[(int(x['grid']),int(x['total_q'])*int(x['splits']),x['unit']) for x in r]; print('grid, rows x splits, unit:',u); ok=u and all(g*(2 if '${_m}'=='on' else 1)==n and w==('item' if '${_m}'=='on' else 'row') for g,n,w in u); sys.exit(0 if ok else 1)"
+    "sys.path.insert(0,'${CMAKE_SOURCE_DIR}/tests'); import mtp_grid; sys.exit(mtp_grid.check(r,'${_m}'))"
     --variants ${_mtpv} ${_gd}/q2_long.h5)
 endforeach()
 foreach(_v bf16_wgmma fp8_wgmma fp8_wgmma_qrow mxfp4_wgmma mxfp4_wgmma_qrow mxfp4_qrow_lazy)

@@ -126,4 +126,24 @@ if fn:
                                    text=True).stdout.split()
             ok = ok and "rest.tar" in got and sorted(names + got[:-1]) == [f"f{i:02d}.h5" for i in range(n)]
         say(ok, f"out_bundle of {n} files leaves {want} ({got})")
+
+# the MTP grid check both of its callers share (tests/gpu.cmake's gpu_mtp_grid_*, mtprule's
+# carried path): an item's unit (grid = rows x splits / 2) with MTP on, a row's with it off;
+# a wrong grid, a wrong unit, no GPU row or a bad mode fail
+grid = os.path.join(ROOT, "tests", "mtp_grid.py")
+hdr = "kind,variant,grid,total_q,splits,unit\n"
+cpu = "cpu,cpu_ref_bf16,0,6,1,\n"
+for mode, rows, want in (("on", "gpu,bf16_wgmma,6,6,2,item\ngpu,fp8_wgmma,3,6,1,item\n", 0),
+                         ("off", "gpu,bf16_wgmma,12,6,2,row\n", 0),
+                         ("on", "gpu,bf16_wgmma,12,6,2,item\n", 1),
+                         ("on", "gpu,bf16_wgmma,6,6,2,row\n", 1),
+                         ("off", "gpu,bf16_wgmma,12,6,2,row\ngpu,fp8_wgmma,3,6,1,item\n", 1),
+                         ("off", "", 1), ("both", "gpu,bf16_wgmma,12,6,2,row\n", 2)):
+    r = subprocess.run([sys.executable, grid, mode], input=hdr + cpu + rows, capture_output=True, text=True,
+                       timeout=60)
+    say(r.returncode == want, f"mtp_grid.py {mode} on {rows.count(chr(10))} GPU rows: exit {want} (exit {r.returncode})",
+        r.stdout + r.stderr)
+gpu_cmake = open(os.path.join(ROOT, "tests", "gpu.cmake")).read()
+say("import mtp_grid" in gpu_cmake and "tests/mtp_grid.py" in text,
+    "gpu_mtp_grid_* and mtprule's carried path both check the grid with tests/mtp_grid.py")
 sys.exit(finish("test_device_queue", tmp))
