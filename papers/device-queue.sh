@@ -47,7 +47,12 @@
 # stays for the next MTP unit change, with the fp8 decodes now; mtpsplit ran in the fifty-seventh
 # session (v60: h100-2026-12-06p, its rule run by hand on the warm machine: a
 # call returns 8 files) and stays for a GPU where the MTP units' split counts
-# are in question. mxtrace ran in the fifty-seventh session (v60:
+# are in question (it ran again in the sixty-fourth session on an H200, v67:
+# h200-2026-12-07, 12 of 12 picks within 1%). mtprule ran in the
+# sixty-fourth session on an H200 with the program carried (v67:
+# h200-2026-12-07: as predicted on every pair) and stays for an H100, the
+# rule's other side (there fp8 never, bf16 past 4 L2s), and for the next
+# change to the rule; oos ran in that session too (h200-2026-12-07b). mxtrace ran in the fifty-seventh session (v60:
 # h100-2026-12-06n; ncu's counters beside it by hand, its README), and in the
 # fifty-ninth after v62's softmax (v62: h100-2026-12-06t), and stays for the
 # next M32 change. mtpsm ran in the fifty-ninth session on an H100 (v62:
@@ -140,9 +145,10 @@
 #           (v65's on/off pairs): auto = on where the rule says so (bf16
 #           every shape, fp8 the 64-item ones, MXFP4 all but 8 x 4096), off
 #           elsewhere; on an H100 the fp8 decodes never, bf16 the 64-item
-#           ones. Also first on a GPU: the results' gpu_mem_bus_bits (6144
-#           on an H200, 5120 on an H100) and unit column (item where the
-#           unit ran; the grid tests check it). With MLAB_QUEUE_BIN (below)
+#           ones. Also the results' gpu_mem_bus_bits (6016 on an H200, as
+#           CUDA reports it there, v67; 5120 expected on an H100, not yet
+#           seen) and unit column (item where the unit ran; the grid tests
+#           check it). With MLAB_QUEUE_BIN (below)
 #           no build and no ctest: the MTP tests' checks by hand instead
 #           (mtp_validate and the grid tests' unit check) into ctest.log,
 #           ~2-3 minutes: for a session with ~5 device minutes left. $OUT:

@@ -88,8 +88,9 @@ static inline int mlab_kv_evict_first(double kv_rows, mlab_kv_fmt fmt, double l2
 #define MLAB_MTP_FAST_FP8_L2S 1.0  /* fp8's, in L2s of KV bytes (on a slow DRAM: never) */
 /* A GPU's DRAM bytes an SM clock at its peak (2 transfers a memory clock
  * across the bus, over SMs x the SM clock); 0 where a figure is unknown.
- * H100 SXM 12.8 (2619 MHz, 5120 bits, 132 SMs at 1980 MHz), H200 18.8
- * (3201 MHz, 6144 bits) */
+ * H100 SXM 12.8 (2619 MHz, 5120 bits, 132 SMs at 1980 MHz), H200 18.4
+ * (3201 MHz, 6016 bits: what CUDA reports on it, perf-notes v67; its six
+ * stacks' 6144 would give 18.8) */
 static inline double mlab_dram_bpc(double mem_clock_mhz, double bus_bits, int sms, double clock_mhz)
 {
     if (mem_clock_mhz <= 0 || bus_bits <= 0 || sms <= 0 || clock_mhz <= 0) return 0;
@@ -110,7 +111,7 @@ static inline double mlab_dram_bpc(double mem_clock_mhz, double bus_bits, int sm
  * line v51's, between the two pairs); fp8 never (v60: fp8_wgmma_qrow's M32
  * +16.5..+17.0% at 8 x 4096, +7.0% at 64 x 4096, +1.8..+2.0% at 64 x 8192:
  * a block a row cost fp8 nothing there).
- * A fast DRAM (the H200's 18.8; v65, both pairs): bf16 past
+ * A fast DRAM (the H200's 18.4; v65, both pairs): bf16 past
  * MLAB_MTP_FAST_BF16_L2S L2s (-8.0..-8.7% at 8 x 4096, 38 MB, 0.6 L2s;
  * -15.0..-15.6% at 8 x 8192, -24.3..-24.5% at 64 x 4096, -29.7..-30.0% at
  * 64 x 8192); fp8 past MLAB_MTP_FAST_FP8_L2S L2s (fp8_wgmma and
