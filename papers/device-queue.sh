@@ -191,7 +191,7 @@
 # here `cmake --build build-ci-cuda --target mlabench` brings it to the tree's
 # commit, which it records, with -dirty for uncommitted changes). First run on a
 # GPU machine in the sixty-fourth session (v67: mtprule in 80 s, oos in 245 s). The
-# program is 12.9 MB: with .peers carried too the copy was ~66.5 of the tool's
+# program is 12.9 MB: with .peers carried too the copy was ~66 of the tool's
 # 67.1 MB (v67), so carry .peers only for a call that runs the peers (oos, suite).
 #
 # Exit codes: 0 the call ran (read its files: a test may have failed); 2
