@@ -8,8 +8,13 @@ program that cannot be run exits 4 naming it. --errors gives each case's
 cell the row's kernel rel RMS from the same file (checked against
 `mlabench export`, cell by cell), the geomean row unchanged. Cases beyond
 the uniform suite (papers/reports/h100-2026-12-06j, merged): one row a
-case, a ragged batch by its name, several query rows an item said."""
+case, a ragged batch by its name, several query rows an item said. And the
+README's out-of-sample table ("Beyond the competition's 8") is its print
+of the `oos` folder that paragraph names first (its three files merged),
+line for line, with the table's own columns."""
 import csv
+import glob
+import re
 import io
 import os
 import shutil
@@ -66,6 +71,35 @@ want = {"128 x 16384", "128 x 2048", "64 x 4096, q_seq_len 2", "16 x 16384", "ra
 if mk.returncode != 0 or p.returncode != 0 or sorted(labels) != sorted(want) or labels[0] != "128 x 16384":
     fails.append(f"ragged and MTP cases: exit {mk.returncode}/{p.returncode}, rows {labels} "
                  f"(want one a case, the largest first: {sorted(want)}) {mk.stderr.strip()} {p.stderr.strip()}")
+# the README's out-of-sample table: the oos folder its paragraph names first, merged, printed with its columns
+head = "**Beyond the competition's 8**"
+sec = readme[readme.index(head):] if head in readme else ""
+m = re.search(r"`(papers/reports/[\w.-]+)`", sec)
+slines = sec.split("\n")
+start = next((i for i, l in enumerate(slines) if l.startswith("| |")), None)
+if not m or start is None:
+    fails.append(f"README.md: no '{head}' paragraph naming a report folder, with a table")
+else:
+    otab = []
+    for l in slines[start:]:
+        if not l.startswith("|"):
+            break
+        otab.append(l.strip())
+    files = [glob.glob(os.path.join(src, m.group(1), f"*_oos_{k}.h5")) for k in ("ragged", "uniform", "mtp")]
+    ocols = [c.strip().lower().replace(" ", "_") for c in otab[0].strip("|").split("|")][1:]
+    if any(len(f) != 1 for f in files):
+        fails.append(f"{m.group(1)}: want one *_oos_ragged.h5, *_oos_uniform.h5 and *_oos_mtp.h5, found {files}")
+    else:
+        mk = subprocess.run([binp, "merge"] + [f[0] for f in files] + ["-o", merged], capture_output=True, text=True)
+        p = subprocess.run([sys.executable, tool, binp, merged, "--columns", ",".join(ocols)],
+                           capture_output=True, text=True)
+        got = [l.strip() for l in p.stdout.strip().split("\n")]
+        if mk.returncode != 0 or p.returncode != 0 or got != otab:
+            diff = [(a, b) for a, b in zip(otab, got) if a != b][:2]
+            fails.append(f"the README's out-of-sample table is not readme_table.py's print of {m.group(1)} "
+                         f"(exit {mk.returncode}/{p.returncode}; first differences {diff}) {p.stderr.strip()}")
+        else:
+            print(f"ok: the README's out-of-sample table ({len(otab)} lines) is {m.group(1)}'s, merged")
 shutil.rmtree(mtmp, ignore_errors=True)
 p = subprocess.run([sys.executable, tool, binp, h5, "--columns", "bf16,nosuch"], capture_output=True, text=True)
 if p.returncode != 3 or "nosuch" not in p.stderr:
