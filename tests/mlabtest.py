@@ -58,21 +58,22 @@ def readme_or_skip():
     return src, open(os.path.join(src, "README.md")).read(), binp
 
 
-def readme_h200_table(readme):
-    """README.md's H200 table ("Measured on an H200"): (the results file it
-    names, relative to the source tree; its lines, stripped), or exit 1 with
-    a FAIL line when the section, the file's name or the table is missing."""
-    head = "## Measured on an H200"
+def readme_table(readme, head, path_re, what):
+    """The first table (a line starting "| |") after `head` in README.md, within
+    its section (to the next "## " heading), and the first path there matching
+    path_re (a regex, in backticks): (that path, relative to the source tree;
+    the table's lines, stripped), or exit 1 with a FAIL line naming `what`
+    when the head, the path or the table is missing."""
     if head not in readme:
-        print("FAIL: README.md has no '%s' section" % head)
+        print("FAIL: README.md has no '%s'" % head)
         sys.exit(1)
     sec = readme[readme.index(head):]
     sec = sec[:sec.index("\n## ", 1)] if "\n## " in sec[1:] else sec
-    m = re.search(r"`(papers/reports/[^`]+\.h5)`", sec)
+    m = re.search(r"`(%s)`" % path_re, sec)
     lines = sec.split("\n")
     start = next((i for i, l in enumerate(lines) if l.startswith("| |")), None)
     if not m or start is None:
-        print("FAIL: the H200 section names no committed results file (papers/reports/...h5) or has no table")
+        print("FAIL: %s names no committed %s or has no table" % (what, path_re))
         sys.exit(1)
     table = []
     for l in lines[start:]:
@@ -80,6 +81,12 @@ def readme_h200_table(readme):
             break
         table.append(l.strip())
     return m.group(1), table
+
+
+def readme_h200_table(readme):
+    """README.md's H200 table ("Measured on an H200") and the results file it
+    names (readme_table)."""
+    return readme_table(readme, "## Measured on an H200", r"papers/reports/[^`]+\.h5", "the H200 section")
 
 
 def scratch(name):

@@ -14,7 +14,6 @@ of the `oos` folder that paragraph names first (its three files merged),
 line for line, with the table's own columns."""
 import csv
 import glob
-import re
 import io
 import os
 import shutil
@@ -22,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-from mlabtest import readme_h200_table, readme_or_skip
+from mlabtest import readme_h200_table, readme_or_skip, readme_table
 
 src, readme, binp = readme_or_skip()
 tool = os.path.join(src, "harness", "tools", "readme_table.py")
@@ -72,34 +71,22 @@ if mk.returncode != 0 or p.returncode != 0 or sorted(labels) != sorted(want) or 
     fails.append(f"ragged and MTP cases: exit {mk.returncode}/{p.returncode}, rows {labels} "
                  f"(want one a case, the largest first: {sorted(want)}) {mk.stderr.strip()} {p.stderr.strip()}")
 # the README's out-of-sample table: the oos folder its paragraph names first, merged, printed with its columns
-head = "**Beyond the competition's 8**"
-sec = readme[readme.index(head):] if head in readme else ""
-m = re.search(r"`(papers/reports/[\w.-]+)`", sec)
-slines = sec.split("\n")
-start = next((i for i, l in enumerate(slines) if l.startswith("| |")), None)
-if not m or start is None:
-    fails.append(f"README.md: no '{head}' paragraph naming a report folder, with a table")
+odir, otab = readme_table(readme, "**Beyond the competition's 8**", r"papers/reports/[\w.-]+", "the out-of-sample paragraph")
+files = [glob.glob(os.path.join(src, odir, f"*_oos_{k}.h5")) for k in ("ragged", "uniform", "mtp")]
+ocols = [c.strip().lower().replace(" ", "_") for c in otab[0].strip("|").split("|")][1:]
+if any(len(f) != 1 for f in files):
+    fails.append(f"{odir}: want one *_oos_ragged.h5, *_oos_uniform.h5 and *_oos_mtp.h5, found {files}")
 else:
-    otab = []
-    for l in slines[start:]:
-        if not l.startswith("|"):
-            break
-        otab.append(l.strip())
-    files = [glob.glob(os.path.join(src, m.group(1), f"*_oos_{k}.h5")) for k in ("ragged", "uniform", "mtp")]
-    ocols = [c.strip().lower().replace(" ", "_") for c in otab[0].strip("|").split("|")][1:]
-    if any(len(f) != 1 for f in files):
-        fails.append(f"{m.group(1)}: want one *_oos_ragged.h5, *_oos_uniform.h5 and *_oos_mtp.h5, found {files}")
+    mk = subprocess.run([binp, "merge"] + [f[0] for f in files] + ["-o", merged], capture_output=True, text=True)
+    p = subprocess.run([sys.executable, tool, binp, merged, "--columns", ",".join(ocols)],
+                       capture_output=True, text=True)
+    got = [l.strip() for l in p.stdout.strip().split("\n")]
+    if mk.returncode != 0 or p.returncode != 0 or got != otab:
+        diff = [(a, b) for a, b in zip(otab, got) if a != b][:2]
+        fails.append(f"the README's out-of-sample table is not readme_table.py's print of {odir} "
+                     f"(exit {mk.returncode}/{p.returncode}; first differences {diff}) {p.stderr.strip()}")
     else:
-        mk = subprocess.run([binp, "merge"] + [f[0] for f in files] + ["-o", merged], capture_output=True, text=True)
-        p = subprocess.run([sys.executable, tool, binp, merged, "--columns", ",".join(ocols)],
-                           capture_output=True, text=True)
-        got = [l.strip() for l in p.stdout.strip().split("\n")]
-        if mk.returncode != 0 or p.returncode != 0 or got != otab:
-            diff = [(a, b) for a, b in zip(otab, got) if a != b][:2]
-            fails.append(f"the README's out-of-sample table is not readme_table.py's print of {m.group(1)} "
-                         f"(exit {mk.returncode}/{p.returncode}; first differences {diff}) {p.stderr.strip()}")
-        else:
-            print(f"ok: the README's out-of-sample table ({len(otab)} lines) is {m.group(1)}'s, merged")
+        print(f"ok: the README's out-of-sample table ({len(otab)} lines) is {odir}'s, merged")
 shutil.rmtree(mtmp, ignore_errors=True)
 p = subprocess.run([sys.executable, tool, binp, h5, "--columns", "bf16,nosuch"], capture_output=True, text=True)
 if p.returncode != 3 or "nosuch" not in p.stderr:
