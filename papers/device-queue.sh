@@ -139,7 +139,7 @@
 #           past 1 L2 of KV, bf16's line 0.3 L2s there): the build with its
 #           tests; the six MTP decodes at 8, 64 x 4096, 8192, q_seq_len 2,
 #           every test but the slow ones first (stopped 550 s from the
-#           start; MTPRULE_TESTS: a ctest regex), then MLAB_MTP unset (auto)
+#           start), then MLAB_MTP unset (auto)
 #           against off, ABBA (MTPRULE_STEPS: fewer; each row's grid says
 #           which ran: an item's units halve it). Prediction on an H200
 #           (v65's on/off pairs): auto = on where the rule says so (bf16
@@ -238,10 +238,10 @@ build_gpu() {
       -DMLAB_COMMIT_DIRTY="${MLAB_COMMIT_DIRTY:-0}" && cmake --build build-gpu -j"$(nproc)" ${2:+--target "$2"}; } \
     > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "$1: the build failed"; }
 }
-# The calls' tests: STOP [REGEX]: every test but the slow ones (or those REGEX names) in
-# build-gpu, stopped at STOP (HH:MM:SS: ctest --stop-time), into $OUT/ctest.log; its summary
+# The calls' tests: STOP: every test but the slow ones in build-gpu, stopped at STOP
+# (HH:MM:SS: ctest --stop-time), into $OUT/ctest.log; its summary
 gpu_ctest() {
-  (cd build-gpu && ctest -LE slow -j4 --output-on-failure --stop-time "$1" ${2:+-R "$2"}) > "$OUT/ctest.log" 2>&1
+  (cd build-gpu && ctest -LE slow -j4 --output-on-failure --stop-time "$1") > "$OUT/ctest.log" 2>&1
   echo "ctest rc=$?"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$OUT/ctest.log" | head -30
 }
 # The MTP calls' validation (mtpmx, mtprule): BIN DIR VARIANTS: q2_edge and q2_long
@@ -324,9 +324,9 @@ mtprule)
   stop=$(date -d '+550 seconds' +%H:%M:%S)
   v=bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
   if [ -n "${MLAB_QUEUE_BIN:-}" ]; then
-    # where device time is shortest: the carried program (build_gpu), no build and no
+    # where device time is short: the carried program (build_gpu), no build and no
     # ctest: the MTP tests' checks by hand (mtp_validate: on, off, 64 splits, the
-    # overread controls; the grid and unit of gpu_mtp_grid_*)
+    # overread and qscale controls; the grid and unit of gpu_mtp_grid_*: mtp_grid.py)
     build_gpu mtprule mlabench
     cd build-gpu || exit 4
     {
@@ -339,10 +339,8 @@ mtprule)
     } > "$OUT/ctest.log" 2>&1
     grep -E '^==|^rc=|^ok|FAIL' "$OUT/ctest.log" | head -40
   else
-    # where device time is short: MTPRULE_TARGET=mlabench (the program alone, enough for
-    # the MTP tests) and MTPRULE_TESTS, a ctest regex (mtp: the MTP unit's tests)
-    build_gpu mtprule "${MTPRULE_TARGET:-}"
-    gpu_ctest "$stop" "${MTPRULE_TESTS:-}"
+    build_gpu mtprule
+    gpu_ctest "$stop"
     cd build-gpu || exit 4
   fi
   {
