@@ -168,6 +168,20 @@
 #           MXFP4 _qrow decodes: consumer 0's cycles a tile (wait, Q.K,
 #           softmax, P.V) against the one-row block's. $OUT: {on,off,q1}_
 #           trace_{table.md,summary.txt}, build_trace.log
+#   sweep2  (~5 min, a machine of 2 GPUs: run's kind nvidia-h200-x2 or
+#           nvidia-h100-x2) issue 14's last step, never run (no two-GPU kind
+#           was lent in the fourth session, which left it blocked): the suite
+#           (generated in memory, the six main decodes, --max-time 0.1) on
+#           GPU 0 alone, then split over both GPUs by CTest's resource
+#           allocation (harness/sweep: gpus_json.sh, ctest_sweep.sh, 2
+#           slices, ctest -j 2), then 4 slices over the two; each merged and
+#           compared with the one-GPU file (--threshold 0.05); the wall time
+#           of each, and which GPU (uuid) each slice's rows name. Prediction
+#           (perf-notes v68): the same rows at 5%, each slice on its own
+#           GPU; 2 slices ~0.6-0.7x of one GPU's wall time (the slice with
+#           256 x 8192 holds ~60% of the bytes), 4 slices ~0.55x. With
+#           MLAB_QUEUE_BIN, the program carried. $OUT: one.h5, two.h5,
+#           four.h5, sweep2.log
 #
 #   tests   (~6 min) the build and every test but the slow ones (GPU tests
 #           included: gpu_hang_watch last ran on b88dca2's form, before
@@ -390,6 +404,34 @@ mxtrace)
     echo "== $tag"; grep -E 'TW|cycles' "$OUT/${tag}_trace_summary.txt" | head -20
   done
   ;;
+sweep2)
+  [ -n "${MLAB_COMMIT:-}" ] || die 2 "sweep2: MLAB_COMMIT=<hash> names the commit the results are of"
+  g=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+  [ "$g" -ge 2 ] || die 4 "sweep2: $g GPUs here, 2 wanted (run's kind nvidia-h200-x2 or nvidia-h100-x2)"
+  build_gpu sweep2 mlabench
+  b=$root/build-gpu/mlabench
+  o="--suite --require-gpu --quiet --max-time 0.1 --variants bf16_wgmma,fp8_wgmma_qrow,fp8_wgmma,mxfp4_qrow_lazy,mxfp4_wgmma_qrow,mxfp4_wgmma"
+  now() { date +%s.%N; }
+  {
+    nvidia-smi -L
+    t0=$(now); $b run $o --device 0 -o "$OUT/one.h5"; echo "rc=$?"; t1=$(now)
+    echo "wall one GPU: $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s"
+    bash harness/sweep/gpus_json.sh > gpus.json && cat gpus.json
+    for n in 2 4; do
+      bash harness/sweep/ctest_sweep.sh "sweep$n" "$n" "$b" $o || { echo "rc=ctest_sweep.sh failed"; continue; }
+      t0=$(now); ctest --test-dir "sweep$n" -j 2 --resource-spec-file "$PWD/gpus.json" --output-on-failure; echo "rc=$?"; t1=$(now)
+      echo "wall $n slices on 2 GPUs: $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s"
+      f=$([ $n = 2 ] && echo two || echo four)
+      $b merge sweep$n/slice_*.h5 -o "$OUT/$f.h5"; echo "rc=$?"
+      for k in $(seq 0 $((n - 1))); do
+        echo "slice $k: $($b export sweep$n/slice_$k.h5 --format csv | python3 -c 'import csv, sys
+r = list(csv.DictReader(sys.stdin)); print(len(r), "rows, GPUs", sorted({(x.get("device_index"), x.get("gpu_uuid")) for x in r if x.get("kind") != "cpu"}))')"
+      done
+      echo "== compare one GPU -> $n slices"; $b compare "$OUT/one.h5" "$OUT/$f.h5" --threshold 0.05; echo "rc=$?"
+    done
+  } > "$OUT/sweep2.log" 2>&1
+  grep -E '^GPU |^rc=|^wall|^slice|^summary|regressions|Failed|tests passed' "$OUT/sweep2.log" | head -40
+  ;;
 tests)
   stop=$(date -d '+550 seconds' +%H:%M:%S)
   build_gpu tests
@@ -407,5 +449,5 @@ pick)
   export OUT
   exec bash "$0" "$c"
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|tests|pick (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|sweep2|tests|pick (the calls: this file's head)" ;;
 esac
