@@ -62,6 +62,10 @@ static void run_usage(FILE *f)
             "                      HIP_VISIBLE_DEVICES, applied by the runtime, choose which are visible)\n"
             "  --slice K/N         run only slice K (0-based) of N: the cases split into N slices\n"
             "                      of about equal estimated cost (for several GPUs or Slurm tasks)\n"
+            "  --slice-costs PREV.h5\n"
+            "                      cut the slices by the seconds an earlier run (PREV.h5, e.g. the\n"
+            "                      merged file of the last sweep) spent on each case, by case name (a\n"
+            "                      case file by its file name less .h5); a case it lacks, by its size\n"
             "  --list              print the cases (of the slice) and their sizes; run nothing\n"
             "  --variants a,b,..   GPU variants to run (default: all)\n"
             "  --cpu-only          skip the GPU even if there is one\n"
@@ -108,7 +112,7 @@ typedef struct {
 enum { OPT_DEFAULT = 2000, OPT_CPU_ONLY, OPT_REQUIRE_GPU, OPT_NO_TIME, OPT_QUIET, OPT_TRUTH,
        OPT_SPLITS, OPT_MAX_TIME, OPT_RSE, OPT_MIN_SAMPLES, OPT_MAX_SAMPLES, OPT_VARIANTS,
        OPT_DEVICE, OPT_SLICE, OPT_LIST, OPT_LABEL, OPT_PEERS, OPT_PEERS_ONLY, OPT_PEER_PYTHON,
-       OPT_RESUME };
+       OPT_RESUME, OPT_SLICE_COSTS };
 
 /* The words of numbers right after a list-valued case option's value
  * (--batch 4 32: "32"), which run takes for case files: when one cannot be
@@ -173,6 +177,7 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
         {"max-samples", required_argument, NULL, OPT_MAX_SAMPLES},
         {"variants", required_argument, NULL, OPT_VARIANTS}, {"device", required_argument, NULL, OPT_DEVICE},
         {"slice", required_argument, NULL, OPT_SLICE}, {"list", no_argument, NULL, OPT_LIST},
+        {"slice-costs", required_argument, NULL, OPT_SLICE_COSTS},
         {"label", required_argument, NULL, OPT_LABEL},
         {"peers", required_argument, NULL, OPT_PEERS}, {"peers-only", no_argument, NULL, OPT_PEERS_ONLY},
         {"peer-python", required_argument, NULL, OPT_PEER_PYTHON},
@@ -210,6 +215,7 @@ static int run_parse(int argc, char **argv, run_opts *o, mlab_sweep *w, int *use
         case OPT_PEERS_ONLY: o->peers_only = 1; break;
         case OPT_PEER_PYTHON: o->peer_python = v; break;
         case OPT_RESUME: o->resume = v; break;
+        case OPT_SLICE_COSTS: o->slice_costs = v; break;
         case OPT_PEERS: {
             char pwhy[768];
             free(o->peers);
@@ -310,6 +316,64 @@ static size_t kept_find(const resume_kept *kept, const char *name)
     while (k < kept->n && strcmp(kept->name[k], name) != 0)
         k++;
     return k;
+}
+
+/* A run item's case name without reading it: a generated case's by the
+ * naming rule, a case file's by its file name less .h5 (the name a file
+ * carries when it sets none: data/README.md). */
+static void item_name(const run_item *it, const mlab_sweep *w, char *name, size_t len)
+{
+    if (it->path) {
+        const char *b = strrchr(it->path, '/');
+        b = b ? b + 1 : it->path;
+        size_t n = strlen(b);
+        if (n > 3 && strcmp(b + n - 3, ".h5") == 0)
+            n -= 3;
+        snprintf(name, len, "%.*s", (int)n, b);
+        return;
+    }
+    mlab_gen_spec s;
+    char why[256];
+    if (it->is_default)
+        mlab_default_spec(&s);
+    else
+        mlab_sweep_spec(w, it->gen_index, &s);
+    if (mlab_gen_name(&s, name, len, why, sizeof why))
+        *name = 0;
+}
+
+/* --slice-costs PATH: cost[] (the size estimates) as the seconds PATH's run
+ * spent on each case (mlab_slice_costs); says how many it found, on stdout
+ * for --list, else stderr. 0, or an exit code after a one-line message. */
+static int slice_costs_apply(const char *path, const run_item *items, size_t nitems, const mlab_sweep *w,
+                             double *cost, int slice_n, int list_only)
+{
+    if (slice_n < 2) {
+        fprintf(stderr, "mlabench run: --slice-costs %s: without --slice K/N (N > 1) there is nothing to cut\n",
+                path);
+        return MLAB_EXIT_USAGE;
+    }
+    char (*name)[64] = calloc(nitems + 1, sizeof *name);
+    const char **np = calloc(nitems + 1, sizeof *np);
+    char why[PATH_MAX + 512];
+    size_t found = 0;
+    int rc = !name || !np ? MLAB_EXIT_INTERNAL : MLAB_EXIT_OK;
+    for (size_t i = 0; !rc && i < nitems; i++) {
+        item_name(&items[i], w, name[i], sizeof name[i]);
+        np[i] = name[i];
+    }
+    if (!rc && (rc = mlab_slice_costs(path, np, cost, nitems, &found, why, sizeof why)))
+        fprintf(stderr, "mlabench run: --slice-costs: %s\n", why);
+    else if (!rc)
+        fprintf(list_only ? stdout : stderr,
+                "mlabench run: slices cut by the case times of %s: %zu of %zu cases found there%s\n", path, found,
+                nitems, found == nitems ? "" : found ? " (the others by size, at its seconds a byte)" :
+                                                       " (none: cut by size, as without it)");
+    else
+        fprintf(stderr, "mlabench run: out of memory\n");
+    free(name);
+    free(np);
+    return rc;
 }
 
 /* run --resume PATH: PATH's cases (inputs and rows) into res, whose
@@ -435,6 +499,10 @@ int mlab_cmd_run(int argc, char **argv)
     }
     for (size_t i = 0; i < nitems; i++)
         cost[i] = items[i].cost;
+    if (o.slice_costs && (rc = slice_costs_apply(o.slice_costs, items, nitems, &w, cost, slice_n, list_only))) {
+        free(cost);
+        goto done;
+    }
     npick = mlab_slice_pick(cost, nitems, slice_k, slice_n, pick);
     free(cost);
     if (npick == (size_t)-1) {
@@ -585,6 +653,7 @@ int mlab_cmd_run(int argc, char **argv)
     size_t cases_done = 0;
     for (size_t j = 0; j < npick && !mlab_run_stop_sig; j++) {
         const run_item *it = &items[pick[j]];
+        const double t_case = mlab_now_s(); /* the input's wall_s: from here to its last row */
         mlab_case c;
         mlab_input_file in;
         memset(&in, 0, sizeof in);
@@ -659,6 +728,7 @@ int mlab_cmd_run(int argc, char **argv)
         in.schema_version = MLAB_CASE_VERSION;
         snprintf(in.case_name, sizeof in.case_name, "%s", c.name);
         mlab_results_add_input(&res, &in);
+        const size_t in_index = res.ninputs - 1;
         if (npick > 1 && !o.quiet)
             mlab_progress_line(&mlab_run_progress, "mlabench run: case %zu/%zu: %s", j + 1, npick, c.name);
 
@@ -695,6 +765,7 @@ int mlab_cmd_run(int argc, char **argv)
             fprintf(stderr, "mlabench run: %s\n", why);
             goto out_results;
         }
+        res.inputs[in_index].wall_s = mlab_now_s() - t_case; /* a whole case's (not a stopped one's) */
         if (++cases_done == stop_after)
             raise(SIGTERM);
     }

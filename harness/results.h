@@ -67,6 +67,10 @@ typedef struct {
     char schema[32];             /* "mlabench-case" */
     int schema_version;
     char case_name[64];
+    double wall_s;               /* since 2026-12-07: host seconds the run spent on the case (its
+                                    reading or generation, CPU references, validation, timing, peers),
+                                    what run --slice-costs cuts a later sweep by; 0: not recorded
+                                    (older files, a case a run stopped in) */
 } mlab_input_file;
 
 typedef struct {

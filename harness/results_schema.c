@@ -77,6 +77,7 @@ static const mlab_field input_fields[] = {
     TENSOR_HASH(kv_fp4_sha256), TENSOR_HASH(kv_e8m0_sha256), TENSOR_HASH(qo_indptr_sha256),
     TENSOR_HASH(kv_indptr_sha256),
 #undef TENSOR_HASH
+    {"wall_s", 'd', offsetof(mlab_input_file, wall_s), sizeof(double)}, /* optional: results_read.c */
 };
 
 const mlab_field *mlab_input_fields(size_t *n)

@@ -182,7 +182,7 @@ static const char *const tidy_run_cols[] = {"run_index", "file", "label", "date"
 static const char *const tidy_row_cols[] = {"case_index", "variant_index", "parent", "timed",
                                             "floor_us", "floor_gbps", "floor_kind",
                                             "ratio_to_floor", "ratio_to_parent", "rel_to_first",
-                                            "tol_max_rel_rms"};
+                                            "tol_max_rel_rms", "case_wall_s"};
 #define N_RUN_COLS (sizeof tidy_run_cols / sizeof tidy_run_cols[0])
 #define N_ROW_COLS (sizeof tidy_row_cols / sizeof tidy_row_cols[0])
 
@@ -241,7 +241,10 @@ int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style, i
     const mlab_row **ix = malloc((total + 1) * sizeof *ix);
     size_t *at = malloc(((size_t)n + 1) * sizeof *at);
     line_ref *lines = malloc((total + 1) * sizeof *lines);
-    if (!cn || !vn || !ix || !at || !lines) {
+    /* each run's case seconds (/inputs wall_s) by case rank: case_wall_s */
+    double *wall = calloc((size_t)n * (size_t)nc + 1, sizeof *wall);
+    if (!cn || !vn || !ix || !at || !lines || !wall) {
+        free(wall);
         free(cases);
         free(vars);
         free(cn);
@@ -258,6 +261,11 @@ int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style, i
             ix[at[k] + i] = &r->rows[i];
         qsort(ix + at[k], r->nrows, sizeof *ix, by_pair_place);
         at[k + 1] = at[k] + r->nrows;
+        for (size_t i = 0; i < r->ninputs; i++) {
+            const int c = rank_of(cn, nc, r->inputs[i].case_name);
+            if (c >= 0)
+                wall[(size_t)k * (size_t)nc + (size_t)c] = r->inputs[i].wall_s;
+        }
     }
     size_t nrf;
     const mlab_field *rf = mlab_row_fields(&nrf);
@@ -337,6 +345,8 @@ int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style, i
             cell_num(f, style, &col, "rel_to_first",
                      timed && first ? w->median_us / first->median_us : NAN);
             cell_num(f, style, &col, "tol_max_rel_rms", tol ? tol->max_rel_rms : NAN);
+            const double ws = wall[(size_t)k * (size_t)nc + (size_t)lines[li].c];
+            cell_num(f, style, &col, "case_wall_s", ws > 0 ? ws : NAN);
             for (size_t c = 0; c < nrf; c++) {
                 cell_sep(f, style, &col, rf[c].name);
                 mlab_put_field(f, w, &rf[c], style);
@@ -346,6 +356,7 @@ int mlab_tidy_write(FILE *f, const mlab_run_file *runs, int n, mlab_fmt style, i
     }
     if (json)
         fprintf(f, "\n ]}\n");
+    free(wall);
     free(lines);
     free(at);
     free(ix);

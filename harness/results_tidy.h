@@ -30,7 +30,8 @@ int mlab_ordered_names(const mlab_results *r, int variants, mlab_strlist *out);
  * variants by id, then peers, then CPU rows), parent, timed, floor_us,
  * floor_gbps, floor_kind, ratio_to_floor, ratio_to_parent, rel_to_first
  * (median / the same row's median in the first run that has it),
- * tol_max_rel_rms (derived); then every /rows field. Lines come run after
+ * tol_max_rel_rms (derived), case_wall_s (the row's case's /inputs
+ * wall_s, NaN where 0); then every /rows field. Lines come run after
  * run in file order, or with series_order by (case_index, variant_index,
  * run_index), so that one (case, variant) over the runs is one block of
  * consecutive lines (gnuplot draws a line through consecutive points only).

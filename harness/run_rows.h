@@ -30,6 +30,7 @@ typedef struct {
     int npeers, peers_only;
     const char *peer_python;
     const char *resume;         /* --resume PART.h5 */
+    const char *slice_costs;    /* --slice-costs PREV.h5: slices cut by its cases' times */
     int parse_rc;               /* an option's own exit code (else 2 on a bad option) */
 } run_opts;
 

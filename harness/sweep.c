@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "args.h"      /* mlab_arg_* */
-#include "exitcodes.h" /* MLAB_EXIT_USAGE */
+#include "args.h"         /* mlab_arg_* */
+#include "exitcodes.h"    /* MLAB_EXIT_USAGE */
+#include "results.h"      /* mlab_results_find_input (--slice-costs) */
+#include "results_read.h" /* mlab_results_read */
 
 void mlab_sweep_usage(FILE *f)
 {
@@ -232,6 +234,47 @@ int mlab_sweep_check(const mlab_sweep *w, char *why, size_t whylen)
 /* ---- slicing ------------------------------------------------------------ */
 
 double mlab_case_cost(double file_bytes) { return file_bytes + 1e9; }
+
+int mlab_slice_costs(const char *path, const char *const *names, double *cost, size_t n, size_t *matched,
+                     char *why, size_t whylen)
+{
+    mlab_results r;
+    *matched = 0;
+    int rc = mlab_results_read(path, &r, why, whylen);
+    if (rc)
+        return rc;
+    size_t timed = 0;
+    for (size_t k = 0; k < r.ninputs; k++)
+        timed += r.inputs[k].wall_s > 0;
+    if (!timed) {
+        snprintf(why, whylen, "%s: /inputs: no case has a time (wall_s: run writes it since 2026-12-07), "
+                              "nothing to cut slices by", path);
+        mlab_results_free(&r);
+        return MLAB_EXIT_BADINPUT;
+    }
+    double *sec = malloc((n + 1) * sizeof *sec);
+    if (!sec) {
+        mlab_results_free(&r);
+        snprintf(why, whylen, "out of memory");
+        return MLAB_EXIT_INTERNAL;
+    }
+    double had_s = 0, had_est = 0; /* the cases both have: seconds, estimate */
+    for (size_t i = 0; i < n; i++) {
+        const mlab_input_file *in = mlab_results_find_input(&r, names[i]);
+        sec[i] = in && in->wall_s > 0 ? in->wall_s : 0;
+        if (sec[i] > 0) {
+            had_s += sec[i];
+            had_est += cost[i];
+            ++*matched;
+        }
+    }
+    if (*matched)
+        for (size_t i = 0; i < n; i++)
+            cost[i] = sec[i] > 0 ? sec[i] : cost[i] * had_s / had_est;
+    free(sec);
+    mlab_results_free(&r);
+    return MLAB_EXIT_OK;
+}
 
 size_t mlab_slice_pick(const double *cost, size_t nitems, int k, int n, size_t *pick)
 {

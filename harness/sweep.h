@@ -88,7 +88,21 @@ int mlab_slice_parse(const char *cmd, const char *v, int *k, int *n);
 /* Estimated cost of one case, in bytes of file (the slicing weight): its
  * file bytes plus 1 GB standing for the work every case costs whatever its
  * size (up to --max-time of sampling per variant, set-up, the copy
- * bandwidth): a guess to be replaced by measured per-case times. */
+ * bandwidth): a guess, which run --slice-costs replaces by an earlier
+ * run's measured seconds a case (mlab_slice_costs). */
 double mlab_case_cost(double file_bytes);
+
+/* run --slice-costs PREV.h5: cost[i] (mlab_case_cost's estimate on entry)
+ * becomes the seconds PREV.h5's run spent on the case named names[i] (its
+ * /inputs wall_s, by case name); a case PREV.h5 lacks or has no time for
+ * keeps its estimate in seconds: the estimate times PREV's seconds an
+ * estimated byte over the cases both have (none: every cost is left as the
+ * estimate). Every slice process reads the same file, so each cuts the
+ * same slices. *matched gets the number found. 0, or an MLAB_EXIT_* code
+ * with a one-line reason in why: the file cannot be read as results (the
+ * reader's code), or none of its cases has a time (written before
+ * 2026-12-07: exit 3). */
+int mlab_slice_costs(const char *path, const char *const *names, double *cost, size_t n, size_t *matched,
+                     char *why, size_t whylen);
 
 #endif

@@ -174,14 +174,16 @@
 #           (generated in memory, the six main decodes, --max-time 0.1) on
 #           GPU 0 alone, then split over both GPUs by CTest's resource
 #           allocation (harness/sweep: gpus_json.sh, ctest_sweep.sh, 2
-#           slices, ctest -j 2), then 4 slices over the two; each merged and
-#           compared with the one-GPU file (--threshold 0.05); the wall time
-#           of each, and which GPU (uuid) each slice's rows name. Prediction
-#           (perf-notes v68): the same rows at 5%, each slice on its own
-#           GPU; 2 slices ~0.6-0.7x of one GPU's wall time (the slice with
-#           256 x 8192 holds ~60% of the bytes), 4 slices ~0.55x. With
-#           MLAB_QUEUE_BIN, the program carried. $OUT: one.h5, two.h5,
-#           four.h5, sweep2.log
+#           slices, ctest -j 2), then 2 slices cut by one.h5's case times
+#           (run --slice-costs), then 4 slices by size over the two; each
+#           merged and compared with the one-GPU file (--threshold 0.05);
+#           the wall time of each, and which GPU (uuid) and how many
+#           seconds of cases each slice holds. Prediction (perf-notes v68):
+#           the same rows at 5%, each slice on its own GPU; by size 2
+#           slices ~0.6-0.7x of one GPU's wall time (the size cut puts
+#           256 x 8192 with two small cases, 3 against 5), by times ~0.5-0.55x,
+#           4 by size ~0.55-0.6x. With MLAB_QUEUE_BIN, the program carried.
+#           $OUT: one.h5, two.h5, times.h5, four.h5, sweep2.log
 #
 #   tests   (~6 min) the build and every test but the slow ones (GPU tests
 #           included: gpu_hang_watch last ran on b88dca2's form, before
@@ -417,17 +419,21 @@ sweep2)
     t0=$(now); $b run $o --device 0 -o "$OUT/one.h5"; echo "rc=$?"; t1=$(now)
     echo "wall one GPU: $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s"
     bash harness/sweep/gpus_json.sh > gpus.json && cat gpus.json
-    for n in 2 4; do
-      bash harness/sweep/ctest_sweep.sh "sweep$n" "$n" "$b" $o || { echo "rc=ctest_sweep.sh failed"; continue; }
-      t0=$(now); ctest --test-dir "sweep$n" -j 2 --resource-spec-file "$PWD/gpus.json" --output-on-failure; echo "rc=$?"; t1=$(now)
-      echo "wall $n slices on 2 GPUs: $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s"
-      f=$([ $n = 2 ] && echo two || echo four)
-      $b merge sweep$n/slice_*.h5 -o "$OUT/$f.h5"; echo "rc=$?"
+    # two (by size), two (by one.h5's case times: run --slice-costs), four (by size)
+    for cut in two:2: times:2:--slice-costs=$OUT/one.h5 four:4:; do
+      IFS=: read -r f n c <<< "$cut"
+      d=sweep_$f
+      bash harness/sweep/ctest_sweep.sh "$d" "$n" "$b" $o $c || { echo "rc=ctest_sweep.sh failed"; continue; }
+      t0=$(now); ctest --test-dir "$d" -j 2 --resource-spec-file "$PWD/gpus.json" --output-on-failure; echo "rc=$?"; t1=$(now)
+      echo "wall $f: $n slices on 2 GPUs${c:+ ($c)}: $(awk "BEGIN { printf \"%.1f\", $t1 - $t0 }") s"
+      $b merge $d/slice_*.h5 -o "$OUT/$f.h5"; echo "rc=$?"
       for k in $(seq 0 $((n - 1))); do
-        echo "slice $k: $($b export sweep$n/slice_$k.h5 --format csv | python3 -c 'import csv, sys
-r = list(csv.DictReader(sys.stdin)); print(len(r), "rows, GPUs", sorted({(x.get("device_index"), x.get("gpu_uuid")) for x in r if x.get("kind") != "cpu"}))')"
+        echo "slice $k: $($b export $d/slice_$k.h5 --format csv | python3 -c 'import csv, sys
+r = list(csv.DictReader(sys.stdin)); w = {x["case_name"]: float(x["case_wall_s"]) for x in r}
+print(len(r), "rows,", len(w), "cases, %.1f s of cases," % sum(w.values()), "GPUs",
+      sorted({(x["device_index"], x["gpu_uuid"]) for x in r if x["kind"] != "cpu"}))')"
       done
-      echo "== compare one GPU -> $n slices"; $b compare "$OUT/one.h5" "$OUT/$f.h5" --threshold 0.05; echo "rc=$?"
+      echo "== compare one GPU -> $f"; $b compare "$OUT/one.h5" "$OUT/$f.h5" --threshold 0.05; echo "rc=$?"
     done
   } > "$OUT/sweep2.log" 2>&1
   grep -E '^GPU |^rc=|^wall|^slice|^summary|regressions|Failed|tests passed' "$OUT/sweep2.log" | head -40
