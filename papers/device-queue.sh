@@ -168,8 +168,8 @@
 #           MXFP4 _qrow decodes: consumer 0's cycles a tile (wait, Q.K,
 #           softmax, P.V) against the one-row block's. $OUT: {on,off,q1}_
 #           trace_{table.md,summary.txt}, build_trace.log
-#   sweep2  (~5 min, a machine of 2 GPUs: run's kind nvidia-h200-x2 or
-#           nvidia-h100-x2) issue 14's last step, never run (no two-GPU kind
+#   sweep2  (~5 min) on a machine of 2 GPUs (run's kind nvidia-h200-x2 or
+#           nvidia-h100-x2): issue 14's last step, never run (no two-GPU kind
 #           was lent in the fourth session, which left it blocked): the suite
 #           (generated in memory, the six main decodes, --max-time 0.1) on
 #           GPU 0 alone, then split over both GPUs by CTest's resource

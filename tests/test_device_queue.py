@@ -26,11 +26,11 @@ text = open(SCRIPT).read()
 tmp = scratch("device_queue")
 
 # the calls: the header's "#   name   (~N min)" lines, the case labels, the usage line
-header = re.findall(r"^#   ([a-z]+) +\(~\d+ min\)", text, re.M)
+header = re.findall(r"^#   ([a-z][a-z0-9]*) +\(~\d+ min\)", text, re.M)
 labels = set()
-for m in re.finditer(r"^([a-z |]+)\)$", text, re.M):
+for m in re.finditer(r"^([a-z0-9 |]+)\)$", text, re.M):
     labels |= {w.strip() for w in m.group(1).split("|")}
-usage = re.search(r"usage: papers/device-queue\.sh ([a-z|]+)", text)
+usage = re.search(r"usage: papers/device-queue\.sh ([a-z0-9|]+)", text)
 say(len(header) >= 1 and "suite" in header, f"the header documents the calls, suite among them ({header})")
 say(set(header) == labels, f"the header's calls are the script's case labels ({sorted(header)} / {sorted(labels)})")
 say(usage is not None and set(usage.group(1).split("|")) == set(header),
