@@ -441,6 +441,11 @@ int mlab_cmd_compare(int argc, char **argv)
         goto out;
     mlab_compare_write(of.f, (mlab_fmt)style, &R, used_o, used_n);
     rc = mlab_out_close(cmd, &of, 1);
+    for (int k = 0; k < 2 && rc == MLAB_EXIT_OK; k++)
+        if (R.r[k]->env.idle_busy_pct > 0) /* a neighbour on the GPU (results.h) */
+            mlab_cli_err(cmd, 0, "%s: another process ran kernels on its GPU during the run (NVML: up to %d%% "
+                                 "busy while the run was idle): its times may be slowed",
+                         paths[k], R.r[k]->env.idle_busy_pct);
     if (rc == MLAB_EXIT_OK && R.nno_limit)
         mlab_cli_err(cmd, 0, "%zu pairs have no read limit in OLD or NEW: unclear, not compared",
                      R.nno_limit);

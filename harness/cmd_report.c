@@ -336,6 +336,9 @@ static void write_report(FILE *f, const char *in, const mlab_report_rows *ix, co
     if (r->env.stopped[0]) /* a run stopped by a signal: its rows are those measured before it */
         fprintf(f, "**This run was stopped early** (%s): the file holds only the rows measured "
                    "before the signal.\n\n", r->env.stopped);
+    if (r->env.idle_busy_pct > 0) /* a neighbour on the GPU (results.h) */
+        fprintf(f, "**Another process ran kernels on this GPU during the run**: NVML saw it up to %d%% busy "
+                   "while this run left it idle; the times may be slowed.\n\n", r->env.idle_busy_pct);
     write_headline(f, ix);
 
     fprintf(f, "## Environment\n\n| field | value |\n| --- | --- |\n");

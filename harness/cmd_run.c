@@ -318,6 +318,30 @@ static size_t kept_find(const resume_kept *kept, const char *name)
     return k;
 }
 
+/* A neighbour on the GPU: the GPU left idle MLAB_IDLE_CHECK_S seconds (0.5
+ * by default, 0 to skip) and NVML's utilization in that time read
+ * (mlab_gpu_idle_busy); env->idle_busy_pct keeps the highest, and a line
+ * on stderr says when another process was seen (when: "at its start"). */
+static void idle_check(mlab_gpu *g, mlab_env *env, const char *when)
+{
+    const char *s = getenv("MLAB_IDLE_CHECK_S");
+    char *end = NULL;
+    double win = s && *s ? strtod(s, &end) : 0.5;
+    if (s && *s && (*end || !(win >= 0) || win > 10)) {
+        fprintf(stderr, "mlabench run: MLAB_IDLE_CHECK_S='%s' is not 0..10 seconds: 0.5 taken\n", s);
+        win = 0.5;
+    }
+    int pct = -1;
+    if (!(win > 0) || mlab_gpu_idle_busy(g, win, &pct) != 0)
+        return;
+    if (pct > env->idle_busy_pct)
+        env->idle_busy_pct = pct;
+    if (pct > 0)
+        fprintf(stderr, "mlabench run: another process ran kernels on GPU %d %s (NVML: %d%% busy while this run "
+                        "left it idle %.2g s): its times may be slowed (nvidia-smi lists the GPU's processes)\n",
+                env->gpu_index, when, pct, win);
+}
+
 /* A run item's case name without reading it: a generated case's by the
  * naming rule, a case file's by its file name less .h5 (the name a file
  * carries when it sets none: data/README.md). */
@@ -624,6 +648,7 @@ int mlab_cmd_run(int argc, char **argv)
                    res.env.gpu_index, res.env.gpu_name, res.env.gpu_arch, res.env.gpu_cu_count,
                    res.env.runtime_version, res.env.driver_version, copy_bw, res.env.read_bw_gbs,
                    res.env.empty_kernel_us, res.env.empty_pair_us);
+            idle_check(g, &res.env, "at the run's start");
         }
     }
     /* --resume: the run continued takes PART.h5's finished cases (rows and
@@ -776,6 +801,8 @@ int mlab_cmd_run(int argc, char **argv)
     if (mlab_run_stop_sig && !res.env.stopped[0]) /* between two cases */
         snprintf(res.env.stopped, sizeof res.env.stopped, "%s after %zu of %zu cases",
                  mlab_run_stop_name(mlab_run_stop_sig), cases_done, npick);
+    if (g && !hung && !mlab_run_stop_sig && cases_done)
+        idle_check(g, &res.env, "at the run's end");
     rc = failed ? MLAB_EXIT_ACCURACY : MLAB_EXIT_OK;
     mlab_results_fill_read_limits(&res); /* the peers' rows: their case's read limit */
     if (o.out) {

@@ -23,6 +23,7 @@
 void mlab_results_init(mlab_results *r)
 {
     memset(r, 0, sizeof *r);
+    r->env.idle_busy_pct = -1; /* not read: also what a file without the attribute reads */
 }
 
 void mlab_results_free(mlab_results *r)
@@ -308,6 +309,7 @@ static const mlab_field env_fields[] = {
     FLD(mlab_env, kernel_knobs, 's'),     FLD(mlab_env, label, 's'),
     FLD(mlab_env, empty_pair_us, 'd'),    FLD(mlab_env, stopped, 's'),
     FLD(mlab_env, stopped_case, 's'),     FLD(mlab_env, gpu_mem_bus_bits, 'i'),
+    FLD(mlab_env, idle_busy_pct, 'i'),
 };
 
 /* Identity, then timing and napkin math, then the two error structs: the

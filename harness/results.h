@@ -51,6 +51,11 @@ typedef struct {
     char stopped[128];           /* v2 (since 2026-12-05 21:00): "" when the run ended; else the
                                     signal and where it stopped ("SIGTERM after 3 of 8 cases"):
                                     the file holds the rows measured before it */
+    int idle_busy_pct;           /* since 2026-12-07: the highest GPU utilization NVML sampled while the
+                                    run left the GPU idle (at its start and its end, MLAB_IDLE_CHECK_S
+                                    each): above 0, another process ran kernels on the GPU during the
+                                    run, its times may be slowed; -1 not read (no NVML, AMD, CPU-only
+                                    runs, older files); merged: the slices' highest */
     char stopped_case[1024];     /* v2 (since 2026-12-06): the case a run stopped in, its rows
                                     partial ("" when it ended, or stopped between two cases):
                                     the case run --resume runs again whole; merged, every

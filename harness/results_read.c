@@ -50,14 +50,16 @@ static int v2_only(const char *name)
  * signal stopped (stopped, after 2026-12-05 21:00) and the case it stopped
  * in (stopped_case, after 2026-12-06 00:00), and a row's decode unit (unit,
  * after 2026-12-06 23:00), and an input's time (wall_s, after 2026-12-07).
- * Missing, they read "" or 0 in any version. */
+ * Missing, they read "" or 0 in any version; the environment's
+ * idle_busy_pct (after 2026-12-07) reads -1 (mlab_results_init). */
 static int optional_field(const char *name)
 {
     size_t n = strlen(name);
     return (n > 7 && strcmp(name + n - 7, "_sha256") == 0) || strcmp(name, "merge") == 0 ||
            strcmp(name, "regs") == 0 || strcmp(name, "local_bytes") == 0 || strcmp(name, "l2_policy") == 0 ||
            strcmp(name, "slow_us") == 0 || strcmp(name, "slow_span_us") == 0 || strcmp(name, "stopped") == 0 ||
-           strcmp(name, "stopped_case") == 0 || strcmp(name, "unit") == 0 || strcmp(name, "wall_s") == 0;
+           strcmp(name, "stopped_case") == 0 || strcmp(name, "unit") == 0 || strcmp(name, "wall_s") == 0 ||
+           strcmp(name, "idle_busy_pct") == 0;
 }
 
 /* Open the rank-1 dataset name, of type class want, with its storage

@@ -127,6 +127,13 @@ void mlab_gpu_clocks(mlab_gpu *g, int *sm_mhz, int *temp_c, int *throttled);
  * AMD, a driver without the counters). Two readings around a row say how
  * much of it ran slowed (results.h slow_us). */
 int mlab_gpu_slow_ns(mlab_gpu *g, unsigned long long *ns);
+/* A neighbour's work: the GPU waited on (nothing of this process left
+ * running), then left idle by this process for window_s seconds, and the
+ * highest utilization NVML sampled in that window (the percent of a sample
+ * period in which any process's kernels ran, the periods wholly inside the
+ * window) into *pct: anything above 0 is another process's. 0, or -1 where
+ * it cannot be read (no NVML, AMD, no whole sample period in the window). */
+int mlab_gpu_idle_busy(mlab_gpu *g, double window_s, int *pct);
 
 /* The build's knobs and flags that change a kernel's meaning ("pdl=1
  * fast_math=1 trace=0 arch=sm_90a ..."), then the run-time ones ("merge=

@@ -86,3 +86,11 @@ int mlab_gpu_slow_ns(mlab_gpu *g, unsigned long long *ns)
 }
 
 const char *mlab_gpu_build_knobs(void) { return "backend=none"; }
+
+int mlab_gpu_idle_busy(mlab_gpu *g, double window_s, int *pct)
+{
+    (void)g;
+    (void)window_s;
+    *pct = -1;
+    return -1;
+}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h> /* gettimeofday: NVML's sample stamps */
 #include <time.h> /* gpu_wait: clock_gettime, nanosleep */
 
 #include <initializer_list>
@@ -176,6 +177,8 @@ struct mlab_gpu {
     int (*nvml_reasons)(void *, unsigned long long *);
     int (*nvml_violation)(void *, int, unsigned long long *); /* its last: nvmlViolationTime_t {reference
                                                                  us, violation ns} */
+    /* nvmlDeviceGetSamples(dev, type, lastSeenTimeStamp, *valueType, *count, nvmlSample_t *) */
+    int (*nvml_samples)(void *, int, unsigned long long, int *, unsigned *, void *);
 };
 
 /* what runs variant id on the loaded case: the variant's own entry, the
@@ -286,6 +289,7 @@ static void nvml_open(mlab_gpu *g, const char *uuid)
     if (!g->nvml_reasons)
         g->nvml_reasons = (int (*)(void *, unsigned long long *))dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
     g->nvml_violation = (int (*)(void *, int, unsigned long long *))dlsym(lib, "nvmlDeviceGetViolationStatus");
+    g->nvml_samples = (int (*)(void *, int, unsigned long long, int *, unsigned *, void *))dlsym(lib, "nvmlDeviceGetSamples");
     if (!init || !by_uuid || init() != 0 || by_uuid(uuid, &g->nvml_dev) != 0) {
         dlclose(lib);
         g->nvml_dev = NULL;
@@ -323,6 +327,56 @@ extern "C" int mlab_gpu_slow_ns(mlab_gpu *g, unsigned long long *ns)
         *ns += t[1];
     }
     return 0;
+}
+
+/* NVML's GPU utilization samples (NVML_GPU_UTILIZATION_SAMPLES, 1: each an
+ * unsigned percent of its period, stamped in CPU microseconds since the
+ * epoch at its end; nvmlSample_t is {timeStamp, 8-byte value}) taken while
+ * this process left the GPU idle (gpu_api.h). A sample counts only if its
+ * whole period, the median gap between the stamps, lies after the wait:
+ * the first one after it may still hold this process's last kernels. */
+extern "C" int mlab_gpu_idle_busy(mlab_gpu *g, double window_s, int *pct)
+{
+    *pct = -1;
+    if (!g || !g->nvml_dev || !g->nvml_samples || g->hung) return -1;
+    if (hipDeviceSynchronize() != hipSuccess) return -1;
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    const unsigned long long t0 = (unsigned long long)tv.tv_sec * 1000000ull + (unsigned long long)tv.tv_usec;
+    struct timespec ts = {(time_t)window_s, (long)((window_s - (double)(time_t)window_s) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+    struct { unsigned long long t, v; } smp[256];
+    unsigned n = 256;
+    int vt = 0;
+    /* samples from a little before the wait, for the period's gaps */
+    if (g->nvml_samples(g->nvml_dev, 1, t0 > 1000000 ? t0 - 1000000 : 0, &vt, &n, smp) != 0 || n < 2) return -1;
+    unsigned long long gap[256];
+    unsigned m = 0;
+    for (unsigned i = 1; i < n; i++)
+        if (smp[i].t > smp[i - 1].t) gap[m++] = smp[i].t - smp[i - 1].t;
+    if (!m) return -1;
+    for (unsigned i = 1; i < m; i++) /* insertion sort: at most 255 */
+        for (unsigned j = i; j > 0 && gap[j - 1] > gap[j]; j--) {
+            const unsigned long long x = gap[j];
+            gap[j] = gap[j - 1];
+            gap[j - 1] = x;
+        }
+    const unsigned long long period = gap[m / 2];
+    int best = -1;
+    for (unsigned i = 0; i < n; i++)
+        if (smp[i].t >= t0 + period) {
+            /* nvmlValueType_t: 0 double, 1 unsigned int, 2 unsigned long, 3 unsigned long long */
+            double d;
+            unsigned u;
+            memcpy(&d, &smp[i].v, sizeof d);
+            memcpy(&u, &smp[i].v, sizeof u); /* the union's first 4 bytes (little-endian) */
+            const double v = vt == 0 ? d : vt == 1 ? (double)u : (double)smp[i].v;
+            const int p = v < 0 ? 0 : v > 100 ? 100 : (int)(v + 0.5);
+            best = p > best ? p : best;
+        }
+    *pct = best;
+    return best < 0 ? -1 : 0;
 }
 
 /* the build's knobs (below), then the run-time ones that change what a
