@@ -442,6 +442,8 @@ static int resume_load(const char *path, mlab_results *res, resume_cut *cut)
         }
         for (size_t k = 0; k < part.ninputs && !rc; k++)
             rc = mlab_results_add_input(res, &part.inputs[k]);
+        if (part.env.idle_busy_pct > res->env.idle_busy_pct) /* the kept rows' neighbour, as merge keeps it */
+            res->env.idle_busy_pct = part.env.idle_busy_pct;
         for (size_t k = 0; k < part.nrows && !rc; k++)
             rc = mlab_results_add_row(res, &part.rows[k]);
         if (rc) {
