@@ -50,9 +50,10 @@
 # are in question (it ran again in the sixty-fourth session on an H200, v67:
 # h200-2026-12-07, 12 of 12 picks within 1%). mtprule ran in the
 # sixty-fourth session on an H200 with the program carried (v67:
-# h200-2026-12-07: as predicted on every pair) and stays for an H100, the
-# rule's other side (there fp8 never, bf16 past 4 L2s), and for the next
-# change to the rule; oos ran in that session too (h200-2026-12-07b). mxtrace ran in the fifty-seventh session (v60:
+# h200-2026-12-07: as predicted on every pair), and in the sixty-fifth on
+# an H100, the rule's other side (v68: h100-2026-12-07, as predicted on every
+# pair: fp8 never, bf16 past 4 L2s), and stays for the next change to the
+# rule; oos ran in that session too (h200-2026-12-07b). mxtrace ran in the fifty-seventh session (v60:
 # h100-2026-12-06n; ncu's counters beside it by hand, its README), and in the
 # fifty-ninth after v62's softmax (v62: h100-2026-12-06t), and stays for the
 # next M32 change. mtpsm ran in the fifty-ninth session on an H100 (v62:
@@ -146,8 +147,7 @@
 #           every shape, fp8 the 64-item ones, MXFP4 all but 8 x 4096), off
 #           elsewhere; on an H100 the fp8 decodes never, bf16 the 64-item
 #           ones. Also the results' gpu_mem_bus_bits (6016 on an H200, as
-#           CUDA reports it there, v67; 5120 expected on an H100, not yet
-#           seen) and unit column (item where the unit ran; the grid tests
+#           CUDA reports it there, v67; 5120 on an H100, v68) and unit column (item where the unit ran; the grid tests
 #           check it). With MLAB_QUEUE_BIN (below)
 #           no build and no ctest: the MTP tests' checks by hand instead
 #           (mtp_validate and the grid tests' unit check) into ctest.log,
