@@ -318,19 +318,27 @@ static size_t kept_find(const resume_kept *kept, const char *name)
     return k;
 }
 
-/* A neighbour on the GPU: the GPU left idle MLAB_IDLE_CHECK_S seconds (0.5
- * by default, 0 to skip) and NVML's utilization in that time read
- * (mlab_gpu_idle_busy); env->idle_busy_pct keeps the highest, and a line
- * on stderr says when another process was seen (when: "at its start"). */
-static void idle_check(mlab_gpu *g, mlab_env *env, const char *when)
+/* MLAB_IDLE_CHECK_S: the neighbour check's window in seconds (0.5 unset,
+ * 0 skips it) into *win; -1 after a one-line message when it is not a
+ * number from 0 to 10 (exit 2, as the other knobs' bad values) */
+static int idle_window(double *win)
 {
     const char *s = getenv("MLAB_IDLE_CHECK_S");
     char *end = NULL;
-    double win = s && *s ? strtod(s, &end) : 0.5;
-    if (s && *s && (*end || !(win >= 0) || win > 10)) {
-        fprintf(stderr, "mlabench run: MLAB_IDLE_CHECK_S='%s' is not 0..10 seconds: 0.5 taken\n", s);
-        win = 0.5;
+    *win = s && *s ? strtod(s, &end) : 0.5;
+    if (s && *s && (*end || !(*win >= 0) || *win > 10)) {
+        fprintf(stderr, "mlabench run: MLAB_IDLE_CHECK_S='%s' is not seconds from 0 to 10 (exit 2)\n", s);
+        return -1;
     }
+    return 0;
+}
+
+/* A neighbour on the GPU: the GPU left idle win seconds (idle_window) and
+ * NVML's utilization in that time read (mlab_gpu_idle_busy);
+ * env->idle_busy_pct keeps the highest, and a line on stderr says when
+ * another process was seen (when: "at the run's start"). */
+static void idle_check(mlab_gpu *g, double win, mlab_env *env, const char *when)
+{
     int pct = -1;
     if (!(win > 0) || mlab_gpu_idle_busy(g, win, &pct) != 0)
         return;
@@ -480,6 +488,9 @@ int mlab_cmd_run(int argc, char **argv)
         rc = prc > 0 ? MLAB_EXIT_OK : o.parse_rc ? o.parse_rc : MLAB_EXIT_USAGE;
         goto done;
     }
+    double idle_win = 0.5;
+    if (idle_window(&idle_win))
+        goto done;
     if (o.peers_only && !o.npeers) {
         fprintf(stderr, "mlabench run: --peers-only needs --peers\n");
         goto done;
@@ -650,7 +661,7 @@ int mlab_cmd_run(int argc, char **argv)
                    res.env.gpu_index, res.env.gpu_name, res.env.gpu_arch, res.env.gpu_cu_count,
                    res.env.runtime_version, res.env.driver_version, copy_bw, res.env.read_bw_gbs,
                    res.env.empty_kernel_us, res.env.empty_pair_us);
-            idle_check(g, &res.env, "at the run's start");
+            idle_check(g, idle_win, &res.env, "at the run's start");
         }
     }
     /* --resume: the run continued takes PART.h5's finished cases (rows and
@@ -804,7 +815,7 @@ int mlab_cmd_run(int argc, char **argv)
         snprintf(res.env.stopped, sizeof res.env.stopped, "%s after %zu of %zu cases",
                  mlab_run_stop_name(mlab_run_stop_sig), cases_done, npick);
     if (g && !hung && !mlab_run_stop_sig && cases_done)
-        idle_check(g, &res.env, "at the run's end");
+        idle_check(g, idle_win, &res.env, "at the run's end");
     rc = failed ? MLAB_EXIT_ACCURACY : MLAB_EXIT_OK;
     mlab_results_fill_read_limits(&res); /* the peers' rows: their case's read limit */
     if (o.out) {

@@ -13,7 +13,9 @@ samples cannot be read: -1 in the file, said, never passed):
     neighbour, in the background, until nvidia-smi sees the GPU busy):
     idle_busy_pct > 0, the line on stderr naming the GPU; `report` says
     it, `compare` of the two files names the busy one;
-  - MLAB_IDLE_CHECK_S=0: not read (-1), no line.
+  - MLAB_IDLE_CHECK_S=0: not read (-1), no line; a value that is not
+    seconds from 0 to 10 is exit 2, one line, before any work (checked
+    first, without a GPU too: a failure there fails the test).
 Exit 0 pass, 1 fail, 77 skip.
 """
 import os
@@ -53,6 +55,16 @@ def gpu_util():
 
 def main():
     tmp = tempfile.mkdtemp(prefix="mlab_idle_")
+    for bad in ("x", "-1", "11", "nan"):
+        b = subprocess.run([BIN, "run", "--cpu-only", "--batch", "1", "--kv-len", "16", "-o",
+                            os.path.join(tmp, "bad.h5")], capture_output=True, text=True,
+                           env=dict(os.environ, MLAB_IDLE_CHECK_S=bad))
+        err = b.stderr.strip().splitlines()
+        if not (b.returncode == 2 and len(err) == 1 and "MLAB_IDLE_CHECK_S" in err[0] and
+                not os.path.exists(os.path.join(tmp, "bad.h5"))):
+            say(False, f"MLAB_IDLE_CHECK_S={bad}: exit 2, one line, nothing written", f"{b.returncode} {b.stderr}")
+            return finish("test_idle_busy", tmp)
+    say(True, "a bad MLAB_IDLE_CHECK_S: exit 2, one line, nothing written")
     alone = os.path.join(tmp, "alone.h5")
     p = run([BIN, *SMALL, "-o", alone])
     if p.returncode == 77:
