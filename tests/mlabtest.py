@@ -48,6 +48,21 @@ def programs():
     return tool, os.environ.get("MLAB_BIN", "build/mlabench")
 
 
+def bin_or_skip(*modules):
+    """$MLAB_BIN, or exit 77 (skipped) when it is not a file or a module named cannot be imported."""
+    binp = os.environ.get("MLAB_BIN", "")
+    if not binp or not os.path.isfile(binp):
+        print(f"SKIP: MLAB_BIN ('{binp}') is not a file")
+        sys.exit(77)
+    for m in modules:
+        try:
+            __import__(m)
+        except ImportError as e:
+            print(f"SKIP: {e}")
+            sys.exit(77)
+    return binp
+
+
 def readme_or_skip():
     """(the source tree, its README.md's text, $MLAB_BIN), or exit 77 (skipped) when MLAB_BIN is not a program."""
     binp = os.environ.get("MLAB_BIN")

@@ -24,16 +24,10 @@ import sys
 import tempfile
 import time
 
-BIN = os.environ.get("MLAB_BIN", "")
-if not BIN or not os.path.isfile(BIN):
-    print(f"SKIP: MLAB_BIN ('{BIN}') is not a file")
-    sys.exit(77)
-try:
-    import h5py
-except ImportError as e:
-    print(f"SKIP: {e}")
-    sys.exit(77)
-from mlabtest import run, say, finish  # noqa: E402
+from mlabtest import bin_or_skip, run, say, finish
+
+BIN = bin_or_skip("h5py")
+import h5py  # noqa: E402
 
 SMALL = ["run", "--require-gpu", "--quiet", "--batch", "4", "--kv-len", "1024", "--variants", "fp8_wgmma",
          "--max-time", "0.1"]

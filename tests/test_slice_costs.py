@@ -22,17 +22,11 @@ import shutil
 import sys
 import tempfile
 
-BIN = os.environ.get("MLAB_BIN", "")
-if not BIN or not os.path.isfile(BIN):
-    print(f"SKIP: MLAB_BIN ('{BIN}') is not a file")
-    sys.exit(77)
-try:
-    import h5py
-    import numpy as np
-except ImportError as e:
-    print(f"SKIP: {e}")
-    sys.exit(77)
-from mlabtest import run, say, finish  # noqa: E402
+from mlabtest import bin_or_skip, run, say, finish
+
+BIN = bin_or_skip("h5py", "numpy")
+import h5py  # noqa: E402
+import numpy as np  # noqa: E402
 
 SWEEP = ["--batch", "4,32", "--kv-len", "256,1024"]
 
