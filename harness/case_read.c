@@ -29,7 +29,7 @@
 #include "h5util.h"     /* mlab_h5_attr_get, mlab_h5_probe, mlab_h5_quiet_begin/end */
 #include "reason.h"     /* mlab_fail, mlab_name_bad_char */
 
-static void default_name(const char *path, char *name, size_t len)
+void mlab_case_default_name(const char *path, char *name, size_t len)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
@@ -182,7 +182,7 @@ static int read_params(const mlab_why *w, hid_t f, mlab_case *c, long *q_seq_len
         return mlab_fail(w, MLAB_EXIT_BADINPUT, "attribute mxfp4_tie",
                          "= \"%s\": expected \"up\" or \"even\"", s);
 
-    default_name(w->path, c->name, sizeof c->name);
+    mlab_case_default_name(w->path, c->name, sizeof c->name);
     strcpy(c->producer, "unknown");
     strcpy(c->commit, "unknown");
     if ((rc = get_str(w, f, "name", c->name, sizeof c->name, 0)) > 0 ||

@@ -18,6 +18,11 @@
 
 int mlab_h5_read_case(const char *path, mlab_case *c, char *why, size_t whylen);
 
+/* The name a case file carries when it sets none: its file name less .h5,
+ * control characters as '_' (run --slice-costs names a file's case by it
+ * without reading the file). */
+void mlab_case_default_name(const char *path, char *name, size_t len);
+
 /* The inputs of `mlabench import`: a file that may hold only /q, /kv_bf16,
  * /qo_indptr and /kv_indptr (as a PyTorch user writes it with h5py), with
  * every check of mlab_h5_read_case on what is there. The root attributes

@@ -351,17 +351,11 @@ static void idle_check(mlab_gpu *g, double win, mlab_env *env, const char *when)
 }
 
 /* A run item's case name without reading it: a generated case's by the
- * naming rule, a case file's by its file name less .h5 (the name a file
- * carries when it sets none: data/README.md). */
+ * naming rule, a case file's as the reader names a file that sets none. */
 static void item_name(const run_item *it, const mlab_sweep *w, char *name, size_t len)
 {
     if (it->path) {
-        const char *b = strrchr(it->path, '/');
-        b = b ? b + 1 : it->path;
-        size_t n = strlen(b);
-        if (n > 3 && strcmp(b + n - 3, ".h5") == 0)
-            n -= 3;
-        snprintf(name, len, "%.*s", (int)n, b);
+        mlab_case_default_name(it->path, name, len);
         return;
     }
     mlab_gen_spec s;
@@ -394,15 +388,15 @@ static int slice_costs_apply(const char *path, const run_item *items, size_t nit
         item_name(&items[i], w, name[i], sizeof name[i]);
         np[i] = name[i];
     }
-    if (!rc && (rc = mlab_slice_costs(path, np, cost, nitems, &found, why, sizeof why)))
+    if (rc)
+        fprintf(stderr, "mlabench run: out of memory\n");
+    else if ((rc = mlab_slice_costs(path, np, cost, nitems, &found, why, sizeof why)))
         fprintf(stderr, "mlabench run: --slice-costs: %s\n", why);
-    else if (!rc)
+    else
         fprintf(list_only ? stdout : stderr,
                 "mlabench run: slices cut by the case times of %s: %zu of %zu cases found there%s\n", path, found,
                 nitems, found == nitems ? "" : found ? " (the others by size, at its seconds a byte)" :
                                                        " (none: cut by size, as without it)");
-    else
-        fprintf(stderr, "mlabench run: out of memory\n");
     free(name);
     free(np);
     return rc;

@@ -252,26 +252,19 @@ int mlab_slice_costs(const char *path, const char *const *names, double *cost, s
         mlab_results_free(&r);
         return MLAB_EXIT_BADINPUT;
     }
-    double *sec = malloc((n + 1) * sizeof *sec);
-    if (!sec) {
-        mlab_results_free(&r);
-        snprintf(why, whylen, "out of memory");
-        return MLAB_EXIT_INTERNAL;
-    }
     double had_s = 0, had_est = 0; /* the cases both have: seconds, estimate */
     for (size_t i = 0; i < n; i++) {
         const mlab_input_file *in = mlab_results_find_input(&r, names[i]);
-        sec[i] = in && in->wall_s > 0 ? in->wall_s : 0;
-        if (sec[i] > 0) {
-            had_s += sec[i];
+        if (in && in->wall_s > 0) {
+            had_s += in->wall_s;
             had_est += cost[i];
             ++*matched;
         }
     }
-    if (*matched)
-        for (size_t i = 0; i < n; i++)
-            cost[i] = sec[i] > 0 ? sec[i] : cost[i] * had_s / had_est;
-    free(sec);
+    for (size_t i = 0; i < n && *matched; i++) { /* the estimates read above, then replaced */
+        const mlab_input_file *in = mlab_results_find_input(&r, names[i]);
+        cost[i] = in && in->wall_s > 0 ? in->wall_s : cost[i] * had_s / had_est;
+    }
     mlab_results_free(&r);
     return MLAB_EXIT_OK;
 }

@@ -65,10 +65,7 @@ def bin_or_skip(*modules):
 
 def readme_or_skip():
     """(the source tree, its README.md's text, $MLAB_BIN), or exit 77 (skipped) when MLAB_BIN is not a program."""
-    binp = os.environ.get("MLAB_BIN")
-    if not binp or not os.path.exists(binp):
-        print("SKIP: MLAB_BIN not set")
-        sys.exit(77)
+    binp = bin_or_skip()
     src = os.environ.get("MLAB_SRC", os.path.join(os.path.dirname(__file__), ".."))
     return src, open(os.path.join(src, "README.md")).read(), binp
 

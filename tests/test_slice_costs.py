@@ -4,7 +4,8 @@
 Pins:
   - `run` records each finished case's host seconds (/inputs wall_s > 0),
     and `export` repeats them per row (case_wall_s); `merge` keeps them
-  - `run --slice K/N --slice-costs PREV.h5`: the cases go by PREV's seconds,
+  - `run --slice K/N --slice-costs PREV.h5`: the cases go by PREV's seconds
+    (a case file found by its file name less .h5),
     not their sizes: with one small case made the slowest in PREV (its
     wall_s edited by h5py), it is a slice of its own, which by size it is
     not; the N slices stay disjoint and cover the sweep
@@ -88,6 +89,12 @@ def main():
         mt = {r["case_name"].decode(): float(r["wall_s"]) for r in f["inputs"][...]}
     check(m.returncode == 0 and mt.get(small) == 1000.0 and mt.get("b2_kv64_s1", 0) > 0,
           "merge keeps each case's wall_s", m.stderr + str(mt))
+    # a case file is matched by its file name less .h5 (the reader's name for a file that sets none)
+    cf = os.path.join(tmp, "b2_kv64_s1.h5")
+    g = run([BIN, "gen", "--quiet", "--batch", "2", "--kv-len", "64", "-o", cf])
+    q = run([BIN, "run", "--list", cf, *SWEEP, "--slice", "0/2", "--slice-costs", merged])
+    check(g.returncode == 0 and "5 of 5 cases found" in q.stdout, "a case file is found by its file name",
+          g.stderr + q.stdout + q.stderr)
 
     # a case PREV lacks: by size at PREV's seconds a byte; the slices still cover
     more = ["--batch", "4,32,64", "--kv-len", "256,1024"]
