@@ -414,3 +414,17 @@ set_tests_properties(gpu_mx_exact_path PROPERTIES FIXTURES_REQUIRED gpu_cases LA
 add_test(NAME gpu_hang_watch COMMAND sh -c
          "f=${CMAKE_BINARY_DIR}/hang_watch.h5; rm -f $f; t0=$(date +%s); err=$(MLAB_FAULT=hang MLAB_HANG_S=3 ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants bf16 ${_gd}/one_item.h5 -o $f 2>&1 >/dev/null); rc=$?; t=$(($(date +%s) - t0)); [ $rc = 77 ] && exit 77; echo \"$err\"; [ $rc = 11 ] || { echo \"exit $rc, not 11\"; exit 1; }; [ $t -le 40 ] || { echo \"$t s\"; exit 1; }; echo \"$err\" | grep -q 'did not finish within MLAB_HANG_S=3' || exit 1; ${CMAKE_BINARY_DIR}/mlabench report $f | grep -q 'a hang in case 1 of 1' || { echo 'no stopped note in the results'; exit 1; }; echo \"stopped in $t s (exit 11), the results say where\"")
 set_tests_properties(gpu_hang_watch PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 90)
+# NVIDIA's compute-sanitizer over every variant (harness/gpu_sanitize.sh:
+# memcheck, racecheck, synccheck, initcheck on small awkward cases, forced
+# splits and the MTP units; findings under investigation in
+# harness/sanitize_known.txt, any other fails; ~3 min on an H100: slow), and
+# its negative control, by default: the output written one query row past
+# its buffer (MLAB_FAULT=oob) must be reported by memcheck as an invalid
+# global write in one of mlabench's kernels. No GPU or no compute-sanitizer
+# (AMD, a CPU build): skipped
+add_test(NAME gpu_sanitize COMMAND env MLAB_BIN=${CMAKE_BINARY_DIR}/mlabench
+         bash ${PROJECT_SOURCE_DIR}/harness/gpu_sanitize.sh --out ${CMAKE_BINARY_DIR}/sanitize)
+set_tests_properties(gpu_sanitize PROPERTIES LABELS "gpu;slow" SKIP_RETURN_CODE 77 TIMEOUT 1200)
+add_test(NAME gpu_sanitize_control COMMAND env MLAB_BIN=${CMAKE_BINARY_DIR}/mlabench
+         bash ${PROJECT_SOURCE_DIR}/harness/gpu_sanitize.sh --control --out ${CMAKE_BINARY_DIR}/sanitize_control)
+set_tests_properties(gpu_sanitize_control PROPERTIES LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 300)

@@ -31,6 +31,10 @@ mlab_py_test(test_results_odd_rows test_results_odd_rows.py LABELS cpu ARGS $<TA
 
 # harness/tools/trace_summary.py: the summary of a -DMLAB_TRACE phase trace
 mlab_py_test(test_trace_summary test_trace_summary.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/tools/trace_summary.py)
+# harness/tools/sanitize_summary.py: compute-sanitizer's logs, one line a site, the known
+# findings marked; harness/gpu_sanitize.sh's refusals (no GPU here: skipped, exit 77)
+mlab_py_test(test_sanitize_summary test_sanitize_summary.py LABELS cpu ARGS
+             ${PROJECT_SOURCE_DIR}/harness/tools/sanitize_summary.py ${PROJECT_SOURCE_DIR}/harness/gpu_sanitize.sh)
 # harness/tools/split_sweep.py: the split rule's picks against forced split counts; its fit through
 # mlab_split_pick (the rule itself)
 mlab_py_test(test_split_sweep test_split_sweep.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/tools/split_sweep.py

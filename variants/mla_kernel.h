@@ -1323,6 +1323,9 @@ MLAB_DEV void tile_softmax(const float *sS, uint16_t *sP, float *sM, float *sL, 
     }
     for (int m = TPR / 2; m; m >>= 1)
         sum += mlab_shfl_xor(sum, m);
+    /* every lane of the row has read sM[srow] (mold) before its first lane
+     * overwrites it: the shuffles do not order memory (racecheck, v69) */
+    mlab_syncwarp();
     if (spart == 0) {
         sM[srow] = mnew;
         sL[srow] = sL[srow] * alpha + sum;

@@ -91,7 +91,9 @@ typedef struct {
                                  _qrow variants' scores all scaled by head 0's Q scale, 4 =
                                  mxfp4_qrow_lazy's O not rescaled when its max moves, 5 = a
                                  kernel that never ends launched ahead (the runner's
-                                 watchdog test, MLAB_FAULT=hang); 0 normally */
+                                 watchdog test, MLAB_FAULT=hang), 6 = the output written
+                                 one query row past its buffer (the runner moves out;
+                                 compute-sanitizer only, MLAB_FAULT=oob); 0 normally */
     /* sizes */
     int batch, total_q, splits;
     int kv_rows;              /* rows in the KV buffers */

@@ -1801,10 +1801,14 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const 
          * so it reads no tile; it stores its share of Q (issued above) with
          * the other consumer's, then releases each stage with the others
          * once its tile is in (the producer reissues a stage only after that
-         * release, so no arrival runs a phase ahead), and ends */
+         * release, so no arrival runs a phase ahead), and ends. It only
+         * arrives on WG_BAR_Q (its Q stores performed for the consumer that
+         * syncs there): a bar.sync here, at another instruction than that
+         * consumer's, is the undefined mix of aligned barriers synccheck
+         * reported (harness/gpu_sanitize.sh, perf-notes v69) */
         wg_q16_ready();
         wg_fence_smem();
-        wg_bar_sync(WG_BAR_Q, WG_NCONS * 128);
+        wg_bar_arrive(WG_BAR_Q, WG_NCONS * 128);
         for (int i = 0; i < n; i++) {
             mlab_bulk_wait(bars + i % C::NST, (uint32_t)((i / C::NST) & 1));
             wg_bar_arrive(WG_BAR_EMPTY(i % C::NST), C::EMPTY_N);

@@ -123,6 +123,19 @@ typedef __nv_bfloat16 hip_bfloat16_t;
 
 #define MLAB_DEV static __device__ __forceinline__
 
+/* ---- a warp's threads ordered: the shared-memory accesses before it
+ * performed for the warp's others after it (NVIDIA: __syncwarp, which
+ * independent thread scheduling needs where one lane writes what the
+ * others read; AMD: a wave executes in lockstep, a code-motion barrier) */
+MLAB_DEV void mlab_syncwarp(void)
+{
+#ifdef MLAB_NV
+    __syncwarp();
+#else
+    __builtin_amdgcn_wave_barrier();
+#endif
+}
+
 /* ---- shuffles ---- */
 MLAB_DEV float mlab_shfl_xor(float v, int mask)
 {

@@ -1094,8 +1094,16 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     /* the negative control (mla_params.fault: its place in the list; none,
      * as kernel_knobs records an unset one, 0); a name misspelt would run the
      * kernel unbroken */
-    if (knob_refused("MLAB_FAULT", f, {"none", "overread", "merge", "qscale", "lazy", "hang"}, why, whylen, &p->fault))
+    if (knob_refused("MLAB_FAULT", f, {"none", "overread", "merge", "qscale", "lazy", "hang", "oob"}, why, whylen,
+                     &p->fault))
         return MLAB_GPU_USAGE;
+    /* oob writes past a buffer's end, which only a memory checker may be
+     * asked to see: compute-sanitizer (harness/gpu_sanitize.sh --control)
+     * puts NV_SANITIZER_* in its target's environment */
+    if (p->fault == 6 && !getenv("NV_SANITIZER_INJECTION_PORT_BASE")) {
+        snprintf(why, whylen, "MLAB_FAULT=oob writes past the output buffer: it runs only under compute-sanitizer");
+        return MLAB_GPU_USAGE;
+    }
     return 0;
 }
 
@@ -1134,11 +1142,13 @@ extern "C" int mlab_gpu_run(mlab_gpu *g, int id, int splits, uint16_t *out, mlab
 #endif
     p.ran = li; /* the launch sequence fills what ran: merge, shared memory, footprint */
     if (p.fault == 5) hang_kernel<<<1, 32, 0, g->s>>>(); /* MLAB_FAULT=hang: ahead of the variant */
+    uint16_t *const dout = p.out;
+    if (p.fault == 6) p.out += MLA_H * MLA_DV; /* MLAB_FAULT=oob: each query row's output one row on */
     CK(impl_for(g, id)->launch(&p, g->s, g->scratch));
     CK(hipEventRecord(g->e1, g->s));
     WAIT(g->e1);
     CK(hipGetLastError());
-    CK(hipMemcpy(out, p.out, nout * 2, hipMemcpyDeviceToHost));
+    CK(hipMemcpy(out, dout, nout * 2, hipMemcpyDeviceToHost));
     return 0;
 }
 

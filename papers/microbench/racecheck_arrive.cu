@@ -1,0 +1,167 @@
+// racecheck_arrive.cu: does compute-sanitizer's racecheck see a named
+// barrier's bar.arrive as ordering the arriving threads' shared-memory reads
+// before the syncing threads' later writes? The wgmma decodes hand a stage
+// back so: the consumers read it (ldmatrix), then bar.arrive on the stage's
+// "empty" barrier; the producer bar.syncs there, then refills the stage.
+// PTX: when a barrier completes, the prior memory accesses of every
+// participating thread (arrive included) are performed relative to all of
+// them, so the refill cannot overtake the reads. racecheck reported that
+// pair as an error where the refill is by cp.async (a unit's last, partial
+// tile; a TMA refill it does not see): a race of the kernel, or a gap in
+// the checker?
+//
+// Five kernels of two warps, each on one 32-float shared array; warp 1 (the
+// consumer) reads it, warp 0 (the producer) then overwrites it:
+//   arrive      consumer: read, bar.arrive 1, 64;   producer: bar.sync 1, 64, store
+//   sync        both bar.sync 1, 64                 (the form racecheck should accept)
+//   none        no barrier between read and store   (a real race: the control)
+//   arrive_cp   as arrive, the overwrite by cp.async (+ wait): the decodes' case
+//   sync_cp     as sync, the overwrite by cp.async
+// Run:  nvcc -O3 -arch=sm_90a -o racecheck_arrive papers/microbench/racecheck_arrive.cu
+//       compute-sanitizer --tool racecheck ./racecheck_arrive
+// Expected if racecheck models bar.arrive: hazards in `none` only; if not,
+// also in `arrive` and `arrive_cp`, never in `sync` or `sync_cp`.
+//
+// Then the other direction, the refill's landing: warp 0 writes the array,
+// warp 1 waits on an mbarrier (try_wait.parity) and reads it, as the
+// decodes' consumers wait for a partial tile the producer copied by cp.async
+// (each producer thread waits for its own copies, then arrives):
+//   mbar_st     plain stores, every lane then mbarrier.arrive (count 32)
+//   mbar_cp     cp.async + cp.async.wait_all, every lane then arrives
+//   mbar_one    cp.async by every lane, only lane 0 arrives (count 1) after
+//               its own wait: the other lanes' copies unordered (a real
+//               race: the control of this half)
+// Expected if racecheck models mbarriers: hazards in mbar_one only.
+//
+// Last, the persistent fp8_wgmma's unit boundary: after its arrival the
+// consumer syncs on other named barriers (the unit's merge with the other
+// consumer) before the producer's sync on the stage's barrier (the producer
+// held back by __nanosleep so that it comes last):
+//   arrive_more  warp 1: read, bar.arrive 1, 64, then bar.sync 2, 64 with
+//                warp 2; warp 0: sleep, bar.sync 1, 64, store. Ordered by
+//                PTX: any hazard here is the checker's.
+//   arrive_next  as arrive_more, then the unit end's other two steps: warp 1
+//                syncs alone (bar.sync 3, 32: its warpgroup's barrier) and
+//                arrives on a fourth barrier that warp 2 syncs on (bar.arrive
+//                4, 64: the next unit's Q handed to the other consumer), all
+//                before the producer's bar.sync 1, 64
+// Measured on an H100 (CUDA 13.0, compute-sanitizer 2025.3.1): perf-notes v69.
+#include <cstdio>
+#include <cstdint>
+
+enum { ARRIVE, SYNC, NONE, ARRIVE_CP, SYNC_CP };
+
+template <int MODE> __global__ void handoff(const float *src, float *out)
+{
+    __shared__ __align__(16) float s[32];
+    const int w = threadIdx.x / 32, l = threadIdx.x % 32;
+    if (w == 0) s[l] = src[l];
+    __syncthreads();
+    if (w == 1) { /* the consumer: read the stage, then hand it back */
+        out[l] = s[l];
+        if (MODE == ARRIVE || MODE == ARRIVE_CP) asm volatile("bar.arrive 1, 64;\n" ::: "memory");
+        if (MODE == SYNC || MODE == SYNC_CP) asm volatile("bar.sync 1, 64;\n" ::: "memory");
+    } else { /* the producer: wait for the hand-back, then refill */
+        if (MODE != NONE) asm volatile("bar.sync 1, 64;\n" ::: "memory");
+        if (MODE == ARRIVE_CP || MODE == SYNC_CP) {
+            if (l < 8) {
+                const uint32_t d = (uint32_t)__cvta_generic_to_shared(s + 4 * l);
+                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src + 32 + 4 * l));
+            }
+            asm volatile("cp.async.wait_all;\n" ::: "memory");
+        } else {
+            s[l] = src[32 + l];
+        }
+    }
+    __syncthreads();
+    if (w == 0) out[32 + l] = s[l];
+}
+
+/* three warps: 0 the producer, 1 the stage's consumer, 2 the other consumer */
+template <bool NEXT> __global__ void arrive_more(const float *src, float *out)
+{
+    __shared__ __align__(16) float s[32];
+    const int w = threadIdx.x / 32, l = threadIdx.x % 32;
+    if (w == 0) s[l] = src[l];
+    __syncthreads();
+    if (w == 1) {
+        out[l] = s[l];
+        asm volatile("bar.arrive 1, 64;\n" ::: "memory");
+        asm volatile("bar.sync 2, 64;\n" ::: "memory");
+        if (NEXT) {
+            asm volatile("bar.sync 3, 32;\n" ::: "memory");
+            asm volatile("bar.arrive 4, 64;\n" ::: "memory");
+        }
+    } else if (w == 2) {
+        asm volatile("bar.sync 2, 64;\n" ::: "memory");
+        if (NEXT) asm volatile("bar.sync 4, 64;\n" ::: "memory");
+    } else {
+        __nanosleep(200000);
+        asm volatile("bar.sync 1, 64;\n" ::: "memory");
+        s[l] = src[32 + l];
+    }
+    __syncthreads();
+    if (w == 0) out[32 + l] = s[l];
+}
+
+enum { MBAR_ST, MBAR_CP, MBAR_ONE };
+
+template <int MODE> __global__ void landing(const float *src, float *out)
+{
+    __shared__ __align__(16) float s[128];
+    __shared__ __align__(8) uint64_t bar;
+    const int w = threadIdx.x / 32, l = threadIdx.x % 32;
+    const uint32_t b = (uint32_t)__cvta_generic_to_shared(&bar);
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(b), "r"(MODE == MBAR_ONE ? 1 : 32) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+    if (w == 0) { /* the producer: the tile, then its arrival */
+        if (MODE == MBAR_ST) {
+            for (int i = l; i < 128; i += 32) s[i] = src[i];
+        } else {
+            const uint32_t d = (uint32_t)__cvta_generic_to_shared(s + 4 * l);
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src + 4 * l));
+            asm volatile("cp.async.wait_all;\n" ::: "memory");
+        }
+        if (MODE != MBAR_ONE || l == 0)
+            asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(b) : "memory");
+    } else { /* the consumer: wait for phase 0, then read */
+        asm volatile("{\n.reg .pred p;\nWAIT:\n"
+                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], 0;\n"
+                     "@!p bra WAIT;\n}\n" ::"r"(b)
+                     : "memory");
+        for (int i = l; i < 128; i += 32) out[i] = s[i];
+    }
+}
+
+int main()
+{
+    float *src, *out;
+    if (cudaMalloc(&src, 64 * sizeof(float)) || cudaMalloc(&out, 64 * sizeof(float))) return 1;
+    cudaMemset(src, 0, 64 * sizeof(float));
+    const char *name[] = {"arrive", "sync", "none", "arrive_cp", "sync_cp"};
+    void (*k[])(const float *, float *) = {handoff<ARRIVE>, handoff<SYNC>, handoff<NONE>, handoff<ARRIVE_CP>,
+                                           handoff<SYNC_CP>};
+    for (int m = 0; m < 5; m++) {
+        k[m]<<<1, 64>>>(src, out);
+        cudaError_t e = cudaDeviceSynchronize();
+        printf("%s: %s (kernel handoff<%d>)\n", name[m], cudaGetErrorString(e), m);
+    }
+    const char *lname[] = {"mbar_st", "mbar_cp", "mbar_one"};
+    void (*lk[])(const float *, float *) = {landing<MBAR_ST>, landing<MBAR_CP>, landing<MBAR_ONE>};
+    float *src2, *out2;
+    if (cudaMalloc(&src2, 128 * sizeof(float)) || cudaMalloc(&out2, 128 * sizeof(float))) return 1;
+    cudaMemset(src2, 0, 128 * sizeof(float));
+    for (int m = 0; m < 3; m++) {
+        lk[m]<<<1, 64>>>(src2, out2);
+        cudaError_t e = cudaDeviceSynchronize();
+        printf("%s: %s (kernel landing<%d>)\n", lname[m], cudaGetErrorString(e), m);
+    }
+    arrive_more<false><<<1, 96>>>(src, out);
+    printf("arrive_more: %s (kernel arrive_more<false>)\n", cudaGetErrorString(cudaDeviceSynchronize()));
+    arrive_more<true><<<1, 96>>>(src, out);
+    printf("arrive_next: %s (kernel arrive_more<true>)\n", cudaGetErrorString(cudaDeviceSynchronize()));
+    return 0;
+}
