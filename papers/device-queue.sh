@@ -184,6 +184,29 @@
 #           256 x 8192 with two small cases, 3 against 5), by times ~0.5-0.55x,
 #           4 by size ~0.55-0.6x. With MLAB_QUEUE_BIN, the program carried.
 #           $OUT: one.h5, two.h5, times.h5, four.h5, sweep2.log
+#   sanitize (~4 min) every variant under compute-sanitizer
+#           (harness/gpu_sanitize.sh: memcheck, racecheck, synccheck and
+#           initcheck on its small awkward cases, --splits 7, MLAB_MTP=on;
+#           harness/sanitize_known.txt's findings marked, any other fails),
+#           then its negative control (--control: MLAB_FAULT=oob must be
+#           reported by memcheck). First run in the sixty-sixth session
+#           (v69: papers/reports/h100-2026-12-07b, 194 s and ~15 s on an
+#           H100); again after any kernel change that touches shared memory,
+#           barriers or the copies. With MLAB_QUEUE_BIN, the program carried.
+#           $OUT: summary.txt, control.txt, sanitize.log
+#   sanrace (~5 min) racecheck's open finding (v69, sanitize_known.txt: a
+#           persistent fp8 wgmma block's refill of a partial tile against
+#           consumer 1's V^T loads of its previous unit): the tree with
+#           papers/wip/san_delay.patch (consumer 1 sleeps 20 us before each
+#           tile's V^T loads) built, then fp8_wgmma and fp8_wgmma_qrow
+#           validated 20 times each (seeds 1-20) on --batch 300 --kv-len 200
+#           and --batch 140 --kv-len 200, and racecheck of the first.
+#           Prediction (v69): every validation passes (the refill waits on
+#           the stage's barrier for consumer 1's arrival after its loads,
+#           however late they come) and racecheck still reports the hazard
+#           (its order is not timing): then a checker's false positive, the
+#           entry's reason says so. A failed validation is a real race: the
+#           refill overtook the loads. $OUT: sanrace.log, build.log
 #
 #   tests   (~6 min) the build and every test but the slow ones (GPU tests
 #           included: gpu_hang_watch last ran on b88dca2's form, before
@@ -200,7 +223,7 @@
 #           that comes does something of use. Both names are checked
 #           before anything runs. $OUT: the chosen call's
 #
-# MLAB_QUEUE_BIN=build-ci-cuda/mlabench (run's carry naming that path): oos, mtpmx,
+# MLAB_QUEUE_BIN=build-ci-cuda/mlabench (run's carry naming that path): oos, mtpmx, sanitize,
 # mtpsplit and mtprule, which need the program alone, take it carried and do not
 # build it (~2 minutes of a machine saved: build_gpu): a CUDA build for sm_90a with
 # -DMLAB_CUDART_STATIC=ON, the runtime inside (.ci/run's build-ci-cuda is one;
@@ -438,6 +461,39 @@ print(len(r), "rows,", len(w), "cases, %.1f s of cases," % sum(w.values()), "GPU
   } > "$OUT/sweep2.log" 2>&1
   grep -E '^GPU |^rc=|^wall|^slice|^summary|regressions|Failed|tests passed' "$OUT/sweep2.log" | head -40
   ;;
+sanitize)
+  build_gpu sanitize mlabench
+  MLAB_BIN=$root/build-gpu/mlabench bash harness/gpu_sanitize.sh --out "$root/sanitize" > "$OUT/sanitize.log" 2>&1
+  echo "sanitize rc=$?"
+  cp "$root/sanitize/summary.txt" "$OUT/summary.txt" 2>/dev/null
+  grep -vE '^  |gen|\[1/1\]' "$OUT/sanitize.log" | tail -60
+  MLAB_BIN=$root/build-gpu/mlabench bash harness/gpu_sanitize.sh --control --out "$root/sanitize_control" > "$OUT/control.txt" 2>&1
+  echo "control rc=$?"; tail -3 "$OUT/control.txt"
+  ;;
+sanrace)
+  apply_wip papers/wip/san_delay.patch sanrace
+  build_gpu sanrace mlabench
+  b=$root/build-gpu/mlabench
+  {
+    for spec in "--batch 300 --kv-len 200" "--batch 140 --kv-len 200"; do
+      for v in fp8_wgmma fp8_wgmma_qrow; do
+        f=0
+        for i in $(seq 20); do
+          # shellcheck disable=SC2086 # the shape's options split on purpose
+          $b run --require-gpu --no-time --quiet --variants $v $spec --seed "$i" -o /tmp/sanrace.h5 > /tmp/sanrace.out 2>&1 ||
+            { f=$((f + 1)); tail -5 /tmp/sanrace.out; }
+        done
+        echo "validate $v [$spec]: $f of 20 failed"
+      done
+    done
+    # shellcheck disable=SC2086
+    MLAB_HANG_S=0 compute-sanitizer --tool racecheck --print-limit 20 --log-file /tmp/sanrace_rc.log \
+      $b run --require-gpu --no-time --quiet --variants fp8_wgmma --batch 140 --kv-len 200 -o /tmp/sanrace.h5
+    echo "racecheck rc=$?"
+    python3 harness/tools/sanitize_summary.py /tmp/sanrace_rc.log
+  } > "$OUT/sanrace.log" 2>&1
+  grep -E '^validate|^racecheck|findings|clean' "$OUT/sanrace.log"
+  ;;
 tests)
   stop=$(date -d '+550 seconds' +%H:%M:%S)
   build_gpu tests
@@ -455,5 +511,5 @@ pick)
   export OUT
   exec bash "$0" "$c"
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|sweep2|tests|pick (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|sweep2|sanitize|sanrace|tests|pick (the calls: this file's head)" ;;
 esac
