@@ -50,10 +50,9 @@ import subprocess
 import sys
 import tempfile
 
-BIN = os.environ.get("MLAB_BIN", "")
-if not BIN or not os.path.isfile(BIN):
-    print(f"SKIP: MLAB_BIN ('{BIN}') is not a file")
-    sys.exit(77)
+from mlabtest import bin_or_skip
+
+BIN = bin_or_skip()
 
 USAGE, BADINPUT, IO, NOGPU = 2, 3, 4, 77
 FAILURES = []

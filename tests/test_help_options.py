@@ -17,7 +17,7 @@ import re
 import subprocess
 import sys
 
-from mlabtest import check, finish, say, scratch
+from mlabtest import bin_or_skip, check, finish, say, scratch
 
 OPT = re.compile(r'\{\s*"([a-z0-9-]+)"\s*,\s*(?:no|required|optional)_argument\b')
 
@@ -56,10 +56,7 @@ def option_tables(src):
 
 
 def main():
-    binp = os.environ.get("MLAB_BIN", "")
-    if not binp or not os.path.isfile(binp):
-        print(f"SKIP: MLAB_BIN ('{binp}') is not a file")
-        return 77
+    binp = bin_or_skip()
     src = os.environ.get("MLAB_SRC", os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     tmp = scratch("help_options")
     main_c = open(os.path.join(src, "harness", "main.c")).read()

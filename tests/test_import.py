@@ -26,18 +26,12 @@ import subprocess
 import sys
 import tempfile
 
-try:
-    import h5py
-    import ml_dtypes
-    import numpy as np
-except ImportError as e:  # pragma: no cover
-    print(f"SKIP: {e}")
-    sys.exit(77)
+from mlabtest import bin_or_skip
 
-BIN = os.environ.get("MLAB_BIN", "")
-if not os.path.isfile(BIN):
-    print(f"SKIP: MLAB_BIN ('{BIN}') is not a file")
-    sys.exit(77)
+BIN = bin_or_skip("h5py", "ml_dtypes", "numpy")
+import h5py  # noqa: E402
+import ml_dtypes  # noqa: E402
+import numpy as np  # noqa: E402
 
 HEADS, DQK, DV = 16, 576, 512
 FAILURES = []

@@ -27,11 +27,9 @@ SRC = os.environ.get("MLAB_SRC", os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.join(SRC, "data"))
 from case_name import case_name  # noqa: E402
 
-BIN = os.environ.get("MLAB_BIN", "")
-if not BIN or not os.path.isfile(BIN):
-    print(f"SKIP: MLAB_BIN ('{BIN}') is not a file")
-    sys.exit(77)
-from mlabtest import run, say as check, finish  # noqa: E402
+from mlabtest import bin_or_skip, run, say as check, finish  # noqa: E402
+
+BIN = bin_or_skip()
 
 
 def mlab(*args):
