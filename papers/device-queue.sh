@@ -200,13 +200,17 @@
 #           papers/wip/san_delay.patch (consumer 1 sleeps 20 us before each
 #           tile's V^T loads) built, then fp8_wgmma and fp8_wgmma_qrow
 #           validated 20 times each (seeds 1-20) on --batch 300 --kv-len 200
-#           and --batch 140 --kv-len 200, and racecheck of the first.
+#           and --batch 140 --kv-len 200, and racecheck of the first; before
+#           the build, papers/microbench/racecheck_arrive.cu under racecheck
+#           (its `persistent` kernel: the block's two-unit protocol in small).
 #           Prediction (v69): every validation passes (the refill waits on
 #           the stage's barrier for consumer 1's arrival after its loads,
 #           however late they come) and racecheck still reports the hazard
 #           (its order is not timing): then a checker's false positive, the
-#           entry's reason says so. A failed validation is a real race: the
-#           refill overtook the loads. $OUT: sanrace.log, build.log
+#           entry's reason says so, and the more so if the probe's
+#           `persistent` is flagged too (the protocol alone reproduces it).
+#           A failed validation is a real race: the refill overtook the
+#           loads. $OUT: probe.log, sanrace.log, build.log
 #
 #   tests   (~6 min) the build and every test but the slow ones (GPU tests
 #           included: gpu_hang_watch last ran on b88dca2's form, before
@@ -471,6 +475,10 @@ sanitize)
   echo "control rc=$?"; tail -3 "$OUT/control.txt"
   ;;
 sanrace)
+  { nvcc -O3 -arch=sm_90a -o /tmp/racecheck_arrive papers/microbench/racecheck_arrive.cu &&
+      compute-sanitizer --tool racecheck --print-limit 50 --log-file /tmp/probe_rc.log /tmp/racecheck_arrive
+    python3 harness/tools/sanitize_summary.py /tmp/probe_rc.log; } > "$OUT/probe.log" 2>&1
+  echo "== the probe (planted races: handoff<2>, landing<2>)"; grep -vE '^ +known' "$OUT/probe.log" | cut -c1-220
   apply_wip papers/wip/san_delay.patch sanrace
   build_gpu sanrace mlabench
   b=$root/build-gpu/mlabench

@@ -45,6 +45,19 @@
 //                arrives on a fourth barrier that warp 2 syncs on (bar.arrive
 //                4, 64: the next unit's Q handed to the other consumer), all
 //                before the producer's bar.sync 1, 64
+//   persistent   the persistent fp8 wgmma block in small (three warps:
+//                producer, consumer 0, consumer 1; four stages of 32 floats,
+//                an mbarrier each for the refills, an empty named barrier
+//                each, ids 5..8 computed at run time, 64 threads: the
+//                producer and the stage's consumer; tile g in stage g % 4 is
+//                consumer g % 2's): two units of four tiles, each unit's
+//                code its own copy (the kernel's first call and its loop),
+//                the refills by cp.async from tile 4 on after the stage's
+//                empty barrier, and between the units the kernel's unit end
+//                (both consumers' merge barrier twice, consumer 1's own
+//                barrier and its arrival on the next unit's Q barrier, which
+//                consumer 0 syncs). Ordered by PTX: a hazard here is the
+//                checker's, the decodes' open finding reproduced
 // Measured on an H100 (CUDA 13.0, compute-sanitizer 2025.3.1): perf-notes v69.
 #include <cstdio>
 #include <cstdint>
@@ -102,6 +115,69 @@ template <bool NEXT> __global__ void arrive_more(const float *src, float *out)
     }
     __syncthreads();
     if (w == 0) out[32 + l] = s[l];
+}
+
+/* the persistent decode's unit protocol in small: warp 0 the producer, warps
+ * 1 and 2 the consumers; out[32 w + l] sums what each consumer read */
+__device__ __forceinline__ void named_sync(int id, int n) { asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
+__device__ __forceinline__ void named_arrive(int id, int n)
+{
+    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory");
+}
+__global__ void persistent(const float *src, float *out)
+{
+    __shared__ __align__(16) float st[4][32];
+    __shared__ __align__(8) uint64_t full[4];
+    const int w = threadIdx.x / 32, l = threadIdx.x % 32;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < 4; s++)
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 32;\n" ::"r"((uint32_t)__cvta_generic_to_shared(full + s))
+                         : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+    if (w == 0) {
+        auto load = [&](int g) {
+            if (g >= 4) named_sync(5 + g % 4, 64); /* the stage's consumer has read it */
+            if (l < 8) {
+                const uint32_t d = (uint32_t)__cvta_generic_to_shared(&st[g % 4][4 * l]);
+                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src + 32 * g + 4 * l));
+            }
+            asm volatile("cp.async.wait_all;\n" ::: "memory");
+            asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"((uint32_t)__cvta_generic_to_shared(full + g % 4))
+                         : "memory");
+        };
+#pragma unroll 1
+        for (int g = 0; g < 4; g++) load(g); /* the first unit */
+#pragma unroll 1
+        for (int g = 4; g < 8; g++) load(g); /* the next unit: another copy of the code */
+    } else {
+        const int c = w - 1;
+        float acc = 0.f;
+        auto consume = [&](int g0) {
+#pragma unroll 1
+            for (int i = (c - g0) & 1; i < 4; i += 2) {
+                const int g = g0 + i;
+                asm volatile("{\n.reg .pred p;\nW:\n"
+                             "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+                             "@!p bra W;\n}\n" ::"r"((uint32_t)__cvta_generic_to_shared(full + g % 4)),
+                             "r"((g / 4) & 1)
+                             : "memory");
+                acc += st[g % 4][l];
+                named_arrive(5 + g % 4, 64); /* the stage back to the producer */
+            }
+            named_sync(12, 64); /* the unit's merge, both consumers */
+            named_sync(12, 64);
+            if (c == 1) {
+                named_sync(10, 32);    /* consumer 1's own barrier */
+                named_arrive(15, 64);  /* the next unit's Q, to consumer 0 */
+            }
+        };
+        consume(0);
+        if (c == 0) named_sync(15, 64);
+        consume(4);
+        out[32 * w + l] = acc;
+    }
 }
 
 enum { MBAR_ST, MBAR_CP, MBAR_ONE };
@@ -163,5 +239,10 @@ int main()
     printf("arrive_more: %s (kernel arrive_more<false>)\n", cudaGetErrorString(cudaDeviceSynchronize()));
     arrive_more<true><<<1, 96>>>(src, out);
     printf("arrive_next: %s (kernel arrive_more<true>)\n", cudaGetErrorString(cudaDeviceSynchronize()));
+    float *src3, *out3;
+    if (cudaMalloc(&src3, 256 * sizeof(float)) || cudaMalloc(&out3, 96 * sizeof(float))) return 1;
+    cudaMemset(src3, 0, 256 * sizeof(float));
+    persistent<<<1, 96>>>(src3, out3);
+    printf("persistent: %s (kernel persistent)\n", cudaGetErrorString(cudaDeviceSynchronize()));
     return 0;
 }
