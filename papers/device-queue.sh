@@ -202,13 +202,15 @@
 #           validated 20 times each (seeds 1-20) on --batch 300 --kv-len 200
 #           and --batch 140 --kv-len 200, and racecheck of the first; before
 #           the build, papers/microbench/racecheck_arrive.cu under racecheck
-#           (its `persistent` kernel: the block's two-unit protocol in small).
+#           (`persistent`: the block's two-unit protocol in small, clean in
+#           v69's call 10; `persistent4`, not yet run: the same at the
+#           kernel's scale, four warps a role, ldmatrix reads, zero fills).
 #           Prediction (v69): every validation passes (the refill waits on
 #           the stage's barrier for consumer 1's arrival after its loads,
 #           however late they come) and racecheck still reports the hazard
 #           (its order is not timing): then a checker's false positive, the
 #           entry's reason says so, and the more so if the probe's
-#           `persistent` is flagged too (the protocol alone reproduces it).
+#           `persistent4` is flagged (the protocol alone reproduces it).
 #           A failed validation is a real race: the refill overtook the
 #           loads. $OUT: probe.log, sanrace.log, build.log
 #

@@ -58,6 +58,11 @@
 //                barrier and its arrival on the next unit's Q barrier, which
 //                consumer 0 syncs). Ordered by PTX: a hazard here is the
 //                checker's, the decodes' open finding reproduced
+//   persistent4  the same at the kernel's scale: four warps a role (256-thread
+//                empty and merge barriers, 128-thread mbarrier landings),
+//                each stage 2 KB written by 128 producer threads' 16-byte
+//                copies, every eighth a zero fill (src-size 0), and read by
+//                the consumer's warps by ldmatrix.x4 (the decodes' V^T loads)
 // Measured on an H100 (CUDA 13.0, compute-sanitizer 2025.3.1): perf-notes v69.
 #include <cstdio>
 #include <cstdint>
@@ -180,6 +185,67 @@ __global__ void persistent(const float *src, float *out)
     }
 }
 
+/* persistent at the kernel's scale: warps 0-3 the producer, 4-7 consumer 0,
+ * 8-11 consumer 1; out[threadIdx.x] sums what a consumer thread loaded */
+__global__ void persistent4(const float *src, float *out)
+{
+    __shared__ __align__(128) uint8_t st[4][2048];
+    __shared__ __align__(8) uint64_t full[4];
+    const int role = threadIdx.x / 128, t = threadIdx.x % 128, warp = t / 32, l = t % 32;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < 4; s++)
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 128;\n" ::"r"((uint32_t)__cvta_generic_to_shared(full + s))
+                         : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+    if (role == 0) {
+        auto load = [&](int g) {
+            if (g >= 4) named_sync(5 + g % 4, 256);
+            const uint32_t d = (uint32_t)__cvta_generic_to_shared(&st[g % 4][16 * t]);
+            const int n = t % 8 == 7 ? 0 : 16; /* a zero fill, as rows past a sequence's end */
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src + 512 * g + 4 * t), "r"(n));
+            asm volatile("cp.async.wait_all;\n" ::: "memory");
+            asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"((uint32_t)__cvta_generic_to_shared(full + g % 4))
+                         : "memory");
+        };
+#pragma unroll 1
+        for (int g = 0; g < 4; g++) load(g);
+#pragma unroll 1
+        for (int g = 4; g < 8; g++) load(g);
+    } else {
+        const int c = role - 1;
+        float acc = 0.f;
+        auto consume = [&](int g0) {
+#pragma unroll 1
+            for (int i = (c - g0) & 1; i < 4; i += 2) {
+                const int g = g0 + i;
+                asm volatile("{\n.reg .pred p;\nW4:\n"
+                             "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+                             "@!p bra W4;\n}\n" ::"r"((uint32_t)__cvta_generic_to_shared(full + g % 4)),
+                             "r"((g / 4) & 1)
+                             : "memory");
+                uint32_t x[4];
+                asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                             : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3])
+                             : "r"((uint32_t)__cvta_generic_to_shared(&st[g % 4][512 * warp + 16 * l])));
+                acc += __uint_as_float(x[0] & 0x7fffff) + __uint_as_float(x[3] & 0x7fffff);
+                named_arrive(5 + g % 4, 256);
+            }
+            named_sync(12, 256);
+            named_sync(12, 256);
+            if (c == 1) {
+                named_sync(10, 128);
+                named_arrive(15, 256);
+            }
+        };
+        consume(0);
+        if (c == 0) named_sync(15, 256);
+        consume(4);
+        out[threadIdx.x] = acc;
+    }
+}
+
 enum { MBAR_ST, MBAR_CP, MBAR_ONE };
 
 template <int MODE> __global__ void landing(const float *src, float *out)
@@ -244,5 +310,10 @@ int main()
     cudaMemset(src3, 0, 256 * sizeof(float));
     persistent<<<1, 96>>>(src3, out3);
     printf("persistent: %s (kernel persistent)\n", cudaGetErrorString(cudaDeviceSynchronize()));
+    float *src4, *out4;
+    if (cudaMalloc(&src4, 4096 * sizeof(float)) || cudaMalloc(&out4, 384 * sizeof(float))) return 1;
+    cudaMemset(src4, 0, 4096 * sizeof(float));
+    persistent4<<<1, 384>>>(src4, out4);
+    printf("persistent4: %s (kernel persistent4)\n", cudaGetErrorString(cudaDeviceSynchronize()));
     return 0;
 }
