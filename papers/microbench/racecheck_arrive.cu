@@ -61,8 +61,9 @@
 //   persistent4  the same at the kernel's scale: four warps a role (256-thread
 //                empty and merge barriers, 128-thread mbarrier landings),
 //                each stage 2 KB written by 128 producer threads' 16-byte
-//                copies, every eighth a zero fill (src-size 0), and read by
-//                the consumer's warps by ldmatrix.x4 (the decodes' V^T loads)
+//                copies, every eighth a zero fill (src-size 0), then the
+//                proxy fence the decodes issue for wgmma, and read by the
+//                consumer's warps by ldmatrix.x4 (the decodes' V^T loads)
 // Measured on an H100 (CUDA 13.0, compute-sanitizer 2025.3.1): perf-notes v69.
 #include <cstdio>
 #include <cstdint>
@@ -206,6 +207,7 @@ __global__ void persistent4(const float *src, float *out)
             const int n = t % 8 == 7 ? 0 : 16; /* a zero fill, as rows past a sequence's end */
             asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src + 512 * g + 4 * t), "r"(n));
             asm volatile("cp.async.wait_all;\n" ::: "memory");
+            asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* as the decodes, for wgmma's reads */
             asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"((uint32_t)__cvta_generic_to_shared(full + g % 4))
                          : "memory");
         };
