@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
     --variants) variants=${2:?--variants needs a list}; shift 2 ;;
     --out) out=${2:?--out needs a folder}; shift 2 ;;
     --control) control=1; shift ;;
-    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "gpu_sanitize.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done

@@ -135,6 +135,9 @@ def main():
     say(p.returncode == 2, "no log: usage, exit 2", p.stderr)
 
     env = dict(os.environ, PATH="/usr/bin:/bin")
+    p = run(["bash", script, "--help"], env=env)
+    say(p.returncode == 0 and "# Usage:" in p.stdout and "Exit: 0" in p.stdout and "set -u" not in p.stdout,
+        "gpu_sanitize.sh --help: its whole head, exit 0", p.stdout + p.stderr)
     p = run(["bash", script, "--bogus"], env=env)
     say(p.returncode == 2 and "--bogus" in p.stderr, "gpu_sanitize.sh: an unknown option, exit 2", p.stderr)
     p = run(["bash", script, "--tools", "memcheck,helgrind"], env=env)
