@@ -20,7 +20,8 @@
 # a variant at a time over the cases, so each finding names its variant.
 # Racecheck warnings count: the tree keeps none. Each log is
 # DIR/TOOL-RUN.log; DIR/summary.txt is harness/tools/sanitize_summary.py's
-# reading of them, one line a log and one a site, with the findings under
+# reading of them (after a line naming the checker's version, the GPU and
+# the program), one line a log and one a site, with the findings under
 # investigation (harness/sanitize_known.txt, each naming its notes) marked
 # "known": they do not fail the run, any other finding does.
 #
@@ -117,7 +118,9 @@ for t in ${tools//,/ }; do
     done
   fi
 done
-summary "$out"/*.log > "$out/summary.txt"
+# what ran: the checker's version, the GPU, the program (a summary read later says)
+{ echo "# $("$cs" --version 2>/dev/null | grep -m1 Version); $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1); $("$BIN" --version 2>/dev/null | head -1)"
+  summary "$out"/*.log; } > "$out/summary.txt"
 status=$?
 cat "$out/summary.txt"
 exit $status

@@ -16,8 +16,8 @@ run still makes it 1; a malformed --known file or an unreadable log exits
 2 with one line. gpu_sanitize.sh: an unknown option or tool exits 2; on a
 machine without an NVIDIA GPU (or compute-sanitizer) it exits 77, skipped;
 with stand-ins for compute-sanitizer, nvidia-smi and mlabench it runs each
-tool three times (the cases, --splits 7, MLAB_MTP=on) and exits 0 when all
-are clean or only the known finding is reported (marked, no reruns), 1 with
+tool three times (the cases, --splits 7, MLAB_MTP=on), heads the summary
+with the checker's version, and exits 0 when all are clean or only the known finding is reported (marked, no reruns), 1 with
 a finding not listed, after running that tool again a variant at a time
 (each log summed up), and --control exits 0 when memcheck reports the
 fault.
@@ -159,6 +159,7 @@ def main():
 # running the program (MLAB_FAULT=oob: memcheck's invalid write, exit 70),
 # an mlabench that makes case files and names two variants
 FAKE_SAN = r"""#!/bin/bash
+[ "$1" = --version ] && { echo "Version 2099.1 (stand-in)"; exit 0; }
 tool=memcheck log=
 while [ $# -gt 0 ]; do
   case $1 in --tool) tool=$2; shift 2 ;; --log-file) log=$2; shift 2 ;; --padding|--error-exitcode|--print-limit) shift 2 ;;
@@ -216,6 +217,7 @@ def fake_runs(script, tmp):
             runs = f.read().splitlines()
         per_variant = [r for r in runs if "--variants fp8 " in r or "--variants bf16 " in r]
         ok = p.returncode == want and len(runs) == 12 + len(per_variant)
+        ok = ok and "\n# Version 2099.1 (stand-in);" in p.stdout  # what ran, heading the summary
         if mode == "known":
             ok = ok and "known:" in p.stdout and not per_variant
         if mode == "new":  # synccheck again a variant at a time, each log in the summary
