@@ -428,3 +428,8 @@ set_tests_properties(gpu_sanitize PROPERTIES LABELS "gpu;slow" SKIP_RETURN_CODE 
 add_test(NAME gpu_sanitize_control COMMAND env MLAB_BIN=${CMAKE_BINARY_DIR}/mlabench
          bash ${PROJECT_SOURCE_DIR}/harness/gpu_sanitize.sh --control --out ${CMAKE_BINARY_DIR}/sanitize_control)
 set_tests_properties(gpu_sanitize_control PROPERTIES LABELS "gpu" SKIP_RETURN_CODE 77 TIMEOUT 300)
+# MLAB_FAULT=oob writes past the output buffer: outside compute-sanitizer the
+# runner refuses it (exit 2, one line saying why), before any kernel runs
+add_test(NAME gpu_fault_oob_refused COMMAND sh -c
+         "out=$(MLAB_FAULT=oob ${CMAKE_BINARY_DIR}/mlabench run --require-gpu --no-time --quiet --variants fp8 ${_gd}/varlen.h5 2>&1); rc=$?; [ $rc = 77 ] && exit 77; echo \"$out\"; [ $rc = 2 ] || { echo \"exit $rc, not 2\"; exit 1; }; echo \"$out\" | grep -q 'runs only under compute-sanitizer' || exit 1")
+set_tests_properties(gpu_fault_oob_refused PROPERTIES FIXTURES_REQUIRED gpu_cases LABELS "gpu" SKIP_RETURN_CODE 77)
