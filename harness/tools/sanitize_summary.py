@@ -53,12 +53,8 @@ def parse(text):
         m = re.match(r"ERROR SUMMARY: (\d+) errors?$", body)
         r = re.match(r"RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)", body)
         if m or r:
-            if cur:
-                blocks.append(cur)
-                cur = []
             summary = int(m.group(1)) if m else int(r.group(2)) + int(r.group(3))
-            continue
-        if not body or body == "COMPUTE-SANITIZER":
+        if m or r or not body or body == "COMPUTE-SANITIZER":  # a block ends
             if cur:
                 blocks.append(cur)
                 cur = []
