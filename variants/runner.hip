@@ -356,12 +356,10 @@ extern "C" int mlab_gpu_idle_busy(mlab_gpu *g, double window_s, int *pct)
     for (unsigned i = 1; i < n; i++)
         if (smp[i].t > smp[i - 1].t) gap[m++] = smp[i].t - smp[i - 1].t;
     if (!m) return -1;
-    for (unsigned i = 1; i < m; i++) /* insertion sort: at most 255 */
-        for (unsigned j = i; j > 0 && gap[j - 1] > gap[j]; j--) {
-            const unsigned long long x = gap[j];
-            gap[j] = gap[j - 1];
-            gap[j - 1] = x;
-        }
+    qsort(gap, m, sizeof *gap, [](const void *a, const void *b) {
+        const unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+        return (x > y) - (x < y);
+    });
     const unsigned long long period = gap[m / 2];
     int best = -1;
     for (unsigned i = 0; i < n; i++)
