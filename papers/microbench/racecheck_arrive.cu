@@ -46,7 +46,9 @@
 //                4, 64: the next unit's Q handed to the other consumer), all
 //                before the producer's bar.sync 1, 64
 //   persistent   the persistent fp8 wgmma block in small (three warps:
-//                producer, consumer 0, consumer 1; four stages of 32 floats,
+//                producer, consumer 0, consumer 1; four stages of 512 bytes, a
+//                16-byte copy a producer lane (v69's call 10 ran it with 32
+//                floats a stage, 8 copies, before persistent<W> took both),
 //                an mbarrier each for the refills, an empty named barrier
 //                each, ids 5..8 computed at run time, 64 threads: the
 //                producer and the stage's consumer; tile g in stage g % 4 is
@@ -58,7 +60,7 @@
 //                barrier and its arrival on the next unit's Q barrier, which
 //                consumer 0 syncs). Ordered by PTX: a hazard here is the
 //                checker's, the decodes' open finding reproduced
-//   persistent4  the same at the kernel's scale: four warps a role (256-thread
+//   persistent4  (persistent<4>) the same at the kernel's scale: four warps a role (256-thread
 //                empty and merge barriers, 128-thread mbarrier landings),
 //                each stage 2 KB written by 128 producer threads' 16-byte
 //                copies, every eighth a zero fill (src-size 0), then the
@@ -67,6 +69,38 @@
 // Measured on an H100 (CUDA 13.0, compute-sanitizer 2025.3.1): perf-notes v69.
 #include <cstdio>
 #include <cstdint>
+
+/* the instructions the kernels below share (shared-memory addresses as PTX takes them) */
+__device__ __forceinline__ uint32_t smem(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ void named_sync(int id, int n) { asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
+__device__ __forceinline__ void named_arrive(int id, int n)
+{
+    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory");
+}
+/* 16 bytes by cp.async, n of them from src (0: a zero fill) */
+__device__ __forceinline__ void cp16(void *dst, const float *src, int n = 16)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem(dst)), "l"(src), "r"(n));
+}
+__device__ __forceinline__ void cp_wait_all(void) { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
+/* nbar mbarriers of count arrivals a phase (one thread) */
+__device__ __forceinline__ void mbar_init(uint64_t *bar, int nbar, int count)
+{
+    for (int i = 0; i < nbar; i++)
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem(bar + i)), "r"(count) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+__device__ __forceinline__ void mbar_arrive(uint64_t *bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem(bar)) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(uint64_t *bar, int parity)
+{
+    asm volatile("{\n.reg .pred p;\nW:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+                 "@!p bra W;\n}\n" ::"r"(smem(bar)), "r"(parity)
+                 : "memory");
+}
 
 enum { ARRIVE, SYNC, NONE, ARRIVE_CP, SYNC_CP };
 
@@ -83,11 +117,8 @@ template <int MODE> __global__ void handoff(const float *src, float *out)
     } else { /* the producer: wait for the hand-back, then refill */
         if (MODE != NONE) asm volatile("bar.sync 1, 64;\n" ::: "memory");
         if (MODE == ARRIVE_CP || MODE == SYNC_CP) {
-            if (l < 8) {
-                const uint32_t d = (uint32_t)__cvta_generic_to_shared(s + 4 * l);
-                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src + 32 + 4 * l));
-            }
-            asm volatile("cp.async.wait_all;\n" ::: "memory");
+            if (l < 8) cp16(s + 4 * l, src + 32 + 4 * l);
+            cp_wait_all();
         } else {
             s[l] = src[32 + l];
         }
@@ -123,98 +154,33 @@ template <bool NEXT> __global__ void arrive_more(const float *src, float *out)
     if (w == 0) out[32 + l] = s[l];
 }
 
-/* the persistent decode's unit protocol in small: warp 0 the producer, warps
- * 1 and 2 the consumers; out[32 w + l] sums what each consumer read */
-__device__ __forceinline__ void named_sync(int id, int n) { asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(n) : "memory"); }
-__device__ __forceinline__ void named_arrive(int id, int n)
+/* the persistent decode's unit protocol, W warps a role: warps 0 .. W-1 the
+ * producer, the next W consumer 0, the last W consumer 1; stage g % 4 (W x
+ * 512 bytes, 16 a producer thread) holds tile g, consumer g % 2's; the
+ * barriers' counts scale with W. W = 4 (persistent4) as the kernel: every
+ * eighth copy a zero fill, the proxy fence after the copies, the reads by
+ * ldmatrix.x4.trans; W = 1 (persistent) plain loads. out[threadIdx.x]
+ * sums what a consumer thread read */
+template <int W> __global__ void persistent(const float *src, float *out)
 {
-    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(n) : "memory");
-}
-__global__ void persistent(const float *src, float *out)
-{
-    __shared__ __align__(16) float st[4][32];
+    constexpr int R = 32 * W; /* a role's threads */
+    __shared__ __align__(128) uint8_t st[4][512 * W];
     __shared__ __align__(8) uint64_t full[4];
-    const int w = threadIdx.x / 32, l = threadIdx.x % 32;
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < 4; s++)
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], 32;\n" ::"r"((uint32_t)__cvta_generic_to_shared(full + s))
-                         : "memory");
-        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-    }
+    const int role = threadIdx.x / R, t = threadIdx.x % R, warp = t / 32, l = t % 32;
+    if (threadIdx.x == 0) mbar_init(full, 4, R);
     __syncthreads();
-    if (w == 0) {
+    if (role == 0) {
         auto load = [&](int g) {
-            if (g >= 4) named_sync(5 + g % 4, 64); /* the stage's consumer has read it */
-            if (l < 8) {
-                const uint32_t d = (uint32_t)__cvta_generic_to_shared(&st[g % 4][4 * l]);
-                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src + 32 * g + 4 * l));
-            }
-            asm volatile("cp.async.wait_all;\n" ::: "memory");
-            asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"((uint32_t)__cvta_generic_to_shared(full + g % 4))
-                         : "memory");
+            if (g >= 4) named_sync(5 + g % 4, 2 * R); /* the stage's consumer has read it */
+            cp16(&st[g % 4][16 * t], src + 128 * W * g + 4 * t, W == 4 && t % 8 == 7 ? 0 : 16); /* W = 4: zero fills */
+            cp_wait_all();
+            if (W == 4) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* as the decodes, for wgmma */
+            mbar_arrive(full + g % 4);
         };
 #pragma unroll 1
         for (int g = 0; g < 4; g++) load(g); /* the first unit */
 #pragma unroll 1
         for (int g = 4; g < 8; g++) load(g); /* the next unit: another copy of the code */
-    } else {
-        const int c = w - 1;
-        float acc = 0.f;
-        auto consume = [&](int g0) {
-#pragma unroll 1
-            for (int i = (c - g0) & 1; i < 4; i += 2) {
-                const int g = g0 + i;
-                asm volatile("{\n.reg .pred p;\nW:\n"
-                             "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-                             "@!p bra W;\n}\n" ::"r"((uint32_t)__cvta_generic_to_shared(full + g % 4)),
-                             "r"((g / 4) & 1)
-                             : "memory");
-                acc += st[g % 4][l];
-                named_arrive(5 + g % 4, 64); /* the stage back to the producer */
-            }
-            named_sync(12, 64); /* the unit's merge, both consumers */
-            named_sync(12, 64);
-            if (c == 1) {
-                named_sync(10, 32);    /* consumer 1's own barrier */
-                named_arrive(15, 64);  /* the next unit's Q, to consumer 0 */
-            }
-        };
-        consume(0);
-        if (c == 0) named_sync(15, 64);
-        consume(4);
-        out[32 * w + l] = acc;
-    }
-}
-
-/* persistent at the kernel's scale: warps 0-3 the producer, 4-7 consumer 0,
- * 8-11 consumer 1; out[threadIdx.x] sums what a consumer thread loaded */
-__global__ void persistent4(const float *src, float *out)
-{
-    __shared__ __align__(128) uint8_t st[4][2048];
-    __shared__ __align__(8) uint64_t full[4];
-    const int role = threadIdx.x / 128, t = threadIdx.x % 128, warp = t / 32, l = t % 32;
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < 4; s++)
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], 128;\n" ::"r"((uint32_t)__cvta_generic_to_shared(full + s))
-                         : "memory");
-        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-    }
-    __syncthreads();
-    if (role == 0) {
-        auto load = [&](int g) {
-            if (g >= 4) named_sync(5 + g % 4, 256);
-            const uint32_t d = (uint32_t)__cvta_generic_to_shared(&st[g % 4][16 * t]);
-            const int n = t % 8 == 7 ? 0 : 16; /* a zero fill, as rows past a sequence's end */
-            asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src + 512 * g + 4 * t), "r"(n));
-            asm volatile("cp.async.wait_all;\n" ::: "memory");
-            asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* as the decodes, for wgmma's reads */
-            asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"((uint32_t)__cvta_generic_to_shared(full + g % 4))
-                         : "memory");
-        };
-#pragma unroll 1
-        for (int g = 0; g < 4; g++) load(g);
-#pragma unroll 1
-        for (int g = 4; g < 8; g++) load(g);
     } else {
         const int c = role - 1;
         float acc = 0.f;
@@ -222,27 +188,27 @@ __global__ void persistent4(const float *src, float *out)
 #pragma unroll 1
             for (int i = (c - g0) & 1; i < 4; i += 2) {
                 const int g = g0 + i;
-                asm volatile("{\n.reg .pred p;\nW4:\n"
-                             "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-                             "@!p bra W4;\n}\n" ::"r"((uint32_t)__cvta_generic_to_shared(full + g % 4)),
-                             "r"((g / 4) & 1)
-                             : "memory");
-                uint32_t x[4];
-                asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                             : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3])
-                             : "r"((uint32_t)__cvta_generic_to_shared(&st[g % 4][512 * warp + 16 * l])));
-                acc += __uint_as_float(x[0] & 0x7fffff) + __uint_as_float(x[3] & 0x7fffff);
-                named_arrive(5 + g % 4, 256);
+                mbar_wait(full + g % 4, (g / 4) & 1);
+                if constexpr (W == 4) { /* the decodes' V^T loads */
+                    uint32_t x[4];
+                    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                                 : "=r"(x[0]), "=r"(x[1]), "=r"(x[2]), "=r"(x[3])
+                                 : "r"(smem(&st[g % 4][512 * warp + 16 * l])));
+                    acc += __uint_as_float(x[0] & 0x7fffff) + __uint_as_float(x[3] & 0x7fffff);
+                } else {
+                    acc += ((const float *)st[g % 4])[t];
+                }
+                named_arrive(5 + g % 4, 2 * R); /* the stage back to the producer */
             }
-            named_sync(12, 256);
-            named_sync(12, 256);
+            named_sync(12, 2 * R); /* the unit's merge, both consumers */
+            named_sync(12, 2 * R);
             if (c == 1) {
-                named_sync(10, 128);
-                named_arrive(15, 256);
+                named_sync(10, R);        /* consumer 1's own barrier */
+                named_arrive(15, 2 * R);  /* the next unit's Q, to consumer 0 */
             }
         };
         consume(0);
-        if (c == 0) named_sync(15, 256);
+        if (c == 0) named_sync(15, 2 * R);
         consume(4);
         out[threadIdx.x] = acc;
     }
@@ -255,27 +221,18 @@ template <int MODE> __global__ void landing(const float *src, float *out)
     __shared__ __align__(16) float s[128];
     __shared__ __align__(8) uint64_t bar;
     const int w = threadIdx.x / 32, l = threadIdx.x % 32;
-    const uint32_t b = (uint32_t)__cvta_generic_to_shared(&bar);
-    if (threadIdx.x == 0) {
-        asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(b), "r"(MODE == MBAR_ONE ? 1 : 32) : "memory");
-        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-    }
+    if (threadIdx.x == 0) mbar_init(&bar, 1, MODE == MBAR_ONE ? 1 : 32);
     __syncthreads();
     if (w == 0) { /* the producer: the tile, then its arrival */
         if (MODE == MBAR_ST) {
             for (int i = l; i < 128; i += 32) s[i] = src[i];
         } else {
-            const uint32_t d = (uint32_t)__cvta_generic_to_shared(s + 4 * l);
-            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src + 4 * l));
-            asm volatile("cp.async.wait_all;\n" ::: "memory");
+            cp16(s + 4 * l, src + 4 * l);
+            cp_wait_all();
         }
-        if (MODE != MBAR_ONE || l == 0)
-            asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(b) : "memory");
+        if (MODE != MBAR_ONE || l == 0) mbar_arrive(&bar);
     } else { /* the consumer: wait for phase 0, then read */
-        asm volatile("{\n.reg .pred p;\nWAIT:\n"
-                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], 0;\n"
-                     "@!p bra WAIT;\n}\n" ::"r"(b)
-                     : "memory");
+        mbar_wait(&bar, 0);
         for (int i = l; i < 128; i += 32) out[i] = s[i];
     }
 }
@@ -308,14 +265,14 @@ int main()
     arrive_more<true><<<1, 96>>>(src, out);
     printf("arrive_next: %s (kernel arrive_more<true>)\n", cudaGetErrorString(cudaDeviceSynchronize()));
     float *src3, *out3;
-    if (cudaMalloc(&src3, 256 * sizeof(float)) || cudaMalloc(&out3, 96 * sizeof(float))) return 1;
-    cudaMemset(src3, 0, 256 * sizeof(float));
-    persistent<<<1, 96>>>(src3, out3);
-    printf("persistent: %s (kernel persistent)\n", cudaGetErrorString(cudaDeviceSynchronize()));
+    if (cudaMalloc(&src3, 1024 * sizeof(float)) || cudaMalloc(&out3, 96 * sizeof(float))) return 1;
+    cudaMemset(src3, 0, 1024 * sizeof(float));
+    persistent<1><<<1, 96>>>(src3, out3);
+    printf("persistent: %s (kernel persistent<1>)\n", cudaGetErrorString(cudaDeviceSynchronize()));
     float *src4, *out4;
     if (cudaMalloc(&src4, 4096 * sizeof(float)) || cudaMalloc(&out4, 384 * sizeof(float))) return 1;
     cudaMemset(src4, 0, 4096 * sizeof(float));
-    persistent4<<<1, 384>>>(src4, out4);
-    printf("persistent4: %s (kernel persistent4)\n", cudaGetErrorString(cudaDeviceSynchronize()));
+    persistent<4><<<1, 384>>>(src4, out4);
+    printf("persistent4: %s (kernel persistent<4>)\n", cudaGetErrorString(cudaDeviceSynchronize()));
     return 0;
 }
