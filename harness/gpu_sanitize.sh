@@ -26,7 +26,9 @@
 # "known": they do not fail the run, any other finding does.
 #
 # Exit: 0 every tool clean but for known findings (or, with --control, the
-# fault reported); 1 a finding (or the control not caught); 2 usage; 77 no
+# fault reported); 1 a finding, a run that failed by itself (validation
+# under the checker, a GPU error: its TOOL-RUN.out), or the control not
+# caught; 2 usage; 77 no
 # compute-sanitizer or no NVIDIA GPU (CTest: skipped). On an H100 (perf-notes
 # v69) the whole run took 194 s, the control ~15.
 set -u
@@ -71,7 +73,12 @@ gen --batch 2 --kv-len 300 --input-scale 0.0001 --seed 19 --name tiny -o "$out/c
 gen --batch 300 --kv-len 200 --seed 14 --name many -o "$out/cases/many.h5"
 cases=("$out"/cases/{varlen,q3,mtp,split,tiny,many}.h5)
 
-# one run of mlabench under TOOL: LABEL, then env words and run options
+# one run of mlabench under TOOL: LABEL, then env words and run options.
+# Its exit: 0, 70 (the checker's findings: the summary reads them), 77
+# (nothing here can run it); anything else is the run's own failure (a
+# variant failing validation under the checker, a GPU error), which fails
+# the whole (runfail)
+runfail=0
 san() {
   local tool=$1 label=$2; shift 2
   local envs=()
@@ -84,6 +91,7 @@ san() {
   local rc=$?
   rm -f "$out/$tool-$label.h5"
   echo "$tool $label: exit $rc ($(grep -cE ' ok( |$)' "$out/$tool-$label.out") rows ok)"
+  case $rc in 0 | 70 | 77) ;; *) [ "$label" = control ] || runfail=1 ;; esac
   return $rc
 }
 
@@ -123,4 +131,7 @@ done
   summary "$out"/*.log; } > "$out/summary.txt"
 status=$?
 cat "$out/summary.txt"
+if [ $runfail = 1 ]; then
+  echo "a run failed by itself (not a checker's finding): its TOOL-RUN.out in $out"; status=1
+fi
 exit $status

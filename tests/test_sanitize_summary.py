@@ -19,8 +19,8 @@ with stand-ins for compute-sanitizer, nvidia-smi and mlabench it runs each
 tool three times (the cases, --splits 7, MLAB_MTP=on), heads the summary
 with the checker's version, and exits 0 when all are clean or only the known finding is reported (marked, no reruns), 1 with
 a finding not listed, after running that tool again a variant at a time
-(each log summed up), and --control exits 0 when memcheck reports the
-fault.
+(each log summed up), 1 too when a run fails by itself with no finding
+(exit 5), and --control exits 0 when memcheck reports the fault.
 Usage: test_sanitize_summary.py PATH/TO/sanitize_summary.py PATH/TO/gpu_sanitize.sh
 Exit 0 pass, 1 fail.
 """
@@ -184,6 +184,7 @@ echo "$tool $*" >> "$FAKE_SAN_CALLS"
   else
     echo "========= ERROR SUMMARY: 0 errors"
   fi; } > "$log"
+[ $FAKE_SAN = fails ] && [ $tool = initcheck ] && exit 5  # the run's own failure, no finding
 grep -q 'ERROR SUMMARY: 0\|RACECHECK SUMMARY: 0' "$log" && exit 0
 exit 70
 """
@@ -206,7 +207,8 @@ def fake_runs(script, tmp):
         os.chmod(path, 0o755)
     for mode, want, what in [("clean", 0, "every tool clean: exit 0"),
                              ("known", 0, "racecheck's known finding only: exit 0, marked known"),
-                             ("new", 1, "a finding not listed (synccheck): exit 1")]:
+                             ("new", 1, "a finding not listed (synccheck): exit 1"),
+                             ("fails", 1, "a run failing by itself (initcheck's, exit 5), no finding: exit 1")]:
         calls = os.path.join(tmp, f"calls_{mode}")
         env = dict(os.environ, PATH=bindir + ":/usr/bin:/bin", FAKE_SAN=mode, FAKE_SAN_CALLS=calls,
                    MLAB_BIN=os.path.join(bindir, "mlabench"))
@@ -218,6 +220,8 @@ def fake_runs(script, tmp):
         ok = ok and "\n# Version 2099.1 (stand-in);" in p.stdout  # what ran, heading the summary
         if mode == "known":
             ok = ok and "known:" in p.stdout and not per_variant
+        if mode == "fails":
+            ok = ok and "a run failed by itself" in p.stdout and not per_variant
         if mode == "new":  # synccheck again a variant at a time, each log in the summary
             ok = ok and len(per_variant) == 2 and all(r.startswith("synccheck") for r in per_variant) and \
                 "synccheck-v-fp8: 1 findings at 1 sites" in p.stdout
