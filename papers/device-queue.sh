@@ -505,7 +505,8 @@ sanrace)
   grep -E '^validate|^racecheck|findings|clean' "$OUT/sanrace.log"
   ;;
 tests)
-  stop=$(date -d '+550 seconds' +%H:%M:%S)
+  # MLAB_STOP_S: ctest stops that many seconds from here (550: a call of its own)
+  stop=$(date -d "+${MLAB_STOP_S:-550} seconds" +%H:%M:%S)
   build_gpu tests
   gpu_ctest "$stop"
   ;;
