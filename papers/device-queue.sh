@@ -504,6 +504,21 @@ sanrace)
   } > "$OUT/sanrace.log" 2>&1
   grep -E '^validate|^racecheck|findings|clean' "$OUT/sanrace.log"
   ;;
+gputests)
+  # the GPU tests (ctest -L gpu, not slow) on a program built here and carried
+  # (MLAB_QUEUE_BIN; sm_90a, -DMLAB_CUDART_STATIC=ON): configured, not built,
+  # so the three tests with programs of their own (gpu_q_quant,
+  # gpu_tma_layout, gpu_wgmma_maps) are left out; ~1-2 minutes where
+  # `tests` takes ~4 (v67), for a session short of device time
+  [ -n "${MLAB_QUEUE_BIN:-}" ] || die 2 "gputests: MLAB_QUEUE_BIN=<a program built here, carried>"
+  cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DMLAB_CUDA_ARCH=90a -DCMAKE_BUILD_TYPE=Release \
+    -DMLAB_COMMIT="${MLAB_COMMIT:-}" > "$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; die 4 "gputests: cmake failed"; }
+  build_gpu gputests mlabench
+  stop=$(date -d "+${MLAB_STOP_S:-550} seconds" +%H:%M:%S)
+  (cd build-gpu && ctest -L gpu -LE slow -E '^(gpu_q_quant|gpu_tma_layout|gpu_wgmma_maps)$' -j4 \
+    --output-on-failure --stop-time "$stop") > "$OUT/ctest.log" 2>&1
+  echo "ctest rc=$?"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$OUT/ctest.log" | head -30
+  ;;
 tests)
   # MLAB_STOP_S: ctest stops that many seconds from here (550: a call of its own)
   stop=$(date -d "+${MLAB_STOP_S:-550} seconds" +%H:%M:%S)
@@ -522,5 +537,5 @@ pick)
   export OUT
   exec bash "$0" "$c"
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|sweep2|sanitize|sanrace|tests|pick (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|sweep2|sanitize|sanrace|gputests|tests|pick (the calls: this file's head)" ;;
 esac
