@@ -219,8 +219,16 @@
 #           a3e92a4 gave run's hang stop and signal stop one step), no
 #           benchmark: for a machine that comes when the kernels have not
 #           changed since the last suite; stopped 550 s from its start (ctest
-#           --stop-time), its summary says after how many. $OUT: build.log,
-#           ctest.log
+#           --stop-time; MLAB_STOP_S=S: S seconds, where another call
+#           ran before it in the same run), its summary says after how many.
+#           $OUT: build.log, ctest.log
+#   gputests (~2 min) the GPU tests but the slow ones on a program built
+#           here and carried (MLAB_QUEUE_BIN): the tree configured, not
+#           built, so the three tests with programs of their own
+#           (gpu_q_quant, gpu_tma_layout, gpu_wgmma_maps) are left out; for
+#           a session short of device time (the sixty-seventh: seven starts
+#           failed before one came). MLAB_STOP_S as in tests. $OUT:
+#           configure.log, build.log, ctest.log
 #   pick    (~4 min) H200CALL OTHER: run the call H200CALL where the GPU is
 #           an H200, else OTHER (a call, or none: nothing run). A run that
 #           names nvidia-h200 mostly gets an H100 (three of three in the
@@ -505,11 +513,6 @@ sanrace)
   grep -E '^validate|^racecheck|findings|clean' "$OUT/sanrace.log"
   ;;
 gputests)
-  # the GPU tests (ctest -L gpu, not slow) on a program built here and carried
-  # (MLAB_QUEUE_BIN; sm_90a, -DMLAB_CUDART_STATIC=ON): configured, not built,
-  # so the three tests with programs of their own (gpu_q_quant,
-  # gpu_tma_layout, gpu_wgmma_maps) are left out; ~1-2 minutes where
-  # `tests` takes ~4 (v67), for a session short of device time
   [ -n "${MLAB_QUEUE_BIN:-}" ] || die 2 "gputests: MLAB_QUEUE_BIN=<a program built here, carried>"
   cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DMLAB_CUDA_ARCH=90a -DCMAKE_BUILD_TYPE=Release \
     -DMLAB_COMMIT="${MLAB_COMMIT:-}" > "$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; die 4 "gputests: cmake failed"; }
@@ -520,7 +523,6 @@ gputests)
   echo "ctest rc=$?"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$OUT/ctest.log" | head -30
   ;;
 tests)
-  # MLAB_STOP_S: ctest stops that many seconds from here (550: a call of its own)
   stop=$(date -d "+${MLAB_STOP_S:-550} seconds" +%H:%M:%S)
   build_gpu tests
   gpu_ctest "$stop"
