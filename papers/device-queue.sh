@@ -226,8 +226,9 @@
 #           here and carried (MLAB_QUEUE_BIN): the tree configured, not
 #           built, so the three tests with programs of their own
 #           (gpu_q_quant, gpu_tma_layout, gpu_wgmma_maps) are left out; for
-#           a session short of device time (the sixty-seventh: seven starts
-#           failed before one came). MLAB_STOP_S as in tests. $OUT:
+#           a session short of device time (written in the sixty-seventh,
+#           when no machine came in ten requests). MLAB_STOP_S as in tests.
+#           MLAB_QUEUE_BIN missing or not a program: exit 2 first. $OUT:
 #           configure.log, build.log, ctest.log
 #   pick    (~4 min) H200CALL OTHER: run the call H200CALL where the GPU is
 #           an H200, else OTHER (a call, or none: nothing run). A run that
@@ -293,8 +294,11 @@ build_gpu() {
 }
 # The calls' tests: STOP: every test but the slow ones in build-gpu, stopped at STOP
 # (HH:MM:SS: ctest --stop-time), into $OUT/ctest.log; its summary
+# ctest of build-gpu but the slow tests, stopped at STOP (HH:MM:SS); more ctest options after it
 gpu_ctest() {
-  (cd build-gpu && ctest -LE slow -j4 --output-on-failure --stop-time "$1") > "$OUT/ctest.log" 2>&1
+  local stop=$1
+  shift
+  (cd build-gpu && ctest -LE slow -j4 --output-on-failure --stop-time "$stop" "$@") > "$OUT/ctest.log" 2>&1
   echo "ctest rc=$?"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$OUT/ctest.log" | head -30
 }
 # The MTP calls' validation (mtpmx, mtprule): BIN DIR VARIANTS: q2_edge and q2_long
@@ -513,14 +517,12 @@ sanrace)
   grep -E '^validate|^racecheck|findings|clean' "$OUT/sanrace.log"
   ;;
 gputests)
-  [ -n "${MLAB_QUEUE_BIN:-}" ] || die 2 "gputests: MLAB_QUEUE_BIN=<a program built here, carried>"
+  [ -n "${MLAB_QUEUE_BIN:-}" ] && [ -x "$MLAB_QUEUE_BIN" ] ||
+    die 2 "gputests: MLAB_QUEUE_BIN=${MLAB_QUEUE_BIN:-} is no program (one built here, carried)"
   cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DMLAB_CUDA_ARCH=90a -DCMAKE_BUILD_TYPE=Release \
     -DMLAB_COMMIT="${MLAB_COMMIT:-}" > "$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; die 4 "gputests: cmake failed"; }
   build_gpu gputests mlabench
-  stop=$(date -d "+${MLAB_STOP_S:-550} seconds" +%H:%M:%S)
-  (cd build-gpu && ctest -L gpu -LE slow -E '^(gpu_q_quant|gpu_tma_layout|gpu_wgmma_maps)$' -j4 \
-    --output-on-failure --stop-time "$stop") > "$OUT/ctest.log" 2>&1
-  echo "ctest rc=$?"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$OUT/ctest.log" | head -30
+  gpu_ctest "$(date -d "+${MLAB_STOP_S:-550} seconds" +%H:%M:%S)" -L gpu -E '^(gpu_q_quant|gpu_tma_layout|gpu_wgmma_maps)$'
   ;;
 tests)
   stop=$(date -d "+${MLAB_STOP_S:-550} seconds" +%H:%M:%S)

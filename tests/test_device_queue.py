@@ -54,6 +54,17 @@ lines = [x for x in r.stderr.splitlines() if x.strip()]
 say(r.returncode == 2 and len(lines) == 1 and "MLAB_QUEUE_BIN" in lines[0] and not r.stdout.strip(),
     f"device-queue.sh mtprule with MLAB_QUEUE_BIN not a program: exit 2, one line (exit {r.returncode})",
     r.stdout + r.stderr)
+# gputests needs a carried program: none, or one that is not there: exit 2, one line, nothing configured
+for qb in (None, os.path.join(tmp, "no-such-mlabench")):
+    e = dict(env, MLAB_COMMIT="0")
+    e.pop("MLAB_QUEUE_BIN", None)
+    if qb:
+        e["MLAB_QUEUE_BIN"] = qb
+    r = run(["bash", SCRIPT, "gputests"], timeout=60, env=e)
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
+    say(r.returncode == 2 and len(lines) == 1 and "MLAB_QUEUE_BIN" in lines[0] and not r.stdout.strip(),
+        f"device-queue.sh gputests with MLAB_QUEUE_BIN {'not a program' if qb else 'unset'}: exit 2, one line "
+        f"(exit {r.returncode})", r.stdout + r.stderr)
 left = sorted(os.listdir(os.path.join(tmp, "out"))) if os.path.isdir(os.path.join(tmp, "out")) else []
 say(left == [], f"bad usage wrote nothing under $OUT ({left})")
 # pick H200CALL OTHER, under a stand-in nvidia-smi: on an H100 OTHER (none: nothing run, exit 0), on an
