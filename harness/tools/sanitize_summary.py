@@ -27,6 +27,7 @@ separated by " & ") is printed "known: WHY" and does not make the exit 1;
 every other finding still does. The file is
 harness/sanitize_known.txt: each entry names the notes that keep it open.
 """
+import argparse
 import re
 import sys
 
@@ -97,22 +98,18 @@ def read_known(path):
 
 
 def main(argv):
-    known = []
-    if argv[:1] == ["--known"]:
-        if len(argv) < 2:
-            print("sanitize_summary: --known needs a file", file=sys.stderr)
-            return 2
-        try:
-            known = read_known(argv[1])
-        except (OSError, ValueError) as e:
-            print(f"sanitize_summary: {e}", file=sys.stderr)
-            return 2
-        argv = argv[2:]
-    if not argv or argv[0] in ("-h", "--help"):
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+    ap = argparse.ArgumentParser(prog="sanitize_summary.py", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--known", metavar="FILE", help="findings under investigation (TOOL | TEXT | WHY)")
+    ap.add_argument("logs", nargs="+", metavar="LOG")
+    a = ap.parse_args(argv)  # usage errors: argparse's usage and error lines, exit 2
+    try:
+        known = read_known(a.known) if a.known else []
+    except (OSError, ValueError) as e:
+        print(f"sanitize_summary: {e}", file=sys.stderr)
         return 2
     dirty = False
-    for path in argv:
+    for path in a.logs:
         try:
             with open(path, errors="replace") as f:
                 text = f.read()
