@@ -212,7 +212,9 @@
 #           entry's reason says so, and the more so if the probe's
 #           `persistent4` is flagged (the protocol alone reproduces it).
 #           A failed validation is a real race: the refill overtook the
-#           loads. $OUT: probe.log, sanrace.log, build.log
+#           loads. Then the delayed fp8_wgmma timed at 140 x 200 (that the
+#           sleep took place: PTX promises nanosleep only [0, 2t]; v71).
+#           $OUT: probe.log, sanrace.log, build.log
 #
 #   tests   (~6 min) the build and every test but the slow ones (GPU tests
 #           included: gpu_hang_watch last ran on b88dca2's form, before
@@ -508,13 +510,20 @@ sanrace)
         echo "validate $v [$spec]: $f of 20 failed"
       done
     done
+    # that the sleep took place (PTX promises nanosleep only [0, 2t]): the
+    # delayed call's time, two sleeps a unit of 4 tiles at 200 rows (an
+    # undelayed call of this shape takes ~10 us)
+    # shellcheck disable=SC2086
+    $b run --require-gpu --quiet --max-time 0.05 --variants fp8_wgmma --batch 140 --kv-len 200 -o /tmp/sanrace_t.h5 > /dev/null 2>&1
+    $b export /tmp/sanrace_t.h5 | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+      $h["variant"] == "fp8_wgmma" { print "time fp8_wgmma [--batch 140 --kv-len 200], delayed: median " $h["median_us"] " us" }'
     # shellcheck disable=SC2086
     MLAB_HANG_S=0 compute-sanitizer --tool racecheck --print-limit 20 --log-file /tmp/sanrace_rc.log \
       $b run --require-gpu --no-time --quiet --variants fp8_wgmma --batch 140 --kv-len 200 -o /tmp/sanrace.h5
     echo "racecheck rc=$?"
     python3 harness/tools/sanitize_summary.py /tmp/sanrace_rc.log
   } > "$OUT/sanrace.log" 2>&1
-  grep -E '^validate|^racecheck|findings|clean' "$OUT/sanrace.log"
+  grep -E '^validate|^time|^racecheck|findings|clean' "$OUT/sanrace.log"
   ;;
 gputests)
   [ -n "${MLAB_QUEUE_BIN:-}" ] && [ -x "$MLAB_QUEUE_BIN" ] ||
