@@ -107,7 +107,7 @@
 #           fiftieth session's first call lost its benchmark so. Where the
 #           tests were stopped the summary says after how many; run them
 #           whole in a second call on the warm machine (the build kept):
-#           `cd build-gpu && ctest -LE slow -j4`. Where the benchmark was
+#           `cd build-gpu && ctest -LE slow -j8`. Where the benchmark was
 #           stopped (its summary says so), the same call again on the warm
 #           machine with MLAB_RESUME=1 finishes it: the cases done are kept
 #           (run --resume build-gpu/results-last.h5).
@@ -300,7 +300,7 @@ build_gpu() {
 gpu_ctest() {
   local stop=$1
   shift
-  (cd build-gpu && ctest -LE slow -j4 --output-on-failure --stop-time "$stop" "$@") > "$OUT/ctest.log" 2>&1
+  (cd build-gpu && ctest -LE slow -j8 --output-on-failure --stop-time "$stop" "$@") # -j8: gpu_session.sh > "$OUT/ctest.log" 2>&1
   echo "ctest rc=$?"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$OUT/ctest.log" | head -30
 }
 # The MTP calls' validation (mtpmx, mtprule): BIN DIR VARIANTS: q2_edge and q2_long
