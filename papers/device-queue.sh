@@ -300,7 +300,8 @@ build_gpu() {
 gpu_ctest() {
   local stop=$1
   shift
-  (cd build-gpu && ctest -LE slow -j8 --output-on-failure --stop-time "$stop" "$@") # -j8: gpu_session.sh > "$OUT/ctest.log" 2>&1
+  # -j8 as gpu_session.sh's (perf-notes v71)
+  (cd build-gpu && ctest -LE slow -j8 --output-on-failure --stop-time "$stop" "$@") > "$OUT/ctest.log" 2>&1
   echo "ctest rc=$?"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$OUT/ctest.log" | head -30
 }
 # The MTP calls' validation (mtpmx, mtprule): BIN DIR VARIANTS: q2_edge and q2_long
@@ -511,9 +512,8 @@ sanrace)
       done
     done
     # that the sleep took place (PTX promises nanosleep only [0, 2t]): the
-    # delayed call's time, two sleeps a unit of 4 tiles at 200 rows (an
-    # undelayed call of this shape takes ~10 us)
-    # shellcheck disable=SC2086
+    # delayed call's time, two sleeps a unit of 4 tiles at 200 rows (v71,
+    # H100: 125 us delayed, 21.7 undelayed)
     $b run --require-gpu --quiet --max-time 0.05 --variants fp8_wgmma --batch 140 --kv-len 200 -o /tmp/sanrace_t.h5 > /dev/null 2>&1
     $b export /tmp/sanrace_t.h5 | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
       $h["variant"] == "fp8_wgmma" { print "time fp8_wgmma [--batch 140 --kv-len 200], delayed: median " $h["median_us"] " us" }'
