@@ -8,7 +8,8 @@ the kernels define (#ifndef NAME in variants/, or added by a patch the
 queue applies): a misspelt knob compiles
 silently to the default build, and its A/B would measure nothing; and
 every flag set its A/Bs build is one CI compiles and checks (knob_build);
-and every patch a call applies (papers/wip/) applies to the tree.
+and every patch a call applies (papers/wip/) applies to the tree; and
+gpu_ctest writes ctest's log to $OUT/ctest.log (a stand-in ctest).
 A queue with no A/B (no kernel experiment waiting) passes these.
 
 Usage: test_device_queue.py SCRIPT"""
@@ -137,6 +138,29 @@ if fn:
                                    text=True).stdout.split()
             ok = ok and "rest.tar" in got and sorted(names + got[:-1]) == [f"f{i:02d}.h5" for i in range(n)]
         say(ok, f"out_bundle of {n} files leaves {want} ({got})")
+
+# gpu_ctest (tests, gputests, mtprule): ctest in build-gpu with the stop and the caller's options,
+# its whole log in $OUT/ctest.log and its summary on stdout (a stand-in ctest; an edit once
+# commented the redirect away, and the log came back empty)
+fn = re.search(r"^gpu_ctest\(\) \{.*?^\}$", text, re.M | re.S)
+say(fn is not None, "gpu_ctest defined")
+if fn:
+    d = os.path.join(tmp, "ctest")
+    os.makedirs(os.path.join(d, "build-gpu"))
+    os.makedirs(os.path.join(d, "bin"))
+    os.makedirs(os.path.join(d, "out"))  # the script makes $OUT first
+    stub = os.path.join(d, "bin", "ctest")
+    with open(stub, "w") as fh:
+        fh.write('#!/bin/sh\necho "ran in $(basename "$PWD"): $*"\necho "100% tests passed, 0 tests failed out of 3"\n')
+    os.chmod(stub, 0o755)
+    r = run(["bash", "-c", fn.group(0) + "\ngpu_ctest 12:00:00 -L gpu"], timeout=60, cwd=d,
+            env=dict(os.environ, OUT=os.path.join(d, "out"), PATH=os.path.join(d, "bin") + os.pathsep + os.environ["PATH"]))
+    log = os.path.join(d, "out", "ctest.log")
+    got = open(log).read() if os.path.exists(log) else ""
+    say(r.returncode == 0 and "ran in build-gpu:" in got and "--stop-time 12:00:00" in got and "-L gpu" in got
+        and "tests passed" in got and "ctest rc=0" in r.stdout and "tests passed" in r.stdout,
+        "gpu_ctest runs ctest in build-gpu with the stop and the options, its log in $OUT/ctest.log",
+        f"log: {got!r}\nstdout: {r.stdout}{r.stderr}")
 
 # the MTP grid check both of its callers share (tests/gpu.cmake's gpu_mtp_grid_*, mtprule's
 # carried path): an item's unit (grid = rows x splits / 2) with MTP on, a row's with it off;
