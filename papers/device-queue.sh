@@ -232,8 +232,8 @@
 #           short of device time (written in the sixty-seventh, when no
 #           machine came in ten requests; first run v71: 160 s, the three
 #           then left out). MLAB_STOP_S as in tests. MLAB_QUEUE_BIN missing
-#           or not a program: exit 2 first. $OUT: configure.log (the three
-#           programs' build after cmake's), build.log, ctest.log
+#           or not a program: exit 2 first. $OUT: build.log (the three
+#           programs' build), ctest.log
 #   pick    (~4 min) H200CALL OTHER: run the call H200CALL where the GPU is
 #           an H200, else OTHER (a call, or none: nothing run). A run that
 #           names nvidia-h200 mostly gets an H100 (three of three in the
@@ -278,27 +278,29 @@ trap out_bundle EXIT
 apply_wip() {
   git apply "$1" 2>/dev/null || patch -p1 --forward < "$1" || die 4 "$2: $1 does not apply"
 }
-# The calls' GPU build: CALL [TARGET]: build-gpu configured (Release; MLAB_COMMIT and
-# MLAB_COMMIT_DIRTY as given) and built (TARGET, default all) into $OUT/build.log, or
+# The calls' GPU build: CALL [TARGET...]: build-gpu configured (Release; MLAB_COMMIT and
+# MLAB_COMMIT_DIRTY as given) and built (the TARGETs, default all) into $OUT/build.log, or
 # the call ends (4) with the log's tail. MLAB_QUEUE_BIN=PROGRAM: where the call needs
 # the program alone (TARGET mlabench), a program built elsewhere and carried (run's
 # carry), copied in and not built: a CUDA build for sm_90a with -DMLAB_CUDART_STATIC=ON
 # (the runtime inside: only the driver needed here), e.g. CI's build-ci-cuda/mlabench
 build_gpu() {
-  if [ "${2:-}" = mlabench ] && [ -n "${MLAB_QUEUE_BIN:-}" ]; then
-    [ -x "$MLAB_QUEUE_BIN" ] || die 2 "$1: MLAB_QUEUE_BIN=$MLAB_QUEUE_BIN is no program"
-    mkdir -p build-gpu && cp "$MLAB_QUEUE_BIN" build-gpu/mlabench || die 4 "$1: MLAB_QUEUE_BIN not copied"
-    build-gpu/mlabench --version > "$OUT/build.log" 2>&1 || { cat "$OUT/build.log"; die 4 "$1: $MLAB_QUEUE_BIN does not run here"; }
-    echo "device-queue.sh $1: the carried program, not built: $(cat "$OUT/build.log")"
+  local call=$1 tg=()
+  shift
+  if [ "$*" = mlabench ] && [ -n "${MLAB_QUEUE_BIN:-}" ]; then
+    [ -x "$MLAB_QUEUE_BIN" ] || die 2 "$call: MLAB_QUEUE_BIN=$MLAB_QUEUE_BIN is no program"
+    mkdir -p build-gpu && cp "$MLAB_QUEUE_BIN" build-gpu/mlabench || die 4 "$call: MLAB_QUEUE_BIN not copied"
+    build-gpu/mlabench --version > "$OUT/build.log" 2>&1 || { cat "$OUT/build.log"; die 4 "$call: $MLAB_QUEUE_BIN does not run here"; }
+    echo "device-queue.sh $call: the carried program, not built: $(cat "$OUT/build.log")"
     return 0
   fi
+  [ $# -gt 0 ] && tg=(--target "$@")
   { cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release -DMLAB_COMMIT="${MLAB_COMMIT:-}" \
-      -DMLAB_COMMIT_DIRTY="${MLAB_COMMIT_DIRTY:-0}" && cmake --build build-gpu -j"$(nproc)" ${2:+--target "$2"}; } \
-    > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "$1: the build failed"; }
+      -DMLAB_COMMIT_DIRTY="${MLAB_COMMIT_DIRTY:-0}" && cmake --build build-gpu -j"$(nproc)" "${tg[@]}"; } \
+    > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "$call: the build failed"; }
 }
-# The calls' tests: STOP: every test but the slow ones in build-gpu, stopped at STOP
-# (HH:MM:SS: ctest --stop-time), into $OUT/ctest.log; its summary
-# ctest of build-gpu but the slow tests, stopped at STOP (HH:MM:SS); more ctest options after it
+# The calls' tests: STOP [CTEST OPTION...]: every test but the slow ones in build-gpu,
+# stopped at STOP (HH:MM:SS: ctest --stop-time), into $OUT/ctest.log; its summary
 gpu_ctest() {
   local stop=$1
   shift
@@ -530,12 +532,9 @@ sanrace)
 gputests)
   [ -n "${MLAB_QUEUE_BIN:-}" ] && [ -x "$MLAB_QUEUE_BIN" ] ||
     die 2 "gputests: MLAB_QUEUE_BIN=${MLAB_QUEUE_BIN:-} is no program (one built here, carried)"
-  cmake -S . -B build-gpu -G Ninja -DMLAB_GPU=cuda -DMLAB_CUDA_ARCH=90a -DCMAKE_BUILD_TYPE=Release \
-    -DMLAB_COMMIT="${MLAB_COMMIT:-}" > "$OUT/configure.log" 2>&1 || { tail -20 "$OUT/configure.log"; die 4 "gputests: cmake failed"; }
-  # the GPU tests with programs of their own: built here (small; not mlabench)
-  cmake --build build-gpu -j"$(nproc)" --target gpu_q_quant gpu_tma_layout gpu_wgmma_maps >> "$OUT/configure.log" 2>&1 ||
-    { tail -20 "$OUT/configure.log"; die 4 "gputests: the unit tests' programs did not build"; }
   build_gpu gputests mlabench
+  # the GPU tests with programs of their own: built here (small), beside the carried mlabench
+  build_gpu gputests gpu_q_quant gpu_tma_layout gpu_wgmma_maps
   gpu_ctest "$(date -d "+${MLAB_STOP_S:-550} seconds" +%H:%M:%S)" -L gpu
   ;;
 tests)
