@@ -518,9 +518,9 @@ sanrace)
     # that the sleep took place (PTX promises nanosleep only [0, 2t]): the
     # delayed call's time, two sleeps a unit of 4 tiles at 200 rows (v71,
     # H100: 125 us delayed, 21.7 undelayed)
-    $b run --require-gpu --quiet --max-time 0.05 --variants fp8_wgmma --batch 140 --kv-len 200 -o /tmp/sanrace_t.h5 > /dev/null 2>&1
-    $b export /tmp/sanrace_t.h5 | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-      $h["variant"] == "fp8_wgmma" { print "time fp8_wgmma [--batch 140 --kv-len 200], delayed: median " $h["median_us"] " us" }'
+    # (run's own table: its fp8_wgmma row, median_us the fourth column)
+    $b run --require-gpu --quiet --max-time 0.05 --variants fp8_wgmma --batch 140 --kv-len 200 -o /tmp/sanrace_t.h5 2>&1 |
+      awk '$1 == "fp8_wgmma" && $2 == "ok" { print "time fp8_wgmma [--batch 140 --kv-len 200], delayed: median " $4 " us" }'
     # shellcheck disable=SC2086
     MLAB_HANG_S=0 compute-sanitizer --tool racecheck --print-limit 20 --log-file /tmp/sanrace_rc.log \
       $b run --require-gpu --no-time --quiet --variants fp8_wgmma --batch 140 --kv-len 200 -o /tmp/sanrace.h5
