@@ -6,88 +6,20 @@
 # in the repository root of the copied tree; nvidia-h200), writes at most 8
 # files under $OUT, and is weighed in papers/perf-notes.md (the entry named
 # beside it) with its prediction before it runs. A call that has run and been
-# written up leaves this file in the commit that writes it up. suite
-# remains (it is run again each time the kernels or the harness's GPU side
-# change: its tests last in the fifty-ninth session, on an H100 by hand (ctest
-# of 7efdc1f's whole GPU build, before v62's softmax landed; v62:
-# papers/reports/h100-2026-12-06r's README), its benchmark in the
-# fifty-seventh, on an H100 with both peers, papers/reports/h100-2026-12-06m,
-# v60, 540 s on a fresh one, the tests
-# stopped at the deadline and the rest run on the warm machine; before that
-# in the fifty-sixth, on an H200 with both peers,
-# papers/reports/h200-2026-12-06, v59; before that on an H200 in the
-# forty-ninth session, papers/reports/h200-2026-12-05g, v52; in the fiftieth on an H100 with both peers,
-# h100-2026-12-05g, its benchmark in a second call after the first ran past
-# 600 s, and FlashMLA beside three decodes on an H200, -05i, v53; in the
-# fifty-first on an H100, h100-2026-12-05h, v54, whole in 417 s; in the
-# fifty-second on an H100, h100-2026-12-06b, v55, 493 s on a warm machine;
-# in the fifty-third on an H100, h100-2026-12-06c, v56, 551 s on a fresh one,
-# the tests stopped at the deadline and run whole in a second call; in the
-# fifty-fourth on an H100 without the peers, h100-2026-12-06f, v57, 302 s on
-# a warm machine; in the fifty-fifth on an H100 with both peers,
-# h100-2026-12-06h, v58, 541 s on a fresh one, the tests stopped at the
-# deadline). oos remains too (the out-of-sample shapes against both peers,
-# first run in the fifty-sixth session: h100-2026-12-06j, h200-2026-12-06b;
-# their rerun.sh --gpu calls it). mtpevict ran in the fifty-sixth session
-# (v59: h200-2026-12-06c, whose rerun.sh --gpu holds it; it left in the
-# commit that wrote it up). mtp ran in the fifty-sixth session on an H100
-# (v59: h100-2026-12-06k; its second call, after the fix, by hand on the
-# warm machine) and left in the fifty-seventh, mtpmx measuring its unit
-# beside the MXFP4 ones (and FlashInfer beside it, as mtp did: git show
-# 7abc282:papers/device-queue.sh). mtpmx ran in the fifty-seventh session on
-# an H100 twice (v60: h100-2026-12-06l: design 1 from its patch, then M32,
-# which landed as 61bc0f5; the patch left papers/wip/ with it; and once more,
-# -06o), and in the fifty-eighth on an H100 with mxfp4_wgmma's M32 beside
-# (v61: h100-2026-12-06q; it asked for an H200), and in the fifty-ninth on an
-# H100 after v62's softmax (v62: h100-2026-12-06s; it asked for an H200, and
-# ran mtpmx because an H100 came), and in the sixty-second on an H200 (v65:
-# h200-2026-12-06d, beside mtpfp, the fp8 decodes' M32 of its wip
-# fp8_m32.patch, which landed with the MTP rule by the GPU's DRAM; mtpfp
-# left in that commit: git show 7a958b7:papers/device-queue.sh); mtpmx
-# stays for the next MTP unit change, with the fp8 decodes now; mtpsplit ran in the fifty-seventh
-# session (v60: h100-2026-12-06p, its rule run by hand on the warm machine: a
-# call returns 8 files) and stays for a GPU where the MTP units' split counts
-# are in question (it ran again in the sixty-fourth session on an H200, v67:
-# h200-2026-12-07, 12 of 12 picks within 1%). mtprule ran in the
-# sixty-fourth session on an H200 with the program carried (v67:
-# h200-2026-12-07: as predicted on every pair), and in the sixty-fifth on
-# an H100, the rule's other side (v68: h100-2026-12-07, as predicted on every
-# pair: fp8 never, bf16 past 4 L2s), and stays for the next change to the
-# rule; oos ran in that session too (h200-2026-12-07b). mxtrace ran in the fifty-seventh session (v60:
-# h100-2026-12-06n; ncu's counters beside it by hand, its README), and in the
-# fifty-ninth after v62's softmax (v62: h100-2026-12-06t), and stays for the
-# next M32 change. mtpsm ran in the fifty-ninth session on an H100 (v62:
-# h100-2026-12-06r); its patch, m32_softmax, landed in the commit that wrote
-# it up, and both left papers/ there (git show that commit's
-# parent:papers/device-queue.sh).
-# flushtrace ran in the fifty-fifth session (v58:
-# h100-2026-12-06g; it and its patch, combine_ctrl2, left in the
-# commit that wrote it up: git show f8fd9e7:papers/device-queue.sh).
-# pdltrace and dvoverlap ran in the fifty-fourth session
-# (v57: h100-2026-12-06e, -06d; dvoverlap's patch landed as 535ebb1, both
-# entries left in the commit that wrote them up: git show its parent).
-# mxring and hang ran in the sixty-first session on an H100 (v64: mxring,
-# the deeper MXFP4 raw ring of its wip mx_ring.patch, did not hang and
-# was slower, h100-2026-12-06u, its raw depth alone -06w; hang, the GPU
-# watchdog of its wip hang_watch.patch, passed and landed, -06v); both
-# entries and patches left in the commit that wrote them up (git show
-# 75c504a:papers/device-queue.sh).
-# amaxflag ran in the fifty-second session (v55: h100-2026-12-06, lost; its
-# patch left papers/wip/ with it). evict and pin ran in the forty-ninth session
-# (v52: -05h; pin on an H100, h100-2026-12-05e) and left; flush in the
-# forty-eighth (perf-notes v51, papers/reports/h100-2026-12-05); ring in
-# the forty-sixth (v49, h200-2026-12-05e); trace in the forty-fourth (v47,
-# -05d); tests, hyb, direct, mx, lean and sweep in the forty-third (v46).
-# The forty-seventh session (v50) got no machine. The tree with both
-# peers' packs was over the device tool's 64 MiB in the forty-eighth and
-# forty-ninth sessions, and again in the fifty-fifth at 53 MiB of report
-# folders (both packs and their wheels are ~8 MiB); the figures of every
-# suite folder but h200-2026-12-05g left then, and test_reports caps the
-# folders at 52 MiB: carry ".peers" whole (past the cap, thin older folders;
-# else carry one pack, FlashInfer's and its wheels, ".peers/flashinfer-
-# 0.7.2-mla-sm90a.tar.xz", ".peers/wheels", ".peers/INSTALL.txt"). Since the
-# fifty-ninth session (the results files written before e6e7441's
-# compression repacked losslessly) the folders take ~39 MiB.
+# written up leaves this file in the commit that writes it up (`git log -p --
+# papers/device-queue.sh` finds it); the calls below stay because they are
+# run again: suite each time the kernels or the harness's GPU side change,
+# the others for the next change to what they measure. Where and when each
+# ran: papers/perf-notes.md (the versions named below) and the report
+# folders it cites (papers/reports/*/README.md: What, When, Commit, Machine).
+#
+# The copy's size: the device tool takes 64 MiB in all. The tree is ~46 MiB
+# (the report folders ~39, capped at 52 by test_reports), both peers' packs
+# and their wheels ~8 (.peers), a carried program ~5 (xz): carry .peers only
+# for a call that runs the peers (suite, oos). Past the cap, thin older
+# report folders' figures, or carry one pack: FlashInfer's and its wheels,
+# ".peers/flashinfer-0.7.2-mla-sm90a.tar.xz", ".peers/wheels",
+# ".peers/INSTALL.txt".
 #
 #   suite   (~10 min) the suite of this tree: harness/gpu_session.sh (the
 #           build, every test but the slow ones, GPU tests included, the
