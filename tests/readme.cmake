@@ -10,3 +10,6 @@ mlab_py_test(test_readme_table test_readme_table.py LABELS cpu)
 # document or in the opening comment of a file reading it (and the check can fail)
 mlab_py_test(test_env_docs test_env_docs.py LABELS cpu)
 mlab_py_test(test_env_docs_selftest test_env_docs.py LABELS cpu ARGS --self-test)
+# goals.py: a results file against papers/goals/ (issue 9's bars), the values
+# cross-checked against the README's H200 table, and the check can fail
+mlab_py_test(test_goals test_goals.py LABELS cpu)
