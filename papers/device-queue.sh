@@ -65,8 +65,10 @@
 #           q_seq_len 2; the q_seq_len 1 calls of the same KV (8, 64 x 4096,
 #           8192) once; FlashInfer beside the q_seq_len 2 calls where time
 #           is left (carry .peers). Ran on an H100 in the fifty-seventh session (v60:
-#           h100-2026-12-06l); queued for an H200, where a block a row cost
-#           more (v59). $OUT: mtpmx_{on,off}_{1,2}.h5, mtpmx_q1.h5, mtpmx_peer.h5, mtpmx.log
+#           h100-2026-12-06l), before fp8_wgmma's M32 (v65, measured on an
+#           H200 only); next on an H100 (v72: fp8_wgmma a block a row takes
+#           1.37x fp8_wgmma_qrow's time at 64 x 4096 q_seq_len 2 there, and
+#           the rule keeps its M32 off on that GPU). $OUT: mtpmx_{on,off}_{1,2}.h5, mtpmx_q1.h5, mtpmx_peer.h5, mtpmx.log
 #   mtprule (~8 min) the MTP rule by the GPU's DRAM (splits.h mlab_mtp_pays,
 #           v65: the fp8 decodes' M32 landed, on by default on a fast DRAM
 #           past 1 L2 of KV, bf16's line 0.3 L2s there): the build with its
