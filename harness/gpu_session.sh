@@ -9,7 +9,7 @@
 # MLAB_COMMIT_DIRTY=1 says that tree had changes the commit lacks.
 # The steps: build, record the suite, benchmark it (every variant and peer
 # validated with NaN poison before it is timed), validate the awkward cases,
-# then the tests. The benchmark comes before the tests because it is what a
+# then the tests, and last the benchmark against papers/goals/ (goals.py). The benchmark comes before the tests because it is what a
 # call that may be cut off must bring back: with both peers the whole session
 # took over 600 s on an H100 (the device tool's limit; the fiftieth session's
 # first call lost its benchmark so). MLAB_DEADLINE, seconds from the start,
@@ -104,4 +104,14 @@ if [ -n "$stopped" ]; then  # no FAILED block: the failures before the stop, by 
   grep -E '^ *[0-9]+/[0-9]+ Test +#.*\*\*\*' "$OUT/ctest.log" | head -20
 else
   sed -n '/The following tests FAILED:/,$p' "$OUT/ctest.log" | grep -E '^[[:space:]]*[0-9]+ - ' | head -20
+fi
+# and the benchmark against the goals files (papers/goals/: a kernel issue's
+# bars, met or MISSED, each value from the results file): a goal whose
+# variant or peer this run did not time says so in one line
+if [ -f "$OUT/results.h5" ]; then
+  for g in ../papers/goals/*.txt; do
+    [ -f "$g" ] || continue
+    echo "== goals: ${g#../}"
+    python3 ../harness/tools/goals.py ./mlabench "$OUT/results.h5" "$g" 2>&1 | head -20
+  done
 fi
