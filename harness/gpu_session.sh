@@ -9,8 +9,9 @@
 # MLAB_COMMIT_DIRTY=1 says that tree had changes the commit lacks.
 # The steps: build, record the suite, benchmark it (every variant and peer
 # validated with NaN poison before it is timed), validate the awkward cases,
-# then the tests, and last the benchmark against papers/goals/ (goals.py). The benchmark comes before the tests because it is what a
-# call that may be cut off must bring back: with both peers the whole session
+# then the tests, and last the benchmark against papers/goals/ (goals.py).
+# The benchmark comes before the tests because it is what a call that may be
+# cut off must bring back: with both peers the whole session
 # took over 600 s on an H100 (the device tool's limit; the fiftieth session's
 # first call lost its benchmark so). MLAB_DEADLINE, seconds from the start,
 # bounds the benchmark (SIGTERM 30 s before it: run writes the rows measured)
