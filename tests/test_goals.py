@@ -10,7 +10,6 @@ peer, `peer:*` the peers; `every` names the slowest and how many are over;
 `faster` compares the best of each side. Bad goals files exit 2 with one
 line naming FILE:LINE, a pattern or case the results file lacks exits 3,
 a program that cannot run exits 4, and nothing is printed on stdout then."""
-import math
 import os
 import subprocess
 import sys

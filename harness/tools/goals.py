@@ -41,6 +41,8 @@ import math
 import subprocess
 import sys
 
+from readme_table import positive  # a cell's number above 0, or None (as the README's table reads it)
+
 USAGE = "usage: goals.py MLABENCH RESULTS.h5 GOALS.txt"
 
 
@@ -50,14 +52,6 @@ class BadGoal(Exception):
 
 class BadResults(Exception):
     pass
-
-
-def positive(s):
-    try:
-        v = float(s)
-    except (TypeError, ValueError):
-        return None
-    return v if math.isfinite(v) and v > 0 else None
 
 
 def case_key(r):
