@@ -68,7 +68,10 @@
 #           h100-2026-12-06l), before fp8_wgmma's M32 (v65, measured on an
 #           H200 only); next on an H100 (v72: fp8_wgmma a block a row takes
 #           1.37x fp8_wgmma_qrow's time at 64 x 4096 q_seq_len 2 there, and
-#           the rule keeps its M32 off on that GPU). $OUT: mtpmx_{on,off}_{1,2}.h5, mtpmx_q1.h5, mtpmx_peer.h5, mtpmx.log
+#           the rule keeps its M32 off on that GPU; beside it, MTP off, the fp8
+#           decodes with MLAB_KV_EVICT=off: whether the row's second block
+#           misses the first's evict_first tiles). $OUT:
+#           mtpmx_{on,off}_{1,2}.h5, mtpmx_q1.h5, mtpmx_evoff.h5, mtpmx_peer.h5, mtpmx.log
 #   mtprule (~8 min) the MTP rule by the GPU's DRAM (splits.h mlab_mtp_pays,
 #           v65: the fp8 decodes' M32 landed, on by default on a fast DRAM
 #           past 1 L2 of KV, bf16's line 0.3 L2s there): the build with its
@@ -308,6 +311,11 @@ mtpmx)
     done
     echo "== q_seq_len 1, as many KV rows"; ./mlabench run --require-gpu --quiet --max-time 0.12 --variants $v \
       --batch 8,64 --kv-len 4096,8192 -o "$OUT/mtpmx_q1.h5"; echo "rc=$?"
+    # v72: the fp8 decodes a block a row with their KV copies not evict_first
+    # (does the row's second block miss the first's tiles?), against off_1/2
+    echo "== MLAB_MTP=off MLAB_KV_EVICT=off, the fp8 decodes"; MLAB_MTP=off MLAB_KV_EVICT=off ./mlabench run \
+      --require-gpu --quiet --max-time 0.12 --variants fp8_wgmma,fp8_wgmma_qrow --batch 8,64 --kv-len 4096,8192 \
+      --q-seq-len 2 --label evict_off -o "$OUT/mtpmx_evoff.h5"; echo "rc=$?"
     if [ -d ../.peers ] && [ $(($(date +%s) - start)) -lt 330 ]; then
       . ../harness/peers/use_pack.sh ../.peers
       echo "== FlashInfer beside"; ./mlabench run --require-gpu --quiet --max-time 0.12 --variants $v --peers flashinfer \
@@ -316,6 +324,8 @@ mtpmx)
   } > "$OUT/mtpmx.log" 2>&1
   grep -E '^==|^rc=|FAIL' "$OUT/mtpmx.log" | head -60
   for k in 1 2; do ./mlabench compare "$OUT/mtpmx_off_$k.h5" "$OUT/mtpmx_on_$k.h5" | grep -E '^b[0-9]|summary'; done
+  echo "== evict_first off against on, MTP off"
+  ./mlabench compare "$OUT/mtpmx_off_2.h5" "$OUT/mtpmx_evoff.h5" | grep -E '^b[0-9]|summary'
   ;;
 mtprule)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtprule: MLAB_COMMIT=<hash> names the commit the results are of"
