@@ -52,9 +52,12 @@ p, _ = goals(open(os.path.join(src, "papers", "goals", "issue9.txt")).read(), "i
 lines = p.stdout.strip().split("\n")
 say(p.returncode == 1 and len(lines) == 8, f"issue9.txt on the README's file: exit 1 (some bar missed), 7 goals and a summary (exit {p.returncode})",
     p.stdout + p.stderr)
-want = {"best ratio bf16,bf16_t32,bf16_wgmma <= 1.20": ("bf16_wgmma", geo["bf16_wgmma"][1]),
-        "best ratio fp8* <= 1.35": ("fp8_wgmma_qrow", geo["fp8_wgmma_qrow"][1]),
-        "best ratio mxfp4* <= 1.60": ("mxfp4_qrow_lazy", geo["mxfp4_qrow_lazy"][1])}
+# the best of the table's columns of each family (the table shows every fast rung; the legacy ones it leaves out are slower)
+want = {}
+for goal, pre in (("best ratio bf16,bf16_t32,bf16_wgmma <= 1.20", "bf16"), ("best ratio fp8* <= 1.35", "fp8"),
+                  ("best ratio mxfp4* <= 1.60", "mxfp4")):
+    var = min((c for c in cols if c.startswith(pre)), key=lambda c: geo[c][1])
+    want[goal] = (var, geo[var][1])
 for goal, (var, ratio) in want.items():
     got = [l for l in lines if f"  {goal}  ->" in l]
     ok = len(got) == 1 and got[0].split("->")[1].split()[0] == var and abs(value_of(got[0]) - ratio) < 0.006
