@@ -110,7 +110,10 @@ static inline double mlab_dram_bpc(double mem_clock_mhz, double bus_bits, int sm
  * 64 x 4096 (302 MB) -2.6 / -3.1%, 64 x 8192 (604 MB) -6.0 / -5.7%; the
  * line v51's, between the two pairs); fp8 never (v60: fp8_wgmma_qrow's M32
  * +16.5..+17.0% at 8 x 4096, +7.0% at 64 x 4096, +1.8..+2.0% at 64 x 8192:
- * a block a row cost fp8 nothing there).
+ * a block a row cost fp8_wgmma_qrow nothing there; but not the per-tensor
+ * fp8_wgmma: a block a row at 64 x 4096 took 1.38x its q_seq_len 1 time of
+ * the same KV on an H100, v72, papers/reports/h100-2026-12-07e, and its M32
+ * has not been measured there: device-queue.sh mtpmx).
  * A fast DRAM (the H200's 18.4; v65, both pairs): bf16 past
  * MLAB_MTP_FAST_BF16_L2S L2s (-8.0..-8.7% at 8 x 4096, 38 MB, 0.6 L2s;
  * -15.0..-15.6% at 8 x 8192, -24.3..-24.5% at 64 x 4096, -29.7..-30.0% at
