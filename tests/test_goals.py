@@ -7,9 +7,14 @@ issue9.txt's verdicts are those the bars get from that table; a bound just
 above a measured value is met and one just below missed (exit 0 / 1, so
 the check can fail both ways); `*` is mlabench's own variants and never a
 peer, `peer:*` the peers; `every` names the slowest and how many are over;
-`faster` compares the best of each side. Bad goals files exit 2 with one
+`faster` compares the best of each side; `not-slower-than` is
+mlabench compare's verdict (met against 0f09366's file, missed the other
+way round, not judged and so missed against another GPU model). Bad goals files exit 2 with one
 line naming FILE:LINE, a pattern or case the results file lacks exits 3,
 a program that cannot run exits 4, and nothing is printed on stdout then."""
+import csv
+import glob
+import io
 import os
 import subprocess
 import sys
@@ -48,9 +53,10 @@ def value_of(line):
 
 
 # issue 9's bars on that file, and each value against the README's geomean row
-p, _ = goals(open(os.path.join(src, "papers", "goals", "issue9.txt")).read(), "issue9.txt")
+p = subprocess.run([sys.executable, tool, binp, h5, os.path.join(src, "papers", "goals", "issue9.txt")],
+                   capture_output=True, text=True, timeout=120)  # in place: its compare's file is relative to it
 lines = p.stdout.strip().split("\n")
-say(p.returncode == 1 and len(lines) == 8, f"issue9.txt on the README's file: exit 1 (some bar missed), 7 goals and a summary (exit {p.returncode})",
+say(p.returncode == 1 and len(lines) == 9, f"issue9.txt on the README's file: exit 1 (some bar missed), 8 goals and a summary (exit {p.returncode})",
     p.stdout + p.stderr)
 # the best of the table's columns of each family (the table shows every fast rung; the legacy ones it leaves out are slower)
 want = {}
@@ -79,6 +85,15 @@ ls = p.stdout.split("\n")
 say(p.returncode == 1 and ls[0].startswith("met") and ls[1].startswith("MISSED") and abs(value_of(ls[0]) - us) <= 0.006 * us,
     f"fp8_wgmma_qrow at 4 x 1024: {us} us (the README's cell), under 1.01x of it, not under 0.99x", p.stdout + p.stderr)
 
+# < and <= at the exact value (the file's own median, by export): missed and met
+ex = subprocess.run([binp, "export", h5], capture_output=True, text=True)
+exact = next(float(r["median_us"]) for r in csv.DictReader(io.StringIO(ex.stdout))
+             if r["variant"] == "fp8_wgmma_qrow" and r["batch"] == "4" and r["kv_len"] == "1024")
+p, _ = goals(f"best us fp8_wgmma_qrow @4x1024 < {exact!r}\nbest us fp8_wgmma_qrow @4x1024 <= {exact!r}\n")
+ls = p.stdout.split("\n")
+say(p.returncode == 1 and ls[0].startswith("MISSED") and ls[1].startswith("met"),
+    f"at its own value {exact!r} us: < missed, <= met", p.stdout + p.stderr)
+
 # `*`: every variant of mlabench's own, no peer; `every` gives the slowest and the count over
 own = [c for c in cols if not c.startswith(("FlashInfer", "FlashMLA"))]
 slow = max(own, key=lambda c: cell[("4 x 1024", c)][0])
@@ -106,11 +121,32 @@ p, _ = goals("best ratio bf16_wgmma @worst <= 9\n")
 say(p.returncode == 0 and abs(value_of(p.stdout) - worst[0]) < 0.006 and worst[1].replace(" ", "") in p.stdout,
     f"@worst: bf16_wgmma's {worst[0]} at {worst[1]}", p.stdout + p.stderr)
 
+# not-slower-than: mlabench compare's verdict, OLD relative to the goals file's folder
+old0 = os.path.join(src, "papers", "reports", "h200-2026-12-01", "h200_ab_0f09366.h5")
+gdir = os.path.join(tmp, "g")
+os.makedirs(gdir, exist_ok=True)
+rel0 = os.path.relpath(old0, gdir)
+p, _ = goals(f"not-slower-than {rel0}\n", os.path.join("g", "cmp.txt"))
+say(p.returncode == 0 and p.stdout.startswith("met") and "0 slower" in p.stdout,
+    f"not-slower-than 0f09366's file (relative to the goals file): met, none slower (exit {p.returncode})", p.stdout + p.stderr)
+p, _ = goals(f"not-slower-than {os.path.relpath(h5, gdir)}\n", os.path.join("g", "cmp.txt"), results=old0)
+say(p.returncode == 1 and p.stdout.startswith("MISSED") and "slower pairs" in p.stdout,
+    f"0f09366's file not slower than the README's: missed, slower pairs (exit {p.returncode})", p.stdout + p.stderr)
+h100 = sorted(glob.glob(os.path.join(src, "papers", "reports", "h100-*", "*suite*.h5")))
+if h100:
+    p, _ = goals(f"not-slower-than {rel0}\n", os.path.join("g", "cmp.txt"), results=h100[-1])
+    say(p.returncode == 1 and "another GPU model: not judged" in p.stdout,
+        f"against an H100 file ({os.path.basename(h100[-1])}): missed, not judged (exit {p.returncode})", p.stdout + p.stderr)
+p, _ = goals("not-slower-than no-such.h5\n", os.path.join("g", "cmp.txt"))
+say(p.returncode == 3 and "no-such.h5" in p.stderr and not p.stdout, f"not-slower-than a file not there: exit 3 (exit {p.returncode})",
+    p.stdout + p.stderr)
+
 # bad goals files: exit 2, one line naming FILE:LINE, nothing on stdout
 for text, n in (("best ratio bf16_wgmma <= x\n", 1), ("# c\n\nbest ratio bf16_wgmma => 1.2\n", 3),
                 ("worst ratio bf16 <= 1\n", 1), ("best speed bf16 <= 1\n", 1), ("best ratio bf16 4x1024 <= 1\n", 1),
                 ("faster bf16 fp8\n", 1), ("faster bf16 than fp8 @worst\n", 1), ("best ratio bf16 <= -1\n", 1),
-                ("best ratio bf16 <= nan\n", 1), ("best ratio bf16 @ <= 1\n", 1)):
+                ("best ratio bf16 <= nan\n", 1), ("best ratio bf16 @ <= 1\n", 1), ("not-slower-than\n", 1),
+                ("not-slower-than a.h5 b.h5\n", 1)):
     p, path = goals(text, "bad.txt")
     errs = [l for l in p.stderr.split("\n") if l.strip()]
     say(p.returncode == 2 and len(errs) == 1 and f"{path}:{n}:" in errs[0] and not p.stdout,

@@ -12,6 +12,7 @@ lines ignored. A goal is one of
   best  ratio|us VARIANTS [@CASE|@worst] <|<= VALUE
   every ratio|us VARIANTS [@CASE|@worst] <|<= VALUE
   faster VARIANTS than VARIANTS [@CASE]
+  not-slower-than OLD.h5
 
 - VARIANTS: comma-separated names or shell patterns (fnmatch: `mxfp4*`)
   over the file's GPU variants (kind gpu); a peer by `peer:NAME`
@@ -25,6 +26,10 @@ lines ignored. A goal is one of
 - best: the lowest value among VARIANTS meets the bound; every: each of
   them does (the highest is shown). faster: the best (lowest us) of the
   first list below the best of the second.
+- not-slower-than: `mlabench compare OLD.h5 RESULTS.h5 --threshold 0.05`
+  finds no pair slower (its exit 0); OLD.h5 relative to the goals file's
+  folder. Another GPU model, no pair, or other inputs (its exit 7, 8, 9)
+  is missed, saying so: not judged is not met.
 - A variant with a case not timed (no row, failed validation, no read
   limit) has no value: `every` is then missed, naming it; `best` leaves it
   out, and is missed if none is left.
@@ -38,6 +43,7 @@ import csv
 import fnmatch
 import io
 import math
+import os
 import subprocess
 import sys
 
@@ -69,8 +75,12 @@ def parse(line, where):
         if case == "worst":
             raise BadGoal(f"{where}: faster takes one case or none (the geomean), not @worst")
         return {"kind": "faster", "a": t[1].split(","), "b": t[3].split(","), "case": case}
+    if t[0] == "not-slower-than":
+        if len(t) != 2:
+            raise BadGoal(f"{where}: want `not-slower-than OLD.h5`")
+        return {"kind": "compare", "old": t[1]}
     if t[0] not in ("best", "every"):
-        raise BadGoal(f"{where}: a goal starts with best, every or faster, not {t[0]!r}")
+        raise BadGoal(f"{where}: a goal starts with best, every, faster or not-slower-than, not {t[0]!r}")
     if len(t) not in (5, 6) or t[1] not in ("ratio", "us"):
         raise BadGoal(f"{where}: want `{t[0]} ratio|us VARIANTS [@CASE|@worst] <|<= VALUE`")
     case = None
@@ -131,6 +141,21 @@ def fmt(metric, x):
     if metric == "ratio":
         return f"{x:.2f}"
     return (f"{x:.0f}" if x >= 99.95 else f"{x:.1f}" if x >= 9.995 else f"{x:.2f}") + " us"
+
+
+def compared(g, mlab, h5, gdir, where):
+    """(met, text) for a not-slower-than goal: mlabench compare's verdict"""
+    old = os.path.join(gdir, g["old"])
+    if not os.path.isfile(old):
+        raise BadResults(f"{where}: no results file {old}")
+    p = subprocess.run([mlab, "compare", old, h5, "--threshold", "0.05"], capture_output=True, text=True)
+    summary = next((l for l in p.stdout.splitlines() if l.startswith("summary:")), "")
+    why = {6: "slower pairs", 7: "another GPU model: not judged", 8: "no pair: not judged",
+           9: "other inputs: not judged"}.get(p.returncode)
+    if p.returncode == 0 or why:  # the summary's pair counts, to "unclear" (the CPU rows and the rest left)
+        counts = summary.replace("summary: ", "").split(", 0 unclear")[0].split(" unclear")[0] if summary else ""
+        return p.returncode == 0, (f"{counts}; " if counts else "") + f"{why or 'no pair slower'} (compare at 5%)"
+    raise BadResults(f"{where}: mlabench compare {old}: exit {p.returncode} {p.stderr.strip()}")
 
 
 def check(g, rows, cases, names, where):
@@ -202,7 +227,9 @@ def main(argv):
         return 3
     names = sorted({v for _, v in rows})
     try:  # every goal checked before anything is printed: a bad one prints no verdicts
-        done = [(text, check(g, rows, cases, names, where)) for text, where, g in goals]
+        gdir = os.path.dirname(os.path.abspath(gpath))
+        done = [(text, compared(g, mlab, h5, gdir, where) if g["kind"] == "compare" else
+                 check(g, rows, cases, names, where)) for text, where, g in goals]
     except BadResults as e:
         print(f"goals.py: {h5}: {e}", file=sys.stderr)
         return 3
