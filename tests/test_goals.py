@@ -141,6 +141,14 @@ p, _ = goals("not-slower-than no-such.h5\n", os.path.join("g", "cmp.txt"))
 say(p.returncode == 3 and "no-such.h5" in p.stderr and not p.stdout, f"not-slower-than a file not there: exit 3 (exit {p.returncode})",
     p.stdout + p.stderr)
 
+# ragged cases (kv_len -1) by their names, never one key for two: the H100 oos folder's three
+rag = os.path.join(src, "papers", "reports", "h100-2026-12-07e", "h100_oos_ragged.h5")
+if os.path.exists(rag):
+    p, _ = goals("every us bf16_wgmma @ragged_b64 < 1000\nevery us bf16_wgmma @ragged_mix64 < 1000\n", results=rag)
+    ls = p.stdout.split("\n")
+    say(p.returncode == 0 and len(ls) >= 2 and value_of(ls[0]) != value_of(ls[1]) and "3 cases" in p.stdout,
+        "three ragged cases, each by its name, two values apart", p.stdout + p.stderr)
+
 # bad goals files: exit 2, one line naming FILE:LINE, nothing on stdout
 for text, n in (("best ratio bf16_wgmma <= x\n", 1), ("# c\n\nbest ratio bf16_wgmma => 1.2\n", 3),
                 ("worst ratio bf16 <= 1\n", 1), ("best speed bf16 <= 1\n", 1), ("best ratio bf16 4x1024 <= 1\n", 1),

@@ -20,7 +20,8 @@ lines ignored. A goal is one of
   is an error (a misspelt name must not pass as "nothing to check").
 - ratio: the median over the read limit measured in the same run
   (`read_limit_ratio`); us: the median in microseconds.
-- @CASE: one case, `BATCHxKV` (`4x1024`; with q_seq_len Q: `4x1024x2`);
+- @CASE: one case, `BATCHxKV` (`4x1024`; with q_seq_len Q: `4x1024x2`; a
+  ragged batch by its case name, `@ragged_b64`);
   @worst: the variant's worst case; neither: the geomean over the file's
   cases (every case with GPU rows).
 - best: the lowest value among VARIANTS meets the bound; every: each of
@@ -61,8 +62,11 @@ class BadResults(Exception):
 
 
 def case_key(r):
-    q = int(r.get("q_seq_len") or 1)
-    return f"{int(r['batch'])}x{int(r['kv_len'])}" + (f"x{q}" if q > 1 else "")
+    """BATCHxKV[xQ] for a uniform case, a ragged one (kv_len -1) by its name (two never share a key)"""
+    q, kv = int(r.get("q_seq_len") or 1), int(r["kv_len"])
+    if kv < 0:
+        return r["case_name"]
+    return f"{int(r['batch'])}x{kv}" + (f"x{q}" if q > 1 else "")
 
 
 def parse(line, where):
