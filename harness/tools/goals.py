@@ -45,10 +45,12 @@ import fnmatch
 import io
 import math
 import os
+import re
 import subprocess
 import sys
 
-from readme_table import positive  # a cell's number above 0, or None (as the README's table reads it)
+from case_label import case_label
+from readme_table import num, positive  # the README table's number format; a cell's number above 0, or None
 
 USAGE = "usage: goals.py MLABENCH RESULTS.h5 GOALS.txt"
 
@@ -62,11 +64,8 @@ class BadResults(Exception):
 
 
 def case_key(r):
-    """BATCHxKV[xQ] for a uniform case, a ragged one (kv_len -1) by its name (two never share a key)"""
-    q, kv = int(r.get("q_seq_len") or 1), int(r["kv_len"])
-    if kv < 0:
-        return r["case_name"]
-    return f"{int(r['batch'])}x{kv}" + (f"x{q}" if q > 1 else "")
+    """the tables' label without spaces: BATCHxKV[xQ], a ragged case (kv_len -1) by its name (case_label.py)"""
+    return case_label(r).replace(" x ", "x").replace(", q_seq_len ", "x")
 
 
 def parse(line, where):
@@ -141,10 +140,8 @@ def value(rows, cases, v, metric, case):
 
 
 def fmt(metric, x):
-    """a ratio to 2 decimals; us to 3 significant digits, whole from 100 (as readme_table.py)"""
-    if metric == "ratio":
-        return f"{x:.2f}"
-    return (f"{x:.0f}" if x >= 99.95 else f"{x:.1f}" if x >= 9.995 else f"{x:.2f}") + " us"
+    """a ratio to 2 decimals; us as the README's table writes them (readme_table.num)"""
+    return f"{x:.2f}" if metric == "ratio" else f"{num(x)} us"
 
 
 def compared(g, mlab, h5, gdir, where):
@@ -153,12 +150,12 @@ def compared(g, mlab, h5, gdir, where):
     if not os.path.isfile(old):
         raise BadResults(f"{where}: no results file {old}")
     p = subprocess.run([mlab, "compare", old, h5, "--threshold", "0.05"], capture_output=True, text=True)
-    summary = next((l for l in p.stdout.splitlines() if l.startswith("summary:")), "")
+    # the summary's pair counts, through "slower" ("summary: 24 pairs: 0 same, 24 faster, 0 slower, ...")
+    counts = re.search(r"^summary: (.*? slower)", p.stdout, re.M)
     why = {6: "slower pairs", 7: "another GPU model: not judged", 8: "no pair: not judged",
            9: "other inputs: not judged"}.get(p.returncode)
-    if p.returncode == 0 or why:  # the summary's pair counts, to "unclear" (the CPU rows and the rest left)
-        counts = summary.replace("summary: ", "").split(", 0 unclear")[0].split(" unclear")[0] if summary else ""
-        return p.returncode == 0, (f"{counts}; " if counts else "") + f"{why or 'no pair slower'} (compare at 5%)"
+    if p.returncode == 0 or why:
+        return p.returncode == 0, (f"{counts.group(1)}; " if counts else "") + f"{why or 'no pair slower'} (compare at 5%)"
     raise BadResults(f"{where}: mlabench compare {old}: exit {p.returncode} {p.stderr.strip()}")
 
 
