@@ -164,6 +164,13 @@ for text, what in (("", "no goal"), ("# only a comment\n", "no goal")):
     say(p.returncode == 2 and what in p.stderr and not p.stdout, f"a goals file with {what}: exit 2", p.stderr)
 p = subprocess.run([sys.executable, tool, binp, h5], capture_output=True, text=True)
 say(p.returncode == 2 and not p.stdout, f"two arguments: exit 2 (exit {p.returncode})", p.stderr)
+binary = os.path.join(tmp, "binary.txt")
+with open(binary, "wb") as f:
+    f.write(b"best ratio bf16 <= 1\n\xff\xfe\n")
+for path, what in ((binary, "a goals file not UTF-8"), (tmp, "a folder for a goals file")):
+    p = subprocess.run([sys.executable, tool, binp, h5, path], capture_output=True, text=True)
+    say(p.returncode == 2 and not p.stdout and len(p.stderr.strip().split("\n")) == 1 and "Traceback" not in p.stderr,
+        f"{what}: exit 2, one line (exit {p.returncode})", p.stderr)
 p = subprocess.run([sys.executable, tool, binp, h5, os.path.join(tmp, "no-such-goals.txt")], capture_output=True, text=True)
 say(p.returncode == 2 and "no-such-goals.txt" in p.stderr and not p.stdout, "a goals file that is not there: exit 2 naming it", p.stderr)
 

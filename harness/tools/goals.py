@@ -205,6 +205,9 @@ def main(argv):
     except OSError as e:
         print(f"goals.py: {gpath}: cannot read it ({e.strerror or e})", file=sys.stderr)
         return 2
+    except UnicodeDecodeError as e:
+        print(f"goals.py: {gpath}: not a text file (byte {e.start} is not UTF-8)", file=sys.stderr)
+        return 2
     goals = []
     try:
         for k, line in enumerate(lines, 1):
