@@ -72,20 +72,14 @@ bstopped=$(grep -o 'stopped by SIGTERM[^:]*' "$OUT/bench.log" | head -1)
 echo "bench rc=$bench_rc$([ "$bench_rc" = 143 ] && [ -n "$bstopped" ] && echo " (stopped at MLAB_DEADLINE: $bstopped, the rows measured kept)")"
 grep -vE '^\s*$' "$OUT/bench.log" | grep -vE 'cpu_ref|format|CPU reference' | head -120
 echo "== ctest (all but slow)"
-# the deadline stops ctest by SIGINT, as Ctrl-C would (ctest's own --stop-time
-# stopped nothing here, CMake 3.25): the tests it had not finished are named
-# stopped, not failed
-stopper=() stopped=""
-if [ -n "${MLAB_DEADLINE:-}" ]; then
-  left=$((start + MLAB_DEADLINE - 20 - $(date +%s))); [ "$left" -ge 1 ] || left=1
-  stopper=(timeout -s INT -k 10 "$left")
-fi
-# -j8 (was -j4): the device machines have 16 cores; with -j4 the suite's
-# tests met the deadline after 223 of 284, with -j8 on the same H100 272 ran
-# in ~170 s, none failed (perf-notes v71, papers/reports/h100-2026-12-07d)
-"${stopper[@]}" ctest -LE slow --output-on-failure -j8 > "$OUT/ctest.log" 2>&1; ctest_rc=$?
-if [ ${#stopper[@]} -gt 0 ] && [ "$ctest_rc" = 124 ]; then
-  stopped="stopped at MLAB_DEADLINE=$MLAB_DEADLINE s after $(grep -cE '^ *[0-9]+/[0-9]+ Test +#' "$OUT/ctest.log") of $(ctest -N -LE slow | grep -cE 'Test +#') tests"
+# the deadline stops the tests 20 s before it (harness/ctest_lib.sh: by SIGINT;
+# those not finished are named stopped, not failed)
+. ../harness/ctest_lib.sh
+left="" stopped=""
+[ -n "${MLAB_DEADLINE:-}" ] && left=$((start + MLAB_DEADLINE - 20 - $(date +%s)))
+mlab_ctest . "$OUT/ctest.log" "$left"; ctest_rc=$?
+if [ -n "$left" ] && [ "$ctest_rc" = 124 ]; then
+  stopped="stopped at MLAB_DEADLINE=$MLAB_DEADLINE s after $(mlab_ctest_stopped . "$OUT/ctest.log")"
 fi
 echo "ctest rc=$ctest_rc${stopped:+ ($stopped)}"
 grep -E 'tests passed|Failed|\*\*\*|Skipped|Passed' "$OUT/ctest.log" | tail -30

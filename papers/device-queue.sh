@@ -157,8 +157,8 @@
 #           included: gpu_hang_watch last ran on b88dca2's form, before
 #           a3e92a4 gave run's hang stop and signal stop one step), no
 #           benchmark: for a machine that comes when the kernels have not
-#           changed since the last suite; stopped 550 s from its start (ctest
-#           --stop-time; MLAB_STOP_S=S: S seconds, where another call
+#           changed since the last suite; stopped 550 s from its start (by
+#           SIGINT, harness/ctest_lib.sh; MLAB_STOP_S=S: S seconds, where another call
 #           ran before it in the same run), its summary says after how many.
 #           $OUT: build.log, ctest.log
 #   gputests (~3 min) the GPU tests but the slow ones on a program built
@@ -236,14 +236,16 @@ build_gpu() {
       -DMLAB_COMMIT_DIRTY="${MLAB_COMMIT_DIRTY:-0}" && cmake --build build-gpu -j"$(nproc)" "${tg[@]}"; } \
     > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "$call: the build failed"; }
 }
-# The calls' tests: STOP [CTEST OPTION...]: every test but the slow ones in build-gpu,
-# stopped at STOP (HH:MM:SS: ctest --stop-time), into $OUT/ctest.log; its summary
+# The calls' tests: SECONDS [CTEST OPTION...]: every test but the slow ones in
+# build-gpu (harness/ctest_lib.sh: -j8, stopped by SIGINT SECONDS from now), into
+# $OUT/ctest.log; its summary, and how far a stopped run got
 gpu_ctest() {
-  local stop=$1
+  local left=$1 rc
   shift
-  # -j8 as gpu_session.sh's (perf-notes v71)
-  (cd build-gpu && ctest -LE slow -j8 --output-on-failure --stop-time "$stop" "$@") > "$OUT/ctest.log" 2>&1
-  echo "ctest rc=$?"; grep -E 'tests passed|Failed|\*\*\*|Not Run' "$OUT/ctest.log" | head -30
+  . "$root/harness/ctest_lib.sh"
+  mlab_ctest build-gpu "$OUT/ctest.log" "$left" "$@"; rc=$?
+  echo "ctest rc=$rc$([ "$rc" = 124 ] && echo " (stopped after $(mlab_ctest_stopped build-gpu "$OUT/ctest.log" "$@"))")"
+  grep -E 'tests passed|Failed|\*\*\*|Not Run' "$OUT/ctest.log" | head -30
 }
 # The MTP calls' validation (mtpmx, mtprule): BIN DIR VARIANTS: q2_edge and q2_long
 # (tests/gpu.cmake's) made in DIR by BIN and validated with NaN poison, MLAB_MTP on,
@@ -329,7 +331,7 @@ mtpmx)
   ;;
 mtprule)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtprule: MLAB_COMMIT=<hash> names the commit the results are of"
-  stop=$(date -d '+550 seconds' +%H:%M:%S)
+  stop=$(($(date +%s) + 550))
   v=bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy
   if [ -n "${MLAB_QUEUE_BIN:-}" ]; then
     # where device time is short: the carried program (build_gpu), no build and no
@@ -348,7 +350,7 @@ mtprule)
     grep -E '^==|^rc=|^ok|FAIL' "$OUT/ctest.log" | head -40
   else
     build_gpu mtprule
-    gpu_ctest "$stop"
+    gpu_ctest $((stop - $(date +%s)))
     cd build-gpu || exit 4
   fi
   {
@@ -474,17 +476,18 @@ sanrace)
   grep -E '^validate|^time|^racecheck|findings|clean' "$OUT/sanrace.log"
   ;;
 gputests)
+  stop=$(($(date +%s) + ${MLAB_STOP_S:-550}))
   [ -n "${MLAB_QUEUE_BIN:-}" ] && [ -x "$MLAB_QUEUE_BIN" ] ||
     die 2 "gputests: MLAB_QUEUE_BIN=${MLAB_QUEUE_BIN:-} is no program (one built here, carried)"
   build_gpu gputests mlabench
   # the GPU tests with programs of their own: built here (small), beside the carried mlabench
   build_gpu gputests gpu_q_quant gpu_tma_layout gpu_wgmma_maps
-  gpu_ctest "$(date -d "+${MLAB_STOP_S:-550} seconds" +%H:%M:%S)" -L gpu
+  gpu_ctest $((stop - $(date +%s))) -L gpu
   ;;
 tests)
-  stop=$(date -d "+${MLAB_STOP_S:-550} seconds" +%H:%M:%S)
+  stop=$(($(date +%s) + ${MLAB_STOP_S:-550}))
   build_gpu tests
-  gpu_ctest "$stop"
+  gpu_ctest $((stop - $(date +%s)))
   ;;
 pick)
   # a call by name: one of this file's case labels (not pick), or none

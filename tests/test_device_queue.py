@@ -18,6 +18,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 from mlabtest import check, finish, run, say, scratch
 
@@ -139,9 +140,10 @@ if fn:
             ok = ok and "rest.tar" in got and sorted(names + got[:-1]) == [f"f{i:02d}.h5" for i in range(n)]
         say(ok, f"out_bundle of {n} files leaves {want} ({got})")
 
-# gpu_ctest (tests, gputests, mtprule): ctest in build-gpu with the stop and the caller's options,
-# its whole log in $OUT/ctest.log and its summary on stdout (a stand-in ctest; an edit once
-# commented the redirect away, and the log came back empty)
+# gpu_ctest (tests, gputests, mtprule): ctest in build-gpu (harness/ctest_lib.sh) with the
+# caller's options, its whole log in $OUT/ctest.log and its summary on stdout (a stand-in
+# ctest; an edit once commented the redirect away, and the log came back empty); past its
+# seconds it is stopped by SIGINT and says after how many tests
 fn = re.search(r"^gpu_ctest\(\) \{.*?^\}$", text, re.M | re.S)
 say(fn is not None, "gpu_ctest defined")
 if fn:
@@ -150,17 +152,27 @@ if fn:
     os.makedirs(os.path.join(d, "bin"))
     os.makedirs(os.path.join(d, "out"))  # the script makes $OUT first
     stub = os.path.join(d, "bin", "ctest")
+    env = dict(os.environ, OUT=os.path.join(d, "out"), PATH=os.path.join(d, "bin") + os.pathsep + os.environ["PATH"])
+    call = f"root={ROOT}\n" + fn.group(0) + "\ngpu_ctest %d -L gpu"
     with open(stub, "w") as fh:
         fh.write('#!/bin/sh\necho "ran in $(basename "$PWD"): $*"\necho "100% tests passed, 0 tests failed out of 3"\n')
     os.chmod(stub, 0o755)
-    r = run(["bash", "-c", fn.group(0) + "\ngpu_ctest 12:00:00 -L gpu"], timeout=60, cwd=d,
-            env=dict(os.environ, OUT=os.path.join(d, "out"), PATH=os.path.join(d, "bin") + os.pathsep + os.environ["PATH"]))
+    r = run(["bash", "-c", call % 30], timeout=60, cwd=d, env=env)
     log = os.path.join(d, "out", "ctest.log")
     got = open(log).read() if os.path.exists(log) else ""
-    say(r.returncode == 0 and "ran in build-gpu:" in got and "--stop-time 12:00:00" in got and "-L gpu" in got
+    say(r.returncode == 0 and "ran in build-gpu:" in got and "-j8" in got and "-L gpu" in got
         and "tests passed" in got and "ctest rc=0" in r.stdout and "tests passed" in r.stdout,
-        "gpu_ctest runs ctest in build-gpu with the stop and the options, its log in $OUT/ctest.log",
+        "gpu_ctest runs ctest in build-gpu with -j8 and the options, its log in $OUT/ctest.log",
         f"log: {got!r}\nstdout: {r.stdout}{r.stderr}")
+    # one test done, then a test that would run 60 s: stopped 2 s in, "1 of 2"
+    with open(stub, "w") as fh:
+        fh.write('#!/bin/sh\ncase " $* " in *" -N "*) printf "  Test  #1: a\\n  Test  #2: b\\n"; exit 0;; esac\n'
+                 'echo "1/2 Test  #1: a ....   Passed    0.01 sec"; exec sleep 60\n')
+    t0 = time.time()
+    r = run(["bash", "-c", call % 2], timeout=60, cwd=d, env=env)
+    say("ctest rc=124 (stopped after 1 of 2 tests)" in r.stdout and time.time() - t0 < 20,
+        "gpu_ctest past its seconds: stopped (SIGINT), said after how many tests",
+        f"after {time.time() - t0:.1f} s, stdout: {r.stdout}{r.stderr}")
 
 # the MTP grid check both of its callers share (tests/gpu.cmake's gpu_mtp_grid_*, mtprule's
 # carried path): an item's unit (grid = rows x splits / 2) with MTP on, a row's with it off;

@@ -73,7 +73,8 @@ def gpu_session(tmp):
     t = os.path.join(tmp, "gs")
     for d in ("harness/peers", "data"):
         os.makedirs(os.path.join(t, d))
-    shutil.copy(os.path.join(ROOT, "harness", "gpu_session.sh"), os.path.join(t, "harness"))
+    for f in ("gpu_session.sh", "ctest_lib.sh"):
+        shutil.copy(os.path.join(ROOT, "harness", f), os.path.join(t, "harness"))
     shutil.copy(os.path.join(ROOT, "harness", "peers", "use_pack.sh"), os.path.join(t, "harness", "peers"))
     script(os.path.join(t, "data", "record_competition.py"), "")  # python3 runs it: nothing recorded
     bins = os.path.join(tmp, "gsbin")
