@@ -100,8 +100,7 @@ static int merge_into(mlab_results *m, const mlab_run_file *runs, int n, int arg
             m->env.label[0] = 0;
         if (e->gpu_index != m->env.gpu_index)
             m->env.gpu_index = -1;
-        if (e->idle_busy_pct > m->env.idle_busy_pct) /* another process on any slice's GPU */
-            m->env.idle_busy_pct = e->idle_busy_pct;
+        mlab_env_note_busy(&m->env, e->idle_busy_pct); /* another process on any slice's GPU */
         if (strcmp(e->utc_time, m->env.utc_time) > 0)
             snprintf(m->env.utc_time, sizeof m->env.utc_time, "%s", e->utc_time);
         if (!m->env.stopped[0] && e->stopped[0]) /* a slice stopped early: the whole is partial */

@@ -342,8 +342,7 @@ static void idle_check(mlab_gpu *g, double win, mlab_env *env, const char *when)
     int pct = -1;
     if (!(win > 0) || mlab_gpu_idle_busy(g, win, &pct) != 0)
         return;
-    if (pct > env->idle_busy_pct)
-        env->idle_busy_pct = pct;
+    mlab_env_note_busy(env, pct);
     if (pct > 0)
         fprintf(stderr, "mlabench run: another process ran kernels on GPU %d %s (NVML: %d%% busy while this run "
                         "left it idle %.2g s): its times may be slowed (nvidia-smi lists the GPU's processes)\n",
@@ -444,8 +443,7 @@ static int resume_load(const char *path, mlab_results *res, resume_cut *cut)
         }
         for (size_t k = 0; k < part.ninputs && !rc; k++)
             rc = mlab_results_add_input(res, &part.inputs[k]);
-        if (part.env.idle_busy_pct > res->env.idle_busy_pct) /* the kept rows' neighbour, as merge keeps it */
-            res->env.idle_busy_pct = part.env.idle_busy_pct;
+        mlab_env_note_busy(&res->env, part.env.idle_busy_pct); /* the kept rows' neighbour, as merge keeps it */
         for (size_t k = 0; k < part.nrows && !rc; k++)
             rc = mlab_results_add_row(res, &part.rows[k]);
         if (rc) {

@@ -26,6 +26,12 @@ void mlab_results_init(mlab_results *r)
     r->env.idle_busy_pct = -1; /* not read: also what a file without the attribute reads */
 }
 
+void mlab_env_note_busy(mlab_env *env, int pct)
+{
+    if (pct > env->idle_busy_pct)
+        env->idle_busy_pct = pct;
+}
+
 void mlab_results_free(mlab_results *r)
 {
     for (size_t i = 0; i < r->nrows; i++)

@@ -156,6 +156,9 @@ typedef struct {
 
 void mlab_results_init(mlab_results *r);
 void mlab_results_free(mlab_results *r);
+/* A neighbour's utilization seen (a run's idle check, a resumed file's, a
+ * merged slice's: -1 where none was read): env keeps the highest. */
+void mlab_env_note_busy(mlab_env *env, int pct);
 /* Append a copy of row (samples copied). Returns 0, -1 on out of memory. */
 int mlab_results_add_row(mlab_results *r, const mlab_row *row);
 int mlab_results_add_input(mlab_results *r, const mlab_input_file *in);
