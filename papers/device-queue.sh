@@ -83,13 +83,21 @@
 #           (v65's on/off pairs): auto = on where the rule says so (bf16
 #           every shape, fp8 the 64-item ones, MXFP4 all but 8 x 4096), off
 #           elsewhere; on an H100 the fp8 decodes never, bf16 the 64-item
-#           ones. Also the results' gpu_mem_bus_bits (6016 on an H200, as
+#           ones; since v73 on an H100 fp8_wgmma (Q per tensor, not the
+#           `_qrow` decode) the 64-item ones too. Also the results'
+#           gpu_mem_bus_bits (6016 on an H200, as
 #           CUDA reports it there, v67; 5120 on an H100, v68) and unit column (item where the unit ran; the grid tests
-#           check it). With MLAB_QUEUE_BIN (below)
+#           check it). Last (v73's question: why fp8_wgmma a block a row
+#           took 1.32x its q_seq_len 1 time at 64 x 4096 on an H100, the
+#           `_qrow` decode 1.01x), MLAB_MTP=off at 64 x 4096 q_seq_len 2,
+#           the two fp8 decodes: 1 split (a wave of 128 blocks: fp8_wgmma's
+#           one-wave kernel, ONEU) against 2 (256 units: the persistent
+#           kernel), into mtprule_oneu_{1,2}.h5. With MLAB_QUEUE_BIN (below)
 #           no build and no ctest: the MTP tests' checks by hand instead
 #           (mtp_validate and the grid tests' unit check) into ctest.log,
 #           ~2-3 minutes: for a session with ~5 device minutes left. $OUT:
-#           mtprule_{auto,off}_{1,2}.h5, mtprule.log, ctest.log, build.log
+#           mtprule_{auto,off}_{1,2}.h5, mtprule_oneu_{1,2}.h5, mtprule.log,
+#           ctest.log (build.log where built)
 #   mtpsplit (~3 min) the split rule under the MTP units (it counts an
 #           item's unit as one row's, mlab_unit_rows; v60, an H100: its
 #           picks within 1% of the fastest power of two): the
@@ -361,6 +369,11 @@ mtprule)
       MLAB_MTP=${step%:*} ./mlabench run --require-gpu --quiet --max-time 0.08 --variants $v --batch 8,64 \
         --kv-len 4096,8192 --q-seq-len 2 --label "${step%:*}" -o "$OUT/mtprule_${step%:*}_${step#*:}.h5"; echo "rc=$?"
     done
+    for k in 1 2; do
+      echo "== MLAB_MTP=off, 64 x 4096 q_seq_len 2, the fp8 decodes: --splits $k"
+      MLAB_MTP=off ./mlabench run --require-gpu --quiet --max-time 0.08 --variants fp8_wgmma,fp8_wgmma_qrow --batch 64 \
+        --kv-len 4096 --q-seq-len 2 --splits $k --label "splits$k" -o "$OUT/mtprule_oneu_$k.h5"; echo "rc=$?"
+    done
   } > "$OUT/mtprule.log" 2>&1
   grep -E '^==|^rc=|FAIL' "$OUT/mtprule.log" | head -20
   for k in 1 2; do
@@ -368,6 +381,10 @@ mtprule)
       ./mlabench compare "$OUT/mtprule_off_$k.h5" "$OUT/mtprule_auto_$k.h5" | grep -E '^b[0-9].*_(wgmma|qrow|lazy) |summary'
     fi
   done
+  if [ -e "$OUT/mtprule_oneu_2.h5" ]; then
+    echo "== MTP off, fp8 at 64 x 4096 q_seq_len 2: 1 split (one wave) -> 2 (persistent)"
+    ./mlabench compare "$OUT/mtprule_oneu_1.h5" "$OUT/mtprule_oneu_2.h5" | grep -E '^b[0-9].*(wgmma|qrow) |ran:|summary'
+  fi
   ;;
 mtpsplit)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpsplit: MLAB_COMMIT=<hash> names the commit the results are of"

@@ -279,8 +279,8 @@ mlab_gpu_negative_control(gpu_negative_control_overread_pairs ENV MLAB_FAULT=ove
 # an item's two query rows in one block (bf16_wgmma, the fp8 and MXFP4 wgmma decodes; MLAB_MTP:
 # runner.hip, where every item has two and as many KV tiles; by default only
 # where the KV is past the rule's line, splits.h mlab_mtp_pays: bf16's 4 L2s
-# on a slow DRAM (0.3 on a fast one: the H200's), fp8's never (1 L2 on a
-# fast one), which these cases are not; MXFP4's 0.3 L2s, which q2_long's
+# on a slow DRAM (0.3 on a fast one: the H200's), fp8's 1 L2 (on a slow one
+# per tensor only), which these cases are not; MXFP4's 0.3 L2s, which q2_long's
 # 18.4 MB passes on an H100, so the tests that run it by default run M32 there):
 # validated on (q2_long, q2_edge), a block a row (off), and on with 64
 # splits forced (q2_edge's last split holds only its second row's last row:

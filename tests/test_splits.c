@@ -173,22 +173,35 @@ int main(void)
         /* the MTP unit (mlab_mtp_pays) on a slow DRAM (the H100's; either L2): bf16 past the same
          * line, the H100 pairs it was drawn between
          * (perf-notes v59: 8 x 4096, 8 x 8192 no faster; 64 x 4096, 64 x 8192 faster) */
-        check(!mlab_mtp_pays(8 * 4096, MLAB_KV_BF16, l2, h100) && !mlab_mtp_pays(8 * 8192, MLAB_KV_BF16, l2, h100) &&
-                  mlab_mtp_pays(64 * 4096, MLAB_KV_BF16, l2, h100) && mlab_mtp_pays(64 * 8192, MLAB_KV_BF16, l2, h100),
+        check(!mlab_mtp_pays(8 * 4096, MLAB_KV_BF16, 0, l2, h100) && !mlab_mtp_pays(8 * 8192, MLAB_KV_BF16, 0, l2, h100) &&
+                  mlab_mtp_pays(64 * 4096, MLAB_KV_BF16, 0, l2, h100) && mlab_mtp_pays(64 * 8192, MLAB_KV_BF16, 0, l2, h100),
               "MTP unit: 64 x 4096 and 64 x 8192 bf16, not 8 x 4096 or 8 x 8192");
-        check(mlab_mtp_pays(bf16_rows + 1, MLAB_KV_BF16, l2, h100) && !mlab_mtp_pays(bf16_rows, MLAB_KV_BF16, l2, h100) &&
-                  !mlab_mtp_pays(1e9, MLAB_KV_BF16, 0, h100),
+        check(mlab_mtp_pays(bf16_rows + 1, MLAB_KV_BF16, 0, l2, h100) && !mlab_mtp_pays(bf16_rows, MLAB_KV_BF16, 0, l2, h100) &&
+                  !mlab_mtp_pays(1e9, MLAB_KV_BF16, 0, 0, h100),
               "MTP unit: past 4 L2s of KV bytes, not at; not where the L2's size is unknown");
-        check(!mlab_mtp_pays(1e9, MLAB_KV_FP8, l2, h100) && !mlab_mtp_pays(1e9, MLAB_KV_FP8, l2, 0),
-              "MTP unit, fp8: never on a slow DRAM or an unknown one");
+        {
+            int qf = 2; /* Q per (row, head): fp8_wgmma_qrow (v60, v73: slower everywhere) */
+            check(!mlab_mtp_pays(1e9, MLAB_KV_FP8, qf, l2, h100) && !mlab_mtp_pays(1e9, MLAB_KV_FP8, qf, l2, 0),
+                  "MTP unit, fp8 per (row, head): never on a slow DRAM or an unknown one");
+            /* per tensor: fp8_wgmma past 1 L2, as on a fast DRAM (v73: 8 x 4096 slower, 8 x 8192 the
+             * same, 64 x 4096 and 64 x 8192 faster); never on an unknown DRAM */
+            qf = 1;
+            const double f_rows = l2 / mlab_kv_row_bytes(MLAB_KV_FP8);
+            check(!mlab_mtp_pays(8 * 4096, MLAB_KV_FP8, qf, l2, h100) && !mlab_mtp_pays(8 * 8192, MLAB_KV_FP8, qf, l2, h100) &&
+                      mlab_mtp_pays(64 * 4096, MLAB_KV_FP8, qf, l2, h100) && mlab_mtp_pays(64 * 8192, MLAB_KV_FP8, qf, l2, h100),
+                  "MTP unit, fp8 per tensor, slow DRAM: 64 x 4096 and 64 x 8192, not at 8 items");
+            check(mlab_mtp_pays(f_rows + 1, MLAB_KV_FP8, qf, l2, h100) && !mlab_mtp_pays(f_rows - 1, MLAB_KV_FP8, qf, l2, h100) &&
+                      !mlab_mtp_pays(1e9, MLAB_KV_FP8, qf, 0, h100),
+                  "MTP unit, fp8 per tensor, slow DRAM: past 1 L2, not below; not where the L2's size is unknown");
+        }
         /* MXFP4's (M32): past 0.3 L2s, the H100 pairs (perf-notes v60: 8 x 4096 slower; 8 x 8192,
          * 64 x 4096, 64 x 8192 faster) */
         const double mx_rows = 0.3 * l2 / mlab_kv_row_bytes(MLAB_KV_MXFP4);
-        check(!mlab_mtp_pays(8 * 4096, MLAB_KV_MXFP4, l2, h100) && mlab_mtp_pays(8 * 8192, MLAB_KV_MXFP4, l2, h100) &&
-                  mlab_mtp_pays(64 * 4096, MLAB_KV_MXFP4, l2, h100) && mlab_mtp_pays(64 * 8192, MLAB_KV_MXFP4, l2, h100),
+        check(!mlab_mtp_pays(8 * 4096, MLAB_KV_MXFP4, 1, l2, h100) && mlab_mtp_pays(8 * 8192, MLAB_KV_MXFP4, 1, l2, h100) &&
+                  mlab_mtp_pays(64 * 4096, MLAB_KV_MXFP4, 1, l2, h100) && mlab_mtp_pays(64 * 8192, MLAB_KV_MXFP4, 1, l2, h100),
               "MTP unit: 8 x 8192, 64 x 4096 and 64 x 8192 mxfp4, not 8 x 4096");
-        check(mlab_mtp_pays(mx_rows + 1, MLAB_KV_MXFP4, l2, h100) && !mlab_mtp_pays(mx_rows - 1, MLAB_KV_MXFP4, l2, h100) &&
-                  !mlab_mtp_pays(1e9, MLAB_KV_MXFP4, 0, h100),
+        check(mlab_mtp_pays(mx_rows + 1, MLAB_KV_MXFP4, 1, l2, h100) && !mlab_mtp_pays(mx_rows - 1, MLAB_KV_MXFP4, 1, l2, h100) &&
+                  !mlab_mtp_pays(1e9, MLAB_KV_MXFP4, 1, 0, h100),
               "MTP unit, mxfp4: past 0.3 L2s of KV bytes, not below; not where the L2's size is unknown");
     }
     {
@@ -196,20 +209,25 @@ int main(void)
          * 38 MB, faster), fp8 past 1 L2 (8 x 8192, 38 MB, the same; 64 x 4096, 151 MB, faster),
          * MXFP4 as on a slow one (8 x 4096, 10 MB, not) */
         const double l2 = 60 * 1024.0 * 1024;
-        check(mlab_mtp_pays(8 * 4096, MLAB_KV_BF16, l2, h200) && mlab_mtp_pays(8 * 8192, MLAB_KV_BF16, l2, h200) &&
-                  mlab_mtp_pays(64 * 8192, MLAB_KV_BF16, l2, h200),
-              "MTP unit, fast DRAM: bf16 at 8 x 4096, 8 x 8192, 64 x 8192");
-        check(!mlab_mtp_pays(8 * 4096, MLAB_KV_FP8, l2, h200) && !mlab_mtp_pays(8 * 8192, MLAB_KV_FP8, l2, h200) &&
-                  mlab_mtp_pays(64 * 4096, MLAB_KV_FP8, l2, h200) && mlab_mtp_pays(64 * 8192, MLAB_KV_FP8, l2, h200),
-              "MTP unit, fast DRAM: fp8 at 64 x 4096 and 64 x 8192, not at 8 items");
         const double b_rows = 0.3 * l2 / mlab_kv_row_bytes(MLAB_KV_BF16), f_rows = l2 / mlab_kv_row_bytes(MLAB_KV_FP8);
-        check(mlab_mtp_pays(b_rows + 1, MLAB_KV_BF16, l2, h200) && !mlab_mtp_pays(b_rows - 1, MLAB_KV_BF16, l2, h200) &&
-                  mlab_mtp_pays(f_rows + 1, MLAB_KV_FP8, l2, h200) && !mlab_mtp_pays(f_rows - 1, MLAB_KV_FP8, l2, h200),
-              "MTP unit, fast DRAM: bf16 past 0.3 L2s, fp8 past 1 L2, not below");
-        check(!mlab_mtp_pays(8 * 4096, MLAB_KV_MXFP4, l2, h200) && mlab_mtp_pays(8 * 8192, MLAB_KV_MXFP4, l2, h200),
+        check(mlab_mtp_pays(8 * 4096, MLAB_KV_BF16, 0, l2, h200) && mlab_mtp_pays(8 * 8192, MLAB_KV_BF16, 0, l2, h200) &&
+                  mlab_mtp_pays(64 * 8192, MLAB_KV_BF16, 0, l2, h200),
+              "MTP unit, fast DRAM: bf16 at 8 x 4096, 8 x 8192, 64 x 8192");
+        check(mlab_mtp_pays(b_rows + 1, MLAB_KV_BF16, 0, l2, h200) && !mlab_mtp_pays(b_rows - 1, MLAB_KV_BF16, 0, l2, h200),
+              "MTP unit, fast DRAM: bf16 past 0.3 L2s, not below");
+        for (int qf = 1; qf <= 2; qf++) { /* fp8 per tensor and per (row, head) alike */
+            check(!mlab_mtp_pays(8 * 4096, MLAB_KV_FP8, qf, l2, h200) && !mlab_mtp_pays(8 * 8192, MLAB_KV_FP8, qf, l2, h200) &&
+                      mlab_mtp_pays(64 * 4096, MLAB_KV_FP8, qf, l2, h200) && mlab_mtp_pays(64 * 8192, MLAB_KV_FP8, qf, l2, h200),
+                  qf == 1 ? "MTP unit, fast DRAM: fp8 per tensor at 64 x 4096 and 64 x 8192, not at 8 items"
+                          : "MTP unit, fast DRAM: fp8 per (row, head) at 64 x 4096 and 64 x 8192, not at 8 items");
+            check(mlab_mtp_pays(f_rows + 1, MLAB_KV_FP8, qf, l2, h200) && !mlab_mtp_pays(f_rows - 1, MLAB_KV_FP8, qf, l2, h200) &&
+                      !mlab_mtp_pays(1e9, MLAB_KV_FP8, qf, 0, h200),
+                  qf == 1 ? "MTP unit, fast DRAM: fp8 per tensor past 1 L2, not below, nor with the L2 unknown"
+                          : "MTP unit, fast DRAM: fp8 per (row, head) past 1 L2, not below, nor with the L2 unknown");
+        }
+        check(!mlab_mtp_pays(8 * 4096, MLAB_KV_MXFP4, 1, l2, h200) && mlab_mtp_pays(8 * 8192, MLAB_KV_MXFP4, 1, l2, h200),
               "MTP unit, fast DRAM: mxfp4 at 8 x 8192, not 8 x 4096");
-        check(!mlab_mtp_pays(1e9, MLAB_KV_BF16, 0, h200) && !mlab_mtp_pays(1e9, MLAB_KV_FP8, 0, h200),
-              "MTP unit, fast DRAM: not where the L2's size is unknown");
+        check(!mlab_mtp_pays(1e9, MLAB_KV_BF16, 0, 0, h200), "MTP unit, fast DRAM: bf16 not where the L2's size is unknown");
     }
     /* the ragged plan (mlab_plan_splits) */
     {

@@ -147,9 +147,11 @@
  * persistent (MLAB_MTP): on the H200, on against off at q_seq_len 2,
  * -11.7 / -12.1% at 64 x 4096, -18.0 / -18.1% at 64 x 8192 (91.4 us,
  * 1.05x the q_seq_len 1 time), +4.8 / +2.9% at 8 x 4096, -0.5 / -0.7% at 8 x 8192.
- * On an H100 (v60) fp8_wgmma_qrow's was +2..+17% slower everywhere
- * (a block a row cost fp8 nothing there): auto takes it only on a fast
- * DRAM past 1 L2 of KV (splits.h mlab_mtp_pays).
+ * On an H100 (v73, papers/reports/h100-2026-12-07f, two pairs) -20.4 /
+ * -20.8% at 64 x 4096 (87.7 -> 69.8 us: a block a row took 1.32x its
+ * q_seq_len 1 time there, fp8_wgmma_qrow's 1.01x), -2.5 / -2.9% at 64 x
+ * 8192, +3.3 / +4.4% at 8 x 4096: auto takes it past 1 L2 of KV on either
+ * DRAM (splits.h mlab_mtp_pays; fp8_wgmma_qrow's on a fast one only).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

@@ -72,8 +72,8 @@
  * -7.8 / -8.0% at 64 x 4096, -15.9 / -15.9% at 64 x 8192 (90.8 us,
  * 1.06x the q_seq_len 1 time), +5.6 / +5.2% at 8 x 4096, +2.1 / +1.2% at 8 x 8192.
  * On an H100 (v60) fp8_wgmma_qrow's was +2..+17% slower everywhere
- * (a block a row cost fp8 nothing there): auto takes it only on a fast
- * DRAM past 1 L2 of KV (splits.h mlab_mtp_pays).
+ * (a block a row cost fp8 nothing there; v73 the same, +0.4..+7.4%): auto
+ * takes it only on a fast DRAM past 1 L2 of KV (splits.h mlab_mtp_pays).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

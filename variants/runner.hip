@@ -938,7 +938,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     if (knob_refused("MLAB_MTP", mt, {"auto", "on", "off"}, why, whylen, &mtk)) return MLAB_GPU_USAGE;
     const mlab_variant *vt = mlab_variant_by_id(id); /* its KV format: the MTP and L2 rules' */
     p->mtp = v->mtp && v->combine_only && g->mtp_ok && vt &&
-             (mtk == 1 || (mtk == 0 && mlab_mtp_pays((double)g->kv_rows, vt->kv, (double)g->l2, g->dram_bpc)));
+             (mtk == 1 || (mtk == 0 && mlab_mtp_pays((double)g->kv_rows, vt->kv, v->q_fp8, (double)g->l2, g->dram_bpc)));
     const bool pairs_ok = v->head_pairs && v->combine_only && !(hp && !strcmp(hp, "off")) && !p->mtp;
     mlab_split_dram dram = v->dram;
     if (!pairs_ok) dram.pair_pct = 0;

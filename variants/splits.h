@@ -85,7 +85,7 @@ static inline int mlab_kv_evict_first(double kv_rows, mlab_kv_fmt fmt, double l2
 #define MLAB_MTP_MX_L2S 0.3 /* MXFP4's MTP line, in L2s of KV bytes (mlab_mtp_pays) */
 #define MLAB_MTP_FAST_BPC 16.0 /* a fast DRAM: peak bytes an SM clock past this (mlab_mtp_pays) */
 #define MLAB_MTP_FAST_BF16_L2S 0.3 /* bf16's MTP line on a fast DRAM, in L2s of KV bytes */
-#define MLAB_MTP_FAST_FP8_L2S 1.0  /* fp8's, in L2s of KV bytes (on a slow DRAM: never) */
+#define MLAB_MTP_FAST_FP8_L2S 1.0  /* fp8's, in L2s of KV bytes (on a slow DRAM: per tensor only) */
 /* A GPU's DRAM bytes an SM clock at its peak (2 transfers a memory clock
  * across the bus, over SMs x the SM clock); 0 where a figure is unknown.
  * H100 SXM 12.8 (2619 MHz, 5120 bits, 132 SMs at 1980 MHz), H200 18.4
@@ -97,7 +97,8 @@ static inline double mlab_dram_bpc(double mem_clock_mhz, double bus_bits, int sm
     return 2.0 * mem_clock_mhz * (bus_bits / 8.0) / ((double)sms * clock_mhz);
 }
 /* Whether a call whose every item has two query rows runs a decode's MTP
- * unit (mla_params.mtp, MLAB_MTP=auto): kv_rows rows of format fmt, on a GPU
+ * unit (mla_params.mtp, MLAB_MTP=auto): kv_rows rows of format fmt, Q made
+ * fp8 as mlab_variant_impl.q_fp8 says (1 per tensor, 2 per (row, head)), on a GPU
  * of l2_bytes of L2 and dram_bpc (mlab_dram_bpc) DRAM bytes an SM clock.
  * A block a row reads each KV tile once a query row: the second read comes
  * from the L2 while the KV fits a few L2s, and the MTP unit (half as many
@@ -108,12 +109,16 @@ static inline double mlab_dram_bpc(double mem_clock_mhz, double bus_bits, int sm
  * (perf-notes v59, bf16_wgmma at q_seq_len 2, MTP against a block a row:
  * 8 x 4096 (38 MB of KV) +2.3 / +2.4%, 8 x 8192 (75 MB) +0.5 / +0.9%,
  * 64 x 4096 (302 MB) -2.6 / -3.1%, 64 x 8192 (604 MB) -6.0 / -5.7%; the
- * line v51's, between the two pairs); fp8 never (v60: fp8_wgmma_qrow's M32
- * +16.5..+17.0% at 8 x 4096, +7.0% at 64 x 4096, +1.8..+2.0% at 64 x 8192:
- * a block a row cost fp8_wgmma_qrow nothing there; but not the per-tensor
- * fp8_wgmma: a block a row at 64 x 4096 took 1.38x its q_seq_len 1 time of
- * the same KV on an H100, v72, papers/reports/h100-2026-12-07e, and its M32
- * has not been measured there: device-queue.sh mtpmx).
+ * line v51's, between the two pairs); fp8 with Q per (row, head) (q_fp8 2,
+ * the `_qrow` decode) never (v60: fp8_wgmma_qrow's M32 +16.5..+17.0% at 8 x
+ * 4096, +7.0% at 64 x 4096, +1.8..+2.0% at 64 x 8192: a block a row cost it
+ * nothing there; v73 the same: +7.0..+7.4%, +5.0..+5.2%, +0.4..+1.0%), fp8
+ * per tensor (q_fp8 1, fp8_wgmma) past MLAB_MTP_FAST_FP8_L2S L2s as on a
+ * fast DRAM: its block a row at 64 x 4096 took 1.32x its q_seq_len 1 time
+ * of the same KV (v72, v73: 87.7 against 66.4 us; 72.0 with its KV copies
+ * not evict_first) and its M32 69.8 (v73, papers/reports/h100-2026-12-07f,
+ * two pairs: 8 x 4096 (0.38 L2s) +3.3 / +4.4%, 8 x 8192 -0.6 / -2.1%,
+ * 64 x 4096 -20.4 / -20.8%, 64 x 8192 -2.5 / -2.9%).
  * A fast DRAM (the H200's 18.4; v65, both pairs): bf16 past
  * MLAB_MTP_FAST_BF16_L2S L2s (-8.0..-8.7% at 8 x 4096, 38 MB, 0.6 L2s;
  * -15.0..-15.6% at 8 x 8192, -24.3..-24.5% at 64 x 4096, -29.7..-30.0% at
@@ -135,13 +140,13 @@ static inline double mlab_dram_bpc(double mem_clock_mhz, double bus_bits, int sm
  * (v65) agree: 8 x 4096 +0.9..+1.4% for mxfp4_qrow_lazy (mxfp4_wgmma
  * -2.9..-5.0%), 8 x 8192 -8.5..-13.2%, the 64-item calls -20..-28%.
  * The lines are fitted on these two GPUs' pairs; an unknown L2 size: never */
-static inline int mlab_mtp_pays(double kv_rows, mlab_kv_fmt fmt, double l2_bytes, double dram_bpc)
+static inline int mlab_mtp_pays(double kv_rows, mlab_kv_fmt fmt, int q_fp8, double l2_bytes, double dram_bpc)
 {
     if (l2_bytes <= 0) return 0;
     const double l2s = kv_rows * mlab_kv_row_bytes(fmt) / l2_bytes;
     const int fast = dram_bpc > MLAB_MTP_FAST_BPC;
     if (fmt == MLAB_KV_MXFP4) return l2s > MLAB_MTP_MX_L2S;
-    if (fmt == MLAB_KV_FP8) return fast && l2s > MLAB_MTP_FAST_FP8_L2S;
+    if (fmt == MLAB_KV_FP8) return (fast || q_fp8 == 1) && l2s > MLAB_MTP_FAST_FP8_L2S;
     return l2s > (fast ? MLAB_MTP_FAST_BF16_L2S : MLAB_KV_EF_L2S);
 }
 /* a 64-row tile's bytes in a KV format */
