@@ -6,7 +6,7 @@
 # stops ctest by SIGINT, as Ctrl-C would, and 10 s later by SIGKILL; the
 # tests it had not finished are stopped, neither passed nor failed. One
 # mechanism for both scripts: ctest's own --stop-time stopped nothing under
-# CMake 3.25 (perf-notes v51), while this one stopped a suite's tests on an
+# CMake 3.25 (perf-notes v53), while this one stopped a suite's tests on an
 # H100. -j8 (was -j4): the device machines have 16 cores; with -j4 a suite's
 # tests met the deadline after 223 of 284, with -j8 on the same H100 272 ran
 # in ~170 s, none failed (perf-notes v71, papers/reports/h100-2026-12-07d).
