@@ -26,7 +26,7 @@ Usage: test_mx_ring_model.py"""
 import random
 import sys
 
-from mlabtest import check, finish, say
+from mlabtest import finish, say
 
 
 class Bar:

@@ -117,7 +117,7 @@ def main():
         check("from case_name import case_name" in text and "return case_name(" in text,
               f"record_competition.py names by case_name.py (torch missing: {e}; checked its source)")
         check('os.environ.get("MLAB_COMMIT")' in text,
-              f"record_competition.py takes MLAB_COMMIT over the tree's .git (torch missing: checked its source)")
+              "record_competition.py takes MLAB_COMMIT over the tree's .git (torch missing: checked its source)")
 
     # the written file carries the name
     path = os.path.join(tmp, "w.h5")

@@ -15,8 +15,6 @@ import os
 import subprocess
 import sys
 
-import numpy as np
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mlabtest  # noqa: E402
 from mlabtest import check  # noqa: E402

@@ -112,7 +112,7 @@ def main():
     check(g2.returncode == 0 and len(steps) >= 32 and "\r" not in g2.stderr and
           any("(kv)" in l for l in steps) and any("(mxfp4) 100%" in l for l in steps),
           "gen reports progress within a case (kv, mxfp4 steps) as plain lines in a log", g2.stderr[-600:])
-    c = mlab("check", f"--requant", f)
+    c = mlab("check", "--requant", f)
     check(c.returncode == 0 and "requant:" in c.stdout, "check --requant after the file name", c.stderr)
     p = mlab("run", "--list", "--batch", "2", "--kv-lens", "100,0,300")
     check(p.returncode == 2 and "--kv-lens lists 3" in p.stderr, "run refuses --batch 2 --kv-lens 100,0,300",
