@@ -113,6 +113,23 @@
 #           MXFP4 _qrow decodes: consumer 0's cycles a tile (wait, Q.K,
 #           softmax, P.V) against the one-row block's. $OUT: {on,off,q1}_
 #           trace_{table.md,summary.txt}, build_trace.log
+#   amaxbeside (~6 min) the per-tensor Q amax pass beside fp8_wgmma's
+#           decode (build knob MLAB_AMAX_BESIDE, mla_params.h; perf-notes
+#           v73): a wgmma decode block holds its SM's whole register file
+#           (384 x 168), so today it starts only when its SM's amax blocks
+#           have ended (v27: at 256 x 1024 a 3.4 us pass, then the decode);
+#           with the knob the pass runs one 128-thread block of <= 32
+#           registers an SM, 4 loads in flight a thread, and fp8_wgmma's
+#           decodes launch at 160 registers (producer 48, consumers 216), so
+#           both start at once. harness/gpu_ab.sh run worktree with
+#           MLAB_AB_NEW_CUDA_FLAGS=-DMLAB_AMAX_BESIDE=1 (both builds here),
+#           the 8 recorded cases, fp8_wgmma, fp8_wgmma_qrow (the control: no
+#           pass), mxfp4_wgmma and fp8 (per tensor, not lean: the new pass
+#           alone). Prediction: fp8_wgmma -1..-3% on the calls of 32 rows
+#           and more (the pass covers every SM there), the same at 4 rows
+#           (36 amax blocks), its geomean -1..-2% (issue 9's per-tensor fp8
+#           bar: 1.37 against 1.35); fp8_wgmma_qrow the same; mxfp4_wgmma
+#           and fp8 within +-3%. $OUT: gpu_ab.sh's six files
 #   sweep2  (~5 min) on a machine of 2 GPUs (run's kind nvidia-h200-x2 or
 #           nvidia-h100-x2): issue 14's last step, never run (no two-GPU kind
 #           was lent in the fourth session, which left it blocked): the suite
@@ -417,6 +434,12 @@ mxtrace)
     echo "== $tag"; grep -E 'TW|cycles' "$OUT/${tag}_trace_summary.txt" | head -20
   done
   ;;
+amaxbeside)
+  [ -n "${MLAB_COMMIT:-}" ] || die 2 "amaxbeside: MLAB_COMMIT=<hash> names the commit the results are of"
+  OUT=$OUT MLAB_AB_NEW_CUDA_FLAGS=-DMLAB_AMAX_BESIDE=1 MLAB_AB_RUN_TIMEOUT=150 bash harness/gpu_ab.sh run worktree \
+    --max-time 0.1 --variants fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma,fp8 || die 4 "amaxbeside: gpu_ab.sh failed"
+  sed -n '1,40p' "$OUT/compare.txt"
+  ;;
 sweep2)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "sweep2: MLAB_COMMIT=<hash> names the commit the results are of"
   g=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
@@ -518,5 +541,5 @@ pick)
   export OUT
   exec bash "$0" "$c"
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|sweep2|sanitize|sanrace|gputests|tests|pick (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|amaxbeside|sweep2|sanitize|sanrace|gputests|tests|pick (the calls: this file's head)" ;;
 esac

@@ -1946,27 +1946,42 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine_xcd(const mla_params p
 }
 
 /* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */
-static __global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
+/* the amax of 8 bf16 codes folded into a */
+static __device__ __forceinline__ float q_amax8(float a, uint4 v)
 {
-    __shared__ float red[256 / MLAB_WARP];
+    uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)w[i])));
+        a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)(w[i] >> 16))));
+    }
+    return a;
+}
+/* MLAB_AMAX_BESIDE (mla_params.h): at most 32 registers a thread (so a block
+ * of 128 fits in the 4096 a lean wgmma decode block leaves its SM), with
+ * MLA_AMAX_U loads in flight a thread: one block an SM reads the whole Q */
+#define MLA_AMAX_U (MLAB_AMAX_BESIDE ? 4 : 1)
+static __global__ void __launch_bounds__(MLA_AMAX_T, MLAB_AMAX_BESIDE ? 65536 / (MLA_AMAX_T * 32) : 1)
+    mla_q_amax(const mla_params p)
+{
+    __shared__ float red[MLA_AMAX_T / MLAB_WARP];
     MLAB_TR(unsigned long long tr0 = mlab_gtime();)
     mlab_grid_dep_trigger(); /* the decode blocks may launch now and wait for us */
-    const size_t n8 = (size_t)p.total_q * MLA_H * MLA_D / 8;
+    const size_t n8 = (size_t)p.total_q * MLA_H * MLA_D / 8, stride = (size_t)gridDim.x * MLA_AMAX_T;
     float a = 0.f;
-    for (size_t c = (size_t)blockIdx.x * 256 + threadIdx.x; c < n8; c += (size_t)gridDim.x * 256) {
-        uint4 v = ((const uint4 *)p.q)[c];
-        uint32_t w[4] = {v.x, v.y, v.z, v.w};
+    for (size_t c = (size_t)blockIdx.x * MLA_AMAX_T + threadIdx.x; c < n8; c += stride * MLA_AMAX_U) {
+        uint4 v[MLA_AMAX_U];
 #pragma unroll
-        for (int i = 0; i < 4; i++) {
-            a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)w[i])));
-            a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)(w[i] >> 16))));
-        }
+        for (int u = 0; u < MLA_AMAX_U; u++)
+            v[u] = c + u * stride < n8 ? ((const uint4 *)p.q)[c + u * stride] : make_uint4(0, 0, 0, 0);
+#pragma unroll
+        for (int u = 0; u < MLA_AMAX_U; u++) a = q_amax8(a, v[u]);
     }
     for (int m = MLAB_WARP / 2; m; m >>= 1) a = fmaxf(a, mlab_shfl_xor(a, m));
     if ((threadIdx.x % MLAB_WARP) == 0) red[threadIdx.x / MLAB_WARP] = a;
     __syncthreads();
     if (threadIdx.x == 0) {
-        for (int i = 1; i < 256 / MLAB_WARP; i++) a = fmaxf(a, red[i]);
+        for (int i = 1; i < MLA_AMAX_T / MLAB_WARP; i++) a = fmaxf(a, red[i]);
         p.q_amax_part[blockIdx.x] = a;
         MLAB_TR(if (p.trace) {
             unsigned long long *tb = p.trace + 2 * blockIdx.x;

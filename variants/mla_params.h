@@ -26,6 +26,19 @@
 #define MLAB_COMBINE_SPREAD_BPS 4 /* a spread combine's blocks an SM at most (splits.h mlab_combine_chunks) */
 #define MLA_INLINE_MERGE_MAX 16 /* up to this many splits the row's last block merges them */
 #define MLA_QSMALL_ROWS 4 /* up to this many query rows, each a8w8 block may take Q's amax itself */
+/* MLAB_AMAX_BESIDE (build knob, default 0; an experiment, perf-notes v73):
+ * the per-tensor Q amax pass in blocks of MLA_AMAX_T = 128 threads of at most
+ * 32 registers, one block an SM at most (MLA_AMAX_SM), and fp8_wgmma's decode
+ * (mla_wgmma.h WG_LEAN) at 160 registers a thread at launch, so that a decode
+ * block fits beside an amax block and starts with the pass. By default a
+ * wgmma decode block (384 threads x 168 registers) holds its SM's whole
+ * register file and starts only when its SM's amax blocks have ended (v27's
+ * trace: at 256 x 1024 the pass takes 3.4 us, then the decode blocks start) */
+#ifndef MLAB_AMAX_BESIDE
+#define MLAB_AMAX_BESIDE 0
+#endif
+#define MLA_AMAX_T (MLAB_AMAX_BESIDE ? 128 : 256) /* the amax pass's threads a block */
+#define MLA_AMAX_SM (MLAB_AMAX_BESIDE ? 1 : 2)    /* its blocks an SM at most */
 
 struct mlab_launch_info; /* gpu_api.h: what a launch sequence reports (mla_params.ran) */
 
