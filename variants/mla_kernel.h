@@ -1946,6 +1946,12 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine_xcd(const mla_params p
 }
 
 /* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */
+/* MLAB_AMAX_BESIDE (mla_params.h): at most 32 registers a thread (so a block
+ * of 128 fits in the 4096 a lean wgmma decode block leaves its SM), with 4
+ * loads in flight a thread: one block an SM reads the whole Q. Otherwise the
+ * pass as before, written as before (the same SASS and AMD ISA: a helper for
+ * the 8 codes moved one address computation in AMD's) */
+#if MLAB_AMAX_BESIDE
 /* the amax of 8 bf16 codes folded into a */
 static __device__ __forceinline__ float q_amax8(float a, uint4 v)
 {
@@ -1957,18 +1963,20 @@ static __device__ __forceinline__ float q_amax8(float a, uint4 v)
     }
     return a;
 }
-/* MLAB_AMAX_BESIDE (mla_params.h): at most 32 registers a thread (so a block
- * of 128 fits in the 4096 a lean wgmma decode block leaves its SM), with
- * MLA_AMAX_U loads in flight a thread: one block an SM reads the whole Q */
-#define MLA_AMAX_U (MLAB_AMAX_BESIDE ? 4 : 1)
-static __global__ void __launch_bounds__(MLA_AMAX_T, MLAB_AMAX_BESIDE ? 65536 / (MLA_AMAX_T * 32) : 1)
-    mla_q_amax(const mla_params p)
+#define MLA_AMAX_U 4
+#define MLA_AMAX_BOUNDS __launch_bounds__(MLA_AMAX_T, 65536 / (MLA_AMAX_T * 32))
+#else
+#define MLA_AMAX_BOUNDS __launch_bounds__(MLA_AMAX_T)
+#endif
+static __global__ void MLA_AMAX_BOUNDS mla_q_amax(const mla_params p)
 {
     __shared__ float red[MLA_AMAX_T / MLAB_WARP];
     MLAB_TR(unsigned long long tr0 = mlab_gtime();)
     mlab_grid_dep_trigger(); /* the decode blocks may launch now and wait for us */
-    const size_t n8 = (size_t)p.total_q * MLA_H * MLA_D / 8, stride = (size_t)gridDim.x * MLA_AMAX_T;
+    const size_t n8 = (size_t)p.total_q * MLA_H * MLA_D / 8;
     float a = 0.f;
+#if MLAB_AMAX_BESIDE
+    const size_t stride = (size_t)gridDim.x * MLA_AMAX_T;
     for (size_t c = (size_t)blockIdx.x * MLA_AMAX_T + threadIdx.x; c < n8; c += stride * MLA_AMAX_U) {
         uint4 v[MLA_AMAX_U];
 #pragma unroll
@@ -1977,6 +1985,17 @@ static __global__ void __launch_bounds__(MLA_AMAX_T, MLAB_AMAX_BESIDE ? 65536 / 
 #pragma unroll
         for (int u = 0; u < MLA_AMAX_U; u++) a = q_amax8(a, v[u]);
     }
+#else
+    for (size_t c = (size_t)blockIdx.x * MLA_AMAX_T + threadIdx.x; c < n8; c += (size_t)gridDim.x * MLA_AMAX_T) {
+        uint4 v = ((const uint4 *)p.q)[c];
+        uint32_t w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)w[i])));
+            a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)(w[i] >> 16))));
+        }
+    }
+#endif
     for (int m = MLAB_WARP / 2; m; m >>= 1) a = fmaxf(a, mlab_shfl_xor(a, m));
     if ((threadIdx.x % MLAB_WARP) == 0) red[threadIdx.x / MLAB_WARP] = a;
     __syncthreads();
