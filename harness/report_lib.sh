@@ -47,6 +47,11 @@
 #                                committed one, then exit; else (--out DIR,
 #                                default the folder) the three merged into a
 #                                temporary PREFIX_all.h5 and report_figures of it
+#   report_oos_history PREFIX PREV WHAT
+#                                an `oos` folder's --history: its three files
+#                                against the folder PREV's (papers/reports/
+#                                PREV/PREFIX_{ragged,uniform,mtp}.h5; WHAT says
+#                                what PREV was), report_compare each
 #   report_suite FILE.h5 [ARG]   a suite folder's own part: with --gpu,
 #                                re-measure the 8 recorded cases with the
 #                                variants, FlashInfer and FlashMLA (harness/peers/use_pack.sh:
@@ -151,6 +156,12 @@ report_suite() {
   local out=$here
   if [ "${2:-}" = "--out" ]; then out=${3:?--out needs a folder}; mkdir -p "$out"; fi
   report_figures "$1" "$out"
+}
+report_oos_history() {
+  local f
+  for f in ragged uniform mtp; do
+    report_compare "$f: $2 ($3) -> this call" "papers/reports/$2/$1_$f.h5" "$here/$1_$f.h5"
+  done
 }
 report_oos() {
   local pre=$1 out=$here tmp f

@@ -17,11 +17,5 @@
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
-if [ "${1:-}" = "--history" ]; then
-  for f in ragged uniform mtp; do
-    report_compare "$f: h100-2026-12-07e (before v73's rule) -> this call" \
-      papers/reports/h100-2026-12-07e/h100_oos_$f.h5 "$here/h100_oos_$f.h5"
-  done
-  exit
-fi
+if [ "${1:-}" = "--history" ]; then report_oos_history h100_oos h100-2026-12-07e "before v73's rule"; exit; fi
 report_oos "h100_oos" "$@"

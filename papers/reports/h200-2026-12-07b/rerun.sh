@@ -16,11 +16,5 @@
 # MLAB_BIN names the mlabench program (default build/mlabench).
 set -euo pipefail
 . "$(dirname "$0")/../../../harness/report_lib.sh" # to the repository's root; here, M
-if [ "${1:-}" = "--history" ]; then
-  for f in ragged uniform mtp; do
-    report_compare "$f: h200-2026-12-06b (before the MTP rule) -> this call" \
-      papers/reports/h200-2026-12-06b/h200_oos_$f.h5 "$here/h200_oos_$f.h5"
-  done
-  exit
-fi
+if [ "${1:-}" = "--history" ]; then report_oos_history h200_oos h200-2026-12-06b "before the MTP rule"; exit; fi
 report_oos "h200_oos" "$@"
