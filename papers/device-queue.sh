@@ -129,7 +129,13 @@
 #           and more (the pass covers every SM there), the same at 4 rows
 #           (36 amax blocks), its geomean -1..-2% (issue 9's per-tensor fp8
 #           bar: 1.37 against 1.35); fp8_wgmma_qrow the same; mxfp4_wgmma
-#           and fp8 within +-3%. $OUT: gpu_ab.sh's six files
+#           and fp8 within +-3%. Then (v74) the same two programs at 64 x
+#           4096 q_seq_len 2 with MLAB_MTP=off, fp8_wgmma and its control,
+#           ABBA: v73's reading of that call's 88 us against the `_qrow`
+#           decode's 66 (the per-tensor decode's two blocks of an item start
+#           apart behind their SMs' amax blocks) says the knob takes
+#           fp8_wgmma there to ~70 us. $OUT: gpu_ab.sh's six files,
+#           q2_compare.txt
 #   sweep2  (~5 min) on a machine of 2 GPUs (run's kind nvidia-h200-x2 or
 #           nvidia-h100-x2): issue 14's last step, never run (no two-GPU kind
 #           was lent in the fourth session, which left it blocked): the suite
@@ -439,6 +445,17 @@ amaxbeside)
   OUT=$OUT MLAB_AB_NEW_CUDA_FLAGS=-DMLAB_AMAX_BESIDE=1 MLAB_AB_RUN_TIMEOUT=150 bash harness/gpu_ab.sh run worktree \
     --max-time 0.1 --variants fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma,fp8 || die 4 "amaxbeside: gpu_ab.sh failed"
   sed -n '1,40p' "$OUT/compare.txt"
+  # v73's reading: at 64 x 4096 q_seq_len 2, MTP off, an item's two
+  # per-tensor decode blocks start apart behind their SMs' amax blocks; the
+  # same two programs (not built again), that call alone, ABBA
+  q=${TMPDIR:-/tmp}/mlab-amaxq2; mkdir -p "$q/cases" "$q/out" &&
+    build-ab-new/mlabench gen --quiet --batch 64 --kv-len 4096 --q-seq-len 2 --seed 24 --name q2_b64_kv4096 \
+      -o "$q/cases/q2_b64_kv4096.h5" || die 4 "amaxbeside: gen of the q_seq_len 2 case failed"
+  OUT=$q/out MLAB_AB_NEW_BIN=$PWD/build-ab-new/mlabench MLAB_AB_BASE_BIN=$PWD/build-ab-base/mlabench \
+    MLAB_AB_CASES=$q/cases MLAB_AB_NEW_ENV=MLAB_MTP=off MLAB_AB_BASE_ENV=MLAB_MTP=off MLAB_AB_SASS=off \
+    MLAB_AB_RUN_TIMEOUT=60 bash harness/gpu_ab.sh run worktree --max-time 0.1 --variants fp8_wgmma,fp8_wgmma_qrow &&
+    cp "$q/out/compare.txt" "$OUT/q2_compare.txt" && sed -n '1,20p' "$OUT/q2_compare.txt" ||
+    echo "amaxbeside: the q_seq_len 2 step failed (the 8 cases' files are whole)"
   ;;
 sweep2)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "sweep2: MLAB_COMMIT=<hash> names the commit the results are of"
