@@ -134,8 +134,9 @@
 #           ABBA: v73's reading of that call's 88 us against the `_qrow`
 #           decode's 66 (the per-tensor decode's two blocks of an item start
 #           apart behind their SMs' amax blocks) says the knob takes
-#           fp8_wgmma there to ~70 us. $OUT: gpu_ab.sh's six files,
-#           q2_compare.txt
+#           fp8_wgmma there to ~70 us (v74: 87.7 -> 68.0). $OUT: gpu_ab.sh's
+#           six files, q2_compare.txt, q2_ab_{new,base}_{1,2}.h5 (past 8
+#           files the last four in rest.tar: out_bundle)
 #   sweep2  (~5 min) on a machine of 2 GPUs (run's kind nvidia-h200-x2 or
 #           nvidia-h100-x2): issue 14's last step, never run (no two-GPU kind
 #           was lent in the fourth session, which left it blocked): the suite
@@ -454,7 +455,8 @@ amaxbeside)
   OUT=$q/out MLAB_AB_NEW_BIN=$PWD/build-ab-new/mlabench MLAB_AB_BASE_BIN=$PWD/build-ab-base/mlabench \
     MLAB_AB_CASES=$q/cases MLAB_AB_NEW_ENV=MLAB_MTP=off MLAB_AB_BASE_ENV=MLAB_MTP=off MLAB_AB_SASS=off \
     MLAB_AB_RUN_TIMEOUT=60 bash harness/gpu_ab.sh run worktree --max-time 0.1 --variants fp8_wgmma,fp8_wgmma_qrow &&
-    cp "$q/out/compare.txt" "$OUT/q2_compare.txt" && sed -n '1,20p' "$OUT/q2_compare.txt" ||
+    cp "$q/out/compare.txt" "$OUT/q2_compare.txt" && sed -n '1,20p' "$OUT/q2_compare.txt" &&
+    for f in "$q"/out/ab_*.h5; do cp "$f" "$OUT/q2_${f##*/}"; done ||
     echo "amaxbeside: the q_seq_len 2 step failed (the 8 cases' files are whole)"
   ;;
 sweep2)

@@ -33,7 +33,13 @@
  * block fits beside an amax block and starts with the pass. By default a
  * wgmma decode block (384 threads x 168 registers) holds its SM's whole
  * register file and starts only when its SM's amax blocks have ended (v27's
- * trace: at 256 x 1024 the pass takes 3.4 us, then the decode blocks start) */
+ * trace: at 256 x 1024 the pass takes 3.4 us, then the decode blocks start).
+ * Measured (v74, H100, papers/reports/h100-2026-12-07i): it loses on the 8
+ * cases (fp8_wgmma +0.8 / +0.6% by geomean, 256 x 1024 +4.8%, 32 x 1024
+ * -1.9%; fp8, the slimmer pass alone, +1.4 / +1.2%), and it takes 64 x 4096
+ * q_seq_len 2 with MTP off from 87.7 to 68.0 us (an item's two blocks start
+ * together), a call the MTP rule runs as M32 (69.7) anyway: off, kept to
+ * reproduce that */
 #ifndef MLAB_AMAX_BESIDE
 #define MLAB_AMAX_BESIDE 0
 #endif
