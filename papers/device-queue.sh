@@ -137,6 +137,16 @@
 #           fp8_wgmma there to ~70 us (v74: 87.7 -> 68.0). $OUT: gpu_ab.sh's
 #           six files, q2_compare.txt, q2_ab_{new,base}_{1,2}.h5 (past 8
 #           files the last four in rest.tar: out_bundle)
+#   mtpsmall (~4 min) the MTP rule's L2 line where many items make the
+#           per-tensor amax pass cover every SM (v74: at 64 x 4096 q_seq_len
+#           2, MTP off, an item's two fp8_wgmma blocks start apart behind
+#           their SMs' amax blocks, 87.7 us against 68.0 when they start
+#           together): MLAB_MTP on against off, ABBA, fp8_wgmma,
+#           fp8_wgmma_qrow and bf16_wgmma at batch 32, 64, 128 x kv 512,
+#           1024, 2048, q_seq_len 2 (fp8's KV 0.19-3.0 L2s of an H100; the
+#           rule takes fp8_wgmma's M32 past 1 L2). MLAB_QUEUE_BIN: the
+#           carried program (no build). Weighed in perf-notes v74. $OUT:
+#           mtpsmall_{on,off}_{1,2}.h5, mtpsmall.log
 #   sweep2  (~5 min) on a machine of 2 GPUs (run's kind nvidia-h200-x2 or
 #           nvidia-h100-x2): issue 14's last step, never run (no two-GPU kind
 #           was lent in the fourth session, which left it blocked): the suite
@@ -459,6 +469,24 @@ amaxbeside)
     for f in "$q"/out/ab_*.h5; do cp "$f" "$OUT/q2_${f##*/}"; done ||
     echo "amaxbeside: the q_seq_len 2 step failed (the 8 cases' files are whole)"
   ;;
+mtpsmall)
+  [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpsmall: MLAB_COMMIT=<hash> names the commit the results are of"
+  build_gpu mtpsmall mlabench
+  cd build-gpu || exit 4
+  {
+    for step in on:1 off:1 off:2 on:2; do
+      echo "== MLAB_MTP=${step%:*} (${step#*:})"
+      MLAB_MTP=${step%:*} timeout -k 10 120 ./mlabench run --require-gpu --quiet --max-time 0.08 \
+        --variants bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow --batch 32,64,128 --kv-len 512,1024,2048 --q-seq-len 2 \
+        --label "${step%:*}" -o "$OUT/mtpsmall_${step%:*}_${step#*:}.h5"; echo "rc=$?"
+    done
+  } > "$OUT/mtpsmall.log" 2>&1
+  grep -E '^==|^rc=' "$OUT/mtpsmall.log"
+  if [ -e "$OUT/mtpsmall_on_2.h5" ]; then
+    python3 "$root/harness/tools/ab_table.py" --mlabench ./mlabench "$OUT/mtpsmall_off_1.h5" "$OUT/mtpsmall_on_1.h5" \
+      "$OUT/mtpsmall_off_2.h5" "$OUT/mtpsmall_on_2.h5"
+  fi
+  ;;
 sweep2)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "sweep2: MLAB_COMMIT=<hash> names the commit the results are of"
   g=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
@@ -560,5 +588,5 @@ pick)
   export OUT
   exec bash "$0" "$c"
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|amaxbeside|sweep2|sanitize|sanrace|gputests|tests|pick (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|amaxbeside|mtpsmall|sweep2|sanitize|sanrace|gputests|tests|pick (the calls: this file's head)" ;;
 esac
