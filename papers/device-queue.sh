@@ -145,8 +145,11 @@
 #           fp8_wgmma_qrow and bf16_wgmma at batch 32, 64, 128 x kv 512,
 #           1024, 2048, q_seq_len 2 (fp8's KV 0.19-3.0 L2s of an H100; the
 #           rule takes fp8_wgmma's M32 past 1 L2). MLAB_QUEUE_BIN: the
-#           carried program (no build). Weighed in perf-notes v74. $OUT:
-#           mtpsmall_{on,off}_{1,2}.h5, mtpsmall.log
+#           carried program (else built). MTPSMALL_STEPS="auto:1 off:1 off:2
+#           auto:2": the rule against off (v74's mlab_mtp_auto: the unit
+#           where the items outnumber half the SMs), with the unit each row
+#           ran. Weighed in perf-notes v74. $OUT: mtpsmall_{MODE}_{1,2}.h5,
+#           mtpsmall.log, build.log
 #   sweep2  (~5 min) on a machine of 2 GPUs (run's kind nvidia-h200-x2 or
 #           nvidia-h100-x2): issue 14's last step, never run (no two-GPU kind
 #           was lent in the fourth session, which left it blocked): the suite
@@ -473,8 +476,12 @@ mtpsmall)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpsmall: MLAB_COMMIT=<hash> names the commit the results are of"
   build_gpu mtpsmall mlabench
   cd build-gpu || exit 4
+  # MTPSMALL_STEPS: the runs, MODE:N each (default on against off, ABBA; "auto:1 off:1
+  # off:2 auto:2": the rule against off); the table is off against the other mode
+  steps=${MTPSMALL_STEPS:-on:1 off:1 off:2 on:2}
+  alt=$(tr ' ' '\n' <<< "$steps" | grep -v '^off:' | head -1); alt=${alt%:*}
   {
-    for step in on:1 off:1 off:2 on:2; do
+    for step in $steps; do
       echo "== MLAB_MTP=${step%:*} (${step#*:})"
       MLAB_MTP=${step%:*} timeout -k 10 120 ./mlabench run --require-gpu --quiet --max-time 0.08 \
         --variants bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow --batch 32,64,128 --kv-len 512,1024,2048 --q-seq-len 2 \
@@ -482,9 +489,14 @@ mtpsmall)
     done
   } > "$OUT/mtpsmall.log" 2>&1
   grep -E '^==|^rc=' "$OUT/mtpsmall.log"
-  if [ -e "$OUT/mtpsmall_on_2.h5" ]; then
-    python3 "$root/harness/tools/ab_table.py" --mlabench ./mlabench "$OUT/mtpsmall_off_1.h5" "$OUT/mtpsmall_on_1.h5" \
-      "$OUT/mtpsmall_off_2.h5" "$OUT/mtpsmall_on_2.h5"
+  if [ -e "$OUT/mtpsmall_${alt}_2.h5" ] && [ -e "$OUT/mtpsmall_off_2.h5" ]; then
+    python3 "$root/harness/tools/ab_table.py" --mlabench ./mlabench "$OUT/mtpsmall_off_1.h5" "$OUT/mtpsmall_${alt}_1.h5" \
+      "$OUT/mtpsmall_off_2.h5" "$OUT/mtpsmall_${alt}_2.h5"
+    echo "== the unit each row ran ($alt, run 1)"
+    ./mlabench export "$OUT/mtpsmall_${alt}_1.h5" --format csv | python3 -c '
+import csv, sys
+for r in csv.DictReader(sys.stdin):
+    if r["timed"] == "1": print(r["case_name"], r["variant"], "splits", r["splits"], "grid", r["grid"], r["unit"])'
   fi
   ;;
 sweep2)

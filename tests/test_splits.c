@@ -229,6 +229,35 @@ int main(void)
               "MTP unit, fast DRAM: mxfp4 at 8 x 8192, not 8 x 4096");
         check(!mlab_mtp_pays(1e9, MLAB_KV_BF16, 0, 0, h200), "MTP unit, fast DRAM: bf16 not where the L2's size is unknown");
     }
+    {
+        /* MLAB_MTP=auto (mlab_mtp_auto): the KV line, or more items than half the SMs (perf-notes
+         * v74, an H100's 50 MiB of L2 and 132 SMs, q_seq_len 2, MTP off -> on: 128 x 512, 1024,
+         * 2048 faster for bf16_wgmma, fp8_wgmma and fp8_wgmma_qrow; 64 x 512 and 64 x 1024 slower
+         * for all three, 32 x 512 too) */
+        const double l2 = 50 * 1024.0 * 1024;
+        const mlab_kv_fmt f3[3] = {MLAB_KV_BF16, MLAB_KV_FP8, MLAB_KV_FP8};
+        const int q3[3] = {0, 1, 2};
+        int many = 1, few = 1;
+        for (int k = 0; k < 3; k++)
+            for (int kv = 512; kv <= 2048; kv *= 2) {
+                many &= mlab_mtp_auto(128.0 * kv, f3[k], q3[k], l2, h100, 128, 132);
+                if (kv <= 1024) few &= !mlab_mtp_auto(64.0 * kv, f3[k], q3[k], l2, h100, 64, 132);
+                if (kv == 512) few &= !mlab_mtp_auto(32.0 * kv, f3[k], q3[k], l2, h100, 32, 132);
+            }
+        check(many, "MTP auto, H100: 128 items x kv 512..2048, bf16 and fp8 (both Q scales)");
+        check(few, "MTP auto, H100: not 64 x 512, 64 x 1024 or 32 x 512, bf16 and fp8 (both Q scales)");
+        check(mlab_mtp_auto(1024, MLAB_KV_FP8, 2, l2, h100, 67, 132) && !mlab_mtp_auto(1024, MLAB_KV_FP8, 2, l2, h100, 66, 132),
+              "MTP auto: past half the SMs in items (67 of 132), not at (66)");
+        int same = 1; /* at most half the SMs in items: the KV line alone, on either DRAM; no SM count: the same */
+        for (int k = 0; k < 3; k++)
+            for (double rows = 1024; rows < 1e9; rows *= 3)
+                for (int d = 0; d < 2; d++) {
+                    const double bpc = d ? h200 : h100;
+                    same &= mlab_mtp_auto(rows, f3[k], q3[k], l2, bpc, 66, 132) == mlab_mtp_pays(rows, f3[k], q3[k], l2, bpc) &&
+                            mlab_mtp_auto(rows, f3[k], q3[k], l2, bpc, 1000, 0) == mlab_mtp_pays(rows, f3[k], q3[k], l2, bpc);
+                }
+        check(same, "MTP auto: the KV line alone at half the SMs in items or fewer, or with no SM count");
+    }
     /* the ragged plan (mlab_plan_splits) */
     {
         /* one long row among short ones: 63 rows of 2 tiles, one of 128; two

@@ -935,7 +935,7 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
      * (g->mtp_ok), each KV tile read once for both (its units the items': the
      * split rule counts them; no head pairs, no ragged plan): auto (unset)
      * where the call's KV is past the rule's line for its format and the
-     * GPU's DRAM (splits.h mlab_mtp_pays),
+     * GPU's DRAM, or its items outnumber half the SMs (splits.h mlab_mtp_auto),
      * on wherever it can, off never (a block a row). The GPU tests validate
      * on and off */
     const char *mt = getenv("MLAB_MTP");
@@ -943,7 +943,8 @@ static int prepare(mlab_gpu *g, int id, int splits, mla_params *p, char *why, si
     if (knob_refused("MLAB_MTP", mt, {"auto", "on", "off"}, why, whylen, &mtk)) return MLAB_GPU_USAGE;
     const mlab_variant *vt = mlab_variant_by_id(id); /* its KV format: the MTP and L2 rules' */
     p->mtp = v->mtp && v->combine_only && g->mtp_ok && vt &&
-             (mtk == 1 || (mtk == 0 && mlab_mtp_pays((double)g->kv_rows, vt->kv, v->q_fp8, (double)g->l2, g->dram_bpc)));
+             (mtk == 1 || (mtk == 0 && mlab_mtp_auto((double)g->kv_rows, vt->kv, v->q_fp8, (double)g->l2, g->dram_bpc,
+                                                       g->batch, g->sms)));
     const bool pairs_ok = v->head_pairs && v->combine_only && !(hp && !strcmp(hp, "off")) && !p->mtp;
     mlab_split_dram dram = v->dram;
     if (!pairs_ok) dram.pair_pct = 0;

@@ -149,6 +149,23 @@ static inline int mlab_mtp_pays(double kv_rows, mlab_kv_fmt fmt, int q_fp8, doub
     if (fmt == MLAB_KV_FP8) return (fast || q_fp8 == 1) && l2s > MLAB_MTP_FAST_FP8_L2S;
     return l2s > (fast ? MLAB_MTP_FAST_BF16_L2S : MLAB_KV_EF_L2S);
 }
+/* MLAB_MTP=auto (the runner): mlab_mtp_pays' KV line, or a call of more
+ * items than half the SMs (items x 2 > sms), whatever its KV. There a block
+ * a row makes more one-row units than SMs: the decode runs persistent (132
+ * blocks over 256 units at 128 items, each SM two rounds of a row) or in
+ * two waves, where the unit's half as many fit one (perf-notes v74, H100,
+ * papers/reports/h100-2026-12-07j, MTP off -> on, two pairs: 128 x 512,
+ * 1024, 2048 q_seq_len 2 (0.75, 1.5, 3 L2s of fp8 KV; the bf16 line's 4
+ * L2s not reached but at 2048): fp8_wgmma -10.8..-24.8%, fp8_wgmma_qrow
+ * -7.4..-10.4%, bf16_wgmma -10.6..-14.6%, every pair faster; at 64 items,
+ * 128 one-row units in one wave, the unit 8-23% slower at kv 512 and 1024,
+ * so the line stays the L2's there). Measured on an H100 only: the H200 has
+ * as many SMs, and the waves are the SMs' count, not the DRAM's */
+static inline int mlab_mtp_auto(double kv_rows, mlab_kv_fmt fmt, int q_fp8, double l2_bytes, double dram_bpc,
+                                int items, int sms)
+{
+    return (sms > 0 && 2L * items > sms) || mlab_mtp_pays(kv_rows, fmt, q_fp8, l2_bytes, dram_bpc);
+}
 /* a 64-row tile's bytes in a KV format */
 static inline int mlab_kv_tile_bytes(mlab_kv_fmt fmt)
 {
