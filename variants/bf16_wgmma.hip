@@ -133,7 +133,10 @@
  * x 8192 -30.0 / -29.7% (162 us, 1.08x the q_seq_len 1 time; FlashInfer
  * 158): a block a row's second read costs on a fast DRAM, so auto takes the
  * unit there past 0.3 L2s of KV (splits.h mlab_mtp_pays, by the GPU's DRAM
- * bytes an SM clock), on the H100 past 4 L2s as before.
+ * bytes an SM clock), on the H100 past 4 L2s as before. v74 (H100,
+ * papers/reports/h100-2026-12-07j): 128 items -10.6..-14.6% at kv 512..2048,
+ * so auto takes it too wherever the items outnumber half the SMs
+ * (splits.h mlab_mtp_auto).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

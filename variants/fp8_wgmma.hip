@@ -152,6 +152,10 @@
  * q_seq_len 1 time there, fp8_wgmma_qrow's 1.01x), -2.5 / -2.9% at 64 x
  * 8192, +3.3 / +4.4% at 8 x 4096: auto takes it past 1 L2 of KV on either
  * DRAM (splits.h mlab_mtp_pays; fp8_wgmma_qrow's on a fast one only).
+ * v74 (H100, papers/reports/h100-2026-12-07j): at 128 items -10.8..-24.8%
+ * at kv 512..2048, where a block a row's 256 units take two rounds of the
+ * SMs: auto takes it wherever the items outnumber half the SMs
+ * (splits.h mlab_mtp_auto).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"

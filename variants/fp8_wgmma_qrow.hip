@@ -73,7 +73,9 @@
  * 1.06x the q_seq_len 1 time), +5.6 / +5.2% at 8 x 4096, +2.1 / +1.2% at 8 x 8192.
  * On an H100 (v60) fp8_wgmma_qrow's was +2..+17% slower everywhere
  * (a block a row cost fp8 nothing there; v73 the same, +0.4..+7.4%): auto
- * takes it only on a fast DRAM past 1 L2 of KV (splits.h mlab_mtp_pays).
+ * takes it only on a fast DRAM past 1 L2 of KV (splits.h mlab_mtp_pays),
+ * and (v74, H100, papers/reports/h100-2026-12-07j: 128 items -7.4..-10.4% at
+ * kv 512..2048) wherever the items outnumber half the SMs (mlab_mtp_auto).
  */
 #include "launch_common.h"
 #include "mla_wgmma.h"
