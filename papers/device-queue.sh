@@ -492,6 +492,10 @@ mtpsmall)
   if [ -e "$OUT/mtpsmall_${alt}_2.h5" ] && [ -e "$OUT/mtpsmall_off_2.h5" ]; then
     python3 "$root/harness/tools/ab_table.py" --mlabench ./mlabench "$OUT/mtpsmall_off_1.h5" "$OUT/mtpsmall_${alt}_1.h5" \
       "$OUT/mtpsmall_off_2.h5" "$OUT/mtpsmall_${alt}_2.h5"
+  elif [ -e "$OUT/mtpsmall_off_1.h5" ]; then # one pair (MTPSMALL_STEPS of two runs)
+    ./mlabench compare "$OUT/mtpsmall_off_1.h5" "$OUT/mtpsmall_${alt}_1.h5" | grep -E '^b[0-9]|summary'
+  fi
+  if [ -e "$OUT/mtpsmall_${alt}_1.h5" ]; then
     echo "== the unit each row ran ($alt, run 1)"
     ./mlabench export "$OUT/mtpsmall_${alt}_1.h5" --format csv | python3 -c '
 import csv, sys
