@@ -103,8 +103,14 @@
 #           picks within 1% of the fastest power of two): the
 #           three MTP decodes with MLAB_MTP=on at 8, 64 x 4096, 8192,
 #           q_seq_len 2, by the rule and with 1, 2, 4, 8, 16 splits
-#           forced (validated first each time; 32 was slowest in v60). $OUT: mtpsplit_{rule,1,..,16}.h5,
-#           mtpsplit.log
+#           forced (validated first each time; 32 was slowest in v60).
+#           MTPSPLIT_BATCH, MTPSPLIT_KV, MTPSPLIT_VARIANTS: other shapes
+#           and decodes (v74's question: at 64 x 512 and 64 x 1024 the rule
+#           gave the unit 1 split, 64 blocks on 132 SMs, and the unit lost
+#           8-23% to a block a row's one wave: would 2 splits win?
+#           MTPSPLIT_BATCH=32,64 MTPSPLIT_KV=512,1024,2048
+#           MTPSPLIT_VARIANTS=bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow). $OUT:
+#           mtpsplit_{rule,1,..,16}.h5, mtpsplit.log
 #   mxtrace (~3 min) where an M32 block's tile goes (v60: MTP took
 #           mxfp4_qrow_lazy's 64 x 8192 q_seq_len 2 to 1.39x of q_seq_len 1's
 #           time, not the 1.10-1.25x predicted): a trace build (-DMLAB_TRACE
@@ -430,8 +436,10 @@ mtpsplit)
   {
     for s in rule 1 2 4 8 16; do
       echo "== splits $s"
-      MLAB_MTP=on ./mlabench run --require-gpu --quiet --max-time 0.1 --variants bf16_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy \
-        --batch 8,64 --kv-len 4096,8192 --q-seq-len 2 $([ $s = rule ] || echo --splits $s) -o "$OUT/mtpsplit_$s.h5"; echo "rc=$?"
+      MLAB_MTP=on ./mlabench run --require-gpu --quiet --max-time 0.1 \
+        --variants "${MTPSPLIT_VARIANTS:-bf16_wgmma,mxfp4_wgmma_qrow,mxfp4_qrow_lazy}" \
+        --batch "${MTPSPLIT_BATCH:-8,64}" --kv-len "${MTPSPLIT_KV:-4096,8192}" --q-seq-len 2 \
+        $([ $s = rule ] || echo --splits $s) -o "$OUT/mtpsplit_$s.h5"; echo "rc=$?"
     done
   } > "$OUT/mtpsplit.log" 2>&1
   grep -E '^==|^rc=|FAIL' "$OUT/mtpsplit.log" | head -30
