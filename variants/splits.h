@@ -160,7 +160,9 @@ static inline int mlab_mtp_pays(double kv_rows, mlab_kv_fmt fmt, int q_fp8, doub
  * -7.4..-10.4%, bf16_wgmma -10.6..-14.6%, every pair faster; at 64 items,
  * 128 one-row units in one wave, the unit 8-23% slower at kv 512 and 1024,
  * so the line stays the L2's there). Measured on an H100 only: the H200 has
- * as many SMs, and the waves are the SMs' count, not the DRAM's */
+ * as many SMs, and the waves are the SMs' count, not the DRAM's. The MXFP4
+ * decodes' line (0.3 L2s) already takes 128 x 512 (0.38 L2s on an H100); the
+ * term moves them only at shorter KV, not measured */
 static inline int mlab_mtp_auto(double kv_rows, mlab_kv_fmt fmt, int q_fp8, double l2_bytes, double dram_bpc,
                                 int items, int sms)
 {
