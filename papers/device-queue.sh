@@ -107,7 +107,7 @@
 #           MTPSPLIT_BATCH, MTPSPLIT_KV, MTPSPLIT_VARIANTS: other shapes
 #           and decodes (v74's question: at 64 x 512 and 64 x 1024 the rule
 #           gave the unit 1 split, 64 blocks on 132 SMs, and the unit lost
-#           8-23% to a block a row's one wave: would 2 splits win?
+#           7-23% to a block a row's one wave: would 2 splits win?
 #           MTPSPLIT_BATCH=32,64 MTPSPLIT_KV=512,1024,2048
 #           MTPSPLIT_VARIANTS=bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow). $OUT:
 #           mtpsplit_{rule,1,..,16}.h5, mtpsplit.log

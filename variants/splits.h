@@ -155,10 +155,10 @@ static inline int mlab_mtp_pays(double kv_rows, mlab_kv_fmt fmt, int q_fp8, doub
  * blocks over 256 units at 128 items, each SM two rounds of a row) or in
  * two waves, where the unit's half as many fit one (perf-notes v74, H100,
  * papers/reports/h100-2026-12-07j, MTP off -> on, two pairs: 128 x 512,
- * 1024, 2048 q_seq_len 2 (0.75, 1.5, 3 L2s of fp8 KV; the bf16 line's 4
- * L2s not reached but at 2048): fp8_wgmma -10.8..-24.8%, fp8_wgmma_qrow
+ * 1024, 2048 q_seq_len 2 (0.75, 1.5, 3 L2s of fp8 KV; the bf16 line, 4
+ * L2s, reached only at 2048): fp8_wgmma -10.8..-24.8%, fp8_wgmma_qrow
  * -7.4..-10.4%, bf16_wgmma -10.6..-14.6%, every pair faster; at 64 items,
- * 128 one-row units in one wave, the unit 8-23% slower at kv 512 and 1024,
+ * 128 one-row units in one wave, the unit 7-23% slower at kv 512 and 1024,
  * so the line stays the L2's there). Measured on an H100 only: the H200 has
  * as many SMs, and the waves are the SMs' count, not the DRAM's. The MXFP4
  * decodes' line (0.3 L2s) already takes 128 x 512 (0.38 L2s on an H100); the
