@@ -117,8 +117,12 @@
 #           -DMLAB_WG_PROF), then harness/gpu_trace.sh on 64 x 8192 q_seq_len
 #           2 with MLAB_MTP on and off and on 64 x 8192 q_seq_len 1, the two
 #           MXFP4 _qrow decodes: consumer 0's cycles a tile (wait, Q.K,
-#           softmax, P.V) against the one-row block's. $OUT: {on,off,q1}_
-#           trace_{table.md,summary.txt}, build_trace.log
+#           softmax, P.V) against the one-row block's. MXTRACE_BATCH,
+#           MXTRACE_KV, MXTRACE_VARIANTS: another shape and other decodes
+#           (e.g. MXTRACE_BATCH=64 MXTRACE_KV=1024
+#           MXTRACE_VARIANTS=bf16_wgmma: where the unit's 2.6 us of fixed
+#           cost above a block a row's go, v74's kv_slopes reading). $OUT:
+#           {on,off,q1}_trace_{table.md,summary.txt}, build_trace.log
 #   amaxbeside (~6 min) the per-tensor Q amax pass beside fp8_wgmma's
 #           decode (build knob MLAB_AMAX_BESIDE, mla_params.h; perf-notes
 #           v73): a wgmma decode block holds its SM's whole register file
@@ -449,14 +453,16 @@ mxtrace)
   { cmake -S . -B build-trace -G Ninja -DMLAB_GPU=cuda -DCMAKE_BUILD_TYPE=Release \
       "-DCMAKE_CUDA_FLAGS=-DMLAB_TRACE -DMLAB_WG_PROF" && cmake --build build-trace --target mlabench -j"$(nproc)"; } \
     > "$OUT/build_trace.log" 2>&1 || { tail -30 "$OUT/build_trace.log"; die 4 "mxtrace: the trace build failed"; }
-  build-trace/mlabench gen --quiet --batch 64 --kv-len 8192 --q-seq-len 2 --seed 31 --name q2_b64 -o "$w/cases/q2_b64.h5" &&
-    build-trace/mlabench gen --quiet --batch 64 --kv-len 8192 --seed 31 --name q1_b64 -o "$w/cases/q1_b64.h5" ||
+  # MXTRACE_BATCH, MXTRACE_KV, MXTRACE_VARIANTS: another shape and other decodes (the head's words)
+  tb=${MXTRACE_BATCH:-64} tk=${MXTRACE_KV:-8192} tv=${MXTRACE_VARIANTS:-mxfp4_wgmma_qrow,mxfp4_qrow_lazy}
+  build-trace/mlabench gen --quiet --batch "$tb" --kv-len "$tk" --q-seq-len 2 --seed 31 --name "q2_b$tb" -o "$w/cases/q2_b$tb.h5" &&
+    build-trace/mlabench gen --quiet --batch "$tb" --kv-len "$tk" --seed 31 --name "q1_b$tb" -o "$w/cases/q1_b$tb.h5" ||
     die 4 "mxtrace: gen failed"
-  for k in on:q2_b64:MLAB_MTP=on off:q2_b64:MLAB_MTP=off q1:q1_b64:MLAB_MTP=auto; do
+  for k in "on:q2_b$tb:MLAB_MTP=on" "off:q2_b$tb:MLAB_MTP=off" "q1:q1_b$tb:MLAB_MTP=auto"; do
     IFS=: read -r tag c e <<< "$k"
     mkdir -p "$w/$tag"
     OUT=$w/$tag MLAB_TRACE_BIN=$PWD/build-trace/mlabench MLAB_AB_CASES=$w/cases MLAB_TRACE_ENV=$e \
-      bash harness/gpu_trace.sh "$c" -- --max-time 0.05 --variants mxfp4_wgmma_qrow,mxfp4_qrow_lazy ||
+      bash harness/gpu_trace.sh "$c" -- --max-time 0.05 --variants "$tv" ||
       { echo "mxtrace: the $tag trace failed"; continue; }
     cp "$w/$tag/trace_table.md" "$OUT/${tag}_trace_table.md"; cp "$w/$tag/trace_summary.txt" "$OUT/${tag}_trace_summary.txt"
     echo "== $tag"; grep -E 'TW|cycles' "$OUT/${tag}_trace_summary.txt" | head -20

@@ -41,6 +41,7 @@ mlab_py_test(test_split_sweep test_split_sweep.py LABELS cpu ARGS ${PROJECT_SOUR
              $<TARGET_FILE:mlab_split_pick>)
 # harness/tools/ab_table.py: an A/B's two pairs as one table (report READMEs, gpu_ab.sh)
 mlab_py_test(test_ab_table test_ab_table.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/tools/ab_table.py)
+mlab_py_test(test_kv_slopes test_kv_slopes.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/tools/kv_slopes.py)
 # harness/gpu_ab.sh (a same-machine A/B of the working tree against a commit):
 # its prepare step in a throwaway repository, its run step through stand-ins
 mlab_py_test(test_gpu_ab test_gpu_ab.py LABELS cpu ARGS ${PROJECT_SOURCE_DIR}/harness/gpu_ab.sh)
