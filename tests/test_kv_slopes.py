@@ -3,7 +3,8 @@ synthetic exports on known lines (the intercept and slope recovered, two
 runs of a label averaged, the slope's GB/s by the format's row bytes, a
 grid that moves along the sweep marked, CPU, untimed and ragged rows left
 out, a group of one KV length left out, --variants choosing and ordering,
---kv-lens keeping the lengths named),
+--kv-lens keeping the lengths named, the read limit's own line, a peer's
+grid "-"),
 and its errors (no file, not an export, a row cut short or not a number, an
 unknown format or option, nothing to fit): exit 2 with one line.
 
@@ -94,6 +95,27 @@ check(rc == 0 and len(cells) == 10 and cells[4] == "512, 1024" and abs(float(cel
       abs(float(cells[5]) - (18.5 - 8 * 7.5 / 8)) < 0.06 and not cells[9].endswith("*"),
       "--kv-lens 512,1024: the line through (8, 18.5), (16, 26) (got %d %r %r)" % (rc, out, err))
 
+# the read limit (read_limit_us, once a case and format) as a row of its own; a peer's row
+# (grid 0) shown as "-"
+def write_rl(path, rows):
+    with open(path, "w") as f:
+        f.write(HEADER.rstrip("\n") + ",read_limit_us\n")
+        for i, r in enumerate(rows):
+            f.write(",".join(str(x) for x in (i,) + r) + "\n")
+    return path
+
+
+rl = write_rl(os.path.join(tmp, "rl.csv"),
+              [r + (4.0 + 0.5 * r[2] / 64,) for r in line("s", "a", 64, "fp8", 10.0, 1.0, q=1)] +
+              [r[:9] + (0, 0) + (4.0 + 0.5 * r[2] / 64,) for r in line("s", "peer", 64, "fp8", 20.0, 1.0, q=1)])
+rc, out, err = tool(rl)
+check(rc == 0 and "| s | read limit (fp8) | 64 | 1 | 512, 1024, 2048 | 4.0 | 0.500 | 4719 | 0.0 | - - - |" in out,
+      "the read limit's line, a row of its own (got %d %r %r)" % (rc, out, err))
+check("| s | peer | 64 | 1 | 512, 1024, 2048 | 20.0 | 1.000 | 2359 | 0.0 | - - - |" in out,
+      "a peer's row: its grid '-' (got %r)" % out)
+rc, out, err = tool("--variants", "read limit (fp8)", rl)
+check(rc == 0 and len(out.strip().split("\n")) == 3, "--variants names a read limit's row (got %r %r)" % (out, err))
+
 # errors: exit 2, one line
 bad = write(os.path.join(tmp, "bad.csv"), [("off", "x", 512, 2, 64 * 512, "a", "gpu", "fp8", 1.0, 1, 1)])
 with open(os.path.join(tmp, "cut.csv"), "w") as f:
@@ -111,4 +133,4 @@ for args, what in (([], "no file"), ([bad], "a batch not a number"), ([os.path.j
     rc, out, err = tool(*args)
     check(rc == 2 and len(err.strip().splitlines()) == 1 and err.startswith("kv_slopes: ") and not out,
           "%s: exit 2, one line (got %d, %r, %r)" % (what, rc, err, out))
-sys.exit(finish("test_kv_slopes", tmp, " (the line, its GB/s, averaging, marks, choices, --kv-lens and errors)"))
+sys.exit(finish("test_kv_slopes", tmp, " (the line, its GB/s, averaging, marks, choices, --kv-lens, the read limit and errors)"))

@@ -14,16 +14,25 @@ to hold against the run's read bandwidth (`read_bw_gbs`). Two decodes, or
 one decode two ways (a knob on and off: the label tells), compare by both
 numbers: perf-notes v74 read the MTP unit's losses at 64 items from them (a
 fixed cost 2-4 us above a block a row's, its stream at the DRAM's rate).
-A line holds only where the grid keeps its shape along the sweep (the same
+With two lengths the line passes through both points (residual 0), and a
+rate that differs between them lands in `fixed`: read it against the read
+limit's row of the same lengths. A line holds only where the grid keeps its
+shape along the sweep (the same
 splits and blocks at each length): the table's `grid/splits` column says
-whether it did, and a row whose grid moved is marked `*`.
+whether it did ("-" for a peer, which reports none), and a row whose grid
+moved is marked `*`. Where the files hold each case's read limit (the
+`read_limit_us` mlabench run measures: a streaming read of the call's
+fewest bytes in its format, timed as the calls are), its line is a row too,
+"read limit (FMT)": the fixed cost and the rate of a pure stream, beside
+which a decode's excess is its own.
 
 Usage: kv_slopes.py [--mlabench PROG] [--variants A,B] [--kv-lens N,M,...] FILE...
   each FILE a results file (.h5, read through `PROG export`; PROG defaults
   to $MLAB_BIN, else build/mlabench) or such an export (.csv); several runs
   of one label (a pair's two) are averaged per case
-  --variants  only these, in this order (default: every timed GPU variant,
-              in the order first seen)
+  --variants  only these, in this order (default: every timed GPU variant
+              and read limit, in the order first seen; a read limit by its
+              row's name, e.g. "read limit (fp8)")
   --kv-lens   only these KV lengths (a sweep whose grid moves at its
               longest: the line through the lengths of one grid)
 Output: a Markdown table, a row a (label, variant, batch, q_seq_len):
@@ -87,12 +96,25 @@ def read(path, prog, acc, order, kv_only=None):
         fmt = row["kv_format"]
         if fmt not in ROW_BYTES:
             die("%s: row %s: KV format %r unknown" % (path, row.get("run_index", "?"), fmt))
+        g = row.get("grid") or "0"
         key = (row["label"], row["variant"], b, q)
         meds, grids, _ = acc.setdefault(key, {}).setdefault(kv, ([], set(), fmt))
         meds.append(med)
-        grids.add("%s/%s" % (row.get("grid") or "?", row.get("splits") or "?"))
+        grids.add("%s/%s" % (g, row.get("splits") or "?") if g != "0" else "-")  # "-": a peer's (no grid)
         if row["variant"] not in order:
             order.append(row["variant"])
+        try:  # the run's read limit of the case and format: a pure stream's line beside the decodes'
+            rl = float(row.get("read_limit_us") or "nan")
+        except ValueError:
+            die("%s: row %s: read_limit_us not a number" % (path, row.get("run_index", "?")))
+        if rl > 0:
+            name = "read limit (%s)" % fmt
+            rls, rgrids, _ = acc.setdefault((row["label"], name, b, q), {}).setdefault(kv, ([], set(), fmt))
+            if not rls or rls[-1] != rl:  # once a run and case, not once a variant
+                rls.append(rl)
+            rgrids.add("-")
+            if name not in order:
+                order.append(name)
 
 
 def fit(xs, ys):
