@@ -105,6 +105,21 @@ def scratch(name):
     return tempfile.mkdtemp(prefix="mlab_%s_" % name)
 
 
+def write_rows(path, rows, header):
+    """A synthetic export: the header line, then each row's fields after its index (run_index)."""
+    with open(path, "w") as f:
+        f.write(header if header.endswith("\n") else header + "\n")
+        for i, r in enumerate(rows):
+            f.write(",".join(str(x) for x in (i,) + tuple(r)) + "\n")
+    return path
+
+
+def run_tool(tool, *args):
+    """A Python tool's run: (exit code, stdout, stderr)."""
+    r = run([sys.executable, tool, *args])
+    return r.returncode, r.stdout, r.stderr
+
+
 def finish(name, tmp, detail="", limit=None):
     """Print the failures (the first `limit`) and keep tmp, or clean up; 0/1."""
     if FAILURES:

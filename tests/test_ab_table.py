@@ -13,23 +13,18 @@ import math
 import os
 import sys
 
-from mlabtest import check, finish, run, scratch
+from mlabtest import check, finish, run_tool, scratch, write_rows
 
 TOOL = sys.argv[1]
 HEADER = "run_index,batch,kv_len,variant,kind,median_us\n"
 
 
 def write(path, rows):
-    with open(path, "w") as f:
-        f.write(HEADER)
-        for i, r in enumerate(rows):
-            f.write(",".join(str(x) for x in (i,) + r) + "\n")
-    return path
+    return write_rows(path, rows, HEADER)
 
 
 def tool(*args):
-    r = run([sys.executable, TOOL, *args])
-    return r.returncode, r.stdout, r.stderr
+    return run_tool(TOOL, *args)
 
 
 tmp = scratch("ab_table")

@@ -9,26 +9,16 @@ and its errors (no file, not an export, a row cut short or not a number, an
 unknown format or option, nothing to fit): exit 2 with one line.
 
 Usage: test_kv_slopes.py TOOL"""
+import functools
 import os
 import sys
 
-from mlabtest import check, finish, run, scratch
+from mlabtest import check, finish, run_tool, scratch, write_rows
 
 TOOL = sys.argv[1]
 HEADER = "run_index,label,batch,kv_len,q_seq_len,total_kv,variant,kind,kv_format,median_us,grid,splits\n"
-
-
-def write(path, rows):
-    with open(path, "w") as f:
-        f.write(HEADER)
-        for i, r in enumerate(rows):
-            f.write(",".join(str(x) for x in (i,) + r) + "\n")
-    return path
-
-
-def tool(*args):
-    r = run([sys.executable, TOOL, *args])
-    return r.returncode, r.stdout, r.stderr
+write = functools.partial(write_rows, header=HEADER)  # write(path, rows): a synthetic export
+tool = functools.partial(run_tool, TOOL)  # tool(*args): (exit code, stdout, stderr)
 
 
 def line(label, v, b, fmt, fixed, per_tile, kvs=(512, 1024, 2048), grid=128, splits=1, q=2, jitter=0.0):
@@ -97,17 +87,10 @@ check(rc == 0 and len(cells) == 10 and cells[4] == "512, 1024" and abs(float(cel
 
 # the read limit (read_limit_us, once a case and format) as a row of its own; a peer's row
 # (grid 0) shown as "-"
-def write_rl(path, rows):
-    with open(path, "w") as f:
-        f.write(HEADER.rstrip("\n") + ",read_limit_us\n")
-        for i, r in enumerate(rows):
-            f.write(",".join(str(x) for x in (i,) + r) + "\n")
-    return path
-
-
-rl = write_rl(os.path.join(tmp, "rl.csv"),
+rl = write_rows(os.path.join(tmp, "rl.csv"),
               [r + (4.0 + 0.5 * r[2] / 64,) for r in line("s", "a", 64, "fp8", 10.0, 1.0, q=1)] +
-              [r[:9] + (0, 0) + (4.0 + 0.5 * r[2] / 64,) for r in line("s", "peer", 64, "fp8", 20.0, 1.0, q=1)])
+              [r[:9] + (0, 0) + (4.0 + 0.5 * r[2] / 64,) for r in line("s", "peer", 64, "fp8", 20.0, 1.0, q=1)],
+              HEADER.rstrip("\n") + ",read_limit_us")
 rc, out, err = tool(rl)
 check(rc == 0 and "| s | read limit (fp8) | 64 | 1 | 512, 1024, 2048 | 4.0 | 0.500 | 4719 | 0.0 | - - - |" in out,
       "the read limit's line, a row of its own (got %d %r %r)" % (rc, out, err))

@@ -32,10 +32,10 @@ import csv
 import io
 import math
 import os
-import subprocess
 import sys
 
 from case_label import case_label, case_order
+from export_csv import export_text
 
 
 def die(msg):
@@ -47,22 +47,7 @@ def rows_of(path, prog, per_rl=False):
     """{(case label, variant): median_us} of a file's timed GPU rows (per_rl:
     median_us / read_limit_us, rows without a read limit left out), its
     variants in order, and {case label: sort key}"""
-    if path.endswith(".csv"):
-        try:
-            with open(path, newline="") as f:
-                text = f.read()
-        except OSError as e:
-            die("%s: cannot read (%s)" % (path, e.strerror))
-    else:
-        try:
-            r = subprocess.run([prog, "export", path], capture_output=True, text=True)
-        except OSError as e:
-            die("%s: cannot run %s (%s)" % (path, prog, e.strerror))
-        if r.returncode != 0:
-            err = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
-            die("%s: not a results file (%s export: %s)" % (path, prog, err))
-        text = r.stdout
-    table = csv.DictReader(io.StringIO(text))
+    table = csv.DictReader(io.StringIO(export_text(path, prog, die)))
     need = {"batch", "kv_len", "variant", "kind", "median_us"} | ({"read_limit_us"} if per_rl else set())
     if not table.fieldnames or not need <= set(table.fieldnames):
         die("%s: not a results export (no %s column)" % (path, ", ".join(sorted(need - set(table.fieldnames or [])))))

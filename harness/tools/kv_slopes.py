@@ -45,8 +45,9 @@ lengths (one line naming it).
 import csv
 import io
 import os
-import subprocess
 import sys
+
+from export_csv import export_text
 
 ROW_BYTES = {"bf16": 1152, "fp8": 576, "mxfp4": 306}
 NEED = {"label", "batch", "kv_len", "q_seq_len", "total_kv", "variant", "kind", "kv_format", "median_us"}
@@ -57,27 +58,10 @@ def die(msg):
     sys.exit(2)
 
 
-def export_text(path, prog):
-    if path.endswith(".csv"):
-        try:
-            with open(path, newline="") as f:
-                return f.read()
-        except OSError as e:
-            die("%s: cannot read (%s)" % (path, e.strerror))
-    try:
-        r = subprocess.run([prog, "export", path], capture_output=True, text=True)
-    except OSError as e:
-        die("%s: cannot run %s (%s)" % (path, prog, e.strerror))
-    if r.returncode != 0:
-        err = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
-        die("%s: not a results file (%s export: %s)" % (path, prog, err))
-    return r.stdout
-
-
 def read(path, prog, acc, order, kv_only=None):
     """Adds the file's timed GPU rows of uniform cases to acc:
     {(label, variant, batch, q): {kv_len: ([medians], {grid/splits}, fmt)}}"""
-    table = csv.DictReader(io.StringIO(export_text(path, prog)))
+    table = csv.DictReader(io.StringIO(export_text(path, prog, die)))
     if not table.fieldnames or not NEED <= set(table.fieldnames):
         die("%s: not a results export (no %s column)" % (path, ", ".join(sorted(NEED - set(table.fieldnames or [])))))
     for row in table:
