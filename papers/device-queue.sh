@@ -124,29 +124,23 @@
 #           cost above a block a row's go, v74's kv_slopes reading). $OUT:
 #           {on,off,q1}_trace_{table.md,summary.txt}, build_trace.log
 #   amaxbeside (~6 min) the per-tensor Q amax pass beside fp8_wgmma's
-#           decode (build knob MLAB_AMAX_BESIDE, mla_params.h; perf-notes
-#           v73): a wgmma decode block holds its SM's whole register file
-#           (384 x 168), so today it starts only when its SM's amax blocks
-#           have ended (v27: at 256 x 1024 a 3.4 us pass, then the decode);
-#           with the knob the pass runs one 128-thread block of <= 32
-#           registers an SM, 4 loads in flight a thread, and fp8_wgmma's
-#           decodes launch at 160 registers (producer 48, consumers 216), so
-#           both start at once. harness/gpu_ab.sh run worktree with
+#           decode (build knob MLAB_AMAX_BESIDE, mla_params.h; off: measured
+#           in v74, h100-2026-12-07i; kept to reproduce it): a wgmma decode
+#           block holds its SM's whole register file (384 x 168) and starts
+#           when its SM's amax blocks end; with the knob the pass runs one
+#           128-thread block of <= 32 registers an SM and fp8_wgmma's
+#           decodes launch at 160 registers, so both start at once.
+#           harness/gpu_ab.sh run worktree with
 #           MLAB_AB_NEW_CUDA_FLAGS=-DMLAB_AMAX_BESIDE=1 (both builds here),
 #           the 8 recorded cases, fp8_wgmma, fp8_wgmma_qrow (the control: no
-#           pass), mxfp4_wgmma and fp8 (per tensor, not lean: the new pass
-#           alone). Prediction: fp8_wgmma -1..-3% on the calls of 32 rows
-#           and more (the pass covers every SM there), the same at 4 rows
-#           (36 amax blocks), its geomean -1..-2% (issue 9's per-tensor fp8
-#           bar: 1.37 against 1.35); fp8_wgmma_qrow the same; mxfp4_wgmma
-#           and fp8 within +-3%. Then (v74) the same two programs at 64 x
-#           4096 q_seq_len 2 with MLAB_MTP=off, fp8_wgmma and its control,
-#           ABBA: v73's reading of that call's 88 us against the `_qrow`
-#           decode's 66 (the per-tensor decode's two blocks of an item start
-#           apart behind their SMs' amax blocks) says the knob takes
-#           fp8_wgmma there to ~70 us (v74: 87.7 -> 68.0). $OUT: gpu_ab.sh's
-#           six files, q2_compare.txt, q2_ab_{new,base}_{1,2}.h5 (past 8
-#           files the last four in rest.tar: out_bundle)
+#           pass), mxfp4_wgmma and fp8 (the new pass alone); v74: fp8_wgmma
+#           +0.8 / +0.6% by geomean (256 x 1024 +4.8%, 32 rows -1..-2%),
+#           fp8 +1.4 / +1.2%. Then the same two programs at 64 x 4096
+#           q_seq_len 2 with MLAB_MTP=off, fp8_wgmma and its control, ABBA
+#           (v74: fp8_wgmma 87.7 -> 68.0 us, an item's two blocks started
+#           together; the control the same). $OUT: gpu_ab.sh's six files,
+#           q2_compare.txt, q2_ab_{new,base}_{1,2}.h5 (past 8 files the
+#           last four in rest.tar: out_bundle)
 #   mtpsmall (~4 min) the MTP rule's L2 line where many items make the
 #           per-tensor amax pass cover every SM (v74: at 64 x 4096 q_seq_len
 #           2, MTP off, an item's two fp8_wgmma blocks start apart behind
