@@ -123,24 +123,6 @@
 #           MXTRACE_VARIANTS=bf16_wgmma: where the unit's 2.6 us of fixed
 #           cost above a block a row's go, v74's kv_slopes reading). $OUT:
 #           {on,off,q1}_trace_{table.md,summary.txt}, build_trace.log
-#   amaxbeside (~6 min) the per-tensor Q amax pass beside fp8_wgmma's
-#           decode (build knob MLAB_AMAX_BESIDE, mla_params.h; off: measured
-#           in v74, h100-2026-12-07i; kept to reproduce it): a wgmma decode
-#           block holds its SM's whole register file (384 x 168) and starts
-#           when its SM's amax blocks end; with the knob the pass runs one
-#           128-thread block of <= 32 registers an SM and fp8_wgmma's
-#           decodes launch at 160 registers, so both start at once.
-#           harness/gpu_ab.sh run worktree with
-#           MLAB_AB_NEW_CUDA_FLAGS=-DMLAB_AMAX_BESIDE=1 (both builds here),
-#           the 8 recorded cases, fp8_wgmma, fp8_wgmma_qrow (the control: no
-#           pass), mxfp4_wgmma and fp8 (the new pass alone); v74: fp8_wgmma
-#           +0.8 / +0.6% by geomean (256 x 1024 +4.8%, 32 rows -1..-2%),
-#           fp8 +1.4 / +1.2%. Then the same two programs at 64 x 4096
-#           q_seq_len 2 with MLAB_MTP=off, fp8_wgmma and its control, ABBA
-#           (v74: fp8_wgmma 87.7 -> 68.0 us, an item's two blocks started
-#           together; the control the same). $OUT: gpu_ab.sh's six files,
-#           q2_compare.txt, q2_ab_{new,base}_{1,2}.h5 (past 8 files the
-#           last four in rest.tar: out_bundle)
 #   mtpsmall (~4 min) the MTP rule's L2 line where many items make the
 #           per-tensor amax pass cover every SM (v74: at 64 x 4096 q_seq_len
 #           2, MTP off, an item's two fp8_wgmma blocks start apart behind
@@ -462,24 +444,6 @@ mxtrace)
     echo "== $tag"; grep -E 'TW|cycles' "$OUT/${tag}_trace_summary.txt" | head -20
   done
   ;;
-amaxbeside)
-  [ -n "${MLAB_COMMIT:-}" ] || die 2 "amaxbeside: MLAB_COMMIT=<hash> names the commit the results are of"
-  OUT=$OUT MLAB_AB_NEW_CUDA_FLAGS=-DMLAB_AMAX_BESIDE=1 MLAB_AB_RUN_TIMEOUT=150 bash harness/gpu_ab.sh run worktree \
-    --max-time 0.1 --variants fp8_wgmma,fp8_wgmma_qrow,mxfp4_wgmma,fp8 || die 4 "amaxbeside: gpu_ab.sh failed"
-  sed -n '1,40p' "$OUT/compare.txt"
-  # v73's reading: at 64 x 4096 q_seq_len 2, MTP off, an item's two
-  # per-tensor decode blocks start apart behind their SMs' amax blocks; the
-  # same two programs (not built again), that call alone, ABBA
-  q=${TMPDIR:-/tmp}/mlab-amaxq2; mkdir -p "$q/cases" "$q/out" &&
-    build-ab-new/mlabench gen --quiet --batch 64 --kv-len 4096 --q-seq-len 2 --seed 24 --name q2_b64_kv4096 \
-      -o "$q/cases/q2_b64_kv4096.h5" || die 4 "amaxbeside: gen of the q_seq_len 2 case failed"
-  OUT=$q/out MLAB_AB_NEW_BIN=$PWD/build-ab-new/mlabench MLAB_AB_BASE_BIN=$PWD/build-ab-base/mlabench \
-    MLAB_AB_CASES=$q/cases MLAB_AB_NEW_ENV=MLAB_MTP=off MLAB_AB_BASE_ENV=MLAB_MTP=off MLAB_AB_SASS=off \
-    MLAB_AB_RUN_TIMEOUT=60 bash harness/gpu_ab.sh run worktree --max-time 0.1 --variants fp8_wgmma,fp8_wgmma_qrow &&
-    cp "$q/out/compare.txt" "$OUT/q2_compare.txt" && sed -n '1,20p' "$OUT/q2_compare.txt" &&
-    for f in "$q"/out/ab_*.h5; do cp "$f" "$OUT/q2_${f##*/}"; done ||
-    echo "amaxbeside: the q_seq_len 2 step failed (the 8 cases' files are whole)"
-  ;;
 mtpsmall)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpsmall: MLAB_COMMIT=<hash> names the commit the results are of"
   build_gpu mtpsmall mlabench
@@ -612,5 +576,5 @@ pick)
   export OUT
   exec bash "$0" "$c"
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|amaxbeside|mtpsmall|sweep2|sanitize|sanrace|gputests|tests|pick (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|mtpsmall|sweep2|sanitize|sanrace|gputests|tests|pick (the calls: this file's head)" ;;
 esac

@@ -1946,47 +1946,14 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine_xcd(const mla_params p
 }
 
 /* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */
-/* MLAB_AMAX_BESIDE (mla_params.h): at most 32 registers a thread (so a block
- * of 128 fits in the 4096 a lean wgmma decode block leaves its SM), with 4
- * loads in flight a thread: one block an SM reads the whole Q. Otherwise the
- * pass as before, written as before (the same SASS and AMD ISA: a helper for
- * the 8 codes moved one address computation in AMD's) */
-#if MLAB_AMAX_BESIDE
-/* the amax of 8 bf16 codes folded into a */
-static __device__ __forceinline__ float q_amax8(float a, uint4 v)
+static __global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
 {
-    uint32_t w[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-    for (int i = 0; i < 4; i++) {
-        a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)w[i])));
-        a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)(w[i] >> 16))));
-    }
-    return a;
-}
-#define MLA_AMAX_U 4
-#define MLA_AMAX_BOUNDS __launch_bounds__(MLA_AMAX_T, 65536 / (MLA_AMAX_T * 32))
-#else
-#define MLA_AMAX_BOUNDS __launch_bounds__(MLA_AMAX_T)
-#endif
-static __global__ void MLA_AMAX_BOUNDS mla_q_amax(const mla_params p)
-{
-    __shared__ float red[MLA_AMAX_T / MLAB_WARP];
+    __shared__ float red[256 / MLAB_WARP];
     MLAB_TR(unsigned long long tr0 = mlab_gtime();)
     mlab_grid_dep_trigger(); /* the decode blocks may launch now and wait for us */
     const size_t n8 = (size_t)p.total_q * MLA_H * MLA_D / 8;
     float a = 0.f;
-#if MLAB_AMAX_BESIDE
-    const size_t stride = (size_t)gridDim.x * MLA_AMAX_T;
-    for (size_t c = (size_t)blockIdx.x * MLA_AMAX_T + threadIdx.x; c < n8; c += stride * MLA_AMAX_U) {
-        uint4 v[MLA_AMAX_U];
-#pragma unroll
-        for (int u = 0; u < MLA_AMAX_U; u++)
-            v[u] = c + u * stride < n8 ? ((const uint4 *)p.q)[c + u * stride] : make_uint4(0, 0, 0, 0);
-#pragma unroll
-        for (int u = 0; u < MLA_AMAX_U; u++) a = q_amax8(a, v[u]);
-    }
-#else
-    for (size_t c = (size_t)blockIdx.x * MLA_AMAX_T + threadIdx.x; c < n8; c += (size_t)gridDim.x * MLA_AMAX_T) {
+    for (size_t c = (size_t)blockIdx.x * 256 + threadIdx.x; c < n8; c += (size_t)gridDim.x * 256) {
         uint4 v = ((const uint4 *)p.q)[c];
         uint32_t w[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
@@ -1995,12 +1962,11 @@ static __global__ void MLA_AMAX_BOUNDS mla_q_amax(const mla_params p)
             a = fmaxf(a, fabsf(mlab_bf16_bits_to_f32((uint16_t)(w[i] >> 16))));
         }
     }
-#endif
     for (int m = MLAB_WARP / 2; m; m >>= 1) a = fmaxf(a, mlab_shfl_xor(a, m));
     if ((threadIdx.x % MLAB_WARP) == 0) red[threadIdx.x / MLAB_WARP] = a;
     __syncthreads();
     if (threadIdx.x == 0) {
-        for (int i = 1; i < MLA_AMAX_T / MLAB_WARP; i++) a = fmaxf(a, red[i]);
+        for (int i = 1; i < 256 / MLAB_WARP; i++) a = fmaxf(a, red[i]);
         p.q_amax_part[blockIdx.x] = a;
         MLAB_TR(if (p.trace) {
             unsigned long long *tb = p.trace + 2 * blockIdx.x;

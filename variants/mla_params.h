@@ -26,25 +26,6 @@
 #define MLAB_COMBINE_SPREAD_BPS 4 /* a spread combine's blocks an SM at most (splits.h mlab_combine_chunks) */
 #define MLA_INLINE_MERGE_MAX 16 /* up to this many splits the row's last block merges them */
 #define MLA_QSMALL_ROWS 4 /* up to this many query rows, each a8w8 block may take Q's amax itself */
-/* MLAB_AMAX_BESIDE (build knob, default 0; an experiment, perf-notes v73):
- * the per-tensor Q amax pass in blocks of MLA_AMAX_T = 128 threads of at most
- * 32 registers, one block an SM at most (MLA_AMAX_SM), and fp8_wgmma's decode
- * (mla_wgmma.h WG_LEAN) at 160 registers a thread at launch, so that a decode
- * block fits beside an amax block and starts with the pass. By default a
- * wgmma decode block (384 threads x 168 registers) holds its SM's whole
- * register file and starts only when its SM's amax blocks have ended (v27's
- * trace: at 256 x 1024 the pass takes 3.4 us, then the decode blocks start).
- * Measured (v74, H100, papers/reports/h100-2026-12-07i): it loses on the 8
- * cases (fp8_wgmma +0.8 / +0.6% by geomean, 256 x 1024 +4.8%, 32 x 1024
- * -1.9%; fp8, the slimmer pass alone, +1.4 / +1.2%), and it takes 64 x 4096
- * q_seq_len 2 with MTP off from 87.7 to 68.0 us (an item's two blocks start
- * together), a call the MTP rule runs as M32 (69.7) anyway: off, kept to
- * reproduce that */
-#ifndef MLAB_AMAX_BESIDE
-#define MLAB_AMAX_BESIDE 0
-#endif
-#define MLA_AMAX_T (MLAB_AMAX_BESIDE ? 128 : 256) /* the amax pass's threads a block */
-#define MLA_AMAX_SM (MLAB_AMAX_BESIDE ? 1 : 2)    /* its blocks an SM at most */
 
 struct mlab_launch_info; /* gpu_api.h: what a launch sequence reports (mla_params.ran) */
 

@@ -98,27 +98,6 @@ static_assert(WG_NPROD_MX == 1 || WG_NPROD_MX == WG_NCONS, "a producer feeds one
  * down to 40, the consumers take up to 232 (128 x 40 + 256 x 232 = 64512) */
 #define WG_REGS_PRODUCER 40
 #define WG_REGS_CONSUMER 232
-/* WG_LEAN (MLAB_AMAX_BESIDE builds, mla_params.h): the per-tensor fp8 decode
- * (not MX, B16 or QR: fp8_wgmma, its one-wave kernel and its M32) at 160 a
- * thread at launch, the producer giving back down to 48, the consumers taking
- * up to 216 (128 x 48 + 256 x 216 = 61440), so 4096 registers stay free for a
- * 128-thread amax block beside it. ptxas (nvcc 13.0): the persistent kernel
- * and M32 spill-free, the one-wave kernel 8 bytes of stack and 16 of spill
- * stores (by default 8 of stack, no spill); a producer of 24 or 32 spilled
- * 20-60 bytes in all three, 64 / 208 as 48 / 216 */
-#define WG_LEAN(MX, B16, QR) (MLAB_AMAX_BESIDE && !(MX) && !(B16) && !(QR))
-#ifndef WG_LEAN_PRODUCER
-#define WG_LEAN_PRODUCER 48
-#endif
-#ifndef WG_LEAN_CONSUMER
-#define WG_LEAN_CONSUMER 216
-#endif
-static_assert(128 * WG_LEAN_PRODUCER + 256 * WG_LEAN_CONSUMER <= 160 * 384, "WG_LEAN: within 160 a thread at launch");
-#if MLAB_AMAX_BESIDE
-#define WG_MAXNREG(MX, B16, QR) __maxnreg__(WG_LEAN(MX, B16, QR) ? 160 : (MX) ? 128 : 168)
-#else
-#define WG_MAXNREG(MX, B16, QR)
-#endif
 /* MX: a producer converts tiles (WG_MX_KB of a thread's 9 (row, block) items
  * loaded at once, their codes interleaved). One producer: 104 and 192 (128 x
  * 104 + 256 x 192 = 62464; at 96, all 9 items at once spilled); two: 65536 /
@@ -1709,7 +1688,7 @@ MLAB_DEV void wg_produce_mx(const mla_params &p, uint8_t *stages, uint64_t *bars
  * no grid dependency), each head's score scale its own */
 template <bool FAST, bool MX = false, bool B16 = false, bool QR = false, bool ONEU = false, int LT = -1,
           bool MTP = false>
-__global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) WG_MAXNREG(MX, B16, QR) mla_decode_wg(const mla_params p)
+__global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) mla_decode_wg(const mla_params p)
 {
 #if MLAB_HAVE_WGMMA
     typedef wg_cfg_t<MX, B16, QR, ONEU, MTP> C;
@@ -1800,7 +1779,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) WG_MAXNREG(MX, B16, 
         wg_produce_mx<C::G1 == 2>(p, stages, bars, smem + C::OFF_RAW, (uint64_t *)(smem + C::OFF_RBAR),
                       (const uint2 *)(smem + C::OFF_LUT), first, t0, n, rend, cons - WG_NCONS);
     } else if (!MX && cons == WG_NCONS) { /* the producer warpgroup: the first tiles at once, then the ring */
-        wg_regs_dec<WG_LEAN(MX, B16, QR) ? WG_LEAN_PRODUCER : WG_REGS_PRODUCER>();
+        wg_regs_dec<WG_REGS_PRODUCER>();
 #if WG_TMAP
         wg_produce_sw<B16>(p, stages, bars, first, t0, n, rend);
         if (C::PERSIST)
@@ -1839,7 +1818,7 @@ __global__ void __launch_bounds__(MX ? WG_NT_MX : WG_NT, 1) WG_MAXNREG(MX, B16, 
         if (MX)
             wg_regs_inc<WG_REGS_CONSUMER_MX>();
         else
-            wg_regs_inc<WG_LEAN(MX, B16, QR) ? WG_LEAN_CONSUMER : WG_REGS_CONSUMER>();
+            wg_regs_inc<WG_REGS_CONSUMER>();
         /* one unit (u, its first tile the block's g0-th, the block's ui-th
          * unit): tile g0 + i is consumer (g0 + i) % 2's, in stage (g0 + i) %
          * WG_NSTAGE. Unit 0's Q is quantized by both consumers (the call's
