@@ -60,18 +60,30 @@ def die(msg):
 
 def read(path, prog, acc, order, kv_only=None):
     """Adds the file's timed GPU rows of uniform cases to acc:
-    {(label, variant, batch, q): {kv_len: ([medians], {grid/splits}, fmt)}}"""
+    {(label, variant, batch, q): {kv_len: ([medians], {grid/splits}, fmt)}},
+    and each case's read limit (once a case and format) as the variant
+    "read limit (FMT)"; order: the variants as first seen"""
     table = csv.DictReader(io.StringIO(export_text(path, prog, die)))
     if not table.fieldnames or not NEED <= set(table.fieldnames):
         die("%s: not a results export (no %s column)" % (path, ", ".join(sorted(NEED - set(table.fieldnames or [])))))
+
+    def add(variant, kv, fmt, value, grid):
+        meds, grids, _ = acc.setdefault((row["label"], variant, b, q), {}).setdefault(kv, ([], set(), fmt))
+        meds.append(value)
+        grids.add(grid)
+        if variant not in order:
+            order.append(variant)
+
+    seen = set()  # this file's (case, format) whose read limit is in
     for row in table:
         if row["kind"] == "cpu":
             continue
         try:
             b, kv, q, tkv = int(row["batch"]), int(row["kv_len"]), int(row["q_seq_len"] or 1), int(row["total_kv"])
             med = float(row["median_us"])
+            rl = float(row.get("read_limit_us") or "nan")
         except (TypeError, ValueError):  # TypeError: a row cut short
-            die("%s: row %s: batch, kv_len, q_seq_len, total_kv or median_us missing or not a number" %
+            die("%s: row %s: batch, kv_len, q_seq_len, total_kv, median_us or read_limit_us missing or not a number" %
                 (path, row.get("run_index", "?")))
         if not med > 0 or kv <= 0 or tkv != b * kv:  # untimed; ragged (kv_len -1, or lengths that differ)
             continue
@@ -81,24 +93,11 @@ def read(path, prog, acc, order, kv_only=None):
         if fmt not in ROW_BYTES:
             die("%s: row %s: KV format %r unknown" % (path, row.get("run_index", "?"), fmt))
         g = row.get("grid") or "0"
-        key = (row["label"], row["variant"], b, q)
-        meds, grids, _ = acc.setdefault(key, {}).setdefault(kv, ([], set(), fmt))
-        meds.append(med)
-        grids.add("%s/%s" % (g, row.get("splits") or "?") if g != "0" else "-")  # "-": a peer's (no grid)
-        if row["variant"] not in order:
-            order.append(row["variant"])
-        try:  # the run's read limit of the case and format: a pure stream's line beside the decodes'
-            rl = float(row.get("read_limit_us") or "nan")
-        except ValueError:
-            die("%s: row %s: read_limit_us not a number" % (path, row.get("run_index", "?")))
-        if rl > 0:
-            name = "read limit (%s)" % fmt
-            rls, rgrids, _ = acc.setdefault((row["label"], name, b, q), {}).setdefault(kv, ([], set(), fmt))
-            if not rls or rls[-1] != rl:  # once a run and case, not once a variant
-                rls.append(rl)
-            rgrids.add("-")
-            if name not in order:
-                order.append(name)
+        add(row["variant"], kv, fmt, med, "%s/%s" % (g, row.get("splits") or "?") if g != "0" else "-")  # "-": a peer
+        case = (row.get("case_index") or row.get("case_name") or (b, kv, q), fmt)
+        if rl > 0 and case not in seen:  # the run's read limit of the case and format: a pure stream's line
+            seen.add(case)
+            add("read limit (%s)" % fmt, kv, fmt, rl, "-")
 
 
 def fit(xs, ys):
