@@ -64,11 +64,7 @@ check("| geomean | - |" in out, "its geomean: '-' (got %r)" % out)
 # the whole machine (the read limit moving with the medians) cancels; a row
 # without a read limit (0 or empty) is left out
 def write_rl(path, rows):
-    with open(path, "w") as f:
-        f.write("run_index,batch,kv_len,variant,kind,median_us,read_limit_us\n")
-        for i, r in enumerate(rows):
-            f.write(",".join(str(x) for x in (i,) + r) + "\n")
-    return path
+    return write_rows(path, rows, "run_index,batch,kv_len,variant,kind,median_us,read_limit_us")
 
 
 def rl_rows(scale, a2_rl=100.0):
