@@ -136,6 +136,17 @@
 #           where the items outnumber half the SMs), with the unit each row
 #           ran. Weighed in perf-notes v74. $OUT: mtpsmall_{MODE}_{1,2}.h5,
 #           mtpsmall.log, build.log
+#   rowsplit (~2 min) a block a row's split count at q_seq_len 2 (v75: at 32
+#           items of kv 1024 and 2048 the MTP unit, 4 splits (128 blocks),
+#           beat a block a row, which the split rule ran at 1 split (64
+#           blocks) at kv 512 and 1024: is it the unit, or the SMs the row
+#           plan left idle?): MLAB_MTP=off by the rule and with 1, 2, 4
+#           splits forced, then MLAB_MTP=on by the rule, then off by the
+#           rule again (the drift), bf16_wgmma, fp8_wgmma, fp8_wgmma_qrow
+#           (ROWSPLIT_VARIANTS) at 32 x 512, 1024, 2048 (ROWSPLIT_BATCH,
+#           ROWSPLIT_KV), q_seq_len 2, each row validated first.
+#           MLAB_QUEUE_BIN: the carried program (else built). $OUT:
+#           rowsplit_{rule,1,2,4,unit,rule2}.h5, rowsplit.log, build.log
 #   sweep2  (~5 min) on a machine of 2 GPUs (run's kind nvidia-h200-x2 or
 #           nvidia-h100-x2): issue 14's last step, never run (no two-GPU kind
 #           was lent in the fourth session, which left it blocked): the suite
@@ -444,6 +455,29 @@ mxtrace)
     echo "== $tag"; grep -E 'TW|cycles' "$OUT/${tag}_trace_summary.txt" | head -20
   done
   ;;
+rowsplit)
+  [ -n "${MLAB_COMMIT:-}" ] || die 2 "rowsplit: MLAB_COMMIT=<hash> names the commit the results are of"
+  build_gpu rowsplit mlabench
+  cd build-gpu || exit 4
+  {
+    for step in off:rule off:1 off:2 off:4 on:unit off:rule2; do
+      m=${step%:*} s=${step#*:}
+      echo "== MLAB_MTP=$m ($s)"
+      MLAB_MTP=$m timeout -k 10 120 ./mlabench run --require-gpu --quiet --max-time 0.1 \
+        --variants "${ROWSPLIT_VARIANTS:-bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow}" \
+        --batch "${ROWSPLIT_BATCH:-32}" --kv-len "${ROWSPLIT_KV:-512,1024,2048}" --q-seq-len 2 \
+        $(case $s in [0-9]*) echo --splits "$s" ;; esac) --label "$m-$s" -o "$OUT/rowsplit_$s.h5"; echo "rc=$?"
+    done
+  } > "$OUT/rowsplit.log" 2>&1
+  grep -E '^==|^rc=' "$OUT/rowsplit.log"
+  for s in rule 1 2 4 unit rule2; do
+    [ -e "$OUT/rowsplit_$s.h5" ] && ./mlabench export "$OUT/rowsplit_$s.h5" --format csv | python3 -c '
+import csv, sys
+for r in csv.DictReader(sys.stdin):
+    if r["timed"] == "1":
+        print(sys.argv[1], r["case_name"], r["variant"], "splits", r["splits"], "grid", r["grid"], r["unit"], r["median_us"])' "$s"
+  done
+  ;;
 mtpsmall)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "mtpsmall: MLAB_COMMIT=<hash> names the commit the results are of"
   build_gpu mtpsmall mlabench
@@ -576,5 +610,5 @@ pick)
   export OUT
   exec bash "$0" "$c"
   ;;
-*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|mtpsmall|sweep2|sanitize|sanrace|gputests|tests|pick (the calls: this file's head)" ;;
+*) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|mtpsmall|rowsplit|sweep2|sanitize|sanrace|gputests|tests|pick (the calls: this file's head)" ;;
 esac
