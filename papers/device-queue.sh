@@ -241,13 +241,16 @@ die() { echo "device-queue.sh: $2" >&2; exit "$1"; }
 # A call returns at most 8 files from $OUT (the device tool): past that,
 # every file but the first 7 by name goes into $OUT/rest.tar (`tar xf` it
 # where the files are fetched), so none is left behind (v60's mtpsplit wrote
-# 9 and lost its rule's run). Run at every exit of a call.
+# 9 and lost its rule's run). Run at every exit of a call; where two calls
+# run in one $OUT, the second adds to the first's rest.tar (v75: writing it
+# anew lost the first's files).
 out_bundle() {
-  local n
+  local n m=c
   n=$(find "$OUT" -maxdepth 1 -type f | wc -l)
   [ "$n" -le 8 ] && return 0
+  [ -f "$OUT/rest.tar" ] && m=r
   (cd "$OUT" && find . -maxdepth 1 -type f ! -name rest.tar -printf '%f\n' | LC_ALL=C sort | tail -n +8 |
-    tar cf rest.tar --remove-files -T -) &&
+    tar "${m}f" rest.tar --remove-files -T -) &&
     echo "device-queue.sh: $n files in \$OUT: all but 7 in rest.tar" >&2
 }
 trap out_bundle EXIT

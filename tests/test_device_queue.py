@@ -139,6 +139,20 @@ if fn:
                                    text=True).stdout.split()
             ok = ok and "rest.tar" in got and sorted(names + got[:-1]) == [f"f{i:02d}.h5" for i in range(n)]
         say(ok, f"out_bundle of {n} files leaves {want} ({got})")
+    # two calls in one $OUT (v75: `mtpsplit; gputests`): the second adds to the first's rest.tar
+    d = os.path.join(tmp, "bundle_twice")
+    os.makedirs(d)
+    made = []
+    for batch, count in (("a", 10), ("c", 5)):  # 10: the first call bundles too
+        for i in range(count):
+            made.append(f"{batch}{i}.h5")
+            with open(os.path.join(d, made[-1]), "w") as fh:
+                fh.write(batch)
+        run(["bash", "-c", fn.group(0) + "\nout_bundle"], timeout=60, env=dict(os.environ, OUT=d))
+    got = sorted(os.listdir(d))
+    names = subprocess.run(["tar", "tf", os.path.join(d, "rest.tar")], capture_output=True, text=True).stdout.split()
+    say(len(got) == 8 and sorted(names + [g for g in got if g != "rest.tar"]) == sorted(made),
+        f"out_bundle run twice in one $OUT keeps every file ({got}, rest.tar: {names})")
 
 # gpu_ctest (tests, gputests, mtprule): ctest in build-gpu (harness/ctest_lib.sh) with the
 # caller's options, its whole log in $OUT/ctest.log and its summary on stdout (a stand-in
