@@ -136,17 +136,24 @@
 #           where the items outnumber half the SMs), with the unit each row
 #           ran. Weighed in perf-notes v74. $OUT: mtpsmall_{MODE}_{1,2}.h5,
 #           mtpsmall.log, build.log
-#   rowsplit (~2 min) a block a row's split count at q_seq_len 2 (v75: at 32
+#   rowsplit (~3 min) a block a row's split count at q_seq_len 2 (v75: at 32
 #           items of kv 1024 and 2048 the MTP unit, 4 splits (128 blocks),
 #           beat a block a row, which the split rule ran at 1 split (64
 #           blocks) at kv 512 and 1024: is it the unit, or the SMs the row
 #           plan left idle?): MLAB_MTP=off by the rule and with 1, 2, 4
 #           splits forced, then MLAB_MTP=on by the rule, then off by the
 #           rule again (the drift), bf16_wgmma, fp8_wgmma, fp8_wgmma_qrow
-#           (ROWSPLIT_VARIANTS) at 32 x 512, 1024, 2048 (ROWSPLIT_BATCH,
-#           ROWSPLIT_KV), q_seq_len 2, each row validated first.
-#           MLAB_QUEUE_BIN: the carried program (else built). $OUT:
-#           rowsplit_{rule,1,2,4,unit,rule2}.h5, rowsplit.log, build.log
+#           (ROWSPLIT_VARIANTS) at 8, 16, 32 x 512, 1024, 2048
+#           (ROWSPLIT_BATCH, ROWSPLIT_KV), q_seq_len 2, each row validated
+#           first. papers/wip/rows_kv.patch (host code: the rule's DRAM share
+#           counting an item's two rows once) picks 2 at 32 x 512 and 1024
+#           (fp8) and 32 x 1024 (bf16), 8 at 8 x 1024 and 4 at 16 x 512
+#           (bf16): forced counts this call runs. ROWSPLIT_ALT_BIN=PROG (a
+#           program built here with that patch, carried beside the other):
+#           its own rule's run after the rest, MLAB_MTP=off, into
+#           rowsplit_alt.h5. MLAB_QUEUE_BIN: the carried program (else
+#           built). $OUT: rowsplit_{rule,1,2,4,8,unit,rule2}.h5,
+#           rowsplit_alt.h5, rowsplit.log, build.log (8 and more: rest.tar)
 #   sweep2  (~5 min) on a machine of 2 GPUs (run's kind nvidia-h200-x2 or
 #           nvidia-h100-x2): issue 14's last step, never run (no two-GPU kind
 #           was lent in the fourth session, which left it blocked): the suite
@@ -463,17 +470,20 @@ rowsplit)
   build_gpu rowsplit mlabench
   cd build-gpu || exit 4
   {
-    for step in off:rule off:1 off:2 off:4 on:unit off:rule2; do
-      m=${step%:*} s=${step#*:}
+    alt=${ROWSPLIT_ALT_BIN:-}
+    [ -z "$alt" ] || [ -x "$alt" ] || { echo "rowsplit: ROWSPLIT_ALT_BIN=$alt is no program"; alt=; }
+    for step in off:rule off:1 off:2 off:4 off:8 on:unit off:rule2 ${alt:+off:alt}; do
+      m=${step%:*} s=${step#*:} prog=./mlabench
+      [ "$s" = alt ] && prog=$alt
       echo "== MLAB_MTP=$m ($s)"
-      MLAB_MTP=$m timeout -k 10 120 ./mlabench run --require-gpu --quiet --max-time 0.1 \
+      MLAB_MTP=$m timeout -k 10 120 "$prog" run --require-gpu --quiet --max-time 0.1 \
         --variants "${ROWSPLIT_VARIANTS:-bf16_wgmma,fp8_wgmma,fp8_wgmma_qrow}" \
-        --batch "${ROWSPLIT_BATCH:-32}" --kv-len "${ROWSPLIT_KV:-512,1024,2048}" --q-seq-len 2 \
+        --batch "${ROWSPLIT_BATCH:-8,16,32}" --kv-len "${ROWSPLIT_KV:-512,1024,2048}" --q-seq-len 2 \
         $(case $s in [0-9]*) echo --splits "$s" ;; esac) --label "$m-$s" -o "$OUT/rowsplit_$s.h5"; echo "rc=$?"
     done
   } > "$OUT/rowsplit.log" 2>&1
   grep -E '^==|^rc=' "$OUT/rowsplit.log"
-  for s in rule 1 2 4 unit rule2; do
+  for s in rule 1 2 4 8 unit rule2 alt; do
     [ -e "$OUT/rowsplit_$s.h5" ] && ./mlabench export "$OUT/rowsplit_$s.h5" --format csv | python3 -c '
 import csv, sys
 for r in csv.DictReader(sys.stdin):
