@@ -140,7 +140,7 @@
 #           items of kv 1024 and 2048 the MTP unit, 4 splits (128 blocks),
 #           beat a block a row, which the split rule ran at 1 split (64
 #           blocks) at kv 512 and 1024: is it the unit, or the SMs the row
-#           plan left idle?): MLAB_MTP=off by the rule and with 1, 2, 4
+#           plan left idle?): MLAB_MTP=off by the rule and with 1, 2, 4, 8
 #           splits forced, then MLAB_MTP=on by the rule, then off by the
 #           rule again (the drift), bf16_wgmma, fp8_wgmma, fp8_wgmma_qrow
 #           (ROWSPLIT_VARIANTS) at 8, 16, 32 x 512, 1024, 2048
@@ -467,11 +467,14 @@ mxtrace)
   ;;
 rowsplit)
   [ -n "${MLAB_COMMIT:-}" ] || die 2 "rowsplit: MLAB_COMMIT=<hash> names the commit the results are of"
+  alt=${ROWSPLIT_ALT_BIN:-}
+  if [ -n "$alt" ]; then # the alternate program, by an absolute path (the runs go from build-gpu)
+    [ -x "$alt" ] && alt=$(cd "$(dirname "$alt")" && pwd)/$(basename "$alt") ||
+      die 2 "rowsplit: ROWSPLIT_ALT_BIN=$alt is no program"
+  fi
   build_gpu rowsplit mlabench
   cd build-gpu || exit 4
   {
-    alt=${ROWSPLIT_ALT_BIN:-}
-    [ -z "$alt" ] || [ -x "$alt" ] || { echo "rowsplit: ROWSPLIT_ALT_BIN=$alt is no program"; alt=; }
     for step in off:rule off:1 off:2 off:4 off:8 on:unit off:rule2 ${alt:+off:alt}; do
       m=${step%:*} s=${step#*:} prog=./mlabench
       [ "$s" = alt ] && prog=$alt
@@ -484,7 +487,8 @@ rowsplit)
   } > "$OUT/rowsplit.log" 2>&1
   grep -E '^==|^rc=' "$OUT/rowsplit.log"
   for s in rule 1 2 4 8 unit rule2 alt; do
-    [ -e "$OUT/rowsplit_$s.h5" ] && ./mlabench export "$OUT/rowsplit_$s.h5" --format csv | python3 -c '
+    [ -e "$OUT/rowsplit_$s.h5" ] || continue
+    ./mlabench export "$OUT/rowsplit_$s.h5" --format csv | python3 -c '
 import csv, sys
 for r in csv.DictReader(sys.stdin):
     if r["timed"] == "1":
