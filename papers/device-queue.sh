@@ -221,7 +221,10 @@
 #           or not a program: exit 2 first. $OUT: build.log (the three
 #           programs' build), ctest.log
 #   pick    (~4 min) H200CALL OTHER: run the call H200CALL where the GPU is
-#           an H200, else OTHER (a call, or none: nothing run). A run that
+#           an H200, else OTHER (a call, or none: nothing run). Either may be
+#           several calls joined by commas (`pick suite rowsplit,mtpsmall`):
+#           run one after another in one $OUT, each to its end (v75: a
+#           machine that comes is worth all the calls that fit its 600 s). A run that
 #           names nvidia-h200 mostly gets an H100 (three of three in the
 #           fifty-ninth session), so a call queued for an H200 goes as
 #           `pick mtprule tests` (or `pick mtprule none`), and the machine
@@ -616,16 +619,26 @@ tests)
   gpu_ctest $((stop - $(date +%s)))
   ;;
 pick)
-  # a call by name: one of this file's case labels (not pick), or none
+  # a call by name: one of this file's case labels (not pick), or none; CALLS: one, or
+  # several joined by commas, run one after another in one $OUT (out_bundle adds to
+  # rest.tar), each to its end whatever the one before it returned; the exit status
+  # the first that was not 0
   is_call() { [ "$1" != pick ] && grep -qE "^([a-z]+ \| )*$1( \| [a-z]+)*\)$" "$0"; }
-  [ $# -eq 3 ] && is_call "$2" && { [ "$3" = none ] || is_call "$3"; } ||
-    die 2 "pick: H200CALL OTHER, two of this file's calls (OTHER may be none), not: ${*:2}"
+  are_calls() { local c; case $1 in '' | ,* | *, | *,,*) return 1 ;; esac
+    for c in ${1//,/ }; do is_call "$c" || return 1; done; }
+  [ $# -eq 3 ] && are_calls "$2" && { [ "$3" = none ] || are_calls "$3"; } ||
+    die 2 "pick: H200CALLS OTHERS, each one of this file's calls or several joined by commas (OTHERS may be none), not: ${*:2}"
   gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
   case $gpu in *H200*) c=$2 ;; *) c=$3 ;; esac
   echo "device-queue.sh pick: ${gpu:-no GPU}: $c"
   [ "$c" = none ] && exit 0
   export OUT
-  exec bash "$0" "$c"
+  rc=0
+  for one in ${c//,/ }; do
+    bash "$0" "$one"; r=$?
+    [ "$rc" = 0 ] && rc=$r
+  done
+  exit "$rc"
   ;;
 *) die 2 "usage: papers/device-queue.sh suite|oos|mtpmx|mtprule|mtpsplit|mxtrace|mtpsmall|rowsplit|sweep2|sanitize|sanrace|gputests|tests|pick (the calls: this file's head)" ;;
 esac

@@ -43,7 +43,9 @@ env = dict(os.environ, OUT=os.path.join(tmp, "out"))
 env.pop("MLAB_COMMIT", None)
 for args, want in (([], "usage"), (["nope"], "usage"), (["suite"], "MLAB_COMMIT"), (["pick"], "pick"),
                    (["pick", "mtprule"], "pick"), (["pick", "mtprule", "nope"], "pick"), (["pick", "nope", "none"], "pick"),
-                   (["pick", "pick", "none"], "pick"), (["pick", "suite", "none", "x"], "pick")):
+                   (["pick", "pick", "none"], "pick"), (["pick", "suite", "none", "x"], "pick"),
+                   (["pick", "suite", "oos,"], "pick"), (["pick", ",oos", "none"], "pick"),
+                   (["pick", "suite", "oos,nope"], "pick"), (["pick", "suite", "oos,,mtprule"], "pick")):
     r = run(["bash", SCRIPT] + args, timeout=60, env=env)
     lines = [x for x in r.stderr.splitlines() if x.strip()]
     say(r.returncode == 2 and len(lines) == 1 and want in lines[0] and not r.stdout.strip(),
@@ -78,10 +80,14 @@ for gpu in ("H100 80GB HBM3", "H200"):
     os.chmod(os.path.join(tmp, gpu[:4], "nvidia-smi"), 0o755)
 for gpu, args, rc, out, err in (("H100", ["mtprule", "none"], 0, "H100 80GB HBM3: none", None),
                                 ("H100", ["mtprule", "oos"], 2, "H100 80GB HBM3: oos", "oos: MLAB_COMMIT"),
-                                ("H200", ["mtprule", "none"], 2, "NVIDIA H200: mtprule", "mtprule: MLAB_COMMIT")):
+                                ("H200", ["mtprule", "none"], 2, "NVIDIA H200: mtprule", "mtprule: MLAB_COMMIT"),
+                                # several calls: each runs, the first's failure does not stop the next
+                                ("H100", ["mtprule", "oos,mtpsmall"], 2, "H100 80GB HBM3: oos,mtpsmall",
+                                 ["oos: MLAB_COMMIT", "mtpsmall: MLAB_COMMIT"])):
     r = run(["bash", SCRIPT, "pick"] + args, timeout=60,
             env=dict(env, PATH=os.path.join(tmp, gpu) + os.pathsep + env.get("PATH", "")))
-    say(r.returncode == rc and out in r.stdout and (err is None or err in r.stderr),
+    errs = [err] if isinstance(err, str) else err or []
+    say(r.returncode == rc and out in r.stdout and all(e in r.stderr for e in errs),
         f"pick {' '.join(args)} on an {gpu}: {out.split(': ')[-1]} chosen (exit {r.returncode}, {r.stdout.strip()!r})",
         r.stderr)
 
