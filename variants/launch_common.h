@@ -213,7 +213,7 @@ static hipError_t launch_sequence(K dec, int block, int smem, bool q_fp8, const 
      * otherwise waits for its SM's amax blocks (v27; v74 measured a pass
      * made to fit beside it, and dropped it) */
     if (q_fp8 && p->amax_blocks > 0) {
-        mla_q_amax<<<p->amax_blocks, 256, 0, s>>>(*p);
+        mla_q_amax<<<p->amax_blocks, MLA_AMAX_T, 0, s>>>(*p);
         e = launch_ex(dec, grid, block, smem, s, p, true, cluster, coop);
     } else if (cluster > 1 || coop) {
         e = launch_ex(dec, grid, block, smem, s, p, false, cluster, coop);

@@ -1946,14 +1946,14 @@ __global__ void __launch_bounds__(MLA_DV / 4) mla_combine_xcd(const mla_params p
 }
 
 /* Per-block max |q| over the bf16 Q tensor (the a8w8 per-tensor amax). */
-static __global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
+static __global__ void __launch_bounds__(MLA_AMAX_T) mla_q_amax(const mla_params p)
 {
-    __shared__ float red[256 / MLAB_WARP];
+    __shared__ float red[MLA_AMAX_T / MLAB_WARP];
     MLAB_TR(unsigned long long tr0 = mlab_gtime();)
     mlab_grid_dep_trigger(); /* the decode blocks may launch now and wait for us */
     const size_t n8 = (size_t)p.total_q * MLA_H * MLA_D / 8;
     float a = 0.f;
-    for (size_t c = (size_t)blockIdx.x * 256 + threadIdx.x; c < n8; c += (size_t)gridDim.x * 256) {
+    for (size_t c = (size_t)blockIdx.x * MLA_AMAX_T + threadIdx.x; c < n8; c += (size_t)gridDim.x * MLA_AMAX_T) {
         uint4 v = ((const uint4 *)p.q)[c];
         uint32_t w[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
@@ -1966,7 +1966,7 @@ static __global__ void __launch_bounds__(256) mla_q_amax(const mla_params p)
     if ((threadIdx.x % MLAB_WARP) == 0) red[threadIdx.x / MLAB_WARP] = a;
     __syncthreads();
     if (threadIdx.x == 0) {
-        for (int i = 1; i < 256 / MLAB_WARP; i++) a = fmaxf(a, red[i]);
+        for (int i = 1; i < MLA_AMAX_T / MLAB_WARP; i++) a = fmaxf(a, red[i]);
         p.q_amax_part[blockIdx.x] = a;
         MLAB_TR(if (p.trace) {
             unsigned long long *tb = p.trace + 2 * blockIdx.x;

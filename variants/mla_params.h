@@ -26,6 +26,8 @@
 #define MLAB_COMBINE_SPREAD_BPS 4 /* a spread combine's blocks an SM at most (splits.h mlab_combine_chunks) */
 #define MLA_INLINE_MERGE_MAX 16 /* up to this many splits the row's last block merges them */
 #define MLA_QSMALL_ROWS 4 /* up to this many query rows, each a8w8 block may take Q's amax itself */
+#define MLA_AMAX_T 256    /* the Q amax pass's threads a block (mla_q_amax) */
+#define MLA_AMAX_SM 2     /* its blocks an SM at most (the runner's amax_blocks) */
 
 struct mlab_launch_info; /* gpu_api.h: what a launch sequence reports (mla_params.ran) */
 

@@ -831,7 +831,8 @@ extern "C" int mlab_gpu_load_case(mlab_gpu *g, const mlab_case *c, int poison, c
             goto out;
         p.part_lse = (float *)d; /* and part_mul behind it */
         p.part_mul = p.part_lse + (size_t)c->total_q * MLA_H * g->max_splits;
-        p.amax_blocks = (int)((nq / 8 + 255) / 256 < (size_t)g->sms * 2 ? (nq / 8 + 255) / 256 : (size_t)g->sms * 2);
+        const size_t amax_want = (nq / 8 + MLA_AMAX_T - 1) / MLA_AMAX_T, amax_cap = (size_t)g->sms * MLA_AMAX_SM;
+        p.amax_blocks = (int)(amax_want < amax_cap ? amax_want : amax_cap);
         if (p.amax_blocks < 1) p.amax_blocks = 1;
         if ((rc = dev_alloc(g, &d, sizeof(float) * (size_t)p.amax_blocks, why, whylen))) goto out;
         p.q_amax_part = (float *)d;
