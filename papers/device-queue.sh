@@ -291,6 +291,16 @@ build_gpu() {
       -DMLAB_COMMIT_DIRTY="${MLAB_COMMIT_DIRTY:-0}" && cmake --build build-gpu -j"$(nproc)" "${tg[@]}"; } \
     > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; die 4 "$call: the build failed"; }
 }
+# FILE.h5 TAG: a results file's timed rows, a line each (run from build-gpu): TAG, the
+# case, the variant, its split count, grid and unit (item: the MTP unit; row or heads:
+# a block a row) and its median, for the log of a call that compares plans
+unit_rows() {
+  ./mlabench export "$1" --format csv | python3 -c '
+import csv, sys
+for r in csv.DictReader(sys.stdin):
+    if r["timed"] == "1":
+        print(sys.argv[1], r["case_name"], r["variant"], "splits", r["splits"], "grid", r["grid"], r["unit"], r["median_us"])' "$2"
+}
 # The calls' tests: SECONDS [CTEST OPTION...]: every test but the slow ones in
 # build-gpu (harness/ctest_lib.sh: -j8, stopped by SIGINT SECONDS from now), into
 # $OUT/ctest.log; its summary, and how far a stopped run got
@@ -490,12 +500,7 @@ rowsplit)
   } > "$OUT/rowsplit.log" 2>&1
   grep -E '^==|^rc=' "$OUT/rowsplit.log"
   for s in rule 1 2 4 8 unit rule2 alt; do
-    [ -e "$OUT/rowsplit_$s.h5" ] || continue
-    ./mlabench export "$OUT/rowsplit_$s.h5" --format csv | python3 -c '
-import csv, sys
-for r in csv.DictReader(sys.stdin):
-    if r["timed"] == "1":
-        print(sys.argv[1], r["case_name"], r["variant"], "splits", r["splits"], "grid", r["grid"], r["unit"], r["median_us"])' "$s"
+    if [ -e "$OUT/rowsplit_$s.h5" ]; then unit_rows "$OUT/rowsplit_$s.h5" "$s"; fi
   done
   ;;
 mtpsmall)
@@ -523,10 +528,7 @@ mtpsmall)
   fi
   if [ -e "$OUT/mtpsmall_${alt}_1.h5" ]; then
     echo "== the unit each row ran ($alt, run 1)"
-    ./mlabench export "$OUT/mtpsmall_${alt}_1.h5" --format csv | python3 -c '
-import csv, sys
-for r in csv.DictReader(sys.stdin):
-    if r["timed"] == "1": print(r["case_name"], r["variant"], "splits", r["splits"], "grid", r["grid"], r["unit"])'
+    unit_rows "$OUT/mtpsmall_${alt}_1.h5" "$alt"
   fi
   ;;
 sweep2)
